@@ -1,0 +1,1 @@
+//! The Kodex game service, storage, clocks, i18n and platform adapters.

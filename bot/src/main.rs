@@ -1,0 +1,3 @@
+//! The `kodex` binary.
+
+fn main() {}

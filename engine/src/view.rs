@@ -1,0 +1,136 @@
+//! What one audience may see of a game: the input of the renderer.
+//!
+//! A [`View`] holds only what its audience may see. For a fog-of-war player
+//! the hidden squares are [`SquareView::Fog`] and carry nothing else, so a
+//! view (and its `Debug` output) can be handed to any code without leaking.
+
+use crate::side::Side;
+
+/// Who a view is for.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Audience {
+    /// Everything: the full position (games without hidden information, or a
+    /// finished game).
+    Full,
+    /// One player's private view (their fog of war).
+    Side(Side),
+    /// The public: in hidden-information games only what every player may
+    /// see; in other games the full position.
+    Public,
+}
+
+/// The art used to draw a piece. Pieces without art are drawn as a lettered
+/// token.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Art {
+    /// The classical king.
+    King,
+    /// The classical queen.
+    Queen,
+    /// The classical rook.
+    Rook,
+    /// The classical bishop.
+    Bishop,
+    /// The classical knight.
+    Knight,
+    /// The classical pawn.
+    Pawn,
+    /// A round token showing [`PieceGlyph::letter`].
+    Token,
+}
+
+/// A piece as the renderer draws it.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct PieceGlyph {
+    /// Whose piece it is (0 white, 1 black, 2 and 3 in four-player games).
+    pub side: Side,
+    /// The art to draw.
+    pub art: Art,
+    /// The piece's letter, upper case (`'Q'`, `'A'` for an archbishop …).
+    pub letter: char,
+    /// A promoted piece (crazyhouse `~`), drawn with a small mark.
+    pub promoted: bool,
+}
+
+/// What is shown on one square.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum SquareView {
+    /// The square does not exist on this board (corners of the four-handed
+    /// cross, outside the citadels). Not drawn.
+    Absent,
+    /// An empty visible square.
+    Empty,
+    /// A square hidden from this audience. Carries nothing.
+    Fog,
+    /// A visible piece.
+    Piece(PieceGlyph),
+}
+
+/// How the board's cells are coloured.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum BoardStyle {
+    /// Light and dark squares.
+    #[default]
+    Checkered,
+    /// All squares one colour (shatranj, chaturanga).
+    Uniform,
+    /// Pieces stand on the intersections of lines (janggi, xiangqi).
+    Points,
+}
+
+/// The pieces one side holds in hand (crazyhouse pockets). Public.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PocketView {
+    /// Whose pocket.
+    pub side: Side,
+    /// Each piece kind held and how many, in the variant's piece order.
+    pub pieces: Vec<(PieceGlyph, u8)>,
+}
+
+/// Everything an audience may see of a position, ready for the renderer.
+///
+/// Squares are indexed `rank * files + file`; rank 0 is the first player's
+/// edge, file 0 is file `a`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct View {
+    /// Number of files (columns).
+    pub files: u8,
+    /// Number of ranks (rows).
+    pub ranks: u8,
+    /// One entry per square.
+    pub squares: Vec<SquareView>,
+    /// How cells are drawn.
+    pub style: BoardStyle,
+    /// Who the view is for.
+    pub audience: Audience,
+    /// The side to move.
+    pub side_to_move: Side,
+    /// The full-move number (1 at the start).
+    pub move_number: u32,
+    /// Squares of the last move to highlight (origin and destination), only
+    /// those the audience may see.
+    pub last_move: Vec<u16>,
+    /// Squares of royal pieces in check, only those the audience may see.
+    pub checked: Vec<u16>,
+    /// Squares the variant marks (the hill, palaces), drawn subtly.
+    pub marked: Vec<u16>,
+    /// Pockets, one per side, in variants with drops; empty otherwise.
+    pub pockets: Vec<PocketView>,
+    /// Checks each side still has to give to win (three-check), per side.
+    pub remaining_checks: Option<Vec<u8>>,
+}
+
+impl View {
+    /// The square index of `file`, `rank` (both 0-based).
+    pub fn index(&self, file: u8, rank: u8) -> usize {
+        rank as usize * self.files as usize + file as usize
+    }
+
+    /// What is on `file`, `rank`.
+    pub fn at(&self, file: u8, rank: u8) -> SquareView {
+        self.squares
+            .get(self.index(file, rank))
+            .copied()
+            .unwrap_or(SquareView::Absent)
+    }
+}

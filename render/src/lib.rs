@@ -1,0 +1,1 @@
+//! Draws an engine View as a PNG board. Knows no rules.
