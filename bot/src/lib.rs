@@ -1,1 +1,3 @@
 //! The Kodex game service, storage, clocks, i18n and platform adapters.
+
+pub mod api;

@@ -1,0 +1,155 @@
+//! The platform-neutral boundary between adapters (Discord, Telegram, console)
+//! and the game service: adapters turn platform events into [`Request`]s and
+//! send the [`Delivery`]s they get back. Adapters know nothing about chess.
+
+/// Which platform a chat or user lives on.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Platform {
+    /// The local console chat.
+    Console,
+    /// Discord.
+    Discord,
+    /// Telegram.
+    Telegram,
+}
+
+impl Platform {
+    /// A short stable name used in storage keys (`"console"`, `"discord"`, `"telegram"`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Platform::Console => "console",
+            Platform::Discord => "discord",
+            Platform::Telegram => "telegram",
+        }
+    }
+}
+
+/// A chat: a Discord channel or thread, a Telegram group, the console's shared chat.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct ChatRef {
+    /// The platform.
+    pub platform: Platform,
+    /// The platform's id of the chat, as text.
+    pub id: String,
+}
+
+/// A person on a platform.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct UserRef {
+    /// The platform.
+    pub platform: Platform,
+    /// The platform's stable id of the user, as text.
+    pub id: String,
+    /// A name to show (Discord display name, Telegram @username or first name).
+    pub name: String,
+}
+
+/// What a person asked for.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Action {
+    /// `/play <variant> [@opponent] [clock] [color]`.
+    Play {
+        /// Variant id or alias as typed.
+        variant: String,
+        /// The challenged user; `None` for an open challenge.
+        opponent: Option<UserRef>,
+        /// Clock as typed (`3+2`, `blitz`, `1d`), `None` for no clock.
+        clock: Option<String>,
+        /// `white`, `black` or `random`, as typed.
+        color: Option<String>,
+    },
+    /// Accept a challenge (the one in this chat, or by game id).
+    Accept { game: Option<String> },
+    /// Decline a challenge.
+    Decline { game: Option<String> },
+    /// `/move <move>` (or a move typed as plain text).
+    Move { text: String, game: Option<String> },
+    /// Plain chat text that may be a move; ignored silently when it is not.
+    Text { text: String },
+    /// Resign.
+    Resign { game: Option<String> },
+    /// Offer a draw, or accept the opponent's offer.
+    Draw { game: Option<String> },
+    /// Decline the opponent's draw offer.
+    DeclineDraw { game: Option<String> },
+    /// Ask for a takeback, or approve the opponent's request.
+    Takeback { game: Option<String> },
+    /// Refuse the opponent's takeback request.
+    RefuseTakeback { game: Option<String> },
+    /// Abort a game before both sides have moved.
+    Abort { game: Option<String> },
+    /// Show the board (privately in hidden-information games).
+    Board { game: Option<String> },
+    /// List the caller's games.
+    Games,
+    /// The game record as PGN.
+    Pgn { game: Option<String> },
+    /// The rules of a variant.
+    Rules { variant: String },
+    /// The list of variants.
+    Variants,
+    /// Help.
+    Help,
+    /// Set the caller's language (`en`, `ru`).
+    Lang { lang: String },
+}
+
+/// One incoming request.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Request {
+    /// Where it was said. For a private message, the private chat.
+    pub chat: ChatRef,
+    /// Whether it was said in a private chat with the bot.
+    pub private: bool,
+    /// Who said it.
+    pub actor: UserRef,
+    /// The platform's locale of the actor (`"ru"`, `"en-US"`), if known.
+    pub locale: Option<String>,
+    /// What they asked for.
+    pub action: Action,
+}
+
+/// Who receives a delivery.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Target {
+    /// Everyone in a chat.
+    Chat(ChatRef),
+    /// One person privately (a DM). Adapters fall back to an ephemeral reply
+    /// (Discord) or a deep link (Telegram) when the platform refuses.
+    Private(UserRef),
+    /// Only the person who made the request (Discord ephemeral reply; elsewhere
+    /// a private message).
+    Ephemeral(UserRef),
+}
+
+/// An image attached to a delivery.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Image {
+    /// A file name that reveals nothing hidden (`board-<game>-<ply>.png`).
+    pub file_name: String,
+    /// The encoded bytes (PNG or GIF).
+    pub bytes: Vec<u8>,
+}
+
+/// A button under a message. `data` is short (fits Telegram's 64 bytes) and
+/// holds everything needed to handle a press after a restart.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Button {
+    /// Localized label.
+    pub label: String,
+    /// Opaque data handed back to the service when pressed (`"acc:7fk2"`).
+    pub data: String,
+}
+
+/// One outgoing message for one audience.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Delivery {
+    /// Who receives it.
+    pub target: Target,
+    /// Localized text.
+    pub text: String,
+    /// An optional rendered board or game GIF.
+    pub image: Option<Image>,
+    /// Buttons under the message.
+    pub buttons: Vec<Button>,
+}
