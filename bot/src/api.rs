@@ -92,6 +92,8 @@ pub enum Action {
     Help,
     /// Set the caller's language (`en`, `ru`).
     Lang { lang: String },
+    /// A button was pressed; `data` is the [`Button::data`] it carried.
+    Button { data: String },
 }
 
 /// One incoming request.
