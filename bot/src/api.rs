@@ -155,3 +155,16 @@ pub struct Delivery {
     /// Buttons under the message.
     pub buttons: Vec<Button>,
 }
+
+/// A boxed future returned by [`Handler::handle`].
+pub type HandlerFuture<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Vec<Delivery>> + Send + 'a>>;
+
+/// What adapters call: the game service implements it (tests may use a toy).
+///
+/// Deliveries not caused by a request (a flag falling, a challenge expiring)
+/// reach adapters through the service's outbox for their platform instead.
+pub trait Handler: Send + Sync + 'static {
+    /// Handles one request and returns what to send, in order.
+    fn handle(&self, request: Request) -> HandlerFuture<'_>;
+}
