@@ -1,1 +1,3 @@
 //! End-to-end test helpers for Kodex (console, fake platforms).
+
+pub mod fake_discord;

@@ -1,0 +1,463 @@
+//! The slash commands: one poise function per command of the service, with
+//! names and descriptions in English and Russian. Each defers the interaction
+//! first (Discord allows 3 s), asks the service, and sends what it answers.
+//!
+//! Commands are deferred *ephemerally*: whether the answer is public (a board
+//! for the channel) or private (a fog-of-war board) is only known after the
+//! service answered, and an ephemeral deferral can never leak: public
+//! deliveries are posted as channel messages, and the "thinking…" response is
+//! replaced by the first private answer or deleted.
+
+use poise::serenity_prelude as serenity;
+use poise::CreateReply;
+use serenity::{AutocompleteChoice, CreateActionRow, CreateAutocompleteResponse, CreateButton};
+
+use super::deliver::{InteractionOrigin, Origin, CONFIRM_RESIGN_PREFIX};
+use super::events::{chat_ref, user_ref};
+use super::texts::Lang;
+use super::{Context, Data, Error};
+use crate::api::{Action, Request};
+
+/// Every command, ready for poise.
+pub(super) fn all() -> Vec<poise::Command<Data, Error>> {
+    vec![
+        play(),
+        move_(),
+        resign(),
+        draw(),
+        takeback(),
+        abort(),
+        board(),
+        games(),
+        pgn(),
+        rules(),
+        variants(),
+        help(),
+        lang(),
+    ]
+}
+
+/// A clock offered by `/play`; the service receives its text form.
+#[derive(poise::ChoiceParameter, Clone, Copy, Debug)]
+pub(super) enum Clock {
+    #[name = "Bullet 1+0"]
+    #[name_localized("ru", "Пуля 1+0")]
+    Bullet,
+    #[name = "Blitz 3+2"]
+    #[name_localized("ru", "Блиц 3+2")]
+    Blitz,
+    #[name = "Rapid 10+5"]
+    #[name_localized("ru", "Рапид 10+5")]
+    Rapid,
+    #[name = "Classical 30+20"]
+    #[name_localized("ru", "Классика 30+20")]
+    Classical,
+    #[name = "Correspondence: 1 day per move"]
+    #[name_localized("ru", "По переписке: 1 день на ход")]
+    Daily,
+}
+
+impl Clock {
+    /// The clock as the service reads it.
+    fn service_text(self) -> &'static str {
+        match self {
+            Clock::Bullet => "1+0",
+            Clock::Blitz => "3+2",
+            Clock::Rapid => "10+5",
+            Clock::Classical => "30+20",
+            Clock::Daily => "1d",
+        }
+    }
+}
+
+/// The colour the challenger wants.
+#[derive(poise::ChoiceParameter, Clone, Copy, Debug)]
+pub(super) enum Colour {
+    #[name = "White"]
+    #[name_localized("ru", "Белые")]
+    White,
+    #[name = "Black"]
+    #[name_localized("ru", "Чёрные")]
+    Black,
+    #[name = "Random"]
+    #[name_localized("ru", "Случайно")]
+    Random,
+}
+
+impl Colour {
+    /// The colour as the service reads it.
+    fn service_text(self) -> &'static str {
+        match self {
+            Colour::White => "white",
+            Colour::Black => "black",
+            Colour::Random => "random",
+        }
+    }
+}
+
+/// A language of the bot.
+#[derive(poise::ChoiceParameter, Clone, Copy, Debug)]
+pub(super) enum Language {
+    #[name = "English"]
+    English,
+    #[name = "Русский"]
+    Russian,
+}
+
+/// Starts a game: challenges someone, or anyone in the channel.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "играть"),
+    description_localized("ru", "Начать партию: вызвать соперника или любого в канале")
+)]
+async fn play(
+    ctx: Context<'_>,
+    #[description = "The variant"]
+    #[name_localized("ru", "вариант")]
+    #[description_localized("ru", "Вариант игры")]
+    #[autocomplete = "autocomplete_variant"]
+    #[max_length = 64]
+    variant: String,
+    #[description = "Who you challenge (anyone if empty)"]
+    #[name_localized("ru", "соперник")]
+    #[description_localized("ru", "Кого вы вызываете (любого, если пусто)")]
+    opponent: Option<serenity::User>,
+    #[description = "Time control (none if empty)"]
+    #[name_localized("ru", "часы")]
+    #[description_localized("ru", "Контроль времени (без часов, если пусто)")]
+    clock: Option<Clock>,
+    #[description = "Your colour"]
+    #[name_localized("ru", "цвет")]
+    #[description_localized("ru", "Ваш цвет")]
+    colour: Option<Colour>,
+) -> Result<(), Error> {
+    let action = Action::Play {
+        variant,
+        opponent: opponent.as_ref().map(|user| user_ref(user, None)),
+        clock: clock.map(|clock| clock.service_text().to_string()),
+        color: colour.map(|colour| colour.service_text().to_string()),
+    };
+    submit(ctx, action).await
+}
+
+/// Plays a move (e4, Nf3, e7e8q …).
+#[poise::command(
+    slash_command,
+    rename = "move",
+    name_localized("ru", "ход"),
+    description_localized("ru", "Сделать ход (e4, Nf3, e7e8q …)")
+)]
+async fn move_(
+    ctx: Context<'_>,
+    #[description = "The move"]
+    #[name_localized("ru", "ход")]
+    #[description_localized("ru", "Ход")]
+    #[max_length = 100]
+    #[rename = "move"]
+    text: String,
+    #[description = "Game id, when you play several here"]
+    #[name_localized("ru", "партия")]
+    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+    #[max_length = 64]
+    game: Option<String>,
+) -> Result<(), Error> {
+    submit(ctx, Action::Move { text, game }).await
+}
+
+/// Resigns the game (asks for confirmation first).
+#[poise::command(
+    slash_command,
+    name_localized("ru", "сдаться"),
+    description_localized("ru", "Сдаться (с подтверждением)")
+)]
+async fn resign(
+    ctx: Context<'_>,
+    #[description = "Game id, when you play several here"]
+    #[name_localized("ru", "партия")]
+    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+    #[max_length = 64]
+    game: Option<String>,
+) -> Result<(), Error> {
+    // The confirmation button carries the game id, so it works after a restart too.
+    let lang = Lang::of(Some(ctx.locale().unwrap_or("en")));
+    let custom_id = format!("{CONFIRM_RESIGN_PREFIX}{}", game.unwrap_or_default());
+    let button = CreateButton::new(custom_id)
+        .label(lang.resign_button())
+        .style(serenity::ButtonStyle::Danger);
+    let reply = CreateReply::default()
+        .ephemeral(true)
+        .content(lang.confirm_resign())
+        .components(vec![CreateActionRow::Buttons(vec![button])]);
+    ctx.send(reply).await?;
+    Ok(())
+}
+
+/// Offers a draw, or accepts your opponent's offer.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "ничья"),
+    description_localized("ru", "Предложить ничью или принять предложение соперника")
+)]
+async fn draw(
+    ctx: Context<'_>,
+    #[description = "Game id, when you play several here"]
+    #[name_localized("ru", "партия")]
+    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+    #[max_length = 64]
+    game: Option<String>,
+) -> Result<(), Error> {
+    submit(ctx, Action::Draw { game }).await
+}
+
+/// Asks to take your last move back, or approves your opponent's request.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "вернуть"),
+    description_localized("ru", "Попросить вернуть ход или разрешить сопернику")
+)]
+async fn takeback(
+    ctx: Context<'_>,
+    #[description = "Game id, when you play several here"]
+    #[name_localized("ru", "партия")]
+    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+    #[max_length = 64]
+    game: Option<String>,
+) -> Result<(), Error> {
+    submit(ctx, Action::Takeback { game }).await
+}
+
+/// Aborts a game before both sides have moved.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "прервать"),
+    description_localized("ru", "Прервать партию, пока оба не сделали ход")
+)]
+async fn abort(
+    ctx: Context<'_>,
+    #[description = "Game id, when you play several here"]
+    #[name_localized("ru", "партия")]
+    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+    #[max_length = 64]
+    game: Option<String>,
+) -> Result<(), Error> {
+    submit(ctx, Action::Abort { game }).await
+}
+
+/// Shows the board (only to you in hidden-information games).
+#[poise::command(
+    slash_command,
+    name_localized("ru", "доска"),
+    description_localized("ru", "Показать доску (в играх со скрытой информацией — только вам)")
+)]
+async fn board(
+    ctx: Context<'_>,
+    #[description = "Game id, when you play several here"]
+    #[name_localized("ru", "партия")]
+    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+    #[max_length = 64]
+    game: Option<String>,
+) -> Result<(), Error> {
+    submit(ctx, Action::Board { game }).await
+}
+
+/// Lists your games.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "партии"),
+    description_localized("ru", "Ваши партии")
+)]
+async fn games(ctx: Context<'_>) -> Result<(), Error> {
+    submit(ctx, Action::Games).await
+}
+
+/// The game record as PGN.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "pgn"),
+    description_localized("ru", "Запись партии в PGN")
+)]
+async fn pgn(
+    ctx: Context<'_>,
+    #[description = "Game id, when you play several here"]
+    #[name_localized("ru", "партия")]
+    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+    #[max_length = 64]
+    game: Option<String>,
+) -> Result<(), Error> {
+    submit(ctx, Action::Pgn { game }).await
+}
+
+/// The rules of a variant.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "правила"),
+    description_localized("ru", "Правила варианта")
+)]
+async fn rules(
+    ctx: Context<'_>,
+    #[description = "The variant"]
+    #[name_localized("ru", "вариант")]
+    #[description_localized("ru", "Вариант игры")]
+    #[autocomplete = "autocomplete_variant"]
+    #[max_length = 64]
+    variant: String,
+) -> Result<(), Error> {
+    submit(ctx, Action::Rules { variant }).await
+}
+
+/// The variants you can play.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "варианты"),
+    description_localized("ru", "Варианты, в которые можно играть")
+)]
+async fn variants(ctx: Context<'_>) -> Result<(), Error> {
+    submit(ctx, Action::Variants).await
+}
+
+/// How to play with Kodex.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "помощь"),
+    description_localized("ru", "Как играть с Kodex")
+)]
+async fn help(ctx: Context<'_>) -> Result<(), Error> {
+    submit(ctx, Action::Help).await
+}
+
+/// Sets the language the bot speaks to you.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "язык"),
+    description_localized("ru", "Язык, на котором бот говорит с вами")
+)]
+async fn lang(
+    ctx: Context<'_>,
+    #[description = "The language"]
+    #[name_localized("ru", "язык")]
+    #[description_localized("ru", "Язык")]
+    language: Language,
+) -> Result<(), Error> {
+    let lang = match language {
+        Language::English => "en",
+        Language::Russian => "ru",
+    };
+    submit(
+        ctx,
+        Action::Lang {
+            lang: lang.to_string(),
+        },
+    )
+    .await
+}
+
+/// Variant suggestions in the user's language: prefix matches first, then
+/// names containing what was typed.
+async fn autocomplete_variant(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let locale = ctx.locale().unwrap_or("en");
+    let typed = partial.trim().to_lowercase();
+    let mut matches: Vec<(bool, AutocompleteChoice)> = ctx
+        .data()
+        .variants
+        .iter()
+        .filter_map(|variant| {
+            let names = [
+                variant.id.to_lowercase(),
+                variant.name(locale).to_lowercase(),
+            ];
+            let prefix = names.iter().any(|name| name.starts_with(&typed));
+            let contains = typed.is_empty()
+                || [&variant.id, &variant.name_en, &variant.name_ru]
+                    .iter()
+                    .any(|name| name.to_lowercase().contains(&typed));
+            (prefix || contains).then(|| {
+                (
+                    prefix,
+                    AutocompleteChoice::new(variant.name(locale), variant.id.clone()),
+                )
+            })
+        })
+        .collect();
+    // Stable: prefix matches first, each group in the configured order.
+    matches.sort_by_key(|(prefix, _)| !prefix);
+    let choices = matches
+        .into_iter()
+        .map(|(_, choice)| choice)
+        .take(25)
+        .collect();
+    CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// Defers the interaction, asks the service, sends its deliveries.
+async fn submit(ctx: Context<'_>, action: Action) -> Result<(), Error> {
+    let poise::Context::Application(app) = ctx else {
+        return Ok(());
+    };
+    let interaction = app.interaction;
+    let data = ctx.data();
+    // Defer first: the service may take longer than Discord's 3 s. A failed
+    // deferral must not lose the move: handle it and answer without the token.
+    let deferred = app.defer_response(true).await;
+    let private = interaction.guild_id.is_none();
+    let channel = interaction.channel_id;
+    let actor = interaction.user.id;
+    data.deliverer.state().saw(
+        actor,
+        (!private).then_some(channel),
+        Some(&interaction.locale),
+    );
+    let nick = interaction
+        .member
+        .as_ref()
+        .and_then(|member| member.nick.as_deref());
+    let request = Request {
+        chat: chat_ref(channel),
+        private,
+        actor: user_ref(&interaction.user, nick),
+        locale: Some(interaction.locale.clone()),
+        action,
+    };
+    let mut origin = match deferred {
+        Ok(()) => Origin::Interaction(InteractionOrigin {
+            token: interaction.token.clone(),
+            channel,
+            private,
+            actor,
+            locale: interaction.locale.clone(),
+            thinking: true,
+        }),
+        Err(error) => {
+            tracing::warn!("deferring /{} failed: {error}", interaction.data.name);
+            Origin::Message { channel, private }
+        }
+    };
+    let deliveries = data.handler.handle(request).await;
+    data.deliverer.deliver(deliveries, &mut origin).await;
+    Ok(())
+}
+
+/// Logs what went wrong and tells the user briefly, in their language.
+pub(super) async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    let text = match &error {
+        poise::FrameworkError::ArgumentParse { .. }
+        | poise::FrameworkError::CommandStructureMismatch { .. } => {
+            tracing::info!("unreadable command options: {error}");
+            Some(Lang::bad_options as fn(Lang) -> &'static str)
+        }
+        poise::FrameworkError::Command { .. } | poise::FrameworkError::CommandPanic { .. } => {
+            tracing::warn!("command failed: {error}");
+            Some(Lang::internal_error as fn(Lang) -> &'static str)
+        }
+        _ => {
+            tracing::warn!("discord framework error: {error}");
+            None
+        }
+    };
+    if let (Some(text), Some(ctx)) = (text, error.ctx()) {
+        let lang = Lang::of(ctx.locale());
+        let reply = CreateReply::default().ephemeral(true).content(text(lang));
+        if let Err(error) = ctx.send(reply).await {
+            tracing::warn!("telling the user about an error failed: {error}");
+        }
+    }
+}

@@ -1,0 +1,484 @@
+//! Sending the service's deliveries as Discord messages: channel messages,
+//! DMs with the "show my board" fallback, and ephemeral interaction replies.
+//!
+//! Every Discord error is logged (without message contents, which may be
+//! private) and, where someone is waiting for an answer, turned into a short
+//! message for them. Nothing here panics on what Discord answers.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use poise::serenity_prelude as serenity;
+use serenity::{
+    Builder, ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
+    CreateInteractionResponseFollowup, CreateMessage, EditInteractionResponse, Http, UserId,
+};
+
+use super::texts::Lang;
+use crate::api::{Button, Delivery, Target, UserRef};
+
+/// The custom id of the adapter's own "show my board" button (the service's
+/// button data never starts with `kodex:`).
+pub(crate) const SHOW_BOARD_BUTTON: &str = "kodex:board";
+/// The custom id prefix of the adapter's resign confirmation button; the game
+/// id (possibly empty) follows.
+pub(crate) const CONFIRM_RESIGN_PREFIX: &str = "kodex:resign:";
+
+/// Discord's limit on message content, in characters.
+const MAX_CONTENT_CHARS: usize = 2000;
+/// Discord's limits on buttons: per row, rows per message, label length, custom id length.
+const BUTTONS_PER_ROW: usize = 5;
+const MAX_ROWS: usize = 5;
+const MAX_LABEL_CHARS: usize = 80;
+const MAX_CUSTOM_ID_BYTES: usize = 100;
+/// Discord's JSON error code for "Cannot send messages to this user".
+const CANNOT_MESSAGE_USER: isize = 50007;
+
+/// What the adapter remembers about users while it runs (lost on restart,
+/// and nothing depends on it surviving one).
+#[derive(Default)]
+pub(crate) struct SharedState {
+    /// Each user's DM channel, so that a private delivery costs one request.
+    dm_channels: Mutex<HashMap<UserId, ChannelId>>,
+    /// The last guild channel each user used the bot in: where to offer the
+    /// "show my board" button when a DM from the outbox is refused.
+    last_public_channel: Mutex<HashMap<UserId, ChannelId>>,
+    /// Each user's Discord locale, for the adapter's own texts.
+    locales: Mutex<HashMap<UserId, String>>,
+}
+
+impl SharedState {
+    /// Remembers where and in which language a user last used the bot.
+    pub(crate) fn saw(
+        &self,
+        user: UserId,
+        public_channel: Option<ChannelId>,
+        locale: Option<&str>,
+    ) {
+        if let Some(channel) = public_channel {
+            lock(&self.last_public_channel).insert(user, channel);
+        }
+        if let Some(locale) = locale {
+            lock(&self.locales).insert(user, locale.to_string());
+        }
+    }
+
+    fn lang_of(&self, user: UserId) -> Lang {
+        Lang::of(lock(&self.locales).get(&user).map(String::as_str))
+    }
+}
+
+/// Locks a map; a panic elsewhere while holding it leaves a usable map.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What caused the deliveries, which decides how some of them are sent.
+pub(crate) enum Origin {
+    /// The service's outbox: nobody is waiting for an answer.
+    Outbox,
+    /// A message typed in a channel or a DM (or an interaction that could not
+    /// be acknowledged).
+    Message {
+        /// Where it was typed.
+        channel: ChannelId,
+        /// Whether that is a DM with the bot.
+        private: bool,
+    },
+    /// A slash command or a button press that was acknowledged.
+    Interaction(InteractionOrigin),
+}
+
+/// An acknowledged interaction, answerable with ephemeral messages.
+pub(crate) struct InteractionOrigin {
+    /// The interaction token (valid 15 minutes).
+    pub(crate) token: String,
+    /// The channel it was used in.
+    pub(crate) channel: ChannelId,
+    /// Whether that channel is a DM with the bot.
+    pub(crate) private: bool,
+    /// Who used it.
+    pub(crate) actor: UserId,
+    /// Their Discord locale.
+    pub(crate) locale: String,
+    /// A slash command deferred ephemerally whose "thinking…" response has
+    /// not been replaced yet: the first ephemeral answer replaces it, and it
+    /// is deleted when there is none.
+    pub(crate) thinking: bool,
+}
+
+impl Origin {
+    fn public_channel(&self) -> Option<ChannelId> {
+        match self {
+            Origin::Outbox => None,
+            Origin::Message { channel, private } => (!private).then_some(*channel),
+            Origin::Interaction(interaction) => {
+                (!interaction.private).then_some(interaction.channel)
+            }
+        }
+    }
+
+    /// The interaction, if it was used by this user.
+    fn interaction_of(&mut self, user: UserId) -> Option<&mut InteractionOrigin> {
+        match self {
+            Origin::Interaction(interaction) if interaction.actor == user => Some(interaction),
+            _ => None,
+        }
+    }
+}
+
+/// Sends deliveries through Discord's REST API.
+#[derive(Clone)]
+pub(crate) struct Deliverer {
+    http: Arc<Http>,
+    state: Arc<SharedState>,
+}
+
+impl Deliverer {
+    /// A deliverer using this HTTP client.
+    pub(crate) fn new(http: Arc<Http>, state: Arc<SharedState>) -> Deliverer {
+        Deliverer { http, state }
+    }
+
+    /// The state shared with the event handlers.
+    pub(crate) fn state(&self) -> &SharedState {
+        &self.state
+    }
+
+    /// The HTTP client.
+    pub(crate) fn http(&self) -> &Arc<Http> {
+        &self.http
+    }
+
+    /// Sends the deliveries in order, then closes a slash command's
+    /// "thinking…" response if nothing replaced it.
+    pub(crate) async fn deliver(&self, deliveries: Vec<Delivery>, origin: &mut Origin) {
+        for delivery in deliveries {
+            match &delivery.target {
+                Target::Chat(chat) => {
+                    let Some(channel) = parse_id(&chat.id).map(ChannelId::new) else {
+                        tracing::warn!("delivery to a chat with a malformed Discord id");
+                        continue;
+                    };
+                    if let Err(error) = self.send_to_channel(channel, &delivery).await {
+                        tracing::warn!("posting in channel {channel} failed: {error}");
+                        self.report_failure(origin).await;
+                    }
+                }
+                Target::Private(user) => self.send_private(user, &delivery, origin).await,
+                Target::Ephemeral(user) => {
+                    let Some(user_id) = parse_id(&user.id).map(UserId::new) else {
+                        tracing::warn!("ephemeral delivery to a malformed Discord user id");
+                        continue;
+                    };
+                    match origin.interaction_of(user_id) {
+                        Some(interaction) => self.send_ephemeral(interaction, &delivery).await,
+                        // No interaction to answer: a DM is the private equivalent.
+                        None => self.send_private(user, &delivery, origin).await,
+                    }
+                }
+            }
+        }
+        if let Origin::Interaction(interaction) = origin {
+            if interaction.thinking {
+                interaction.thinking = false;
+                if let Err(error) = self
+                    .http
+                    .delete_original_interaction_response(&interaction.token)
+                    .await
+                {
+                    tracing::warn!("closing an interaction response failed: {error}");
+                }
+            }
+        }
+    }
+
+    /// Posts a delivery in a channel (a guild channel, thread or DM channel).
+    async fn send_to_channel(
+        &self,
+        channel: ChannelId,
+        delivery: &Delivery,
+    ) -> Result<(), serenity::Error> {
+        for part in parts(delivery) {
+            let mut message = CreateMessage::new()
+                .content(part.text)
+                .allowed_mentions(CreateAllowedMentions::new())
+                .components(part.rows);
+            if let Some(file) = part.file {
+                message = message.add_file(file);
+            }
+            channel.send_message(&self.http, message).await?;
+        }
+        Ok(())
+    }
+
+    /// Sends a delivery to one person by DM. When Discord refuses, the person
+    /// gets it ephemerally if they are the one who used the interaction, or
+    /// else a channel notice with a "show my board" button.
+    async fn send_private(&self, user: &UserRef, delivery: &Delivery, origin: &mut Origin) {
+        let Some(user_id) = parse_id(&user.id).map(UserId::new) else {
+            tracing::warn!("private delivery to a malformed Discord user id");
+            return;
+        };
+        let sent = match self.dm_channel(user_id).await {
+            Ok(channel) => self.send_to_channel(channel, delivery).await,
+            Err(error) => Err(error),
+        };
+        let Err(error) = sent else { return };
+        if !is_dm_refused(&error) {
+            // Not a refusal: the DM may work next time; do not spam the channel.
+            tracing::warn!("direct message to user {user_id} failed: {error}");
+            return;
+        }
+        tracing::info!("user {user_id} does not accept direct messages");
+        if let Some(interaction) = origin.interaction_of(user_id) {
+            self.send_ephemeral(interaction, delivery).await;
+            return;
+        }
+        let channel = origin
+            .public_channel()
+            .or_else(|| lock(&self.state.last_public_channel).get(&user_id).copied());
+        let Some(channel) = channel else {
+            tracing::warn!("no channel to tell user {user_id} that a direct message failed");
+            return;
+        };
+        let lang = self.state.lang_of(user_id);
+        let notice = CreateMessage::new()
+            .content(lang.dm_refused(&format!("<@{user_id}>")))
+            .allowed_mentions(CreateAllowedMentions::new().users([user_id]))
+            .components(vec![CreateActionRow::Buttons(vec![CreateButton::new(
+                SHOW_BOARD_BUTTON,
+            )
+            .label(lang.show_my_board())])]);
+        if let Err(error) = channel.send_message(&self.http, notice).await {
+            tracing::warn!("posting the direct-message notice in {channel} failed: {error}");
+        }
+    }
+
+    /// The DM channel with a user, created on first use.
+    async fn dm_channel(&self, user: UserId) -> Result<ChannelId, serenity::Error> {
+        if let Some(channel) = lock(&self.state.dm_channels).get(&user) {
+            return Ok(*channel);
+        }
+        let channel = user.create_dm_channel(&self.http).await?.id;
+        lock(&self.state.dm_channels).insert(user, channel);
+        Ok(channel)
+    }
+
+    /// Answers an interaction with a message only its user sees.
+    pub(crate) async fn send_ephemeral(
+        &self,
+        interaction: &mut InteractionOrigin,
+        delivery: &Delivery,
+    ) {
+        for part in parts(delivery) {
+            let result = if interaction.thinking {
+                interaction.thinking = false;
+                let mut edit = EditInteractionResponse::new()
+                    .content(part.text)
+                    .allowed_mentions(CreateAllowedMentions::new())
+                    .components(part.rows);
+                if let Some(file) = part.file {
+                    edit = edit.new_attachment(file);
+                }
+                edit.execute(&self.http, &interaction.token).await
+            } else {
+                let mut followup = CreateInteractionResponseFollowup::new()
+                    .ephemeral(true)
+                    .content(part.text)
+                    .allowed_mentions(CreateAllowedMentions::new())
+                    .components(part.rows);
+                if let Some(file) = part.file {
+                    followup = followup.add_file(file);
+                }
+                followup
+                    .execute(&self.http, (None, &interaction.token))
+                    .await
+            };
+            if let Err(error) = result {
+                tracing::warn!("answering an interaction failed: {error}");
+                return;
+            }
+        }
+    }
+
+    /// Tells the person waiting for an answer that Discord rejected a message.
+    async fn report_failure(&self, origin: &mut Origin) {
+        if let Origin::Interaction(interaction) = origin {
+            let text = Lang::of(Some(&interaction.locale))
+                .send_failed()
+                .to_string();
+            let notice = Delivery {
+                target: Target::Ephemeral(UserRef {
+                    platform: crate::api::Platform::Discord,
+                    id: interaction.actor.to_string(),
+                    name: String::new(),
+                }),
+                text,
+                image: None,
+                buttons: Vec::new(),
+            };
+            self.send_ephemeral(interaction, &notice).await;
+        }
+    }
+}
+
+/// Parses a Discord snowflake; `None` for anything else (ids come from the
+/// service, which got them from us, but a bad one must not panic).
+pub(crate) fn parse_id(id: &str) -> Option<u64> {
+    id.parse::<u64>().ok().filter(|id| *id != 0)
+}
+
+/// Whether Discord refused a DM: closed DMs, a blocked bot, no shared server.
+fn is_dm_refused(error: &serenity::Error) -> bool {
+    matches!(
+        error,
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response))
+            if response.error.code == CANNOT_MESSAGE_USER
+    )
+}
+
+/// One Discord message of a delivery.
+struct Part {
+    text: String,
+    file: Option<CreateAttachment>,
+    rows: Vec<CreateActionRow>,
+}
+
+/// Splits a delivery into messages within Discord's limits: long text is cut
+/// at line ends, the image and the buttons go with the last message.
+fn parts(delivery: &Delivery) -> Vec<Part> {
+    let mut chunks = split_text(&delivery.text, MAX_CONTENT_CHARS);
+    if chunks.is_empty() {
+        if delivery.image.is_none() && delivery.buttons.is_empty() {
+            return Vec::new();
+        }
+        chunks.push(String::new());
+    }
+    let last = chunks.len() - 1;
+    chunks
+        .into_iter()
+        .enumerate()
+        .map(|(index, text)| {
+            let is_last = index == last;
+            Part {
+                text,
+                file: delivery
+                    .image
+                    .as_ref()
+                    .filter(|_| is_last)
+                    .map(|image| CreateAttachment::bytes(image.bytes.clone(), &image.file_name)),
+                rows: if is_last {
+                    button_rows(&delivery.buttons)
+                } else {
+                    Vec::new()
+                },
+            }
+        })
+        .collect()
+}
+
+/// Cuts text into pieces of at most `limit` characters, preferring line ends.
+fn split_text(text: &str, limit: usize) -> Vec<String> {
+    let mut chunks = Vec::new();
+    let mut current = String::new();
+    let mut current_chars = 0;
+    for line in text.split_inclusive('\n') {
+        let mut line = line;
+        loop {
+            let line_chars = line.chars().count();
+            if current_chars + line_chars <= limit {
+                current.push_str(line);
+                current_chars += line_chars;
+                break;
+            }
+            if current_chars > 0 {
+                chunks.push(std::mem::take(&mut current));
+                current_chars = 0;
+                continue;
+            }
+            // A single line longer than the limit: cut it at a character boundary.
+            let cut = line
+                .char_indices()
+                .nth(limit)
+                .map_or(line.len(), |(at, _)| at);
+            chunks.push(line[..cut].to_string());
+            line = &line[cut..];
+        }
+    }
+    if !current.trim().is_empty() {
+        chunks.push(current);
+    }
+    chunks
+}
+
+/// The service's buttons as Discord action rows (5 per row, at most 5 rows).
+fn button_rows(buttons: &[Button]) -> Vec<CreateActionRow> {
+    let usable: Vec<CreateButton> = buttons
+        .iter()
+        .filter(|button| {
+            let fits = !button.data.is_empty() && button.data.len() <= MAX_CUSTOM_ID_BYTES;
+            if !fits {
+                tracing::warn!("dropping a button whose data does not fit a Discord custom id");
+            }
+            fits
+        })
+        .take(BUTTONS_PER_ROW * MAX_ROWS)
+        .enumerate()
+        .map(|(index, button)| {
+            let label: String = button.label.chars().take(MAX_LABEL_CHARS).collect();
+            let style = if index == 0 {
+                serenity::ButtonStyle::Primary
+            } else {
+                serenity::ButtonStyle::Secondary
+            };
+            CreateButton::new(button.data.clone())
+                .label(label)
+                .style(style)
+        })
+        .collect();
+    usable
+        .chunks(BUTTONS_PER_ROW)
+        .map(|row| CreateActionRow::Buttons(row.to_vec()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_text_is_split_at_line_ends_within_the_limit() {
+        let text = "a".repeat(1500) + "\n" + &"b".repeat(1500) + "\n";
+        let chunks = split_text(&text, 2000);
+        assert_eq!(chunks.len(), 2);
+        assert!(chunks[0].starts_with('a') && chunks[1].starts_with('b'));
+    }
+
+    #[test]
+    fn a_line_longer_than_the_limit_is_cut_on_characters() {
+        let chunks = split_text(&"я".repeat(4500), 2000);
+        assert_eq!(
+            chunks.iter().map(|c| c.chars().count()).collect::<Vec<_>>(),
+            [2000, 2000, 500]
+        );
+    }
+
+    #[test]
+    fn buttons_fill_rows_of_five() {
+        let buttons: Vec<Button> = (0..7)
+            .map(|i| Button {
+                label: format!("b{i}"),
+                data: format!("d:{i}"),
+            })
+            .collect();
+        assert_eq!(button_rows(&buttons).len(), 2);
+    }
+
+    #[test]
+    fn malformed_ids_are_rejected() {
+        assert_eq!(parse_id("123"), Some(123));
+        assert_eq!(parse_id("0"), None);
+        assert_eq!(parse_id("12a"), None);
+    }
+}

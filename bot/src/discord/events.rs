@@ -1,0 +1,182 @@
+//! Gateway events that are not slash commands: messages typed in channels and
+//! DMs (moves in chat), and button presses.
+//!
+//! Buttons are handled here, statelessly, from their custom id alone: a
+//! button on a message sent before a restart works like a new one.
+
+use poise::serenity_prelude as serenity;
+use serenity::{ChannelId, CreateInteractionResponse, FullEvent, Interaction, UserId};
+
+use super::deliver::{InteractionOrigin, Origin, CONFIRM_RESIGN_PREFIX, SHOW_BOARD_BUTTON};
+use super::{Data, Error};
+use crate::api::{Action, ChatRef, Platform, Request, UserRef};
+
+/// poise's event handler: everything but slash commands and autocomplete,
+/// which poise dispatches itself.
+pub(super) async fn on_event(
+    framework: poise::FrameworkContext<'_, Data, Error>,
+    event: &FullEvent,
+) -> Result<(), Error> {
+    let data = framework.user_data;
+    match event {
+        FullEvent::Message { new_message } => {
+            on_message(framework.bot_id(), data, new_message).await;
+        }
+        FullEvent::InteractionCreate {
+            interaction: Interaction::Component(component),
+        } => {
+            on_button(data, component).await;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A message in a channel, thread or DM: passed to the service as text that
+/// may be a move (the service ignores chatter silently).
+async fn on_message(bot: UserId, data: &Data, message: &serenity::Message) {
+    if message.author.bot || message.author.id == bot {
+        return;
+    }
+    if !matches!(
+        message.kind,
+        serenity::MessageType::Regular | serenity::MessageType::InlineReply
+    ) {
+        return;
+    }
+    // Without the Message Content intent guild messages arrive empty.
+    let text = strip_leading_mention(&message.content, bot).trim();
+    if text.is_empty() {
+        return;
+    }
+    let private = message.guild_id.is_none();
+    let channel = message.channel_id;
+    data.deliverer
+        .state()
+        .saw(message.author.id, (!private).then_some(channel), None);
+    let nick = message
+        .member
+        .as_ref()
+        .and_then(|member| member.nick.as_deref());
+    let request = Request {
+        chat: chat_ref(channel),
+        private,
+        actor: user_ref(&message.author, nick),
+        locale: None,
+        action: Action::Text {
+            text: text.to_string(),
+        },
+    };
+    let deliveries = data.handler.handle(request).await;
+    data.deliverer
+        .deliver(deliveries, &mut Origin::Message { channel, private })
+        .await;
+}
+
+/// A button press: acknowledged at once (Discord allows 3 s), then handed to
+/// the service as [`Action::Button`] with the button's custom id, except for
+/// the adapter's own buttons.
+async fn on_button(data: &Data, component: &serenity::ComponentInteraction) {
+    if !matches!(
+        component.data.kind,
+        serenity::ComponentInteractionDataKind::Button
+    ) {
+        return;
+    }
+    let acknowledged = component
+        .create_response(
+            data.deliverer.http(),
+            CreateInteractionResponse::Acknowledge,
+        )
+        .await;
+    let custom_id = component.data.custom_id.as_str();
+    let action = if custom_id == SHOW_BOARD_BUTTON {
+        Action::Board { game: None }
+    } else if let Some(game) = custom_id.strip_prefix(CONFIRM_RESIGN_PREFIX) {
+        Action::Resign {
+            game: (!game.is_empty()).then(|| game.to_string()),
+        }
+    } else {
+        Action::Button {
+            data: custom_id.to_string(),
+        }
+    };
+    let private = component.guild_id.is_none();
+    let channel = component.channel_id;
+    let actor = component.user.id;
+    data.deliverer.state().saw(
+        actor,
+        (!private).then_some(channel),
+        Some(&component.locale),
+    );
+    let nick = component
+        .member
+        .as_ref()
+        .and_then(|member| member.nick.as_deref());
+    let request = Request {
+        chat: chat_ref(channel),
+        private,
+        actor: user_ref(&component.user, nick),
+        locale: Some(component.locale.clone()),
+        action,
+    };
+    let mut origin = match acknowledged {
+        Ok(()) => Origin::Interaction(InteractionOrigin {
+            token: component.token.clone(),
+            channel,
+            private,
+            actor,
+            locale: component.locale.clone(),
+            thinking: false,
+        }),
+        Err(error) => {
+            // Still handle the press: the answer goes to the channel or by DM.
+            tracing::warn!("acknowledging a button press failed: {error}");
+            Origin::Message { channel, private }
+        }
+    };
+    let deliveries = data.handler.handle(request).await;
+    data.deliverer.deliver(deliveries, &mut origin).await;
+}
+
+/// A Discord channel as a chat of the service.
+pub(super) fn chat_ref(channel: ChannelId) -> ChatRef {
+    ChatRef {
+        platform: Platform::Discord,
+        id: channel.to_string(),
+    }
+}
+
+/// A Discord user as a person of the service, named as the server shows them.
+pub(super) fn user_ref(user: &serenity::User, nick: Option<&str>) -> UserRef {
+    let name = nick.or(user.global_name.as_deref()).unwrap_or(&user.name);
+    UserRef {
+        platform: Platform::Discord,
+        id: user.id.to_string(),
+        name: name.to_string(),
+    }
+}
+
+/// `<@bot> e4` → `e4`: people often address the bot when typing a move.
+fn strip_leading_mention(text: &str, bot: UserId) -> &str {
+    let text = text.trim_start();
+    for mention in [format!("<@{bot}>"), format!("<@!{bot}>")] {
+        if let Some(rest) = text.strip_prefix(&mention) {
+            return rest;
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_leading_mention_of_the_bot_is_dropped() {
+        let bot = UserId::new(42);
+        assert_eq!(strip_leading_mention("<@42> e4", bot).trim(), "e4");
+        assert_eq!(strip_leading_mention("<@!42>Nf3", bot), "Nf3");
+        assert_eq!(strip_leading_mention("<@7> e4", bot), "<@7> e4");
+    }
+}

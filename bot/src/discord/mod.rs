@@ -1,0 +1,260 @@
+//! The Discord adapter: serenity + poise.
+//!
+//! It turns slash commands, button presses, channel messages and DMs into
+//! [`Request`](crate::api::Request)s for a [`Handler`] and sends the
+//! [`Delivery`]s it gets back as Discord messages (PNG/GIF attachments,
+//! buttons, DMs, ephemeral replies). Like every adapter it knows nothing about
+//! chess: variant names for autocomplete come in through [`DiscordConfig`].
+//!
+//! Entry point: [`run`] (or [`run_until`] to stop it from outside, as tests do).
+//!
+//! Buttons carry the service's [`Button::data`](crate::api::Button::data) as
+//! their custom id and are handled in the event handler, not by in-memory
+//! collectors, so a button on a message sent before a restart still works.
+
+mod commands;
+mod deliver;
+mod events;
+mod texts;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use poise::serenity_prelude as serenity;
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::sync::Mutex;
+
+use crate::api::{Delivery, Handler};
+use deliver::{Deliverer, Origin, SharedState};
+
+/// How to reach Discord.
+#[derive(Clone, Debug, Default)]
+pub struct DiscordConfig {
+    /// The bot token (Developer Portal → your application → Bot → Reset Token).
+    pub token: String,
+    /// Register the slash commands in this guild only (instant, for development)
+    /// instead of globally (can take up to an hour to appear everywhere).
+    pub dev_guild: Option<u64>,
+    /// Send REST requests to this base URL (`http://127.0.0.1:3000`) instead of
+    /// `https://discord.com`: an API proxy, or a fake Discord in tests.
+    pub api_base: Option<String>,
+    /// Turn off serenity's rate limiter: only when `api_base` points at a proxy
+    /// that limits requests itself, or at a fake.
+    pub disable_rate_limiter: bool,
+    /// Connect the gateway to this URL instead of the one Discord's
+    /// `GET /gateway` answers.
+    pub gateway_url: Option<String>,
+    /// Ask for the privileged Message Content intent so that moves typed in
+    /// chat are read. If Discord refuses it (not enabled in the Developer
+    /// Portal), the adapter logs how to enable it and runs without it: `/move`
+    /// still works.
+    pub message_content: bool,
+    /// Variants offered by `/play` and `/rules` autocomplete.
+    pub variants: Vec<VariantChoice>,
+}
+
+impl DiscordConfig {
+    /// A production configuration: the token, the Message Content intent,
+    /// the given variants, everything else default.
+    pub fn new(token: impl Into<String>, variants: Vec<VariantChoice>) -> DiscordConfig {
+        DiscordConfig {
+            token: token.into(),
+            message_content: true,
+            variants,
+            ..DiscordConfig::default()
+        }
+    }
+}
+
+/// One variant as offered by autocomplete: the id the service understands and
+/// the names people read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantChoice {
+    /// The variant id passed to the service (`"chess"`, `"fog"`).
+    pub id: String,
+    /// English name.
+    pub name_en: String,
+    /// Russian name.
+    pub name_ru: String,
+}
+
+impl VariantChoice {
+    /// The name for a Discord locale (`"ru"` → Russian, anything else → English).
+    pub fn name(&self, locale: &str) -> &str {
+        if texts::is_russian(locale) {
+            &self.name_ru
+        } else {
+            &self.name_en
+        }
+    }
+}
+
+/// The variant choices for every variant of a registry.
+pub fn variant_choices(registry: &kodex_engine::game::Registry) -> Vec<VariantChoice> {
+    registry
+        .all()
+        .iter()
+        .map(|variant| VariantChoice {
+            id: variant.id().to_string(),
+            name_en: variant.name("en").to_string(),
+            name_ru: variant.name("ru").to_string(),
+        })
+        .collect()
+}
+
+/// Errors of commands and event handlers inside poise.
+type Error = Box<dyn std::error::Error + Send + Sync>;
+
+/// What every poise command and event handler can reach.
+pub(crate) struct Data {
+    handler: Arc<dyn Handler>,
+    deliverer: Deliverer,
+    variants: Arc<[VariantChoice]>,
+}
+
+/// The poise context of our commands.
+type Context<'a> = poise::Context<'a, Data, Error>;
+
+/// Connects to Discord and serves until the connection fails for good.
+///
+/// `outbox` carries deliveries no request caused (a flag falling, a challenge
+/// expiring); they are sent as they arrive. Call it from `main` when
+/// `KODEX_DISCORD_TOKEN` is set:
+///
+/// ```no_run
+/// # async fn example(handler: std::sync::Arc<dyn kodex_bot::api::Handler>,
+/// #     outbox: tokio::sync::mpsc::UnboundedReceiver<kodex_bot::api::Delivery>) {
+/// let token = std::env::var("KODEX_DISCORD_TOKEN").unwrap_or_default();
+/// let config = kodex_bot::discord::DiscordConfig::new(token, Vec::new());
+/// if let Err(error) = kodex_bot::discord::run(config, handler, outbox).await {
+///     eprintln!("Discord stopped: {error}");
+/// }
+/// # }
+/// ```
+pub async fn run(
+    config: DiscordConfig,
+    handler: Arc<dyn Handler>,
+    outbox: UnboundedReceiver<Delivery>,
+) -> Result<(), serenity::Error> {
+    run_until(config, handler, outbox, std::future::pending()).await
+}
+
+/// Like [`run`], but disconnects cleanly and returns `Ok` when `shutdown`
+/// completes.
+pub async fn run_until(
+    config: DiscordConfig,
+    handler: Arc<dyn Handler>,
+    outbox: UnboundedReceiver<Delivery>,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), serenity::Error> {
+    // Shared by every client this function builds (see the intents fallback below).
+    let outbox = Arc::new(Mutex::new(outbox));
+    let state = Arc::new(SharedState::default());
+    let variants: Arc<[VariantChoice]> = config.variants.clone().into();
+    let mut intents =
+        serenity::GatewayIntents::GUILD_MESSAGES | serenity::GatewayIntents::DIRECT_MESSAGES;
+    if config.message_content {
+        intents |= serenity::GatewayIntents::MESSAGE_CONTENT;
+    }
+    tokio::pin!(shutdown);
+    loop {
+        let mut client = build_client(&config, &handler, &state, &variants, intents).await?;
+        if let Some(url) = &config.gateway_url {
+            *client.ws_url.lock().await = url.clone();
+        }
+        let outbox_task = tokio::spawn(forward_outbox(
+            Arc::clone(&outbox),
+            Deliverer::new(Arc::clone(&client.http), Arc::clone(&state)),
+        ));
+        let shard_manager = Arc::clone(&client.shard_manager);
+        let result = tokio::select! {
+            result = client.start() => Some(result),
+            () = &mut shutdown => {
+                shard_manager.shutdown_all().await;
+                None
+            }
+        };
+        outbox_task.abort();
+        match result {
+            None => return Ok(()),
+            Some(Err(serenity::Error::Gateway(
+                serenity::GatewayError::DisallowedGatewayIntents,
+            ))) if intents.contains(serenity::GatewayIntents::MESSAGE_CONTENT) => {
+                tracing::warn!(
+                    "Discord refused the Message Content intent: moves typed in chat will not \
+                     be read, /move still works. Enable it under Developer Portal → your \
+                     application → Bot → Privileged Gateway Intents → Message Content Intent."
+                );
+                intents.remove(serenity::GatewayIntents::MESSAGE_CONTENT);
+            }
+            Some(result) => return result,
+        }
+    }
+}
+
+/// Builds a serenity client with the poise framework and our event handler.
+async fn build_client(
+    config: &DiscordConfig,
+    handler: &Arc<dyn Handler>,
+    state: &Arc<SharedState>,
+    variants: &Arc<[VariantChoice]>,
+    intents: serenity::GatewayIntents,
+) -> Result<serenity::Client, serenity::Error> {
+    let mut http =
+        serenity::HttpBuilder::new(&config.token).ratelimiter_disabled(config.disable_rate_limiter);
+    if let Some(base) = &config.api_base {
+        http = http.proxy(base.clone());
+    }
+    let handler = Arc::clone(handler);
+    let state = Arc::clone(state);
+    let variants = Arc::clone(variants);
+    let dev_guild = config.dev_guild;
+    let framework = poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands: commands::all(),
+            event_handler: |framework, event| Box::pin(events::on_event(framework, event)),
+            on_error: |error| Box::pin(commands::on_error(error)),
+            ..Default::default()
+        })
+        // Owners are not used; skip the extra request at start-up.
+        .initialize_owners(false)
+        .setup(move |ctx, _ready, framework| {
+            Box::pin(async move {
+                // A registration failure must not stop the bot: commands
+                // registered earlier keep working, and buttons and chat moves
+                // do not need them. Poise waits for this data on every event.
+                let commands = &framework.options().commands;
+                let registered = match dev_guild {
+                    Some(guild) => {
+                        poise::builtins::register_in_guild(
+                            ctx,
+                            commands,
+                            serenity::GuildId::new(guild.max(1)),
+                        )
+                        .await
+                    }
+                    None => poise::builtins::register_globally(ctx, commands).await,
+                };
+                if let Err(error) = registered {
+                    tracing::error!("registering Discord slash commands failed: {error}");
+                }
+                Ok(Data {
+                    handler,
+                    deliverer: Deliverer::new(Arc::clone(&ctx.http), state),
+                    variants,
+                })
+            })
+        })
+        .build();
+    serenity::ClientBuilder::new_with_http(http.build(), intents)
+        .framework(framework)
+        .await
+}
+
+/// Sends the service's unsolicited deliveries as they arrive.
+async fn forward_outbox(outbox: Arc<Mutex<UnboundedReceiver<Delivery>>>, deliverer: Deliverer) {
+    let mut outbox = outbox.lock().await;
+    while let Some(delivery) = outbox.recv().await {
+        deliverer.deliver(vec![delivery], &mut Origin::Outbox).await;
+    }
+}

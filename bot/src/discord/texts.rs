@@ -1,0 +1,94 @@
+//! The few texts the Discord adapter writes itself (everything else comes
+//! from the service), in English and Russian.
+
+/// Whether a Discord locale (`"ru"`, `"en-US"`) asks for Russian.
+pub(crate) fn is_russian(locale: &str) -> bool {
+    locale == "ru" || locale.starts_with("ru-")
+}
+
+/// A language the adapter can write in.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Lang {
+    English,
+    Russian,
+}
+
+impl Lang {
+    /// The language for an optional Discord locale; English when unknown.
+    pub(crate) fn of(locale: Option<&str>) -> Lang {
+        match locale {
+            Some(locale) if is_russian(locale) => Lang::Russian,
+            _ => Lang::English,
+        }
+    }
+
+    /// Posted in the channel when a private message to `mention` was refused.
+    /// It says nothing about the game: only that the DM failed.
+    pub(crate) fn dm_refused(self, mention: &str) -> String {
+        match self {
+            Lang::English => format!(
+                "{mention}, I can't send you direct messages (your DMs are closed or I am \
+                 blocked). Press the button to see your board here; only you will see it."
+            ),
+            Lang::Russian => format!(
+                "{mention}, я не могу написать вам в личные сообщения (они закрыты или я \
+                 заблокирован). Нажмите кнопку, чтобы увидеть свою доску здесь; её увидите \
+                 только вы."
+            ),
+        }
+    }
+
+    /// The label of the "show my board" fallback button.
+    pub(crate) fn show_my_board(self) -> &'static str {
+        match self {
+            Lang::English => "Show my board",
+            Lang::Russian => "Показать мою доску",
+        }
+    }
+
+    /// The question `/resign` asks before resigning.
+    pub(crate) fn confirm_resign(self) -> &'static str {
+        match self {
+            Lang::English => "Resign this game? This cannot be undone.",
+            Lang::Russian => "Сдаться в этой партии? Отменить будет нельзя.",
+        }
+    }
+
+    /// The label of the resign confirmation button.
+    pub(crate) fn resign_button(self) -> &'static str {
+        match self {
+            Lang::English => "Yes, resign",
+            Lang::Russian => "Да, сдаюсь",
+        }
+    }
+
+    /// Told the user when Discord rejected something the bot tried to send.
+    pub(crate) fn send_failed(self) -> &'static str {
+        match self {
+            Lang::English => {
+                "Discord did not let me post the reply. Check that I may send messages and \
+                 attach files in this channel, then try again."
+            }
+            Lang::Russian => {
+                "Discord не дал мне отправить ответ. Проверьте, что мне можно писать сообщения \
+                 и прикреплять файлы в этом канале, и попробуйте ещё раз."
+            }
+        }
+    }
+
+    /// Told the user when their command's options could not be read.
+    pub(crate) fn bad_options(self) -> &'static str {
+        match self {
+            Lang::English => "I could not read the command's options. Please try again.",
+            Lang::Russian => "Не удалось прочитать параметры команды. Попробуйте ещё раз.",
+        }
+    }
+
+    /// Told the user when something went wrong inside the bot.
+    pub(crate) fn internal_error(self) -> &'static str {
+        match self {
+            Lang::English => "Something went wrong on my side. Please try again.",
+            Lang::Russian => "У меня что-то пошло не так. Попробуйте ещё раз.",
+        }
+    }
+}

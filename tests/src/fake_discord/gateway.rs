@@ -1,0 +1,139 @@
+//! The fake gateway: Hello, Identify, Ready, heartbeat ACKs, then the
+//! dispatches a test sends. One session at a time; a new connection (a
+//! restarted bot) replaces the old one.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::Message;
+
+use super::payloads::ready;
+use super::{lock, Session, State};
+
+/// The Message Content intent bit.
+const MESSAGE_CONTENT: u64 = 1 << 15;
+
+/// Accepts connections until the task is aborted.
+pub(crate) async fn serve(listener: TcpListener, state: Arc<State>) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        tokio::spawn(session(stream, Arc::clone(&state)));
+    }
+}
+
+fn frame(op: u8, data: Value, sequence: Option<u64>, event: Option<&str>) -> Message {
+    Message::text(json!({ "op": op, "d": data, "s": sequence, "t": event }).to_string())
+}
+
+/// One connection, from the handshake until either side closes.
+async fn session(stream: TcpStream, state: Arc<State>) {
+    let Ok(mut socket) = tokio_tungstenite::accept_async(stream).await else {
+        return;
+    };
+    if socket
+        .send(frame(
+            10,
+            json!({ "heartbeat_interval": 41_250 }),
+            None,
+            None,
+        ))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    // Wait for Identify, answering heartbeats meanwhile.
+    let identify = loop {
+        let Some(Ok(message)) = socket.next().await else {
+            return;
+        };
+        let Ok(text) = message.to_text() else {
+            continue;
+        };
+        let Ok(payload) = serde_json::from_str::<Value>(text) else {
+            continue;
+        };
+        let op = payload["op"].as_u64();
+        if op == Some(2) {
+            break payload["d"].clone();
+        }
+        if op == Some(1)
+            && socket
+                .send(frame(11, Value::Null, None, None))
+                .await
+                .is_err()
+        {
+            return;
+        }
+    };
+    let intents = identify["intents"].as_u64().unwrap_or(0);
+    lock(&state.identifies).push(identify);
+    state.changed();
+    if intents & MESSAGE_CONTENT != 0 && state.deny_message_content.load(Ordering::SeqCst) {
+        let close = CloseFrame {
+            code: CloseCode::from(4014),
+            reason: "Disallowed intent(s).".into(),
+        };
+        let _ = socket.send(Message::Close(Some(close))).await;
+        return;
+    }
+    let session_id = format!("session-{}", state.next_id());
+    let resume_url = lock(&state.gateway_url).clone();
+    let mut sequence = 1;
+    if socket
+        .send(frame(
+            0,
+            ready(&session_id, &resume_url),
+            Some(sequence),
+            Some("READY"),
+        ))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let (dispatch, mut dispatches) = mpsc::unbounded_channel::<(String, Value)>();
+    *lock(&state.session) = Some(Session { dispatch });
+    state.changed();
+    loop {
+        tokio::select! {
+            incoming = socket.next() => {
+                let Some(Ok(message)) = incoming else { break };
+                if message.is_close() {
+                    break;
+                }
+                let Ok(text) = message.to_text() else { continue };
+                let Ok(payload) = serde_json::from_str::<Value>(text) else { continue };
+                if payload["op"] == 1 && socket.send(frame(11, Value::Null, None, None)).await.is_err() {
+                    break;
+                }
+            }
+            outgoing = dispatches.recv() => {
+                let Some((event, data)) = outgoing else { break };
+                sequence += 1;
+                if socket.send(frame(0, data, Some(sequence), Some(&event))).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    // Forget this session unless a newer connection already replaced it.
+    drop(dispatches);
+    let mut current = lock(&state.session);
+    if current
+        .as_ref()
+        .is_some_and(|session| session.dispatch.is_closed())
+    {
+        *current = None;
+    }
+    drop(current);
+    state.changed();
+}

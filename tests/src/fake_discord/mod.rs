@@ -1,0 +1,461 @@
+//! A fake Discord for end-to-end tests of the real serenity/poise client:
+//! a REST server (reach it with `HttpBuilder::proxy`) and a `ws://` gateway,
+//! both on 127.0.0.1. It records every request the bot makes, so tests can
+//! assert on what people would have seen, and sends the events a test asks
+//! for (`INTERACTION_CREATE`, `MESSAGE_CREATE`) built from [`payloads`].
+//!
+//! Serenity turns `https://discord.com/api/v10/…` into `<proxy>/api/v10/…`
+//! (a plain string replacement in `Request::build`), so the REST server
+//! serves Discord's paths under `/api/v10`.
+
+mod gateway;
+pub mod multipart;
+pub mod payloads;
+mod rest;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::net::TcpListener;
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+
+pub use payloads::{FakeUser, APPLICATION_ID, GUILD_ID};
+
+/// How long a test waits for the bot before failing (a guard against hangs,
+/// not a measurement: everything normally arrives within milliseconds).
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// One request the bot made.
+#[derive(Clone, Debug)]
+pub struct RecordedRequest {
+    /// `GET`, `POST`, …
+    pub method: String,
+    /// The path after `/api/v10` (`/channels/300/messages`).
+    pub path: String,
+    /// The status the fake answered.
+    pub status: u16,
+    /// The JSON body (or the multipart `payload_json`); `Null` if none.
+    pub json: Value,
+    /// Uploaded files.
+    pub files: Vec<RecordedFile>,
+    /// The object the fake answered with (a message for message routes).
+    pub response: Value,
+}
+
+/// A file the bot uploaded.
+#[derive(Clone, Debug)]
+pub struct RecordedFile {
+    /// The file name.
+    pub name: String,
+    /// The content type serenity declared.
+    pub content_type: Option<String>,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// Where a message the bot sent appeared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A channel or DM channel (`POST /channels/{id}/messages`).
+    Channel(u64),
+    /// The original response of the interaction with this token.
+    Original(String),
+    /// A followup of the interaction with this token.
+    Followup(String),
+}
+
+/// A button on a message the bot sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SentButton {
+    /// What it says.
+    pub label: String,
+    /// Its custom id.
+    pub custom_id: String,
+}
+
+/// A message the bot sent successfully.
+#[derive(Clone, Debug)]
+pub struct SentMessage {
+    /// Where.
+    pub place: Place,
+    /// Its text.
+    pub content: String,
+    /// Whether only the interaction's user sees it.
+    pub ephemeral: bool,
+    /// Its buttons.
+    pub buttons: Vec<SentButton>,
+    /// Its attachments.
+    pub files: Vec<RecordedFile>,
+    /// The message object the fake answered with (press buttons on it).
+    pub message: Value,
+}
+
+impl SentMessage {
+    /// The button with this custom id prefix, if any.
+    pub fn button(&self, custom_id_prefix: &str) -> Option<&SentButton> {
+        self.buttons
+            .iter()
+            .find(|button| button.custom_id.starts_with(custom_id_prefix))
+    }
+
+    /// Whether it carries a PNG image.
+    pub fn has_png(&self) -> bool {
+        self.files
+            .iter()
+            .any(|file| file.bytes.starts_with(b"\x89PNG\r\n\x1a\n"))
+    }
+}
+
+/// A gateway connection that has identified.
+struct Session {
+    dispatch: mpsc::UnboundedSender<(String, Value)>,
+}
+
+/// Everything the fake knows, shared by its servers.
+pub(crate) struct State {
+    requests: Mutex<Vec<RecordedRequest>>,
+    /// Bumped on every change, so waiters wake up.
+    version: watch::Sender<u64>,
+    next_id: AtomicU64,
+    refused_dm_users: Mutex<HashSet<u64>>,
+    /// DM channel id → user id.
+    dm_channels: Mutex<HashMap<u64, u64>>,
+    users: Mutex<HashMap<u64, FakeUser>>,
+    deny_message_content: AtomicBool,
+    session: Mutex<Option<Session>>,
+    identifies: Mutex<Vec<Value>>,
+    registered_commands: Mutex<Vec<Value>>,
+    /// Interaction token → channel id, for the messages answering it.
+    interaction_channels: Mutex<HashMap<String, u64>>,
+    gateway_url: Mutex<String>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl State {
+    fn changed(&self) {
+        self.version.send_modify(|version| *version += 1);
+    }
+
+    pub(crate) fn next_id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::SeqCst)
+    }
+
+    fn record(&self, request: RecordedRequest) {
+        lock(&self.requests).push(request);
+        self.changed();
+    }
+
+    fn user(&self, id: u64) -> FakeUser {
+        lock(&self.users)
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| FakeUser::new(id, &format!("user{id}")))
+    }
+}
+
+/// The fake Discord; its servers stop when it is dropped.
+pub struct FakeDiscord {
+    state: Arc<State>,
+    rest_url: String,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Drop for FakeDiscord {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+impl FakeDiscord {
+    /// Starts the REST server and the gateway on free local ports.
+    pub async fn start() -> FakeDiscord {
+        let rest = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind the fake REST server");
+        let gateway = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind the fake gateway");
+        let rest_url = format!("http://{}", rest.local_addr().expect("REST address"));
+        let gateway_url = format!("ws://{}", gateway.local_addr().expect("gateway address"));
+        let state = Arc::new(State {
+            requests: Mutex::new(Vec::new()),
+            version: watch::channel(0).0,
+            next_id: AtomicU64::new(10_000),
+            refused_dm_users: Mutex::new(HashSet::new()),
+            dm_channels: Mutex::new(HashMap::new()),
+            users: Mutex::new(HashMap::new()),
+            deny_message_content: AtomicBool::new(false),
+            session: Mutex::new(None),
+            identifies: Mutex::new(Vec::new()),
+            registered_commands: Mutex::new(Vec::new()),
+            interaction_channels: Mutex::new(HashMap::new()),
+            gateway_url: Mutex::new(gateway_url),
+        });
+        let tasks = vec![
+            tokio::spawn(rest::serve(rest, Arc::clone(&state))),
+            tokio::spawn(gateway::serve(gateway, Arc::clone(&state))),
+        ];
+        FakeDiscord {
+            state,
+            rest_url,
+            tasks,
+        }
+    }
+
+    /// The base URL to give `HttpBuilder::proxy`.
+    pub fn rest_url(&self) -> &str {
+        &self.rest_url
+    }
+
+    /// A fresh snowflake.
+    pub fn next_id(&self) -> u64 {
+        self.state.next_id()
+    }
+
+    /// Makes the user known (so DM channels name them).
+    pub fn add_user(&self, user: &FakeUser) {
+        lock(&self.state.users).insert(user.id, user.clone());
+    }
+
+    /// From now on, messages to this user's DM channel fail with 50007.
+    pub fn refuse_dms_from(&self, user_id: u64) {
+        lock(&self.state.refused_dm_users).insert(user_id);
+    }
+
+    /// Closes connections that ask for Message Content with 4014, as Discord
+    /// does when the intent is not enabled in the Developer Portal.
+    pub fn deny_message_content_intent(&self) {
+        self.state
+            .deny_message_content
+            .store(true, Ordering::SeqCst);
+    }
+
+    /// Every request so far.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        lock(&self.state.requests).clone()
+    }
+
+    /// The Identify payloads received, in order.
+    pub fn identifies(&self) -> Vec<Value> {
+        lock(&self.state.identifies).clone()
+    }
+
+    /// The commands of the last registration.
+    pub fn registered_commands(&self) -> Vec<Value> {
+        lock(&self.state.registered_commands).clone()
+    }
+
+    /// The DM channel created for a user, if any.
+    pub fn dm_channel_of(&self, user_id: u64) -> Option<u64> {
+        lock(&self.state.dm_channels)
+            .iter()
+            .find(|(_, user)| **user == user_id)
+            .map(|(channel, _)| *channel)
+    }
+
+    /// Every message the bot sent successfully, in order.
+    pub fn sent_messages(&self) -> Vec<SentMessage> {
+        let mut ephemeral_tokens = HashSet::new();
+        self.requests()
+            .iter()
+            .filter_map(|request| sent_message(request, &mut ephemeral_tokens))
+            .collect()
+    }
+
+    /// Messages in one channel.
+    pub fn messages_in(&self, channel_id: u64) -> Vec<SentMessage> {
+        self.sent_messages()
+            .into_iter()
+            .filter(|message| message.place == Place::Channel(channel_id))
+            .collect()
+    }
+
+    /// Messages that reached a user by DM.
+    pub fn dms_to(&self, user_id: u64) -> Vec<SentMessage> {
+        match self.dm_channel_of(user_id) {
+            Some(channel) => self.messages_in(channel),
+            None => Vec::new(),
+        }
+    }
+
+    /// Ephemeral answers (edited original or followups) to an interaction.
+    pub fn ephemeral_answers(&self, token: &str) -> Vec<SentMessage> {
+        self.sent_messages()
+            .into_iter()
+            .filter(|message| match &message.place {
+                Place::Original(t) | Place::Followup(t) => t == token && message.ephemeral,
+                Place::Channel(_) => false,
+            })
+            .collect()
+    }
+
+    /// The interaction callbacks (`{"type": …, "data": …}`) sent for a token.
+    pub fn callbacks(&self, token: &str) -> Vec<Value> {
+        self.requests()
+            .into_iter()
+            .filter(|request| {
+                request.method == "POST"
+                    && request.path.starts_with("/interactions/")
+                    && request.path.ends_with(&format!("/{token}/callback"))
+            })
+            .map(|request| request.json)
+            .collect()
+    }
+
+    /// Waits until `check` finds something, and returns it. Panics (failing
+    /// the test) if the bot never does it.
+    pub async fn wait_for<T>(&self, what: &str, check: impl Fn(&FakeDiscord) -> Option<T>) -> T {
+        let mut version = self.state.version.subscribe();
+        let waiting = async {
+            loop {
+                if let Some(found) = check(self) {
+                    return found;
+                }
+                if version.changed().await.is_err() {
+                    // The fake is shutting down; keep polling the last state.
+                    tokio::task::yield_now().await;
+                }
+            }
+        };
+        match tokio::time::timeout(PATIENCE, waiting).await {
+            Ok(found) => found,
+            Err(_) => {
+                let summary: Vec<String> = self
+                    .requests()
+                    .iter()
+                    .map(|r| format!("{} {} → {} {}", r.method, r.path, r.status, r.json))
+                    .collect();
+                panic!(
+                    "the bot never did this: {what}\nrequests:\n{}",
+                    summary.join("\n")
+                )
+            }
+        }
+    }
+
+    /// Waits until `count` gateway sessions have identified.
+    pub async fn wait_for_sessions(&self, count: usize) {
+        self.wait_for(&format!("{count} gateway sessions"), |fake| {
+            (fake.identifies().len() >= count && lock(&fake.state.session).is_some()).then_some(())
+        })
+        .await;
+    }
+
+    /// Waits until `count` sent messages exist and returns the newest.
+    pub async fn wait_for_message(
+        &self,
+        what: &str,
+        matches: impl Fn(&SentMessage) -> bool,
+    ) -> SentMessage {
+        self.wait_for(what, |fake| {
+            fake.sent_messages().into_iter().rev().find(|m| matches(m))
+        })
+        .await
+    }
+
+    /// Sends a gateway event to the connected bot (waiting for a session).
+    pub async fn dispatch(&self, event: &str, data: Value) {
+        if let (Some(token), Some(channel)) = (
+            data["token"].as_str(),
+            data["channel_id"]
+                .as_str()
+                .and_then(|id| id.parse::<u64>().ok()),
+        ) {
+            lock(&self.state.interaction_channels).insert(token.to_string(), channel);
+        }
+        loop {
+            self.wait_for_sessions(1).await;
+            let sent = match &*lock(&self.state.session) {
+                Some(session) => session
+                    .dispatch
+                    .send((event.to_string(), data.clone()))
+                    .is_ok(),
+                None => false,
+            };
+            if sent {
+                return;
+            }
+            // That connection just closed; wait for the next one.
+            *lock(&self.state.session) = None;
+        }
+    }
+
+    /// Waits until no gateway session is open (the bot disconnected).
+    pub async fn wait_for_disconnect(&self) {
+        self.wait_for("the bot to disconnect", |fake| {
+            lock(&fake.state.session).is_none().then_some(())
+        })
+        .await;
+    }
+}
+
+/// Reads a successful message-creating request as a [`SentMessage`].
+/// `ephemeral_tokens` collects the interactions answered or deferred
+/// ephemerally, whose original response is then ephemeral too.
+fn sent_message(
+    request: &RecordedRequest,
+    ephemeral_tokens: &mut HashSet<String>,
+) -> Option<SentMessage> {
+    if !(200..300).contains(&request.status) {
+        return None;
+    }
+    let segments: Vec<&str> = request.path.trim_start_matches('/').split('/').collect();
+    let mut json = &request.json;
+    let place = match (request.method.as_str(), segments.as_slice()) {
+        ("POST", ["channels", channel, "messages"]) => Place::Channel(channel.parse().ok()?),
+        ("POST", ["interactions", _, token, "callback"]) => {
+            let flags = request.json["data"]["flags"].as_u64().unwrap_or(0);
+            if flags & 64 != 0 {
+                ephemeral_tokens.insert(token.to_string());
+            }
+            // Type 4 answers with a message; deferrals and acknowledgements do not.
+            if request.json["type"] != 4 {
+                return None;
+            }
+            json = &request.json["data"];
+            Place::Original(token.to_string())
+        }
+        ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
+            Place::Original(token.to_string())
+        }
+        ("POST", ["webhooks", _, token]) => Place::Followup(token.to_string()),
+        _ => return None,
+    };
+    let flags = json["flags"].as_u64().unwrap_or(0);
+    let ephemeral = match &place {
+        Place::Original(token) => ephemeral_tokens.contains(token),
+        _ => flags & 64 != 0,
+    };
+    Some(SentMessage {
+        place,
+        content: json["content"].as_str().unwrap_or_default().to_string(),
+        ephemeral,
+        buttons: buttons(&json["components"]),
+        files: request.files.clone(),
+        message: request.response.clone(),
+    })
+}
+
+/// The buttons in a `components` array of action rows.
+fn buttons(components: &Value) -> Vec<SentButton> {
+    components
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter(|component| component["type"] == 2)
+        .map(|button| SentButton {
+            label: button["label"].as_str().unwrap_or_default().to_string(),
+            custom_id: button["custom_id"].as_str().unwrap_or_default().to_string(),
+        })
+        .collect()
+}

@@ -1,0 +1,242 @@
+//! The fake REST API: the routes the adapter uses, answered like Discord and
+//! recorded. Anything else gets Discord's 404 JSON.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Bytes, Incoming};
+use hyper::{Request, Response};
+use hyper_util::rt::TokioIo;
+use serde_json::{json, Value};
+use tokio::net::TcpListener;
+
+use super::payloads::{dm_channel_json, message_json, FakeUser, APPLICATION_ID, GUILD_ID};
+use super::{lock, multipart, RecordedFile, RecordedRequest, State};
+
+/// Accepts connections until the task is aborted.
+pub(crate) async fn serve(listener: TcpListener, state: Arc<State>) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let state = Arc::clone(&state);
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |request| {
+                let state = Arc::clone(&state);
+                async move { Ok::<_, Infallible>(handle(&state, request).await) }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+/// A JSON response.
+fn reply(status: u16, body: &Value) -> (u16, Value, Response<Full<Bytes>>) {
+    let bytes = if status == 204 {
+        Vec::new()
+    } else {
+        body.to_string().into_bytes()
+    };
+    let response = Response::builder()
+        .status(status)
+        .header("content-type", "application/json")
+        .body(Full::new(Bytes::from(bytes)))
+        .unwrap_or_else(|_| Response::new(Full::new(Bytes::new())));
+    (status, body.clone(), response)
+}
+
+async fn handle(state: &State, request: Request<Incoming>) -> Response<Full<Bytes>> {
+    let method = request.method().to_string();
+    let path = request
+        .uri()
+        .path()
+        .trim_start_matches("/api/v10")
+        .to_string();
+    let content_type = request
+        .headers()
+        .get("content-type")
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    let body = match request.into_body().collect().await {
+        Ok(body) => body.to_bytes().to_vec(),
+        Err(_) => Vec::new(),
+    };
+    let (json, files) = read_body(&content_type, &body);
+    let (status, answer, response) = route(state, &method, &path, &json);
+    state.record(RecordedRequest {
+        method,
+        path,
+        status,
+        json,
+        files,
+        response: answer,
+    });
+    response
+}
+
+/// The JSON body and the files of a request (JSON or multipart).
+fn read_body(content_type: &str, body: &[u8]) -> (Value, Vec<RecordedFile>) {
+    match multipart::boundary(content_type) {
+        Some(boundary) => {
+            let mut json = Value::Null;
+            let mut files = Vec::new();
+            for part in multipart::parse(body, &boundary) {
+                if part.name == "payload_json" {
+                    json = serde_json::from_slice(&part.data).unwrap_or(Value::Null);
+                } else {
+                    files.push(RecordedFile {
+                        name: part.file_name.unwrap_or(part.name),
+                        content_type: part.content_type,
+                        bytes: part.data,
+                    });
+                }
+            }
+            (json, files)
+        }
+        None => (
+            serde_json::from_slice(body).unwrap_or(Value::Null),
+            Vec::new(),
+        ),
+    }
+}
+
+fn route(
+    state: &State,
+    method: &str,
+    path: &str,
+    json: &Value,
+) -> (u16, Value, Response<Full<Bytes>>) {
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    match (method, segments.as_slice()) {
+        ("GET", ["gateway"]) => reply(200, &json!({ "url": *lock(&state.gateway_url) })),
+        ("GET", ["gateway", "bot"]) => reply(
+            200,
+            &json!({
+                "url": *lock(&state.gateway_url),
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1
+                },
+            }),
+        ),
+        ("PUT", ["applications", _, "commands"])
+        | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
+            let commands = register_commands(state, json);
+            reply(200, &commands)
+        }
+        ("POST", ["interactions", _, token, "callback"]) => {
+            // Type 4 answers with a message: remember it so tests can press its buttons.
+            let message = if json["type"] == 4 {
+                bot_message(
+                    state,
+                    interaction_channel(state, token),
+                    None,
+                    &json["data"],
+                )
+            } else {
+                Value::Null
+            };
+            reply(204, &message)
+        }
+        ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
+            let message = bot_message(state, interaction_channel(state, token), None, json);
+            reply(200, &message)
+        }
+        ("DELETE", ["webhooks", _, _, "messages", "@original"]) => reply(204, &Value::Null),
+        ("POST", ["webhooks", _, token]) => {
+            let message = bot_message(state, interaction_channel(state, token), None, json);
+            reply(200, &message)
+        }
+        ("POST", ["users", "@me", "channels"]) => {
+            let Some(user_id) = json["recipient_id"]
+                .as_str()
+                .and_then(|id| id.parse::<u64>().ok())
+                .or_else(|| json["recipient_id"].as_u64())
+            else {
+                return reply(
+                    400,
+                    &json!({ "code": 50035, "message": "Invalid Form Body" }),
+                );
+            };
+            let channel = existing_dm_channel(state, user_id).unwrap_or_else(|| {
+                let channel = state.next_id();
+                lock(&state.dm_channels).insert(channel, user_id);
+                channel
+            });
+            reply(200, &dm_channel_json(channel, &state.user(user_id)))
+        }
+        ("POST", ["channels", channel, "messages"]) => {
+            let Ok(channel) = channel.parse::<u64>() else {
+                return reply(404, &json!({ "code": 10003, "message": "Unknown Channel" }));
+            };
+            let dm_user = lock(&state.dm_channels).get(&channel).copied();
+            match dm_user {
+                Some(user) if lock(&state.refused_dm_users).contains(&user) => reply(
+                    403,
+                    &json!({ "code": 50007, "message": "Cannot send messages to this user" }),
+                ),
+                Some(_) => reply(200, &bot_message(state, channel, None, json)),
+                None => reply(200, &bot_message(state, channel, Some(GUILD_ID), json)),
+            }
+        }
+        _ => reply(404, &json!({ "code": 0, "message": "404: Not Found" })),
+    }
+}
+
+/// The channel of the interaction with this token (1 if unknown: ids are never 0).
+fn interaction_channel(state: &State, token: &str) -> u64 {
+    lock(&state.interaction_channels)
+        .get(token)
+        .copied()
+        .unwrap_or(1)
+}
+
+fn existing_dm_channel(state: &State, user_id: u64) -> Option<u64> {
+    lock(&state.dm_channels)
+        .iter()
+        .find(|(_, user)| **user == user_id)
+        .map(|(channel, _)| *channel)
+}
+
+/// The message object for something the bot posted.
+fn bot_message(state: &State, channel: u64, guild: Option<u64>, json: &Value) -> Value {
+    let components = match &json["components"] {
+        Value::Array(rows) => Value::Array(rows.clone()),
+        _ => json!([]),
+    };
+    message_json(
+        state.next_id(),
+        channel,
+        guild,
+        &FakeUser::bot(),
+        json["content"].as_str().unwrap_or_default(),
+        components,
+    )
+}
+
+/// Stores a command registration and answers with the commands as Discord
+/// would (ids and versions added).
+fn register_commands(state: &State, json: &Value) -> Value {
+    let commands: Vec<Value> = json.as_array().cloned().unwrap_or_default();
+    *lock(&state.registered_commands) = commands.clone();
+    let registered: Vec<Value> = commands
+        .into_iter()
+        .map(|mut command| {
+            command["id"] = json!(state.next_id().to_string());
+            command["application_id"] = json!(APPLICATION_ID.to_string());
+            command["version"] = json!("1");
+            if command["type"].is_null() {
+                command["type"] = json!(1);
+            }
+            if command.get("default_member_permissions").is_none() {
+                command["default_member_permissions"] = Value::Null;
+            }
+            command
+        })
+        .collect();
+    Value::Array(registered)
+}

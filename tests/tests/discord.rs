@@ -1,0 +1,960 @@
+//! The Discord adapter end to end: the real serenity/poise client against the
+//! fake Discord, with a scripted toy game service behind it (the adapter
+//! knows nothing about chess, so a toy shows every path it has).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use kodex_bot::api::{
+    Action, Button, ChatRef, Delivery, Handler, HandlerFuture, Image, Platform, Request, Target,
+    UserRef,
+};
+use kodex_bot::discord::{run_until, DiscordConfig, VariantChoice};
+use kodex_tests::fake_discord::payloads::{
+    autocomplete, button_press, integer_option, message_json, slash_command, string_option,
+    user_option,
+};
+use kodex_tests::fake_discord::{FakeDiscord, FakeUser, Place, SentMessage, GUILD_ID};
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+/// The channel the games are played in.
+const CHANNEL: u64 = 300;
+
+fn alice() -> FakeUser {
+    FakeUser::new(1001, "alice")
+}
+fn bob() -> FakeUser {
+    FakeUser::new(1002, "bob")
+}
+fn carol() -> FakeUser {
+    FakeUser::new(1003, "carol")
+}
+
+/// A tiny PNG header standing in for a rendered board.
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+
+// ---------------------------------------------------------------------------
+// The toy service
+
+#[derive(Clone, Debug)]
+struct ToyGame {
+    id: String,
+    chat: ChatRef,
+    white: UserRef,
+    black: UserRef,
+    fog: bool,
+    started: bool,
+    over: bool,
+    moves: Vec<String>,
+}
+
+impl ToyGame {
+    fn to_move(&self) -> &UserRef {
+        if self.moves.len() % 2 == 0 {
+            &self.white
+        } else {
+            &self.black
+        }
+    }
+
+    fn is_player(&self, user: &UserRef) -> bool {
+        self.white.id == user.id || self.black.id == user.id
+    }
+}
+
+/// A scripted game service: challenges, accept buttons, moves that look like
+/// SAN, fool's mate ends the game, fog games send boards privately.
+#[derive(Default)]
+struct ToyService {
+    games: Mutex<HashMap<String, ToyGame>>,
+    handled: Mutex<Vec<Request>>,
+}
+
+fn board(game: &ToyGame, audience: &str) -> Image {
+    // The name reveals nothing but the game and the ply, like the real one.
+    let _ = audience;
+    Image {
+        file_name: format!("board-{}-{}.png", game.id, game.moves.len()),
+        bytes: PNG.to_vec(),
+    }
+}
+
+fn chat(game: &ToyGame, text: String, image: Option<Image>, buttons: Vec<Button>) -> Delivery {
+    Delivery {
+        target: Target::Chat(game.chat.clone()),
+        text,
+        image,
+        buttons,
+    }
+}
+
+fn to(target: Target, text: &str) -> Delivery {
+    Delivery {
+        target,
+        text: text.to_string(),
+        image: None,
+        buttons: Vec::new(),
+    }
+}
+
+fn looks_like_a_move(text: &str) -> bool {
+    let text = text.trim_end_matches(['#', '+']);
+    (2..=5).contains(&text.len())
+        && !text.contains(' ')
+        && text
+            .chars()
+            .next()
+            .is_some_and(|c| "abcdefghKQRBNO".contains(c))
+        && text
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_ascii_digit() || c == 'O')
+}
+
+fn is_on_the_board(text: &str) -> bool {
+    let text = text.trim_end_matches(['#', '+']);
+    text.chars()
+        .last()
+        .is_some_and(|rank| ('1'..='8').contains(&rank))
+}
+
+impl ToyService {
+    fn handle_now(&self, request: Request) -> Vec<Delivery> {
+        self.handled.lock().unwrap().push(request.clone());
+        let mut games = self.games.lock().unwrap();
+        let actor = request.actor.clone();
+        let explicit_move = matches!(request.action, Action::Move { .. });
+        match request.action {
+            Action::Play {
+                variant, opponent, ..
+            } => {
+                if variant != "chess" && variant != "fog" {
+                    return vec![to(
+                        Target::Ephemeral(actor),
+                        &format!("Unknown variant “{variant}”. Try /variants."),
+                    )];
+                }
+                let Some(opponent) = opponent else {
+                    return vec![to(Target::Ephemeral(actor), "Name an opponent.")];
+                };
+                let id = format!("g{}", games.len() + 1);
+                let game = ToyGame {
+                    id: id.clone(),
+                    chat: request.chat,
+                    white: actor.clone(),
+                    black: opponent.clone(),
+                    fog: variant == "fog",
+                    started: false,
+                    over: false,
+                    moves: Vec::new(),
+                };
+                let delivery = chat(
+                    &game,
+                    format!("{} challenges {} to {variant}.", actor.name, opponent.name),
+                    None,
+                    vec![
+                        Button {
+                            label: "Accept".into(),
+                            data: format!("acc:{id}"),
+                        },
+                        Button {
+                            label: "Decline".into(),
+                            data: format!("dec:{id}"),
+                        },
+                    ],
+                );
+                games.insert(id, game);
+                vec![delivery]
+            }
+            Action::Button { data } => {
+                let Some(id) = data.strip_prefix("acc:") else {
+                    return Vec::new();
+                };
+                let Some(game) = games.get_mut(id) else {
+                    return vec![to(Target::Ephemeral(actor), "That game is gone.")];
+                };
+                if game.black.id != actor.id {
+                    return vec![to(
+                        Target::Ephemeral(actor),
+                        "This challenge is not for you.",
+                    )];
+                }
+                game.started = true;
+                if game.fog {
+                    vec![
+                        chat(
+                            game,
+                            format!("Fog game {} started. Boards come by DM.", game.id),
+                            None,
+                            vec![],
+                        ),
+                        Delivery {
+                            target: Target::Private(game.white.clone()),
+                            text: "Your board (white). Secret: nothing moved yet.".into(),
+                            image: Some(board(game, "white")),
+                            buttons: vec![],
+                        },
+                        Delivery {
+                            target: Target::Private(game.black.clone()),
+                            text: "Your board (black).".into(),
+                            image: Some(board(game, "black")),
+                            buttons: vec![],
+                        },
+                    ]
+                } else {
+                    vec![chat(
+                        game,
+                        format!("Game {} started.", game.id),
+                        Some(board(game, "all")),
+                        vec![],
+                    )]
+                }
+            }
+            Action::Text { text } | Action::Move { text, .. } => {
+                let game = games.values_mut().find(|game| {
+                    game.started
+                        && !game.over
+                        && game.is_player(&actor)
+                        && (game.chat == request.chat || (request.private && game.fog))
+                });
+                let Some(game) = game else {
+                    return if explicit_move {
+                        vec![to(
+                            Target::Ephemeral(actor),
+                            "You are not playing a game here.",
+                        )]
+                    } else {
+                        Vec::new() // chatter
+                    };
+                };
+                if !looks_like_a_move(&text) {
+                    return Vec::new(); // chatter
+                }
+                if game.to_move().id != actor.id {
+                    return vec![to(Target::Ephemeral(actor), "It is not your turn.")];
+                }
+                if !is_on_the_board(&text) {
+                    return vec![chat(game, format!("Illegal move “{text}”."), None, vec![])];
+                }
+                game.moves.push(text.clone());
+                if game.fog {
+                    let mover = actor.name.clone();
+                    vec![
+                        chat(game, format!("{mover} moved."), None, vec![]),
+                        Delivery {
+                            target: Target::Private(game.white.clone()),
+                            text: format!("White sees: last move {text}."),
+                            image: Some(board(game, "white")),
+                            buttons: vec![],
+                        },
+                        Delivery {
+                            target: Target::Private(game.black.clone()),
+                            text: "Black sees: something moved in the fog.".into(),
+                            image: Some(board(game, "black")),
+                            buttons: vec![],
+                        },
+                    ]
+                } else if text == "Qh4#" {
+                    game.over = true;
+                    vec![chat(
+                        game,
+                        format!("{text} Checkmate. 0-1"),
+                        Some(board(game, "all")),
+                        vec![],
+                    )]
+                } else {
+                    vec![chat(
+                        game,
+                        format!("{} played {text}.", actor.name),
+                        Some(board(game, "all")),
+                        vec![],
+                    )]
+                }
+            }
+            Action::Board { .. } => {
+                let Some(game) = games.values().find(|game| game.is_player(&actor)) else {
+                    return vec![to(Target::Ephemeral(actor), "You have no game.")];
+                };
+                let text = if game.white.id == actor.id {
+                    "White's board."
+                } else {
+                    "Black's board."
+                };
+                let target = if game.fog {
+                    Target::Private(actor)
+                } else {
+                    Target::Chat(game.chat.clone())
+                };
+                vec![Delivery {
+                    target,
+                    text: text.into(),
+                    image: Some(board(game, "own")),
+                    buttons: vec![],
+                }]
+            }
+            Action::Resign { .. } => {
+                let Some(game) = games.values_mut().find(|g| g.is_player(&actor) && !g.over) else {
+                    return vec![to(Target::Ephemeral(actor), "You have no game.")];
+                };
+                game.over = true;
+                vec![chat(
+                    game,
+                    format!("{} resigned.", actor.name),
+                    None,
+                    vec![],
+                )]
+            }
+            _ => vec![to(Target::Ephemeral(actor), "Not in this toy.")],
+        }
+    }
+
+    fn game(&self, id: &str) -> ToyGame {
+        self.games
+            .lock()
+            .unwrap()
+            .get(id)
+            .cloned()
+            .expect("the game exists")
+    }
+
+    fn handled_texts(&self) -> Vec<String> {
+        self.handled
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|request| match &request.action {
+                Action::Text { text } => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+impl Handler for ToyService {
+    fn handle(&self, request: Request) -> HandlerFuture<'_> {
+        Box::pin(async move { self.handle_now(request) })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Harness
+
+/// A running adapter.
+struct Bot {
+    stop: oneshot::Sender<()>,
+    task: JoinHandle<Result<(), serenity::Error>>,
+    outbox: mpsc::UnboundedSender<Delivery>,
+}
+
+impl Bot {
+    fn start(fake: &FakeDiscord, handler: Arc<dyn Handler>) -> Bot {
+        let config = DiscordConfig {
+            token: "fake-token".into(),
+            api_base: Some(fake.rest_url().to_string()),
+            disable_rate_limiter: true,
+            message_content: true,
+            variants: vec![
+                VariantChoice {
+                    id: "chess".into(),
+                    name_en: "Chess".into(),
+                    name_ru: "Шахматы".into(),
+                },
+                VariantChoice {
+                    id: "fog".into(),
+                    name_en: "Fog of war".into(),
+                    name_ru: "Туман войны".into(),
+                },
+            ],
+            ..DiscordConfig::default()
+        };
+        let (outbox, receiver) = mpsc::unbounded_channel();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(run_until(config, handler, receiver, async {
+            let _ = stopped.await;
+        }));
+        Bot { stop, task, outbox }
+    }
+
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        let result = self.task.await.expect("the adapter task does not panic");
+        assert!(result.is_ok(), "the adapter stops cleanly: {result:?}");
+    }
+}
+
+/// Sends a slash command and returns its token.
+async fn command(
+    fake: &FakeDiscord,
+    user: &FakeUser,
+    name: &str,
+    options: Vec<Value>,
+    resolved: &[FakeUser],
+) -> String {
+    let id = fake.next_id();
+    let token = format!("token-{id}");
+    let interaction = slash_command(
+        id,
+        &token,
+        CHANNEL,
+        Some(GUILD_ID),
+        user,
+        "en-US",
+        name,
+        options,
+        resolved,
+    );
+    fake.dispatch("INTERACTION_CREATE", interaction).await;
+    token
+}
+
+/// Presses a button on a message the bot sent; returns the interaction token.
+async fn press(
+    fake: &FakeDiscord,
+    user: &FakeUser,
+    message: &SentMessage,
+    custom_id: &str,
+) -> String {
+    let id = fake.next_id();
+    let token = format!("token-{id}");
+    let channel = message.message["channel_id"]
+        .as_str()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(CHANNEL);
+    let guild = message.message.get("guild_id").map(|_| GUILD_ID);
+    let interaction = button_press(
+        id,
+        &token,
+        channel,
+        guild,
+        user,
+        "en-US",
+        custom_id,
+        message.message.clone(),
+    );
+    fake.dispatch("INTERACTION_CREATE", interaction).await;
+    token
+}
+
+/// Types a message in a channel (or, with `guild` = None, in a DM channel).
+async fn say(fake: &FakeDiscord, user: &FakeUser, channel: u64, guild: Option<u64>, text: &str) {
+    let message = message_json(fake.next_id(), channel, guild, user, text, json!([]));
+    fake.dispatch("MESSAGE_CREATE", message).await;
+}
+
+async fn challenge(fake: &FakeDiscord, variant: &str) -> SentMessage {
+    command(
+        fake,
+        &alice(),
+        "play",
+        vec![
+            string_option("variant", variant),
+            user_option("opponent", &bob()),
+            integer_option("clock", 1),
+        ],
+        &[bob()],
+    )
+    .await;
+    fake.wait_for_message("the challenge with buttons", |m| {
+        m.place == Place::Channel(CHANNEL)
+            && m.button("acc:").is_some()
+            && m.content.contains(variant)
+    })
+    .await
+}
+
+fn setup() -> (Arc<ToyService>, Arc<dyn Handler>) {
+    let service = Arc::new(ToyService::default());
+    let handler: Arc<dyn Handler> = service.clone();
+    (service, handler)
+}
+
+// ---------------------------------------------------------------------------
+// Tests
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slash_commands_are_registered_with_options_and_russian_names() {
+    let fake = FakeDiscord::start().await;
+    let (_service, handler) = setup();
+    let bot = Bot::start(&fake, handler);
+    let commands = fake
+        .wait_for("command registration", |fake| {
+            let commands = fake.registered_commands();
+            (!commands.is_empty()).then_some(commands)
+        })
+        .await;
+    let by_name: HashMap<&str, &Value> = commands
+        .iter()
+        .map(|c| (c["name"].as_str().unwrap_or_default(), c))
+        .collect();
+    for name in [
+        "play", "move", "resign", "draw", "takeback", "abort", "board", "games", "pgn", "rules",
+        "variants", "help", "lang",
+    ] {
+        let command = by_name
+            .get(name)
+            .unwrap_or_else(|| panic!("/{name} is registered"));
+        assert!(
+            command["name_localizations"]["ru"].is_string(),
+            "/{name} has a Russian name"
+        );
+        assert!(
+            command["description_localizations"]["ru"].is_string(),
+            "/{name} has a Russian description"
+        );
+    }
+    assert_eq!(by_name["move"]["name_localizations"]["ru"], "ход");
+    let play_options = by_name["play"]["options"]
+        .as_array()
+        .expect("/play has options");
+    let option = |name: &str| {
+        play_options
+            .iter()
+            .find(|o| o["name"] == name)
+            .unwrap_or_else(|| panic!("option {name}"))
+    };
+    assert_eq!(option("variant")["autocomplete"], true);
+    assert_eq!(
+        option("opponent")["type"],
+        6,
+        "the opponent is a user option"
+    );
+    let clocks = option("clock")["choices"]
+        .as_array()
+        .expect("clock choices");
+    assert!(clocks
+        .iter()
+        .all(|c| c["name_localizations"]["ru"].is_string()));
+    assert!(option("colour")["choices"]
+        .as_array()
+        .is_some_and(|c| c.len() == 3));
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn variant_autocomplete_answers_in_the_users_language() {
+    let fake = FakeDiscord::start().await;
+    let (_service, handler) = setup();
+    let bot = Bot::start(&fake, handler);
+    let id = fake.next_id();
+    let token = format!("token-{id}");
+    fake.dispatch(
+        "INTERACTION_CREATE",
+        autocomplete(
+            id,
+            &token,
+            CHANNEL,
+            &alice(),
+            "ru",
+            "play",
+            "variant",
+            "тум",
+        ),
+    )
+    .await;
+    let callback = fake
+        .wait_for("an autocomplete answer", |fake| {
+            fake.callbacks(&token).into_iter().next()
+        })
+        .await;
+    assert_eq!(callback["type"], 8);
+    assert_eq!(
+        callback["data"]["choices"],
+        json!([{ "name": "Туман войны", "value": "fog" }])
+    );
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
+    let fake = FakeDiscord::start().await;
+    let (service, handler) = setup();
+    let bot = Bot::start(&fake, handler);
+
+    let challenge = challenge(&fake, "chess").await;
+    let play = service.handled.lock().unwrap()[0].clone();
+    assert_eq!(
+        play.action,
+        Action::Play {
+            variant: "chess".into(),
+            opponent: Some(UserRef {
+                platform: Platform::Discord,
+                id: "1002".into(),
+                name: "bob".into()
+            }),
+            clock: Some("3+2".into()),
+            color: None,
+        }
+    );
+    assert_eq!(play.locale.as_deref(), Some("en-US"));
+    assert!(!play.private);
+    // The command was deferred at once, ephemerally, and the unused
+    // "thinking…" response deleted.
+    let play_token = fake
+        .requests()
+        .iter()
+        .find(|r| r.path.ends_with("/callback"))
+        .map(|r| r.path.split('/').nth(3).unwrap_or_default().to_string())
+        .expect("a callback");
+    assert_eq!(fake.callbacks(&play_token)[0]["type"], 5);
+    assert_eq!(fake.callbacks(&play_token)[0]["data"]["flags"], 64);
+    fake.wait_for("the thinking response deleted", |fake| {
+        fake.requests()
+            .iter()
+            .any(|r| r.method == "DELETE" && r.path.contains(&play_token))
+            .then_some(())
+    })
+    .await;
+
+    let accept = challenge
+        .button("acc:")
+        .expect("an accept button")
+        .custom_id
+        .clone();
+    let token = press(&fake, &bob(), &challenge, &accept).await;
+    let started = fake
+        .wait_for_message("the game starts", |m| m.content.contains("started"))
+        .await;
+    assert!(started.has_png(), "the start position comes as a PNG");
+    assert_eq!(
+        fake.callbacks(&token)[0]["type"],
+        6,
+        "the press is acknowledged"
+    );
+
+    say(&fake, &alice(), CHANNEL, Some(GUILD_ID), "good luck!").await;
+    for (player, mv) in [(alice(), "f3"), (bob(), "e5"), (alice(), "g4")] {
+        say(&fake, &player, CHANNEL, Some(GUILD_ID), mv).await;
+        let answer = fake
+            .wait_for_message(&format!("the board after {mv}"), |m| {
+                m.content.ends_with(&format!("played {mv}."))
+            })
+            .await;
+        assert_eq!(answer.place, Place::Channel(CHANNEL));
+        assert!(answer.has_png(), "each turn is answered with a PNG");
+        assert_eq!(
+            answer.files[0].name,
+            format!("board-g1-{}.png", service.game("g1").moves.len())
+        );
+    }
+    say(&fake, &bob(), CHANNEL, Some(GUILD_ID), "Qh4#").await;
+    let end = fake
+        .wait_for_message("the result", |m| m.content.contains("0-1"))
+        .await;
+    assert!(end.has_png());
+    assert_eq!(service.game("g1").moves, ["f3", "e5", "g4", "Qh4#"]);
+    assert!(service.handled_texts().contains(&"good luck!".to_string()));
+    assert!(
+        fake.sent_messages()
+            .iter()
+            .all(|m| !m.content.contains("good luck")),
+        "chatter is not answered"
+    );
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_gets_a_clear_reply_and_changes_nothing() {
+    let fake = FakeDiscord::start().await;
+    let (service, handler) = setup();
+    let bot = Bot::start(&fake, handler);
+
+    // An unknown variant: answered only to the user, by replacing "thinking…".
+    let token = command(
+        &fake,
+        &alice(),
+        "play",
+        vec![
+            string_option("variant", "checkers"),
+            user_option("opponent", &bob()),
+        ],
+        &[bob()],
+    )
+    .await;
+    let answer = fake
+        .wait_for("the unknown-variant answer", |fake| {
+            fake.ephemeral_answers(&token).into_iter().next()
+        })
+        .await;
+    assert!(answer.content.contains("Unknown variant"));
+    assert_eq!(answer.place, Place::Original(token.clone()));
+    assert!(fake.messages_in(CHANNEL).is_empty(), "nothing public");
+
+    let challenge = challenge(&fake, "chess").await;
+    // Carol presses Bob's accept button.
+    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
+    let token = press(&fake, &carol(), &challenge, &accept).await;
+    let answer = fake
+        .wait_for("carol told off", |fake| {
+            fake.ephemeral_answers(&token).into_iter().next()
+        })
+        .await;
+    assert!(answer.content.contains("not for you"));
+    assert!(matches!(answer.place, Place::Followup(_)));
+    assert!(!service.game("g1").started);
+
+    press(&fake, &bob(), &challenge, &accept).await;
+    fake.wait_for_message("the game starts", |m| m.content.contains("started"))
+        .await;
+    // A stranger's /move, a garbage move, a move out of turn.
+    let token = command(
+        &fake,
+        &carol(),
+        "move",
+        vec![string_option("move", "e4")],
+        &[],
+    )
+    .await;
+    let answer = fake
+        .wait_for("the stranger's answer", |fake| {
+            fake.ephemeral_answers(&token).into_iter().next()
+        })
+        .await;
+    assert!(answer.content.contains("not playing"));
+    say(&fake, &alice(), CHANNEL, Some(GUILD_ID), "e9").await;
+    let illegal = fake
+        .wait_for_message("the illegal move reply", |m| m.content.contains("Illegal"))
+        .await;
+    assert!(!illegal.has_png());
+    let token = command(
+        &fake,
+        &bob(),
+        "move",
+        vec![string_option("move", "e5")],
+        &[],
+    )
+    .await;
+    let answer = fake
+        .wait_for("out of turn", |fake| {
+            fake.ephemeral_answers(&token).into_iter().next()
+        })
+        .await;
+    assert!(answer.content.contains("not your turn"));
+    assert!(service.game("g1").moves.is_empty(), "nothing was played");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn private_boards_go_by_dm_and_nothing_hidden_reaches_the_channel() {
+    let fake = FakeDiscord::start().await;
+    fake.add_user(&alice());
+    fake.add_user(&bob());
+    let (service, handler) = setup();
+    let bot = Bot::start(&fake, handler);
+
+    let challenge = challenge(&fake, "fog").await;
+    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
+    press(&fake, &bob(), &challenge, &accept).await;
+    let alice_board = fake
+        .wait_for("alice's DM", |fake| {
+            fake.dms_to(alice().id).into_iter().next()
+        })
+        .await;
+    assert!(alice_board.has_png() && alice_board.content.contains("white"));
+    let bob_board = fake
+        .wait_for("bob's DM", |fake| fake.dms_to(bob().id).into_iter().next())
+        .await;
+    assert!(bob_board.has_png() && bob_board.content.contains("black"));
+
+    // Alice moves by DM: it goes to her fog game.
+    let dm = fake.dm_channel_of(alice().id).expect("alice's DM channel");
+    say(&fake, &alice(), dm, None, "e4").await;
+    fake.wait_for("both boards after e4", |fake| {
+        (fake.dms_to(alice().id).len() == 2 && fake.dms_to(bob().id).len() == 2).then_some(())
+    })
+    .await;
+    let moved = fake
+        .wait_for_message("the public notice", |m| m.content == "alice moved.")
+        .await;
+    assert_eq!(moved.place, Place::Channel(CHANNEL));
+    let request = service
+        .handled
+        .lock()
+        .unwrap()
+        .last()
+        .cloned()
+        .expect("a request");
+    assert!(request.private, "a DM is a private request");
+    assert_eq!(service.game("g1").moves, ["e4"]);
+    assert_eq!(
+        fake.dms_to(bob().id)[1].content,
+        "Black sees: something moved in the fog."
+    );
+
+    for message in fake.messages_in(CHANNEL) {
+        assert!(
+            !message.has_png(),
+            "no board in the channel: {}",
+            message.content
+        );
+        for secret in ["e4", "Secret", "sees"] {
+            assert!(
+                !message.content.contains(secret),
+                "the channel saw {secret}: {}",
+                message.content
+            );
+        }
+    }
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_dm_falls_back_to_a_button_and_an_ephemeral_board() {
+    let fake = FakeDiscord::start().await;
+    fake.refuse_dms_from(bob().id);
+    let (_service, handler) = setup();
+    let bot = Bot::start(&fake, handler);
+
+    let challenge = challenge(&fake, "fog").await;
+    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
+    let accept_token = press(&fake, &bob(), &challenge, &accept).await;
+    // Bob accepted himself: his board answers him ephemerally at once.
+    let own = fake
+        .wait_for("bob's ephemeral board", |fake| {
+            fake.ephemeral_answers(&accept_token).into_iter().next()
+        })
+        .await;
+    assert!(own.has_png() && own.content.contains("black"));
+    fake.wait_for("alice's DM", |fake| {
+        fake.dms_to(alice().id).into_iter().next()
+    })
+    .await;
+
+    // Alice moves by DM; Bob's board cannot reach him: a notice with a button.
+    let dm = fake.dm_channel_of(alice().id).expect("alice's DM channel");
+    say(&fake, &alice(), dm, None, "e4").await;
+    let notice = fake
+        .wait_for_message("the DM-refused notice", |m| {
+            m.button("kodex:board").is_some()
+        })
+        .await;
+    assert_eq!(notice.place, Place::Channel(CHANNEL));
+    assert!(notice.content.contains(&format!("<@{}>", bob().id)));
+    assert!(!notice.has_png());
+    assert!(!notice.content.contains("e4") && !notice.content.contains("sees"));
+    assert!(fake.dms_to(bob().id).is_empty());
+
+    let token = press(&fake, &bob(), &notice, "kodex:board").await;
+    let shown = fake
+        .wait_for("bob's board shown ephemerally", |fake| {
+            fake.ephemeral_answers(&token).into_iter().next()
+        })
+        .await;
+    assert!(shown.has_png());
+    assert_eq!(shown.content, "Black's board.");
+    assert!(matches!(shown.place, Place::Followup(_)));
+    for message in fake.messages_in(CHANNEL) {
+        assert!(!message.has_png(), "no board in the channel");
+    }
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_button_on_an_old_message_works_after_a_restart() {
+    let fake = FakeDiscord::start().await;
+    let (service, handler) = setup();
+    let bot = Bot::start(&fake, Arc::clone(&handler));
+    let challenge = challenge(&fake, "chess").await;
+    bot.stop().await;
+    fake.wait_for_disconnect().await;
+
+    let bot = Bot::start(&fake, handler);
+    fake.wait_for_sessions(2).await;
+    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
+    press(&fake, &bob(), &challenge, &accept).await;
+    let started = fake
+        .wait_for_message("the game starts", |m| m.content.contains("started"))
+        .await;
+    assert!(started.has_png());
+    assert!(service.game("g1").started);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resign_asks_for_confirmation_with_a_button() {
+    let fake = FakeDiscord::start().await;
+    let (service, handler) = setup();
+    let bot = Bot::start(&fake, handler);
+    let challenge = challenge(&fake, "chess").await;
+    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
+    press(&fake, &bob(), &challenge, &accept).await;
+    fake.wait_for_message("the game starts", |m| m.content.contains("started"))
+        .await;
+
+    let token = command(&fake, &bob(), "resign", vec![], &[]).await;
+    let question = fake
+        .wait_for("the confirmation", |fake| {
+            fake.ephemeral_answers(&token).into_iter().next()
+        })
+        .await;
+    assert!(!service.game("g1").over, "not resigned before confirming");
+    let confirm = question
+        .button("kodex:resign:")
+        .expect("a confirm button")
+        .custom_id
+        .clone();
+    press(&fake, &bob(), &question, &confirm).await;
+    fake.wait_for_message("the resignation", |m| m.content == "bob resigned.")
+        .await;
+    assert!(service.game("g1").over);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_message_content_intent_the_bot_runs_and_slash_moves_work() {
+    let fake = FakeDiscord::start().await;
+    fake.deny_message_content_intent();
+    let (_service, handler) = setup();
+    let bot = Bot::start(&fake, handler);
+    fake.wait_for_sessions(2).await;
+    let identifies = fake.identifies();
+    let intents = |i: usize| identifies[i]["intents"].as_u64().unwrap_or(0);
+    assert_ne!(intents(0) & (1 << 15), 0, "first asks for Message Content");
+    assert_eq!(intents(1) & (1 << 15), 0, "then runs without it");
+    let token = command(
+        &fake,
+        &alice(),
+        "move",
+        vec![string_option("move", "e4")],
+        &[],
+    )
+    .await;
+    fake.wait_for("an answer to /move", |fake| {
+        fake.ephemeral_answers(&token).into_iter().next()
+    })
+    .await;
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn outbox_deliveries_reach_the_channel_and_dms() {
+    let fake = FakeDiscord::start().await;
+    let (_service, handler) = setup();
+    let bot = Bot::start(&fake, handler);
+    fake.wait_for_sessions(1).await;
+    let channel = ChatRef {
+        platform: Platform::Discord,
+        id: CHANNEL.to_string(),
+    };
+    let alice_ref = UserRef {
+        platform: Platform::Discord,
+        id: alice().id.to_string(),
+        name: "alice".into(),
+    };
+    bot.outbox
+        .send(to(Target::Chat(channel), "alice lost on time. 0-1"))
+        .expect("the outbox is open");
+    bot.outbox
+        .send(to(Target::Private(alice_ref), "Your flag fell."))
+        .expect("open");
+    fake.wait_for_message("the flag notice", |m| m.content.contains("lost on time"))
+        .await;
+    let dm = fake
+        .wait_for("alice's DM", |fake| {
+            fake.dms_to(alice().id).into_iter().next()
+        })
+        .await;
+    assert_eq!(dm.content, "Your flag fell.");
+    bot.stop().await;
+}
