@@ -958,3 +958,61 @@ async fn outbox_deliveries_reach_the_channel_and_dms() {
     assert_eq!(dm.content, "Your flag fell.");
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_reconnects_when_discord_drops_the_gateway() {
+    let fake = FakeDiscord::start().await;
+    let (service, handler) = setup();
+    let bot = Bot::start(&fake, handler);
+    let challenge = challenge(&fake, "chess").await;
+    fake.drop_gateway_connection().await;
+    fake.wait_for_sessions(2).await;
+    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
+    press(&fake, &bob(), &challenge, &accept).await;
+    fake.wait_for_message("the game starts", |m| m.content.contains("started"))
+        .await;
+    assert!(service.game("g1").started);
+    assert_eq!(fake.resumes().len(), 1, "serenity resumed the session");
+    assert_eq!(fake.identifies().len(), 1);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_discord_rejects_becomes_a_short_notice_and_the_bot_carries_on() {
+    let fake = FakeDiscord::start().await;
+    fake.forbid_channel(CHANNEL);
+    let (service, handler) = setup();
+    let bot = Bot::start(&fake, handler);
+    let token = command(
+        &fake,
+        &alice(),
+        "play",
+        vec![
+            string_option("variant", "chess"),
+            user_option("opponent", &bob()),
+        ],
+        &[bob()],
+    )
+    .await;
+    let notice = fake
+        .wait_for("the failure notice", |fake| {
+            fake.ephemeral_answers(&token).into_iter().next()
+        })
+        .await;
+    assert!(notice.content.contains("Discord did not let me post"));
+    // The challenge itself was made: nothing is lost, and the bot still answers.
+    assert!(service.games.lock().unwrap().contains_key("g1"));
+    let token = command(
+        &fake,
+        &carol(),
+        "move",
+        vec![string_option("move", "e4")],
+        &[],
+    )
+    .await;
+    fake.wait_for("the next answer", |fake| {
+        fake.ephemeral_answers(&token).into_iter().next()
+    })
+    .await;
+    bot.stop().await;
+}

@@ -16,6 +16,9 @@ use tokio_tungstenite::tungstenite::Message;
 use super::payloads::ready;
 use super::{lock, Session, State};
 
+/// The pseudo-event that makes a session close the connection.
+pub(crate) const DROP_CONNECTION: &str = "__DROP_CONNECTION__";
+
 /// The Message Content intent bit.
 const MESSAGE_CONTENT: u64 = 1 << 15;
 
@@ -50,8 +53,8 @@ async fn session(stream: TcpStream, state: Arc<State>) {
     {
         return;
     }
-    // Wait for Identify, answering heartbeats meanwhile.
-    let identify = loop {
+    // Wait for Identify (or Resume), answering heartbeats meanwhile.
+    let (op, hello_reply) = loop {
         let Some(Ok(message)) = socket.next().await else {
             return;
         };
@@ -62,8 +65,8 @@ async fn session(stream: TcpStream, state: Arc<State>) {
             continue;
         };
         let op = payload["op"].as_u64();
-        if op == Some(2) {
-            break payload["d"].clone();
+        if op == Some(2) || op == Some(6) {
+            break (op, payload["d"].clone());
         }
         if op == Some(1)
             && socket
@@ -74,31 +77,45 @@ async fn session(stream: TcpStream, state: Arc<State>) {
             return;
         }
     };
-    let intents = identify["intents"].as_u64().unwrap_or(0);
-    lock(&state.identifies).push(identify);
-    state.changed();
-    if intents & MESSAGE_CONTENT != 0 && state.deny_message_content.load(Ordering::SeqCst) {
-        let close = CloseFrame {
-            code: CloseCode::from(4014),
-            reason: "Disallowed intent(s).".into(),
-        };
-        let _ = socket.send(Message::Close(Some(close))).await;
-        return;
-    }
-    let session_id = format!("session-{}", state.next_id());
-    let resume_url = lock(&state.gateway_url).clone();
-    let mut sequence = 1;
-    if socket
-        .send(frame(
-            0,
-            ready(&session_id, &resume_url),
-            Some(sequence),
-            Some("READY"),
-        ))
-        .await
-        .is_err()
-    {
-        return;
+    let mut sequence;
+    if op == Some(6) {
+        // Resume: continue the old session's sequence.
+        sequence = hello_reply["seq"].as_u64().unwrap_or(0) + 1;
+        lock(&state.resumes).push(hello_reply);
+        if socket
+            .send(frame(0, json!({}), Some(sequence), Some("RESUMED")))
+            .await
+            .is_err()
+        {
+            return;
+        }
+    } else {
+        let intents = hello_reply["intents"].as_u64().unwrap_or(0);
+        lock(&state.identifies).push(hello_reply);
+        state.changed();
+        if intents & MESSAGE_CONTENT != 0 && state.deny_message_content.load(Ordering::SeqCst) {
+            let close = CloseFrame {
+                code: CloseCode::from(4014),
+                reason: "Disallowed intent(s).".into(),
+            };
+            let _ = socket.send(Message::Close(Some(close))).await;
+            return;
+        }
+        let session_id = format!("session-{}", state.next_id());
+        let resume_url = lock(&state.gateway_url).clone();
+        sequence = 1;
+        if socket
+            .send(frame(
+                0,
+                ready(&session_id, &resume_url),
+                Some(sequence),
+                Some("READY"),
+            ))
+            .await
+            .is_err()
+        {
+            return;
+        }
     }
     let (dispatch, mut dispatches) = mpsc::unbounded_channel::<(String, Value)>();
     *lock(&state.session) = Some(Session { dispatch });
@@ -118,6 +135,12 @@ async fn session(stream: TcpStream, state: Arc<State>) {
             }
             outgoing = dispatches.recv() => {
                 let Some((event, data)) = outgoing else { break };
+                if event == DROP_CONNECTION {
+                    // 4000 "unknown error": Discord's way of asking for a reconnect.
+                    let close = CloseFrame { code: CloseCode::from(4000), reason: "Unknown error".into() };
+                    let _ = socket.send(Message::Close(Some(close))).await;
+                    break;
+                }
                 sequence += 1;
                 if socket.send(frame(0, data, Some(sequence), Some(&event))).await.is_err() {
                     break;

@@ -122,12 +122,15 @@ pub(crate) struct State {
     version: watch::Sender<u64>,
     next_id: AtomicU64,
     refused_dm_users: Mutex<HashSet<u64>>,
+    /// Channels where the bot lacks permission to post.
+    forbidden_channels: Mutex<HashSet<u64>>,
     /// DM channel id → user id.
     dm_channels: Mutex<HashMap<u64, u64>>,
     users: Mutex<HashMap<u64, FakeUser>>,
     deny_message_content: AtomicBool,
     session: Mutex<Option<Session>>,
     identifies: Mutex<Vec<Value>>,
+    resumes: Mutex<Vec<Value>>,
     registered_commands: Mutex<Vec<Value>>,
     /// Interaction token → channel id, for the messages answering it.
     interaction_channels: Mutex<HashMap<String, u64>>,
@@ -191,11 +194,13 @@ impl FakeDiscord {
             version: watch::channel(0).0,
             next_id: AtomicU64::new(10_000),
             refused_dm_users: Mutex::new(HashSet::new()),
+            forbidden_channels: Mutex::new(HashSet::new()),
             dm_channels: Mutex::new(HashMap::new()),
             users: Mutex::new(HashMap::new()),
             deny_message_content: AtomicBool::new(false),
             session: Mutex::new(None),
             identifies: Mutex::new(Vec::new()),
+            resumes: Mutex::new(Vec::new()),
             registered_commands: Mutex::new(Vec::new()),
             interaction_channels: Mutex::new(HashMap::new()),
             gateway_url: Mutex::new(gateway_url),
@@ -231,6 +236,11 @@ impl FakeDiscord {
         lock(&self.state.refused_dm_users).insert(user_id);
     }
 
+    /// From now on, posting in this channel fails with 50013 (Missing Permissions).
+    pub fn forbid_channel(&self, channel_id: u64) {
+        lock(&self.state.forbidden_channels).insert(channel_id);
+    }
+
     /// Closes connections that ask for Message Content with 4014, as Discord
     /// does when the intent is not enabled in the Developer Portal.
     pub fn deny_message_content_intent(&self) {
@@ -247,6 +257,17 @@ impl FakeDiscord {
     /// The Identify payloads received, in order.
     pub fn identifies(&self) -> Vec<Value> {
         lock(&self.state.identifies).clone()
+    }
+
+    /// The Resume payloads received, in order.
+    pub fn resumes(&self) -> Vec<Value> {
+        lock(&self.state.resumes).clone()
+    }
+
+    /// Closes the bot's gateway connection as Discord does when it wants a
+    /// reconnect (close code 4000).
+    pub async fn drop_gateway_connection(&self) {
+        self.dispatch(gateway::DROP_CONNECTION, Value::Null).await;
     }
 
     /// The commands of the last registration.
@@ -342,10 +363,12 @@ impl FakeDiscord {
         }
     }
 
-    /// Waits until `count` gateway sessions have identified.
+    /// Waits until `count` gateway sessions have started (identified or
+    /// resumed) and one is open.
     pub async fn wait_for_sessions(&self, count: usize) {
         self.wait_for(&format!("{count} gateway sessions"), |fake| {
-            (fake.identifies().len() >= count && lock(&fake.state.session).is_some()).then_some(())
+            let started = fake.identifies().len() + fake.resumes().len();
+            (started >= count && lock(&fake.state.session).is_some()).then_some(())
         })
         .await;
     }
@@ -374,18 +397,18 @@ impl FakeDiscord {
         }
         loop {
             self.wait_for_sessions(1).await;
-            let sent = match &*lock(&self.state.session) {
-                Some(session) => session
+            let mut session = lock(&self.state.session);
+            if let Some(current) = &*session {
+                if current
                     .dispatch
                     .send((event.to_string(), data.clone()))
-                    .is_ok(),
-                None => false,
-            };
-            if sent {
-                return;
+                    .is_ok()
+                {
+                    return;
+                }
+                // That connection just closed; wait for the next one.
+                *session = None;
             }
-            // That connection just closed; wait for the next one.
-            *lock(&self.state.session) = None;
         }
     }
 

@@ -173,6 +173,12 @@ fn route(
             let Ok(channel) = channel.parse::<u64>() else {
                 return reply(404, &json!({ "code": 10003, "message": "Unknown Channel" }));
             };
+            if lock(&state.forbidden_channels).contains(&channel) {
+                return reply(
+                    403,
+                    &json!({ "code": 50013, "message": "Missing Permissions" }),
+                );
+            }
             let dm_user = lock(&state.dm_channels).get(&channel).copied();
             match dm_user {
                 Some(user) if lock(&state.refused_dm_users).contains(&user) => reply(
