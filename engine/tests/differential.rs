@@ -116,7 +116,7 @@ fn run(ours: &str, theirs: TheirVariant, chess960: bool, seed: u64) {
             let mut their_moves: Vec<String> = pos
                 .legal_moves()
                 .iter()
-                .map(|m| UciMove::from_move(m.clone(), mode).to_string())
+                .map(|m| UciMove::from_move(*m, mode).to_string())
                 .collect();
             our_moves.sort();
             their_moves.sort();

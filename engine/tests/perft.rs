@@ -8,7 +8,9 @@ use kodex_engine::{Game, Registry, Start};
 fn perft(variant: &str, fen: Option<&str>, depth: u32) -> u64 {
     let registry = Registry::builtin();
     let variant = registry.get(variant).expect("variant");
-    let start = fen.map(|f| Start::Fen(f.to_string())).unwrap_or(Start::Standard);
+    let start = fen
+        .map(|f| Start::Fen(f.to_string()))
+        .unwrap_or(Start::Standard);
     let game = Game::new(variant, start).expect("position");
     game.perft_total(depth)
 }
@@ -26,14 +28,36 @@ fn chess_start_position() {
 #[test]
 fn chess_classic_test_positions() {
     assert_eq!(perft("chess", Some(KIWIPETE), 3), 97_862);
-    assert_eq!(perft("chess", Some("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"), 5), 674_624);
     assert_eq!(
-        perft("chess", Some("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"), 4),
+        perft(
+            "chess",
+            Some("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+            5
+        ),
+        674_624
+    );
+    assert_eq!(
+        perft(
+            "chess",
+            Some("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"),
+            4
+        ),
         422_333
     );
-    assert_eq!(perft("chess", Some("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"), 3), 62_379);
     assert_eq!(
-        perft("chess", Some("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P3/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"), 3),
+        perft(
+            "chess",
+            Some("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"),
+            3
+        ),
+        62_379
+    );
+    assert_eq!(
+        perft(
+            "chess",
+            Some("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P3/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"),
+            3
+        ),
         81_467
     );
 }
@@ -49,15 +73,27 @@ fn chess_deep() {
 #[test]
 fn chess960_positions() {
     assert_eq!(
-        perft("chess960", Some("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"), 3),
+        perft(
+            "chess960",
+            Some("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"),
+            3
+        ),
         12_189
     );
     assert_eq!(
-        perft("chess960", Some("2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9"), 3),
+        perft(
+            "chess960",
+            Some("2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9"),
+            3
+        ),
         18_002
     );
     assert_eq!(
-        perft("chess960", Some("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"), 4),
+        perft(
+            "chess960",
+            Some("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"),
+            4
+        ),
         326_672
     );
 }
@@ -67,14 +103,21 @@ fn atomic() {
     assert_eq!(perft("atomic", None, 4), 197_326);
     // lichess rules (python-chess agrees; Fairy-Stockfish's atomic differs here).
     assert_eq!(
-        perft("atomic", Some("rn2kb1r/1pp1p2p/p2q1pp1/3P4/2P3b1/4PN2/PP3PPP/R2QKB1R b KQkq - 0 1"), 3),
+        perft(
+            "atomic",
+            Some("rn2kb1r/1pp1p2p/p2q1pp1/3P4/2P3b1/4PN2/PP3PPP/R2QKB1R b KQkq - 0 1"),
+            3
+        ),
         45_237
     );
 }
 
 #[test]
 fn crazyhouse() {
-    assert_eq!(perft("crazyhouse", Some("2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1"), 3), 88_634);
+    assert_eq!(
+        perft("crazyhouse", Some("2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1"), 3),
+        88_634
+    );
     assert_eq!(perft("crazyhouse", None, 4), 197_281);
 }
 
@@ -94,7 +137,10 @@ fn horde() {
 fn racing_kings() {
     assert_eq!(perft("racingkings", None, 4), 296_242);
     // Black king already on the goal: the race is over.
-    assert_eq!(perft("racingkings", Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), 2), 0);
+    assert_eq!(
+        perft("racingkings", Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), 2),
+        0
+    );
 }
 
 #[test]
@@ -107,7 +153,11 @@ fn antichess() {
 fn three_check() {
     assert_eq!(perft("threecheck", None, 4), 197_281);
     assert_eq!(
-        perft("threecheck", Some("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2+3 2 3"), 4),
+        perft(
+            "threecheck",
+            Some("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2+3 2 3"),
+            4
+        ),
         750_862
     );
 }
@@ -116,7 +166,10 @@ fn three_check() {
 fn king_of_the_hill() {
     assert_eq!(perft("kingofthehill", None, 4), 197_281);
     // Black's king stands on the hill: the game is over.
-    assert_eq!(perft("kingofthehill", Some("8/8/8/3k4/8/8/8/4K3 w - - 0 1"), 2), 0);
+    assert_eq!(
+        perft("kingofthehill", Some("8/8/8/3k4/8/8/8/4K3 w - - 0 1"), 2),
+        0
+    );
 }
 
 #[test]
