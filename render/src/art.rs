@@ -163,8 +163,8 @@ pub(crate) fn piece_sprite(
     if promoted {
         let mark = format!(
             r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">
-<circle cx="84" cy="16" r="10" fill="{fill}" stroke="{outline}" stroke-width="3"/>
-<path d="M84 10 V22 M78 16 H90" stroke="{outline}" stroke-width="3.4" stroke-linecap="round"/>
+<circle cx="83" cy="17" r="12" fill="{fill}" stroke="{outline}" stroke-width="3"/>
+<path d="M83 11 V23 M77 17 H89" stroke="{outline}" stroke-width="3.4" stroke-linecap="round"/>
 </svg>"#,
             fill = promoted_color.css(),
             outline = colors.outline.css(),

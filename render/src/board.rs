@@ -8,11 +8,14 @@ use crate::tiles::{line, CellLook, Ground, TileKey};
 use crate::Decor;
 use kodex_engine::{BoardStyle, PocketView, Side, SquareView, View};
 
+/// Whether the board is turned: sides 1 and 3 look from the far edge, 0 and 2 from the near one.
+pub(crate) fn is_flipped(decor: &Decor) -> bool {
+    decor.bottom.0 % 2 == 1
+}
+
 /// Draws `view` with `decor`.
 pub(crate) fn draw(renderer: &Renderer, view: &View, decor: &Decor) -> IndexedImage {
-    // Sides 1 and 3 look from the far edge; 0 and 2 from the near one.
-    let flipped = decor.bottom.0 % 2 == 1;
-    let layout = Layout::new(view, renderer.square(), flipped);
+    let layout = Layout::new(view, renderer.square(), is_flipped(decor));
     let page = renderer.tiles.palette().nearest(renderer.theme().page);
     let mut image = IndexedImage::filled(layout.width, layout.height, page);
 

@@ -112,6 +112,23 @@ impl Renderer {
         encode::gif(&images, &self.palette_rgb())
     }
 
+    /// Where the cell `file`, `rank` of `view` is drawn with `decor`: its top-left
+    /// pixel and side, `None` off the board.
+    pub fn cell_rect(
+        &self,
+        view: &View,
+        decor: &Decor,
+        file: u8,
+        rank: u8,
+    ) -> Option<(u32, u32, u32)> {
+        let layout = crate::layout::Layout::new(view, self.square, board::is_flipped(decor));
+        if file >= layout.files || rank >= layout.ranks {
+            return None;
+        }
+        let (x, y) = layout.cell_origin(file, rank);
+        Some((x as u32, y as u32, self.square))
+    }
+
     pub(crate) fn fonts(&self) -> &'static Fonts {
         fonts()
     }
