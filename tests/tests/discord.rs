@@ -782,13 +782,37 @@ async fn private_boards_go_by_dm_and_nothing_hidden_reaches_the_channel() {
         "Black sees: something moved in the fog."
     );
 
+    // Bob answers with /move in the channel: his board comes by DM, and his
+    // "thinking…" response points there, visible to him only.
+    let token = command(
+        &fake,
+        &bob(),
+        "move",
+        vec![string_option("move", "e5")],
+        &[],
+    )
+    .await;
+    let pointer = fake
+        .wait_for("the pointer to the DM", |fake| {
+            fake.ephemeral_answers(&token).into_iter().next()
+        })
+        .await;
+    assert_eq!(pointer.content, "Sent to your direct messages.");
+    assert_eq!(pointer.place, Place::Original(token));
+    assert!(!pointer.has_png());
+    fake.wait_for("bob's third board", |fake| {
+        (fake.dms_to(bob().id).len() == 3).then_some(())
+    })
+    .await;
+    assert_eq!(service.game("g1").moves, ["e4", "e5"]);
+
     for message in fake.messages_in(CHANNEL) {
         assert!(
             !message.has_png(),
             "no board in the channel: {}",
             message.content
         );
-        for secret in ["e4", "Secret", "sees"] {
+        for secret in ["e4", "e5", "Secret", "sees"] {
             assert!(
                 !message.content.contains(secret),
                 "the channel saw {secret}: {}",

@@ -425,6 +425,7 @@ async fn submit(ctx: Context<'_>, action: Action) -> Result<(), Error> {
             actor,
             locale: interaction.locale.clone(),
             thinking: true,
+            answered_by_dm: false,
         }),
         Err(error) => {
             tracing::warn!("deferring /{} failed: {error}", interaction.data.name);

@@ -105,6 +105,9 @@ pub(crate) struct InteractionOrigin {
     /// not been replaced yet: the first ephemeral answer replaces it, and it
     /// is deleted when there is none.
     pub(crate) thinking: bool,
+    /// Whether something reached the user by DM while answering, so that
+    /// the "thinking…" response can point there instead of vanishing.
+    pub(crate) answered_by_dm: bool,
 }
 
 impl Origin {
@@ -180,7 +183,16 @@ impl Deliverer {
             }
         }
         if let Origin::Interaction(interaction) = origin {
-            if interaction.thinking {
+            if interaction.thinking && interaction.answered_by_dm {
+                let text = Lang::of(Some(&interaction.locale)).sent_by_dm();
+                let pointer = Delivery {
+                    target: Target::Ephemeral(actor_ref(interaction.actor)),
+                    text: text.to_string(),
+                    image: None,
+                    buttons: Vec::new(),
+                };
+                self.send_ephemeral(interaction, &pointer).await;
+            } else if interaction.thinking {
                 interaction.thinking = false;
                 if let Err(error) = self
                     .http
@@ -224,7 +236,15 @@ impl Deliverer {
             Ok(channel) => self.send_to_channel(channel, delivery).await,
             Err(error) => Err(error),
         };
-        let Err(error) = sent else { return };
+        let error = match sent {
+            Ok(()) => {
+                if let Some(interaction) = origin.interaction_of(user_id) {
+                    interaction.answered_by_dm = true;
+                }
+                return;
+            }
+            Err(error) => error,
+        };
         if !is_dm_refused(&error) {
             // Not a refusal: the DM may work next time; do not spam the channel.
             tracing::warn!("direct message to user {user_id} failed: {error}");
@@ -309,17 +329,22 @@ impl Deliverer {
                 .send_failed()
                 .to_string();
             let notice = Delivery {
-                target: Target::Ephemeral(UserRef {
-                    platform: crate::api::Platform::Discord,
-                    id: interaction.actor.to_string(),
-                    name: String::new(),
-                }),
+                target: Target::Ephemeral(actor_ref(interaction.actor)),
                 text,
                 image: None,
                 buttons: Vec::new(),
             };
             self.send_ephemeral(interaction, &notice).await;
         }
+    }
+}
+
+/// The user of an interaction as a target (the name is not needed to send).
+fn actor_ref(user: UserId) -> UserRef {
+    UserRef {
+        platform: crate::api::Platform::Discord,
+        id: user.to_string(),
+        name: String::new(),
     }
 }
 

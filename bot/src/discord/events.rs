@@ -128,6 +128,7 @@ async fn on_button(data: &Data, component: &serenity::ComponentInteraction) {
             actor,
             locale: component.locale.clone(),
             thinking: false,
+            answered_by_dm: false,
         }),
         Err(error) => {
             // Still handle the press: the answer goes to the channel or by DM.

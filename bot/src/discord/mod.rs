@@ -90,7 +90,7 @@ impl VariantChoice {
 }
 
 /// The variant choices for every variant of a registry.
-pub fn variant_choices(registry: &kodex_engine::game::Registry) -> Vec<VariantChoice> {
+pub fn variant_choices(registry: &kodex_engine::Registry) -> Vec<VariantChoice> {
     registry
         .all()
         .iter()
@@ -256,5 +256,26 @@ async fn forward_outbox(outbox: Arc<Mutex<UnboundedReceiver<Delivery>>>, deliver
     let mut outbox = outbox.lock().await;
     while let Some(delivery) = outbox.recv().await {
         deliverer.deliver(vec![delivery], &mut Origin::Outbox).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_variant_is_offered_with_english_and_russian_names() {
+        let registry = kodex_engine::Registry::builtin();
+        let choices = variant_choices(&registry);
+        assert_eq!(choices.len(), registry.all().len());
+        let chess = choices
+            .iter()
+            .find(|choice| choice.id == "chess")
+            .expect("chess");
+        assert_eq!(chess.name("en-US"), chess.name_en);
+        assert_eq!(chess.name("ru"), chess.name_ru);
+        assert!(choices
+            .iter()
+            .all(|c| !c.name_en.is_empty() && !c.name_ru.is_empty()));
     }
 }

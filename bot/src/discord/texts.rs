@@ -38,6 +38,14 @@ impl Lang {
         }
     }
 
+    /// Replaces a command's "thinking…" when the answer went by DM.
+    pub(crate) fn sent_by_dm(self) -> &'static str {
+        match self {
+            Lang::English => "Sent to your direct messages.",
+            Lang::Russian => "Отправил вам в личные сообщения.",
+        }
+    }
+
     /// The label of the "show my board" fallback button.
     pub(crate) fn show_my_board(self) -> &'static str {
         match self {
