@@ -232,6 +232,10 @@ impl ToyService {
                 if !looks_like_a_move(&text) {
                     return Vec::new(); // chatter
                 }
+                if game.fog && !request.private {
+                    // Like the real service: hidden-information moves only in private.
+                    return vec![to(Target::Ephemeral(actor), "Fog moves go by DM or /move.")];
+                }
                 if game.to_move().id != actor.id {
                     return vec![to(Target::Ephemeral(actor), "It is not your turn.")];
                 }
@@ -805,6 +809,15 @@ async fn private_boards_go_by_dm_and_nothing_hidden_reaches_the_channel() {
     })
     .await;
     assert_eq!(service.game("g1").moves, ["e4", "e5"]);
+    let request = service
+        .handled
+        .lock()
+        .unwrap()
+        .last()
+        .cloned()
+        .expect("a request");
+    assert!(request.private, "a /move is private: nobody else sees it");
+    assert_eq!(request.chat.id, CHANNEL.to_string());
 
     for message in fake.messages_in(CHANNEL) {
         assert!(

@@ -398,12 +398,18 @@ async fn submit(ctx: Context<'_>, action: Action) -> Result<(), Error> {
     // Defer first: the service may take longer than Discord's 3 s. A failed
     // deferral must not lose the move: handle it and answer without the token.
     let deferred = app.defer_response(true).await;
-    let private = interaction.guild_id.is_none();
+    let in_dm = interaction.guild_id.is_none();
+    // A `/move` is private even in a channel: nobody else sees a slash
+    // command whose answer is ephemeral. That is what lets a fog-of-war
+    // player move from the game's channel (the service refuses hidden-
+    // information moves said in public) and makes the service look for the
+    // author's game on the whole platform, as in a DM.
+    let private = in_dm || matches!(action, Action::Move { .. });
     let channel = interaction.channel_id;
     let actor = interaction.user.id;
     data.deliverer.state().saw(
         actor,
-        (!private).then_some(channel),
+        (!in_dm).then_some(channel),
         Some(&interaction.locale),
     );
     let nick = interaction
@@ -421,7 +427,7 @@ async fn submit(ctx: Context<'_>, action: Action) -> Result<(), Error> {
         Ok(()) => Origin::Interaction(InteractionOrigin {
             token: interaction.token.clone(),
             channel,
-            private,
+            private: in_dm,
             actor,
             locale: interaction.locale.clone(),
             thinking: true,
@@ -429,7 +435,10 @@ async fn submit(ctx: Context<'_>, action: Action) -> Result<(), Error> {
         }),
         Err(error) => {
             tracing::warn!("deferring /{} failed: {error}", interaction.data.name);
-            Origin::Message { channel, private }
+            Origin::Message {
+                channel,
+                private: in_dm,
+            }
         }
     };
     let deliveries = data.handler.handle(request).await;
