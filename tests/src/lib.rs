@@ -1,3 +1,4 @@
 //! End-to-end test helpers for Kodex (console, fake platforms).
 
+pub mod discord_bot;
 pub mod fake_discord;

@@ -9,15 +9,13 @@ use kodex_bot::api::{
     Action, Button, ChatRef, Delivery, Handler, HandlerFuture, Image, Platform, Request, Target,
     UserRef,
 };
-use kodex_bot::discord::{run_until, DiscordConfig, VariantChoice};
+use kodex_bot::discord::VariantChoice;
+use kodex_tests::discord_bot::RunningBot;
 use kodex_tests::fake_discord::payloads::{
-    autocomplete, button_press, integer_option, message_json, slash_command, string_option,
-    user_option,
+    autocomplete, integer_option, string_option, user_option,
 };
 use kodex_tests::fake_discord::{FakeDiscord, FakeUser, Place, SentMessage, GUILD_ID};
 use serde_json::{json, Value};
-use tokio::sync::{mpsc, oneshot};
-use tokio::task::JoinHandle;
 
 /// The channel the games are played in.
 const CHANNEL: u64 = 300;
@@ -345,50 +343,32 @@ impl Handler for ToyService {
 // ---------------------------------------------------------------------------
 // Harness
 
-/// A running adapter.
-struct Bot {
-    stop: oneshot::Sender<()>,
-    task: JoinHandle<Result<(), serenity::Error>>,
-    outbox: mpsc::UnboundedSender<Delivery>,
+/// The variants the toy offers.
+fn variants() -> Vec<VariantChoice> {
+    vec![
+        VariantChoice {
+            id: "chess".into(),
+            name_en: "Chess".into(),
+            name_ru: "Шахматы".into(),
+        },
+        VariantChoice {
+            id: "fog".into(),
+            name_en: "Fog of war".into(),
+            name_ru: "Туман войны".into(),
+        },
+    ]
 }
+
+/// The adapter under test, with the toy behind it.
+struct Bot;
 
 impl Bot {
-    fn start(fake: &FakeDiscord, handler: Arc<dyn Handler>) -> Bot {
-        let config = DiscordConfig {
-            token: "fake-token".into(),
-            api_base: Some(fake.rest_url().to_string()),
-            disable_rate_limiter: true,
-            message_content: true,
-            variants: vec![
-                VariantChoice {
-                    id: "chess".into(),
-                    name_en: "Chess".into(),
-                    name_ru: "Шахматы".into(),
-                },
-                VariantChoice {
-                    id: "fog".into(),
-                    name_en: "Fog of war".into(),
-                    name_ru: "Туман войны".into(),
-                },
-            ],
-            ..DiscordConfig::default()
-        };
-        let (outbox, receiver) = mpsc::unbounded_channel();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(run_until(config, handler, receiver, async {
-            let _ = stopped.await;
-        }));
-        Bot { stop, task, outbox }
-    }
-
-    async fn stop(self) {
-        let _ = self.stop.send(());
-        let result = self.task.await.expect("the adapter task does not panic");
-        assert!(result.is_ok(), "the adapter stops cleanly: {result:?}");
+    fn start(fake: &FakeDiscord, handler: Arc<dyn Handler>) -> RunningBot {
+        RunningBot::start(fake, handler, variants())
     }
 }
 
-/// Sends a slash command and returns its token.
+/// Sends a slash command in the game channel and returns its token.
 async fn command(
     fake: &FakeDiscord,
     user: &FakeUser,
@@ -396,21 +376,8 @@ async fn command(
     options: Vec<Value>,
     resolved: &[FakeUser],
 ) -> String {
-    let id = fake.next_id();
-    let token = format!("token-{id}");
-    let interaction = slash_command(
-        id,
-        &token,
-        CHANNEL,
-        Some(GUILD_ID),
-        user,
-        "en-US",
-        name,
-        options,
-        resolved,
-    );
-    fake.dispatch("INTERACTION_CREATE", interaction).await;
-    token
+    fake.slash(user, CHANNEL, Some(GUILD_ID), name, options, resolved)
+        .await
 }
 
 /// Presses a button on a message the bot sent; returns the interaction token.
@@ -420,31 +387,12 @@ async fn press(
     message: &SentMessage,
     custom_id: &str,
 ) -> String {
-    let id = fake.next_id();
-    let token = format!("token-{id}");
-    let channel = message.message["channel_id"]
-        .as_str()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(CHANNEL);
-    let guild = message.message.get("guild_id").map(|_| GUILD_ID);
-    let interaction = button_press(
-        id,
-        &token,
-        channel,
-        guild,
-        user,
-        "en-US",
-        custom_id,
-        message.message.clone(),
-    );
-    fake.dispatch("INTERACTION_CREATE", interaction).await;
-    token
+    fake.press(user, message, custom_id).await
 }
 
 /// Types a message in a channel (or, with `guild` = None, in a DM channel).
 async fn say(fake: &FakeDiscord, user: &FakeUser, channel: u64, guild: Option<u64>, text: &str) {
-    let message = message_json(fake.next_id(), channel, guild, user, text, json!([]));
-    fake.dispatch("MESSAGE_CREATE", message).await;
+    fake.say(user, channel, guild, text).await;
 }
 
 async fn challenge(fake: &FakeDiscord, variant: &str) -> SentMessage {
@@ -979,10 +927,11 @@ async fn outbox_deliveries_reach_the_channel_and_dms() {
         id: alice().id.to_string(),
         name: "alice".into(),
     };
-    bot.outbox
+    let outbox = bot.outbox.as_ref().expect("the bot's own outbox");
+    outbox
         .send(to(Target::Chat(channel), "alice lost on time. 0-1"))
         .expect("the outbox is open");
-    bot.outbox
+    outbox
         .send(to(Target::Private(alice_ref), "Your flag fell."))
         .expect("open");
     fake.wait_for_message("the flag notice", |m| m.content.contains("lost on time"))

@@ -412,6 +412,64 @@ impl FakeDiscord {
         }
     }
 
+    /// Sends a slash command used in `channel` (a guild channel when `guild`
+    /// is set, else a DM) and returns the interaction token.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn slash(
+        &self,
+        user: &FakeUser,
+        channel: u64,
+        guild: Option<u64>,
+        command: &str,
+        options: Vec<Value>,
+        resolved: &[FakeUser],
+    ) -> String {
+        let id = self.next_id();
+        let token = format!("token-{id}");
+        let interaction = payloads::slash_command(
+            id, &token, channel, guild, user, "en-US", command, options, resolved,
+        );
+        self.dispatch("INTERACTION_CREATE", interaction).await;
+        token
+    }
+
+    /// Presses a button on a message the bot sent; returns the interaction token.
+    pub async fn press(&self, user: &FakeUser, message: &SentMessage, custom_id: &str) -> String {
+        let id = self.next_id();
+        let token = format!("token-{id}");
+        let channel = message.message["channel_id"]
+            .as_str()
+            .and_then(|channel| channel.parse().ok())
+            .unwrap_or(1);
+        let guild = message.message.get("guild_id").map(|_| GUILD_ID);
+        let interaction = payloads::button_press(
+            id,
+            &token,
+            channel,
+            guild,
+            user,
+            "en-US",
+            custom_id,
+            message.message.clone(),
+        );
+        self.dispatch("INTERACTION_CREATE", interaction).await;
+        token
+    }
+
+    /// Types a message in a channel (a guild channel when `guild` is set,
+    /// else a DM channel).
+    pub async fn say(&self, user: &FakeUser, channel: u64, guild: Option<u64>, text: &str) {
+        let message = payloads::message_json(
+            self.next_id(),
+            channel,
+            guild,
+            user,
+            text,
+            Value::Array(Vec::new()),
+        );
+        self.dispatch("MESSAGE_CREATE", message).await;
+    }
+
     /// Waits until no gateway session is open (the bot disconnected).
     pub async fn wait_for_disconnect(&self) {
         self.wait_for("the bot to disconnect", |fake| {

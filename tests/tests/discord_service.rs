@@ -1,0 +1,212 @@
+//! The Discord adapter with the real game service behind it, against the
+//! fake Discord: a game played by button and chat moves, and a fog-of-war
+//! game whose boards travel only by DM (or ephemerally when DMs are closed).
+//!
+//! The game service lives on the `bot` branch; these tests passed on a merge
+//! of both branches. Until that merge lands they compile only with
+//! `--features game-service`: after it, delete this `cfg` line and the feature.
+#![cfg(feature = "game-service")]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use kodex_bot::api::{Handler, Platform};
+use kodex_bot::config::Config;
+use kodex_bot::discord::variant_choices;
+use kodex_bot::time::ManualTime;
+use kodex_bot::Service;
+use kodex_engine::Registry;
+use kodex_tests::discord_bot::RunningBot;
+use kodex_tests::fake_discord::payloads::{string_option, user_option};
+use kodex_tests::fake_discord::{FakeDiscord, FakeUser, Place, SentMessage, GUILD_ID};
+
+/// The channel the games are played in.
+const CHANNEL: u64 = 300;
+/// A moment to start the service's clock at.
+const EPOCH: i64 = 1_700_000_000_000;
+
+fn alice() -> FakeUser {
+    FakeUser::new(1001, "alice")
+}
+fn bob() -> FakeUser {
+    FakeUser::new(1002, "bob")
+}
+
+/// A service on a fresh SQLite file, and the adapter in front of it.
+async fn start(fake: &FakeDiscord, name: &str) -> (Service, RunningBot) {
+    let dir = std::env::temp_dir().join(format!("kodex-discord-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let mut config = Config::defaults();
+    config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
+    config.boards.dir = dir.join("boards");
+    let service = Service::open(&config, Registry::builtin(), ManualTime::new(EPOCH))
+        .await
+        .expect("the service opens");
+    let handler: Arc<dyn Handler> = Arc::new(service.clone());
+    let bot = RunningBot::start_with_outbox(
+        fake,
+        handler,
+        service.outbox(Platform::Discord),
+        variant_choices(service.registry()),
+    );
+    (service, bot)
+}
+
+/// Alice challenges Bob; Bob accepts with the button. Returns the start message.
+async fn accepted_game(fake: &FakeDiscord, variant: &str) -> SentMessage {
+    fake.slash(
+        &alice(),
+        CHANNEL,
+        Some(GUILD_ID),
+        "play",
+        vec![
+            string_option("variant", variant),
+            user_option("opponent", &bob()),
+        ],
+        &[bob()],
+    )
+    .await;
+    let challenge = fake
+        .wait_for_message("the challenge", |m| {
+            m.place == Place::Channel(CHANNEL) && m.button("acc:").is_some()
+        })
+        .await;
+    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
+    fake.press(&bob(), &challenge, &accept).await;
+    fake.wait_for_message("the game starts", |m| {
+        m.place == Place::Channel(CHANNEL) && m.content.contains("starts")
+    })
+    .await
+}
+
+fn leak_free(fake: &FakeDiscord, secrets: &[&str]) {
+    for message in fake.messages_in(CHANNEL) {
+        assert!(
+            !message.has_png(),
+            "no board in the channel: {}",
+            message.content
+        );
+        for secret in secrets {
+            assert!(
+                !message.content.contains(secret),
+                "the channel saw {secret}: {}",
+                message.content
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fools_mate_by_button_and_moves_typed_in_chat() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "fools-mate").await;
+    let started = accepted_game(&fake, "chess").await;
+    assert!(started.has_png(), "the start position comes as a PNG");
+    for (player, san) in [(alice(), "f3"), (bob(), "e5"), (alice(), "g4")] {
+        fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
+        let board = fake
+            .wait_for_message(&format!("the board after {san}"), |m| {
+                m.content.contains(&format!("played {san}."))
+            })
+            .await;
+        assert_eq!(board.place, Place::Channel(CHANNEL));
+        assert!(board.has_png(), "each turn is answered with a PNG");
+    }
+    fake.say(&bob(), CHANNEL, Some(GUILD_ID), "Qh4#").await;
+    let end = fake
+        .wait_for_message("the result", |m| m.content.contains("checkmate"))
+        .await;
+    assert!(end.content.contains("0-1"), "{}", end.content);
+    assert!(end.content.contains("bob"), "{}", end.content);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fog_game_shows_boards_only_by_dm() {
+    let fake = FakeDiscord::start().await;
+    fake.add_user(&alice());
+    fake.add_user(&bob());
+    let (_service, bot) = start(&fake, "fog").await;
+    let started = accepted_game(&fake, "fogofwar").await;
+    assert!(!started.has_png(), "no public board in the fog");
+    fake.wait_for("both private boards", |fake| {
+        (fake.dms_to(alice().id).len() == 1 && fake.dms_to(bob().id).len() == 1).then_some(())
+    })
+    .await;
+    assert!(fake.dms_to(alice().id)[0].has_png());
+
+    // Alice moves in her DM, Bob with /move in the channel.
+    let dm = fake.dm_channel_of(alice().id).expect("alice's DM channel");
+    fake.say(&alice(), dm, None, "e4").await;
+    fake.wait_for("boards after e4", |fake| {
+        (fake.dms_to(alice().id).len() == 2 && fake.dms_to(bob().id).len() == 2).then_some(())
+    })
+    .await;
+    assert!(fake.dms_to(alice().id)[1].content.contains("you played e4"));
+    assert!(
+        !fake.dms_to(bob().id)[1].content.contains("e4"),
+        "bob does not see e4"
+    );
+    let token = fake
+        .slash(
+            &bob(),
+            CHANNEL,
+            Some(GUILD_ID),
+            "move",
+            vec![string_option("move", "e5")],
+            &[],
+        )
+        .await;
+    let pointer = fake
+        .wait_for("bob's answer", |fake| {
+            fake.ephemeral_answers(&token).into_iter().next()
+        })
+        .await;
+    assert!(
+        !pointer.has_png(),
+        "bob's board went by DM: {}",
+        pointer.content
+    );
+    fake.wait_for("bob's board after e5", |fake| {
+        fake.dms_to(bob().id)
+            .iter()
+            .any(|m| m.content.contains("you played e5"))
+            .then_some(())
+    })
+    .await;
+    leak_free(&fake, &["e4", "e5", "you played"]);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_dm_in_a_fog_game_falls_back_to_an_ephemeral_board() {
+    let fake = FakeDiscord::start().await;
+    fake.refuse_dms_from(bob().id);
+    let (_service, bot) = start(&fake, "fog-refused").await;
+    accepted_game(&fake, "fogofwar").await;
+    fake.wait_for("alice's board", |fake| {
+        fake.dms_to(alice().id).into_iter().next()
+    })
+    .await;
+    let dm = fake.dm_channel_of(alice().id).expect("alice's DM channel");
+    fake.say(&alice(), dm, None, "d4").await;
+    let notice = fake
+        .wait_for_message("the DM-refused notice", |m| {
+            m.button("kodex:board").is_some()
+        })
+        .await;
+    assert_eq!(notice.place, Place::Channel(CHANNEL));
+    let token = fake.press(&bob(), &notice, "kodex:board").await;
+    let shown = fake
+        .wait_for("bob's board, ephemerally", |fake| {
+            fake.ephemeral_answers(&token)
+                .into_iter()
+                .find(|m| m.has_png())
+        })
+        .await;
+    assert!(matches!(shown.place, Place::Followup(_)));
+    assert!(fake.dms_to(bob().id).is_empty());
+    leak_free(&fake, &["d4", "you played"]);
+    bot.stop().await;
+}
