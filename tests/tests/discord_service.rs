@@ -7,7 +7,6 @@
 //! `--features game-service`: after it, delete this `cfg` line and the feature.
 #![cfg(feature = "game-service")]
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use kodex_bot::api::{Handler, Platform};
@@ -17,7 +16,7 @@ use kodex_bot::time::ManualTime;
 use kodex_bot::Service;
 use kodex_engine::Registry;
 use kodex_tests::discord_bot::RunningBot;
-use kodex_tests::fake_discord::payloads::{string_option, user_option};
+use kodex_tests::fake_discord::payloads::{integer_option, string_option, user_option};
 use kodex_tests::fake_discord::{FakeDiscord, FakeUser, Place, SentMessage, GUILD_ID};
 
 /// The channel the games are played in.
@@ -53,7 +52,8 @@ async fn start(fake: &FakeDiscord, name: &str) -> (Service, RunningBot) {
     (service, bot)
 }
 
-/// Alice challenges Bob; Bob accepts with the button. Returns the start message.
+/// Alice challenges Bob (Alice plays white); Bob accepts with the button.
+/// Returns the start message.
 async fn accepted_game(fake: &FakeDiscord, variant: &str) -> SentMessage {
     fake.slash(
         &alice(),
@@ -63,6 +63,8 @@ async fn accepted_game(fake: &FakeDiscord, variant: &str) -> SentMessage {
         vec![
             string_option("variant", variant),
             user_option("opponent", &bob()),
+            // White, so that the moves below are Alice's to make.
+            integer_option("colour", 0),
         ],
         &[bob()],
     )
