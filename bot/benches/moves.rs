@@ -1,8 +1,10 @@
 //! Load bench: end-to-end move handling (parse, validate, persist, render)
 //! with many concurrent games on one SQLite file.
 //!
-//! `cargo bench -p kodex-bot --bench moves [-- <games> <plies>]` prints p50 /
-//! p99 latency per move and the throughput.
+//! `cargo bench -p kodex-bot --bench moves [-- <games> <plies> <rate>]` prints
+//! p50 / p99 latency per move and the throughput: first with every game
+//! moving as fast as it can, then with the games together offering `rate`
+//! moves per second.
 
 use kodex_bot::api::{Action, ChatRef, Handler, Platform, Request, UserRef};
 use kodex_bot::config::Config;
@@ -46,6 +48,7 @@ async fn main() {
         .filter_map(|a| a.parse::<usize>().ok());
     let games = args.next().unwrap_or(1_000);
     let plies = args.next().unwrap_or(OPENING.len()).min(OPENING.len());
+    let rate = args.next().unwrap_or(500).max(1);
 
     let dir = std::env::temp_dir().join(format!("kodex-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -71,17 +74,53 @@ async fn main() {
             .await;
     }
 
+    // Phase 1, saturation: every game moves as fast as it can (closed loop).
+    let half = plies / 2;
     let started = Instant::now();
+    let latencies = run_phase(&service, games, 0..half, None).await;
+    report("saturated", games, started.elapsed(), latencies);
+
+    // Phase 2, paced: the games together offer `rate` moves per second, as
+    // many people playing at once would; latency without queueing behind
+    // an artificial burst.
+    let interval = Duration::from_secs_f64(games as f64 / rate as f64);
+    let started = Instant::now();
+    let latencies = run_phase(&service, games, half..plies, Some(interval)).await;
+    report(
+        &format!("paced at {rate} moves/s"),
+        games,
+        started.elapsed(),
+        latencies,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Plays half-moves `plies` of the opening in every game at once; with
+/// `interval`, each game waits that long between its moves (starting at a
+/// random offset). Returns every move's latency.
+async fn run_phase(
+    service: &Service,
+    games: usize,
+    plies: std::ops::Range<usize>,
+    interval: Option<Duration>,
+) -> Vec<Duration> {
     let mut tasks = Vec::with_capacity(games);
     for i in 0..games {
         let service = service.clone();
+        let plies = plies.clone();
         tasks.push(tokio::spawn(async move {
             let players = [user(format!("w{i}")), user(format!("b{i}"))];
             let chat = format!("chat{i}");
-            let mut latencies = Vec::with_capacity(plies);
-            for (ply, text) in OPENING.iter().take(plies).enumerate() {
+            let mut latencies = Vec::with_capacity(plies.len());
+            let start = tokio::time::Instant::now()
+                + interval.map_or(Duration::ZERO, |d| d.mul_f64(fastrand::f64()));
+            for (k, ply) in plies.enumerate() {
+                if let Some(interval) = interval {
+                    tokio::time::sleep_until(start + interval * k as u32).await;
+                }
+                let text = OPENING[ply];
                 let action = Action::Move {
-                    text: (*text).to_owned(),
+                    text: text.to_owned(),
                     game: None,
                 };
                 let t = Instant::now();
@@ -97,16 +136,22 @@ async fn main() {
             latencies
         }));
     }
-    let mut latencies: Vec<Duration> = Vec::new();
+    let mut latencies = Vec::new();
     for task in tasks {
         latencies.extend(task.await.expect("task"));
     }
-    let elapsed = started.elapsed();
+    latencies
+}
+
+fn report(phase: &str, games: usize, elapsed: Duration, mut latencies: Vec<Duration>) {
     latencies.sort();
+    if latencies.is_empty() {
+        return;
+    }
     let pick = |q: f64| latencies[((latencies.len() as f64 - 1.0) * q).round() as usize];
     let moves = latencies.len();
     println!(
-        "{games} concurrent games, {moves} moves in {:.2} s: {:.0} moves/s; \
+        "{phase}: {games} games, {moves} moves in {:.2} s = {:.0} moves/s; \
          latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         elapsed.as_secs_f64(),
         moves as f64 / elapsed.as_secs_f64(),
@@ -114,5 +159,4 @@ async fn main() {
         pick(0.99).as_secs_f64() * 1e3,
         pick(1.0).as_secs_f64() * 1e3,
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
