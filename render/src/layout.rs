@@ -56,8 +56,8 @@ impl Layout {
         let files = view.files.min(MAX_BOARD_SIDE);
         let ranks = view.ranks.min(MAX_BOARD_SIDE);
         let margin = ((square as f32 * 0.32).round() as u32).max(18);
-        let strip = ((square as f32 * 0.62).round() as u32).max(30);
-        let footer = ((square as f32 * 0.46).round() as u32).max(24);
+        let strip = ((square as f32 * 0.58).round() as u32).max(30);
+        let footer = ((square as f32 * 0.42).round() as u32).max(24);
         let pocket_rows = if view.pockets.is_empty() {
             0
         } else {
