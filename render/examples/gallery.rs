@@ -1,7 +1,7 @@
 //! Writes the example images in `docs/`: `cargo run -p kodex-render --example gallery`.
 
 use kodex_engine::Side;
-use kodex_render::{render_png, samples, Decor};
+use kodex_render::{render_png, samples, Decor, Renderer};
 
 fn main() -> std::io::Result<()> {
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
@@ -71,6 +71,18 @@ fn main() -> std::io::Result<()> {
         ),
         ("cross.png", samples::cross(), Decor::default()),
     ];
+    // The smallest squares the shared renderers use (boards of 15 × 15 and more).
+    let small = Renderer::new(40).png(
+        &samples::crazyhouse(),
+        &Decor {
+            bottom: Side::WHITE,
+            names: names("zh_fan", "dropmaster"),
+            clocks: clocks("1:12", "0:58"),
+            status: None,
+        },
+    );
+    println!("crazyhouse-40px.png: {} bytes", small.len());
+    std::fs::write(out.join("crazyhouse-40px.png"), small)?;
     for (file, view, decor) in images {
         let png = render_png(&view, &decor);
         println!("{file}: {} bytes", png.len());

@@ -281,6 +281,19 @@ fn pockets_and_strips_make_the_image_taller() {
 }
 
 #[test]
+fn uniform_boards_have_one_cell_colour() {
+    let mut view = samples::view("8/8/8/8/8/8/8/8");
+    view.style = BoardStyle::Uniform;
+    let decor = Decor::default();
+    let image = decode(&render_png(&view, &decor));
+    let uniform = Theme::default().uniform;
+    for name in ["a1", "b1", "a2", "h8"] {
+        let (x, y, _) = cell(&view, &decor, name);
+        assert_eq!(image.at(x + 1, y + 1), uniform, "{name}");
+    }
+}
+
+#[test]
 fn point_boards_draw_lines_between_points() {
     let mut view = samples::view("9/9/9/9/9/9/9/9/9/9");
     view.style = BoardStyle::Points;
