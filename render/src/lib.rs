@@ -19,6 +19,7 @@
 mod art;
 mod board;
 mod canvas;
+mod deflate;
 mod encode;
 mod layout;
 mod palette;
