@@ -1,6 +1,6 @@
 //! Writes the example images in `docs/`: `cargo run -p kodex-render --example gallery`.
 
-use kodex_engine::Side;
+use kodex_engine::{BoardStyle, Side};
 use kodex_render::{render_png, samples, Decor, Renderer};
 
 fn main() -> std::io::Result<()> {
@@ -70,6 +70,7 @@ fn main() -> std::io::Result<()> {
             },
         ),
         ("cross.png", samples::cross(), Decor::default()),
+        ("points.png", points_board(), Decor::default()),
     ];
     // The smallest squares the shared renderers use (boards of 15 × 15 and more).
     let small = Renderer::new(40).png(
@@ -89,4 +90,12 @@ fn main() -> std::io::Result<()> {
         std::fs::write(out.join(file), png)?;
     }
     Ok(())
+}
+
+/// A 9 × 10 point board (the shape of janggi and xiangqi), fairy pieces as tokens.
+fn points_board() -> kodex_engine::View {
+    let mut view = samples::view("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR");
+    view.style = BoardStyle::Points;
+    view.last_move = vec![samples::square(&view, "b3"), samples::square(&view, "e3")];
+    view
 }

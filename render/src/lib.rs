@@ -16,6 +16,8 @@
 //! # let _ = png;
 //! ```
 
+#![warn(missing_docs)]
+
 mod art;
 mod board;
 mod canvas;
