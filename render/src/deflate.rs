@@ -13,7 +13,8 @@ const MIN_MATCH: usize = 3;
 /// The farthest back a match may reach.
 const WINDOW: usize = 32 * 1024;
 
-/// `data` compressed as a zlib stream, trying matches at `distances` (each in 1..=32768).
+/// `data` compressed as a zlib stream, trying matches at `distances` (each in 1..=32768),
+/// most promising first: a full-length match stops the search.
 pub(crate) fn zlib(data: &[u8], distances: &[usize]) -> Vec<u8> {
     let tokens = parse(data, distances);
     let mut out = BitWriter::default();
@@ -39,13 +40,13 @@ fn backref(length: usize, distance: usize) -> Token {
 
 /// Finds matches greedily, with one step of lazy evaluation.
 fn parse(data: &[u8], distances: &[usize]) -> Vec<Token> {
-    let mut distances: Vec<usize> = distances
-        .iter()
-        .copied()
-        .filter(|&d| (1..=WINDOW).contains(&d))
-        .collect();
-    distances.sort_unstable();
-    distances.dedup();
+    let mut unique: Vec<usize> = Vec::with_capacity(distances.len());
+    for &distance in distances {
+        if (1..=WINDOW).contains(&distance) && !unique.contains(&distance) {
+            unique.push(distance);
+        }
+    }
+    let distances = unique;
     let mut tokens = Vec::with_capacity(data.len() / 16);
     let mut position = 0;
     while position < data.len() {
@@ -79,7 +80,7 @@ fn best_match(data: &[u8], position: usize, distances: &[usize]) -> (usize, usiz
     let mut best = (0, 0);
     for &distance in distances {
         if distance > position {
-            break;
+            continue;
         }
         let from = position - distance;
         // Cheap reject before measuring the match.

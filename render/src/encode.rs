@@ -14,13 +14,14 @@ pub(crate) fn png(image: &IndexedImage, palette: &[u8], tile: u32) -> Vec<u8> {
         raw.push(0);
         raw.extend_from_slice(row);
     }
-    // Runs, the row above, and the same spot one or more tiles to the left.
-    let mut distances = vec![1, stride, 2 * stride];
+    // Runs, the row above, the same spot one or more tiles to the left, two rows up.
+    let mut distances = vec![1, stride];
     distances.extend(
         (1..)
             .map(|k| k * tile.max(1) as usize)
             .take_while(|&d| d < stride),
     );
+    distances.push(2 * stride);
     let compressed = crate::deflate::zlib(&raw, &distances);
 
     let mut bytes = Vec::with_capacity(compressed.len() + palette.len() + 64);
