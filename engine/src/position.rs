@@ -280,6 +280,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             .any(|sq| self.attacked(pos, sq, 1 - side, occupied))
     }
 
+    #[inline]
     fn push_targets(
         &self,
         pos: &Position<B>,
@@ -290,25 +291,30 @@ impl<'a, B: Bits> Rules<'a, B> {
         kind: MoveKind,
     ) {
         let us = pos.side as usize;
-        let pt = &self.t.pieces[ty][us];
-        let promotions = &self.def.pieces[ty].promotes_to;
-        for to in targets.squares() {
-            let mv = Move {
-                from: from as u8,
+        let zone = self.t.pieces[ty][us].promotion_zone;
+        let base = Move {
+            from: from as u8,
+            to: 0,
+            piece: ty as u8,
+            promotion: 0,
+            kind,
+        };
+        for to in (targets & !zone).squares() {
+            list.push(Move {
                 to: to as u8,
-                piece: ty as u8,
-                promotion: 0,
-                kind,
-            };
-            if pt.promotion_zone.has(to) {
-                for &p in promotions {
+                ..base
+            });
+        }
+        let promoting = targets & zone;
+        if promoting.any() {
+            for to in promoting.squares() {
+                for &p in &self.def.pieces[ty].promotes_to {
                     list.push(Move {
+                        to: to as u8,
                         promotion: p as u8 + 1,
-                        ..mv
+                        ..base
                     });
                 }
-            } else {
-                list.push(mv);
             }
         }
     }
