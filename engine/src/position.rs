@@ -130,10 +130,17 @@ impl<'a, B: Bits> Rules<'a, B> {
     pub fn attacked(&self, pos: &Position<B>, square: usize, side: usize, occupied: B) -> bool {
         let t = self.t;
         let theirs = pos.by_side[side] & occupied;
-        let royal = self.def.royal_type();
-        for ty in 0..self.types() {
+        // Atomic kings cannot capture, so they attack nothing.
+        let excluded = match self.def.royal_type() {
+            Some(royal) if self.def.atomic => 1u32 << royal,
+            _ => 0,
+        };
+        let mut leapers = t.leap_attack_types[side] & !excluded;
+        while leapers != 0 {
+            let ty = leapers.trailing_zeros() as usize;
+            leapers &= leapers - 1;
             let mut pieces = pos.by_type[ty] & theirs;
-            if pieces.is_empty() || (self.def.atomic && Some(ty) == royal) {
+            if pieces.is_empty() {
                 continue;
             }
             let pt = &t.pieces[ty][side];
@@ -152,14 +159,15 @@ impl<'a, B: Bits> Rules<'a, B> {
             }
         }
         for &(ray, mask, min) in &t.rider_attacks[side] {
+            if (t.rays[ray][square] & theirs).is_empty() {
+                continue;
+            }
             let mut attackers = B::EMPTY;
-            let mut m = mask;
+            let mut m = mask & !excluded;
             while m != 0 {
                 let ty = m.trailing_zeros() as usize;
                 m &= m - 1;
-                if !(self.def.atomic && Some(ty) == royal) {
-                    attackers |= pos.by_type[ty];
-                }
+                attackers |= pos.by_type[ty];
             }
             attackers &= theirs;
             if (t.rays[ray][square] & attackers).is_empty() {
@@ -780,6 +788,73 @@ impl<'a, B: Bits> Rules<'a, B> {
         });
     }
 
+    /// Drops the moves that would check the enemy royal piece (racing kings),
+    /// from check squares and discovered-check lines instead of playing each move.
+    fn retain_not_giving_check(&self, pos: &Position<B>, list: &mut MoveList) {
+        let t = self.t;
+        let us = pos.side as usize;
+        let them = 1 - us;
+        let kings = self.royals(pos, them);
+        if kings.is_empty() {
+            return;
+        }
+        let king = kings.lowest();
+        let occupied = pos.occupied();
+        let ours = pos.by_side[us];
+        let mut check_squares = [B::EMPTY; MAX_TYPES];
+        for (ty, squares) in check_squares.iter_mut().enumerate().take(self.types()) {
+            *squares = t.pieces[ty][us].attacked_from[king];
+        }
+        let mut discoverers = B::EMPTY;
+        let mut lines: [(usize, B); 16] = [(usize::MAX, B::EMPTY); 16];
+        let mut count = 0;
+        for &(ray, mask, min) in &t.rider_attacks[us] {
+            let reach = t.slide(ray, king, occupied) & !t.too_near(ray, king, min);
+            let mut m = mask;
+            while m != 0 {
+                let ty = m.trailing_zeros() as usize;
+                m &= m - 1;
+                check_squares[ty] |= reach;
+            }
+            let Some(first) = t.first_blocker(ray, king, occupied) else {
+                continue;
+            };
+            let Some(second) = t.first_blocker(ray, first, occupied) else {
+                continue;
+            };
+            if !ours.has(first) || !ours.has(second) || !t.rays[ray][king].has(second) {
+                continue;
+            }
+            let behind = pos
+                .by_type
+                .iter()
+                .position(|b| b.has(second))
+                .unwrap_or(usize::MAX);
+            if behind < 32 && mask & (1 << behind) != 0 && count < lines.len() {
+                discoverers.set(first);
+                lines[count] = (first, t.rays[ray][king] & !t.rays[ray][second]);
+                count += 1;
+            }
+        }
+        list.retain(|&mv| {
+            if mv.promotion > 0 || !matches!(mv.kind, MoveKind::Quiet | MoveKind::Capture) {
+                let mut after = *pos;
+                self.make(&mut after, mv);
+                return !self.in_check(&after, them);
+            }
+            let (from, to) = (mv.from as usize, mv.to as usize);
+            if check_squares[mv.piece as usize].has(to) {
+                return false;
+            }
+            if discoverers.has(from) {
+                return lines[..count]
+                    .iter()
+                    .all(|&(sq, line)| sq != from || line.has(to));
+            }
+            true
+        });
+    }
+
     /// Whether the pseudo-legal `mv` is legal.
     pub fn is_legal(&self, pos: &Position<B>, mv: Move) -> bool {
         let mut after = *pos;
@@ -795,10 +870,15 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         self.pseudo_moves(pos, list);
         let us = pos.side as usize;
-        if self.def.atomic || self.def.checks_forbidden || !self.t.simple_attacks {
+        if self.def.atomic || !self.t.simple_attacks {
             list.retain(|&mv| self.is_legal(pos, mv));
-        } else if self.royals(pos, us).any() {
-            self.retain_legal_with_pins(pos, list);
+        } else {
+            if self.royals(pos, us).any() {
+                self.retain_legal_with_pins(pos, list);
+            }
+            if self.def.checks_forbidden {
+                self.retain_not_giving_check(pos, list);
+            }
         }
         // Without a royal piece (antichess, the horde) every pseudo-legal move is legal.
         if self.def.must_capture && list.iter().any(|m| m.is_capture()) {
