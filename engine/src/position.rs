@@ -117,6 +117,14 @@ impl<'a, B: Bits> Rules<'a, B> {
         self.def.pieces.len()
     }
 
+    /// The type of the piece on `square`, looking only at this variant's types.
+    #[inline]
+    fn type_at(&self, pos: &Position<B>, square: usize) -> Option<usize> {
+        pos.by_type[..self.types()]
+            .iter()
+            .position(|b| b.has(square))
+    }
+
     /// The royal pieces of `side`.
     #[inline]
     pub fn royals(&self, pos: &Position<B>, side: usize) -> B {
@@ -532,7 +540,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             }
             MoveKind::Castle => {
                 let (king_to, rook_to) = self.castling_destinations(from, to);
-                let rook_ty = pos.piece_at(to).map(|(_, t)| t).unwrap_or(ty);
+                let rook_ty = self.type_at(pos, to).unwrap_or(ty);
                 pos.remove(from);
                 pos.remove(to);
                 pos.put(king_to, us, ty);
@@ -547,7 +555,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                 }
                 if let Some(victim) = ep_victim {
                     let victim = victim as usize;
-                    if let Some((_, vty)) = pos.piece_at(victim) {
+                    if let Some(vty) = self.type_at(pos, victim) {
                         self.capture_to_pocket(pos, us, victim, vty);
                     }
                     pos.remove(victim);
@@ -557,7 +565,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             }
             MoveKind::Quiet | MoveKind::DoubleStep | MoveKind::Capture => {
                 if mv.kind == MoveKind::Capture {
-                    if let Some((_, vty)) = pos.piece_at(to) {
+                    if let Some(vty) = self.type_at(pos, to) {
                         self.capture_to_pocket(pos, us, to, vty);
                     }
                     pos.remove(to);
@@ -607,23 +615,23 @@ impl<'a, B: Bits> Rules<'a, B> {
         if let Some(center) = exploded_at {
             if self.def.atomic {
                 pos.remove(center);
-                let immune = &self.def.explosion_immune;
-                for sq in self.t.adjacent[center].squares() {
-                    if let Some((_, vty)) = pos.piece_at(sq) {
-                        if !immune.contains(&vty) {
-                            pos.remove(sq);
-                        }
-                    }
+                let mut immune = B::EMPTY;
+                for &ty in &self.def.explosion_immune {
+                    immune |= pos.by_type[ty];
+                }
+                for sq in (self.t.adjacent[center] & pos.occupied() & !immune).squares() {
+                    pos.remove(sq);
                 }
             }
         }
         // Castling rights: the rook must still stand there and its king must not have moved.
         if pos.castling.any() {
             let mut castlers = B::EMPTY;
-            for (i, p) in self.def.pieces.iter().enumerate() {
-                if p.castles {
-                    castlers |= pos.by_type[i];
-                }
+            let mut types = self.t.castling_types;
+            while types != 0 {
+                let i = types.trailing_zeros() as usize;
+                types &= types - 1;
+                castlers |= pos.by_type[i];
             }
             pos.castling &= castlers & !B::bit(from) & !B::bit(to);
             if let Some(royal) = self.def.royal_type() {

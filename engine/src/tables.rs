@@ -95,6 +95,8 @@ pub struct Tables<B> {
     pub first_rank: [B; SIDES],
     /// Flag squares.
     pub flag: B,
+    /// The piece types that castle (rooks), as a mask.
+    pub castling_types: u32,
     /// Per attacking side, the piece types that attack by leaps or exotic moves
     /// (riders are found through `rider_attacks`).
     pub leap_attack_types: [u32; SIDES],
@@ -391,6 +393,12 @@ impl<B: Bits> Tables<B> {
             first_rank: [side_zone(0, &|r| r == 1), side_zone(1, &|r| r == 1)],
             flag,
             leap_attack_types,
+            castling_types: def
+                .pieces
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.castles)
+                .fold(0, |mask, (ty, _)| mask | 1 << ty),
             simple_attacks,
             adjacent: (0..size)
                 .map(|sq| {
