@@ -1,6 +1,14 @@
-//! FEN in and out, in Fairy-Stockfish conventions.
+//! FEN in and out, in Fairy-Stockfish conventions: pockets `[Qn]` (or a
+//! ninth rank `/Qn`), promoted pieces `~`, remaining checks `3+3` (or
+//! lichess's `+0+0` checks given), X-FEN / Shredder castling letters,
+//! multi-digit empty runs (`10`).
 
+use crate::bitboard::Bits;
+use crate::position::Position;
+use crate::tables::{relative_rank, MAX_TYPES, SIDES};
+use crate::variant::VariantDef;
 use std::fmt;
+use std::fmt::Write;
 
 /// Why a FEN was rejected.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -13,3 +21,372 @@ impl fmt::Display for FenError {
 }
 
 impl std::error::Error for FenError {}
+
+fn fail<T>(message: impl Into<String>) -> Result<T, FenError> {
+    Err(FenError(message.into()))
+}
+
+/// Longest FEN we read (a 16×16 board with pockets fits easily).
+const MAX_FEN_LEN: usize = 1024;
+
+/// Checks that `fen`'s board part reads for `def` (used when loading definitions).
+pub fn parse_board_only(def: &VariantDef, fen: &str) -> Result<(), FenError> {
+    parse::<crate::bitboard::U256>(def, fen).map(|_| ())
+}
+
+/// Reads a FEN for `def`.
+pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenError> {
+    if fen.len() > MAX_FEN_LEN {
+        return fail("too long");
+    }
+    let g = &def.geometry;
+    if g.size() > B::CAPACITY {
+        return fail("the board does not fit");
+    }
+    let mut fields = fen.split_whitespace();
+    let Some(mut board) = fields.next() else {
+        return fail("empty");
+    };
+    let mut pos = Position::<B>::default();
+    // Pockets: `[...]` suffix, or one extra rank.
+    let mut pocket_text = None;
+    if let Some(open) = board.find('[') {
+        if !board.ends_with(']') {
+            return fail("a pocket `[` must be closed by `]` at the end of the board");
+        }
+        pocket_text = Some(&board[open + 1..board.len() - 1]);
+        board = &board[..open];
+    }
+    let mut rows: Vec<&str> = board.split('/').collect();
+    if rows.len() == g.ranks as usize + 1 && def.drops && pocket_text.is_none() {
+        pocket_text = rows.pop();
+    }
+    if rows.len() != g.ranks as usize {
+        return fail(format!("expected {} ranks, found {}", g.ranks, rows.len()));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let rank = g.ranks as i32 - 1 - i as i32;
+        let mut file: i32 = 0;
+        let mut chars = row.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c.is_ascii_digit() {
+                let mut run = c.to_digit(10).unwrap_or(0) as i32;
+                while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                    run = run * 10 + d as i32;
+                    chars.next();
+                }
+                if run == 0 {
+                    return fail("an empty run of 0 squares");
+                }
+                file += run;
+            } else if c == '*' {
+                file += 1;
+            } else if c == '~' {
+                return fail("`~` must follow a piece");
+            } else {
+                let Some(ty) = def.piece_by_letter(c) else {
+                    return fail(format!("unknown piece `{c}`"));
+                };
+                let side = if c.is_ascii_uppercase() { 0 } else { 1 };
+                if file >= g.files as i32 {
+                    return fail(format!("rank {} is too long", rank + 1));
+                }
+                let Some(square) = g.square(file, rank) else {
+                    return fail(format!("a piece on a square that does not exist ({})", c));
+                };
+                pos.put(square, side, ty);
+                if chars.peek() == Some(&'~') {
+                    chars.next();
+                    pos.promoted.set(square);
+                }
+                file += 1;
+            }
+            if file > g.files as i32 {
+                return fail(format!("rank {} is too long", rank + 1));
+            }
+        }
+        if file != g.files as i32 {
+            return fail(format!(
+                "rank {} has {} files, expected {}",
+                rank + 1,
+                file,
+                g.files
+            ));
+        }
+    }
+    if let Some(pocket) = pocket_text {
+        if !def.drops {
+            if !pocket.is_empty() {
+                return fail("this variant has no pockets");
+            }
+        } else {
+            for c in pocket.chars() {
+                if c == '-' {
+                    continue;
+                }
+                let Some(ty) = def.piece_by_letter(c) else {
+                    return fail(format!("unknown piece `{c}` in the pocket"));
+                };
+                let side = if c.is_ascii_uppercase() { 0 } else { 1 };
+                let count = &mut pos.pockets[side][ty];
+                if *count == u8::MAX {
+                    return fail("too many pieces in a pocket");
+                }
+                *count += 1;
+            }
+        }
+    }
+    pos.side = match fields.next() {
+        Some("w") | None => 0,
+        Some("b") => 1,
+        Some(other) => return fail(format!("side to move must be w or b, not `{other}`")),
+    };
+    // Royal pieces: at most one per side.
+    if let Some(royal) = def.royal_type() {
+        for side in 0..SIDES {
+            if (pos.by_type[royal] & pos.by_side[side]).more_than_one() {
+                return fail("a side has more than one king");
+            }
+        }
+    }
+    // Pawns may not stand on their promotion rank.
+    for (ty, piece) in def.pieces.iter().enumerate() {
+        if piece.pawn && !piece.promotes_to.is_empty() {
+            for side in 0..SIDES {
+                for sq in (pos.by_type[ty] & pos.by_side[side]).squares() {
+                    if relative_rank(def, side, sq) >= def.promotion_rank {
+                        return fail("a pawn stands on its promotion rank");
+                    }
+                }
+            }
+        }
+    }
+    if let Some(castling) = fields.next() {
+        if castling != "-" {
+            for c in castling.chars() {
+                parse_castling(def, &mut pos, c)?;
+            }
+        }
+    }
+    if let Some(ep) = fields.next() {
+        if ep != "-" {
+            let Some(square) = g.parse(ep) else {
+                return fail(format!("`{ep}` is not an en-passant square"));
+            };
+            set_en_passant(def, &mut pos, square);
+        }
+    }
+    let rest: Vec<&str> = fields.collect();
+    let mut numbers = Vec::new();
+    for field in rest {
+        if let Some((a, b)) = field.split_once('+').filter(|(a, _)| !a.is_empty()) {
+            // Fairy-Stockfish: remaining checks `3+3`.
+            let (Ok(white), Ok(black)) = (a.parse::<u8>(), b.parse::<u8>()) else {
+                return fail(format!("bad check counter `{field}`"));
+            };
+            if def.check_limit > 0 {
+                pos.checks = [
+                    def.check_limit.saturating_sub(white),
+                    def.check_limit.saturating_sub(black),
+                ];
+            }
+        } else if let Some(given) = field.strip_prefix('+') {
+            // lichess: checks given `+1+0`.
+            let Some((a, b)) = given.split_once('+') else {
+                return fail(format!("bad check counter `{field}`"));
+            };
+            let (Ok(white), Ok(black)) = (a.parse::<u8>(), b.parse::<u8>()) else {
+                return fail(format!("bad check counter `{field}`"));
+            };
+            if def.check_limit > 0 {
+                pos.checks = [white.min(def.check_limit), black.min(def.check_limit)];
+            }
+        } else {
+            match field.parse::<u32>() {
+                Ok(n) => numbers.push(n),
+                Err(_) => return fail(format!("`{field}` is not a number")),
+            }
+        }
+    }
+    match numbers.as_slice() {
+        [] => {}
+        [half] => pos.halfmove = (*half).min(u16::MAX as u32) as u16,
+        [half, full] => {
+            pos.halfmove = (*half).min(u16::MAX as u32) as u16;
+            pos.fullmove = (*full).clamp(1, 1_000_000);
+        }
+        _ => return fail("too many fields"),
+    }
+    Ok(pos)
+}
+
+fn castlers_on_first_rank<B: Bits>(def: &VariantDef, pos: &Position<B>, side: usize) -> Vec<usize> {
+    let g = &def.geometry;
+    let rank = if side == 0 { 0 } else { g.ranks as i32 - 1 };
+    (0..g.files as i32)
+        .filter_map(|f| g.square(f, rank))
+        .filter(|&sq| {
+            pos.by_side[side].has(sq)
+                && def
+                    .pieces
+                    .iter()
+                    .enumerate()
+                    .any(|(ty, p)| p.castles && pos.by_type[ty].has(sq))
+        })
+        .collect()
+}
+
+fn king_square<B: Bits>(def: &VariantDef, pos: &Position<B>, side: usize) -> Option<usize> {
+    let royal = def.royal_type()?;
+    let kings = pos.by_type[royal] & pos.by_side[side];
+    (!kings.is_empty()).then(|| kings.lowest())
+}
+
+fn parse_castling<B: Bits>(
+    def: &VariantDef,
+    pos: &mut Position<B>,
+    c: char,
+) -> Result<(), FenError> {
+    let side = if c.is_ascii_uppercase() { 0 } else { 1 };
+    let lower = c.to_ascii_lowercase();
+    let g = &def.geometry;
+    let rooks = castlers_on_first_rank(def, pos, side);
+    let king = king_square(def, pos, side);
+    let rank = if side == 0 { 0 } else { g.ranks as i32 - 1 };
+    let rook = match lower {
+        'k' => king.and_then(|k| rooks.iter().rev().copied().find(|&r| r > k)),
+        'q' => king.and_then(|k| rooks.iter().copied().find(|&r| r < k)),
+        'a'..='p' => {
+            let file = (lower as u8 - b'a') as i32;
+            g.square(file, rank).filter(|sq| rooks.contains(sq))
+        }
+        _ => return fail(format!("bad castling letter `{c}`")),
+    };
+    // Rights without a rook or king in place are ignored, as Fairy-Stockfish does.
+    if let (Some(rook), Some(king)) = (rook, king) {
+        if g.rank_of(king) == rank {
+            pos.castling.set(rook);
+        }
+    }
+    Ok(())
+}
+
+fn set_en_passant<B: Bits>(def: &VariantDef, pos: &mut Position<B>, square: usize) {
+    let g = &def.geometry;
+    let mover = 1 - pos.side as usize;
+    let forward = if mover == 0 { 1 } else { -1 };
+    let Some(victim) = g.offset(square, 0, forward) else {
+        return;
+    };
+    let is_pawn = |sq: usize| {
+        def.pieces
+            .iter()
+            .enumerate()
+            .any(|(ty, p)| p.pawn && pos.by_type[ty].has(sq) && pos.by_side[mover].has(sq))
+    };
+    if is_pawn(victim) && !pos.occupied().has(square) {
+        pos.ep = Some(square as u8);
+        pos.ep_victim = Some(victim as u8);
+    }
+}
+
+/// Writes `pos` as FEN. `shredder` writes castling as file letters (Chess960).
+pub fn write<B: Bits>(def: &VariantDef, pos: &Position<B>, chess960: bool) -> String {
+    let g = &def.geometry;
+    let mut out = String::new();
+    for rank in (0..g.ranks as i32).rev() {
+        let mut empty = 0;
+        for file in 0..g.files as i32 {
+            let square = rank as usize * g.files as usize + file as usize;
+            match pos.piece_at(square) {
+                Some((side, ty)) => {
+                    if empty > 0 {
+                        let _ = write!(out, "{empty}");
+                        empty = 0;
+                    }
+                    let letter = def.pieces[ty].letter;
+                    out.push(if side == 0 {
+                        letter.to_ascii_uppercase()
+                    } else {
+                        letter
+                    });
+                    if def.drops && pos.promoted.has(square) {
+                        out.push('~');
+                    }
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            let _ = write!(out, "{empty}");
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    if def.drops {
+        out.push('[');
+        for side in 0..SIDES {
+            for ty in 0..def.pieces.len().min(MAX_TYPES) {
+                let letter = def.pieces[ty].letter;
+                let letter = if side == 0 {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter
+                };
+                for _ in 0..pos.pockets[side][ty] {
+                    out.push(letter);
+                }
+            }
+        }
+        out.push(']');
+    }
+    out.push_str(if pos.side == 0 { " w " } else { " b " });
+    let mut castling = String::new();
+    for side in 0..SIDES {
+        let rights = pos.castling & pos.by_side[side];
+        let king = king_square(def, pos, side);
+        let rooks = castlers_on_first_rank(def, pos, side);
+        let mut letters: Vec<char> = Vec::new();
+        for rook in rights.squares() {
+            let outer_right = rooks.last() == Some(&rook) && king.is_some_and(|k| rook > k);
+            let outer_left = rooks.first() == Some(&rook) && king.is_some_and(|k| rook < k);
+            let letter = if !chess960 && outer_right {
+                'k'
+            } else if !chess960 && outer_left {
+                'q'
+            } else {
+                (b'a' + g.file_of(rook) as u8) as char
+            };
+            letters.push(letter);
+        }
+        // K before Q, and files from the king side: h-side first.
+        letters.sort_by_key(|&l| match l {
+            'k' => 0,
+            'q' => 1,
+            f => 2 + (b'z' - f as u8) as i32,
+        });
+        for l in letters {
+            castling.push(if side == 0 { l.to_ascii_uppercase() } else { l });
+        }
+    }
+    if castling.is_empty() {
+        castling.push('-');
+    }
+    out.push_str(&castling);
+    out.push(' ');
+    match pos.ep {
+        Some(ep) => out.push_str(&g.name(ep as usize)),
+        None => out.push('-'),
+    }
+    if def.check_limit > 0 {
+        let _ = write!(
+            out,
+            " {}+{}",
+            def.check_limit.saturating_sub(pos.checks[0]),
+            def.check_limit.saturating_sub(pos.checks[1])
+        );
+    }
+    let _ = write!(out, " {} {}", pos.halfmove, pos.fullmove);
+    out
+}

@@ -2,14 +2,23 @@
 //! bot uses. Positions are rebuilt by replaying moves, so the record
 //! (start FEN + UCI moves) is the source of truth.
 
+use crate::bitboard::{Bits, U256};
+use crate::fen::FenError;
+use crate::material;
+use crate::moves::Move as RawMove;
+use crate::notation;
+use crate::position::{Position, Rules};
 use crate::side::Side;
+use crate::tables::{AnyTables, Tables};
+use crate::variant::{parse_definition, VariantDef, VariantError, BUILTIN};
 use crate::view::{Audience, View};
 use std::fmt;
-use std::sync::Arc;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 /// A variant definition (built-in or loaded from a TOML file). Cheap to clone.
 #[derive(Clone, Debug)]
-pub struct Variant(pub(crate) Arc<crate::variant::VariantDef>);
+pub struct Variant(pub(crate) Arc<VariantDef>);
 
 /// How a new game starts.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -135,37 +144,182 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
+/// Reads a Variant's compiled state for one bit-set width.
+pub(crate) struct State<B: Bits> {
+    pub(crate) tables: Arc<Tables<B>>,
+    /// `positions[i]` is the position after `i` half-moves.
+    pub(crate) positions: Vec<Position<B>>,
+    pub(crate) moves: Vec<RawMove>,
+    pub(crate) hashes: Vec<u64>,
+    /// Legal moves of the last position.
+    pub(crate) legal: Vec<RawMove>,
+}
+
+impl<B: Bits> Clone for State<B> {
+    fn clone(&self) -> Self {
+        State {
+            tables: self.tables.clone(),
+            positions: self.positions.clone(),
+            moves: self.moves.clone(),
+            hashes: self.hashes.clone(),
+            legal: self.legal.clone(),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub(crate) enum Inner {
+    B64(State<u64>),
+    B128(State<u128>),
+    B256(State<U256>),
+}
+
+/// Runs `$body` with `$s` bound to the game's state and `$r` to its rules.
+macro_rules! with_state {
+    ($game:expr, $s:ident, $r:ident => $body:expr) => {
+        match &$game.inner {
+            Inner::B64($s) => {
+                let $r = Rules {
+                    def: &$game.variant.0,
+                    t: &$s.tables,
+                };
+                $body
+            }
+            Inner::B128($s) => {
+                let $r = Rules {
+                    def: &$game.variant.0,
+                    t: &$s.tables,
+                };
+                $body
+            }
+            Inner::B256($s) => {
+                let $r = Rules {
+                    def: &$game.variant.0,
+                    t: &$s.tables,
+                };
+                $body
+            }
+        }
+    };
+}
+
 /// A game in progress (or finished): variant, start position, moves.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Game {
     pub(crate) variant: Variant,
+    pub(crate) inner: Inner,
+    history: Vec<PlayedMove>,
+    start_fen: String,
+    chess960_number: Option<u16>,
+}
+
+impl fmt::Debug for Game {
+    /// Shows only the variant and move count: a game's Debug must never reveal a hidden position.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Game")
+            .field("variant", &self.variant.id())
+            .field("ply", &self.history.len())
+            .finish_non_exhaustive()
+    }
 }
 
 /// The built-in variants and any loaded from files.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Registry {
-    pub(crate) variants: Vec<Variant>,
+    variants: Vec<Variant>,
+}
+
+fn builtin_text(name: &str) -> Option<String> {
+    BUILTIN
+        .iter()
+        .find(|(file, _)| file.trim_end_matches(".toml") == name)
+        .map(|(_, text)| text.to_string())
 }
 
 impl Registry {
     /// The built-in variants (`config/variants/*.toml`, compiled in).
     pub fn builtin() -> Registry {
-        todo!()
+        static BUILTINS: OnceLock<Vec<Variant>> = OnceLock::new();
+        let variants = BUILTINS.get_or_init(|| {
+            BUILTIN
+                .iter()
+                .filter_map(|(file, text)| {
+                    // Built-ins are checked by tests; a broken one is skipped rather than fatal.
+                    parse_definition(file, text, &builtin_text).ok()
+                })
+                .map(|def| Variant(Arc::new(def)))
+                .collect()
+        });
+        Registry {
+            variants: variants.clone(),
+        }
     }
+
     /// Adds (or replaces, by id) every `*.toml` definition in `dir`. A malformed file is an
-    /// error naming the file, the key and the problem.
-    pub fn load_dir(
-        &mut self,
-        dir: &std::path::Path,
-    ) -> Result<usize, crate::variant::VariantError> {
-        let _ = dir;
-        todo!()
+    /// error naming the file, the key and the problem. Definitions may extend built-ins or
+    /// each other.
+    pub fn load_dir(&mut self, dir: &Path) -> Result<usize, VariantError> {
+        let io_error = |file: &Path, e: std::io::Error| VariantError {
+            file: file.display().to_string(),
+            key: String::new(),
+            problem: e.to_string(),
+        };
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .map_err(|e| io_error(dir, e))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        files.sort();
+        let mut texts = Vec::new();
+        for path in &files {
+            let text = std::fs::read_to_string(path).map_err(|e| io_error(path, e))?;
+            texts.push((path.display().to_string(), text));
+        }
+        let lookup = |name: &str| -> Option<String> {
+            texts
+                .iter()
+                .find(|(file, _)| Path::new(file).file_stem().is_some_and(|s| s == name))
+                .map(|(_, t)| t.clone())
+                .or_else(|| builtin_text(name))
+        };
+        for (file, text) in &texts {
+            let def = parse_definition(file, text, &lookup)?;
+            let variant = Variant(Arc::new(def));
+            match self.variants.iter_mut().find(|v| v.id() == variant.id()) {
+                Some(slot) => *slot = variant,
+                None => self.variants.push(variant),
+            }
+        }
+        Ok(texts.len())
     }
-    /// A variant by id or alias (`threecheck`, `3check`, `fischerandom`…), case-insensitive.
+
+    /// Adds one definition from text (`file` names it in errors).
+    pub fn add_definition(&mut self, file: &str, text: &str) -> Result<&Variant, VariantError> {
+        let def = parse_definition(file, text, &builtin_text)?;
+        let variant = Variant(Arc::new(def));
+        let index = match self.variants.iter().position(|v| v.id() == variant.id()) {
+            Some(i) => {
+                self.variants[i] = variant;
+                i
+            }
+            None => {
+                self.variants.push(variant);
+                self.variants.len() - 1
+            }
+        };
+        Ok(&self.variants[index])
+    }
+
+    /// A variant by id, alias or Fairy-Stockfish name, case-insensitive.
     pub fn get(&self, name: &str) -> Option<&Variant> {
-        let _ = name;
-        todo!()
+        let name = name.trim().to_lowercase();
+        self.variants.iter().find(|v| {
+            v.0.id == name
+                || v.0.uci_name == name
+                || v.0.aliases.iter().any(|a| a.to_lowercase() == name)
+        })
     }
+
     /// All variants, in catalogue order.
     pub fn all(&self) -> &[Variant] {
         &self.variants
@@ -175,103 +329,259 @@ impl Registry {
 impl Variant {
     /// The id (`chess`, `atomic`, …).
     pub fn id(&self) -> &str {
-        todo!()
+        &self.0.id
     }
-    /// The name in `lang` (`en`, `ru`), falling back to English.
+    /// The Fairy-Stockfish `UCI_Variant` name.
+    pub fn uci_name(&self) -> &str {
+        &self.0.uci_name
+    }
+    /// The name in `lang` (`en`, `ru`), falling back to English, then the id.
     pub fn name(&self, lang: &str) -> &str {
-        let _ = lang;
-        todo!()
+        self.0
+            .names
+            .get(lang)
+            .or_else(|| self.0.names.get("en"))
+            .map(String::as_str)
+            .unwrap_or(&self.0.id)
     }
     /// The player-facing rules text in `lang`, falling back to English.
     pub fn rules_text(&self, lang: &str) -> &str {
-        let _ = lang;
-        todo!()
+        self.0
+            .rules
+            .get(lang)
+            .or_else(|| self.0.rules.get("en"))
+            .map(String::as_str)
+            .unwrap_or("")
     }
     /// Whether players see different things (fog of war): moves go privately,
     /// the public sees only [`Audience::Public`] views.
     pub fn hidden_information(&self) -> bool {
-        todo!()
+        self.0.fog
     }
     /// Whether start positions are Chess960 (a Scharnagl number is shown).
     pub fn is_chess960(&self) -> bool {
-        todo!()
+        self.0.chess960
+    }
+    /// Whether the variant has pockets and drops.
+    pub fn has_drops(&self) -> bool {
+        self.0.drops
     }
     /// Number of players.
     pub fn players(&self) -> usize {
         2
     }
+    /// The definition.
+    pub fn definition(&self) -> &VariantDef {
+        &self.0
+    }
+    fn tables(&self) -> &AnyTables {
+        self.0.compiled.get_or_init(|| AnyTables::build(&self.0))
+    }
+}
+
+impl<B: Bits> State<B> {
+    fn new(rules: &Rules<B>, tables: Arc<Tables<B>>, start: Position<B>) -> State<B> {
+        let mut legal = Vec::new();
+        rules.legal_moves(&start, &mut legal);
+        State {
+            hashes: vec![rules.hash(&start)],
+            positions: vec![start],
+            moves: Vec::new(),
+            legal,
+            tables,
+        }
+    }
+
+    fn current(&self) -> &Position<B> {
+        // `positions` always holds the start position.
+        &self.positions[self.positions.len() - 1]
+    }
+}
+
+fn new_state<B: Bits>(
+    def: &VariantDef,
+    tables: &Arc<Tables<B>>,
+    fen: &str,
+) -> Result<State<B>, FenError> {
+    let pos = crate::fen::parse::<B>(def, fen)?;
+    let rules = Rules { def, t: tables };
+    // The side that just moved may not be left in check.
+    let waiting = 1 - pos.side as usize;
+    if rules.royals(&pos, waiting).any() && rules.in_check(&pos, waiting) && !def.atomic {
+        return Err(FenError("the side not to move is in check".into()));
+    }
+    Ok(State::new(&rules, tables.clone(), pos))
 }
 
 impl Game {
     /// A new game of `variant`.
-    pub fn new(variant: &Variant, start: Start) -> Result<Game, crate::fen::FenError> {
-        let _ = (variant, start);
-        todo!()
+    pub fn new(variant: &Variant, start: Start) -> Result<Game, FenError> {
+        let def = &variant.0;
+        let (fen, number) = match start {
+            Start::Fen(fen) => {
+                let number = if def.chess960 {
+                    chess960_number_of(&fen)
+                } else {
+                    None
+                };
+                (fen, number)
+            }
+            Start::Chess960(n) => match crate::chess960::start_fen(n) {
+                Some(fen) if def.chess960 => (fen, Some(n)),
+                Some(_) => return Err(FenError("this variant has no Chess960 positions".into())),
+                None => {
+                    return Err(FenError(format!(
+                        "Chess960 positions are numbered 0–959, not {n}"
+                    )))
+                }
+            },
+            Start::Standard if def.chess960 => (
+                crate::chess960::start_fen(518).unwrap_or_default(),
+                Some(518),
+            ),
+            Start::Standard => (def.start_fen.clone(), None),
+        };
+        let inner = match variant.tables() {
+            AnyTables::B64(t) => Inner::B64(new_state(def, t, &fen)?),
+            AnyTables::B128(t) => Inner::B128(new_state(def, t, &fen)?),
+            AnyTables::B256(t) => Inner::B256(new_state(def, t, &fen)?),
+        };
+        let mut game = Game {
+            variant: variant.clone(),
+            inner,
+            history: Vec::new(),
+            start_fen: String::new(),
+            chess960_number: number,
+        };
+        game.start_fen = game.fen_at(0);
+        Ok(game)
     }
+
     /// Rebuilds a game from its record: the start FEN and the UCI moves.
     pub fn replay<S: AsRef<str>>(
         variant: &Variant,
         start_fen: &str,
         moves: &[S],
     ) -> Result<Game, ReplayError> {
-        let _ = (variant, start_fen, moves);
-        todo!()
+        let mut game = Game::new(variant, Start::Fen(start_fen.to_string()))
+            .map_err(|e| ReplayError::Fen(e.0))?;
+        for (ply, uci) in moves.iter().enumerate() {
+            let uci = uci.as_ref();
+            let found = game.legal_moves().into_iter().find(|&m| game.uci(m) == uci);
+            match found {
+                Some(mv) => {
+                    game.play(mv);
+                }
+                None => {
+                    return Err(ReplayError::Move {
+                        ply,
+                        uci: uci.chars().take(16).collect(),
+                    })
+                }
+            }
+        }
+        Ok(game)
     }
+
     /// The variant.
     pub fn variant(&self) -> &Variant {
         &self.variant
     }
     /// The start position as FEN.
     pub fn start_fen(&self) -> String {
-        todo!()
+        self.start_fen.clone()
+    }
+    fn fen_at(&self, ply: usize) -> String {
+        let chess960 = self.variant.0.chess960;
+        with_state!(self, s, r => {
+            let pos = &s.positions[ply.min(s.positions.len() - 1)];
+            crate::fen::write(r.def, pos, chess960)
+        })
     }
     /// The current position as FEN.
     pub fn fen(&self) -> String {
-        todo!()
+        self.fen_at(self.history.len())
     }
     /// The Chess960 start position number, for Chess960 games.
     pub fn chess960_number(&self) -> Option<u16> {
-        todo!()
+        self.chess960_number
     }
     /// Whose turn it is.
     pub fn side_to_move(&self) -> Side {
-        todo!()
+        with_state!(self, s, _r => s.current().turn())
     }
     /// Half-moves played.
     pub fn ply(&self) -> usize {
-        todo!()
+        self.history.len()
     }
     /// The full-move number (1 at the start, +1 after black's move).
     pub fn fullmove_number(&self) -> u32 {
-        todo!()
+        with_state!(self, s, _r => s.current().fullmove)
     }
     /// The moves played, in both notations.
     pub fn history(&self) -> &[PlayedMove] {
-        todo!()
+        &self.history
     }
     /// The legal moves of the side to move (none when the game is over).
     pub fn legal_moves(&self) -> Vec<Move> {
-        todo!()
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        with_state!(self, s, _r => s.legal.iter().map(|&m| Move(m)).collect())
     }
     /// Reads a move typed by a person (SAN, UCI, castling spellings, drops, Russian letters).
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let _ = text;
-        todo!()
+        if self.outcome().is_some() {
+            return Err(MoveError::Illegal);
+        }
+        let chess960 = self.variant.0.chess960;
+        with_state!(self, s, r => notation::parse(&r, text, &s.legal, chess960).map(Move))
     }
     /// A legal move in UCI.
     pub fn uci(&self, mv: Move) -> String {
-        let _ = mv;
-        todo!()
+        let chess960 = self.variant.0.chess960;
+        with_state!(self, _s, r => notation::uci(&r, mv.0, chess960))
     }
     /// A legal move in SAN, with `+`/`#`.
     pub fn san(&self, mv: Move) -> String {
-        let _ = mv;
-        todo!()
+        with_state!(self, s, r => notation::san(&r, s.current(), mv.0, &s.legal))
     }
     /// Plays a legal move (from [`Game::legal_moves`] or [`Game::parse_move`]).
+    /// A move that is not legal here is ignored and reported as such.
     pub fn play(&mut self, mv: Move) -> PlayedMove {
-        let _ = mv;
-        todo!()
+        let played = PlayedMove {
+            uci: self.uci(mv),
+            san: self.san(mv),
+        };
+        let def = &self.variant.0;
+        macro_rules! apply {
+            ($s:expr) => {{
+                let s = $s;
+                if s.legal.contains(&mv.0) {
+                    let rules = Rules { def, t: &s.tables };
+                    let mut next = *s.current();
+                    rules.make(&mut next, mv.0);
+                    s.hashes.push(rules.hash(&next));
+                    s.positions.push(next);
+                    s.moves.push(mv.0);
+                    let mut legal = std::mem::take(&mut s.legal);
+                    rules.legal_moves(&next, &mut legal);
+                    s.legal = legal;
+                    true
+                } else {
+                    false
+                }
+            }};
+        }
+        let applied = match &mut self.inner {
+            Inner::B64(s) => apply!(s),
+            Inner::B128(s) => apply!(s),
+            Inner::B256(s) => apply!(s),
+        };
+        if applied {
+            self.history.push(played.clone());
+        }
+        played
     }
     /// Parses and plays typed move text.
     pub fn play_text(&mut self, text: &str) -> Result<PlayedMove, MoveError> {
@@ -280,36 +590,169 @@ impl Game {
     }
     /// Takes back the last half-move; false at the start.
     pub fn undo(&mut self) -> bool {
-        todo!()
+        if self.history.is_empty() {
+            return false;
+        }
+        let def = &self.variant.0;
+        macro_rules! pop {
+            ($s:expr) => {{
+                let s = $s;
+                s.positions.pop();
+                s.hashes.pop();
+                s.moves.pop();
+                let rules = Rules { def, t: &s.tables };
+                let mut legal = std::mem::take(&mut s.legal);
+                rules.legal_moves(s.current(), &mut legal);
+                s.legal = legal;
+            }};
+        }
+        match &mut self.inner {
+            Inner::B64(s) => pop!(s),
+            Inner::B128(s) => pop!(s),
+            Inner::B256(s) => pop!(s),
+        }
+        self.history.pop();
+        true
     }
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
-        todo!()
+        with_state!(self, s, r => {
+            let pos = s.current();
+            r.in_check(pos, pos.side as usize)
+        })
     }
     /// The outcome if the game has ended by the rules.
     pub fn outcome(&self) -> Option<Outcome> {
-        todo!()
+        with_state!(self, s, r => {
+            let pos = s.current();
+            if let Some(o) = r.outcome(pos, &s.legal) {
+                return Some(o);
+            }
+            let hash = s.hashes[s.hashes.len() - 1];
+            if s.hashes.iter().filter(|&&h| h == hash).count() >= 3 {
+                return Some(Outcome { winner: None, reason: Reason::Repetition });
+            }
+            if pos.halfmove >= 100 {
+                return Some(Outcome { winner: None, reason: Reason::FiftyMoves });
+            }
+            if material::insufficient(&r, pos, 0) && material::insufficient(&r, pos, 1) {
+                return Some(Outcome { winner: None, reason: Reason::InsufficientMaterial });
+            }
+            None
+        })
     }
     /// Whether `side` could still possibly win (used when the opponent's flag falls:
     /// without mating material the flag is a draw).
     pub fn has_mating_material(&self, side: Side) -> bool {
-        let _ = side;
-        todo!()
+        with_state!(self, s, r => !material::insufficient(&r, s.current(), side.index() & 1))
     }
     /// What `audience` may see of the current position.
     pub fn view(&self, audience: Audience) -> View {
-        let _ = audience;
-        todo!()
+        self.view_at(self.history.len(), audience)
     }
     /// What `audience` may see after half-move `ply` (0 = the start), for game GIFs.
     pub fn view_at(&self, ply: usize, audience: Audience) -> View {
-        let _ = (ply, audience);
-        todo!()
+        with_state!(self, s, r => {
+            let ply = ply.min(s.moves.len());
+            let last = ply.checked_sub(1).map(|i| s.moves[i]);
+            crate::fog::view(&r, &s.positions[ply], last, audience)
+        })
+    }
+    /// The squares (origin, destination) of the move played at `ply` (0-based), for highlights.
+    pub fn move_squares(&self, ply: usize) -> Option<(u16, u16)> {
+        with_state!(self, s, _r => s.moves.get(ply).map(|m| (m.from as u16, m.to as u16)))
     }
     /// The game as PGN, with extra `tags` (Event, White, Black …) and the result
     /// (`"1-0"`, `"0-1"`, `"1/2-1/2"`, `"*"`).
     pub fn pgn(&self, tags: &[(&str, &str)], result: &str) -> String {
-        let _ = (tags, result);
-        todo!()
+        let mut out = String::new();
+        let has = |name: &str| tags.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
+        for (k, v) in tags {
+            out.push_str(&format!(
+                "[{k} \"{}\"]\n",
+                v.replace('\\', "\\\\").replace('"', "\\\"")
+            ));
+        }
+        if !has("Variant") && self.variant.id() != "chess" {
+            out.push_str(&format!("[Variant \"{}\"]\n", self.variant.name("en")));
+        }
+        let standard_start = self.start_fen == self.variant.0.start_fen;
+        if !standard_start && !has("FEN") {
+            out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{}\"]\n", self.start_fen));
+        }
+        if !has("Result") {
+            out.push_str(&format!("[Result \"{result}\"]\n"));
+        }
+        out.push('\n');
+        let start_black = with_state!(self, s, _r => s.positions[0].side == 1);
+        let first_number = with_state!(self, s, _r => s.positions[0].fullmove);
+        let mut line = String::new();
+        for (i, mv) in self.history.iter().enumerate() {
+            let ply = i + usize::from(start_black);
+            let number = first_number as usize + ply / 2;
+            if ply % 2 == 0 {
+                line.push_str(&format!("{number}. "));
+            } else if i == 0 {
+                line.push_str(&format!("{number}... "));
+            }
+            line.push_str(&mv.san);
+            line.push(' ');
+        }
+        line.push_str(result);
+        // Wrap at 80 columns.
+        let mut width = 0;
+        for word in line.split(' ') {
+            if width + word.len() + 1 > 80 && width > 0 {
+                out.push('\n');
+                width = 0;
+            } else if width > 0 {
+                out.push(' ');
+                width += 1;
+            }
+            out.push_str(word);
+            width += word.len();
+        }
+        out.push('\n');
+        out
     }
+
+    /// Counts leaf nodes `depth` plies deep from the current position (perft),
+    /// per root move in UCI (`chess960`: castling written king-takes-rook).
+    pub fn perft(&self, depth: u32, chess960: bool) -> Vec<(String, u64)> {
+        with_state!(self, s, r => {
+            let pos = s.current();
+            let mut buffers = Vec::new();
+            let mut roots = Vec::new();
+            r.legal_moves(pos, &mut roots);
+            roots
+                .iter()
+                .map(|&mv| {
+                    let mut next = *pos;
+                    r.make(&mut next, mv);
+                    let n = if depth <= 1 { 1 } else { r.perft(&next, depth - 1, &mut buffers) };
+                    (notation::uci(&r, mv, chess960), n)
+                })
+                .collect()
+        })
+    }
+
+    /// Counts leaf nodes `depth` plies deep (perft) without dividing.
+    pub fn perft_total(&self, depth: u32) -> u64 {
+        with_state!(self, s, r => {
+            let mut buffers = Vec::new();
+            r.perft(s.current(), depth, &mut buffers)
+        })
+    }
+
+    /// A legal move in UCI with castling written king-takes-rook (`chess960`) or
+    /// king-to-destination.
+    pub fn uci_with(&self, mv: Move, chess960: bool) -> String {
+        with_state!(self, _s, r => notation::uci(&r, mv.0, chess960))
+    }
+}
+
+fn chess960_number_of(fen: &str) -> Option<u16> {
+    let board = fen.split_whitespace().next()?;
+    let white = board.rsplit('/').next()?;
+    crate::chess960::number_of(white)
 }

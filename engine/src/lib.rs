@@ -1,12 +1,32 @@
 //! The rules of every Kodex variant.
 //!
 //! Pure: no I/O, no async, no clock. Time, randomness and files come in as
-//! arguments. Pieces and variants are data (see `config/variants/`).
+//! arguments. Pieces and variants are data (see `config/variants/`): a
+//! Betza-like movement language ([`betza`]), TOML definitions ([`variant`]),
+//! compiled into lookup tables ([`tables`]) over bit sets as wide as the
+//! board needs ([`bitboard`]). The bot uses the [`Game`] facade.
+//!
+//! ```
+//! use kodex_engine::{Registry, Game, Start};
+//! let registry = Registry::builtin();
+//! let mut game = Game::new(registry.get("chess").unwrap(), Start::Standard).unwrap();
+//! game.play_text("e4").unwrap();
+//! assert_eq!(game.history()[0].uci, "e2e4");
+//! ```
 
+pub mod betza;
+pub mod bitboard;
+pub mod chess960;
 pub mod fen;
+pub mod fog;
 pub mod game;
+pub mod geometry;
+pub mod material;
 pub mod moves;
+pub mod notation;
+pub mod position;
 pub mod side;
+pub mod tables;
 pub mod variant;
 pub mod view;
 

@@ -1,5 +1,50 @@
 //! The internal move encoding.
 
-/// A move: origin, destination, promotion or dropped piece, and its kind.
+/// What kind of move it is.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct Move {}
+pub enum MoveKind {
+    /// A move to an empty square.
+    Quiet,
+    /// A capture on the destination square.
+    Capture,
+    /// A pawn's double step (may allow en passant).
+    DoubleStep,
+    /// An en-passant capture.
+    EnPassant,
+    /// Castling: `from` is the king, `to` the rook (king takes rook).
+    Castle,
+    /// A drop from the pocket: `piece` is dropped on `to`.
+    Drop,
+}
+
+/// A move: origin, destination, moving (or dropped) piece type, promotion.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Move {
+    /// Origin square (the destination for drops).
+    pub from: u8,
+    /// Destination square (for castling: the rook's square).
+    pub to: u8,
+    /// The moving piece type (for drops: the dropped type).
+    pub piece: u8,
+    /// Promotion piece type + 1, or 0.
+    pub promotion: u8,
+    /// The kind of move.
+    pub kind: MoveKind,
+}
+
+impl Move {
+    /// The promotion piece type, if any.
+    #[inline]
+    pub fn promotion(self) -> Option<usize> {
+        (self.promotion > 0).then(|| self.promotion as usize - 1)
+    }
+
+    /// Whether the move captures (including en passant).
+    #[inline]
+    pub fn is_capture(self) -> bool {
+        matches!(self.kind, MoveKind::Capture | MoveKind::EnPassant)
+    }
+}
+
+/// A reusable list of moves.
+pub type MoveList = Vec<Move>;

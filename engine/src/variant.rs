@@ -1,17 +1,68 @@
 //! Variant definitions: TOML in, checked rules out.
+//!
+//! A definition names its board, pieces (movement in the [`crate::betza`]
+//! language), start position and rule flags. `extends = "chess"` starts from
+//! another definition and overrides keys (pieces merge by letter). Built-ins
+//! are the files of `config/variants/`, compiled in.
 
+use crate::betza::{self, Atom};
+use crate::geometry::Geometry;
+use crate::view::{Art, BoardStyle};
+use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::OnceLock;
 
-/// A compiled variant definition.
-#[derive(Debug)]
-pub struct VariantDef {}
+/// The built-in definitions: (file name, text).
+pub const BUILTIN: &[(&str, &str)] = &[
+    (
+        "chess.toml",
+        include_str!("../../config/variants/chess.toml"),
+    ),
+    (
+        "chess960.toml",
+        include_str!("../../config/variants/chess960.toml"),
+    ),
+    (
+        "atomic.toml",
+        include_str!("../../config/variants/atomic.toml"),
+    ),
+    (
+        "kingofthehill.toml",
+        include_str!("../../config/variants/kingofthehill.toml"),
+    ),
+    (
+        "threecheck.toml",
+        include_str!("../../config/variants/threecheck.toml"),
+    ),
+    (
+        "crazyhouse.toml",
+        include_str!("../../config/variants/crazyhouse.toml"),
+    ),
+    (
+        "antichess.toml",
+        include_str!("../../config/variants/antichess.toml"),
+    ),
+    (
+        "horde.toml",
+        include_str!("../../config/variants/horde.toml"),
+    ),
+    (
+        "fogofwar.toml",
+        include_str!("../../config/variants/fogofwar.toml"),
+    ),
+    (
+        "racingkings.toml",
+        include_str!("../../config/variants/racingkings.toml"),
+    ),
+];
 
 /// A malformed variant definition: the file, the key and the problem.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct VariantError {
     /// The file (or built-in name) the definition came from.
     pub file: String,
-    /// The offending key (`pieces.archbishop.betza`), empty when the file as a whole is wrong.
+    /// The offending key (`pieces.a.betza`), empty when the file as a whole is wrong.
     pub key: String,
     /// What is wrong.
     pub problem: String,
@@ -28,3 +79,552 @@ impl fmt::Display for VariantError {
 }
 
 impl std::error::Error for VariantError {}
+
+/// What happens to the side that meets a condition (no pieces, stalemated).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// The game is drawn.
+    #[default]
+    Draw,
+    /// That side wins.
+    Win,
+    /// That side loses.
+    Loss,
+}
+
+/// How reaching a flag square ends the game.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum FlagRule {
+    /// The first royal piece on a flag square wins at once (king of the hill).
+    #[default]
+    Win,
+    /// Racing kings: if the first player gets there, the second may answer by
+    /// getting there too on the very next move, which draws.
+    Race,
+}
+
+/// A piece type of a variant.
+#[derive(Clone, Debug)]
+pub struct PieceDef {
+    /// FEN letter, lower case.
+    pub letter: char,
+    /// English name (`knight`).
+    pub name: String,
+    /// Movement definition as written.
+    pub betza: String,
+    /// Movement, parsed.
+    pub atoms: Vec<Atom>,
+    /// Royal: may not be left attacked; mate ends the game.
+    pub royal: bool,
+    /// Art used to draw it.
+    pub art: Art,
+    /// Pawn-like: promotes, resets the fifty-move counter, double steps make en passant possible.
+    pub pawn: bool,
+    /// What it may promote to (piece type indices).
+    pub promotes_to: Vec<usize>,
+    /// Relative ranks (1 = own first rank) from which `i` moves are allowed.
+    pub initial_ranks: Vec<u8>,
+    /// Relative ranks from which a double step may be taken en passant
+    /// (defaults to `initial_ranks`; horde pawns double-stepping from rank 1 may not).
+    pub en_passant_ranks: Vec<u8>,
+    /// Relative ranks (inclusive) where it may be dropped.
+    pub drop_ranks: (u8, u8),
+    /// Russian letter(s) players may type for it.
+    pub russian: Option<String>,
+    /// Castles with the king (rooks).
+    pub castles: bool,
+}
+
+/// A compiled variant definition.
+pub struct VariantDef {
+    /// Id (`chess`).
+    pub id: String,
+    /// Other names accepted (`3check`, `fischerandom`).
+    pub aliases: Vec<String>,
+    /// Fairy-Stockfish `UCI_Variant` name.
+    pub uci_name: String,
+    /// Names by language.
+    pub names: BTreeMap<String, String>,
+    /// Rules texts by language.
+    pub rules: BTreeMap<String, String>,
+    /// Board shape.
+    pub geometry: Geometry,
+    /// Start position.
+    pub start_fen: String,
+    /// Piece types, in index order.
+    pub pieces: Vec<PieceDef>,
+    /// Castling.
+    pub castling: bool,
+    /// Chess960 start positions and castling.
+    pub chess960: bool,
+    /// Captured pieces go to the captor's pocket and may be dropped.
+    pub drops: bool,
+    /// Captures explode (atomic).
+    pub atomic: bool,
+    /// Piece types an explosion spares (pawns in atomic).
+    pub explosion_immune: Vec<usize>,
+    /// Giving this many checks wins (three-check); 0 = no limit.
+    pub check_limit: u8,
+    /// Squares a royal piece wins by reaching.
+    pub flag_squares: Vec<usize>,
+    /// How reaching a flag square ends the game.
+    pub flag_rule: FlagRule,
+    /// Capturing is compulsory (antichess).
+    pub must_capture: bool,
+    /// What a side with no pieces left gets (`None`: nothing special).
+    pub extinction: Option<Verdict>,
+    /// What a stalemated side gets.
+    pub stalemate: Verdict,
+    /// A move giving check is illegal (racing kings).
+    pub checks_forbidden: bool,
+    /// Fog of war: each side sees only what its pieces reach.
+    pub fog: bool,
+    /// Relative rank (1-based) where pawns promote.
+    pub promotion_rank: u8,
+    /// Squares drawn marked (the hill).
+    pub marked: Vec<usize>,
+    /// How cells are drawn.
+    pub style: BoardStyle,
+    /// The file it came from.
+    pub source: String,
+    pub(crate) compiled: OnceLock<crate::tables::AnyTables>,
+}
+
+impl fmt::Debug for VariantDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VariantDef")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl VariantDef {
+    /// The piece type with FEN letter `letter` (either case).
+    pub fn piece_by_letter(&self, letter: char) -> Option<usize> {
+        let lower = letter.to_ascii_lowercase();
+        self.pieces.iter().position(|p| p.letter == lower)
+    }
+
+    /// The royal piece type, if any.
+    pub fn royal_type(&self) -> Option<usize> {
+        self.pieces.iter().position(|p| p.royal)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPiece {
+    name: Option<String>,
+    betza: String,
+    #[serde(default)]
+    royal: bool,
+    art: Option<String>,
+    #[serde(default)]
+    pawn: bool,
+    #[serde(default)]
+    promotes_to: Vec<String>,
+    initial_ranks: Option<Vec<u8>>,
+    en_passant_ranks: Option<Vec<u8>>,
+    drop_ranks: Option<[u8; 2]>,
+    ru: Option<String>,
+    #[serde(default)]
+    castles: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawVariant {
+    id: String,
+    #[serde(default)]
+    aliases: Vec<String>,
+    uci: Option<String>,
+    #[serde(default)]
+    names: BTreeMap<String, String>,
+    #[serde(default)]
+    rules: BTreeMap<String, String>,
+    files: u8,
+    ranks: u8,
+    #[serde(default)]
+    holes: Vec<String>,
+    start: String,
+    pieces: BTreeMap<String, toml::Value>,
+    #[serde(default)]
+    castling: bool,
+    #[serde(default)]
+    chess960: bool,
+    #[serde(default)]
+    drops: bool,
+    #[serde(default)]
+    atomic: bool,
+    #[serde(default)]
+    explosion_immune: Vec<String>,
+    #[serde(default)]
+    check_limit: u8,
+    #[serde(default)]
+    flag_squares: Vec<String>,
+    #[serde(default)]
+    flag_rule: FlagRule,
+    #[serde(default)]
+    must_capture: bool,
+    extinction: Option<Verdict>,
+    #[serde(default)]
+    stalemate: Verdict,
+    #[serde(default)]
+    checks_forbidden: bool,
+    #[serde(default)]
+    fog: bool,
+    promotion_rank: Option<u8>,
+    #[serde(default)]
+    marked: Vec<String>,
+    style: Option<String>,
+}
+
+/// Merges `child` over `parent`: tables merge key by key, other values replace.
+fn merge(parent: &mut toml::Table, child: toml::Table) {
+    for (key, value) in child {
+        match (parent.get_mut(&key), value) {
+            (Some(toml::Value::Table(p)), toml::Value::Table(c)) => merge(p, c),
+            (_, value) => {
+                parent.insert(key, value);
+            }
+        }
+    }
+}
+
+const CLASSICAL_ORDER: &str = "kqrbnp";
+
+/// Reads a definition. `lookup` resolves `extends` to the parent's text.
+pub fn parse_definition(
+    file: &str,
+    text: &str,
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> Result<VariantDef, VariantError> {
+    let err = |key: &str, problem: String| VariantError {
+        file: file.to_string(),
+        key: key.to_string(),
+        problem,
+    };
+    let mut table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| err("", format!("not valid TOML: {}", e.message())))?;
+    // Resolve inheritance (bounded, so a cycle is an error, not a hang).
+    let mut depth = 0;
+    while let Some(parent) = table.remove("extends") {
+        let Some(name) = parent.as_str().map(str::to_string) else {
+            return Err(err("extends", "must be a variant id".into()));
+        };
+        depth += 1;
+        if depth > 8 {
+            return Err(err("extends", "inheritance is too deep (a cycle?)".into()));
+        }
+        let Some(parent_text) = lookup(&name) else {
+            return Err(err("extends", format!("unknown variant `{name}`")));
+        };
+        let mut base: toml::Table = parent_text.parse().map_err(|e: toml::de::Error| {
+            err(
+                "extends",
+                format!("parent is not valid TOML: {}", e.message()),
+            )
+        })?;
+        for key in ["aliases", "uci", "names", "rules", "id"] {
+            base.remove(key);
+        }
+        merge(&mut base, table);
+        table = base;
+    }
+    let raw: RawVariant = toml::Value::Table(table)
+        .try_into()
+        .map_err(|e: toml::de::Error| {
+            let message = e.message().to_string();
+            let key = message
+                .split('`')
+                .nth(1)
+                .filter(|_| message.contains("field"))
+                .unwrap_or("")
+                .to_string();
+            err(&key, message)
+        })?;
+    build(file, raw)
+}
+
+fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
+    let err = |key: &str, problem: String| VariantError {
+        file: file.to_string(),
+        key: key.to_string(),
+        problem,
+    };
+    if raw.id.is_empty()
+        || !raw
+            .id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(err(
+            "id",
+            "must be non-empty letters, digits, `-` or `_`".into(),
+        ));
+    }
+    if !(1..=16).contains(&raw.files) || !(1..=16).contains(&raw.ranks) {
+        return Err(err(
+            "files",
+            "the board must be 1 to 16 files and ranks".into(),
+        ));
+    }
+    let mut geometry = Geometry::rectangle(raw.files, raw.ranks);
+    let squares =
+        |key: &str, names: &[String], geometry: &Geometry| -> Result<Vec<usize>, VariantError> {
+            let mut out = Vec::new();
+            for name in names {
+                // `a1` or a rectangle `a1:h1`.
+                let (from, to) = name.split_once(':').unwrap_or((name, name));
+                match (geometry.parse(from), geometry.parse(to)) {
+                    (Some(a), Some(b)) => {
+                        let (f0, f1) = (
+                            geometry.file_of(a).min(geometry.file_of(b)),
+                            geometry.file_of(a).max(geometry.file_of(b)),
+                        );
+                        let (r0, r1) = (
+                            geometry.rank_of(a).min(geometry.rank_of(b)),
+                            geometry.rank_of(a).max(geometry.rank_of(b)),
+                        );
+                        for r in r0..=r1 {
+                            for f in f0..=f1 {
+                                out.extend(geometry.square(f, r));
+                            }
+                        }
+                    }
+                    _ => {
+                        return Err(err(
+                            key,
+                            format!("`{name}` is not a square (or range a1:h1) of this board"),
+                        ))
+                    }
+                }
+            }
+            Ok(out)
+        };
+    for hole in squares("holes", &raw.holes, &geometry)? {
+        geometry.remove(hole);
+    }
+
+    // Piece types: classical letters first, then the rest alphabetically.
+    let mut letters: Vec<(char, &toml::Value)> = Vec::new();
+    for (key, value) in &raw.pieces {
+        let mut chars = key.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_lowercase() => letters.push((c, value)),
+            _ => {
+                return Err(err(
+                    &format!("pieces.{key}"),
+                    "a piece key must be one lower-case letter".into(),
+                ))
+            }
+        }
+    }
+    letters.sort_by_key(|(c, _)| (CLASSICAL_ORDER.find(*c).unwrap_or(99), *c));
+    if letters.len() > crate::tables::MAX_TYPES {
+        return Err(err(
+            "pieces",
+            format!("at most {} piece types", crate::tables::MAX_TYPES),
+        ));
+    }
+    let mut raw_pieces = Vec::new();
+    for (letter, value) in &letters {
+        let key = format!("pieces.{letter}");
+        let piece: RawPiece = (*value)
+            .clone()
+            .try_into()
+            .map_err(|e: toml::de::Error| err(&key, e.message().to_string()))?;
+        raw_pieces.push((*letter, piece));
+    }
+    let index_of = |c: &str| -> Option<usize> {
+        let mut it = c.chars();
+        let ch = it.next()?.to_ascii_lowercase();
+        if it.next().is_some() {
+            return None;
+        }
+        letters.iter().position(|(l, _)| *l == ch)
+    };
+    let mut pieces = Vec::new();
+    for (letter, p) in raw_pieces {
+        let key = format!("pieces.{letter}");
+        let atoms =
+            betza::parse(&p.betza).map_err(|e| err(&format!("{key}.betza"), e.to_string()))?;
+        let art = match p.art.as_deref() {
+            None | Some("token") => Art::Token,
+            Some("king") => Art::King,
+            Some("queen") => Art::Queen,
+            Some("rook") => Art::Rook,
+            Some("bishop") => Art::Bishop,
+            Some("knight") => Art::Knight,
+            Some("pawn") => Art::Pawn,
+            Some(other) => {
+                return Err(err(&format!("{key}.art"), format!("unknown art `{other}`")))
+            }
+        };
+        let mut promotes_to = Vec::new();
+        for target in &p.promotes_to {
+            match index_of(target) {
+                Some(i) => promotes_to.push(i),
+                None => {
+                    return Err(err(
+                        &format!("{key}.promotes_to"),
+                        format!("`{target}` is not a piece of this variant"),
+                    ))
+                }
+            }
+        }
+        let drop_ranks = match p.drop_ranks {
+            Some([lo, hi]) if lo >= 1 && lo <= hi && hi <= raw.ranks => (lo, hi),
+            Some(_) => {
+                return Err(err(
+                    &format!("{key}.drop_ranks"),
+                    "must be [lowest, highest] relative ranks on the board".into(),
+                ))
+            }
+            None => (1, raw.ranks),
+        };
+        pieces.push(PieceDef {
+            letter,
+            name: p.name.unwrap_or_else(|| letter.to_string()),
+            betza: p.betza,
+            atoms,
+            royal: p.royal,
+            art,
+            pawn: p.pawn,
+            promotes_to,
+            en_passant_ranks: p
+                .en_passant_ranks
+                .or_else(|| p.initial_ranks.clone())
+                .unwrap_or_else(|| vec![2]),
+            initial_ranks: p.initial_ranks.unwrap_or_else(|| vec![2]),
+            drop_ranks,
+            russian: p.ru,
+            castles: p.castles,
+        });
+    }
+    if pieces.iter().filter(|p| p.royal).count() > 1 {
+        return Err(err("pieces", "at most one royal piece type".into()));
+    }
+    let mut explosion_immune = Vec::new();
+    for letter in &raw.explosion_immune {
+        match index_of(letter) {
+            Some(i) => explosion_immune.push(i),
+            None => {
+                return Err(err(
+                    "explosion_immune",
+                    format!("`{letter}` is not a piece of this variant"),
+                ))
+            }
+        }
+    }
+    let style = match raw.style.as_deref() {
+        None | Some("checkered") => BoardStyle::Checkered,
+        Some("uniform") => BoardStyle::Uniform,
+        Some("points") => BoardStyle::Points,
+        Some(other) => {
+            return Err(err(
+                "style",
+                format!("unknown style `{other}` (checkered, uniform, points)"),
+            ))
+        }
+    };
+    let promotion_rank = raw.promotion_rank.unwrap_or(raw.ranks);
+    if promotion_rank == 0 || promotion_rank > raw.ranks {
+        return Err(err("promotion_rank", "must be a rank of the board".into()));
+    }
+    let flag_squares = squares("flag_squares", &raw.flag_squares, &geometry)?;
+    let marked = squares("marked", &raw.marked, &geometry)?;
+    let def = VariantDef {
+        uci_name: raw.uci.unwrap_or_else(|| raw.id.clone()),
+        id: raw.id,
+        aliases: raw.aliases,
+        names: raw.names,
+        rules: raw.rules,
+        geometry,
+        start_fen: raw.start,
+        pieces,
+        castling: raw.castling,
+        chess960: raw.chess960,
+        drops: raw.drops,
+        atomic: raw.atomic,
+        explosion_immune,
+        check_limit: raw.check_limit,
+        flag_squares,
+        flag_rule: raw.flag_rule,
+        must_capture: raw.must_capture,
+        extinction: raw.extinction,
+        stalemate: raw.stalemate,
+        checks_forbidden: raw.checks_forbidden,
+        fog: raw.fog,
+        promotion_rank,
+        marked,
+        style,
+        source: file.to_string(),
+        compiled: OnceLock::new(),
+    };
+    // The start position must be readable.
+    crate::tables::check_start(&def).map_err(|e| err("start", e.to_string()))?;
+    Ok(def)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lookup(name: &str) -> Option<String> {
+        BUILTIN
+            .iter()
+            .find(|(f, _)| f.trim_end_matches(".toml") == name)
+            .map(|(_, t)| t.to_string())
+    }
+
+    #[test]
+    fn every_builtin_parses() {
+        for (file, text) in BUILTIN {
+            let def = parse_definition(file, text, &lookup).unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                def.names.contains_key("en") && def.names.contains_key("ru"),
+                "{file} names"
+            );
+            assert!(
+                def.rules.contains_key("en") && def.rules.contains_key("ru"),
+                "{file} rules"
+            );
+        }
+    }
+
+    #[test]
+    fn errors_name_file_key_and_problem() {
+        let bad = "id = \"x\"\nextends = \"chess\"\n[pieces.a]\nbetza = \"Xq\"\n";
+        let e = parse_definition("mine.toml", bad, &lookup).unwrap_err();
+        assert_eq!(e.file, "mine.toml");
+        assert_eq!(e.key, "pieces.a.betza");
+        assert!(e.problem.contains("unknown piece letter"), "{e}");
+
+        let e = parse_definition(
+            "u.toml",
+            "id = \"x\"\nextends = \"chess\"\nbogus = 1\n",
+            &lookup,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("bogus"), "{e}");
+
+        let e = parse_definition(
+            "f.toml",
+            "id = \"x\"\nextends = \"chess\"\nstart = \"zzz\"\n",
+            &lookup,
+        )
+        .unwrap_err();
+        assert_eq!(e.key, "start");
+
+        let e = parse_definition("t.toml", "this is = not toml [", &lookup).unwrap_err();
+        assert!(e.problem.contains("TOML"));
+
+        let e =
+            parse_definition("c.toml", "id = \"x\"\nextends = \"nothing\"\n", &lookup).unwrap_err();
+        assert_eq!(e.key, "extends");
+    }
+}

@@ -1,6 +1,6 @@
 //! A small scripted stand-in for the game service, so adapter tests can run
 //! before (and independently of) the real one: challenges with Accept/Decline
-//! buttons, a variant picker, turns, resign with a game GIF, and a "fog" variant
+//! buttons, turns, resign with a game GIF, and a "fog" variant
 //! whose boards only go to each player privately.
 //!
 //! It validates moves only by shape (`e4`, `Nf3`, `exd5`), which is all an
@@ -111,22 +111,8 @@ impl ToyHandler {
             buttons: Vec::new(),
         };
         match request.action.clone() {
-            Action::Play {
-                variant, opponent, ..
-            } if variant.is_empty() => {
-                let data_suffix = opponent.map(|o| format!(":{}", o.id)).unwrap_or_default();
-                vec![Delivery {
-                    target: chat,
-                    text: "Pick a variant:".into(),
-                    image: None,
-                    buttons: ["chess", "fog"]
-                        .iter()
-                        .map(|variant| Button {
-                            label: variant.to_string(),
-                            data: format!("play:{variant}{data_suffix}"),
-                        })
-                        .collect(),
-                }]
+            Action::Play { variant, .. } if variant.is_empty() => {
+                vec![note(me, "Usage: /play <variant>.".into())]
             }
             Action::Play {
                 variant, opponent, ..
@@ -142,20 +128,6 @@ impl ToyHandler {
             Action::Button { data } => {
                 let mut parts = data.split(':');
                 match (parts.next(), parts.next()) {
-                    (Some("play"), Some(variant)) => {
-                        let opponent = parts.next().map(|id| UserRef {
-                            platform: request.actor.platform,
-                            id: id.to_owned(),
-                            name: id.to_owned(),
-                        });
-                        vec![challenge(
-                            &mut games,
-                            &request.chat,
-                            &request.actor,
-                            variant,
-                            opponent,
-                        )]
-                    }
                     (Some("acc"), Some(id)) => {
                         let Some(game) = games.iter_mut().find(|game| game.id == id) else {
                             return vec![note(me, "That challenge is gone.".into())];

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use kodex_bot::api::{Action, ChatRef, Delivery, Image, Platform, Target, UserRef};
-use kodex_bot::telegram::{run, Limits, TelegramConfig};
+use kodex_bot::telegram::{run, Limits, TelegramConfig, VariantChoice};
 use kodex_tests::fake_telegram::{Call, Failure, FakeTelegram, Outcome, TOKEN};
 use kodex_tests::toy_handler::{ToyHandler, BOARD_PNG};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
@@ -45,6 +45,18 @@ async fn start(bob_started: bool) -> Harness {
         messages_per_min_channel_or_supergroup: 10_000,
         messages_per_sec_overall: 1_000,
     };
+    config.variants = vec![
+        VariantChoice {
+            id: "chess".into(),
+            name: "Chess".into(),
+            name_ru: "Шахматы".into(),
+        },
+        VariantChoice {
+            id: "fog".into(),
+            name: "Fog of war".into(),
+            name_ru: "Туман войны".into(),
+        },
+    ];
     let toy = Arc::new(ToyHandler::default());
     let (outbox, receiver) = unbounded_channel();
     let handler = Arc::clone(&toy);
@@ -247,13 +259,48 @@ async fn play_without_a_variant_offers_a_picker_and_a_reply_names_the_opponent()
     let harness = start(true).await;
     let fake = &harness.fake;
     let bob_says = fake.say(GROUP, BOB, "anyone for a game?");
-    fake.reply(GROUP, ALICE, "/play", bob_says);
+    fake.reply(GROUP, ALICE, "/play 5+3", bob_says);
     let (at, picker) = fake
         .wait_for(0, "the variant picker", |call| {
             call.delivered_to(GROUP) && !call.button_data().is_empty()
         })
         .await;
-    assert_eq!(picker.button_data(), vec!["play:chess:22", "play:fog:22"]);
+    assert_eq!(picker.text(), "Choose a variant:");
+    assert_eq!(picker.button_data(), vec!["pv:0:0", "pv:0:1"]);
+    let labels: Vec<&str> = picker.params["reply_markup"]["inline_keyboard"][0]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|button| button["text"].as_str())
+        .collect();
+    assert_eq!(labels, vec!["Chess", "Fog of war"]);
+    let picker_id = picker.message_id.expect("picker id");
+
+    // Only the person who typed /play may choose.
+    let carol_press = fake.press(GROUP, CAROL, picker_id, "pv:0:1");
+    let (at, answer) = fake
+        .wait_for(at, "Carol's press answered", |call| {
+            call.method == "answerCallbackQuery"
+                && call.params["callback_query_id"] == carol_press.as_str()
+        })
+        .await;
+    assert_eq!(
+        answer.params["text"],
+        "This menu is for whoever typed /play."
+    );
+    assert!(harness
+        .toy
+        .requests()
+        .iter()
+        .all(|request| !matches!(request.action, Action::Play { .. })));
+
+    fake.press(GROUP, ALICE, picker_id, "pv:0:0");
+    let (_, challenge) = fake
+        .wait_for(at, "the challenge from the picker", |call| {
+            call.delivered_to(GROUP) && call.button_data().contains(&"acc:g1".to_owned())
+        })
+        .await;
+    assert!(challenge.text().contains("chess"));
     let played = harness
         .toy
         .requests()
@@ -263,25 +310,12 @@ async fn play_without_a_variant_offers_a_picker_and_a_reply_names_the_opponent()
     assert_eq!(
         played.action,
         Action::Play {
-            variant: String::new(),
+            variant: "chess".into(),
             opponent: Some(telegram_user(BOB, "bob")),
-            clock: None,
+            clock: Some("5+3".into()),
             color: None,
         }
     );
-
-    fake.press(
-        GROUP,
-        ALICE,
-        picker.message_id.expect("picker id"),
-        "play:chess:22",
-    );
-    let (_, challenge) = fake
-        .wait_for(at + 1, "the challenge from the picker", |call| {
-            call.delivered_to(GROUP) && call.button_data().contains(&"acc:g1".to_owned())
-        })
-        .await;
-    assert!(challenge.text().contains("chess"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,5 +1,7 @@
-//! Telegram commands: splitting `/name@bot arguments` and turning them into
-//! service [`Action`]s, plus the command menus registered with `setMyCommands`.
+//! Telegram commands: splitting `/name@bot arguments`, reading the two that
+//! are Telegram's own (`/start`, `/play`), and the command menus registered
+//! with `setMyCommands`. The rest of the vocabulary is shared with the console
+//! ([`crate::command`]).
 
 use crate::api::{Action, UserRef};
 
@@ -40,7 +42,7 @@ pub(super) enum Parsed {
     /// `/start [payload]`: a deep link was followed (or the chat was opened).
     Start { payload: String },
     /// Not one of ours (maybe another bot's); ignored in groups.
-    Unknown,
+    Unknown(Action),
 }
 
 /// How `/play` learns who is challenged besides the typed words.
@@ -52,41 +54,23 @@ pub(super) struct PlayContext<'a> {
     pub resolve_username: &'a dyn Fn(&str) -> UserRef,
 }
 
-/// Parses one command into what it means.
-pub(super) fn parse(command: &CommandText<'_>, play: &PlayContext<'_>) -> Parsed {
-    let args = command.args;
-    let game = || args.split_whitespace().next().map(str::to_owned);
-    let action = match command.name.as_str() {
-        "start" => {
-            return Parsed::Start {
-                payload: args.to_owned(),
-            }
-        }
-        "play" => parse_play(args, play),
-        "move" | "m" => Action::Move {
-            text: args.to_owned(),
-            game: None,
+/// Parses one command (already [`split`]) from the whole message `text`.
+///
+/// `/start` and `/play` are Telegram's own (deep-link payloads; an opponent
+/// named by replying, and no variant meaning "show the picker"); everything
+/// else is the shared text-command vocabulary of [`crate::command::parse`].
+pub(super) fn parse(command: &CommandText<'_>, text: &str, play: &PlayContext<'_>) -> Parsed {
+    match command.name.as_str() {
+        "start" => Parsed::Start {
+            payload: command.args.to_owned(),
         },
-        "accept" => Action::Accept { game: game() },
-        "decline" => Action::Decline { game: game() },
-        "resign" => Action::Resign { game: game() },
-        "draw" => Action::Draw { game: game() },
-        "takeback" => Action::Takeback { game: game() },
-        "abort" => Action::Abort { game: game() },
-        "board" => Action::Board { game: game() },
-        "games" => Action::Games,
-        "pgn" => Action::Pgn { game: game() },
-        "rules" => Action::Rules {
-            variant: args.to_owned(),
+        "play" | "challenge" | "new" => Parsed::Action(parse_play(command.args, play)),
+        _ => match crate::command::parse(text, |_| None) {
+            Some(unknown @ Action::Unknown { .. }) => Parsed::Unknown(unknown),
+            Some(action) => Parsed::Action(action),
+            None => Parsed::Unknown(Action::Help),
         },
-        "variants" => Action::Variants,
-        "help" => Action::Help,
-        "lang" => Action::Lang {
-            lang: args.to_lowercase(),
-        },
-        _ => return Parsed::Unknown,
-    };
-    Parsed::Action(action)
+    }
 }
 
 /// `/play [variant] [@opponent] [clock] [color]`, in any order after the variant.
@@ -218,6 +202,7 @@ mod tests {
         let command = split(text, "KodexBot")?;
         Some(parse(
             &command,
+            text,
             &PlayContext {
                 replied_to,
                 resolve_username: &resolve,
@@ -289,7 +274,18 @@ mod tests {
                 payload: "b_7fk2".into()
             })
         );
-        assert_eq!(parse_text("/weather", None), Some(Parsed::Unknown));
+        assert_eq!(
+            parse_text("/weather", None),
+            Some(Parsed::Unknown(Action::Unknown {
+                command: "/weather".into()
+            }))
+        );
+        assert_eq!(
+            parse_text("/nodraw k7m2", None),
+            Some(Parsed::Action(Action::DeclineDraw {
+                game: Some("k7m2".into())
+            }))
+        );
     }
 
     #[test]

@@ -15,8 +15,8 @@ use teloxide::adaptors::Throttle;
 use teloxide::payloads::setters::*;
 use teloxide::requests::{Request as _, Requester};
 use teloxide::types::{
-    ChatId, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, MessageId, ReplyParameters,
-    UserId,
+    ChatId, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, MessageId, ParseMode,
+    ReplyParameters, UserId,
 };
 use teloxide::{ApiError, Bot, RequestError};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
@@ -184,7 +184,9 @@ impl Courier {
                 player_name,
                 payload,
             }) => {
-                if !self.directory.mark_link_posted(player, &payload) {
+                if self.directory.take_opened_private(player)
+                    || !self.directory.mark_link_posted(player, &payload)
+                {
                     return;
                 }
                 let locale = self.directory.locale(player);
@@ -218,12 +220,17 @@ impl Courier {
     async fn send(&self, chat: ChatId, parcel: &Parcel) -> Result<(), RequestError> {
         let markup = keyboard(&parcel.buttons, parcel.link.as_ref());
         let text = parcel.text.trim();
+        // The service marks monospace text boards with ``` fences, which
+        // Telegram shows literally unless the text is sent as HTML.
+        let html = text.contains("```");
         let mut reply_to = parcel.reply_to;
         if let Some(image) = &parcel.image {
             let caption_fits = text.chars().count() <= CAPTION_LIMIT;
-            let caption = Some(text).filter(|text| caption_fits && !text.is_empty());
+            let caption = Some(text)
+                .filter(|text| caption_fits && !text.is_empty())
+                .map(|text| Formatted::new(text, html));
             let image_markup = markup.clone().filter(|_| caption_fits);
-            self.send_image(chat, image, caption, image_markup, reply_to)
+            self.send_image(chat, image, caption.as_ref(), image_markup, reply_to)
                 .await?;
             if caption_fits {
                 return Ok(());
@@ -235,10 +242,21 @@ impl Courier {
         }
         let chunks = split_text(text, MESSAGE_LIMIT);
         let last = chunks.len().saturating_sub(1);
+        let mut inside_fence = false;
         for (index, chunk) in chunks.into_iter().enumerate() {
             let chunk_markup = markup.clone().filter(|_| index == last);
+            let chunk = if html {
+                let (converted, still_inside) = fenced_to_html(&chunk, inside_fence);
+                inside_fence = still_inside;
+                converted
+            } else {
+                chunk
+            };
             with_retries(|| {
                 let mut request = self.bot.send_message(chat, chunk.clone());
+                if html {
+                    request = request.parse_mode(ParseMode::Html);
+                }
                 if let Some(markup) = chunk_markup.clone() {
                     request = request.reply_markup(markup);
                 }
@@ -258,7 +276,7 @@ impl Courier {
         &self,
         chat: ChatId,
         image: &Image,
-        caption: Option<&str>,
+        caption: Option<&Formatted>,
         markup: Option<InlineKeyboardMarkup>,
         reply_to: Option<MessageId>,
     ) -> Result<(), RequestError> {
@@ -268,7 +286,10 @@ impl Courier {
             with_retries(|| {
                 let mut request = self.bot.send_document(chat, file());
                 if let Some(caption) = caption {
-                    request = request.caption(caption.to_owned());
+                    request = request.caption(caption.text.clone());
+                    if caption.html {
+                        request = request.parse_mode(ParseMode::Html);
+                    }
                 }
                 if let Some(markup) = markup.clone() {
                     request = request.reply_markup(markup);
@@ -283,7 +304,10 @@ impl Courier {
             return with_retries(|| {
                 let mut request = self.bot.send_animation(chat, file());
                 if let Some(caption) = caption {
-                    request = request.caption(caption.to_owned());
+                    request = request.caption(caption.text.clone());
+                    if caption.html {
+                        request = request.parse_mode(ParseMode::Html);
+                    }
                 }
                 if let Some(markup) = markup.clone() {
                     request = request.reply_markup(markup);
@@ -301,7 +325,10 @@ impl Courier {
         let photo = with_retries(|| {
             let mut request = self.bot.send_photo(chat, file());
             if let Some(caption) = caption {
-                request = request.caption(caption.to_owned());
+                request = request.caption(caption.text.clone());
+                if caption.html {
+                    request = request.parse_mode(ParseMode::Html);
+                }
             }
             if let Some(markup) = markup.clone() {
                 request = request.reply_markup(markup);
@@ -324,6 +351,61 @@ impl Courier {
             result => result,
         }
     }
+}
+
+/// A caption ready to send: plain, or converted to Telegram's HTML.
+struct Formatted {
+    text: String,
+    html: bool,
+}
+
+impl Formatted {
+    fn new(text: &str, html: bool) -> Self {
+        Formatted {
+            text: if html {
+                fenced_to_html(text, false).0
+            } else {
+                text.to_owned()
+            },
+            html,
+        }
+    }
+}
+
+/// Converts text with ``` fences to Telegram HTML: fenced parts become
+/// `<pre>` blocks, everything is escaped. `inside` says whether the text
+/// starts inside a fence (a long message split in the middle of a block);
+/// returns the HTML and whether it ends inside one.
+fn fenced_to_html(text: &str, inside: bool) -> (String, bool) {
+    let mut html = String::with_capacity(text.len() + 16);
+    let mut inside = inside;
+    if inside {
+        html.push_str("<pre>");
+    }
+    for (index, part) in text.split("```").enumerate() {
+        if index > 0 {
+            html.push_str(if inside { "</pre>" } else { "<pre>" });
+            inside = !inside;
+        }
+        // The line break right after an opening fence is not part of the block.
+        let part = if inside && index > 0 {
+            part.strip_prefix('\n').unwrap_or(part)
+        } else {
+            part
+        };
+        for c in part.chars() {
+            match c {
+                '&' => html.push_str("&amp;"),
+                '<' => html.push_str("&lt;"),
+                '>' => html.push_str("&gt;"),
+                c => html.push(c),
+            }
+        }
+    }
+    if inside {
+        html.push_str("</pre>");
+    }
+    (html, inside)
 }
 
 /// Calls `attempt` until it succeeds, retrying flood-control answers after the
@@ -478,6 +560,19 @@ mod tests {
         assert_eq!(pieces.len(), 3);
         assert!(pieces.iter().all(|piece| piece.chars().count() <= 10));
         assert_eq!(pieces.concat(), long);
+    }
+
+    #[test]
+    fn fenced_boards_become_pre_blocks_and_the_rest_is_escaped() {
+        let (html, inside) = fenced_to_html("a <b> & c\n```\n r n\n . .\n```\nend", false);
+        assert_eq!(html, "a &lt;b&gt; &amp; c\n<pre> r n\n . .\n</pre>\nend");
+        assert!(!inside);
+        let (first, inside) = fenced_to_html("x\n```\n r n\n", false);
+        assert_eq!(first, "x\n<pre> r n\n</pre>");
+        assert!(inside);
+        let (second, inside) = fenced_to_html(" . .\n```\ny", inside);
+        assert_eq!(second, "<pre> . .\n</pre>\ny");
+        assert!(!inside);
     }
 
     #[test]

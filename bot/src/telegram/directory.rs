@@ -17,6 +17,8 @@ struct Memory {
     last_group: HashMap<UserId, ChatId>,
     /// Deep links already posted and not yet followed: one per player and payload.
     posted_links: HashSet<(UserId, String)>,
+    /// People who wrote in their private chat since their last refused message.
+    opened_private: HashSet<UserId>,
 }
 
 /// The adapter's memory of people, shared by the update loop and the couriers.
@@ -45,7 +47,9 @@ impl Directory {
         if let Some(code) = &user.language_code {
             memory.locales.insert(user.id, code.clone());
         }
-        if !chat_is_private {
+        if chat_is_private {
+            memory.opened_private.insert(user.id);
+        } else {
             memory.last_group.insert(user.id, chat);
         }
     }
@@ -84,6 +88,13 @@ impl Directory {
         self.memory()
             .posted_links
             .insert((user, payload.to_owned()))
+    }
+
+    /// Whether the person wrote in their private chat since the last time
+    /// this was asked: a message refused just before they pressed Start
+    /// needs no new link (the `/start` itself brings their board).
+    pub fn take_opened_private(&self, user: UserId) -> bool {
+        self.memory().opened_private.remove(&user)
     }
 
     /// The player opened the private chat: their links are no longer pending.

@@ -23,6 +23,7 @@
 mod commands;
 mod courier;
 mod directory;
+mod picker;
 mod texts;
 mod updates;
 
@@ -43,6 +44,7 @@ use tokio_stream::StreamExt as _;
 use crate::api::{Delivery, Handler};
 use updates::Adapter;
 
+pub use picker::VariantChoice;
 pub use teloxide::adaptors::throttle::Limits;
 
 /// How the adapter receives updates.
@@ -76,6 +78,9 @@ pub struct TelegramConfig {
     pub limits: Limits,
     /// How long one `getUpdates` call waits for news.
     pub poll_timeout: Duration,
+    /// The variants `/play` without a variant offers as buttons. Empty: such a
+    /// `/play` goes to the service as is.
+    pub variants: Vec<VariantChoice>,
 }
 
 impl TelegramConfig {
@@ -88,29 +93,33 @@ impl TelegramConfig {
             boards_as_documents: false,
             limits: Limits::default(),
             poll_timeout: Duration::from_secs(10),
+            variants: Vec::new(),
         }
     }
 
-    /// Reads the environment: `None` without `KODEX_TELEGRAM_TOKEN`.
+    /// Reads the environment: `None` without `KODEX_TELEGRAM_TOKEN`, else the
+    /// token with [`TelegramConfig::with_env_options`].
+    pub fn from_env() -> Result<Option<Self>, TelegramError> {
+        match env_variable("KODEX_TELEGRAM_TOKEN") {
+            Some(token) => TelegramConfig::new(token).with_env_options().map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Applies the optional settings from the environment:
     ///
-    /// - `KODEX_TELEGRAM_TOKEN`: the bot token (required);
     /// - `KODEX_TELEGRAM_API_URL`: another Bot API server;
     /// - `KODEX_TELEGRAM_WEBHOOK_URL` and `KODEX_TELEGRAM_WEBHOOK_LISTEN`
     ///   (default `0.0.0.0:8443`): webhook mode instead of long polling;
     /// - `KODEX_TELEGRAM_BOARDS_AS_FILES=1`: boards as documents.
-    pub fn from_env() -> Result<Option<Self>, TelegramError> {
-        let variable = |name: &str| std::env::var(name).ok().filter(|value| !value.is_empty());
-        let Some(token) = variable("KODEX_TELEGRAM_TOKEN") else {
-            return Ok(None);
-        };
-        let mut config = TelegramConfig::new(token);
-        if let Some(api_url) = variable("KODEX_TELEGRAM_API_URL") {
-            config.api_url = Some(parse_url("KODEX_TELEGRAM_API_URL", &api_url)?);
+    pub fn with_env_options(mut self) -> Result<Self, TelegramError> {
+        if let Some(api_url) = env_variable("KODEX_TELEGRAM_API_URL") {
+            self.api_url = Some(parse_url("KODEX_TELEGRAM_API_URL", &api_url)?);
         }
-        if let Some(webhook_url) = variable("KODEX_TELEGRAM_WEBHOOK_URL") {
-            let listen = variable("KODEX_TELEGRAM_WEBHOOK_LISTEN")
+        if let Some(webhook_url) = env_variable("KODEX_TELEGRAM_WEBHOOK_URL") {
+            let listen = env_variable("KODEX_TELEGRAM_WEBHOOK_LISTEN")
                 .unwrap_or_else(|| "0.0.0.0:8443".to_owned());
-            config.mode = Mode::Webhook {
+            self.mode = Mode::Webhook {
                 listen: listen.parse().map_err(|_| {
                     TelegramError::Config(format!(
                         "KODEX_TELEGRAM_WEBHOOK_LISTEN is not an address like 0.0.0.0:8443: {listen}"
@@ -119,10 +128,28 @@ impl TelegramConfig {
                 url: parse_url("KODEX_TELEGRAM_WEBHOOK_URL", &webhook_url)?,
             };
         }
-        config.boards_as_documents = variable("KODEX_TELEGRAM_BOARDS_AS_FILES")
+        self.boards_as_documents = env_variable("KODEX_TELEGRAM_BOARDS_AS_FILES")
             .is_some_and(|value| matches!(value.as_str(), "1" | "true" | "yes"));
-        Ok(Some(config))
+        Ok(self)
     }
+
+    /// Offers every variant of `registry` in the `/play` picker.
+    pub fn with_variants_of(mut self, registry: &kodex_engine::Registry) -> Self {
+        self.variants = registry
+            .all()
+            .iter()
+            .map(|variant| VariantChoice {
+                id: variant.id().to_owned(),
+                name: variant.name("en").to_owned(),
+                name_ru: variant.name("ru").to_owned(),
+            })
+            .collect();
+        self
+    }
+}
+
+fn env_variable(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|value| !value.is_empty())
 }
 
 fn parse_url(variable: &str, value: &str) -> Result<url::Url, TelegramError> {
@@ -184,7 +211,13 @@ pub async fn run_until(
     register_commands(&bot).await;
 
     let throttled = Throttle::new_spawn(bot.clone(), config.limits);
-    let adapter = Adapter::new(throttled, &me, config.boards_as_documents, handler);
+    let adapter = Adapter::new(
+        throttled,
+        &me,
+        config.boards_as_documents,
+        config.variants,
+        handler,
+    );
     let outbox_adapter = Arc::clone(&adapter);
     let outbox_task = tokio::spawn(async move {
         while let Some(delivery) = outbox.recv().await {

@@ -29,6 +29,33 @@ pub(super) fn deep_link_button(locale: Option<&str>) -> String {
     }
 }
 
+/// The text above the variant picker.
+pub(super) fn picker_prompt(locale: Option<&str>) -> String {
+    if is_russian(locale) {
+        "Выберите вариант:".to_owned()
+    } else {
+        "Choose a variant:".to_owned()
+    }
+}
+
+/// The answer when someone presses another person's variant picker.
+pub(super) fn picker_not_yours(locale: Option<&str>) -> String {
+    if is_russian(locale) {
+        "Это меню для того, кто набрал /play.".to_owned()
+    } else {
+        "This menu is for whoever typed /play.".to_owned()
+    }
+}
+
+/// The answer when a variant picker is too old to remember.
+pub(super) fn picker_expired(locale: Option<&str>) -> String {
+    if is_russian(locale) {
+        "Это меню устарело — наберите /play ещё раз.".to_owned()
+    } else {
+        "This menu has expired; type /play again.".to_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

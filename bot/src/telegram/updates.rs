@@ -7,13 +7,16 @@ use teloxide::adaptors::Throttle;
 use teloxide::payloads::setters::*;
 use teloxide::requests::{Request as _, Requester};
 use teloxide::types::{
-    CallbackQuery, ChatId, Me, Message, MessageId, Update, UpdateKind, User, UserId,
+    CallbackQuery, CallbackQueryId, ChatId, Me, Message, MessageId, Update, UpdateKind, User,
+    UserId,
 };
 use teloxide::Bot;
 
 use super::commands::{self, Parsed, PlayContext};
 use super::courier::{self, Courier, Parcel, Refusal};
 use super::directory::Directory;
+use super::picker::{Choice, Picker, VariantChoice};
+use super::texts;
 use crate::api::{Action, ChatRef, Delivery, Handler, Platform, Request, Target, UserRef};
 
 /// Telegram's limit on a callback answer, in characters.
@@ -33,6 +36,7 @@ pub(super) struct Adapter {
     handler: Arc<dyn Handler>,
     courier: Arc<Courier>,
     directory: Arc<Directory>,
+    picker: Picker,
     bot_id: UserId,
     bot_username: String,
 }
@@ -43,6 +47,7 @@ impl Adapter {
         bot: Throttle<Bot>,
         me: &Me,
         boards_as_documents: bool,
+        variants: Vec<VariantChoice>,
         handler: Arc<dyn Handler>,
     ) -> Arc<Self> {
         let directory = Arc::new(Directory::default());
@@ -57,6 +62,7 @@ impl Adapter {
             handler,
             courier,
             directory,
+            picker: Picker::new(variants),
             bot_id: me.id,
             bot_username,
         })
@@ -98,12 +104,12 @@ impl Adapter {
                 replied_to,
                 resolve_username: &resolve,
             };
-            match commands::parse(&command, &context) {
+            match commands::parse(&command, text, &context) {
                 Parsed::Action(action) => action,
                 Parsed::Start { payload } => self.start(from.id, &payload, private),
-                Parsed::Unknown if private => Action::Help,
+                Parsed::Unknown(action) if private => action,
                 // Probably meant for another bot in the group.
-                Parsed::Unknown => return,
+                Parsed::Unknown(_) => return,
             }
         } else if private || self.replies_to_bot(&message) {
             // Said to the bot: a move, or an error explaining why it is not one.
@@ -118,6 +124,15 @@ impl Adapter {
                 text: text.to_owned(),
             }
         };
+
+        if !private {
+            let locale = from.language_code.as_deref();
+            if let Some(buttons) = self.picker.open(&action, from.id, locale) {
+                let menu = Parcel::new(texts::picker_prompt(locale), None, buttons);
+                self.courier.enqueue(chat, menu);
+                return;
+            }
+        }
 
         let request = Request {
             chat: chat_ref(chat),
@@ -161,12 +176,27 @@ impl Adapter {
             let chat = message.chat();
             self.directory
                 .remember(&query.from, chat.id, chat.is_private());
+            let locale = query.from.language_code.as_deref();
+            let action = match self.picker.choose(&data, query.from.id) {
+                None => Action::Button { data },
+                Some(Choice::Play(action)) => action,
+                Some(Choice::NotYours) => {
+                    self.answer_callback(query.id, vec![texts::picker_not_yours(locale)])
+                        .await;
+                    return;
+                }
+                Some(Choice::Expired) => {
+                    self.answer_callback(query.id, vec![texts::picker_expired(locale)])
+                        .await;
+                    return;
+                }
+            };
             let request = Request {
                 chat: chat_ref(chat.id),
                 private: chat.is_private(),
                 actor: user_ref(&query.from),
                 locale: query.from.language_code.clone(),
-                action: Action::Button { data },
+                action,
             };
             let origin = Origin {
                 chat: chat.id,
@@ -188,8 +218,13 @@ impl Adapter {
                 }
             }
         }
-        // Always answer, or the button keeps spinning in the presser's client.
-        let mut answer = self.courier.bot().answer_callback_query(query.id);
+        self.answer_callback(query.id, notes).await;
+    }
+
+    /// Answers a button press, with `notes` shown only to the presser. Every
+    /// press is answered, or the button keeps spinning in their client.
+    async fn answer_callback(&self, id: CallbackQueryId, notes: Vec<String>) {
+        let mut answer = self.courier.bot().answer_callback_query(id);
         let note: String = notes
             .join("\n")
             .chars()
@@ -293,19 +328,18 @@ impl Adapter {
 }
 
 /// The `/start` payload of a deep link to a private board: `b_<game>` when the
-/// board's file name (`board-<game>-<ply>.png`) names the game, else `board`.
+/// board's file name names the game (the service's `<game>-<ply>[-<color>].png`,
+/// or `board-<game>-<ply>.png`), else `board` (the player's current game).
 /// Telegram allows only `A-Z a-z 0-9 _ -` and 64 characters.
 fn deep_link_payload(file_name: Option<&str>) -> String {
     let game = file_name
-        .and_then(|name| name.strip_prefix("board-"))
-        .and_then(|rest| rest.rsplit_once('-'))
+        .map(|name| name.strip_prefix("board-").unwrap_or(name))
+        .and_then(|name| name.split_once('-'))
         .map(|(game, _)| game)
         .filter(|game| {
             !game.is_empty()
                 && game.len() <= 60
-                && game
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                && game.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         });
     match game {
         Some(game) => format!("b_{game}"),
@@ -347,6 +381,7 @@ mod tests {
     #[test]
     fn deep_link_payload_names_the_game_only_when_safe() {
         assert_eq!(deep_link_payload(Some("board-7fk2-12.png")), "b_7fk2");
+        assert_eq!(deep_link_payload(Some("k3x9pq-4-black.png")), "b_k3x9pq");
         assert_eq!(deep_link_payload(Some("board-a b-3.png")), "board");
         assert_eq!(deep_link_payload(Some("game.gif")), "board");
         assert_eq!(deep_link_payload(None), "board");

@@ -1,0 +1,306 @@
+//! Move notation: UCI and SAN out; moves typed by people in.
+//!
+//! Input accepts SAN (`Nf3`, `exd5`, `e8=Q`, `e8Q`, `O-O`, `0-0-0`),
+//! over-disambiguated SAN (`Ngf3`, `Ng1f3`), with or without `+ # x - : =`,
+//! UCI (`g1f3`, `e7e8q`, `e1h1` king-takes-rook), drops (`N@f3`, `@e4`), and
+//! Russian piece letters (Кр Ф Л С К; Cyrillic К is the knight).
+
+use crate::bitboard::Bits;
+use crate::game::MoveError;
+use crate::moves::{Move, MoveKind};
+use crate::position::{Position, Rules};
+
+/// Longest move text we try to read.
+pub const MAX_MOVE_TEXT: usize = 40;
+
+/// The UCI text of `mv`. `chess960` writes castling king-takes-rook.
+pub fn uci<B: Bits>(r: &Rules<B>, mv: Move, chess960: bool) -> String {
+    let g = &r.def.geometry;
+    match mv.kind {
+        MoveKind::Drop => format!(
+            "{}@{}",
+            r.def.pieces[mv.piece as usize].letter.to_ascii_uppercase(),
+            g.name(mv.to as usize)
+        ),
+        MoveKind::Castle if !chess960 => {
+            let (king_to, _) = r.castling_destinations(mv.from as usize, mv.to as usize);
+            format!("{}{}", g.name(mv.from as usize), g.name(king_to))
+        }
+        _ => {
+            let mut s = format!("{}{}", g.name(mv.from as usize), g.name(mv.to as usize));
+            if let Some(p) = mv.promotion() {
+                s.push(r.def.pieces[p].letter);
+            }
+            s
+        }
+    }
+}
+
+/// The SAN of `mv` without the check suffix; `legal` are the legal moves of `pos`.
+pub fn san_body<B: Bits>(r: &Rules<B>, mv: Move, legal: &[Move]) -> String {
+    let g = &r.def.geometry;
+    let piece = &r.def.pieces[mv.piece as usize];
+    match mv.kind {
+        MoveKind::Castle => {
+            return if mv.to > mv.from {
+                "O-O".into()
+            } else {
+                "O-O-O".into()
+            };
+        }
+        MoveKind::Drop => {
+            return format!(
+                "{}@{}",
+                piece.letter.to_ascii_uppercase(),
+                g.name(mv.to as usize)
+            );
+        }
+        _ => {}
+    }
+    let mut s = String::new();
+    let from = mv.from as usize;
+    if piece.pawn {
+        if mv.is_capture() {
+            s.push((b'a' + g.file_of(from) as u8) as char);
+        }
+    } else {
+        s.push(piece.letter.to_ascii_uppercase());
+        let rivals: Vec<&Move> = legal
+            .iter()
+            .filter(|m| {
+                m.piece == mv.piece
+                    && m.to == mv.to
+                    && m.from != mv.from
+                    && m.kind != MoveKind::Drop
+                    && m.kind != MoveKind::Castle
+            })
+            .collect();
+        if !rivals.is_empty() {
+            let same_file = rivals
+                .iter()
+                .any(|m| g.file_of(m.from as usize) == g.file_of(from));
+            let same_rank = rivals
+                .iter()
+                .any(|m| g.rank_of(m.from as usize) == g.rank_of(from));
+            if !same_file {
+                s.push((b'a' + g.file_of(from) as u8) as char);
+            } else if !same_rank {
+                s.push_str(&(g.rank_of(from) + 1).to_string());
+            } else {
+                s.push_str(&g.name(from));
+            }
+        }
+    }
+    if mv.is_capture() {
+        s.push('x');
+    }
+    s.push_str(&g.name(mv.to as usize));
+    if let Some(p) = mv.promotion() {
+        s.push('=');
+        s.push(r.def.pieces[p].letter.to_ascii_uppercase());
+    }
+    s
+}
+
+/// The full SAN of `mv` with `+` or `#`.
+pub fn san<B: Bits>(r: &Rules<B>, pos: &Position<B>, mv: Move, legal: &[Move]) -> String {
+    let mut s = san_body(r, mv, legal);
+    let mut after = *pos;
+    r.make(&mut after, mv);
+    let them = after.side as usize;
+    if r.royals(&after, them).any() && r.in_check(&after, them) {
+        let mut replies = Vec::new();
+        r.legal_moves(&after, &mut replies);
+        let mated = replies.is_empty() && r.variant_outcome(&after).is_none();
+        s.push(if mated { '#' } else { '+' });
+    }
+    s
+}
+
+/// Replaces Russian piece letters and look-alike Cyrillic file letters by Latin ones.
+fn latinize<B: Bits>(r: &Rules<B>, text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    'outer: while let Some(c) = rest.chars().next() {
+        // Russian piece names, longest first (Кр before К).
+        let mut names: Vec<(&str, char)> = r
+            .def
+            .pieces
+            .iter()
+            .filter_map(|p| {
+                p.russian
+                    .as_deref()
+                    .map(|ru| (ru, p.letter.to_ascii_uppercase()))
+            })
+            .collect();
+        names.sort_by_key(|(ru, _)| std::cmp::Reverse(ru.chars().count()));
+        for (ru, latin) in names {
+            let len = ru.len();
+            let matches = rest.get(..len).is_some_and(|head| {
+                head == ru
+                    || head.to_lowercase() == ru.to_lowercase()
+                        && head.chars().next().is_some_and(|h| h.is_uppercase())
+            });
+            if matches {
+                out.push(latin);
+                rest = &rest[len..];
+                continue 'outer;
+            }
+        }
+        let mapped = match c {
+            'а' => 'a',
+            'с' => 'c',
+            'е' => 'e',
+            'х' | 'Х' => 'x',
+            'О' | 'о' => 'O',
+            other => other,
+        };
+        out.push(mapped);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// Reads a move typed by a person against the legal moves of `pos`.
+pub fn parse<B: Bits>(
+    r: &Rules<B>,
+    text: &str,
+    legal: &[Move],
+    chess960: bool,
+) -> Result<Move, MoveError> {
+    let text = text.trim();
+    if text.is_empty() || text.len() > MAX_MOVE_TEXT {
+        return Err(MoveError::Unparseable);
+    }
+    let text = latinize(r, text);
+    let text = text.trim_end_matches(['+', '#', '!', '?']);
+    // UCI, exactly (both castling spellings).
+    let lower = text.to_string();
+    let uci_matches: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|&m| uci(r, m, chess960) == lower || uci(r, m, !chess960) == lower)
+        .collect();
+    if let [mv] = uci_matches.as_slice() {
+        return Ok(*mv);
+    }
+    // Castling.
+    let castle: String = text.chars().filter(|c| !matches!(c, '-' | ' ')).collect();
+    let castle = castle.to_ascii_uppercase().replace('0', "O");
+    if castle == "OO" || castle == "OOO" {
+        let long = castle == "OOO";
+        return legal
+            .iter()
+            .copied()
+            .find(|m| m.kind == MoveKind::Castle && (m.to < m.from) == long)
+            .ok_or(MoveError::Illegal);
+    }
+    let compact: String = text
+        .chars()
+        .filter(|c| !matches!(c, 'x' | '-' | ':' | '=' | ' ' | '(' | ')' | '/'))
+        .collect();
+    parse_san(r, &compact, legal)
+}
+
+fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Move, MoveError> {
+    let g = &r.def.geometry;
+    let def = r.def;
+    let pawn_type = def.pieces.iter().position(|p| p.pawn);
+    // Drops: `N@f3`, `@e4`.
+    if let Some((piece, square)) = text.split_once('@') {
+        let ty = match piece.chars().collect::<Vec<_>>().as_slice() {
+            [] => pawn_type,
+            [c] if c.is_ascii_alphabetic() => def.piece_by_letter(*c),
+            _ => return Err(MoveError::Unparseable),
+        };
+        let (Some(ty), Some(to)) = (ty, g.parse(square)) else {
+            return Err(MoveError::Unparseable);
+        };
+        return legal
+            .iter()
+            .copied()
+            .find(|m| m.kind == MoveKind::Drop && m.piece as usize == ty && m.to as usize == to)
+            .ok_or(MoveError::Illegal);
+    }
+    let mut chars: Vec<char> = text.chars().collect();
+    // Piece letter: upper case (a lower-case first letter is a pawn's file).
+    let mut piece = None;
+    if let Some(&c) = chars.first() {
+        if c.is_ascii_uppercase() {
+            let Some(ty) = def.piece_by_letter(c) else {
+                return Err(MoveError::Unparseable);
+            };
+            piece = Some(ty);
+            chars.remove(0);
+        }
+    }
+    // Promotion suffix: a trailing letter.
+    let mut promotion = None;
+    if let Some(&c) = chars.last() {
+        if c.is_ascii_alphabetic() && chars.len() >= 3 {
+            let Some(ty) = def.piece_by_letter(c) else {
+                return Err(MoveError::Unparseable);
+            };
+            promotion = Some(ty);
+            chars.pop();
+        }
+    }
+    let rest: String = chars.iter().collect();
+    // The destination is the last square; anything before it disambiguates.
+    let mut destination = None;
+    for start in (0..rest.len()).rev() {
+        if !rest.is_char_boundary(start) {
+            continue;
+        }
+        if let Some(sq) = g.parse(&rest[start..]) {
+            destination = Some((start, sq));
+            break;
+        }
+    }
+    let Some((start, to)) = destination else {
+        return Err(MoveError::Unparseable);
+    };
+    let hint = &rest[..start];
+    let (mut file_hint, mut rank_hint, mut square_hint) = (None, None, None);
+    if !hint.is_empty() {
+        if let Some(sq) = g.parse(hint) {
+            square_hint = Some(sq);
+        } else if hint.len() == 1 && hint.as_bytes()[0].is_ascii_lowercase() {
+            file_hint = Some((hint.as_bytes()[0] - b'a') as i32);
+        } else if let Ok(rank) = hint.parse::<i32>() {
+            rank_hint = Some(rank - 1);
+        } else {
+            return Err(MoveError::Unparseable);
+        }
+    }
+    let wanted_piece = piece.or(pawn_type);
+    let candidates: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| m.kind != MoveKind::Drop && m.kind != MoveKind::Castle)
+        .filter(|m| m.to as usize == to)
+        .filter(|m| {
+            Some(m.piece as usize) == wanted_piece || (piece.is_none() && wanted_piece.is_none())
+        })
+        .filter(|m| square_hint.is_none_or(|s| m.from as usize == s))
+        .filter(|m| file_hint.is_none_or(|f| g.file_of(m.from as usize) == f))
+        .filter(|m| rank_hint.is_none_or(|rk| g.rank_of(m.from as usize) == rk))
+        .filter(|m| promotion.is_none() || m.promotion() == promotion)
+        .collect();
+    if candidates.is_empty() && piece.is_some() && piece == def.royal_type() {
+        // `Kg1` for castling: the king's destination names the castle.
+        if let Some(castle) = legal.iter().copied().find(|m| {
+            m.kind == MoveKind::Castle
+                && r.castling_destinations(m.from as usize, m.to as usize).0 == to
+        }) {
+            return Ok(castle);
+        }
+    }
+    match candidates.as_slice() {
+        [] => Err(MoveError::Illegal),
+        [mv] => Ok(*mv),
+        many => Err(MoveError::Ambiguous(
+            many.iter().map(|&m| san_body(r, m, legal)).collect(),
+        )),
+    }
+}

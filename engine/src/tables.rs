@@ -1,0 +1,543 @@
+//! A variant compiled into lookup tables for one bit-set width: leap targets
+//! per piece, side and square; ray tables for riders; reverse tables for
+//! attack detection. Built once per variant and shared by every game of it.
+
+use crate::betza::{Atom, Hop};
+use crate::bitboard::{Bits, U256};
+use crate::variant::VariantDef;
+use std::sync::Arc;
+
+/// Most piece types a variant may define.
+pub const MAX_TYPES: usize = 24;
+/// Sides supported by the move generator today.
+pub const SIDES: usize = 2;
+
+/// A rider movement of one piece for one side.
+#[derive(Clone, Debug)]
+pub struct Rider {
+    /// Index into [`Tables::rays`].
+    pub ray: usize,
+    /// Moves to empty squares.
+    pub quiet: bool,
+    /// Captures.
+    pub capture: bool,
+    /// Hopping behaviour.
+    pub hop: Hop,
+    /// Minimum distance in steps.
+    pub min: u8,
+    /// Only from the initial ranks.
+    pub initial: bool,
+}
+
+/// A leap that can be blocked (lame leaper) or is special (initial, bent).
+#[derive(Clone, Debug)]
+pub struct SpecialLeap<B> {
+    /// Destination.
+    pub to: usize,
+    /// Squares that must be empty.
+    pub path: B,
+    /// Moves to empty squares.
+    pub quiet: bool,
+    /// Captures.
+    pub capture: bool,
+    /// Only from the initial ranks.
+    pub initial: bool,
+}
+
+/// Per piece type and side.
+#[derive(Clone, Debug)]
+pub struct PieceTables<B> {
+    /// Unblockable leaps to empty squares, per square.
+    pub leap_quiet: Vec<B>,
+    /// Unblockable leaps that capture, per square.
+    pub leap_capture: Vec<B>,
+    /// Leaps that capture en passant, per square.
+    pub ep_capture: Vec<B>,
+    /// Lame, initial-only and bent leaps, per square.
+    pub special: Vec<Vec<SpecialLeap<B>>>,
+    /// Riders.
+    pub riders: Vec<Rider>,
+    /// Bent riders (first leg atom, second leg atom), evaluated slowly.
+    pub bent: Vec<(Atom, Atom)>,
+    /// Squares from which `i` moves are allowed.
+    pub initial_zone: B,
+    /// Squares where the piece may be dropped.
+    pub drop_zone: B,
+    /// Squares where it promotes.
+    pub promotion_zone: B,
+    /// Reverse of `leap_capture`: squares from which this piece captures a square.
+    pub attacked_from: Vec<B>,
+    /// Whether attack detection needs the slow path (hoppers, bent riders, lame or initial captures).
+    pub exotic: bool,
+}
+
+/// A variant compiled for bit sets of type `B`.
+pub struct Tables<B> {
+    /// Squares that exist.
+    pub board: B,
+    /// Number of square indices.
+    pub size: usize,
+    /// Files.
+    pub files: i32,
+    /// Piece tables, `[type][side]`.
+    pub pieces: Vec<[PieceTables<B>; SIDES]>,
+    /// Rays `[ray][square]`: the squares a rider passes, nearest first in index order.
+    pub rays: Vec<Vec<B>>,
+    /// Whether a ray's squares increase in index (the nearest blocker is the lowest bit).
+    pub ray_increasing: Vec<bool>,
+    /// The step vector of each ray.
+    pub ray_step: Vec<(i32, i32)>,
+    /// The first `k` squares of each ray, `[ray][k][square]`, for minimum ranges (k < 4).
+    pub ray_near: Vec<Vec<Vec<B>>>,
+    /// Reverse riders for attack detection, per attacking side: (ray from the target, piece types mask, min range).
+    pub rider_attacks: [Vec<(usize, u32, u8)>; SIDES],
+    /// Each side's first-rank squares (castling rank), relative rank 1.
+    pub first_rank: [B; SIDES],
+    /// Flag squares.
+    pub flag: B,
+    /// The (up to eight) neighbours of each square, for explosions.
+    pub adjacent: Vec<B>,
+    /// Hash keys.
+    pub zobrist: Zobrist,
+}
+
+/// Random keys for position hashing (repetition detection).
+pub struct Zobrist {
+    /// `[side * MAX_TYPES + type][square]`.
+    pub piece: Vec<Vec<u64>>,
+    /// Side to move.
+    pub black: u64,
+    /// Castling rook squares.
+    pub castling: Vec<u64>,
+    /// En-passant square.
+    pub ep: Vec<u64>,
+    /// Pocket counts `[side][type]` multiplied by count.
+    pub pocket: Vec<u64>,
+    /// Checks given `[side]`.
+    pub checks: [u64; SIDES],
+    /// Promoted marks.
+    pub promoted: Vec<u64>,
+}
+
+/// The compiled tables of a variant, whichever width its board needs.
+#[derive(Clone)]
+pub enum AnyTables {
+    /// Boards of up to 64 squares.
+    B64(Arc<Tables<u64>>),
+    /// Boards of up to 128 squares.
+    B128(Arc<Tables<u128>>),
+    /// Boards of up to 256 squares.
+    B256(Arc<Tables<U256>>),
+}
+
+/// Rotates a step vector from the first player's orientation to `side`'s.
+#[inline]
+pub fn orient(side: usize, (dx, dy): (i32, i32)) -> (i32, i32) {
+    if side == 0 {
+        (dx, dy)
+    } else {
+        (-dx, -dy)
+    }
+}
+
+/// The relative rank (1-based) of `square` for `side`.
+#[inline]
+pub fn relative_rank(def: &VariantDef, side: usize, square: usize) -> u8 {
+    let rank = def.geometry.rank_of(square) as u8;
+    if side == 0 {
+        rank + 1
+    } else {
+        def.geometry.ranks - rank
+    }
+}
+
+struct SplitMix(u64);
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+impl<B: Bits> Tables<B> {
+    /// Compiles `def`. The board must fit in `B`.
+    pub fn build(def: &VariantDef) -> Tables<B> {
+        let g = &def.geometry;
+        let size = g.size();
+        let mut board = B::EMPTY;
+        for sq in 0..size {
+            if g.exists(sq) {
+                board.set(sq);
+            }
+        }
+        let mut rays = RayBuilder::<B> {
+            tables: Vec::new(),
+            keys: Vec::new(),
+        };
+        let side_zone = |side: usize, ranks: &dyn Fn(u8) -> bool| -> B {
+            let mut zone = B::EMPTY;
+            for sq in 0..size {
+                if g.exists(sq) && ranks(relative_rank(def, side, sq)) {
+                    zone.set(sq);
+                }
+            }
+            zone
+        };
+
+        let mut pieces = Vec::new();
+        for piece in &def.pieces {
+            let per_side: [PieceTables<B>; SIDES] = std::array::from_fn(|side| {
+                let mut t = PieceTables {
+                    leap_quiet: vec![B::EMPTY; size],
+                    leap_capture: vec![B::EMPTY; size],
+                    ep_capture: vec![B::EMPTY; size],
+                    special: vec![Vec::new(); size],
+                    riders: Vec::new(),
+                    bent: Vec::new(),
+                    initial_zone: side_zone(side, &|r| piece.initial_ranks.contains(&r)),
+                    drop_zone: side_zone(side, &|r| {
+                        r >= piece.drop_ranks.0 && r <= piece.drop_ranks.1
+                    }),
+                    promotion_zone: if piece.promotes_to.is_empty() {
+                        B::EMPTY
+                    } else {
+                        side_zone(side, &|r| r >= def.promotion_rank)
+                    },
+                    attacked_from: vec![B::EMPTY; size],
+                    exotic: false,
+                };
+                for atom in &piece.atoms {
+                    if let Some(second) = &atom.then {
+                        t.bent.push((atom.clone(), (**second).clone()));
+                        if atom.captures {
+                            t.exotic = true;
+                        }
+                        continue;
+                    }
+                    for &step in &atom.steps {
+                        let step = orient(side, step);
+                        if atom.is_rider() || atom.hop != Hop::None || atom.min_range > 1 {
+                            let id = rays.id(g, step, atom.max_range);
+                            t.riders.push(Rider {
+                                ray: id,
+                                quiet: atom.moves,
+                                capture: atom.captures,
+                                hop: atom.hop,
+                                min: atom.min_range,
+                                initial: atom.initial,
+                            });
+                            if atom.captures && (atom.hop != Hop::None || atom.initial) {
+                                t.exotic = true;
+                            }
+                            continue;
+                        }
+                        for from in 0..size {
+                            if !g.exists(from) {
+                                continue;
+                            }
+                            let Some(to) = g.offset(from, step.0, step.1) else {
+                                continue;
+                            };
+                            if atom.lame || atom.initial {
+                                let mut path = B::EMPTY;
+                                if atom.lame {
+                                    for sq in lame_path(g, from, step) {
+                                        path.set(sq);
+                                    }
+                                }
+                                t.special[from].push(SpecialLeap {
+                                    to,
+                                    path,
+                                    quiet: atom.moves,
+                                    capture: atom.captures,
+                                    initial: atom.initial,
+                                });
+                                if atom.captures {
+                                    t.exotic = true;
+                                }
+                                continue;
+                            }
+                            if atom.moves {
+                                t.leap_quiet[from].set(to);
+                            }
+                            if atom.captures {
+                                t.leap_capture[from].set(to);
+                            }
+                            if atom.en_passant {
+                                t.ep_capture[from].set(to);
+                            }
+                        }
+                    }
+                }
+                for from in 0..size {
+                    for to in t.leap_capture[from].squares() {
+                        t.attacked_from[to].set(from);
+                    }
+                }
+                t
+            });
+            pieces.push(per_side);
+        }
+
+        // Reverse riders: a piece of side s rides along `step` to capture, so from the
+        // target we look along `-step`.
+        let mut rider_attacks: [Vec<(usize, u32, u8)>; SIDES] = [Vec::new(), Vec::new()];
+        for (ty, per_side) in pieces.iter().enumerate() {
+            for (side, t) in per_side.iter().enumerate() {
+                for r in &t.riders {
+                    if !r.capture || r.hop != Hop::None || r.initial {
+                        continue;
+                    }
+                    let (step, max) = rays.keys[r.ray];
+                    let reverse = rays.id(g, (-step.0, -step.1), max);
+                    match rider_attacks[side]
+                        .iter_mut()
+                        .find(|e| e.0 == reverse && e.2 == r.min)
+                    {
+                        Some(entry) => entry.1 |= 1 << ty,
+                        None => rider_attacks[side].push((reverse, 1 << ty, r.min)),
+                    }
+                }
+            }
+        }
+        let RayBuilder {
+            tables: rays,
+            keys: ray_keys,
+        } = rays;
+        let ray_increasing = ray_keys
+            .iter()
+            .map(|((dx, dy), _)| *dy > 0 || (*dy == 0 && *dx > 0))
+            .collect();
+        let ray_step = ray_keys.iter().map(|(step, _)| *step).collect();
+        let ray_near = rays
+            .iter()
+            .zip(&ray_keys)
+            .map(|(table, (step, _))| {
+                (0..4)
+                    .map(|k| {
+                        (0..size)
+                            .map(|sq| {
+                                let mut near = B::EMPTY;
+                                let mut cur = sq;
+                                for _ in 0..k {
+                                    match g.offset(cur, step.0, step.1) {
+                                        Some(next) if g.exists(sq) => {
+                                            near.set(next);
+                                            cur = next;
+                                        }
+                                        _ => break,
+                                    }
+                                }
+                                near & table[sq]
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+
+        let mut flag = B::EMPTY;
+        for &sq in &def.flag_squares {
+            flag.set(sq);
+        }
+        let mut rng = SplitMix(0x4B6F_6465_7800_0001);
+        let zobrist = Zobrist {
+            piece: (0..SIDES * MAX_TYPES)
+                .map(|_| (0..size).map(|_| rng.next()).collect())
+                .collect(),
+            black: rng.next(),
+            castling: (0..size).map(|_| rng.next()).collect(),
+            ep: (0..size).map(|_| rng.next()).collect(),
+            pocket: (0..SIDES * MAX_TYPES).map(|_| rng.next()).collect(),
+            checks: [rng.next(), rng.next()],
+            promoted: (0..size).map(|_| rng.next()).collect(),
+        };
+        Tables {
+            board,
+            size,
+            files: g.files as i32,
+            pieces,
+            rays,
+            ray_increasing,
+            ray_step,
+            ray_near,
+            rider_attacks,
+            first_rank: [side_zone(0, &|r| r == 1), side_zone(1, &|r| r == 1)],
+            flag,
+            adjacent: (0..size)
+                .map(|sq| {
+                    let mut near = B::EMPTY;
+                    if g.exists(sq) {
+                        for (dx, dy) in crate::betza::symmetric_steps((1, 0))
+                            .into_iter()
+                            .chain(crate::betza::symmetric_steps((1, 1)))
+                        {
+                            if let Some(n) = g.offset(sq, dx, dy) {
+                                near.set(n);
+                            }
+                        }
+                    }
+                    near
+                })
+                .collect(),
+            zobrist,
+        }
+    }
+
+    /// The squares a rider on `from` reaches along `ray`, stopping at (and
+    /// including) the first occupied square.
+    #[inline]
+    pub fn slide(&self, ray: usize, from: usize, occupied: B) -> B {
+        let full = self.rays[ray][from];
+        let blockers = full & occupied;
+        if blockers.is_empty() {
+            return full;
+        }
+        let first = if self.ray_increasing[ray] {
+            blockers.lowest()
+        } else {
+            blockers.highest()
+        };
+        full & !self.rays[ray][first]
+    }
+
+    /// The first occupied square along `ray` from `from`, if any.
+    #[inline]
+    pub fn first_blocker(&self, ray: usize, from: usize, occupied: B) -> Option<usize> {
+        let blockers = self.rays[ray][from] & occupied;
+        if blockers.is_empty() {
+            None
+        } else if self.ray_increasing[ray] {
+            Some(blockers.lowest())
+        } else {
+            Some(blockers.highest())
+        }
+    }
+
+    /// The squares within `min - 1` steps of `from` along `ray` (excluded by a minimum range).
+    #[inline]
+    pub fn too_near(&self, ray: usize, from: usize, min: u8) -> B {
+        if min <= 1 {
+            B::EMPTY
+        } else {
+            let k = (min as usize - 1).min(3);
+            self.ray_near[ray][k][from]
+        }
+    }
+}
+
+/// Builds ray tables on demand, one per (step, range).
+struct RayBuilder<B> {
+    tables: Vec<Vec<B>>,
+    keys: Vec<((i32, i32), u8)>,
+}
+
+impl<B: Bits> RayBuilder<B> {
+    fn id(&mut self, g: &crate::geometry::Geometry, step: (i32, i32), max: u8) -> usize {
+        if let Some(i) = self.keys.iter().position(|k| *k == (step, max)) {
+            return i;
+        }
+        let size = g.size();
+        let mut table = vec![B::EMPTY; size];
+        for (sq, entry) in table.iter_mut().enumerate() {
+            if !g.exists(sq) {
+                continue;
+            }
+            let mut cur = sq;
+            let mut n = 0;
+            while let Some(next) = g.offset(cur, step.0, step.1) {
+                entry.set(next);
+                cur = next;
+                n += 1;
+                if max != 0 && n >= max {
+                    break;
+                }
+            }
+        }
+        self.keys.push((step, max));
+        self.tables.push(table);
+        self.tables.len() - 1
+    }
+}
+
+/// The squares a lame leap from `from` by `step` passes: orthogonal steps first,
+/// then diagonal ones (xiangqi horse, janggi elephant, alfil's centre).
+fn lame_path(g: &crate::geometry::Geometry, from: usize, (dx, dy): (i32, i32)) -> Vec<usize> {
+    let (ax, ay) = (dx.abs(), dy.abs());
+    let (sx, sy) = (dx.signum(), dy.signum());
+    let mut path = Vec::new();
+    let (mut x, mut y) = (0, 0);
+    let orthogonal = (ax - ay).abs();
+    let diagonal = ax.min(ay);
+    for _ in 0..orthogonal {
+        if ax > ay {
+            x += sx;
+        } else {
+            y += sy;
+        }
+        path.push((x, y));
+    }
+    for _ in 0..diagonal {
+        x += sx;
+        y += sy;
+        path.push((x, y));
+    }
+    path.pop(); // the destination itself
+    path.into_iter()
+        .filter_map(|(x, y)| g.offset(from, x, y))
+        .collect()
+}
+
+impl AnyTables {
+    /// Compiles `def` for the narrowest width its board fits.
+    pub fn build(def: &VariantDef) -> AnyTables {
+        let size = def.geometry.size();
+        if size <= 64 {
+            AnyTables::B64(Arc::new(Tables::build(def)))
+        } else if size <= 128 {
+            AnyTables::B128(Arc::new(Tables::build(def)))
+        } else {
+            AnyTables::B256(Arc::new(Tables::build(def)))
+        }
+    }
+}
+
+/// Checks that the start position of a definition reads (used when loading).
+pub fn check_start(def: &VariantDef) -> Result<(), crate::fen::FenError> {
+    if def.geometry.size() > 256 {
+        return Err(crate::fen::FenError(
+            "the board is larger than 256 squares".into(),
+        ));
+    }
+    if def.chess960 {
+        return Ok(());
+    }
+    crate::fen::parse_board_only(def, &def.start_fen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Geometry;
+
+    #[test]
+    fn lame_paths_follow_orthogonal_then_diagonal() {
+        let g = Geometry::rectangle(9, 10);
+        let e1 = g.parse("e1").unwrap();
+        // Xiangqi horse e1 → f3 is blocked on e2.
+        assert_eq!(lame_path(&g, e1, (1, 2)), vec![g.parse("e2").unwrap()]);
+        // Janggi elephant e1 → g4 passes e2 and f3.
+        assert_eq!(
+            lame_path(&g, e1, (2, 3)),
+            vec![g.parse("e2").unwrap(), g.parse("f3").unwrap()]
+        );
+        // Alfil-like lame elephant e1 → g3 is blocked on f2.
+        assert_eq!(lame_path(&g, e1, (2, 2)), vec![g.parse("f2").unwrap()]);
+        // Pawn double step e2 → e4 passes e3.
+        let e2 = g.parse("e2").unwrap();
+        assert_eq!(lame_path(&g, e2, (0, 2)), vec![g.parse("e3").unwrap()]);
+    }
+}
