@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use kodex_bot::api::{Action, ChatRef, Delivery, Image, Platform, Target, UserRef};
-use kodex_bot::telegram::{run, Limits, TelegramConfig, VariantChoice};
+use kodex_bot::telegram::{run, Limits, Mode, TelegramConfig, VariantChoice};
 use kodex_tests::fake_telegram::{Call, Failure, FakeTelegram, Outcome, TOKEN};
 use kodex_tests::toy_handler::{ToyHandler, BOARD_PNG};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
@@ -31,6 +31,11 @@ impl Drop for Harness {
 
 /// Alice and Carol have started the bot; Bob has only if `bob_started`.
 async fn start(bob_started: bool) -> Harness {
+    start_with(bob_started, |_| {}).await
+}
+
+/// [`start`] with changes to the adapter's configuration.
+async fn start_with(bob_started: bool, adjust: impl FnOnce(&mut TelegramConfig)) -> Harness {
     let fake = FakeTelegram::start().await;
     fake.add_group(GROUP, "Chess club");
     fake.add_person(ALICE, "alice", "en", true);
@@ -57,6 +62,7 @@ async fn start(bob_started: bool) -> Harness {
             name_ru: "Туман войны".into(),
         },
     ];
+    adjust(&mut config);
     let toy = Arc::new(ToyHandler::default());
     let (outbox, receiver) = unbounded_channel();
     let handler = Arc::clone(&toy);
@@ -419,6 +425,8 @@ async fn fog_boards_go_privately_and_a_player_without_a_private_chat_gets_a_deep
 async fn flood_control_and_failed_gateways_are_retried_and_nothing_is_lost() {
     let harness = start(true).await;
     let fake = &harness.fake;
+    // (teloxide itself waits 10 s after a 5xx before reporting it, so this
+    // test takes that long; the adapter then retries.)
     fake.fail_next("sendMessage", Failure::BadGateway);
     fake.fail_next("sendPhoto", Failure::RetryAfter(1));
 
@@ -520,4 +528,45 @@ async fn outbox_deliveries_reach_chats_and_private_chats() {
         .await;
     assert_eq!(link.button_urls(), vec!["https://t.me/KodexBot?start=b_g7"]);
     assert!(!link.text().contains("hidden"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhook_mode_takes_updates_posted_by_telegram() {
+    let address = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free local port");
+    let url = url::Url::parse(&format!("http://{address}/telegram/hook")).expect("a URL");
+    let webhook_url = url.clone();
+    let harness = start_with(true, move |config| {
+        config.mode = Mode::Webhook {
+            listen: address,
+            url: webhook_url,
+        };
+    })
+    .await;
+    let fake = &harness.fake;
+    let (_, set) = fake
+        .wait_for(0, "the webhook set", |call| call.method == "setWebhook")
+        .await;
+    assert_eq!(set.params["url"], url.as_str());
+    assert!(set.params["secret_token"]
+        .as_str()
+        .is_some_and(|secret| !secret.is_empty()));
+
+    fake.say(GROUP, ALICE, "/play chess @bob");
+    let (_, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && !call.button_data().is_empty()
+        })
+        .await;
+    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+    fake.wait_for(0, "the first board", |call| {
+        call.delivered_to(GROUP) && call.method == "sendPhoto"
+    })
+    .await;
+    assert_eq!(
+        fake.get_updates_calls(),
+        0,
+        "no long polling in webhook mode"
+    );
 }

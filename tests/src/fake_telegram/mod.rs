@@ -150,6 +150,16 @@ struct World {
     failures: VecDeque<(String, Failure)>,
     calls: Vec<Call>,
     tokens_seen: Vec<String>,
+    get_updates_calls: usize,
+    /// Set by `setWebhook`: where to post updates, and the secret header.
+    webhook: Option<Webhook>,
+}
+
+/// A webhook the bot asked for.
+#[derive(Clone, Debug)]
+struct Webhook {
+    url: String,
+    secret_token: Option<String>,
 }
 
 struct Shared {
@@ -197,6 +207,7 @@ impl FakeTelegram {
             .expect("bind a localhost port for the fake Bot API");
         let address = listener.local_addr().expect("the fake's address");
         let server = tokio::spawn(server::serve(listener, Arc::clone(&shared)));
+        tokio::spawn(server::push_to_webhook(Arc::downgrade(&shared)));
         FakeTelegram {
             shared,
             url: format!("http://{address}/"),
@@ -274,6 +285,11 @@ impl FakeTelegram {
     /// Everything the bot called so far, in order.
     pub fn calls(&self) -> Vec<Call> {
         self.shared.world().calls.clone()
+    }
+
+    /// How many `getUpdates` (long polling) calls the bot made.
+    pub fn get_updates_calls(&self) -> usize {
+        self.shared.world().get_updates_calls
     }
 
     /// The tokens the bot presented.

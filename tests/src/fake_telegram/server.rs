@@ -12,7 +12,7 @@ use axum::routing::post;
 use axum::{Json, Router};
 use serde_json::{json, Map, Value};
 
-use super::{bot_json, chat_json, Call, Failure, Outcome, Shared, Upload, World};
+use super::{bot_json, chat_json, Call, Failure, Outcome, Shared, Upload, Webhook, World};
 
 pub(super) async fn serve(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
     let app = Router::new()
@@ -45,7 +45,10 @@ async fn answer(
         .tokens_seen
         .push(token.trim_start_matches("bot").to_owned());
     match method.as_str() {
-        "getUpdates" => get_updates(&shared, &params).await,
+        "getUpdates" => {
+            shared.world().get_updates_calls += 1;
+            get_updates(&shared, &params).await
+        }
         "getMe" => ok(json!({
             "id": super::BOT_ID,
             "is_bot": true,
@@ -62,7 +65,21 @@ async fn answer(
             "has_custom_certificate": false,
             "pending_update_count": 0,
         })),
-        "deleteWebhook" | "setWebhook" | "setMyCommands" | "answerCallbackQuery" => {
+        "setWebhook" => {
+            shared.world().webhook = params["url"].as_str().map(|url| Webhook {
+                url: url.to_owned(),
+                secret_token: params["secret_token"].as_str().map(str::to_owned),
+            });
+            record(&shared, method, params, upload, Outcome::Ok, None);
+            shared.updates_changed.notify_waiters();
+            ok(json!(true))
+        }
+        "deleteWebhook" => {
+            shared.world().webhook = None;
+            record(&shared, method, params, upload, Outcome::Ok, None);
+            ok(json!(true))
+        }
+        "setMyCommands" | "answerCallbackQuery" => {
             record(&shared, method, params, upload, Outcome::Ok, None);
             ok(json!(true))
         }
@@ -70,6 +87,50 @@ async fn answer(
             send(&shared, method, params, upload)
         }
         _ => error(StatusCode::NOT_FOUND, "Not Found: method not found", None),
+    }
+}
+
+/// Webhook mode: while the bot has a webhook set, scripted updates are
+/// posted to it one at a time, in order, as Telegram does. Ends with the fake.
+pub(super) async fn push_to_webhook(shared: std::sync::Weak<Shared>) {
+    let client = reqwest::Client::new();
+    loop {
+        let Some(strong) = shared.upgrade() else {
+            return;
+        };
+        let changed = strong.updates_changed.notified();
+        tokio::pin!(changed);
+        changed.as_mut().enable();
+        let next = {
+            let mut world = strong.world();
+            match world.webhook.clone() {
+                Some(webhook) if !world.pending_updates.is_empty() => {
+                    Some((webhook, world.pending_updates.remove(0)))
+                }
+                _ => None,
+            }
+        };
+        let Some((webhook, update)) = next else {
+            // Wake up now and then to notice the fake is gone.
+            let _ = tokio::time::timeout(Duration::from_secs(1), changed).await;
+            continue;
+        };
+        let mut request = client
+            .post(&webhook.url)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(update.to_string());
+        if let Some(secret) = &webhook.secret_token {
+            request = request.header("X-Telegram-Bot-Api-Secret-Token", secret);
+        }
+        let delivered = request
+            .send()
+            .await
+            .is_ok_and(|response| response.status().is_success());
+        if !delivered {
+            // Telegram keeps an update until the webhook takes it.
+            strong.world().pending_updates.insert(0, update);
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 }
 
