@@ -570,3 +570,27 @@ async fn webhook_mode_takes_updates_posted_by_telegram() {
         "no long polling in webhook mode"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn boards_go_as_files_when_pixel_exact_boards_are_asked_for() {
+    let harness = start_with(true, |config| config.boards_as_documents = true).await;
+    let fake = &harness.fake;
+    fake.say(GROUP, ALICE, "/play chess @bob");
+    let (_, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && !call.button_data().is_empty()
+        })
+        .await;
+    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+    let (_, board) = fake
+        .wait_for(0, "the board as a file", |call| {
+            call.delivered_to(GROUP) && call.upload.is_some()
+        })
+        .await;
+    assert_eq!(board.method, "sendDocument");
+    assert!(board.text().contains("White to move"));
+    let upload = board.upload.expect("the board file");
+    assert_eq!(upload.field, "document");
+    assert_eq!(upload.file_name.as_deref(), Some("board-g1-0.png"));
+    assert!(upload.bytes.starts_with(PNG_SIGNATURE));
+}

@@ -91,7 +91,12 @@ impl TelegramConfig {
             api_url: None,
             mode: Mode::Polling,
             boards_as_documents: false,
-            limits: Limits::default(),
+            // teloxide's default allows 10 messages a minute in a supergroup;
+            // Telegram documents 20 per group, and every move is a message.
+            limits: Limits {
+                messages_per_min_channel_or_supergroup: 20,
+                ..Limits::default()
+            },
             poll_timeout: Duration::from_secs(10),
             variants: Vec::new(),
         }
