@@ -11,6 +11,7 @@ pub mod console;
 pub mod i18n;
 pub mod service;
 pub mod store;
+pub mod telegram;
 pub mod time;
 
 pub use service::Service;
