@@ -287,6 +287,15 @@ fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Move, 
         .filter(|m| rank_hint.is_none_or(|rk| g.rank_of(m.from as usize) == rk))
         .filter(|m| promotion.is_none() || m.promotion() == promotion)
         .collect();
+    if candidates.is_empty() && piece.is_some() && piece == def.royal_type() {
+        // `Kg1` for castling: the king's destination names the castle.
+        if let Some(castle) = legal.iter().copied().find(|m| {
+            m.kind == MoveKind::Castle
+                && r.castling_destinations(m.from as usize, m.to as usize).0 == to
+        }) {
+            return Ok(castle);
+        }
+    }
     match candidates.as_slice() {
         [] => Err(MoveError::Illegal),
         [mv] => Ok(*mv),

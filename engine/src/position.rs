@@ -567,7 +567,11 @@ impl<'a, B: Bits> Rules<'a, B> {
                 if pawn {
                     pos.halfmove = 0;
                 }
-                if mv.kind == MoveKind::DoubleStep {
+                if mv.kind == MoveKind::DoubleStep
+                    && self.def.pieces[ty]
+                        .en_passant_ranks
+                        .contains(&relative_rank(self.def, us, from))
+                {
                     let passed = (from + to) / 2;
                     // Only record en passant when an enemy piece could take it.
                     let mut possible = false;

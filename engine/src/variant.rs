@@ -126,6 +126,9 @@ pub struct PieceDef {
     pub promotes_to: Vec<usize>,
     /// Relative ranks (1 = own first rank) from which `i` moves are allowed.
     pub initial_ranks: Vec<u8>,
+    /// Relative ranks from which a double step may be taken en passant
+    /// (defaults to `initial_ranks`; horde pawns double-stepping from rank 1 may not).
+    pub en_passant_ranks: Vec<u8>,
     /// Relative ranks (inclusive) where it may be dropped.
     pub drop_ranks: (u8, u8),
     /// Russian letter(s) players may type for it.
@@ -223,6 +226,7 @@ struct RawPiece {
     #[serde(default)]
     promotes_to: Vec<String>,
     initial_ranks: Option<Vec<u8>>,
+    en_passant_ranks: Option<Vec<u8>>,
     drop_ranks: Option<[u8; 2]>,
     ru: Option<String>,
     #[serde(default)]
@@ -491,6 +495,10 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
             art,
             pawn: p.pawn,
             promotes_to,
+            en_passant_ranks: p
+                .en_passant_ranks
+                .or_else(|| p.initial_ranks.clone())
+                .unwrap_or_else(|| vec![2]),
             initial_ranks: p.initial_ranks.unwrap_or_else(|| vec![2]),
             drop_ranks,
             russian: p.ru,

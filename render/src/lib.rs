@@ -1,5 +1,36 @@
 //! Draws an engine [`View`] as a PNG board (and a finished game as a GIF).
 //! Knows no rules: everything it draws comes in the view and the decorations.
+//!
+//! Images are indexed (one byte per pixel, a fixed palette per theme): piece
+//! art and every square kind are drawn once per square size in full colour,
+//! mapped onto the palette and cached as tiles, so an image is only tile copies,
+//! a little text and a PNG encode.
+//!
+//! ```no_run
+//! use kodex_engine::{Audience, Game, Registry, Start};
+//! use kodex_render::{render_png, Decor};
+//! let registry = Registry::builtin();
+//! let chess = registry.get("chess").expect("chess is built in");
+//! let game = Game::new(chess, Start::Standard).expect("the start position is valid");
+//! let png: Vec<u8> = render_png(&game.view(Audience::Full), &Decor::default());
+//! # let _ = png;
+//! ```
+
+mod art;
+mod board;
+mod canvas;
+mod encode;
+mod layout;
+mod palette;
+mod renderer;
+pub mod samples;
+mod text;
+mod theme;
+mod tiles;
+
+pub use canvas::IndexedImage;
+pub use renderer::{shared_renderer, square_size_for, Renderer, SQUARE_SIZES};
+pub use theme::{PieceColors, Rgb, Theme};
 
 use kodex_engine::{Side, View};
 
@@ -17,13 +48,22 @@ pub struct Decor {
 }
 
 /// Draws `view` with `decor` as PNG bytes. The same input gives the same bytes.
+///
+/// Uses the shared renderer for the board's size (see [`square_size_for`]).
 pub fn render_png(view: &View, decor: &Decor) -> Vec<u8> {
-    let _ = (view, decor);
-    todo!()
+    shared_renderer(view).png(view, decor)
 }
 
-/// Draws a game as an animated GIF, one frame per view.
+/// Draws `view` with `decor` as PNG bytes with a renderer of your choice (theme, square size).
+pub fn render_png_with(renderer: &Renderer, view: &View, decor: &Decor) -> Vec<u8> {
+    renderer.png(view, decor)
+}
+
+/// Draws a game as an animated GIF, one frame per view (one per ply), holding the
+/// last position longer. Frames after the first store only what changed.
 pub fn render_gif(frames: &[(View, Decor)]) -> Vec<u8> {
-    let _ = frames;
-    todo!()
+    match frames.first() {
+        Some((view, _)) => shared_renderer(view).gif(frames),
+        None => Vec::new(),
+    }
 }

@@ -318,14 +318,18 @@ impl Service {
         let variant = game.variant().name("en").to_owned();
         let event = format!("Kodex {variant} game {}", row.id);
         let result = row.result.as_deref().unwrap_or("*").to_owned();
-        let tags: Vec<(&str, &str)> = vec![
+        let mut tags: Vec<(&str, &str)> = vec![
             ("Event", &event),
             ("Site", "Kodex"),
             ("White", row.player_name(0)),
             ("Black", row.player_name(1)),
-            ("Variant", &variant),
-            ("TimeControl", &row.time_control),
         ];
+        // Standard chess carries no Variant tag, so other programs read it as chess.
+        if row.variant != "chess" {
+            tags.push(("Variant", &variant));
+        }
+        let time_control = pgn_time_control(&row.time_control);
+        tags.push(("TimeControl", &time_control));
         game.pgn(&tags, &result)
     }
 
@@ -371,6 +375,17 @@ pub(crate) fn player_ref(row: &GameRow, index: usize) -> Option<UserRef> {
         id: row.player_id(index)?.to_owned(),
         name: row.player_name(index).to_owned(),
     })
+}
+
+/// The PGN `TimeControl` tag: `-`, `180+2` (seconds), `1/86400` (per move).
+fn pgn_time_control(code: &str) -> String {
+    match TimeControl::parse(code) {
+        Ok(TimeControl::Increment { base, increment }) => {
+            format!("{}+{}", base / 1000, increment / 1000)
+        }
+        Ok(TimeControl::PerMove { per_move }) => format!("1/{}", per_move / 1000),
+        _ => "-".to_owned(),
+    }
 }
 
 /// The i18n key of a stored end reason.

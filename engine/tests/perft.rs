@@ -1,0 +1,178 @@
+//! Perft vectors for every variant: published numbers (chessprogramming wiki,
+//! Fairy-Stockfish `tests/perft.sh`, python-chess and shakmaty perft files),
+//! each also confirmed here with Stockfish, Fairy-Stockfish or python-chess.
+//! The deep ones are `#[ignore]`d: `cargo test --release -p kodex-engine --test perft -- --ignored`.
+
+use kodex_engine::{Game, Registry, Start};
+
+fn perft(variant: &str, fen: Option<&str>, depth: u32) -> u64 {
+    let registry = Registry::builtin();
+    let variant = registry.get(variant).expect("variant");
+    let start = fen
+        .map(|f| Start::Fen(f.to_string()))
+        .unwrap_or(Start::Standard);
+    let game = Game::new(variant, start).expect("position");
+    game.perft_total(depth)
+}
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+#[test]
+fn chess_start_position() {
+    assert_eq!(perft("chess", None, 1), 20);
+    assert_eq!(perft("chess", None, 2), 400);
+    assert_eq!(perft("chess", None, 3), 8_902);
+    assert_eq!(perft("chess", None, 4), 197_281);
+}
+
+#[test]
+fn chess_classic_test_positions() {
+    assert_eq!(perft("chess", Some(KIWIPETE), 3), 97_862);
+    assert_eq!(
+        perft(
+            "chess",
+            Some("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+            5
+        ),
+        674_624
+    );
+    assert_eq!(
+        perft(
+            "chess",
+            Some("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"),
+            4
+        ),
+        422_333
+    );
+    assert_eq!(
+        perft(
+            "chess",
+            Some("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"),
+            3
+        ),
+        62_379
+    );
+    assert_eq!(
+        perft(
+            "chess",
+            Some("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P3/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"),
+            3
+        ),
+        81_467
+    );
+}
+
+#[test]
+#[ignore = "deep: run with --ignored in release"]
+fn chess_deep() {
+    assert_eq!(perft("chess", None, 5), 4_865_609);
+    assert_eq!(perft("chess", Some(KIWIPETE), 4), 4_085_603);
+    assert_eq!(perft("chess", Some(KIWIPETE), 5), 193_690_690);
+}
+
+#[test]
+fn chess960_positions() {
+    assert_eq!(
+        perft(
+            "chess960",
+            Some("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"),
+            3
+        ),
+        12_189
+    );
+    assert_eq!(
+        perft(
+            "chess960",
+            Some("2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9"),
+            3
+        ),
+        18_002
+    );
+    assert_eq!(
+        perft(
+            "chess960",
+            Some("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"),
+            4
+        ),
+        326_672
+    );
+}
+
+#[test]
+fn atomic() {
+    assert_eq!(perft("atomic", None, 4), 197_326);
+    // lichess rules (python-chess agrees; Fairy-Stockfish's atomic differs here).
+    assert_eq!(
+        perft(
+            "atomic",
+            Some("rn2kb1r/1pp1p2p/p2q1pp1/3P4/2P3b1/4PN2/PP3PPP/R2QKB1R b KQkq - 0 1"),
+            3
+        ),
+        45_237
+    );
+}
+
+#[test]
+fn crazyhouse() {
+    assert_eq!(
+        perft("crazyhouse", Some("2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1"), 3),
+        88_634
+    );
+    assert_eq!(perft("crazyhouse", None, 4), 197_281);
+}
+
+#[test]
+#[ignore = "deep: run with --ignored in release"]
+fn crazyhouse_deep() {
+    assert_eq!(perft("crazyhouse", None, 5), 4_888_832);
+}
+
+#[test]
+fn horde() {
+    assert_eq!(perft("horde", None, 4), 23_310);
+    assert_eq!(perft("horde", None, 5), 265_223);
+}
+
+#[test]
+fn racing_kings() {
+    assert_eq!(perft("racingkings", None, 4), 296_242);
+    // Black king already on the goal: the race is over.
+    assert_eq!(
+        perft("racingkings", Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), 2),
+        0
+    );
+}
+
+#[test]
+fn antichess() {
+    assert_eq!(perft("antichess", None, 3), 8_067);
+    assert_eq!(perft("antichess", None, 4), 153_299);
+}
+
+#[test]
+fn three_check() {
+    assert_eq!(perft("threecheck", None, 4), 197_281);
+    assert_eq!(
+        perft(
+            "threecheck",
+            Some("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2+3 2 3"),
+            4
+        ),
+        750_862
+    );
+}
+
+#[test]
+fn king_of_the_hill() {
+    assert_eq!(perft("kingofthehill", None, 4), 197_281);
+    // Black's king stands on the hill: the game is over.
+    assert_eq!(
+        perft("kingofthehill", Some("8/8/8/3k4/8/8/8/4K3 w - - 0 1"), 2),
+        0
+    );
+}
+
+#[test]
+fn fog_of_war_moves_like_chess() {
+    assert_eq!(perft("fogofwar", None, 4), 197_281);
+}

@@ -1,0 +1,80 @@
+//! Writes the example images in `docs/`: `cargo run -p kodex-render --example gallery`.
+
+use kodex_engine::Side;
+use kodex_render::{render_png, samples, Decor};
+
+fn main() -> std::io::Result<()> {
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
+    std::fs::create_dir_all(&out)?;
+    let names = |white: &str, black: &str| vec![white.to_string(), black.to_string()];
+    let clocks = |white: &str, black: &str| vec![Some(white.to_string()), Some(black.to_string())];
+    let images = [
+        (
+            "start.png",
+            samples::start_position(),
+            Decor {
+                bottom: Side::WHITE,
+                names: names("Alice", "Борис"),
+                clocks: clocks("5:00", "5:00"),
+                status: None,
+            },
+        ),
+        (
+            "middlegame-black.png",
+            samples::middlegame(),
+            Decor {
+                bottom: Side::BLACK,
+                names: names("Magnus", "Hikaru"),
+                clocks: clocks("2:41", "3:07"),
+                status: None,
+            },
+        ),
+        (
+            "crazyhouse.png",
+            samples::crazyhouse(),
+            Decor {
+                bottom: Side::WHITE,
+                names: names("zh_fan", "dropmaster"),
+                clocks: clocks("1:12", "0:58"),
+                status: None,
+            },
+        ),
+        (
+            "fog.png",
+            samples::fog(),
+            Decor {
+                bottom: Side::BLACK,
+                names: names("Alice", "Bob"),
+                clocks: vec![],
+                status: None,
+            },
+        ),
+        (
+            "10x10.png",
+            samples::ten_by_ten(),
+            Decor {
+                bottom: Side::WHITE,
+                names: names("Capablanca fan", "Grand player"),
+                clocks: vec![],
+                status: None,
+            },
+        ),
+        (
+            "threecheck.png",
+            samples::three_check(),
+            Decor {
+                bottom: Side::WHITE,
+                names: names("Alice", "Bob"),
+                clocks: clocks("0:31", "1:02"),
+                status: Some("1–0 · three checks".to_string()),
+            },
+        ),
+        ("cross.png", samples::cross(), Decor::default()),
+    ];
+    for (file, view, decor) in images {
+        let png = render_png(&view, &decor);
+        println!("{file}: {} bytes", png.len());
+        std::fs::write(out.join(file), png)?;
+    }
+    Ok(())
+}

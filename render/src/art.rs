@@ -1,0 +1,211 @@
+//! Piece art: SVG drawings written for Kodex (a 100 × 100 box, the piece
+//! standing on y = 89), rasterised with resvg once per square size.
+//!
+//! Each drawing uses four CSS classes, so one drawing serves every side:
+//! `b` body parts (fill and outline), `d` detail lines shown on every side,
+//! `k` detail lines shown only on dark pieces (where outlines between parts
+//! vanish into the dark body), `e` small solid details (eye, nostril).
+
+use crate::text::{Face, Fonts, TextStyle};
+use crate::theme::{PieceColors, Rgb};
+use kodex_engine::Art;
+use resvg::tiny_skia::{Pixmap, Transform};
+use resvg::usvg;
+
+/// The drawing of one classical piece (its SVG elements, without colours).
+fn drawing(art: Art) -> &'static str {
+    match art {
+        Art::Pawn => PAWN,
+        Art::Knight => KNIGHT,
+        Art::Bishop => BISHOP,
+        Art::Rook => ROOK,
+        Art::Queen => QUEEN,
+        Art::King => KING,
+        Art::Token => TOKEN,
+    }
+}
+
+const PAWN: &str = r#"
+<path class="b" d="M25 88.5 C25 80 31 75.5 38.5 74 L61.5 74 C69 75.5 75 80 75 88.5 Z"/>
+<path class="b" d="M39 75 C41 66 42.5 60 43.5 51 L56.5 51 C57.5 60 59 66 61 75 Z"/>
+<path class="b" d="M35 51 C35 45 65 45 65 51 C65 56 35 56 35 51 Z"/>
+<circle class="b" cx="50" cy="33" r="12.5"/>
+<path class="k" d="M40 49.5 H60 M36 79 C42 77.6 58 77.6 64 79"/>
+"#;
+
+const ROOK: &str = r#"
+<path class="b" d="M22.5 88.5 V81.5 H77.5 V88.5 Z"/>
+<path class="b" d="M27.5 81.5 V74.5 H72.5 V81.5 Z"/>
+<path class="b" d="M33 74.5 L35.5 40 H64.5 L67 74.5 Z"/>
+<path class="b" d="M29.5 40 V33.5 H70.5 V40 Z"/>
+<path class="b" d="M27 33.5 V15 H36.5 V21.5 H45.5 V15 H54.5 V21.5 H63.5 V15 H73 V33.5 Z"/>
+<path class="k" d="M31.5 78 H68.5 M37.5 43.5 H62.5 M63.5 71 H36.5 M30.5 30 H69.5"/>
+"#;
+
+const KNIGHT: &str = r#"
+<path class="b" d="M30 84 C29 70 36 62 45 55.5 C47 54 48 51.5 47 49.5 C43 54 38 56.5 31 59 C26 60.5 21.5 60 18.5 56.5 C16.5 54 17 50.5 19.5 48 C26 40 31.5 33 35.5 25 L37.5 17.5 L42.5 22.5 L47.5 11 L52.5 20 C68 24 79 38 79 58 C79 68 77.5 76 77 84 Z"/>
+<path class="b" d="M23 89 V83.5 C23 81.8 24.5 80.5 26.5 80.5 H73.5 C75.5 80.5 77 81.8 77 83.5 V89 Z"/>
+<path class="d" d="M52.5 20 C52.5 20 55 22 56.5 24"/>
+<path class="k" d="M56 25.5 C68 31 74.5 44 74.5 58 C74.5 67 73.5 73 73 78"/>
+<path class="e" d="M38.5 35.5 C40.5 32.5 44 32 45.5 33.5 C44 36.5 41 37.5 38.5 35.5 Z"/>
+<circle class="e" cx="22.5" cy="52" r="1.9"/>
+"#;
+
+const BISHOP: &str = r#"
+<path class="b" d="M23 89 V84 C23 82 24.5 81 26.5 81 H73.5 C75.5 81 77 82 77 84 V89 Z"/>
+<path class="b" d="M36 81 C38.5 76 40.5 72 41.5 67 H58.5 C59.5 72 61.5 76 64 81 Z"/>
+<path class="b" d="M34 66.5 C34 61 66 61 66 66.5 C66 71 34 71 34 66.5 Z"/>
+<path class="b" d="M50 20.5 C62 28 69.5 40 67 51.5 C65.5 58 60 62.5 50 62.5 C40 62.5 34.5 58 33 51.5 C30.5 40 38 28 50 20.5 Z"/>
+<circle class="b" cx="50" cy="15.5" r="5.5"/>
+<path class="d" d="M57.5 32 L48 45.5"/>
+<path class="k" d="M39.5 64.5 H60.5 M40 57 C46 59 54 59 60 57"/>
+"#;
+
+const QUEEN: &str = r#"
+<path class="b" d="M22.5 89 V84 C22.5 82 24 81 26 81 H74 C76 81 77.5 82 77.5 84 V89 Z"/>
+<path class="b" d="M30.5 81 C32 75 33.5 70.5 34.5 66 H65.5 C66.5 70.5 68 75 69.5 81 Z"/>
+<path class="b" d="M34 66 L20.5 29.5 L35 47 L36.5 22.5 L45 44.5 L50 19 L55 44.5 L63.5 22.5 L65 47 L79.5 29.5 L66 66 Z"/>
+<circle class="b" cx="20.5" cy="27" r="4.5"/>
+<circle class="b" cx="36.5" cy="20" r="4.5"/>
+<circle class="b" cx="50" cy="16.5" r="4.5"/>
+<circle class="b" cx="63.5" cy="20" r="4.5"/>
+<circle class="b" cx="79.5" cy="27" r="4.5"/>
+<path class="d" d="M34.5 66 C44 63 56 63 65.5 66"/>
+<path class="k" d="M36 62 C45 59.5 55 59.5 64 62 M33.5 77 C44 74.5 56 74.5 66.5 77"/>
+"#;
+
+const KING: &str = r#"
+<path class="b" d="M22.5 89 V84 C22.5 82 24 81 26 81 H74 C76 81 77.5 82 77.5 84 V89 Z"/>
+<path class="b" d="M30.5 81 C32 75 33.5 70.5 34.5 66 H65.5 C66.5 70.5 68 75 69.5 81 Z"/>
+<path class="b" d="M34.5 66 C24 59 17.5 50 21 42.5 C25 34 38 34 44 43 L50 52 L56 43 C62 34 75 34 79 42.5 C82.5 50 76 59 65.5 66 Z"/>
+<path class="b" d="M50 52 C44.5 45 43.5 38 50 29.5 C56.5 38 55.5 45 50 52 Z"/>
+<path class="b" d="M47.5 29.5 V22 H42 V16.5 H47.5 V10.5 H52.5 V16.5 H58 V22 H52.5 V29.5 Z"/>
+<path class="d" d="M34.5 66 C44 63 56 63 65.5 66"/>
+<path class="k" d="M36 62 C45 59.5 55 59.5 64 62 M33.5 77 C44 74.5 56 74.5 66.5 77 M26 47 C28 42 35 41 39 46 M74 47 C72 42 65 41 61 46"/>
+"#;
+
+const TOKEN: &str = r#"
+<circle class="b" cx="50" cy="50" r="38"/>
+<circle class="d" cx="50" cy="50" r="32" style="stroke-width:1.6"/>
+"#;
+
+/// The SVG document of `art` in `colors`.
+fn document(art: Art, colors: &PieceColors, dark: bool) -> String {
+    let dark_details = if dark {
+        colors.detail.css()
+    } else {
+        "none".to_string()
+    };
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">
+<style>
+.b {{ fill: {fill}; stroke: {outline}; stroke-width: 3.2; stroke-linejoin: round; stroke-linecap: round }}
+.d {{ fill: none; stroke: {detail}; stroke-width: 2.6; stroke-linejoin: round; stroke-linecap: round }}
+.k {{ fill: none; stroke: {dark_details}; stroke-width: 2.4; stroke-linejoin: round; stroke-linecap: round }}
+.e {{ fill: {detail}; stroke: none }}
+</style>
+{body}
+</svg>"#,
+        fill = colors.fill.css(),
+        outline = colors.outline.css(),
+        detail = colors.detail.css(),
+        body = drawing(art),
+    )
+}
+
+/// Whether pieces in `colors` are dark (they need light detail lines).
+fn is_dark(colors: &PieceColors) -> bool {
+    let Rgb(r, g, b) = colors.fill;
+    (r as u32 * 299 + g as u32 * 587 + b as u32 * 114) / 1000 < 128
+}
+
+/// Rasterises an SVG document into a transparent `size` × `size` pixmap.
+fn rasterise(svg: &str, size: u32) -> Pixmap {
+    let mut pixmap = Pixmap::new(size.max(1), size.max(1)).expect("a non-empty pixmap");
+    // The documents are constants of this crate; a parse failure would be a bug caught by tests.
+    if let Ok(tree) = usvg::Tree::from_str(svg, &usvg::Options::default()) {
+        let scale = size as f32 / 100.0;
+        resvg::render(
+            &tree,
+            Transform::from_scale(scale, scale),
+            &mut pixmap.as_mut(),
+        );
+    }
+    pixmap
+}
+
+/// The sprite of a piece: `art` in `colors` on a transparent `size` × `size` square,
+/// with `letter` on tokens and a small mark when `promoted`.
+pub(crate) fn piece_sprite(
+    fonts: &Fonts,
+    art: Art,
+    letter: char,
+    promoted: bool,
+    colors: &PieceColors,
+    promoted_color: Rgb,
+    size: u32,
+) -> Pixmap {
+    let dark = is_dark(colors);
+    let mut pixmap = rasterise(&document(art, colors, dark), size);
+    if art == Art::Token {
+        let style = TextStyle::new(Face::Bold, size as f32 * 0.42);
+        let letter_color = if dark { colors.detail } else { colors.outline };
+        let center = size as f32 / 2.0;
+        fonts.paint_centered(
+            &mut pixmap,
+            style,
+            &letter.to_uppercase().to_string(),
+            center,
+            center,
+            letter_color,
+        );
+    }
+    if promoted {
+        let mark = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">
+<circle cx="83" cy="17" r="12" fill="{fill}" stroke="{outline}" stroke-width="3"/>
+<path d="M83 11 V23 M77 17 H89" stroke="{outline}" stroke-width="3.4" stroke-linecap="round"/>
+</svg>"#,
+            fill = promoted_color.css(),
+            outline = colors.outline.css(),
+        );
+        let overlay = rasterise(&mark, size);
+        pixmap.draw_pixmap(
+            0,
+            0,
+            overlay.as_ref(),
+            &resvg::tiny_skia::PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
+    }
+    pixmap
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::theme::Theme;
+
+    #[test]
+    fn every_drawing_parses_and_paints_something() {
+        let theme = Theme::green();
+        for art in [
+            Art::Pawn,
+            Art::Knight,
+            Art::Bishop,
+            Art::Rook,
+            Art::Queen,
+            Art::King,
+            Art::Token,
+        ] {
+            for side in 0..2 {
+                let svg = document(art, &theme.piece_colors(side), side == 1);
+                assert!(usvg::Tree::from_str(&svg, &usvg::Options::default()).is_ok());
+                let pixmap = rasterise(&svg, 40);
+                let painted = pixmap.pixels().iter().filter(|p| p.alpha() > 0).count();
+                assert!(painted > 200, "{art:?} paints only {painted} pixels");
+            }
+        }
+    }
+}

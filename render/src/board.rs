@@ -1,0 +1,320 @@
+//! Drawing one view: cells, coordinates, pockets, the player strips and the footer.
+
+use crate::canvas::IndexedImage;
+use crate::layout::Layout;
+use crate::renderer::Renderer;
+use crate::text::{Face, TextStyle};
+use crate::tiles::{line, CellLook, Ground, TileKey};
+use crate::Decor;
+use kodex_engine::{BoardStyle, PocketView, Side, SquareView, View};
+
+/// Whether the board is turned: sides 1 and 3 look from the far edge, 0 and 2 from the near one.
+pub(crate) fn is_flipped(decor: &Decor) -> bool {
+    decor.bottom.0 % 2 == 1
+}
+
+/// Draws `view` with `decor`.
+pub(crate) fn draw(renderer: &Renderer, view: &View, decor: &Decor) -> IndexedImage {
+    let layout = Layout::new(view, renderer.square(), is_flipped(decor));
+    let page = renderer.tiles.palette().nearest(renderer.theme().page);
+    let mut image = IndexedImage::filled(layout.width, layout.height, page);
+
+    draw_cells(renderer, &mut image, &layout, view);
+    draw_coordinates(renderer, &mut image, &layout);
+
+    let bottom = decor.bottom;
+    let top = bottom.opponent();
+    let show_turn = decor.status.is_none();
+    if layout.pocket_rows > 0 {
+        draw_pocket(
+            renderer,
+            &mut image,
+            &layout,
+            pocket_of(view, top),
+            layout.top_pocket_y,
+        );
+        draw_pocket(
+            renderer,
+            &mut image,
+            &layout,
+            pocket_of(view, bottom),
+            layout.bottom_pocket_y,
+        );
+    }
+    for (side, y) in [(top, layout.top_strip_y), (bottom, layout.bottom_strip_y)] {
+        let to_move = show_turn && view.side_to_move == side;
+        draw_strip(renderer, &mut image, &layout, view, decor, side, y, to_move);
+    }
+    draw_footer(renderer, &mut image, &layout, view, decor);
+    image
+}
+
+fn pocket_of(view: &View, side: Side) -> Option<&PocketView> {
+    view.pockets.iter().find(|pocket| pocket.side == side)
+}
+
+fn draw_cells(renderer: &Renderer, image: &mut IndexedImage, layout: &Layout, view: &View) {
+    let fonts = renderer.fonts();
+    let fog = renderer.tiles.get(fonts, TileKey::Fog);
+    for rank in 0..layout.ranks {
+        for file in 0..layout.files {
+            let (x, y) = layout.cell_origin(file, rank);
+            let index = view.index(file, rank);
+            let piece = match view.at(file, rank) {
+                SquareView::Absent => continue,
+                SquareView::Fog => {
+                    // Nothing about a fogged cell is drawn but the fog itself.
+                    image.blit(&fog, x, y);
+                    continue;
+                }
+                SquareView::Empty => None,
+                SquareView::Piece(glyph) => Some(glyph),
+            };
+            let ground = match view.style {
+                BoardStyle::Checkered if (file + rank) % 2 == 0 => Ground::Dark,
+                BoardStyle::Checkered => Ground::Light,
+                BoardStyle::Uniform => Ground::Uniform,
+                BoardStyle::Points => Ground::Points(point_lines(view, layout, file, rank)),
+            };
+            let has = |list: &[u16]| list.iter().any(|&square| square as usize == index);
+            let look = CellLook {
+                ground,
+                last_move: has(&view.last_move),
+                checked: has(&view.checked),
+                marked: has(&view.marked),
+                piece,
+            };
+            let tile = renderer.tiles.get(fonts, TileKey::Cell(look));
+            image.blit(&tile, x, y);
+        }
+    }
+}
+
+/// Which lines leave the point `file`, `rank` on screen: towards every neighbour
+/// that exists.
+fn point_lines(view: &View, layout: &Layout, file: u8, rank: u8) -> u8 {
+    let exists = |file: i32, rank: i32| {
+        file >= 0
+            && rank >= 0
+            && file < layout.files as i32
+            && rank < layout.ranks as i32
+            && view.at(file as u8, rank as u8) != SquareView::Absent
+    };
+    // On screen "up" is the next rank for the first player, the previous one when turned.
+    let (up, right) = if layout.flipped { (-1, -1) } else { (1, 1) };
+    let (file, rank) = (file as i32, rank as i32);
+    let mut lines = 0;
+    if exists(file, rank + up) {
+        lines |= line::UP;
+    }
+    if exists(file, rank - up) {
+        lines |= line::DOWN;
+    }
+    if exists(file - right, rank) {
+        lines |= line::LEFT;
+    }
+    if exists(file + right, rank) {
+        lines |= line::RIGHT;
+    }
+    lines
+}
+
+/// The name of file `file`: `a` … `z`.
+fn file_name(file: u8) -> String {
+    char::from(b'a' + file.min(25)).to_string()
+}
+
+fn draw_coordinates(renderer: &Renderer, image: &mut IndexedImage, layout: &Layout) {
+    let fonts = renderer.fonts();
+    let style = TextStyle::new(Face::Regular, (layout.margin as f32 * 0.56).max(9.0));
+    let cap = fonts.cap_height(style);
+    let s = layout.square as i32;
+    for rank in 0..layout.ranks {
+        let label = (rank as u32 + 1).to_string();
+        let width = fonts.width(style, &label) as i32;
+        let x = (layout.margin as i32 - width) / 2;
+        let y = layout.board_y as i32
+            + layout.row(rank) as i32 * s
+            + s / 2
+            + (cap / 2.0).round() as i32;
+        fonts.draw(image, style, &label, x, y, &renderer.inks.dim);
+    }
+    let baseline = (layout.board_y + layout.ranks as u32 * layout.square) as i32
+        + (layout.margin as f32 / 2.0 + cap / 2.0).round() as i32;
+    for file in 0..layout.files {
+        let label = file_name(file);
+        let width = fonts.width(style, &label) as i32;
+        let x = layout.board_x as i32 + layout.column(file) as i32 * s + (s - width) / 2;
+        fonts.draw(image, style, &label, x, baseline, &renderer.inks.dim);
+    }
+}
+
+fn draw_pocket(
+    renderer: &Renderer,
+    image: &mut IndexedImage,
+    layout: &Layout,
+    pocket: Option<&PocketView>,
+    y: u32,
+) {
+    let Some(pocket) = pocket else {
+        return;
+    };
+    let per_row = layout.files.max(1) as usize;
+    for (slot, &(piece, count)) in pocket.pieces.iter().enumerate() {
+        let x = layout.board_x + (slot % per_row) as u32 * layout.square;
+        let row_y = y + (slot / per_row) as u32 * layout.square;
+        let tile = renderer
+            .tiles
+            .get(renderer.fonts(), TileKey::Pocket { piece, count });
+        image.blit(&tile, x as i32, row_y as i32);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_strip(
+    renderer: &Renderer,
+    image: &mut IndexedImage,
+    layout: &Layout,
+    view: &View,
+    decor: &Decor,
+    side: Side,
+    y: u32,
+    to_move: bool,
+) {
+    let fonts = renderer.fonts();
+    let h = layout.strip;
+    let right_edge = (layout.width - layout.margin) as i32;
+
+    // The clock, right-aligned; its box is as wide as "00:00" at least, so it does not
+    // jump between frames.
+    let clock_style = TextStyle::new(Face::Bold, (h as f32 * 0.46).max(10.0));
+    let mut clock_left = right_edge;
+    if let Some(Some(clock)) = decor.clocks.get(side.index()) {
+        let text_width = fonts
+            .width(clock_style, clock)
+            .max(fonts.width(clock_style, "00:00"));
+        let box_height = (h as f32 * 0.74).round() as u32;
+        let padding = (box_height as f32 * 0.45).round() as u32;
+        let box_width = text_width + 2 * padding;
+        clock_left = right_edge - box_width as i32;
+        let box_y = y as i32 + (h - box_height) as i32 / 2;
+        let tile = renderer.tiles.get(
+            fonts,
+            TileKey::ClockBox {
+                width: box_width.min(u16::MAX as u32) as u16,
+                height: box_height as u16,
+                active: to_move,
+            },
+        );
+        image.blit(&tile, clock_left, box_y);
+        let ink = if to_move {
+            &renderer.inks.clock_active
+        } else {
+            &renderer.inks.clock_idle
+        };
+        let width = fonts.width(clock_style, clock) as i32;
+        let cap = fonts.cap_height(clock_style);
+        let baseline = box_y + box_height as i32 / 2 + (cap / 2.0).round() as i32;
+        fonts.draw(
+            image,
+            clock_style,
+            clock,
+            clock_left + (box_width as i32 - width) / 2,
+            baseline,
+            ink,
+        );
+    }
+
+    // The side's disc (ringed on its turn), aligned with the board's left edge.
+    let disc = renderer.tiles.get(
+        fonts,
+        TileKey::SideDisc {
+            side,
+            size: h as u16,
+            to_move,
+        },
+    );
+    let disc_x = layout.board_x as i32 - (h as f32 * 0.14).round() as i32;
+    image.blit(&disc, disc_x, y as i32);
+    let mut x = disc_x + h as i32 + (h as f32 * 0.05).round() as i32;
+
+    // Three-check counters, then the name in the space left.
+    let pips = view
+        .remaining_checks
+        .as_ref()
+        .and_then(|remaining| remaining.get(side.index()).copied())
+        .map(|remaining| {
+            renderer.tiles.get(
+                fonts,
+                TileKey::CheckPips {
+                    remaining: remaining.min(9),
+                    height: h as u16,
+                },
+            )
+        });
+    let gap = (h as f32 * 0.3).round() as i32;
+    let pips_width = pips.as_ref().map_or(0, |tile| tile.width as i32 + gap);
+    let name_style = TextStyle::new(Face::Regular, (h as f32 * 0.44).max(10.0));
+    let name_room = (clock_left - gap - pips_width - x).max(0) as u32;
+    let name = decor.names.get(side.index()).map_or("", String::as_str);
+    let name = fonts.fit(name_style, name, name_room);
+    let cap = fonts.cap_height(name_style);
+    let baseline = y as i32 + h as i32 / 2 + (cap / 2.0).round() as i32;
+    fonts.draw(image, name_style, &name, x, baseline, &renderer.inks.text);
+    if !name.is_empty() {
+        x += fonts.width(name_style, &name) as i32 + gap;
+    }
+    if let Some(pips) = pips {
+        image.blit(&pips, x, y as i32);
+    }
+}
+
+fn draw_footer(
+    renderer: &Renderer,
+    image: &mut IndexedImage,
+    layout: &Layout,
+    view: &View,
+    decor: &Decor,
+) {
+    let fonts = renderer.fonts();
+    let h = layout.footer;
+    let style = TextStyle::new(Face::Regular, (h as f32 * 0.52).max(10.0));
+    let bold = TextStyle {
+        face: Face::Bold,
+        ..style
+    };
+    let cap = fonts.cap_height(style);
+    let baseline = layout.footer_y as i32 + h as i32 / 2 + (cap / 2.0).round() as i32;
+    // "12." when the first player is to move, "12…" for the second: notation every player reads.
+    let suffix = if view.side_to_move == Side::WHITE {
+        "."
+    } else {
+        "…"
+    };
+    let label = format!("{}{suffix}", view.move_number);
+    let mut x = layout.board_x as i32;
+    fonts.draw(image, style, &label, x, baseline, &renderer.inks.dim);
+    x += fonts.width(style, &label) as i32 + (h as f32 * 0.25).round() as i32;
+    match &decor.status {
+        Some(status) => {
+            let room = (layout.width - layout.margin) as i32 - x;
+            let status = fonts.fit(bold, status, room.max(0) as u32);
+            fonts.draw(image, bold, &status, x, baseline, &renderer.inks.text);
+        }
+        None => {
+            let disc = renderer.tiles.get(
+                fonts,
+                TileKey::SideDisc {
+                    side: view.side_to_move,
+                    size: h as u16,
+                    to_move: false,
+                },
+            );
+            image.blit(
+                &disc,
+                x - (h as f32 * 0.2).round() as i32,
+                layout.footer_y as i32,
+            );
+        }
+    }
+}

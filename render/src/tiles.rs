@@ -1,0 +1,425 @@
+//! Tiles: every square, pocket cell and badge the renderer copies onto an image,
+//! drawn once in full colour (anti-aliased), mapped onto the palette, and cached.
+//! Drawing a board is then only copying tiles and laying text.
+
+use crate::art;
+use crate::canvas::IndexedImage;
+use crate::palette::{Palette, Quantizer};
+use crate::text::{Face, Fonts, TextStyle};
+use crate::theme::{Rgb, Theme};
+use kodex_engine::{PieceGlyph, Side};
+use resvg::tiny_skia::{Pixmap, PixmapPaint, Transform};
+use resvg::usvg;
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+/// The base of a board cell.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum Ground {
+    /// A light square of a checkered board.
+    Light,
+    /// A dark square of a checkered board.
+    Dark,
+    /// A cell of a one-colour board.
+    Uniform,
+    /// A point of a point board: which of the lines up, down, left, right leave it
+    /// (bits 0–3), so edges and holes end their lines.
+    Points(u8),
+}
+
+/// Line directions of [`Ground::Points`].
+pub(crate) mod line {
+    /// A line leaves the point towards the top of the image.
+    pub const UP: u8 = 1;
+    /// … towards the bottom.
+    pub const DOWN: u8 = 2;
+    /// … towards the left.
+    pub const LEFT: u8 = 4;
+    /// … towards the right.
+    pub const RIGHT: u8 = 8;
+}
+
+/// How one visible board cell looks.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct CellLook {
+    pub ground: Ground,
+    pub last_move: bool,
+    pub checked: bool,
+    pub marked: bool,
+    pub piece: Option<PieceGlyph>,
+}
+
+/// Everything the renderer copies as a tile.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum TileKey {
+    /// A visible board cell.
+    Cell(CellLook),
+    /// A fogged cell: one texture, whatever is hidden.
+    Fog,
+    /// A pocket cell: the piece with its count (faded when none are held).
+    Pocket { piece: PieceGlyph, count: u8 },
+    /// The disc of a side's colour before its name, ringed when it is that side's turn.
+    SideDisc {
+        side: Side,
+        size: u16,
+        to_move: bool,
+    },
+    /// Three-check counters: one pip per check still to give.
+    CheckPips { remaining: u8, height: u16 },
+    /// The box behind a clock.
+    ClockBox {
+        width: u16,
+        height: u16,
+        active: bool,
+    },
+}
+
+/// A piece sprite's identity: tokens differ by letter, classical art does not.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+struct SpriteKey {
+    piece: PieceGlyph,
+}
+
+impl SpriteKey {
+    fn of(mut piece: PieceGlyph) -> SpriteKey {
+        if piece.art != kodex_engine::Art::Token {
+            piece.letter = ' ';
+        }
+        SpriteKey { piece }
+    }
+}
+
+/// Makes and caches the tiles of one theme at one square size.
+pub(crate) struct Tiles {
+    theme: Theme,
+    palette: Palette,
+    square: u32,
+    tiles: RwLock<HashMap<TileKey, Arc<IndexedImage>>>,
+    sprites: RwLock<HashMap<SpriteKey, Arc<Pixmap>>>,
+}
+
+impl std::fmt::Debug for Tiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tiles")
+            .field("square", &self.square)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tiles {
+    /// An empty cache for `theme` at `square` pixels.
+    pub(crate) fn new(theme: Theme, palette: Palette, square: u32) -> Tiles {
+        Tiles {
+            theme,
+            palette,
+            square,
+            tiles: RwLock::new(HashMap::new()),
+            sprites: RwLock::new(HashMap::new()),
+        }
+    }
+
+    /// The theme.
+    pub(crate) fn theme(&self) -> &Theme {
+        &self.theme
+    }
+
+    /// The palette.
+    pub(crate) fn palette(&self) -> &Palette {
+        &self.palette
+    }
+
+    /// The tile for `key`, from the cache or drawn now.
+    pub(crate) fn get(&self, fonts: &Fonts, key: TileKey) -> Arc<IndexedImage> {
+        if let Some(found) = self.tiles.read().ok().and_then(|t| t.get(&key).cloned()) {
+            return found;
+        }
+        let pixmap = self.draw(fonts, key);
+        let tile = Arc::new(self.quantize(&pixmap));
+        if let Ok(mut tiles) = self.tiles.write() {
+            tiles.insert(key, tile.clone());
+        }
+        tile
+    }
+
+    fn quantize(&self, pixmap: &Pixmap) -> IndexedImage {
+        let mut quantizer = Quantizer::new(&self.palette);
+        let pixels = pixmap
+            .pixels()
+            .iter()
+            .map(|p| {
+                let c = p.demultiply();
+                quantizer.index(Rgb(c.red(), c.green(), c.blue()))
+            })
+            .collect();
+        IndexedImage {
+            width: pixmap.width(),
+            height: pixmap.height(),
+            pixels,
+        }
+    }
+
+    fn sprite(&self, fonts: &Fonts, piece: PieceGlyph) -> Arc<Pixmap> {
+        let key = SpriteKey::of(piece);
+        if let Some(found) = self.sprites.read().ok().and_then(|s| s.get(&key).cloned()) {
+            return found;
+        }
+        let made = Arc::new(art::piece_sprite(
+            fonts,
+            piece.art,
+            piece.letter,
+            piece.promoted,
+            &self.theme.piece_colors(piece.side.0),
+            self.theme.promoted,
+            self.square,
+        ));
+        if let Ok(mut sprites) = self.sprites.write() {
+            sprites.insert(key, made.clone());
+        }
+        made
+    }
+
+    fn draw(&self, fonts: &Fonts, key: TileKey) -> Pixmap {
+        let s = self.square;
+        let theme = &self.theme;
+        match key {
+            TileKey::Cell(look) => {
+                let mut pixmap = solid(s, s, self.ground_color(look));
+                if let Ground::Points(lines) = look.ground {
+                    paint_svg(&mut pixmap, &self.point_lines(lines));
+                }
+                if look.checked {
+                    paint_svg(&mut pixmap, &check_glow(s, theme.check));
+                }
+                if let Some(piece) = look.piece {
+                    overlay(&mut pixmap, &self.sprite(fonts, piece), 1.0);
+                }
+                pixmap
+            }
+            TileKey::Fog => fog(s, theme.fog, theme.fog_ridge),
+            TileKey::Pocket { piece, count } => {
+                let mut pixmap = solid(s, s, theme.page);
+                if count == 0 {
+                    overlay(&mut pixmap, &self.sprite(fonts, piece), 0.28);
+                } else {
+                    overlay(&mut pixmap, &self.sprite(fonts, piece), 1.0);
+                    let radius = (s as f32 * 0.17).max(7.0);
+                    let center = s as f32 - radius - 1.0;
+                    paint_svg(
+                        &mut pixmap,
+                        &svg(
+                            s,
+                            s,
+                            &format!(
+                                r#"<circle cx="{center}" cy="{center}" r="{radius}" fill="{}" stroke="{}" stroke-width="1.5"/>"#,
+                                theme.accent.css(),
+                                theme.page.css()
+                            ),
+                        ),
+                    );
+                    fonts.paint_centered(
+                        &mut pixmap,
+                        TextStyle::new(Face::Bold, radius * 1.25),
+                        &count.to_string(),
+                        center,
+                        center,
+                        theme.accent_text,
+                    );
+                }
+                pixmap
+            }
+            TileKey::SideDisc {
+                side,
+                size,
+                to_move,
+            } => {
+                let size = size as u32;
+                let mut pixmap = solid(size, size, theme.page);
+                let colors = theme.piece_colors(side.0);
+                let c = size as f32 / 2.0;
+                let mut shapes = String::new();
+                if to_move {
+                    shapes += &format!(
+                        r#"<circle cx="{c}" cy="{c}" r="{}" fill="none" stroke="{}" stroke-width="{}"/>"#,
+                        size as f32 * 0.36,
+                        theme.accent.css(),
+                        (size as f32 * 0.07).max(1.5)
+                    );
+                }
+                shapes += &format!(
+                    r#"<circle cx="{c}" cy="{c}" r="{}" fill="{}" stroke="{}" stroke-width="{}"/>"#,
+                    size as f32 * 0.23,
+                    colors.fill.css(),
+                    theme.text_dim.css(),
+                    (size as f32 * 0.03).max(1.0)
+                );
+                paint_svg(&mut pixmap, &svg(size, size, &shapes));
+                pixmap
+            }
+            TileKey::CheckPips { remaining, height } => {
+                let height = height as u32;
+                let pitch = height as f32 * 0.62;
+                let width = (pitch * remaining as f32).ceil().max(1.0) as u32;
+                let mut pixmap = solid(width, height, theme.page);
+                let radius = height as f32 * 0.25;
+                let arm = radius * 0.5;
+                let stroke = (radius * 0.28).max(1.2);
+                let mut shapes = String::new();
+                for pip in 0..remaining {
+                    let cx = pitch * (pip as f32 + 0.5);
+                    let cy = height as f32 / 2.0;
+                    shapes += &format!(
+                        r#"<circle cx="{cx}" cy="{cy}" r="{radius}" fill="{}"/><path d="M{} {cy} H{} M{cx} {} V{}" stroke="{}" stroke-width="{stroke}" stroke-linecap="round"/>"#,
+                        theme.check_counter.css(),
+                        cx - arm,
+                        cx + arm,
+                        cy - arm,
+                        cy + arm,
+                        theme.accent_text.css(),
+                    );
+                }
+                paint_svg(&mut pixmap, &svg(width, height, &shapes));
+                pixmap
+            }
+            TileKey::ClockBox {
+                width,
+                height,
+                active,
+            } => {
+                let (width, height) = (width as u32, height as u32);
+                let mut pixmap = solid(width, height, theme.page);
+                let fill = if active {
+                    theme.clock_active
+                } else {
+                    theme.clock_idle
+                };
+                paint_svg(
+                    &mut pixmap,
+                    &svg(
+                        width,
+                        height,
+                        &format!(
+                            r#"<rect x="0" y="0" width="{width}" height="{height}" rx="{}" fill="{}"/>"#,
+                            height as f32 * 0.16,
+                            fill.css()
+                        ),
+                    ),
+                );
+                pixmap
+            }
+        }
+    }
+
+    fn ground_color(&self, look: CellLook) -> Rgb {
+        let t = &self.theme;
+        match (look.ground, look.last_move, look.marked) {
+            (Ground::Light, true, _) => t.light_last_move,
+            (Ground::Light, false, true) => t.light_marked,
+            (Ground::Light, false, false) => t.light,
+            (Ground::Dark, true, _) => t.dark_last_move,
+            (Ground::Dark, false, true) => t.dark_marked,
+            (Ground::Dark, false, false) => t.dark,
+            (Ground::Uniform | Ground::Points(_), true, _) => t.uniform_last_move,
+            (Ground::Uniform | Ground::Points(_), false, true) => t.uniform_marked,
+            (Ground::Uniform, false, false) => t.uniform,
+            (Ground::Points(_), false, false) => t.points,
+        }
+    }
+
+    /// The lines through a point of a point board, pixel-aligned to stay crisp.
+    fn point_lines(&self, lines: u8) -> String {
+        let s = self.square;
+        let width = (s / 36).max(1);
+        let start = s / 2 - width / 2;
+        let color = self.theme.points_line.css();
+        let mut shapes = format!(
+            r#"<rect x="{start}" y="{start}" width="{width}" height="{width}" fill="{color}"/>"#
+        );
+        let mut rect = |x: u32, y: u32, w: u32, h: u32| {
+            shapes +=
+                &format!(r#"<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{color}"/>"#);
+        };
+        if lines & line::UP != 0 {
+            rect(start, 0, width, start);
+        }
+        if lines & line::DOWN != 0 {
+            rect(start, start + width, width, s - start - width);
+        }
+        if lines & line::LEFT != 0 {
+            rect(0, start, start, width);
+        }
+        if lines & line::RIGHT != 0 {
+            rect(start + width, start, s - start - width, width);
+        }
+        svg(s, s, &shapes)
+    }
+}
+
+/// An opaque pixmap of one colour.
+fn solid(width: u32, height: u32, color: Rgb) -> Pixmap {
+    let mut pixmap = Pixmap::new(width.max(1), height.max(1)).expect("a non-empty pixmap");
+    pixmap.fill(resvg::tiny_skia::Color::from_rgba8(
+        color.0, color.1, color.2, 255,
+    ));
+    pixmap
+}
+
+/// An SVG document in pixel units.
+fn svg(width: u32, height: u32, body: &str) -> String {
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">{body}</svg>"#
+    )
+}
+
+/// Paints an SVG document (in pixel units) over `pixmap`.
+fn paint_svg(pixmap: &mut Pixmap, document: &str) {
+    // The documents are built by this module; a parse failure would be a bug caught by tests.
+    if let Ok(tree) = usvg::Tree::from_str(document, &usvg::Options::default()) {
+        resvg::render(&tree, Transform::identity(), &mut pixmap.as_mut());
+    }
+}
+
+/// Draws `sprite` over `pixmap` at `opacity`.
+fn overlay(pixmap: &mut Pixmap, sprite: &Pixmap, opacity: f32) {
+    let paint = PixmapPaint {
+        opacity,
+        ..PixmapPaint::default()
+    };
+    pixmap.draw_pixmap(0, 0, sprite.as_ref(), &paint, Transform::identity(), None);
+}
+
+/// The red glow under a king in check.
+fn check_glow(size: u32, color: Rgb) -> String {
+    let c = size as f32 / 2.0;
+    let css = color.css();
+    svg(
+        size,
+        size,
+        &format!(
+            r#"<defs><radialGradient id="g" cx="{c}" cy="{c}" r="{r}" gradientUnits="userSpaceOnUse">
+<stop offset="0" stop-color="{css}" stop-opacity="1"/>
+<stop offset="0.3" stop-color="{css}" stop-opacity="0.9"/>
+<stop offset="1" stop-color="{css}" stop-opacity="0"/>
+</radialGradient></defs><rect width="{size}" height="{size}" fill="url(#g)"/>"#,
+            r = size as f32 * 0.68
+        ),
+    )
+}
+
+/// The fog texture: soft diagonal ridges whose period divides the square, so
+/// neighbouring fog squares join seamlessly.
+fn fog(size: u32, base: Rgb, ridge: Rgb) -> Pixmap {
+    let mut pixmap = solid(size, size, base);
+    let period = (size / 8).max(4);
+    let data = pixmap.data_mut();
+    for y in 0..size {
+        for x in 0..size {
+            let phase = (x + size - y % size) % period;
+            // A triangle wave: 0 at the base, 1 on the ridge.
+            let t = 1.0 - (2.0 * phase as f32 / period as f32 - 1.0).abs();
+            let color = base.mix(ridge, t);
+            let offset = (y * size + x) as usize * 4;
+            data[offset..offset + 4].copy_from_slice(&[color.0, color.1, color.2, 255]);
+        }
+    }
+    pixmap
+}

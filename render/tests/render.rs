@@ -1,0 +1,376 @@
+//! The renderer seen from outside: decoded PNG and GIF properties on hand-built views.
+
+use kodex_engine::{Art, BoardStyle, PieceGlyph, Side, SquareView, View};
+use kodex_render::{render_gif, render_png, samples, shared_renderer, Decor, Renderer, Rgb, Theme};
+use std::collections::HashSet;
+
+/// A decoded PNG: width, height, and RGB pixels.
+struct Decoded {
+    width: u32,
+    height: u32,
+    pixels: Vec<Rgb>,
+}
+
+impl Decoded {
+    fn at(&self, x: u32, y: u32) -> Rgb {
+        self.pixels[(y * self.width + x) as usize]
+    }
+
+    /// The colours inside a cell.
+    fn cell(&self, (x0, y0, size): (u32, u32, u32)) -> Vec<Rgb> {
+        let mut out = Vec::new();
+        for y in y0..y0 + size {
+            for x in x0..x0 + size {
+                out.push(self.at(x, y));
+            }
+        }
+        out
+    }
+}
+
+fn decode(bytes: &[u8]) -> Decoded {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().expect("a valid PNG header");
+    assert_eq!(
+        reader.info().color_type,
+        png::ColorType::Indexed,
+        "an indexed PNG"
+    );
+    let mut buffer = vec![0; reader.output_buffer_size().expect("a sane size")];
+    let frame = reader.next_frame(&mut buffer).expect("valid PNG data");
+    assert_eq!(frame.color_type, png::ColorType::Rgb);
+    let pixels = buffer[..frame.buffer_size()]
+        .chunks_exact(3)
+        .map(|c| Rgb(c[0], c[1], c[2]))
+        .collect();
+    Decoded {
+        width: frame.width,
+        height: frame.height,
+        pixels,
+    }
+}
+
+fn decor(bottom: Side) -> Decor {
+    Decor {
+        bottom,
+        names: vec!["Alice".into(), "Bob".into()],
+        clocks: vec![Some("5:00".into()), Some("4:59".into())],
+        status: None,
+    }
+}
+
+fn cell(view: &View, decor: &Decor, name: &str) -> (u32, u32, u32) {
+    let square = samples::square(view, name) as usize;
+    let (file, rank) = (
+        (square % view.files as usize) as u8,
+        (square / view.files as usize) as u8,
+    );
+    shared_renderer(view)
+        .cell_rect(view, decor, file, rank)
+        .expect("the cell is on the board")
+}
+
+fn count(pixels: &[Rgb], color: Rgb) -> usize {
+    pixels.iter().filter(|&&p| p == color).count()
+}
+
+#[test]
+fn a_standard_board_is_a_wide_indexed_png_with_the_expected_size() {
+    let view = samples::middlegame();
+    let decor = decor(Side::WHITE);
+    let png = render_png(&view, &decor);
+    let image = decode(&png);
+    let drawn = shared_renderer(&view).draw(&view, &decor);
+    assert_eq!((image.width, image.height), (drawn.width, drawn.height));
+    assert!(image.width >= 640, "8×8 boards are at least 640 px wide");
+    assert!(
+        png.len() <= 30 * 1024,
+        "an 8×8 board is {} bytes",
+        png.len()
+    );
+}
+
+#[test]
+fn every_board_size_from_5_to_16_renders_with_all_cells_inside() {
+    for size in [5u8, 6, 8, 9, 10, 12, 14, 16] {
+        let row = size.to_string();
+        let placement = vec![row.as_str(); size as usize].join("/");
+        let view = samples::view(&placement);
+        assert_eq!((view.files, view.ranks), (size, size));
+        let decor = Decor::default();
+        let image = decode(&render_png(&view, &decor));
+        let renderer = shared_renderer(&view);
+        assert!(renderer.square() >= 40, "squares stay readable");
+        let (x, y, s) = renderer
+            .cell_rect(&view, &decor, size - 1, 0)
+            .expect("on board");
+        assert!(x + s <= image.width && y + s <= image.height);
+    }
+}
+
+#[test]
+fn the_bottom_side_is_drawn_at_the_bottom() {
+    // A lone white king on a1 and a black king on h8.
+    let view = samples::view("7k/8/8/8/8/8/8/K7");
+    let theme = Theme::default();
+    let white_fill = theme.pieces[0].fill;
+    let black_fill = theme.pieces[1].fill;
+    for bottom in [Side::WHITE, Side::BLACK] {
+        let decor = decor(bottom);
+        let image = decode(&render_png(&view, &decor));
+        let a1 = cell(&view, &decor, "a1");
+        let h8 = cell(&view, &decor, "h8");
+        assert!(
+            count(&image.cell(a1), white_fill) > 200,
+            "the white king is on a1"
+        );
+        assert!(
+            count(&image.cell(h8), black_fill) > 200,
+            "the black king is on h8"
+        );
+        // a1 sits in the bottom-left corner for white, the top-right for black.
+        let board_middle = (a1.0 + h8.0) / 2;
+        if bottom == Side::WHITE {
+            assert!(a1.1 > h8.1 && a1.0 < board_middle);
+        } else {
+            assert!(a1.1 < h8.1 && a1.0 > board_middle);
+        }
+        // And the pixels agree: the lower half of the board holds the bottom side's king.
+        let (top, bottom_edge) = (a1.1.min(h8.1), a1.1.max(h8.1) + a1.2);
+        let middle = (top + bottom_edge) / 2;
+        let lower_half_white: usize = (middle..bottom_edge)
+            .flat_map(|y| (0..image.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| image.at(x, y) == white_fill)
+            .count();
+        if bottom == Side::WHITE {
+            assert!(lower_half_white > 200);
+        } else {
+            assert_eq!(lower_half_white, 0);
+        }
+    }
+}
+
+#[test]
+fn last_move_and_check_are_highlighted() {
+    let theme = Theme::default();
+    let mut view = samples::view("4k3/8/8/8/4Q3/8/8/4K3");
+    view.last_move = vec![samples::square(&view, "e2"), samples::square(&view, "e4")];
+    view.checked = vec![samples::square(&view, "e8")];
+    let decor = decor(Side::WHITE);
+    let image = decode(&render_png(&view, &decor));
+    // e2 is light, e4 light: the last-move light colour fills their corners.
+    for name in ["e2", "e4"] {
+        let (x, y, _) = cell(&view, &decor, name);
+        assert_eq!(
+            image.at(x + 1, y + 1),
+            theme.light_last_move,
+            "{name} highlighted"
+        );
+    }
+    let (x, y, _) = cell(&view, &decor, "e3");
+    assert_eq!(image.at(x + 1, y + 1), theme.dark, "e3 is not highlighted");
+    // The checked king stands in a red glow.
+    let glow = image
+        .cell(cell(&view, &decor, "e8"))
+        .iter()
+        .filter(|p| p.0 > 200 && p.1 < 120 && p.2 < 120)
+        .count();
+    assert!(glow > 300, "only {glow} red pixels on e8");
+}
+
+#[test]
+fn marked_squares_are_tinted() {
+    let theme = Theme::default();
+    let mut view = samples::view("8/8/8/8/8/8/8/8");
+    view.marked = vec![samples::square(&view, "d4"), samples::square(&view, "e4")];
+    let decor = decor(Side::WHITE);
+    let image = decode(&render_png(&view, &decor));
+    let (x, y, _) = cell(&view, &decor, "d4");
+    assert_eq!(image.at(x + 1, y + 1), theme.dark_marked);
+    let (x, y, _) = cell(&view, &decor, "e4");
+    assert_eq!(image.at(x + 1, y + 1), theme.light_marked);
+}
+
+#[test]
+fn every_fogged_square_looks_the_same_whatever_was_hidden_or_highlighted() {
+    // Fog on light and dark squares, on a "last move" square and a "checked" square:
+    // a view should never carry those, but if it did the fog must still hide them.
+    let mut view = samples::view("****4/5***/8/8/8/8/8/4K3");
+    view.last_move = vec![samples::square(&view, "a8"), samples::square(&view, "b8")];
+    view.checked = vec![samples::square(&view, "c8")];
+    let decor = decor(Side::WHITE);
+    let image = decode(&render_png(&view, &decor));
+    let reference = image.cell(cell(&view, &decor, "a8"));
+    for name in ["b8", "c8", "d8", "f7", "g7", "h7"] {
+        assert_eq!(
+            image.cell(cell(&view, &decor, name)),
+            reference,
+            "fog on {name} differs"
+        );
+    }
+    // The same fog in another view, with other visible pieces around.
+    let other = samples::view("****4/5***/2q5/8/3N4/8/8/6K1");
+    let other_image = decode(&render_png(&other, &decor));
+    assert_eq!(other_image.cell(cell(&other, &decor, "f7")), reference);
+}
+
+#[test]
+fn rendering_is_deterministic() {
+    let view = samples::crazyhouse();
+    let decor = decor(Side::BLACK);
+    let first = render_png(&view, &decor);
+    assert_eq!(render_png(&view, &decor), first);
+    // A fresh renderer draws its tiles anew and still gives the same bytes.
+    let fresh = Renderer::new(shared_renderer(&view).square());
+    assert_eq!(fresh.png(&view, &decor), first);
+}
+
+#[test]
+fn absent_squares_are_not_drawn() {
+    let view = samples::cross();
+    assert_eq!(view.at(0, 0), SquareView::Absent);
+    let decor = Decor::default();
+    let image = decode(&render_png(&view, &decor));
+    let page = Theme::default().page;
+    let corner = image.cell(cell(&view, &decor, "a1"));
+    assert!(
+        corner.iter().all(|&p| p == page),
+        "a1 of the cross is page background"
+    );
+    let (x, y, _) = cell(&view, &decor, "d1");
+    assert_ne!(image.at(x + 1, y + 1), page, "d1 of the cross is a square");
+}
+
+#[test]
+fn unknown_pieces_are_lettered_tokens() {
+    let view = samples::view("8/8/8/8/8/8/8/AC6");
+    let decor = decor(Side::WHITE);
+    let image = decode(&render_png(&view, &decor));
+    let archbishop = image.cell(cell(&view, &decor, "a1"));
+    let chancellor = image.cell(cell(&view, &decor, "b1"));
+    let white_fill = Theme::default().pieces[0].fill;
+    assert!(
+        count(&archbishop, white_fill) > 1000,
+        "a round token fills the square"
+    );
+    // Same token, different letter: a1 is dark, b1 light, so compare the letter area only.
+    let letter_pixels = |pixels: &[Rgb]| {
+        let outline = Theme::default().pieces[0].outline;
+        let s = (pixels.len() as f64).sqrt() as usize;
+        (s / 3..2 * s / 3)
+            .flat_map(|y| (s / 3..2 * s / 3).map(move |x| y * s + x))
+            .filter(|&i| pixels[i] == outline)
+            .collect::<HashSet<usize>>()
+    };
+    assert!(!letter_pixels(&archbishop).is_empty());
+    assert_ne!(letter_pixels(&archbishop), letter_pixels(&chancellor));
+}
+
+#[test]
+fn pockets_and_strips_make_the_image_taller() {
+    let plain = samples::middlegame();
+    let with_pockets = samples::crazyhouse();
+    let decor = decor(Side::WHITE);
+    let plain_height = decode(&render_png(&plain, &decor)).height;
+    let pocket_image = decode(&render_png(&with_pockets, &decor));
+    let square = shared_renderer(&plain).square();
+    assert_eq!(pocket_image.height, plain_height + 2 * square);
+    // The count badge colour appears (pieces held).
+    assert!(count(&pocket_image.pixels, Theme::default().accent) > 100);
+}
+
+#[test]
+fn point_boards_draw_lines_between_points() {
+    let mut view = samples::view("9/9/9/9/9/9/9/9/9/9");
+    view.style = BoardStyle::Points;
+    let decor = Decor::default();
+    let image = decode(&render_png(&view, &decor));
+    let line = Theme::default().points_line;
+    let (x, y, s) = cell(&view, &decor, "e5");
+    assert_eq!(
+        image.at(x + s / 2, y + 1),
+        line,
+        "a vertical line crosses e5"
+    );
+    assert_eq!(
+        image.at(x + 1, y + s / 2),
+        line,
+        "a horizontal line crosses e5"
+    );
+    let (x, y, s) = cell(&view, &decor, "a1");
+    assert_ne!(
+        image.at(x + 1, y + s / 2),
+        line,
+        "no line leaves the board at a1"
+    );
+}
+
+#[test]
+fn promoted_pieces_carry_a_mark() {
+    let plain = samples::view("8/8/8/8/8/8/8/Q7");
+    let promoted = samples::view("8/8/8/8/8/8/8/Q~7");
+    assert!(matches!(
+        promoted.at(0, 0),
+        SquareView::Piece(PieceGlyph {
+            promoted: true,
+            art: Art::Queen,
+            ..
+        })
+    ));
+    let decor = Decor::default();
+    let mark = Theme::default().promoted;
+    let a = decode(&render_png(&plain, &decor));
+    let b = decode(&render_png(&promoted, &decor));
+    assert_eq!(count(&a.cell(cell(&plain, &decor, "a1")), mark), 0);
+    assert!(count(&b.cell(cell(&promoted, &decor, "a1")), mark) > 40);
+}
+
+#[test]
+fn a_game_gif_has_one_frame_per_view_and_cheap_difference_frames() {
+    let mut frames = Vec::new();
+    let mut view = samples::start_position();
+    let decor = decor(Side::WHITE);
+    frames.push((view.clone(), decor.clone()));
+    // Shuffle a knight out and back a few times.
+    for (from, to) in [("g1", "f3"), ("g8", "f6"), ("f3", "g1"), ("f6", "g8")] {
+        let (from, to) = (
+            samples::square(&view, from) as usize,
+            samples::square(&view, to) as usize,
+        );
+        view.squares[to] = view.squares[from];
+        view.squares[from] = SquareView::Empty;
+        view.last_move = vec![from as u16, to as u16];
+        view.side_to_move = view.side_to_move.opponent();
+        frames.push((view.clone(), decor.clone()));
+    }
+    let gif = render_gif(&frames);
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options
+        .read_info(std::io::Cursor::new(&gif))
+        .expect("a valid GIF");
+    let (width, height) = (decoder.width() as u32, decoder.height() as u32);
+    let first = render_png(&frames[0].0, &frames[0].1);
+    let first = decode(&first);
+    assert_eq!((width, height), (first.width, first.height));
+    let mut count = 0;
+    while let Some(frame) = decoder.read_next_frame().expect("a valid frame") {
+        if count > 0 {
+            assert_eq!(
+                frame.transparent,
+                Some(255),
+                "unchanged pixels are transparent"
+            );
+        }
+        count += 1;
+    }
+    assert_eq!(count, frames.len());
+    // Four moves cost far less than four more full frames (each well under a quarter).
+    let one_frame = render_gif(&frames[..1]).len();
+    assert!(
+        gif.len() < one_frame * 2,
+        "{} bytes vs {one_frame} for one frame",
+        gif.len()
+    );
+}
