@@ -385,6 +385,12 @@ async fn fog_of_war_leaks_nothing_in_public() {
     let out = chat.say("carol: /pgn").await;
     assert!(has(&out, "stays hidden"), "{out:#?}");
     // Each player gets their own fogged board privately after every turn.
+    assert!(to_alice
+        .iter()
+        .any(|l| l.contains("image:") && l.ends_with("-white.png")));
+    assert!(to_bob
+        .iter()
+        .any(|l| l.contains("image:") && l.ends_with("-black.png")));
     assert!(to_alice.iter().any(|l| l.contains('?')), "alice sees fog");
     assert!(to_bob.iter().any(|l| l.contains('?')), "bob sees fog");
     assert!(public.iter().any(|l| l.contains("move 4")), "{public:#?}");

@@ -39,6 +39,8 @@ pub struct Settings {
     pub challenge_expiry: Millis,
     /// The language of users and chats that chose none.
     pub default_lang: Lang,
+    /// Add a text board to every board image (for the console).
+    pub text_boards: bool,
 }
 
 impl Settings {
@@ -47,6 +49,7 @@ impl Settings {
         Settings {
             challenge_expiry: (config.games.challenge_expiry_secs as Millis).saturating_mul(1000),
             default_lang: Lang::parse(&config.games.default_lang).unwrap_or_default(),
+            text_boards: config.boards.text,
         }
     }
 }

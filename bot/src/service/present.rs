@@ -163,8 +163,9 @@ impl Service {
         }
     }
 
-    /// Attaches the board: a PNG from the renderer, or a text board when no
-    /// image could be drawn.
+    /// Attaches the board: a PNG from the renderer, plus a text board where
+    /// the operator asked for one (the console) — text only from the view
+    /// this audience may see.
     pub(crate) fn attach_board(
         &self,
         delivery: &mut Delivery,
@@ -172,8 +173,11 @@ impl Service {
         decor: &Decor,
         file_name: String,
     ) {
-        delivery.image = render(view, decor).map(|bytes| Image { file_name, bytes });
-        if delivery.image.is_none() {
+        delivery.image = Some(Image {
+            file_name,
+            bytes: kodex_render::render_png(view, decor),
+        });
+        if self.inner.settings.text_boards {
             if !delivery.text.is_empty() {
                 delivery.text.push('\n');
             }
@@ -409,12 +413,6 @@ fn reason_key(reason: &str) -> &'static str {
         "aborted" => "reason-aborted",
         _ => "reason-other",
     }
-}
-
-/// The PNG of a view. `None` while the renderer is not available.
-fn render(view: &View, decor: &Decor) -> Option<Vec<u8>> {
-    let _ = (view, decor);
-    None
 }
 
 /// A monospace board: upper case for the first side, lower case for the
