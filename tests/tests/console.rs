@@ -578,3 +578,47 @@ async fn simultaneous_moves_apply_exactly_one_per_turn() {
         assert_eq!(chat.row(&id).await.move_list().len(), ply + 1);
     }
 }
+
+#[tokio::test]
+async fn language_follows_the_user_then_the_platform_locale_then_the_chat() {
+    let mut chat = Chat::new("languages").await;
+    let help = |locale: Option<&str>, actor: &str| Request {
+        chat: ChatRef {
+            platform: Platform::Console,
+            id: "local".to_owned(),
+        },
+        private: false,
+        actor: user(actor),
+        locale: locale.map(str::to_owned),
+        action: Action::Help,
+    };
+    let english = chat.service.handle(help(None, "alice")).await;
+    assert!(
+        english[0].text.contains("chess variants in chat"),
+        "{english:?}"
+    );
+    let russian = chat.service.handle(help(Some("ru-RU"), "alice")).await;
+    assert!(
+        russian[0].text.contains("шахматные варианты"),
+        "{russian:?}"
+    );
+    // The user's own choice beats the platform locale.
+    chat.say("alice: /lang en").await;
+    let chosen = chat.service.handle(help(Some("ru"), "alice")).await;
+    assert!(
+        chosen[0].text.contains("chess variants in chat"),
+        "{chosen:?}"
+    );
+    // The chat's language is the fallback for users without either.
+    let out = chat.say("bob: /lang chat ru").await;
+    assert!(has(&out, "[@bob]"), "{out:#?}");
+    let fallback = chat.service.handle(help(None, "carol")).await;
+    assert!(
+        fallback[0].text.contains("шахматные варианты"),
+        "{fallback:?}"
+    );
+    let out = chat.say("carol: /play шашки").await;
+    assert!(has(&out, "Я не знаю варианта «шашки»"), "{out:#?}");
+    let out = chat.say("dave: /lang de").await;
+    assert!(has(&out, "/lang en"), "{out:#?}");
+}
