@@ -49,7 +49,8 @@ impl Service {
         let decor = self.decor(ctx.lang, &row, &position, bottom);
         let view = position.view(Audience::Full);
         let file_name = format!("{}-{}.png", row.id, position.ply());
-        self.attach_board(&mut delivery, &view, &decor, file_name);
+        self.attach_board(&mut delivery, view, decor, file_name)
+            .await;
         Ok(vec![delivery])
     }
 

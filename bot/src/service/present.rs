@@ -80,12 +80,8 @@ impl Service {
         };
         if let Some(view) = public_view {
             let decor = self.decor(lang, row, game, Side::WHITE);
-            self.attach_board(
-                &mut public,
-                &view,
-                &decor,
-                format!("{}-{}.png", row.id, game.ply()),
-            );
+            let file_name = format!("{}-{}.png", row.id, game.ply());
+            self.attach_board(&mut public, view, decor, file_name).await;
         }
         deliveries.push(public);
         if hidden && !ended {
@@ -145,12 +141,9 @@ impl Service {
         let view = game.view(Audience::Side(Side(side as u8)));
         let decor = self.decor(lang, row, game, Side(side as u8));
         let color = Side(side as u8).color_name();
-        self.attach_board(
-            &mut delivery,
-            &view,
-            &decor,
-            format!("{}-{}-{color}.png", row.id, game.ply()),
-        );
+        let file_name = format!("{}-{}-{color}.png", row.id, game.ply());
+        self.attach_board(&mut delivery, view, decor, file_name)
+            .await;
         delivery
     }
 
@@ -165,23 +158,29 @@ impl Service {
 
     /// Attaches the board: a PNG from the renderer, plus a text board where
     /// the operator asked for one (the console) — text only from the view
-    /// this audience may see.
-    pub(crate) fn attach_board(
+    /// this audience may see. Drawing is CPU work, so it runs on the blocking
+    /// pool and leaves the async workers to storage and other requests.
+    pub(crate) async fn attach_board(
         &self,
         delivery: &mut Delivery,
-        view: &View,
-        decor: &Decor,
+        view: View,
+        decor: Decor,
         file_name: String,
     ) {
-        delivery.image = Some(Image {
-            file_name,
-            bytes: kodex_render::render_png(view, decor),
-        });
-        if self.inner.settings.text_boards {
+        let text = self
+            .inner
+            .settings
+            .text_boards
+            .then(|| text_board(&view, decor.bottom));
+        match tokio::task::spawn_blocking(move || kodex_render::render_png(&view, &decor)).await {
+            Ok(bytes) => delivery.image = Some(Image { file_name, bytes }),
+            Err(e) => tracing::error!(error = %e, "rendering a board failed"),
+        }
+        if let Some(text) = text {
             if !delivery.text.is_empty() {
                 delivery.text.push('\n');
             }
-            delivery.text.push_str(&text_board(view, decor.bottom));
+            delivery.text.push_str(&text);
         }
     }
 
