@@ -2,7 +2,7 @@
 //! `/variants`, `/help`, and `/lang`.
 
 use super::lookup::Role;
-use super::{Ctx, Msg, Outcome, Service};
+use super::{Ctx, LangOwner, Msg, Outcome, Service};
 use crate::api::{Delivery, Target};
 use crate::i18n::Lang;
 use crate::store::Status;
@@ -150,14 +150,10 @@ impl Service {
             if ctx.req.private {
                 return Err(Msg::new("error-bad-lang").into());
             }
-            self.inner
-                .store
-                .set_chat_lang(ctx.platform(), &ctx.req.chat.id, lang.code())
+            self.choose_lang(LangOwner::Chat, ctx.platform(), &ctx.req.chat.id, lang)
                 .await?;
         } else {
-            self.inner
-                .store
-                .set_user_lang(ctx.platform(), &ctx.actor().id, lang.code())
+            self.choose_lang(LangOwner::User, ctx.platform(), &ctx.actor().id, lang)
                 .await?;
         }
         let ctx_lang = if for_chat { ctx.lang } else { lang };

@@ -70,6 +70,17 @@ struct Inner {
     outboxes: Mutex<HashMap<Platform, UnboundedSender<Delivery>>>,
     /// Wakes the scheduler: a deadline changed, or the service is gone.
     wake: Arc<Notify>,
+    /// Language choices read so far.
+    lang_choices: Mutex<HashMap<(LangOwner, String, String), Option<Lang>>>,
+}
+
+/// Whose language choice.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum LangOwner {
+    /// A user's (`/lang ru`).
+    User,
+    /// A chat's (`/lang chat ru`).
+    Chat,
 }
 
 impl Drop for Inner {
@@ -178,6 +189,7 @@ impl Service {
                     .collect(),
                 outboxes: Mutex::new(HashMap::new()),
                 wake: Arc::new(Notify::new()),
+                lang_choices: Mutex::new(HashMap::new()),
             }),
         }
     }
@@ -349,27 +361,87 @@ impl Service {
         })
     }
 
-    async fn user_lang(&self, platform: &str, user: &str) -> Lang {
-        match self.inner.store.user_lang(platform, user).await {
-            Ok(Some(code)) => Lang::parse(&code).unwrap_or(self.inner.settings.default_lang),
-            _ => self.inner.settings.default_lang,
+    /// A user's or chat's chosen language. Choices are cached in memory: they
+    /// change only through `/lang` in this process (several processes sharing
+    /// one database would see another's change after a restart).
+    async fn chosen_lang(&self, owner: LangOwner, platform: &str, id: &str) -> Option<Lang> {
+        let key = (owner, platform.to_owned(), id.to_owned());
+        if let Some(hit) = self
+            .inner
+            .lang_choices
+            .lock()
+            .ok()
+            .and_then(|cache| cache.get(&key).copied())
+        {
+            return hit;
+        }
+        let stored = match owner {
+            LangOwner::User => self.inner.store.user_lang(platform, id).await,
+            LangOwner::Chat => self.inner.store.chat_lang(platform, id).await,
+        };
+        match stored {
+            Ok(code) => {
+                let lang = code.as_deref().and_then(Lang::parse);
+                if let Ok(mut cache) = self.inner.lang_choices.lock() {
+                    cache.insert(key, lang);
+                }
+                lang
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read a language choice");
+                None
+            }
         }
     }
 
-    async fn chat_lang(&self, platform: &str, chat: &str) -> Lang {
-        match self.inner.store.chat_lang(platform, chat).await {
-            Ok(Some(code)) => Lang::parse(&code).unwrap_or(self.inner.settings.default_lang),
-            _ => self.inner.settings.default_lang,
+    /// Stores a language choice and updates the cache.
+    pub(crate) async fn choose_lang(
+        &self,
+        owner: LangOwner,
+        platform: &str,
+        id: &str,
+        lang: Lang,
+    ) -> Result<(), StoreError> {
+        match owner {
+            LangOwner::User => {
+                self.inner
+                    .store
+                    .set_user_lang(platform, id, lang.code())
+                    .await?
+            }
+            LangOwner::Chat => {
+                self.inner
+                    .store
+                    .set_chat_lang(platform, id, lang.code())
+                    .await?
+            }
         }
+        if let Ok(mut cache) = self.inner.lang_choices.lock() {
+            cache.insert((owner, platform.to_owned(), id.to_owned()), Some(lang));
+        }
+        Ok(())
+    }
+
+    async fn user_lang(&self, platform: &str, user: &str) -> Lang {
+        self.chosen_lang(LangOwner::User, platform, user)
+            .await
+            .unwrap_or(self.inner.settings.default_lang)
+    }
+
+    async fn chat_lang(&self, platform: &str, chat: &str) -> Lang {
+        self.chosen_lang(LangOwner::Chat, platform, chat)
+            .await
+            .unwrap_or(self.inner.settings.default_lang)
     }
 
     /// The actor's choice, else the platform locale, else the chat's, else the default.
     async fn actor_lang(&self, req: &Request) -> Lang {
         let platform = req.chat.platform.key();
-        if let Ok(Some(code)) = self.inner.store.user_lang(platform, &req.actor.id).await {
-            if let Some(lang) = Lang::parse(&code) {
-                return lang;
-            }
+        if let Some(lang) = self
+            .chosen_lang(LangOwner::User, platform, &req.actor.id)
+            .await
+        {
+            return lang;
         }
         if let Some(lang) = req.locale.as_deref().and_then(Lang::parse) {
             return lang;
