@@ -622,3 +622,20 @@ async fn language_follows_the_user_then_the_platform_locale_then_the_chat() {
     let out = chat.say("dave: /lang de").await;
     assert!(has(&out, "/lang en"), "{out:#?}");
 }
+
+#[tokio::test]
+async fn a_game_that_cannot_be_replayed_stops_its_clock_and_spares_the_others() {
+    let mut chat = Chat::new("corrupt").await;
+    let broken = chat.start("alice", "bob", "chess 1+0").await;
+    let fine = chat.start("carol", "dave", "chess 1+0").await;
+    let mut row = chat.row(&broken).await;
+    row.moves = "e2e5".to_owned();
+    assert!(chat.service.store().save(&mut row).await.expect("save"));
+    let out = chat.advance(61_000).await;
+    assert!(has(&out, "carol ran out of time"), "{out:#?}");
+    assert_eq!(chat.row(&fine).await.status(), Status::Finished);
+    let row = chat.row(&broken).await;
+    assert_eq!((row.status(), row.deadline), (Status::Active, None));
+    let out = chat.say(&format!("alice: /move e4 {broken}")).await;
+    assert!(has(&out, "cannot be loaded"), "{out:#?}");
+}

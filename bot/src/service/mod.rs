@@ -28,6 +28,9 @@ use tokio::sync::Notify;
 /// The longest move text read; anything longer is refused without parsing.
 pub const MAX_MOVE_TEXT: usize = 32;
 
+/// How long the scheduler waits before retrying a deadline it could not handle.
+const RETRY_AFTER_FAILURE: Millis = 5_000;
+
 /// Number of lock stripes: games hash onto these, bounding memory whatever
 /// the number of games.
 const LOCK_STRIPES: usize = 256;
@@ -233,12 +236,16 @@ impl Service {
                 let next = {
                     let Some(inner) = weak.upgrade() else { return };
                     let service = Service { inner };
-                    service.tick().await;
+                    let (_, failed) = service.run_due().await;
+                    let retry = service.inner.time.now() + RETRY_AFTER_FAILURE;
                     match service.inner.store.next_deadline().await {
+                        // A deadline that could not be handled is retried
+                        // later, not in a busy loop.
+                        Ok(Some(next)) if failed > 0 => Some(next.max(retry)),
                         Ok(next) => next,
                         Err(e) => {
                             tracing::error!(error = %e, "cannot read deadlines; retrying soon");
-                            Some(service.inner.time.now() + 5_000)
+                            Some(retry)
                         }
                     }
                 };
@@ -259,25 +266,33 @@ impl Service {
     /// news to the outboxes. Returns how many were ended. The scheduler calls
     /// this; tests call it after moving a [`crate::time::ManualTime`].
     pub async fn tick(&self) -> usize {
+        self.run_due().await.0
+    }
+
+    /// [`Service::tick`], also counting the deadlines that failed.
+    async fn run_due(&self) -> (usize, usize) {
         let now = self.inner.time.now();
         let due = match self.inner.store.due(now).await {
             Ok(due) => due,
             Err(e) => {
                 tracing::error!(error = %e, "cannot read due deadlines");
-                return 0;
+                return (0, 1);
             }
         };
-        let mut ended = 0;
+        let (mut ended, mut failed) = (0, 0);
         for (platform, id) in due {
             match self.expire(&platform, &id).await {
                 Ok(deliveries) => {
                     ended += usize::from(!deliveries.is_empty());
                     self.send(deliveries);
                 }
-                Err(e) => tracing::error!(game = %id, error = ?e, "cannot end a game on time"),
+                Err(e) => {
+                    failed += 1;
+                    tracing::error!(game = %id, error = ?e, "cannot end a game on time");
+                }
             }
         }
-        ended
+        (ended, failed)
     }
 
     /// Handles one deadline: a flag fall or a challenge expiry.
