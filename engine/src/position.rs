@@ -655,6 +655,125 @@ impl<'a, B: Bits> Rules<'a, B> {
         true
     }
 
+    /// The pieces of `side` attacking `square` (leapers and plain riders only:
+    /// used where [`Tables::simple_attacks`] holds).
+    fn attackers(&self, pos: &Position<B>, square: usize, side: usize, occupied: B) -> B {
+        let t = self.t;
+        let theirs = pos.by_side[side] & occupied;
+        let mut found = B::EMPTY;
+        for ty in 0..self.types() {
+            let pieces = pos.by_type[ty] & theirs;
+            if pieces.any() {
+                found |= t.pieces[ty][side].attacked_from[square] & pieces;
+            }
+        }
+        for &(ray, mask, _) in &t.rider_attacks[side] {
+            let mut attackers = B::EMPTY;
+            let mut m = mask;
+            while m != 0 {
+                let ty = m.trailing_zeros() as usize;
+                m &= m - 1;
+                attackers |= pos.by_type[ty];
+            }
+            attackers &= theirs;
+            if (t.rays[ray][square] & attackers).any() {
+                found |= t.slide(ray, square, occupied) & attackers;
+            }
+        }
+        found
+    }
+
+    /// Keeps the legal moves of `list` using checkers and pins instead of
+    /// playing each move: the fast path for variants whose pieces are plain
+    /// leapers and riders and whose side to move has one royal piece.
+    fn retain_legal_with_pins(&self, pos: &Position<B>, list: &mut MoveList) {
+        let t = self.t;
+        let us = pos.side as usize;
+        let them = 1 - us;
+        let royals = self.royals(pos, us);
+        if royals.more_than_one() {
+            list.retain(|&mv| self.is_legal(pos, mv));
+            return;
+        }
+        let king = royals.lowest();
+        let occupied = pos.occupied();
+        let ours = pos.by_side[us];
+        let checkers = self.attackers(pos, king, them, occupied);
+        // Squares that resolve a single check: the checker and, for a rider, the squares between.
+        let mut evasion = t.board;
+        if checkers.any() {
+            evasion = checkers;
+            if !checkers.more_than_one() {
+                let checker = checkers.lowest();
+                for &(ray, _, _) in &t.rider_attacks[them] {
+                    if t.rays[ray][king].has(checker) {
+                        evasion |= t.rays[ray][king] & !t.rays[ray][checker];
+                        break;
+                    }
+                }
+            }
+        }
+        // Pins: our piece first on a ray from the king, an enemy rider of that line behind it.
+        let mut pinned = B::EMPTY;
+        let mut pin_lines: [(usize, B); 16] = [(usize::MAX, B::EMPTY); 16];
+        let mut pins = 0;
+        for &(ray, mask, _) in &t.rider_attacks[them] {
+            let Some(first) = t.first_blocker(ray, king, occupied) else {
+                continue;
+            };
+            if !ours.has(first) {
+                continue;
+            }
+            let Some(second) = t.first_blocker(ray, first, occupied) else {
+                continue;
+            };
+            if !t.rays[ray][king].has(second) || !pos.by_side[them].has(second) {
+                continue;
+            }
+            let pinner_type = pos
+                .by_type
+                .iter()
+                .position(|b| b.has(second))
+                .unwrap_or(usize::MAX);
+            if pinner_type >= 32 || mask & (1 << pinner_type) == 0 {
+                continue;
+            }
+            if pins < pin_lines.len() {
+                let line = t.rays[ray][king] & !t.rays[ray][second];
+                pinned.set(first);
+                pin_lines[pins] = (first, line);
+                pins += 1;
+            } else {
+                // More pins than we track: fall back to playing the moves.
+                list.retain(|&mv| self.is_legal(pos, mv));
+                return;
+            }
+        }
+        let double_check = checkers.more_than_one();
+        let royal = self.def.royal_type().unwrap_or(usize::MAX);
+        let without_king = occupied & !B::bit(king);
+        list.retain(|&mv| {
+            let from = mv.from as usize;
+            let to = mv.to as usize;
+            match mv.kind {
+                MoveKind::Castle | MoveKind::EnPassant => self.is_legal(pos, mv),
+                MoveKind::Drop => !double_check && evasion.has(to),
+                _ if mv.piece as usize == royal => !self.attacked(pos, to, them, without_king),
+                _ => {
+                    if double_check || !evasion.has(to) {
+                        return false;
+                    }
+                    if pinned.has(from) {
+                        return pin_lines[..pins]
+                            .iter()
+                            .any(|&(sq, line)| sq == from && line.has(to));
+                    }
+                    true
+                }
+            }
+        });
+    }
+
     /// Whether the pseudo-legal `mv` is legal.
     pub fn is_legal(&self, pos: &Position<B>, mv: Move) -> bool {
         let mut after = *pos;
@@ -669,7 +788,13 @@ impl<'a, B: Bits> Rules<'a, B> {
             return;
         }
         self.pseudo_moves(pos, list);
-        list.retain(|&mv| self.is_legal(pos, mv));
+        let us = pos.side as usize;
+        if self.def.atomic || self.def.checks_forbidden || !self.t.simple_attacks {
+            list.retain(|&mv| self.is_legal(pos, mv));
+        } else if self.royals(pos, us).any() {
+            self.retain_legal_with_pins(pos, list);
+        }
+        // Without a royal piece (antichess, the horde) every pseudo-legal move is legal.
         if self.def.must_capture && list.iter().any(|m| m.is_capture()) {
             list.retain(|m| m.is_capture());
         }

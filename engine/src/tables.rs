@@ -95,6 +95,9 @@ pub struct Tables<B> {
     pub first_rank: [B; SIDES],
     /// Flag squares.
     pub flag: B,
+    /// Whether every piece attacks by plain leaps and riders (no hoppers, lame or
+    /// bent moves, minimum ranges), so checks and pins can be computed from rays.
+    pub simple_attacks: bool,
     /// The (up to eight) neighbours of each square, for explosions.
     pub adjacent: Vec<B>,
     /// Hash keys.
@@ -339,6 +342,13 @@ impl<B: Bits> Tables<B> {
             })
             .collect();
 
+        let simple_attacks = pieces.iter().flatten().all(|p: &PieceTables<B>| {
+            !p.exotic
+                && p.bent.is_empty()
+                && p.riders
+                    .iter()
+                    .all(|r| r.min <= 1 && r.hop == Hop::None && !r.initial)
+        });
         let mut flag = B::EMPTY;
         for &sq in &def.flag_squares {
             flag.set(sq);
@@ -367,6 +377,7 @@ impl<B: Bits> Tables<B> {
             rider_attacks,
             first_rank: [side_zone(0, &|r| r == 1), side_zone(1, &|r| r == 1)],
             flag,
+            simple_attacks,
             adjacent: (0..size)
                 .map(|sq| {
                     let mut near = B::EMPTY;
