@@ -452,6 +452,40 @@ pub(crate) fn text_board(view: &View, bottom: Side) -> String {
         .map(|&f| ((b'a' + f) as char).to_string())
         .collect();
     out.push_str(&letters.join(" "));
+    // Pockets (crazyhouse) are public: "in hand: white P N · black p".
+    if !view.pockets.is_empty() {
+        let hands: Vec<String> = view
+            .pockets
+            .iter()
+            .map(|pocket| {
+                let pieces: Vec<String> = pocket
+                    .pieces
+                    .iter()
+                    .filter(|(_, count)| *count > 0)
+                    .map(|(glyph, count)| {
+                        let letter = if pocket.side == Side::WHITE {
+                            glyph.letter.to_ascii_uppercase()
+                        } else {
+                            glyph.letter.to_ascii_lowercase()
+                        };
+                        if *count > 1 {
+                            format!("{letter}×{count}")
+                        } else {
+                            letter.to_string()
+                        }
+                    })
+                    .collect();
+                let pieces = if pieces.is_empty() {
+                    "-".to_owned()
+                } else {
+                    pieces.join(" ")
+                };
+                format!("{} {pieces}", pocket.side.color_name())
+            })
+            .collect();
+        out.push_str("\n   in hand: ");
+        out.push_str(&hands.join(" · "));
+    }
     out.push_str("\n```");
     out
 }
