@@ -318,6 +318,11 @@ async fn a_move_with_several_games_asks_which_one() {
     // Plain text naming the game works too.
     chat.say(&format!("bob: e5 {first}")).await;
     assert_eq!(chat.row(&first).await.moves, "e2e4 e7e5");
+    // Other commands ask too, and act on the game named.
+    let out = chat.say("alice: /resign").await;
+    assert!(has(&out, "several games") && has(&out, &first), "{out:#?}");
+    assert_eq!(chat.row(&first).await.status(), Status::Active);
+    assert_eq!(chat.row(&second).await.status(), Status::Active);
     let out = chat.say("alice: /games").await;
     assert!(
         has(&out, &first) && has(&out, &second) && has(&out, "your move"),
