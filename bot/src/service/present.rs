@@ -85,9 +85,12 @@ impl Service {
         }
         deliveries.push(public);
         if hidden && !ended {
-            for side in 0..2 {
-                deliveries.push(self.private_view(row, game, side, Some(&event)).await);
-            }
+            // Both private boards are drawn at once (one per core).
+            let (white, black) = tokio::join!(
+                self.private_view(row, game, 0, Some(&event)),
+                self.private_view(row, game, 1, Some(&event)),
+            );
+            deliveries.extend([white, black]);
         }
         deliveries
     }
