@@ -436,6 +436,17 @@ async fn fog_of_war_leaks_nothing_in_public() {
         has(&out, "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0"),
         "{out:#?}"
     );
+    assert!(
+        to(&out, "[#local]").iter().any(|l| l.contains("image:")),
+        "{out:#?}"
+    );
+    // Now the record and the game's animation are public.
+    let out = chat.say("carol: /pgn").await;
+    assert!(has(&out, "4. Qxf7# 1-0"), "{out:#?}");
+    assert!(
+        has(&out, "image: ") && has(&out, &format!("{id}.gif")),
+        "{out:#?}"
+    );
 }
 
 #[tokio::test]

@@ -3,10 +3,14 @@
 
 use super::lookup::Role;
 use super::{Ctx, LangOwner, Msg, Outcome, Service};
-use crate::api::{Delivery, Target};
+use crate::api::{Delivery, Image, Target};
 use crate::i18n::Lang;
 use crate::store::Status;
-use kodex_engine::{Audience, Side};
+use kodex_engine::{Audience, Side, View};
+use kodex_render::Decor;
+
+/// Longer games get their PGN without an animation (it would be large and slow to draw).
+const MAX_GIF_PLIES: usize = 300;
 
 impl Service {
     /// `/board [id]`: the position; in a running hidden-information game
@@ -89,12 +93,30 @@ impl Service {
         if row.status() == Status::Active && position.variant().hidden_information() {
             return Err(Msg::new("error-pgn-hidden").arg("id", row.id).into());
         }
-        Ok(vec![Delivery {
+        let mut delivery = Delivery {
             target: Target::Chat(ctx.req.chat.clone()),
             text: self.pgn_text(&row, &position),
             image: None,
             buttons: Vec::new(),
-        }])
+        };
+        if position.ply() <= MAX_GIF_PLIES {
+            // The whole game as an animation: everything is public here.
+            let decor = self.decor(ctx.lang, &row, &position, Side::WHITE);
+            let frames: Vec<(View, Decor)> = (0..=position.ply())
+                .map(|ply| (position.view_at(ply, Audience::Full), decor.clone()))
+                .collect();
+            match tokio::task::spawn_blocking(move || kodex_render::render_gif(&frames)).await {
+                Ok(bytes) if !bytes.is_empty() => {
+                    delivery.image = Some(Image {
+                        file_name: format!("{}.gif", row.id),
+                        bytes,
+                    })
+                }
+                Ok(_) => {}
+                Err(e) => tracing::error!(error = %e, "drawing a game GIF failed"),
+            }
+        }
+        Ok(vec![delivery])
     }
 
     /// `/rules <variant>`.
