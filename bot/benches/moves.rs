@@ -10,7 +10,8 @@ use kodex_bot::api::{Action, ChatRef, Handler, Platform, Request, UserRef};
 use kodex_bot::config::Config;
 use kodex_bot::time::SystemTime;
 use kodex_bot::Service;
-use kodex_engine::Registry;
+use kodex_engine::{Audience, Game, Registry, Start};
+use kodex_render::Decor;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -72,6 +73,27 @@ async fn main() {
         service
             .handle(request(&chat, &black, Action::Accept { game: None }))
             .await;
+    }
+
+    // The renderer's share: one board image of a middle-game position.
+    {
+        let variant = Registry::builtin().get("chess").cloned().expect("chess");
+        let mut game = Game::new(&variant, Start::Standard).expect("start");
+        for mv in OPENING {
+            game.play_text(mv).expect("opening is legal");
+        }
+        let view = game.view(Audience::Full);
+        let decor = Decor::default();
+        let rounds = 50;
+        let t = Instant::now();
+        let mut bytes = 0;
+        for _ in 0..rounds {
+            bytes = kodex_render::render_png(&view, &decor).len();
+        }
+        println!(
+            "render_png alone: {:.2} ms per board ({bytes} bytes)",
+            t.elapsed().as_secs_f64() * 1e3 / rounds as f64
+        );
     }
 
     // Phase 1, saturation: every game moves as fast as it can (closed loop).

@@ -106,7 +106,10 @@ pub enum Action {
     Button { data: String },
     /// A command the adapter did not recognise (`/foo`): the service answers
     /// with a localized "unknown command" and the help pointer.
-    Unknown { command: String },
+    Unknown {
+        /// The command as typed, without arguments (`/foo`).
+        command: String,
+    },
 }
 
 /// One incoming request.

@@ -41,6 +41,8 @@ pub struct DatabaseConfig {
 pub struct BoardsConfig {
     /// The folder the console writes PNG boards into.
     pub dir: PathBuf,
+    /// Whether deliveries also carry a text board (always on in the console).
+    pub text: bool,
 }
 
 /// `[games]`.
@@ -160,6 +162,9 @@ impl Config {
         }
         if let Some(v) = env("KODEX_BOARDS_DIR") {
             self.boards.dir = PathBuf::from(v);
+        }
+        if let Some(v) = env("KODEX_TEXT_BOARDS") {
+            self.boards.text = matches!(v.trim(), "1" | "true" | "yes" | "on");
         }
         if let Some(v) = env("KODEX_CHALLENGE_EXPIRY_SECS") {
             self.games.challenge_expiry_secs =

@@ -18,7 +18,7 @@ Usage: kodex [console] [--config <path>]
   --config <path>  read settings from this TOML file (over the built-in defaults)
 
 Environment: KODEX_DISCORD_TOKEN, KODEX_TELEGRAM_TOKEN, KODEX_DATABASE_URL,
-KODEX_BOARDS_DIR, KODEX_CHALLENGE_EXPIRY_SECS, KODEX_DEFAULT_LANG,
+KODEX_BOARDS_DIR, KODEX_TEXT_BOARDS, KODEX_CHALLENGE_EXPIRY_SECS, KODEX_DEFAULT_LANG,
 KODEX_VARIANTS_DIR, KODEX_LOG.";
 
 /// What the command line asked for.
@@ -91,7 +91,11 @@ fn init_logging(filter: &str) {
         .init();
 }
 
-async fn run(args: Args, config: Config) -> Result<(), Box<dyn std::error::Error>> {
+async fn run(args: Args, mut config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    let platforms = config.discord.token().is_some() || config.telegram.token().is_some();
+    let console = args.console || !platforms;
+    // The console shows text boards next to the image files it writes.
+    config.boards.text |= console;
     let mut registry = Registry::builtin();
     if !config.variants.dir.trim().is_empty() {
         let added = registry.load_dir(std::path::Path::new(config.variants.dir.trim()))?;
@@ -100,8 +104,7 @@ async fn run(args: Args, config: Config) -> Result<(), Box<dyn std::error::Error
     let service = Service::open(&config, registry, Arc::new(SystemTime)).await?;
     let _scheduler = service.spawn_scheduler();
     tracing::info!(database = %config.database.url, "service ready");
-    let platforms = config.discord.token().is_some() || config.telegram.token().is_some();
-    if args.console || !platforms {
+    if console {
         tracing::info!("console chat: type `alice: /help`; end with Ctrl-D");
         let input = tokio::io::BufReader::new(tokio::io::stdin());
         Console::new(service, config.boards.dir.clone())

@@ -318,6 +318,11 @@ async fn a_move_with_several_games_asks_which_one() {
     // Plain text naming the game works too.
     chat.say(&format!("bob: e5 {first}")).await;
     assert_eq!(chat.row(&first).await.moves, "e2e4 e7e5");
+    // Other commands ask too, and act on the game named.
+    let out = chat.say("alice: /resign").await;
+    assert!(has(&out, "several games") && has(&out, &first), "{out:#?}");
+    assert_eq!(chat.row(&first).await.status(), Status::Active);
+    assert_eq!(chat.row(&second).await.status(), Status::Active);
     let out = chat.say("alice: /games").await;
     assert!(
         has(&out, &first) && has(&out, &second) && has(&out, "your move"),
@@ -385,6 +390,12 @@ async fn fog_of_war_leaks_nothing_in_public() {
     let out = chat.say("carol: /pgn").await;
     assert!(has(&out, "stays hidden"), "{out:#?}");
     // Each player gets their own fogged board privately after every turn.
+    assert!(to_alice
+        .iter()
+        .any(|l| l.contains("image:") && l.ends_with("-white.png")));
+    assert!(to_bob
+        .iter()
+        .any(|l| l.contains("image:") && l.ends_with("-black.png")));
     assert!(to_alice.iter().any(|l| l.contains('?')), "alice sees fog");
     assert!(to_bob.iter().any(|l| l.contains('?')), "bob sees fog");
     assert!(public.iter().any(|l| l.contains("move 4")), "{public:#?}");
@@ -423,6 +434,17 @@ async fn fog_of_war_leaks_nothing_in_public() {
     assert!(has(&out, "[#local]") && has(&out, "checkmate"), "{out:#?}");
     assert!(
         has(&out, "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0"),
+        "{out:#?}"
+    );
+    assert!(
+        to(&out, "[#local]").iter().any(|l| l.contains("image:")),
+        "{out:#?}"
+    );
+    // Now the record and the game's animation are public.
+    let out = chat.say("carol: /pgn").await;
+    assert!(has(&out, "4. Qxf7# 1-0"), "{out:#?}");
+    assert!(
+        has(&out, "image: ") && has(&out, &format!("{id}.gif")),
         "{out:#?}"
     );
 }
@@ -571,4 +593,65 @@ async fn simultaneous_moves_apply_exactly_one_per_turn() {
         assert_eq!(applied, 1, "turn {ply}");
         assert_eq!(chat.row(&id).await.move_list().len(), ply + 1);
     }
+}
+
+#[tokio::test]
+async fn language_follows_the_user_then_the_platform_locale_then_the_chat() {
+    let mut chat = Chat::new("languages").await;
+    let help = |locale: Option<&str>, actor: &str| Request {
+        chat: ChatRef {
+            platform: Platform::Console,
+            id: "local".to_owned(),
+        },
+        private: false,
+        actor: user(actor),
+        locale: locale.map(str::to_owned),
+        action: Action::Help,
+    };
+    let english = chat.service.handle(help(None, "alice")).await;
+    assert!(
+        english[0].text.contains("chess variants in chat"),
+        "{english:?}"
+    );
+    let russian = chat.service.handle(help(Some("ru-RU"), "alice")).await;
+    assert!(
+        russian[0].text.contains("шахматные варианты"),
+        "{russian:?}"
+    );
+    // The user's own choice beats the platform locale.
+    chat.say("alice: /lang en").await;
+    let chosen = chat.service.handle(help(Some("ru"), "alice")).await;
+    assert!(
+        chosen[0].text.contains("chess variants in chat"),
+        "{chosen:?}"
+    );
+    // The chat's language is the fallback for users without either.
+    let out = chat.say("bob: /lang chat ru").await;
+    assert!(has(&out, "[@bob]"), "{out:#?}");
+    let fallback = chat.service.handle(help(None, "carol")).await;
+    assert!(
+        fallback[0].text.contains("шахматные варианты"),
+        "{fallback:?}"
+    );
+    let out = chat.say("carol: /play шашки").await;
+    assert!(has(&out, "Я не знаю варианта «шашки»"), "{out:#?}");
+    let out = chat.say("dave: /lang de").await;
+    assert!(has(&out, "/lang en"), "{out:#?}");
+}
+
+#[tokio::test]
+async fn a_game_that_cannot_be_replayed_stops_its_clock_and_spares_the_others() {
+    let mut chat = Chat::new("corrupt").await;
+    let broken = chat.start("alice", "bob", "chess 1+0").await;
+    let fine = chat.start("carol", "dave", "chess 1+0").await;
+    let mut row = chat.row(&broken).await;
+    row.moves = "e2e5".to_owned();
+    assert!(chat.service.store().save(&mut row).await.expect("save"));
+    let out = chat.advance(61_000).await;
+    assert!(has(&out, "carol ran out of time"), "{out:#?}");
+    assert_eq!(chat.row(&fine).await.status(), Status::Finished);
+    let row = chat.row(&broken).await;
+    assert_eq!((row.status(), row.deadline), (Status::Active, None));
+    let out = chat.say(&format!("alice: /move e4 {broken}")).await;
+    assert!(has(&out, "cannot be loaded"), "{out:#?}");
 }

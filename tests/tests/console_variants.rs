@@ -72,6 +72,7 @@ async fn crazyhouse_drops_and_mates() {
     let out = chat.say("alice: P@e6").await;
     assert!(has(&out, "alice played"), "{out:#?}");
     assert!(chat.row(&id).await.moves.ends_with("P@e6"));
+    assert!(has(&out, "in hand: white - · black p"), "{out:#?}");
     let (chat, id, _) = scripted("crazyhouse", &["f3", "e5", "g4", "Qh4#"]).await;
     assert_result(&chat, &id, "0-1", "checkmate").await;
 }

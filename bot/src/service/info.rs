@@ -2,11 +2,15 @@
 //! `/variants`, `/help`, and `/lang`.
 
 use super::lookup::Role;
-use super::{Ctx, Msg, Outcome, Service};
-use crate::api::{Delivery, Target};
+use super::{Ctx, LangOwner, Msg, Outcome, Service};
+use crate::api::{Delivery, Image, Target};
 use crate::i18n::Lang;
 use crate::store::Status;
-use kodex_engine::{Audience, Side};
+use kodex_engine::{Audience, Side, View};
+use kodex_render::Decor;
+
+/// Longer games get their PGN without an animation (it would be large and slow to draw).
+const MAX_GIF_PLIES: usize = 300;
 
 impl Service {
     /// `/board [id]`: the position; in a running hidden-information game
@@ -49,7 +53,8 @@ impl Service {
         let decor = self.decor(ctx.lang, &row, &position, bottom);
         let view = position.view(Audience::Full);
         let file_name = format!("{}-{}.png", row.id, position.ply());
-        self.attach_board(&mut delivery, &view, &decor, file_name);
+        self.attach_board(&mut delivery, view, decor, file_name)
+            .await;
         Ok(vec![delivery])
     }
 
@@ -88,12 +93,30 @@ impl Service {
         if row.status() == Status::Active && position.variant().hidden_information() {
             return Err(Msg::new("error-pgn-hidden").arg("id", row.id).into());
         }
-        Ok(vec![Delivery {
+        let mut delivery = Delivery {
             target: Target::Chat(ctx.req.chat.clone()),
             text: self.pgn_text(&row, &position),
             image: None,
             buttons: Vec::new(),
-        }])
+        };
+        if position.ply() <= MAX_GIF_PLIES {
+            // The whole game as an animation: everything is public here.
+            let decor = self.decor(ctx.lang, &row, &position, Side::WHITE);
+            let frames: Vec<(View, Decor)> = (0..=position.ply())
+                .map(|ply| (position.view_at(ply, Audience::Full), decor.clone()))
+                .collect();
+            match tokio::task::spawn_blocking(move || kodex_render::render_gif(&frames)).await {
+                Ok(bytes) if !bytes.is_empty() => {
+                    delivery.image = Some(Image {
+                        file_name: format!("{}.gif", row.id),
+                        bytes,
+                    })
+                }
+                Ok(_) => {}
+                Err(e) => tracing::error!(error = %e, "drawing a game GIF failed"),
+            }
+        }
+        Ok(vec![delivery])
     }
 
     /// `/rules <variant>`.
@@ -149,14 +172,10 @@ impl Service {
             if ctx.req.private {
                 return Err(Msg::new("error-bad-lang").into());
             }
-            self.inner
-                .store
-                .set_chat_lang(ctx.platform(), &ctx.req.chat.id, lang.code())
+            self.choose_lang(LangOwner::Chat, ctx.platform(), &ctx.req.chat.id, lang)
                 .await?;
         } else {
-            self.inner
-                .store
-                .set_user_lang(ctx.platform(), &ctx.actor().id, lang.code())
+            self.choose_lang(LangOwner::User, ctx.platform(), &ctx.actor().id, lang)
                 .await?;
         }
         let ctx_lang = if for_chat { ctx.lang } else { lang };

@@ -28,6 +28,9 @@ use tokio::sync::Notify;
 /// The longest move text read; anything longer is refused without parsing.
 pub const MAX_MOVE_TEXT: usize = 32;
 
+/// How long the scheduler waits before retrying a deadline it could not handle.
+const RETRY_AFTER_FAILURE: Millis = 5_000;
+
 /// Number of lock stripes: games hash onto these, bounding memory whatever
 /// the number of games.
 const LOCK_STRIPES: usize = 256;
@@ -39,6 +42,8 @@ pub struct Settings {
     pub challenge_expiry: Millis,
     /// The language of users and chats that chose none.
     pub default_lang: Lang,
+    /// Add a text board to every board image (for the console).
+    pub text_boards: bool,
 }
 
 impl Settings {
@@ -47,6 +52,7 @@ impl Settings {
         Settings {
             challenge_expiry: (config.games.challenge_expiry_secs as Millis).saturating_mul(1000),
             default_lang: Lang::parse(&config.games.default_lang).unwrap_or_default(),
+            text_boards: config.boards.text,
         }
     }
 }
@@ -67,6 +73,17 @@ struct Inner {
     outboxes: Mutex<HashMap<Platform, UnboundedSender<Delivery>>>,
     /// Wakes the scheduler: a deadline changed, or the service is gone.
     wake: Arc<Notify>,
+    /// Language choices read so far.
+    lang_choices: Mutex<HashMap<(LangOwner, String, String), Option<Lang>>>,
+}
+
+/// Whose language choice.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum LangOwner {
+    /// A user's (`/lang ru`).
+    User,
+    /// A chat's (`/lang chat ru`).
+    Chat,
 }
 
 impl Drop for Inner {
@@ -175,6 +192,7 @@ impl Service {
                     .collect(),
                 outboxes: Mutex::new(HashMap::new()),
                 wake: Arc::new(Notify::new()),
+                lang_choices: Mutex::new(HashMap::new()),
             }),
         }
     }
@@ -218,12 +236,16 @@ impl Service {
                 let next = {
                     let Some(inner) = weak.upgrade() else { return };
                     let service = Service { inner };
-                    service.tick().await;
+                    let (_, failed) = service.run_due().await;
+                    let retry = service.inner.time.now() + RETRY_AFTER_FAILURE;
                     match service.inner.store.next_deadline().await {
+                        // A deadline that could not be handled is retried
+                        // later, not in a busy loop.
+                        Ok(Some(next)) if failed > 0 => Some(next.max(retry)),
                         Ok(next) => next,
                         Err(e) => {
                             tracing::error!(error = %e, "cannot read deadlines; retrying soon");
-                            Some(service.inner.time.now() + 5_000)
+                            Some(retry)
                         }
                     }
                 };
@@ -244,25 +266,33 @@ impl Service {
     /// news to the outboxes. Returns how many were ended. The scheduler calls
     /// this; tests call it after moving a [`crate::time::ManualTime`].
     pub async fn tick(&self) -> usize {
+        self.run_due().await.0
+    }
+
+    /// [`Service::tick`], also counting the deadlines that failed.
+    async fn run_due(&self) -> (usize, usize) {
         let now = self.inner.time.now();
         let due = match self.inner.store.due(now).await {
             Ok(due) => due,
             Err(e) => {
                 tracing::error!(error = %e, "cannot read due deadlines");
-                return 0;
+                return (0, 1);
             }
         };
-        let mut ended = 0;
+        let (mut ended, mut failed) = (0, 0);
         for (platform, id) in due {
             match self.expire(&platform, &id).await {
                 Ok(deliveries) => {
                     ended += usize::from(!deliveries.is_empty());
                     self.send(deliveries);
                 }
-                Err(e) => tracing::error!(game = %id, error = ?e, "cannot end a game on time"),
+                Err(e) => {
+                    failed += 1;
+                    tracing::error!(game = %id, error = ?e, "cannot end a game on time");
+                }
             }
         }
-        ended
+        (ended, failed)
     }
 
     /// Handles one deadline: a flag fall or a challenge expiry.
@@ -346,27 +376,87 @@ impl Service {
         })
     }
 
-    async fn user_lang(&self, platform: &str, user: &str) -> Lang {
-        match self.inner.store.user_lang(platform, user).await {
-            Ok(Some(code)) => Lang::parse(&code).unwrap_or(self.inner.settings.default_lang),
-            _ => self.inner.settings.default_lang,
+    /// A user's or chat's chosen language. Choices are cached in memory: they
+    /// change only through `/lang` in this process (several processes sharing
+    /// one database would see another's change after a restart).
+    async fn chosen_lang(&self, owner: LangOwner, platform: &str, id: &str) -> Option<Lang> {
+        let key = (owner, platform.to_owned(), id.to_owned());
+        if let Some(hit) = self
+            .inner
+            .lang_choices
+            .lock()
+            .ok()
+            .and_then(|cache| cache.get(&key).copied())
+        {
+            return hit;
+        }
+        let stored = match owner {
+            LangOwner::User => self.inner.store.user_lang(platform, id).await,
+            LangOwner::Chat => self.inner.store.chat_lang(platform, id).await,
+        };
+        match stored {
+            Ok(code) => {
+                let lang = code.as_deref().and_then(Lang::parse);
+                if let Ok(mut cache) = self.inner.lang_choices.lock() {
+                    cache.insert(key, lang);
+                }
+                lang
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read a language choice");
+                None
+            }
         }
     }
 
-    async fn chat_lang(&self, platform: &str, chat: &str) -> Lang {
-        match self.inner.store.chat_lang(platform, chat).await {
-            Ok(Some(code)) => Lang::parse(&code).unwrap_or(self.inner.settings.default_lang),
-            _ => self.inner.settings.default_lang,
+    /// Stores a language choice and updates the cache.
+    pub(crate) async fn choose_lang(
+        &self,
+        owner: LangOwner,
+        platform: &str,
+        id: &str,
+        lang: Lang,
+    ) -> Result<(), StoreError> {
+        match owner {
+            LangOwner::User => {
+                self.inner
+                    .store
+                    .set_user_lang(platform, id, lang.code())
+                    .await?
+            }
+            LangOwner::Chat => {
+                self.inner
+                    .store
+                    .set_chat_lang(platform, id, lang.code())
+                    .await?
+            }
         }
+        if let Ok(mut cache) = self.inner.lang_choices.lock() {
+            cache.insert((owner, platform.to_owned(), id.to_owned()), Some(lang));
+        }
+        Ok(())
+    }
+
+    async fn user_lang(&self, platform: &str, user: &str) -> Lang {
+        self.chosen_lang(LangOwner::User, platform, user)
+            .await
+            .unwrap_or(self.inner.settings.default_lang)
+    }
+
+    async fn chat_lang(&self, platform: &str, chat: &str) -> Lang {
+        self.chosen_lang(LangOwner::Chat, platform, chat)
+            .await
+            .unwrap_or(self.inner.settings.default_lang)
     }
 
     /// The actor's choice, else the platform locale, else the chat's, else the default.
     async fn actor_lang(&self, req: &Request) -> Lang {
         let platform = req.chat.platform.key();
-        if let Ok(Some(code)) = self.inner.store.user_lang(platform, &req.actor.id).await {
-            if let Some(lang) = Lang::parse(&code) {
-                return lang;
-            }
+        if let Some(lang) = self
+            .chosen_lang(LangOwner::User, platform, &req.actor.id)
+            .await
+        {
+            return lang;
         }
         if let Some(lang) = req.locale.as_deref().and_then(Lang::parse) {
             return lang;

@@ -166,7 +166,16 @@ impl Service {
     /// The side to move ran out of time (the caller holds the lock): a loss,
     /// or a draw when the opponent has no mating material.
     pub(crate) async fn flag(&self, row: &mut GameRow) -> Outcome {
-        let game = self.replay(row)?;
+        let game = match self.replay(row) {
+            Ok(game) => game,
+            Err(e) => {
+                // A game that cannot be rebuilt cannot be judged: stop its
+                // clock rather than retry it for ever.
+                row.deadline = None;
+                self.save(row).await?;
+                return Err(e);
+            }
+        };
         let side = game.side_to_move();
         let opponent = side.opponent();
         row.set_remaining(side.index(), Some(0));

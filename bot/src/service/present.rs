@@ -80,18 +80,17 @@ impl Service {
         };
         if let Some(view) = public_view {
             let decor = self.decor(lang, row, game, Side::WHITE);
-            self.attach_board(
-                &mut public,
-                &view,
-                &decor,
-                format!("{}-{}.png", row.id, game.ply()),
-            );
+            let file_name = format!("{}-{}.png", row.id, game.ply());
+            self.attach_board(&mut public, view, decor, file_name).await;
         }
         deliveries.push(public);
         if hidden && !ended {
-            for side in 0..2 {
-                deliveries.push(self.private_view(row, game, side, Some(&event)).await);
-            }
+            // Both private boards are drawn at once (one per core).
+            let (white, black) = tokio::join!(
+                self.private_view(row, game, 0, Some(&event)),
+                self.private_view(row, game, 1, Some(&event)),
+            );
+            deliveries.extend([white, black]);
         }
         deliveries
     }
@@ -145,12 +144,9 @@ impl Service {
         let view = game.view(Audience::Side(Side(side as u8)));
         let decor = self.decor(lang, row, game, Side(side as u8));
         let color = Side(side as u8).color_name();
-        self.attach_board(
-            &mut delivery,
-            &view,
-            &decor,
-            format!("{}-{}-{color}.png", row.id, game.ply()),
-        );
+        let file_name = format!("{}-{}-{color}.png", row.id, game.ply());
+        self.attach_board(&mut delivery, view, decor, file_name)
+            .await;
         delivery
     }
 
@@ -163,21 +159,31 @@ impl Service {
         }
     }
 
-    /// Attaches the board: a PNG from the renderer, or a text board when no
-    /// image could be drawn.
-    pub(crate) fn attach_board(
+    /// Attaches the board: a PNG from the renderer, plus a text board where
+    /// the operator asked for one (the console) — text only from the view
+    /// this audience may see. Drawing is CPU work, so it runs on the blocking
+    /// pool and leaves the async workers to storage and other requests.
+    pub(crate) async fn attach_board(
         &self,
         delivery: &mut Delivery,
-        view: &View,
-        decor: &Decor,
+        view: View,
+        decor: Decor,
         file_name: String,
     ) {
-        delivery.image = render(view, decor).map(|bytes| Image { file_name, bytes });
-        if delivery.image.is_none() {
+        let text = self
+            .inner
+            .settings
+            .text_boards
+            .then(|| text_board(&view, decor.bottom));
+        match tokio::task::spawn_blocking(move || kodex_render::render_png(&view, &decor)).await {
+            Ok(bytes) => delivery.image = Some(Image { file_name, bytes }),
+            Err(e) => tracing::error!(error = %e, "rendering a board failed"),
+        }
+        if let Some(text) = text {
             if !delivery.text.is_empty() {
                 delivery.text.push('\n');
             }
-            delivery.text.push_str(&text_board(view, decor.bottom));
+            delivery.text.push_str(&text);
         }
     }
 
@@ -318,14 +324,18 @@ impl Service {
         let variant = game.variant().name("en").to_owned();
         let event = format!("Kodex {variant} game {}", row.id);
         let result = row.result.as_deref().unwrap_or("*").to_owned();
-        let tags: Vec<(&str, &str)> = vec![
+        let mut tags: Vec<(&str, &str)> = vec![
             ("Event", &event),
             ("Site", "Kodex"),
             ("White", row.player_name(0)),
             ("Black", row.player_name(1)),
-            ("Variant", &variant),
-            ("TimeControl", &row.time_control),
         ];
+        // Standard chess carries no Variant tag, so other programs read it as chess.
+        if row.variant != "chess" {
+            tags.push(("Variant", &variant));
+        }
+        let time_control = pgn_time_control(&row.time_control);
+        tags.push(("TimeControl", &time_control));
         game.pgn(&tags, &result)
     }
 
@@ -373,6 +383,17 @@ pub(crate) fn player_ref(row: &GameRow, index: usize) -> Option<UserRef> {
     })
 }
 
+/// The PGN `TimeControl` tag: `-`, `180+2` (seconds), `1/86400` (per move).
+fn pgn_time_control(code: &str) -> String {
+    match TimeControl::parse(code) {
+        Ok(TimeControl::Increment { base, increment }) => {
+            format!("{}+{}", base / 1000, increment / 1000)
+        }
+        Ok(TimeControl::PerMove { per_move }) => format!("1/{}", per_move / 1000),
+        _ => "-".to_owned(),
+    }
+}
+
 /// The i18n key of a stored end reason.
 fn reason_key(reason: &str) -> &'static str {
     match reason {
@@ -394,12 +415,6 @@ fn reason_key(reason: &str) -> &'static str {
         "aborted" => "reason-aborted",
         _ => "reason-other",
     }
-}
-
-/// The PNG of a view. `None` while the renderer is not available.
-fn render(view: &View, decor: &Decor) -> Option<Vec<u8>> {
-    let _ = (view, decor);
-    None
 }
 
 /// A monospace board: upper case for the first side, lower case for the
@@ -440,6 +455,40 @@ pub(crate) fn text_board(view: &View, bottom: Side) -> String {
         .map(|&f| ((b'a' + f) as char).to_string())
         .collect();
     out.push_str(&letters.join(" "));
+    // Pockets (crazyhouse) are public: "in hand: white P N · black p".
+    if !view.pockets.is_empty() {
+        let hands: Vec<String> = view
+            .pockets
+            .iter()
+            .map(|pocket| {
+                let pieces: Vec<String> = pocket
+                    .pieces
+                    .iter()
+                    .filter(|(_, count)| *count > 0)
+                    .map(|(glyph, count)| {
+                        let letter = if pocket.side == Side::WHITE {
+                            glyph.letter.to_ascii_uppercase()
+                        } else {
+                            glyph.letter.to_ascii_lowercase()
+                        };
+                        if *count > 1 {
+                            format!("{letter}×{count}")
+                        } else {
+                            letter.to_string()
+                        }
+                    })
+                    .collect();
+                let pieces = if pieces.is_empty() {
+                    "-".to_owned()
+                } else {
+                    pieces.join(" ")
+                };
+                format!("{} {pieces}", pocket.side.color_name())
+            })
+            .collect();
+        out.push_str("\n   in hand: ");
+        out.push_str(&hands.join(" · "));
+    }
     out.push_str("\n```");
     out
 }

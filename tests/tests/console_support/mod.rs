@@ -45,6 +45,7 @@ impl Chat {
         let mut config = Config::defaults();
         config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
         config.boards.dir = dir.join("boards");
+        config.boards.text = true;
         Chat::open(config, dir, ManualTime::new(EPOCH)).await
     }
 
