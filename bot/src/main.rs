@@ -112,9 +112,36 @@ async fn run(args: Args, mut config: Config) -> Result<(), Box<dyn std::error::E
             .await?;
         return Ok(());
     }
-    Err(
-        "Discord and Telegram adapters are not part of this build yet; \
-         run `kodex console` or unset the tokens"
-            .into(),
-    )
+    let mut platforms = tokio::task::JoinSet::new();
+    if let Some(token) = config.telegram.token() {
+        let telegram = kodex_bot::telegram::TelegramConfig::new(token)
+            .with_env_options()?
+            .with_variants_of(service.registry());
+        let outbox = service.outbox(kodex_bot::api::Platform::Telegram);
+        let handler: Arc<dyn kodex_bot::api::Handler> = Arc::new(service.clone());
+        platforms.spawn(async move {
+            kodex_bot::telegram::run(telegram, handler, outbox)
+                .await
+                .map_err(|e| format!("telegram: {e}"))
+        });
+        tracing::info!("telegram adapter started");
+    }
+    if config.discord.token().is_some() {
+        tracing::warn!(
+            "the Discord adapter is not part of this build yet; KODEX_DISCORD_TOKEN is ignored"
+        );
+    }
+    if platforms.is_empty() {
+        return Err(
+            "no platform could be started; run `kodex console` or set KODEX_TELEGRAM_TOKEN".into(),
+        );
+    }
+    while let Some(finished) = platforms.join_next().await {
+        match finished {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return Err(e.into()),
+            Err(e) => return Err(format!("a platform task failed: {e}").into()),
+        }
+    }
+    Ok(())
 }
