@@ -22,6 +22,16 @@ impl Platform {
             Platform::Telegram => "telegram",
         }
     }
+
+    /// The platform with storage key `key`.
+    pub fn from_key(key: &str) -> Option<Platform> {
+        match key {
+            "console" => Some(Platform::Console),
+            "discord" => Some(Platform::Discord),
+            "telegram" => Some(Platform::Telegram),
+            _ => None,
+        }
+    }
 }
 
 /// A chat: a Discord channel or thread, a Telegram group, the console's shared chat.
@@ -94,6 +104,12 @@ pub enum Action {
     Lang { lang: String },
     /// A button was pressed; `data` is the [`Button::data`] it carried.
     Button { data: String },
+    /// A command the adapter did not recognise (`/foo`): the service answers
+    /// with a localized "unknown command" and the help pointer.
+    Unknown {
+        /// The command as typed, without arguments (`/foo`).
+        command: String,
+    },
 }
 
 /// One incoming request.

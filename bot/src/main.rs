@@ -1,3 +1,147 @@
-//! The `kodex` binary.
+//! The `kodex` binary: reads the configuration, opens the database, starts
+//! the clock scheduler and the platforms — the console chat when no platform
+//! token is configured (or with `kodex console`).
 
-fn main() {}
+use kodex_bot::config::Config;
+use kodex_bot::console::Console;
+use kodex_bot::time::SystemTime;
+use kodex_bot::Service;
+use kodex_engine::Registry;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+const USAGE: &str = "\
+Usage: kodex [console] [--config <path>]
+
+  console          run the local console chat even when platform tokens are set
+  --config <path>  read settings from this TOML file (over the built-in defaults)
+
+Environment: KODEX_DISCORD_TOKEN, KODEX_TELEGRAM_TOKEN, KODEX_DATABASE_URL,
+KODEX_BOARDS_DIR, KODEX_TEXT_BOARDS, KODEX_CHALLENGE_EXPIRY_SECS, KODEX_DEFAULT_LANG,
+KODEX_VARIANTS_DIR, KODEX_LOG.";
+
+/// What the command line asked for.
+struct Args {
+    console: bool,
+    config: Option<PathBuf>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        console: false,
+        config: None,
+    };
+    let mut words = std::env::args().skip(1);
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "console" => args.console = true,
+            "--config" => {
+                let path = words.next().ok_or("--config needs a file path")?;
+                args.config = Some(PathBuf::from(path));
+            }
+            "-h" | "--help" | "help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(args)
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(args) => args,
+        Err(problem) => {
+            if !problem.is_empty() {
+                eprintln!("kodex: {problem}");
+            }
+            eprintln!("{USAGE}");
+            return if problem.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            };
+        }
+    };
+    let config = match Config::load(args.config.as_deref(), |name| std::env::var(name).ok()) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("kodex: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    init_logging(&config.log.filter);
+    match run(args, config).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("{e}");
+            eprintln!("kodex: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_logging(filter: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_new(filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .init();
+}
+
+async fn run(args: Args, mut config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    let platforms = config.discord.token().is_some() || config.telegram.token().is_some();
+    let console = args.console || !platforms;
+    // The console shows text boards next to the image files it writes.
+    config.boards.text |= console;
+    let mut registry = Registry::builtin();
+    if !config.variants.dir.trim().is_empty() {
+        let added = registry.load_dir(std::path::Path::new(config.variants.dir.trim()))?;
+        tracing::info!(added, dir = %config.variants.dir, "extra variants loaded");
+    }
+    let service = Service::open(&config, registry, Arc::new(SystemTime)).await?;
+    let _scheduler = service.spawn_scheduler();
+    tracing::info!(database = %config.database.url, "service ready");
+    if console {
+        tracing::info!("console chat: type `alice: /help`; end with Ctrl-D");
+        let input = tokio::io::BufReader::new(tokio::io::stdin());
+        Console::new(service, config.boards.dir.clone())
+            .run(input)
+            .await?;
+        return Ok(());
+    }
+    let mut platforms = tokio::task::JoinSet::new();
+    if let Some(token) = config.telegram.token() {
+        let telegram = kodex_bot::telegram::TelegramConfig::new(token)
+            .with_env_options()?
+            .with_variants_of(service.registry());
+        let outbox = service.outbox(kodex_bot::api::Platform::Telegram);
+        let handler: Arc<dyn kodex_bot::api::Handler> = Arc::new(service.clone());
+        platforms.spawn(async move {
+            kodex_bot::telegram::run(telegram, handler, outbox)
+                .await
+                .map_err(|e| format!("telegram: {e}"))
+        });
+        tracing::info!("telegram adapter started");
+    }
+    if config.discord.token().is_some() {
+        tracing::warn!(
+            "the Discord adapter is not part of this build yet; KODEX_DISCORD_TOKEN is ignored"
+        );
+    }
+    if platforms.is_empty() {
+        return Err(
+            "no platform could be started; run `kodex console` or set KODEX_TELEGRAM_TOKEN".into(),
+        );
+    }
+    while let Some(finished) = platforms.join_next().await {
+        match finished {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return Err(e.into()),
+            Err(e) => return Err(format!("a platform task failed: {e}").into()),
+        }
+    }
+    Ok(())
+}

@@ -4,6 +4,7 @@
 
 use crate::bitboard::{Bits, U256};
 use crate::fen::FenError;
+use crate::identity::{self, IdBoard};
 use crate::material;
 use crate::moves::Move as RawMove;
 use crate::notation;
@@ -153,6 +154,10 @@ pub(crate) struct State<B: Bits> {
     pub(crate) hashes: Vec<u64>,
     /// Legal moves of the last position.
     pub(crate) legal: Vec<RawMove>,
+    /// Piece identities per position, parallel to `positions`.
+    pub(crate) ids: Vec<IdBoard>,
+    /// The next fresh piece identity.
+    pub(crate) next_id: u32,
 }
 
 impl<B: Bits> Clone for State<B> {
@@ -163,6 +168,8 @@ impl<B: Bits> Clone for State<B> {
             moves: self.moves.clone(),
             hashes: self.hashes.clone(),
             legal: self.legal.clone(),
+            ids: self.ids.clone(),
+            next_id: self.next_id,
         }
     }
 }
@@ -383,7 +390,10 @@ impl<B: Bits> State<B> {
     fn new(rules: &Rules<B>, tables: Arc<Tables<B>>, start: Position<B>) -> State<B> {
         let mut legal = Vec::new();
         rules.legal_moves(&start, &mut legal);
+        let (ids, next_id) = identity::number_start(&start, tables.size);
         State {
+            ids: vec![ids],
+            next_id,
             hashes: vec![rules.hash(&start)],
             positions: vec![start],
             moves: Vec::new(),
@@ -561,6 +571,14 @@ impl Game {
                     let rules = Rules { def, t: &s.tables };
                     let mut next = *s.current();
                     rules.make(&mut next, mv.0);
+                    let ids = identity::advance(
+                        &rules,
+                        &s.ids[s.ids.len() - 1],
+                        mv.0,
+                        &next,
+                        &mut s.next_id,
+                    );
+                    s.ids.push(ids);
                     s.hashes.push(rules.hash(&next));
                     s.positions.push(next);
                     s.moves.push(mv.0);
@@ -598,6 +616,7 @@ impl Game {
             ($s:expr) => {{
                 let s = $s;
                 s.positions.pop();
+                s.ids.pop();
                 s.hashes.pop();
                 s.moves.pop();
                 let rules = Rules { def, t: &s.tables };
@@ -657,6 +676,24 @@ impl Game {
             let last = ply.checked_sub(1).map(|i| s.moves[i]);
             crate::fog::view(&r, &s.positions[ply], last, audience)
         })
+    }
+    /// The identity of the piece on `square` after half-move `ply` (0 = the start):
+    /// a number that stays with the piece across moves, castling and promotion.
+    pub fn piece_id_at(&self, ply: usize, square: u16) -> Option<u32> {
+        with_state!(self, s, _r => s
+            .ids
+            .get(ply)
+            .and_then(|ids| ids.get(square as usize))
+            .copied()
+            .filter(|&id| id != 0))
+    }
+    /// Where the piece with identity `id` stood after half-move `ply`, if it was on the board.
+    pub fn square_of_piece(&self, ply: usize, id: u32) -> Option<u16> {
+        with_state!(self, s, _r => s
+            .ids
+            .get(ply)
+            .and_then(|ids| ids.iter().position(|&i| i == id && id != 0))
+            .map(|sq| sq as u16))
     }
     /// The squares (origin, destination) of the move played at `ply` (0-based), for highlights.
     pub fn move_squares(&self, ply: usize) -> Option<(u16, u16)> {

@@ -21,6 +21,7 @@ pub mod fen;
 pub mod fog;
 pub mod game;
 pub mod geometry;
+pub mod identity;
 pub mod material;
 pub mod moves;
 pub mod notation;

@@ -101,6 +101,32 @@ impl<B: Bits> Position<B> {
     }
 }
 
+/// Checkers and pins of the side to move (see [`Rules::count_legal`]).
+struct Pins<B> {
+    king: usize,
+    double_check: bool,
+    /// Where a non-royal move must land to resolve a check (everything when not in check).
+    evasion: B,
+    pinned: B,
+    lines: [(usize, B); 16],
+    count: usize,
+}
+
+impl<B: Bits> Pins<B> {
+    /// The line a pinned piece on `square` may move along.
+    fn line(&self, square: usize) -> B {
+        self.lines[..self.count]
+            .iter()
+            .filter(|(sq, _)| *sq == square)
+            .fold(!B::EMPTY, |acc, (_, line)| acc & *line)
+    }
+
+    /// Whether a piece on `from` may go to `to` as far as pins are concerned.
+    fn allows(&self, from: usize, to: usize) -> bool {
+        !self.pinned.has(from) || self.line(from).has(to)
+    }
+}
+
 /// A variant's definition and compiled tables, acting on positions.
 #[derive(Copy, Clone)]
 pub struct Rules<'a, B: Bits> {
@@ -117,6 +143,14 @@ impl<'a, B: Bits> Rules<'a, B> {
         self.def.pieces.len()
     }
 
+    /// The type of the piece on `square`, looking only at this variant's types.
+    #[inline]
+    fn type_at(&self, pos: &Position<B>, square: usize) -> Option<usize> {
+        pos.by_type[..self.types()]
+            .iter()
+            .position(|b| b.has(square))
+    }
+
     /// The royal pieces of `side`.
     #[inline]
     pub fn royals(&self, pos: &Position<B>, side: usize) -> B {
@@ -130,10 +164,17 @@ impl<'a, B: Bits> Rules<'a, B> {
     pub fn attacked(&self, pos: &Position<B>, square: usize, side: usize, occupied: B) -> bool {
         let t = self.t;
         let theirs = pos.by_side[side] & occupied;
-        let royal = self.def.royal_type();
-        for ty in 0..self.types() {
+        // Atomic kings cannot capture, so they attack nothing.
+        let excluded = match self.def.royal_type() {
+            Some(royal) if self.def.atomic => 1u32 << royal,
+            _ => 0,
+        };
+        let mut leapers = t.leap_attack_types[side] & !excluded;
+        while leapers != 0 {
+            let ty = leapers.trailing_zeros() as usize;
+            leapers &= leapers - 1;
             let mut pieces = pos.by_type[ty] & theirs;
-            if pieces.is_empty() || (self.def.atomic && Some(ty) == royal) {
+            if pieces.is_empty() {
                 continue;
             }
             let pt = &t.pieces[ty][side];
@@ -152,14 +193,15 @@ impl<'a, B: Bits> Rules<'a, B> {
             }
         }
         for &(ray, mask, min) in &t.rider_attacks[side] {
+            if (t.rays[ray][square] & theirs).is_empty() {
+                continue;
+            }
             let mut attackers = B::EMPTY;
-            let mut m = mask;
+            let mut m = mask & !excluded;
             while m != 0 {
                 let ty = m.trailing_zeros() as usize;
                 m &= m - 1;
-                if !(self.def.atomic && Some(ty) == royal) {
-                    attackers |= pos.by_type[ty];
-                }
+                attackers |= pos.by_type[ty];
             }
             attackers &= theirs;
             if (t.rays[ray][square] & attackers).is_empty() {
@@ -280,6 +322,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             .any(|sq| self.attacked(pos, sq, 1 - side, occupied))
     }
 
+    #[inline]
     fn push_targets(
         &self,
         pos: &Position<B>,
@@ -290,31 +333,39 @@ impl<'a, B: Bits> Rules<'a, B> {
         kind: MoveKind,
     ) {
         let us = pos.side as usize;
-        let pt = &self.t.pieces[ty][us];
-        let promotions = &self.def.pieces[ty].promotes_to;
-        for to in targets.squares() {
-            let mv = Move {
-                from: from as u8,
+        let zone = self.t.pieces[ty][us].promotion_zone;
+        let base = Move {
+            from: from as u8,
+            to: 0,
+            piece: ty as u8,
+            promotion: 0,
+            kind,
+        };
+        for to in (targets & !zone).squares() {
+            list.push(Move {
                 to: to as u8,
-                piece: ty as u8,
-                promotion: 0,
-                kind,
-            };
-            if pt.promotion_zone.has(to) {
-                for &p in promotions {
+                ..base
+            });
+        }
+        let promoting = targets & zone;
+        if promoting.any() {
+            for to in promoting.squares() {
+                for &p in &self.def.pieces[ty].promotes_to {
                     list.push(Move {
+                        to: to as u8,
                         promotion: p as u8 + 1,
-                        ..mv
+                        ..base
                     });
                 }
-            } else {
-                list.push(mv);
             }
         }
     }
 
-    /// All pseudo-legal moves (own-royal safety not checked) of the side to move.
-    pub fn pseudo_moves(&self, pos: &Position<B>, list: &mut MoveList) {
+    /// Visits, for every piece of the side to move, its pseudo-legal target
+    /// sets by kind (captures, quiet moves, double steps, en passant).
+    /// Castling and drops are not included.
+    #[inline(always)]
+    fn visit_targets(&self, pos: &Position<B>, mut visit: impl FnMut(usize, usize, B, MoveKind)) {
         let t = self.t;
         let us = pos.side as usize;
         let them = 1 - us;
@@ -361,14 +412,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                     }
                     if sp.quiet && empty.has(sp.to) {
                         if pawn && sp.initial {
-                            self.push_targets(
-                                pos,
-                                list,
-                                ty,
-                                from,
-                                B::bit(sp.to),
-                                MoveKind::DoubleStep,
-                            );
+                            visit(ty, from, B::bit(sp.to), MoveKind::DoubleStep);
                         } else {
                             quiet.set(sp.to);
                         }
@@ -384,20 +428,27 @@ impl<'a, B: Bits> Rules<'a, B> {
                 }
                 if let Some(ep) = pos.ep {
                     if pt.ep_capture[from].has(ep as usize) && empty.has(ep as usize) {
-                        self.push_targets(
-                            pos,
-                            list,
-                            ty,
-                            from,
-                            B::bit(ep as usize),
-                            MoveKind::EnPassant,
-                        );
+                        visit(ty, from, B::bit(ep as usize), MoveKind::EnPassant);
                     }
                 }
-                self.push_targets(pos, list, ty, from, capture, MoveKind::Capture);
-                self.push_targets(pos, list, ty, from, quiet, MoveKind::Quiet);
+                if capture.any() {
+                    visit(ty, from, capture, MoveKind::Capture);
+                }
+                if quiet.any() {
+                    visit(ty, from, quiet, MoveKind::Quiet);
+                }
             }
         }
+    }
+
+    /// All pseudo-legal moves (own-royal safety not checked) of the side to move.
+    pub fn pseudo_moves(&self, pos: &Position<B>, list: &mut MoveList) {
+        let t = self.t;
+        let us = pos.side as usize;
+        let empty = t.board & !pos.occupied();
+        self.visit_targets(pos, |ty, from, targets, kind| {
+            self.push_targets(pos, list, ty, from, targets, kind)
+        });
         if self.def.castling {
             self.castling_moves(pos, list);
         }
@@ -518,7 +569,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             }
             MoveKind::Castle => {
                 let (king_to, rook_to) = self.castling_destinations(from, to);
-                let rook_ty = pos.piece_at(to).map(|(_, t)| t).unwrap_or(ty);
+                let rook_ty = self.type_at(pos, to).unwrap_or(ty);
                 pos.remove(from);
                 pos.remove(to);
                 pos.put(king_to, us, ty);
@@ -533,7 +584,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                 }
                 if let Some(victim) = ep_victim {
                     let victim = victim as usize;
-                    if let Some((_, vty)) = pos.piece_at(victim) {
+                    if let Some(vty) = self.type_at(pos, victim) {
                         self.capture_to_pocket(pos, us, victim, vty);
                     }
                     pos.remove(victim);
@@ -543,7 +594,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             }
             MoveKind::Quiet | MoveKind::DoubleStep | MoveKind::Capture => {
                 if mv.kind == MoveKind::Capture {
-                    if let Some((_, vty)) = pos.piece_at(to) {
+                    if let Some(vty) = self.type_at(pos, to) {
                         self.capture_to_pocket(pos, us, to, vty);
                     }
                     pos.remove(to);
@@ -593,23 +644,23 @@ impl<'a, B: Bits> Rules<'a, B> {
         if let Some(center) = exploded_at {
             if self.def.atomic {
                 pos.remove(center);
-                let immune = &self.def.explosion_immune;
-                for sq in self.t.adjacent[center].squares() {
-                    if let Some((_, vty)) = pos.piece_at(sq) {
-                        if !immune.contains(&vty) {
-                            pos.remove(sq);
-                        }
-                    }
+                let mut immune = B::EMPTY;
+                for &ty in &self.def.explosion_immune {
+                    immune |= pos.by_type[ty];
+                }
+                for sq in (self.t.adjacent[center] & pos.occupied() & !immune).squares() {
+                    pos.remove(sq);
                 }
             }
         }
         // Castling rights: the rook must still stand there and its king must not have moved.
         if pos.castling.any() {
             let mut castlers = B::EMPTY;
-            for (i, p) in self.def.pieces.iter().enumerate() {
-                if p.castles {
-                    castlers |= pos.by_type[i];
-                }
+            let mut types = self.t.castling_types;
+            while types != 0 {
+                let i = types.trailing_zeros() as usize;
+                types &= types - 1;
+                castlers |= pos.by_type[i];
             }
             pos.castling &= castlers & !B::bit(from) & !B::bit(to);
             if let Some(royal) = self.def.royal_type() {
@@ -655,6 +706,250 @@ impl<'a, B: Bits> Rules<'a, B> {
         true
     }
 
+    /// The pieces of `side` attacking `square` (leapers and plain riders only:
+    /// used where [`Tables::simple_attacks`] holds).
+    fn attackers(&self, pos: &Position<B>, square: usize, side: usize, occupied: B) -> B {
+        let t = self.t;
+        let theirs = pos.by_side[side] & occupied;
+        let mut found = B::EMPTY;
+        for ty in 0..self.types() {
+            let pieces = pos.by_type[ty] & theirs;
+            if pieces.any() {
+                found |= t.pieces[ty][side].attacked_from[square] & pieces;
+            }
+        }
+        for &(ray, mask, _) in &t.rider_attacks[side] {
+            let mut attackers = B::EMPTY;
+            let mut m = mask;
+            while m != 0 {
+                let ty = m.trailing_zeros() as usize;
+                m &= m - 1;
+                attackers |= pos.by_type[ty];
+            }
+            attackers &= theirs;
+            if (t.rays[ray][square] & attackers).any() {
+                found |= t.slide(ray, square, occupied) & attackers;
+            }
+        }
+        found
+    }
+
+    /// Checkers and pins of the side to move, for the plain leaper/rider fast path.
+    /// `None` when the side to move does not have exactly one royal piece or
+    /// has more pins than are tracked.
+    fn pins(&self, pos: &Position<B>) -> Option<Pins<B>> {
+        let t = self.t;
+        let us = pos.side as usize;
+        let them = 1 - us;
+        let royals = self.royals(pos, us);
+        if royals.is_empty() || royals.more_than_one() {
+            return None;
+        }
+        let king = royals.lowest();
+        let occupied = pos.occupied();
+        let ours = pos.by_side[us];
+        let checkers = self.attackers(pos, king, them, occupied);
+        // Squares that resolve a single check: the checker and, for a rider, the squares between.
+        let mut evasion = t.board;
+        if checkers.any() {
+            evasion = checkers;
+            if !checkers.more_than_one() {
+                let checker = checkers.lowest();
+                for &(ray, _, _) in &t.rider_attacks[them] {
+                    if t.rays[ray][king].has(checker) {
+                        evasion |= t.rays[ray][king] & !t.rays[ray][checker];
+                        break;
+                    }
+                }
+            }
+        }
+        // Pins: our piece first on a ray from the king, an enemy rider of that line behind it.
+        let mut pins = Pins {
+            king,
+            double_check: checkers.more_than_one(),
+            evasion,
+            pinned: B::EMPTY,
+            lines: [(usize::MAX, B::EMPTY); 16],
+            count: 0,
+        };
+        for &(ray, mask, _) in &t.rider_attacks[them] {
+            let Some(first) = t.first_blocker(ray, king, occupied) else {
+                continue;
+            };
+            if !ours.has(first) {
+                continue;
+            }
+            let Some(second) = t.first_blocker(ray, first, occupied) else {
+                continue;
+            };
+            if !t.rays[ray][king].has(second) || !pos.by_side[them].has(second) {
+                continue;
+            }
+            let pinner = self.type_at(pos, second).unwrap_or(usize::MAX);
+            if pinner >= 32 || mask & (1 << pinner) == 0 {
+                continue;
+            }
+            if pins.count == pins.lines.len() {
+                return None;
+            }
+            pins.pinned.set(first);
+            pins.lines[pins.count] = (first, t.rays[ray][king] & !t.rays[ray][second]);
+            pins.count += 1;
+        }
+        Some(pins)
+    }
+
+    /// Keeps the legal moves of `list` using checkers and pins instead of
+    /// playing each move: the fast path for variants whose pieces are plain
+    /// leapers and riders and whose side to move has one royal piece.
+    fn retain_legal_with_pins(&self, pos: &Position<B>, list: &mut MoveList) {
+        let Some(pins) = self.pins(pos) else {
+            list.retain(|&mv| self.is_legal(pos, mv));
+            return;
+        };
+        let them = 1 - pos.side as usize;
+        let royal = self.def.royal_type().unwrap_or(usize::MAX);
+        let without_king = pos.occupied() & !B::bit(pins.king);
+        list.retain(|&mv| {
+            let (from, to) = (mv.from as usize, mv.to as usize);
+            match mv.kind {
+                MoveKind::Castle | MoveKind::EnPassant => self.is_legal(pos, mv),
+                MoveKind::Drop => !pins.double_check && pins.evasion.has(to),
+                _ if mv.piece as usize == royal => !self.attacked(pos, to, them, without_king),
+                _ => !pins.double_check && pins.evasion.has(to) && pins.allows(from, to),
+            }
+        });
+    }
+
+    /// Counts the legal moves without listing them (perft's last ply), where
+    /// the plain leaper/rider fast path applies; `None` elsewhere.
+    pub fn count_legal(&self, pos: &Position<B>) -> Option<u64> {
+        let def = self.def;
+        if def.atomic || def.checks_forbidden || def.must_capture || !self.t.simple_attacks {
+            return None;
+        }
+        let pins = self.pins(pos)?;
+        if self.variant_outcome(pos).is_some() {
+            return Some(0);
+        }
+        let us = pos.side as usize;
+        let them = 1 - us;
+        let royal = def.royal_type().unwrap_or(usize::MAX);
+        let without_king = pos.occupied() & !B::bit(pins.king);
+        let mut count = 0u64;
+        self.visit_targets(pos, |ty, from, targets, kind| {
+            if ty == royal {
+                count += targets
+                    .squares()
+                    .filter(|&to| !self.attacked(pos, to, them, without_king))
+                    .count() as u64;
+                return;
+            }
+            if kind == MoveKind::EnPassant {
+                let mv = Move {
+                    from: from as u8,
+                    to: targets.lowest() as u8,
+                    piece: ty as u8,
+                    promotion: 0,
+                    kind,
+                };
+                count += self.is_legal(pos, mv) as u64;
+                return;
+            }
+            if pins.double_check {
+                return;
+            }
+            let mut legal = targets & pins.evasion;
+            if pins.pinned.has(from) {
+                legal &= pins.line(from);
+            }
+            let zone = self.t.pieces[ty][us].promotion_zone;
+            count += (legal & !zone).count() as u64;
+            count += (legal & zone).count() as u64 * def.pieces[ty].promotes_to.len() as u64;
+        });
+        if def.castling {
+            let mut castles = MoveList::new();
+            self.castling_moves(pos, &mut castles);
+            count += castles.iter().filter(|&&mv| self.is_legal(pos, mv)).count() as u64;
+        }
+        if def.drops && !pins.double_check {
+            let empty = self.t.board & !pos.occupied() & pins.evasion;
+            for ty in 0..self.types() {
+                if pos.pockets[us][ty] > 0 {
+                    count += (empty & self.t.pieces[ty][us].drop_zone).count() as u64;
+                }
+            }
+        }
+        Some(count)
+    }
+
+    /// Drops the moves that would check the enemy royal piece (racing kings),
+    /// from check squares and discovered-check lines instead of playing each move.
+    fn retain_not_giving_check(&self, pos: &Position<B>, list: &mut MoveList) {
+        let t = self.t;
+        let us = pos.side as usize;
+        let them = 1 - us;
+        let kings = self.royals(pos, them);
+        if kings.is_empty() {
+            return;
+        }
+        let king = kings.lowest();
+        let occupied = pos.occupied();
+        let ours = pos.by_side[us];
+        let mut check_squares = [B::EMPTY; MAX_TYPES];
+        for (ty, squares) in check_squares.iter_mut().enumerate().take(self.types()) {
+            *squares = t.pieces[ty][us].attacked_from[king];
+        }
+        let mut discoverers = B::EMPTY;
+        let mut lines: [(usize, B); 16] = [(usize::MAX, B::EMPTY); 16];
+        let mut count = 0;
+        for &(ray, mask, min) in &t.rider_attacks[us] {
+            let reach = t.slide(ray, king, occupied) & !t.too_near(ray, king, min);
+            let mut m = mask;
+            while m != 0 {
+                let ty = m.trailing_zeros() as usize;
+                m &= m - 1;
+                check_squares[ty] |= reach;
+            }
+            let Some(first) = t.first_blocker(ray, king, occupied) else {
+                continue;
+            };
+            let Some(second) = t.first_blocker(ray, first, occupied) else {
+                continue;
+            };
+            if !ours.has(first) || !ours.has(second) || !t.rays[ray][king].has(second) {
+                continue;
+            }
+            let behind = pos
+                .by_type
+                .iter()
+                .position(|b| b.has(second))
+                .unwrap_or(usize::MAX);
+            if behind < 32 && mask & (1 << behind) != 0 && count < lines.len() {
+                discoverers.set(first);
+                lines[count] = (first, t.rays[ray][king] & !t.rays[ray][second]);
+                count += 1;
+            }
+        }
+        list.retain(|&mv| {
+            if mv.promotion > 0 || !matches!(mv.kind, MoveKind::Quiet | MoveKind::Capture) {
+                let mut after = *pos;
+                self.make(&mut after, mv);
+                return !self.in_check(&after, them);
+            }
+            let (from, to) = (mv.from as usize, mv.to as usize);
+            if check_squares[mv.piece as usize].has(to) {
+                return false;
+            }
+            if discoverers.has(from) {
+                return lines[..count]
+                    .iter()
+                    .all(|&(sq, line)| sq != from || line.has(to));
+            }
+            true
+        });
+    }
+
     /// Whether the pseudo-legal `mv` is legal.
     pub fn is_legal(&self, pos: &Position<B>, mv: Move) -> bool {
         let mut after = *pos;
@@ -669,7 +964,18 @@ impl<'a, B: Bits> Rules<'a, B> {
             return;
         }
         self.pseudo_moves(pos, list);
-        list.retain(|&mv| self.is_legal(pos, mv));
+        let us = pos.side as usize;
+        if self.def.atomic || !self.t.simple_attacks {
+            list.retain(|&mv| self.is_legal(pos, mv));
+        } else {
+            if self.royals(pos, us).any() {
+                self.retain_legal_with_pins(pos, list);
+            }
+            if self.def.checks_forbidden {
+                self.retain_not_giving_check(pos, list);
+            }
+        }
+        // Without a royal piece (antichess, the horde) every pseudo-legal move is legal.
         if self.def.must_capture && list.iter().any(|m| m.is_capture()) {
             list.retain(|m| m.is_capture());
         }
@@ -796,6 +1102,11 @@ impl<'a, B: Bits> Rules<'a, B> {
     pub fn perft(&self, pos: &Position<B>, depth: u32, buffers: &mut Vec<MoveList>) -> u64 {
         if depth == 0 {
             return 1;
+        }
+        if depth == 1 {
+            if let Some(n) = self.count_legal(pos) {
+                return n;
+            }
         }
         let level = depth as usize;
         while buffers.len() <= level {

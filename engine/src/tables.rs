@@ -95,6 +95,14 @@ pub struct Tables<B> {
     pub first_rank: [B; SIDES],
     /// Flag squares.
     pub flag: B,
+    /// The piece types that castle (rooks), as a mask.
+    pub castling_types: u32,
+    /// Per attacking side, the piece types that attack by leaps or exotic moves
+    /// (riders are found through `rider_attacks`).
+    pub leap_attack_types: [u32; SIDES],
+    /// Whether every piece attacks by plain leaps and riders (no hoppers, lame or
+    /// bent moves, minimum ranges), so checks and pins can be computed from rays.
+    pub simple_attacks: bool,
     /// The (up to eight) neighbours of each square, for explosions.
     pub adjacent: Vec<B>,
     /// Hash keys.
@@ -339,6 +347,23 @@ impl<B: Bits> Tables<B> {
             })
             .collect();
 
+        let leap_attack_types: [u32; SIDES] = std::array::from_fn(|side| {
+            let mut mask = 0u32;
+            for (ty, per_side) in pieces.iter().enumerate() {
+                let p = &per_side[side];
+                if p.exotic || p.attacked_from.iter().any(|b| b.any()) {
+                    mask |= 1 << ty;
+                }
+            }
+            mask
+        });
+        let simple_attacks = pieces.iter().flatten().all(|p: &PieceTables<B>| {
+            !p.exotic
+                && p.bent.is_empty()
+                && p.riders
+                    .iter()
+                    .all(|r| r.min <= 1 && r.hop == Hop::None && !r.initial)
+        });
         let mut flag = B::EMPTY;
         for &sq in &def.flag_squares {
             flag.set(sq);
@@ -367,6 +392,14 @@ impl<B: Bits> Tables<B> {
             rider_attacks,
             first_rank: [side_zone(0, &|r| r == 1), side_zone(1, &|r| r == 1)],
             flag,
+            leap_attack_types,
+            castling_types: def
+                .pieces
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.castles)
+                .fold(0, |mask, (ty, _)| mask | 1 << ty),
+            simple_attacks,
             adjacent: (0..size)
                 .map(|sq| {
                     let mut near = B::EMPTY;

@@ -185,6 +185,8 @@ pub struct VariantDef {
     pub promotion_rank: u8,
     /// Squares drawn marked (the hill).
     pub marked: Vec<usize>,
+    /// Named square sets (`hill`, `palace_white`), usable wherever squares are listed.
+    pub zones: BTreeMap<String, Vec<usize>>,
     /// How cells are drawn.
     pub style: BoardStyle,
     /// The file it came from.
@@ -248,6 +250,8 @@ struct RawVariant {
     ranks: u8,
     #[serde(default)]
     holes: Vec<String>,
+    #[serde(default)]
+    zones: BTreeMap<String, Vec<String>>,
     start: String,
     pieces: BTreeMap<String, toml::Value>,
     #[serde(default)]
@@ -373,40 +377,52 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         ));
     }
     let mut geometry = Geometry::rectangle(raw.files, raw.ranks);
-    let squares =
-        |key: &str, names: &[String], geometry: &Geometry| -> Result<Vec<usize>, VariantError> {
-            let mut out = Vec::new();
-            for name in names {
-                // `a1` or a rectangle `a1:h1`.
-                let (from, to) = name.split_once(':').unwrap_or((name, name));
-                match (geometry.parse(from), geometry.parse(to)) {
-                    (Some(a), Some(b)) => {
-                        let (f0, f1) = (
-                            geometry.file_of(a).min(geometry.file_of(b)),
-                            geometry.file_of(a).max(geometry.file_of(b)),
-                        );
-                        let (r0, r1) = (
-                            geometry.rank_of(a).min(geometry.rank_of(b)),
-                            geometry.rank_of(a).max(geometry.rank_of(b)),
-                        );
-                        for r in r0..=r1 {
-                            for f in f0..=f1 {
-                                out.extend(geometry.square(f, r));
-                            }
+    let squares = |key: &str,
+                   names: &[String],
+                   geometry: &Geometry,
+                   zones: &BTreeMap<String, Vec<usize>>|
+     -> Result<Vec<usize>, VariantError> {
+        let mut out = Vec::new();
+        for name in names {
+            if let Some(zone) = zones.get(name) {
+                out.extend(zone);
+                continue;
+            }
+            // `a1` or a rectangle `a1:h1`.
+            let (from, to) = name.split_once(':').unwrap_or((name, name));
+            match (geometry.parse(from), geometry.parse(to)) {
+                (Some(a), Some(b)) => {
+                    let (f0, f1) = (
+                        geometry.file_of(a).min(geometry.file_of(b)),
+                        geometry.file_of(a).max(geometry.file_of(b)),
+                    );
+                    let (r0, r1) = (
+                        geometry.rank_of(a).min(geometry.rank_of(b)),
+                        geometry.rank_of(a).max(geometry.rank_of(b)),
+                    );
+                    for r in r0..=r1 {
+                        for f in f0..=f1 {
+                            out.extend(geometry.square(f, r));
                         }
                     }
-                    _ => {
-                        return Err(err(
-                            key,
-                            format!("`{name}` is not a square (or range a1:h1) of this board"),
-                        ))
-                    }
+                }
+                _ => {
+                    return Err(err(
+                        key,
+                        format!("`{name}` is not a square, a range a1:h1 or a zone of this board"),
+                    ))
                 }
             }
-            Ok(out)
-        };
-    for hole in squares("holes", &raw.holes, &geometry)? {
+        }
+        Ok(out)
+    };
+    let mut zones = BTreeMap::new();
+    for hole in squares("holes", &raw.holes, &geometry, &zones)? {
         geometry.remove(hole);
+    }
+    for (name, list) in &raw.zones {
+        let set = squares(&format!("zones.{name}"), list, &geometry, &zones)?;
+        zones.insert(name.clone(), set);
     }
 
     // Piece types: classical letters first, then the rest alphabetically.
@@ -535,8 +551,8 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     if promotion_rank == 0 || promotion_rank > raw.ranks {
         return Err(err("promotion_rank", "must be a rank of the board".into()));
     }
-    let flag_squares = squares("flag_squares", &raw.flag_squares, &geometry)?;
-    let marked = squares("marked", &raw.marked, &geometry)?;
+    let flag_squares = squares("flag_squares", &raw.flag_squares, &geometry, &zones)?;
+    let marked = squares("marked", &raw.marked, &geometry, &zones)?;
     let def = VariantDef {
         uci_name: raw.uci.unwrap_or_else(|| raw.id.clone()),
         id: raw.id,
@@ -561,6 +577,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         fog: raw.fog,
         promotion_rank,
         marked,
+        zones,
         style,
         source: file.to_string(),
         compiled: OnceLock::new(),

@@ -257,3 +257,39 @@ fn garbage_never_panics() {
         }
     }
 }
+
+#[test]
+fn pieces_keep_their_identity() {
+    let sq = |name: &str| {
+        let b = name.as_bytes();
+        ((b[1] - b'1') as usize * 8 + (b[0] - b'a') as usize) as u16
+    };
+    let mut g = fen_game("chess", "4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1");
+    let pawn = g.piece_id_at(0, sq("b7")).expect("pawn has an id");
+    let rook = g.piece_id_at(0, sq("h1")).expect("rook has an id");
+    g.play_text("O-O").unwrap();
+    assert_eq!(
+        g.piece_id_at(1, sq("f1")),
+        Some(rook),
+        "the rook keeps its id when castling"
+    );
+    g.play_text("Kd7").unwrap();
+    g.play_text("b8=Q").unwrap();
+    assert_eq!(
+        g.piece_id_at(3, sq("b8")),
+        Some(pawn),
+        "the queen is the promoted pawn"
+    );
+    assert_eq!(g.square_of_piece(0, pawn), Some(sq("b7")));
+    g.play_text("Kc6").unwrap();
+    g.play_text("Qb7").unwrap();
+    g.play_text("Kxb7").unwrap();
+    assert_eq!(g.square_of_piece(6, pawn), None, "a captured piece is gone");
+    let king = g.piece_id_at(0, sq("e8")).unwrap();
+    assert_eq!(g.piece_id_at(6, sq("b7")), Some(king));
+    // Drops get fresh identities.
+    let mut z = fen_game("crazyhouse", "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1");
+    z.play_text("Q@f3").unwrap();
+    let knight = z.piece_id_at(1, sq("f3")).expect("dropped queen has an id");
+    assert!(knight > 2);
+}

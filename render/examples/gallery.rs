@@ -1,7 +1,7 @@
 //! Writes the example images in `docs/`: `cargo run -p kodex-render --example gallery`.
 
-use kodex_engine::Side;
-use kodex_render::{render_png, samples, Decor};
+use kodex_engine::{BoardStyle, Side};
+use kodex_render::{render_png, samples, Decor, Renderer};
 
 fn main() -> std::io::Result<()> {
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
@@ -70,11 +70,32 @@ fn main() -> std::io::Result<()> {
             },
         ),
         ("cross.png", samples::cross(), Decor::default()),
+        ("points.png", points_board(), Decor::default()),
     ];
+    // The smallest squares the shared renderers use (boards of 15 × 15 and more).
+    let small = Renderer::new(40).png(
+        &samples::crazyhouse(),
+        &Decor {
+            bottom: Side::WHITE,
+            names: names("zh_fan", "dropmaster"),
+            clocks: clocks("1:12", "0:58"),
+            status: None,
+        },
+    );
+    println!("crazyhouse-40px.png: {} bytes", small.len());
+    std::fs::write(out.join("crazyhouse-40px.png"), small)?;
     for (file, view, decor) in images {
         let png = render_png(&view, &decor);
         println!("{file}: {} bytes", png.len());
         std::fs::write(out.join(file), png)?;
     }
     Ok(())
+}
+
+/// A 9 × 10 point board (the shape of janggi and xiangqi), fairy pieces as tokens.
+fn points_board() -> kodex_engine::View {
+    let mut view = samples::view("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR");
+    view.style = BoardStyle::Points;
+    view.last_move = vec![samples::square(&view, "b3"), samples::square(&view, "e3")];
+    view
 }

@@ -104,7 +104,7 @@ fn document(art: Art, colors: &PieceColors, dark: bool) -> String {
 .k {{ fill: none; stroke: {dark_details}; stroke-width: 2.4; stroke-linejoin: round; stroke-linecap: round }}
 .e {{ fill: {detail}; stroke: none }}
 </style>
-{body}
+<g transform="translate(50 91) scale(1.06) translate(-50 -89)">{body}</g>
 </svg>"#,
         fill = colors.fill.css(),
         outline = colors.outline.css(),

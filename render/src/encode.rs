@@ -3,21 +3,50 @@
 use crate::canvas::IndexedImage;
 use crate::palette::TRANSPARENT;
 
-/// An indexed image as PNG bytes with `palette` (`r g b` triples).
-pub(crate) fn png(image: &IndexedImage, palette: &[u8]) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(32 * 1024);
-    let mut encoder = png::Encoder::new(&mut bytes, image.width, image.height);
-    encoder.set_color(png::ColorType::Indexed);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_palette(used_palette(image, palette));
-    encoder.set_compression(png::Compression::Balanced);
-    encoder.set_filter(png::Filter::NoFilter);
-    // Writing into a Vec cannot fail; the sizes and palette are valid by construction.
-    let written = encoder
-        .write_header()
-        .and_then(|mut writer| writer.write_image_data(&image.pixels));
-    debug_assert!(written.is_ok(), "PNG encoding failed: {written:?}");
+/// An indexed image as PNG bytes with `palette` (`r g b` triples). `tile` is the
+/// side of the squares, whose repetition the compressor looks for.
+pub(crate) fn png(image: &IndexedImage, palette: &[u8], tile: u32) -> Vec<u8> {
+    let width = image.width as usize;
+    // Each row starts with its filter type: 0, none (filters do not suit palette indices).
+    let stride = width + 1;
+    let mut raw = Vec::with_capacity(stride * image.height as usize);
+    for row in image.pixels.chunks_exact(width.max(1)) {
+        raw.push(0);
+        raw.extend_from_slice(row);
+    }
+    // Runs, the row above, the same spot one or more tiles to the left, two rows up.
+    let mut distances = vec![1, stride];
+    distances.extend(
+        (1..)
+            .map(|k| k * tile.max(1) as usize)
+            .take_while(|&d| d < stride),
+    );
+    distances.push(2 * stride);
+    let compressed = crate::deflate::zlib(&raw, &distances);
+
+    let mut bytes = Vec::with_capacity(compressed.len() + palette.len() + 64);
+    bytes.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+    let mut header = Vec::with_capacity(13);
+    header.extend_from_slice(&image.width.to_be_bytes());
+    header.extend_from_slice(&image.height.to_be_bytes());
+    // 8 bits per pixel, palette colour, deflate, adaptive filtering method, no interlace.
+    header.extend_from_slice(&[8, 3, 0, 0, 0]);
+    chunk(&mut bytes, b"IHDR", &header);
+    chunk(&mut bytes, b"PLTE", &used_palette(image, palette));
+    chunk(&mut bytes, b"IDAT", &compressed);
+    chunk(&mut bytes, b"IEND", &[]);
     bytes
+}
+
+/// Appends one PNG chunk: length, type, data, CRC-32 of type and data.
+fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+    out.extend_from_slice(kind);
+    out.extend_from_slice(data);
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(kind);
+    crc.update(data);
+    out.extend_from_slice(&crc.finalize().to_be_bytes());
 }
 
 /// The palette cut after the highest index `image` uses (a PNG palette may be shorter than 256).

@@ -56,8 +56,8 @@ impl Layout {
         let files = view.files.min(MAX_BOARD_SIDE);
         let ranks = view.ranks.min(MAX_BOARD_SIDE);
         let margin = ((square as f32 * 0.32).round() as u32).max(18);
-        let strip = ((square as f32 * 0.62).round() as u32).max(30);
-        let footer = ((square as f32 * 0.46).round() as u32).max(24);
+        let strip = ((square as f32 * 0.58).round() as u32).max(30);
+        let footer = ((square as f32 * 0.42).round() as u32).max(24);
         let pocket_rows = if view.pockets.is_empty() {
             0
         } else {
@@ -70,7 +70,9 @@ impl Layout {
             kinds.div_ceil(files.max(1) as u32).max(1)
         };
         let pocket_height = pocket_rows * square;
-        let top_strip_y = 0;
+        // A little air above the top strip and below the footer.
+        let padding = ((square as f32 * 0.1).round() as u32).max(4);
+        let top_strip_y = padding;
         let top_pocket_y = top_strip_y + strip;
         let board_y = top_pocket_y + pocket_height + margin;
         let bottom_pocket_y = board_y + ranks as u32 * square + margin;
@@ -82,7 +84,7 @@ impl Layout {
             ranks,
             flipped,
             width: margin * 2 + files as u32 * square,
-            height: footer_y + footer,
+            height: footer_y + footer + padding,
             margin,
             strip,
             pocket_rows,

@@ -16,9 +16,12 @@
 //! # let _ = png;
 //! ```
 
+#![warn(missing_docs)]
+
 mod art;
 mod board;
 mod canvas;
+mod deflate;
 mod encode;
 mod layout;
 mod palette;

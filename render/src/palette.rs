@@ -55,7 +55,7 @@ impl Palette {
             theme.points_line,
             theme.check,
             theme.fog,
-            theme.fog_ridge,
+            theme.fog_cloud,
             theme.promoted,
             theme.accent,
             theme.accent_text,
@@ -97,7 +97,7 @@ impl Palette {
         ramps.push((theme.check, theme.dark));
         ramps.push((theme.check, theme.uniform));
         ramps.push((theme.points_line, theme.points));
-        ramps.push((theme.fog_ridge, theme.fog));
+        ramps.push((theme.fog_cloud, theme.fog));
         ramps.push((theme.check_counter, theme.page));
         ramps.push((theme.promoted, theme.page));
         ramps.push((theme.pieces[0].fill, theme.page));

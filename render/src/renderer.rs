@@ -99,7 +99,7 @@ impl Renderer {
 
     /// Draws `view` with `decor` as PNG bytes. The same input gives the same bytes.
     pub fn png(&self, view: &View, decor: &Decor) -> Vec<u8> {
-        encode::png(&self.draw(view, decor), &self.palette_rgb())
+        encode::png(&self.draw(view, decor), &self.palette_rgb(), self.square)
     }
 
     /// Draws a game as an animated GIF, one frame per view; frames after the first

@@ -71,10 +71,10 @@ pub struct Theme {
     pub points_line: Rgb,
     /// The centre of the red glow under a king in check.
     pub check: Rgb,
-    /// The fog texture: base colour.
+    /// Fogged squares.
     pub fog: Rgb,
-    /// The fog texture: the colour of its soft ridges.
-    pub fog_ridge: Rgb,
+    /// The cloud drawn on fogged squares.
+    pub fog_cloud: Rgb,
     /// Piece colours per side (white, black, then the sides of four-player games).
     pub pieces: [PieceColors; 4],
     /// The mark on promoted pieces.
@@ -116,7 +116,7 @@ impl Theme {
             points_line: Rgb::hex(0x5e4024),
             check: Rgb::hex(0xe8291f),
             fog: Rgb::hex(0x4d5661),
-            fog_ridge: Rgb::hex(0x5d6874),
+            fog_cloud: Rgb::hex(0x5f6a77),
             pieces: [
                 PieceColors {
                     fill: Rgb::hex(0xfbfbf8),

@@ -195,7 +195,7 @@ impl Tiles {
                 }
                 pixmap
             }
-            TileKey::Fog => fog(s, theme.fog, theme.fog_ridge),
+            TileKey::Fog => fog(s, theme.fog, theme.fog_cloud),
             TileKey::Pocket { piece, count } => {
                 let mut pixmap = solid(s, s, theme.page);
                 if count == 0 {
@@ -405,21 +405,21 @@ fn check_glow(size: u32, color: Rgb) -> String {
     )
 }
 
-/// The fog texture: soft diagonal ridges whose period divides the square, so
-/// neighbouring fog squares join seamlessly.
-fn fog(size: u32, base: Rgb, ridge: Rgb) -> Pixmap {
+/// The fog texture: a soft cloud on a flat ground, the same in every fogged cell.
+/// Flat rows keep images small and fast to compress.
+fn fog(size: u32, base: Rgb, cloud: Rgb) -> Pixmap {
     let mut pixmap = solid(size, size, base);
-    let period = (size / 8).max(4);
-    let data = pixmap.data_mut();
-    for y in 0..size {
-        for x in 0..size {
-            let phase = (x + size - y % size) % period;
-            // A triangle wave: 0 at the base, 1 on the ridge.
-            let t = 1.0 - (2.0 * phase as f32 / period as f32 - 1.0).abs();
-            let color = base.mix(ridge, t);
-            let offset = (y * size + x) as usize * 4;
-            data[offset..offset + 4].copy_from_slice(&[color.0, color.1, color.2, 255]);
-        }
-    }
+    let scale = size as f32 / 100.0;
+    paint_svg(
+        &mut pixmap,
+        &svg(
+            size,
+            size,
+            &format!(
+                r#"<g transform="scale({scale})" fill="{}"><circle cx="38" cy="52" r="13"/><circle cx="55" cy="45" r="17"/><circle cx="69" cy="55" r="10"/><rect x="25" y="52" width="54" height="13" rx="6.5"/></g>"#,
+                cloud.css()
+            ),
+        ),
+    );
     pixmap
 }

@@ -281,6 +281,19 @@ fn pockets_and_strips_make_the_image_taller() {
 }
 
 #[test]
+fn uniform_boards_have_one_cell_colour() {
+    let mut view = samples::view("8/8/8/8/8/8/8/8");
+    view.style = BoardStyle::Uniform;
+    let decor = Decor::default();
+    let image = decode(&render_png(&view, &decor));
+    let uniform = Theme::default().uniform;
+    for name in ["a1", "b1", "a2", "h8"] {
+        let (x, y, _) = cell(&view, &decor, name);
+        assert_eq!(image.at(x + 1, y + 1), uniform, "{name}");
+    }
+}
+
+#[test]
 fn point_boards_draw_lines_between_points() {
     let mut view = samples::view("9/9/9/9/9/9/9/9/9/9");
     view.style = BoardStyle::Points;
@@ -373,4 +386,40 @@ fn a_game_gif_has_one_frame_per_view_and_cheap_difference_frames() {
         "{} bytes vs {one_frame} for one frame",
         gif.len()
     );
+}
+
+#[test]
+fn odd_views_draw_without_panicking() {
+    let decor = Decor {
+        bottom: Side(3),
+        names: vec![
+            "a very long name that cannot possibly fit in the strip beside the clock".into();
+            4
+        ],
+        clocks: vec![Some("123:45:67".into()); 4],
+        status: Some(
+            "a status line far too long to fit on one line of the footer, cut short".into(),
+        ),
+    };
+    let mut empty = samples::view("8");
+    empty.files = 0;
+    empty.ranks = 0;
+    empty.squares.clear();
+    let mut short_squares = samples::start_position();
+    short_squares.squares.truncate(10);
+    let mut huge = samples::view(&vec!["30"; 30].join("/"));
+    huge.remaining_checks = Some(vec![200, 0]);
+    let mut crowded_pocket = samples::view("3/3/3");
+    crowded_pocket.pockets = vec![kodex_engine::PocketView {
+        side: Side::WHITE,
+        pieces: "PNBRQACEGHMS"
+            .chars()
+            .map(|c| (samples::glyph(c), 255))
+            .collect(),
+    }];
+    for view in [empty, short_squares, huge, crowded_pocket] {
+        let png = render_png(&view, &decor);
+        let image = decode(&png);
+        assert!(image.width > 0 && image.height > 0);
+    }
 }

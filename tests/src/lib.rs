@@ -2,3 +2,5 @@
 
 pub mod discord_bot;
 pub mod fake_discord;
+pub mod fake_telegram;
+pub mod toy_handler;

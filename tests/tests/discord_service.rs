@@ -1,11 +1,6 @@
 //! The Discord adapter with the real game service behind it, against the
 //! fake Discord: a game played by button and chat moves, and a fog-of-war
 //! game whose boards travel only by DM (or ephemerally when DMs are closed).
-//!
-//! The game service lives on the `bot` branch; these tests passed on a merge
-//! of both branches. Until that merge lands they compile only with
-//! `--features game-service`: after it, delete this `cfg` line and the feature.
-#![cfg(feature = "game-service")]
 
 use std::sync::Arc;
 

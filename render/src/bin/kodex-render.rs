@@ -119,7 +119,7 @@ fn run(arguments: Arguments) -> Result<String, String> {
 fn move_squares(text: &str, view: &View) -> Result<Vec<u16>, String> {
     let invalid = || {
         format!(
-            "{text:?} is not a UCI move on a {}×{} board",
+            "{text:?} is not a UCI move on this {}×{} board",
             view.files, view.ranks
         )
     };

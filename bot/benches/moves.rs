@@ -1,0 +1,184 @@
+//! Load bench: end-to-end move handling (parse, validate, persist, render)
+//! with many concurrent games on one SQLite file.
+//!
+//! `cargo bench -p kodex-bot --bench moves [-- <games> <plies> <rate>]` prints
+//! p50 / p99 latency per move and the throughput: first with every game
+//! moving as fast as it can, then with the games together offering `rate`
+//! moves per second.
+
+use kodex_bot::api::{Action, ChatRef, Handler, Platform, Request, UserRef};
+use kodex_bot::config::Config;
+use kodex_bot::time::SystemTime;
+use kodex_bot::Service;
+use kodex_engine::{Audience, Game, Registry, Start};
+use kodex_render::Decor;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A Ruy Lopez (Breyer) that repeats no position: 20 half-moves.
+const OPENING: [&str; 20] = [
+    "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6",
+    "c3", "O-O", "h3", "Nb8", "d4", "Nbd7",
+];
+
+fn user(name: String) -> UserRef {
+    UserRef {
+        platform: Platform::Console,
+        id: name.clone(),
+        name,
+    }
+}
+
+fn request(chat: &str, actor: &UserRef, action: Action) -> Request {
+    Request {
+        chat: ChatRef {
+            platform: Platform::Console,
+            id: chat.to_owned(),
+        },
+        private: false,
+        actor: actor.clone(),
+        locale: None,
+        action,
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let mut args = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse::<usize>().ok());
+    let games = args.next().unwrap_or(1_000);
+    let plies = args.next().unwrap_or(OPENING.len()).min(OPENING.len());
+    let rate = args.next().unwrap_or(500).max(1);
+
+    let dir = std::env::temp_dir().join(format!("kodex-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut config = Config::defaults();
+    config.database.url = format!("sqlite://{}", dir.join("bench.db").display());
+    let service = Service::open(&config, Registry::builtin(), Arc::new(SystemTime))
+        .await
+        .expect("service opens");
+
+    // Set up the games: one chat per pair, so no move is ambiguous.
+    for i in 0..games {
+        let (white, black) = (user(format!("w{i}")), user(format!("b{i}")));
+        let chat = format!("chat{i}");
+        let play = Action::Play {
+            variant: "chess".into(),
+            opponent: Some(black.clone()),
+            clock: Some("10+0".into()),
+            color: Some("white".into()),
+        };
+        service.handle(request(&chat, &white, play)).await;
+        service
+            .handle(request(&chat, &black, Action::Accept { game: None }))
+            .await;
+    }
+
+    // The renderer's share: one board image of a middle-game position.
+    {
+        let variant = Registry::builtin().get("chess").cloned().expect("chess");
+        let mut game = Game::new(&variant, Start::Standard).expect("start");
+        for mv in OPENING {
+            game.play_text(mv).expect("opening is legal");
+        }
+        let view = game.view(Audience::Full);
+        let decor = Decor::default();
+        let rounds = 50;
+        let t = Instant::now();
+        let mut bytes = 0;
+        for _ in 0..rounds {
+            bytes = kodex_render::render_png(&view, &decor).len();
+        }
+        println!(
+            "render_png alone: {:.2} ms per board ({bytes} bytes)",
+            t.elapsed().as_secs_f64() * 1e3 / rounds as f64
+        );
+    }
+
+    // Phase 1, saturation: every game moves as fast as it can (closed loop).
+    let half = plies / 2;
+    let started = Instant::now();
+    let latencies = run_phase(&service, games, 0..half, None).await;
+    report("saturated", games, started.elapsed(), latencies);
+
+    // Phase 2, paced: the games together offer `rate` moves per second, as
+    // many people playing at once would; latency without queueing behind
+    // an artificial burst.
+    let interval = Duration::from_secs_f64(games as f64 / rate as f64);
+    let started = Instant::now();
+    let latencies = run_phase(&service, games, half..plies, Some(interval)).await;
+    report(
+        &format!("paced at {rate} moves/s"),
+        games,
+        started.elapsed(),
+        latencies,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Plays half-moves `plies` of the opening in every game at once; with
+/// `interval`, each game waits that long between its moves (starting at a
+/// random offset). Returns every move's latency.
+async fn run_phase(
+    service: &Service,
+    games: usize,
+    plies: std::ops::Range<usize>,
+    interval: Option<Duration>,
+) -> Vec<Duration> {
+    let mut tasks = Vec::with_capacity(games);
+    for i in 0..games {
+        let service = service.clone();
+        let plies = plies.clone();
+        tasks.push(tokio::spawn(async move {
+            let players = [user(format!("w{i}")), user(format!("b{i}"))];
+            let chat = format!("chat{i}");
+            let mut latencies = Vec::with_capacity(plies.len());
+            let start = tokio::time::Instant::now()
+                + interval.map_or(Duration::ZERO, |d| d.mul_f64(fastrand::f64()));
+            for (k, ply) in plies.enumerate() {
+                if let Some(interval) = interval {
+                    tokio::time::sleep_until(start + interval * k as u32).await;
+                }
+                let text = OPENING[ply];
+                let action = Action::Move {
+                    text: text.to_owned(),
+                    game: None,
+                };
+                let t = Instant::now();
+                let out = service
+                    .handle(request(&chat, &players[ply % 2], action))
+                    .await;
+                latencies.push(t.elapsed());
+                assert!(
+                    out.iter().any(|d| d.text.contains(text)),
+                    "move {text} in game {i} was not played: {out:?}"
+                );
+            }
+            latencies
+        }));
+    }
+    let mut latencies = Vec::new();
+    for task in tasks {
+        latencies.extend(task.await.expect("task"));
+    }
+    latencies
+}
+
+fn report(phase: &str, games: usize, elapsed: Duration, mut latencies: Vec<Duration>) {
+    latencies.sort();
+    if latencies.is_empty() {
+        return;
+    }
+    let pick = |q: f64| latencies[((latencies.len() as f64 - 1.0) * q).round() as usize];
+    let moves = latencies.len();
+    println!(
+        "{phase}: {games} games, {moves} moves in {:.2} s = {:.0} moves/s; \
+         latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        elapsed.as_secs_f64(),
+        moves as f64 / elapsed.as_secs_f64(),
+        pick(0.50).as_secs_f64() * 1e3,
+        pick(0.99).as_secs_f64() * 1e3,
+        pick(1.0).as_secs_f64() * 1e3,
+    );
+}

@@ -1,0 +1,175 @@
+//! Typed chat commands (`/play atomic @bob 3+2`) to [`Action`]s — for adapters
+//! whose platform delivers commands as text (the console, Telegram).
+
+use crate::api::{Action, UserRef};
+
+/// Reads `text` as a command. `None` when it is not a command (no leading `/`):
+/// the caller then sends it as [`Action::Text`]. `mention` resolves an
+/// `@name` to a user (`None`: it is taken as part of the arguments).
+///
+/// ```
+/// use kodex_bot::api::Action;
+/// use kodex_bot::command::parse;
+/// assert_eq!(parse("/resign", |_| None), Some(Action::Resign { game: None }));
+/// assert_eq!(parse("e4", |_| None), None);
+/// ```
+pub fn parse(text: &str, mention: impl Fn(&str) -> Option<UserRef>) -> Option<Action> {
+    let text = text.trim();
+    let rest = text.strip_prefix('/')?;
+    let mut words = rest.split_whitespace();
+    let head = words.next().unwrap_or("");
+    // Telegram addresses commands in groups as `/play@KodexBot`.
+    let name = head.split('@').next().unwrap_or("").to_lowercase();
+    let args: Vec<&str> = words.collect();
+    let game = || args.first().map(|id| id.trim_start_matches('#').to_owned());
+    let action = match name.as_str() {
+        "play" | "challenge" | "new" => play(&args, mention),
+        "accept" | "yes" => Action::Accept { game: game() },
+        "decline" | "no" => Action::Decline { game: game() },
+        "move" | "m" => match args.as_slice() {
+            [] => Action::Move {
+                text: String::new(),
+                game: None,
+            },
+            [mv] => Action::Move {
+                text: (*mv).to_owned(),
+                game: None,
+            },
+            [mv, id] => Action::Move {
+                text: (*mv).to_owned(),
+                game: Some(id.trim_start_matches('#').to_owned()),
+            },
+            more => Action::Move {
+                text: more.join(" "),
+                game: None,
+            },
+        },
+        "resign" => Action::Resign { game: game() },
+        "draw" => Action::Draw { game: game() },
+        "nodraw" | "declinedraw" => Action::DeclineDraw { game: game() },
+        "takeback" => Action::Takeback { game: game() },
+        "notakeback" | "refusetakeback" => Action::RefuseTakeback { game: game() },
+        "abort" => Action::Abort { game: game() },
+        "board" => Action::Board { game: game() },
+        "games" => Action::Games,
+        "pgn" => Action::Pgn { game: game() },
+        "rules" => Action::Rules {
+            variant: args.join(" "),
+        },
+        "variants" => Action::Variants,
+        "help" | "start" => Action::Help,
+        "lang" | "language" => Action::Lang {
+            lang: args.join(" "),
+        },
+        _ => Action::Unknown {
+            command: format!("/{}", truncate(&name, 32)),
+        },
+    };
+    Some(action)
+}
+
+fn play(args: &[&str], mention: impl Fn(&str) -> Option<UserRef>) -> Action {
+    let mut variant = String::new();
+    let (mut opponent, mut clock, mut color) = (None, None::<String>, None);
+    for (i, arg) in args.iter().enumerate() {
+        let lower = arg.to_lowercase();
+        if i == 0 {
+            variant = (*arg).to_owned();
+        } else if let Some(user) = arg.strip_prefix('@').and_then(&mention) {
+            opponent = Some(user);
+        } else if ["white", "black", "random", "w", "b"].contains(&lower.as_str()) {
+            color = Some(lower);
+        } else {
+            // Everything else is the clock; a second unknown word makes it
+            // unreadable, so the reply names the whole of it.
+            clock = Some(match clock {
+                None => (*arg).to_owned(),
+                Some(previous) => format!("{previous} {arg}"),
+            });
+        }
+    }
+    Action::Play {
+        variant,
+        opponent,
+        clock,
+        color,
+    }
+}
+
+fn truncate(text: &str, max: usize) -> &str {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => &text[..end],
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::Platform;
+
+    fn user(name: &str) -> Option<UserRef> {
+        Some(UserRef {
+            platform: Platform::Console,
+            id: name.to_owned(),
+            name: name.to_owned(),
+        })
+    }
+
+    #[test]
+    fn play_with_every_option_in_any_order() {
+        assert_eq!(
+            parse("/play atomic black @bob 3+2", user),
+            Some(Action::Play {
+                variant: "atomic".into(),
+                opponent: user("bob"),
+                clock: Some("3+2".into()),
+                color: Some("black".into()),
+            })
+        );
+        assert_eq!(
+            parse("/play@KodexBot chess", user),
+            Some(Action::Play {
+                variant: "chess".into(),
+                opponent: None,
+                clock: None,
+                color: None,
+            })
+        );
+    }
+
+    #[test]
+    fn moves_with_and_without_a_game_id() {
+        assert_eq!(
+            parse("/move Nf3 #k7m2", user),
+            Some(Action::Move {
+                text: "Nf3".into(),
+                game: Some("k7m2".into())
+            })
+        );
+        assert_eq!(
+            parse("/m e4", user),
+            Some(Action::Move {
+                text: "e4".into(),
+                game: None
+            })
+        );
+    }
+
+    #[test]
+    fn unknown_commands_and_plain_text() {
+        assert_eq!(
+            parse("/frobnicate now", user),
+            Some(Action::Unknown {
+                command: "/frobnicate".into()
+            })
+        );
+        assert_eq!(parse("hello there", user), None);
+        assert_eq!(parse("  /HELP ", user), Some(Action::Help));
+        let long = format!("/{}", "x".repeat(500));
+        match parse(&long, user) {
+            Some(Action::Unknown { command }) => assert!(command.len() <= 33),
+            other => panic!("{other:?}"),
+        }
+    }
+}

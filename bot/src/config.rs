@@ -1,0 +1,269 @@
+//! Configuration: the compiled-in defaults (`config/kodex.toml`), overridden by
+//! an optional file and then by `KODEX_*` environment variables.
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The defaults, compiled in so the binary runs with no file next to it.
+const DEFAULTS: &str = include_str!("../../config/kodex.toml");
+
+/// The whole configuration.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Storage.
+    pub database: DatabaseConfig,
+    /// Board images written by the console chat.
+    pub boards: BoardsConfig,
+    /// Game rules that are the operator's choice.
+    pub games: GamesConfig,
+    /// Extra variant definitions.
+    pub variants: VariantsConfig,
+    /// Discord.
+    pub discord: TokenConfig,
+    /// Telegram.
+    pub telegram: TokenConfig,
+    /// Logging.
+    pub log: LogConfig,
+}
+
+/// `[database]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseConfig {
+    /// A sqlx SQLite URL (`sqlite://kodex.db`).
+    pub url: String,
+}
+
+/// `[boards]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardsConfig {
+    /// The folder the console writes PNG boards into.
+    pub dir: PathBuf,
+    /// Whether deliveries also carry a text board (always on in the console).
+    pub text: bool,
+}
+
+/// `[games]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GamesConfig {
+    /// Seconds before an unanswered challenge expires.
+    pub challenge_expiry_secs: u64,
+    /// Language for users and chats that chose none.
+    pub default_lang: String,
+}
+
+/// `[variants]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantsConfig {
+    /// A folder of extra `*.toml` variant definitions; empty for none.
+    pub dir: String,
+}
+
+/// A platform's `[discord]` / `[telegram]` section.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenConfig {
+    /// The bot token; empty when the platform is not used.
+    pub token: String,
+}
+
+impl TokenConfig {
+    /// The token, when one is configured.
+    pub fn token(&self) -> Option<&str> {
+        let token = self.token.trim();
+        (!token.is_empty()).then_some(token)
+    }
+}
+
+/// `[log]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogConfig {
+    /// A `tracing_subscriber::EnvFilter` directive.
+    pub filter: String,
+}
+
+/// Why the configuration could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read the configuration file {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file (or the defaults) is not valid TOML or has unknown keys.
+    #[error("invalid configuration in {origin}: {message}")]
+    Invalid {
+        /// Which file.
+        origin: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// An environment variable has a value of the wrong kind.
+    #[error("invalid value of {variable}: {message}")]
+    Environment {
+        /// The variable.
+        variable: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl Config {
+    /// The compiled-in defaults alone.
+    pub fn defaults() -> Config {
+        Config::from_table(defaults_table(), "the built-in defaults")
+            .unwrap_or_else(|e| unreachable!("the built-in config/kodex.toml is valid: {e}"))
+    }
+
+    /// Defaults, then `file` (when given), then the environment as read by `env`
+    /// (pass `|name| std::env::var(name).ok()` for the process environment).
+    pub fn load(
+        file: Option<&Path>,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Result<Config, ConfigError> {
+        let mut table = defaults_table();
+        if let Some(path) = file {
+            let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+                path: path.to_owned(),
+                source,
+            })?;
+            let overrides: toml::Table =
+                toml::from_str(&text).map_err(|e| ConfigError::Invalid {
+                    origin: path.display().to_string(),
+                    message: e.to_string(),
+                })?;
+            merge(&mut table, overrides);
+        }
+        let mut config = Config::from_table(table, "the configuration file")?;
+        config.apply_env(env)?;
+        Ok(config)
+    }
+
+    fn from_table(table: toml::Table, origin: &str) -> Result<Config, ConfigError> {
+        toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| ConfigError::Invalid {
+                origin: origin.to_owned(),
+                message: e.to_string(),
+            })
+    }
+
+    fn apply_env(&mut self, env: impl Fn(&str) -> Option<String>) -> Result<(), ConfigError> {
+        if let Some(v) = env("KODEX_DATABASE_URL") {
+            self.database.url = v;
+        }
+        if let Some(v) = env("KODEX_BOARDS_DIR") {
+            self.boards.dir = PathBuf::from(v);
+        }
+        if let Some(v) = env("KODEX_TEXT_BOARDS") {
+            self.boards.text = matches!(v.trim(), "1" | "true" | "yes" | "on");
+        }
+        if let Some(v) = env("KODEX_CHALLENGE_EXPIRY_SECS") {
+            self.games.challenge_expiry_secs =
+                v.trim().parse().map_err(|_| ConfigError::Environment {
+                    variable: "KODEX_CHALLENGE_EXPIRY_SECS",
+                    message: format!("expected a number of seconds, got {v:?}"),
+                })?;
+        }
+        if let Some(v) = env("KODEX_DEFAULT_LANG") {
+            self.games.default_lang = v;
+        }
+        if let Some(v) = env("KODEX_VARIANTS_DIR") {
+            self.variants.dir = v;
+        }
+        if let Some(v) = env("KODEX_DISCORD_TOKEN") {
+            self.discord.token = v;
+        }
+        if let Some(v) = env("KODEX_TELEGRAM_TOKEN") {
+            self.telegram.token = v;
+        }
+        if let Some(v) = env("KODEX_LOG").or_else(|| env("RUST_LOG")) {
+            self.log.filter = v;
+        }
+        Ok(())
+    }
+}
+
+fn defaults_table() -> toml::Table {
+    toml::from_str(DEFAULTS)
+        .unwrap_or_else(|e| unreachable!("the built-in config/kodex.toml is valid TOML: {e}"))
+}
+
+/// Overwrites `base` with `overrides`, table by table, so a file names only what it changes.
+fn merge(base: &mut toml::Table, overrides: toml::Table) {
+    for (key, value) in overrides {
+        match (base.get_mut(&key), value) {
+            (Some(toml::Value::Table(inner)), toml::Value::Table(value)) => merge(inner, value),
+            (_, value) => {
+                base.insert(key, value);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_env(_: &str) -> Option<String> {
+        None
+    }
+
+    #[test]
+    fn defaults_use_a_local_sqlite_file_and_no_platform() {
+        let config = Config::load(None, no_env).expect("defaults load");
+        assert_eq!(config.database.url, "sqlite://kodex.db");
+        assert_eq!(config.discord.token(), None);
+        assert_eq!(config.telegram.token(), None);
+        assert_eq!(config.games.challenge_expiry_secs, 3600);
+    }
+
+    #[test]
+    fn a_file_overrides_only_what_it_names_and_the_environment_wins() {
+        let dir = std::env::temp_dir().join(format!("kodex-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("k.toml");
+        std::fs::write(
+            &path,
+            "[games]\nchallenge_expiry_secs = 60\n[telegram]\ntoken = \"f\"\n",
+        )
+        .expect("write");
+        let env = |name: &str| match name {
+            "KODEX_TELEGRAM_TOKEN" => Some("from-env".to_owned()),
+            "KODEX_DATABASE_URL" => Some("sqlite://other.db".to_owned()),
+            _ => None,
+        };
+        let config = Config::load(Some(&path), env).expect("loads");
+        assert_eq!(config.games.challenge_expiry_secs, 60);
+        assert_eq!(config.games.default_lang, "en");
+        assert_eq!(config.telegram.token(), Some("from-env"));
+        assert_eq!(config.database.url, "sqlite://other.db");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_numbers_are_clear_errors() {
+        let dir = std::env::temp_dir().join(format!("kodex-config-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("k.toml");
+        std::fs::write(&path, "[games]\nchalenge_expiry = 1\n").expect("write");
+        let err = Config::load(Some(&path), no_env).expect_err("typo rejected");
+        assert!(err.to_string().contains("chalenge_expiry"), "{err}");
+        let env = |name: &str| (name == "KODEX_CHALLENGE_EXPIRY_SECS").then(|| "soon".to_owned());
+        let err = Config::load(None, env).expect_err("bad number rejected");
+        assert!(
+            err.to_string().contains("KODEX_CHALLENGE_EXPIRY_SECS"),
+            "{err}"
+        );
+        assert!(Config::load(Some(&dir.join("missing.toml")), no_env).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

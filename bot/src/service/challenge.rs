@@ -1,0 +1,261 @@
+//! Challenges: `/play`, `/accept`, `/decline`, and expiry.
+
+use super::present::{chat_of, Event};
+use super::{new_game_id, Ctx, Msg, Outcome, Service};
+use crate::api::{Button, Delivery, Target, UserRef};
+use crate::clock::TimeControl;
+use crate::store::{GameRow, Status};
+use kodex_engine::{Game, Start};
+
+/// The colour a challenger asked for.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum ColorChoice {
+    White,
+    Black,
+    Random,
+}
+
+impl ColorChoice {
+    fn parse(text: &str) -> Option<ColorChoice> {
+        match text.trim().to_lowercase().as_str() {
+            "white" | "w" | "белые" => Some(ColorChoice::White),
+            "black" | "b" | "черные" | "чёрные" => Some(ColorChoice::Black),
+            "random" | "r" | "" => Some(ColorChoice::Random),
+            _ => None,
+        }
+    }
+
+    fn code(self) -> &'static str {
+        match self {
+            ColorChoice::White => "white",
+            ColorChoice::Black => "black",
+            ColorChoice::Random => "random",
+        }
+    }
+}
+
+impl Service {
+    /// `/play <variant> [@opponent] [clock] [color]`.
+    pub(crate) async fn play(
+        &self,
+        ctx: &Ctx,
+        variant: &str,
+        opponent: Option<UserRef>,
+        clock: Option<String>,
+        color: Option<String>,
+    ) -> Outcome {
+        if ctx.req.private {
+            return Err(Msg::new("error-play-in-private").into());
+        }
+        let variant_text = variant.trim();
+        if variant_text.is_empty() {
+            return Err(Msg::new("error-play-usage").into());
+        }
+        let Some(variant) = self.inner.registry.get(variant_text).cloned() else {
+            let shown: String = variant_text.chars().take(32).collect();
+            return Err(Msg::new("error-unknown-variant")
+                .arg("variant", shown)
+                .into());
+        };
+        let time_control = match clock.as_deref() {
+            None => TimeControl::Unlimited,
+            Some(text) => TimeControl::parse(text).map_err(|_| {
+                let shown: String = text.chars().take(32).collect();
+                Msg::new("error-bad-clock").arg("clock", shown)
+            })?,
+        };
+        let color = match color.as_deref() {
+            None => ColorChoice::Random,
+            Some(text) => ColorChoice::parse(text).ok_or_else(|| {
+                let shown: String = text.chars().take(16).collect();
+                Msg::new("error-bad-color").arg("color", shown)
+            })?,
+        };
+        if opponent.as_ref().is_some_and(|o| o.id == ctx.actor().id) {
+            return Err(Msg::new("error-self-challenge").into());
+        }
+        let now = self.now();
+        let mut row = GameRow {
+            id: String::new(),
+            platform: ctx.platform().to_owned(),
+            chat_id: ctx.req.chat.id.clone(),
+            variant: variant.id().to_owned(),
+            status: Status::Challenge.as_str().to_owned(),
+            challenger_id: ctx.actor().id.clone(),
+            challenger_name: ctx.actor().name.clone(),
+            opponent_id: opponent.as_ref().map(|o| o.id.clone()),
+            opponent_name: opponent.as_ref().map(|o| o.name.clone()),
+            color: color.code().to_owned(),
+            white_id: None,
+            white_name: None,
+            black_id: None,
+            black_name: None,
+            time_control: time_control.code(),
+            start_fen: None,
+            moves: String::new(),
+            white_ms: None,
+            black_ms: None,
+            turn_started_at: None,
+            deadline: Some(now.saturating_add(self.inner.settings.challenge_expiry)),
+            draw_offer: None,
+            takeback_offer: None,
+            result: None,
+            reason: None,
+            created_at: now,
+            updated_at: now,
+            version: 0,
+        };
+        // Ids are short; on the rare collision try a longer one.
+        let mut inserted = false;
+        for len in [4, 4, 5, 6, 8] {
+            row.id = new_game_id(len);
+            if self.inner.store.insert(&row).await? {
+                inserted = true;
+                break;
+            }
+        }
+        if !inserted {
+            return Err(Msg::new("error-internal").into());
+        }
+        self.inner.wake.notify_one();
+        tracing::info!(game = %row.id, variant = %row.variant, "challenge created");
+        let lang = ctx.lang;
+        let color_text = match color {
+            ColorChoice::Random => self.text(lang, &Msg::new("color-random")),
+            ColorChoice::White => self.color_name(lang, 0),
+            ColorChoice::Black => self.color_name(lang, 1),
+        };
+        let msg = match &opponent {
+            Some(o) => Msg::new("challenge-direct").arg("opponent", o.name.clone()),
+            None => Msg::new("challenge-open"),
+        };
+        let text = self.text(
+            lang,
+            &msg.arg("id", row.id.clone())
+                .arg("challenger", row.challenger_name.clone())
+                .arg("variant", variant.name(lang.code()).to_owned())
+                .arg("clock", self.clock_name(lang, &row.time_control))
+                .arg("color", color_text),
+        );
+        Ok(vec![Delivery {
+            target: Target::Chat(ctx.req.chat.clone()),
+            text,
+            image: None,
+            buttons: vec![
+                Button {
+                    label: self.text(lang, &Msg::new("button-accept")),
+                    data: format!("acc:{}", row.id),
+                },
+                Button {
+                    label: self.text(lang, &Msg::new("button-decline")),
+                    data: format!("dec:{}", row.id),
+                },
+            ],
+        }])
+    }
+
+    /// `/accept [id]`: starts the game.
+    pub(crate) async fn accept(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        let found = self.find_challenge(ctx, game, true).await?;
+        let _lock = self.lock(&found.id).await;
+        let mut row = self
+            .inner
+            .store
+            .get(&found.platform, &found.id)
+            .await?
+            .filter(|row| row.status() == Status::Challenge)
+            .ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
+        let variant = self.variant(&row)?;
+        let start = if variant.is_chess960() {
+            Start::Chess960(fastrand::u16(0..960))
+        } else {
+            Start::Standard
+        };
+        let game = Game::new(&variant, start).map_err(|e| {
+            tracing::error!(game = %row.id, error = %e, "cannot set up the start position");
+            Msg::new("error-internal")
+        })?;
+        let challenger_white = match ColorChoice::parse(&row.color) {
+            Some(ColorChoice::White) => true,
+            Some(ColorChoice::Black) => false,
+            _ => fastrand::bool(),
+        };
+        let challenger = (row.challenger_id.clone(), row.challenger_name.clone());
+        let accepter = (ctx.actor().id.clone(), ctx.actor().name.clone());
+        let (white, black) = if challenger_white {
+            (challenger, accepter.clone())
+        } else {
+            (accepter.clone(), challenger)
+        };
+        let now = self.now();
+        let initial = TimeControl::parse(&row.time_control)
+            .ok()
+            .and_then(TimeControl::initial);
+        row.status = Status::Active.as_str().to_owned();
+        row.opponent_id = Some(accepter.0);
+        row.opponent_name = Some(accepter.1);
+        (row.white_id, row.white_name) = (Some(white.0), Some(white.1));
+        (row.black_id, row.black_name) = (Some(black.0), Some(black.1));
+        row.start_fen = Some(game.start_fen());
+        row.white_ms = initial;
+        row.black_ms = initial;
+        row.turn_started_at = Some(now);
+        row.deadline = initial.map(|t| now.saturating_add(t));
+        self.save(&mut row).await?;
+        tracing::info!(game = %row.id, "game started");
+        Ok(self.announce(&row, &game, Event::Started, ctx.lang).await)
+    }
+
+    /// `/decline [id]`: the challenged declines, or the challenger withdraws.
+    pub(crate) async fn decline(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        let found = self.find_challenge(ctx, game, false).await?;
+        let _lock = self.lock(&found.id).await;
+        let mut row = self
+            .inner
+            .store
+            .get(&found.platform, &found.id)
+            .await?
+            .filter(|row| row.status() == Status::Challenge)
+            .ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
+        row.status = Status::Declined.as_str().to_owned();
+        row.deadline = None;
+        self.save(&mut row).await?;
+        let key = if row.challenger_id == ctx.actor().id {
+            "challenge-withdrawn"
+        } else {
+            "challenge-declined"
+        };
+        let text = self.text(
+            ctx.lang,
+            &Msg::new(key)
+                .arg("id", row.id.clone())
+                .arg("player", ctx.actor().name.clone()),
+        );
+        Ok(vec![Delivery {
+            target: Target::Chat(chat_of(&row)),
+            text,
+            image: None,
+            buttons: Vec::new(),
+        }])
+    }
+
+    /// Marks an unanswered challenge expired (the caller holds its lock).
+    pub(crate) async fn expire_challenge(&self, mut row: GameRow) -> Outcome {
+        row.status = Status::Expired.as_str().to_owned();
+        row.deadline = None;
+        self.save(&mut row).await?;
+        let lang = self.chat_lang(&row.platform, &row.chat_id).await;
+        let text = self.text(
+            lang,
+            &Msg::new("challenge-expired")
+                .arg("id", row.id.clone())
+                .arg("challenger", row.challenger_name.clone()),
+        );
+        Ok(vec![Delivery {
+            target: Target::Chat(chat_of(&row)),
+            text,
+            image: None,
+            buttons: Vec::new(),
+        }])
+    }
+}

@@ -1,0 +1,199 @@
+//! Commands that only show things: `/board`, `/games`, `/pgn`, `/rules`,
+//! `/variants`, `/help`, and `/lang`.
+
+use super::lookup::Role;
+use super::{Ctx, LangOwner, Msg, Outcome, Service};
+use crate::api::{Delivery, Image, Target};
+use crate::i18n::Lang;
+use crate::store::Status;
+use kodex_engine::{Audience, Side, View};
+use kodex_render::Decor;
+
+/// Longer games get their PGN without an animation (it would be large and slow to draw).
+const MAX_GIF_PLIES: usize = 300;
+
+impl Service {
+    /// `/board [id]`: the position; in a running hidden-information game
+    /// each player gets their own view privately and others only the turn.
+    pub(crate) async fn board(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        let row = self.find_game(ctx, game, Role::Anyone).await?;
+        let position = self.replay(&row)?;
+        let active = row.status() == Status::Active;
+        if active && position.variant().hidden_information() {
+            return Ok(vec![match row.side_of(&ctx.actor().id) {
+                Some(side) => self.private_view(&row, &position, side, None).await,
+                None => {
+                    let mut text = self.turn_text(ctx.lang, &row, &position);
+                    if let Some(clocks) = self.clock_line(&row, &position) {
+                        text.push('\n');
+                        text.push_str(&clocks);
+                    }
+                    self.note(ctx, text)
+                }
+            }]);
+        }
+        let mut text = if active {
+            self.turn_text(ctx.lang, &row, &position)
+        } else {
+            self.result_text(ctx.lang, &row)
+        };
+        if let Some(clocks) = self.clock_line(&row, &position).filter(|_| active) {
+            text.push('\n');
+            text.push_str(&clocks);
+        }
+        let bottom = row
+            .side_of(&ctx.actor().id)
+            .map_or(Side::WHITE, |s| Side(s as u8));
+        let mut delivery = Delivery {
+            target: Target::Chat(ctx.req.chat.clone()),
+            text,
+            image: None,
+            buttons: Vec::new(),
+        };
+        let decor = self.decor(ctx.lang, &row, &position, bottom);
+        let view = position.view(Audience::Full);
+        let file_name = format!("{}-{}.png", row.id, position.ply());
+        self.attach_board(&mut delivery, view, decor, file_name)
+            .await;
+        Ok(vec![delivery])
+    }
+
+    /// `/games`: the caller's challenges and games.
+    pub(crate) async fn games(&self, ctx: &Ctx) -> Outcome {
+        let rows = self
+            .inner
+            .store
+            .open_games_of(ctx.platform(), &ctx.actor().id)
+            .await?;
+        if rows.is_empty() {
+            return Ok(vec![self.reply(ctx, &Msg::new("games-none"))]);
+        }
+        let mut lines = vec![self.text(ctx.lang, &Msg::new("games-header"))];
+        for row in &rows {
+            let state = if row.status() == Status::Challenge {
+                self.text(ctx.lang, &Msg::new("games-challenge"))
+            } else {
+                let mine = row.side_of(&ctx.actor().id);
+                let to_move = self.replay(row).ok().map(|g| g.side_to_move().index());
+                if to_move.is_some() && to_move == mine {
+                    self.text(ctx.lang, &Msg::new("games-your-move"))
+                } else {
+                    self.text(ctx.lang, &Msg::new("games-their-move"))
+                }
+            };
+            lines.push(format!("{} · {state}", self.describe(ctx.lang, row)));
+        }
+        Ok(vec![self.note(ctx, lines.join("\n"))])
+    }
+
+    /// `/pgn [id]`: the record; hidden until a hidden-information game ends.
+    pub(crate) async fn pgn(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        let row = self.find_game(ctx, game, Role::Anyone).await?;
+        let position = self.replay(&row)?;
+        if row.status() == Status::Active && position.variant().hidden_information() {
+            return Err(Msg::new("error-pgn-hidden").arg("id", row.id).into());
+        }
+        let mut delivery = Delivery {
+            target: Target::Chat(ctx.req.chat.clone()),
+            text: self.pgn_text(&row, &position),
+            image: None,
+            buttons: Vec::new(),
+        };
+        if position.ply() <= MAX_GIF_PLIES {
+            // The whole game as an animation: everything is public here.
+            let decor = self.decor(ctx.lang, &row, &position, Side::WHITE);
+            let frames: Vec<(View, Decor)> = (0..=position.ply())
+                .map(|ply| (position.view_at(ply, Audience::Full), decor.clone()))
+                .collect();
+            match tokio::task::spawn_blocking(move || kodex_render::render_gif(&frames)).await {
+                Ok(bytes) if !bytes.is_empty() => {
+                    delivery.image = Some(Image {
+                        file_name: format!("{}.gif", row.id),
+                        bytes,
+                    })
+                }
+                Ok(_) => {}
+                Err(e) => tracing::error!(error = %e, "drawing a game GIF failed"),
+            }
+        }
+        Ok(vec![delivery])
+    }
+
+    /// `/rules <variant>`.
+    pub(crate) fn rules(&self, ctx: &Ctx, variant: &str) -> Outcome {
+        let name = variant.trim();
+        if name.is_empty() {
+            return Err(Msg::new("error-rules-usage").into());
+        }
+        let variant = self.inner.registry.get(name).ok_or_else(|| {
+            let shown: String = name.chars().take(32).collect();
+            Msg::new("error-unknown-variant").arg("variant", shown)
+        })?;
+        let code = ctx.lang.code();
+        let text = format!("{}\n{}", variant.name(code), variant.rules_text(code));
+        Ok(vec![self.note(ctx, text)])
+    }
+
+    /// `/variants`.
+    pub(crate) fn variants(&self, ctx: &Ctx) -> Outcome {
+        let code = ctx.lang.code();
+        let mut lines = vec![self.text(ctx.lang, &Msg::new("variants-header"))];
+        for variant in self.inner.registry.all() {
+            let mut line = format!("{} — {}", variant.id(), variant.name(code));
+            if variant.hidden_information() {
+                line.push_str(&self.text(ctx.lang, &Msg::new("variants-hidden-mark")));
+            }
+            lines.push(line);
+        }
+        Ok(vec![self.note(ctx, lines.join("\n"))])
+    }
+
+    /// `/help`.
+    pub(crate) fn help(&self, ctx: &Ctx) -> Outcome {
+        Ok(vec![self.reply(ctx, &Msg::new("help"))])
+    }
+
+    /// `/lang [en|ru]`, or `/lang chat <en|ru>` for the chat's language.
+    pub(crate) async fn set_lang(&self, ctx: &Ctx, text: &str) -> Outcome {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let (for_chat, code) = match words.as_slice() {
+            [] => {
+                return Ok(vec![self.reply(
+                    ctx,
+                    &Msg::new("lang-current").arg("lang", ctx.lang.code()),
+                )])
+            }
+            ["chat", code] => (true, *code),
+            [code] => (false, *code),
+            _ => return Err(Msg::new("error-bad-lang").into()),
+        };
+        let lang = Lang::parse(code).ok_or_else(|| Msg::new("error-bad-lang"))?;
+        if for_chat {
+            if ctx.req.private {
+                return Err(Msg::new("error-bad-lang").into());
+            }
+            self.choose_lang(LangOwner::Chat, ctx.platform(), &ctx.req.chat.id, lang)
+                .await?;
+        } else {
+            self.choose_lang(LangOwner::User, ctx.platform(), &ctx.actor().id, lang)
+                .await?;
+        }
+        let ctx_lang = if for_chat { ctx.lang } else { lang };
+        Ok(vec![Delivery {
+            target: Target::Ephemeral(ctx.actor().clone()),
+            text: self.text(ctx_lang, &Msg::new("lang-set")),
+            image: None,
+            buttons: Vec::new(),
+        }])
+    }
+
+    /// A private answer with ready text.
+    fn note(&self, ctx: &Ctx, text: String) -> Delivery {
+        Delivery {
+            target: Target::Ephemeral(ctx.actor().clone()),
+            text,
+            image: None,
+            buttons: Vec::new(),
+        }
+    }
+}

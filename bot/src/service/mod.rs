@@ -1,0 +1,559 @@
+//! The game service: turns [`Request`]s into moves and answers with
+//! [`Delivery`]s per audience. Platform-neutral; every adapter plugs in here.
+//!
+//! Consistency: a request that changes a game takes the game's in-process
+//! lock, reads the row, and writes it back only if its `version` is unchanged
+//! ([`Store::save`]), so two simultaneous moves apply exactly one.
+
+mod challenge;
+mod info;
+mod lookup;
+mod offers;
+mod play;
+mod present;
+
+use crate::api::{Action, Delivery, Handler, HandlerFuture, Platform, Request, Target, UserRef};
+use crate::config::Config;
+use crate::i18n::{I18n, Lang};
+use crate::store::{GameRow, Store, StoreError};
+use crate::time::{Millis, TimeSource};
+use fluent_bundle::FluentValue;
+use kodex_engine::{Game, Registry, Variant};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use tokio::sync::Notify;
+
+/// The longest move text read; anything longer is refused without parsing.
+pub const MAX_MOVE_TEXT: usize = 32;
+
+/// How long the scheduler waits before retrying a deadline it could not handle.
+const RETRY_AFTER_FAILURE: Millis = 5_000;
+
+/// Number of lock stripes: games hash onto these, bounding memory whatever
+/// the number of games.
+const LOCK_STRIPES: usize = 256;
+
+/// Operator choices the service needs.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// How long a challenge waits for an answer.
+    pub challenge_expiry: Millis,
+    /// The language of users and chats that chose none.
+    pub default_lang: Lang,
+    /// Add a text board to every board image (for the console).
+    pub text_boards: bool,
+}
+
+impl Settings {
+    /// The settings in `config`.
+    pub fn from_config(config: &Config) -> Settings {
+        Settings {
+            challenge_expiry: (config.games.challenge_expiry_secs as Millis).saturating_mul(1000),
+            default_lang: Lang::parse(&config.games.default_lang).unwrap_or_default(),
+            text_boards: config.boards.text,
+        }
+    }
+}
+
+/// The game service. Cheap to clone; all clones share one state.
+#[derive(Clone)]
+pub struct Service {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Store,
+    registry: Registry,
+    i18n: I18n,
+    time: Arc<dyn TimeSource>,
+    settings: Settings,
+    stripes: Vec<tokio::sync::Mutex<()>>,
+    outboxes: Mutex<HashMap<Platform, UnboundedSender<Delivery>>>,
+    /// Wakes the scheduler: a deadline changed, or the service is gone.
+    wake: Arc<Notify>,
+    /// Language choices read so far.
+    lang_choices: Mutex<HashMap<(LangOwner, String, String), Option<Lang>>>,
+}
+
+/// Whose language choice.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum LangOwner {
+    /// A user's (`/lang ru`).
+    User,
+    /// A chat's (`/lang chat ru`).
+    Chat,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        // Lets the scheduler notice that the service is gone.
+        self.wake.notify_one();
+    }
+}
+
+/// A user-facing message: an i18n key and its arguments.
+#[derive(Clone, Debug)]
+pub(crate) struct Msg {
+    key: &'static str,
+    args: Vec<(&'static str, FluentValue<'static>)>,
+}
+
+impl Msg {
+    pub(crate) fn new(key: &'static str) -> Msg {
+        Msg {
+            key,
+            args: Vec::new(),
+        }
+    }
+
+    pub(crate) fn arg(mut self, name: &'static str, value: impl Into<FluentValue<'static>>) -> Msg {
+        self.args.push((name, value.into()));
+        self
+    }
+}
+
+/// Why a request produced no normal answer.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    /// Tell the person what was wrong; nothing changed.
+    User(Msg),
+    /// Say nothing (plain chat text that was not meant for the bot).
+    Silent,
+    /// Someone else changed the game at the same moment; nothing changed.
+    Conflict,
+    /// Storage failed; nothing (more) changed.
+    Store(StoreError),
+}
+
+impl From<StoreError> for Failure {
+    fn from(e: StoreError) -> Failure {
+        Failure::Store(e)
+    }
+}
+
+impl From<Msg> for Failure {
+    fn from(m: Msg) -> Failure {
+        Failure::User(m)
+    }
+}
+
+pub(crate) type Outcome<T = Vec<Delivery>> = Result<T, Failure>;
+
+/// One request being handled, with the actor's language.
+pub(crate) struct Ctx {
+    pub(crate) req: Request,
+    pub(crate) lang: Lang,
+}
+
+impl Ctx {
+    pub(crate) fn platform(&self) -> &'static str {
+        self.req.chat.platform.key()
+    }
+    pub(crate) fn actor(&self) -> &UserRef {
+        &self.req.actor
+    }
+}
+
+impl Service {
+    /// Opens the database of `config` (creating it, applying migrations) and
+    /// builds the service. Call [`Service::spawn_scheduler`] to make clocks run.
+    pub async fn open(
+        config: &Config,
+        registry: Registry,
+        time: Arc<dyn TimeSource>,
+    ) -> Result<Service, StoreError> {
+        let store = Store::open(&config.database.url).await?;
+        Ok(Service::with_store(
+            store,
+            registry,
+            time,
+            Settings::from_config(config),
+        ))
+    }
+
+    /// Builds the service on an opened store.
+    pub fn with_store(
+        store: Store,
+        registry: Registry,
+        time: Arc<dyn TimeSource>,
+        settings: Settings,
+    ) -> Service {
+        Service {
+            inner: Arc::new(Inner {
+                store,
+                registry,
+                i18n: I18n::new(),
+                time,
+                settings,
+                stripes: (0..LOCK_STRIPES)
+                    .map(|_| tokio::sync::Mutex::new(()))
+                    .collect(),
+                outboxes: Mutex::new(HashMap::new()),
+                wake: Arc::new(Notify::new()),
+                lang_choices: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+
+    /// Deliveries for `platform` that no request caused (flag falls,
+    /// challenge expiries). A second call replaces the first receiver.
+    pub fn outbox(&self, platform: Platform) -> UnboundedReceiver<Delivery> {
+        let (sender, receiver) = unbounded_channel();
+        if let Ok(mut outboxes) = self.inner.outboxes.lock() {
+            outboxes.insert(platform, sender);
+        }
+        receiver
+    }
+
+    /// The variants the service offers.
+    pub fn registry(&self) -> &Registry {
+        &self.inner.registry
+    }
+
+    /// The storage.
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    /// A message from the catalogue in `user`'s language, for adapters that
+    /// must say something themselves (a console line that is too long).
+    pub async fn text_for(&self, user: &UserRef, key: &'static str) -> String {
+        let lang = self.user_lang(user.platform.key(), &user.id).await;
+        self.inner.i18n.text(lang, key, &[])
+    }
+
+    /// Starts the task that ends games whose flag fell and challenges that
+    /// expired, sleeping until the earliest stored deadline. It stops when
+    /// every clone of the service is dropped.
+    pub fn spawn_scheduler(&self) -> tokio::task::JoinHandle<()> {
+        let weak = Arc::downgrade(&self.inner);
+        let wake = self.inner.wake.clone();
+        let time = self.inner.time.clone();
+        tokio::spawn(async move {
+            loop {
+                let next = {
+                    let Some(inner) = weak.upgrade() else { return };
+                    let service = Service { inner };
+                    let (_, failed) = service.run_due().await;
+                    let retry = service.inner.time.now() + RETRY_AFTER_FAILURE;
+                    match service.inner.store.next_deadline().await {
+                        // A deadline that could not be handled is retried
+                        // later, not in a busy loop.
+                        Ok(Some(next)) if failed > 0 => Some(next.max(retry)),
+                        Ok(next) => next,
+                        Err(e) => {
+                            tracing::error!(error = %e, "cannot read deadlines; retrying soon");
+                            Some(retry)
+                        }
+                    }
+                };
+                match next {
+                    Some(deadline) => {
+                        tokio::select! {
+                            _ = time.sleep_until(deadline) => {}
+                            _ = wake.notified() => {}
+                        }
+                    }
+                    None => wake.notified().await,
+                }
+            }
+        })
+    }
+
+    /// Ends every game and challenge whose deadline has passed, sending the
+    /// news to the outboxes. Returns how many were ended. The scheduler calls
+    /// this; tests call it after moving a [`crate::time::ManualTime`].
+    pub async fn tick(&self) -> usize {
+        self.run_due().await.0
+    }
+
+    /// [`Service::tick`], also counting the deadlines that failed.
+    async fn run_due(&self) -> (usize, usize) {
+        let now = self.inner.time.now();
+        let due = match self.inner.store.due(now).await {
+            Ok(due) => due,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot read due deadlines");
+                return (0, 1);
+            }
+        };
+        let (mut ended, mut failed) = (0, 0);
+        for (platform, id) in due {
+            match self.expire(&platform, &id).await {
+                Ok(deliveries) => {
+                    ended += usize::from(!deliveries.is_empty());
+                    self.send(deliveries);
+                }
+                Err(e) => {
+                    failed += 1;
+                    tracing::error!(game = %id, error = ?e, "cannot end a game on time");
+                }
+            }
+        }
+        (ended, failed)
+    }
+
+    /// Handles one deadline: a flag fall or a challenge expiry.
+    async fn expire(&self, platform: &str, id: &str) -> Outcome {
+        let _lock = self.lock(id).await;
+        let Some(mut row) = self.inner.store.get(platform, id).await? else {
+            return Ok(Vec::new());
+        };
+        let now = self.inner.time.now();
+        if row.deadline.is_none_or(|d| d > now) {
+            return Ok(Vec::new());
+        }
+        match row.status() {
+            crate::store::Status::Challenge => self.expire_challenge(row).await,
+            crate::store::Status::Active => self.flag(&mut row).await,
+            _ => {
+                row.deadline = None;
+                self.save(&mut row).await?;
+                Ok(Vec::new())
+            }
+        }
+    }
+
+    fn send(&self, deliveries: Vec<Delivery>) {
+        let Ok(outboxes) = self.inner.outboxes.lock() else {
+            return;
+        };
+        for delivery in deliveries {
+            let platform = match &delivery.target {
+                Target::Chat(chat) => chat.platform,
+                Target::Private(user) | Target::Ephemeral(user) => user.platform,
+            };
+            match outboxes.get(&platform) {
+                Some(outbox) => {
+                    if outbox.send(delivery).is_err() {
+                        tracing::warn!(platform = platform.key(), "outbox receiver is gone");
+                    }
+                }
+                None => tracing::debug!(platform = platform.key(), "no outbox; delivery dropped"),
+            }
+        }
+    }
+
+    /// The in-process lock of game `id`.
+    async fn lock(&self, id: &str) -> tokio::sync::MutexGuard<'_, ()> {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        id.hash(&mut hasher);
+        let stripe = (hasher.finish() as usize) % LOCK_STRIPES;
+        self.inner.stripes[stripe].lock().await
+    }
+
+    /// Writes `row` if nobody changed it since it was read.
+    async fn save(&self, row: &mut GameRow) -> Outcome<()> {
+        row.updated_at = self.inner.time.now();
+        if self.inner.store.save(row).await? {
+            self.inner.wake.notify_one();
+            Ok(())
+        } else {
+            Err(Failure::Conflict)
+        }
+    }
+
+    fn variant(&self, row: &GameRow) -> Outcome<Variant> {
+        self.inner
+            .registry
+            .get(&row.variant)
+            .cloned()
+            .ok_or_else(|| {
+                tracing::error!(game = %row.id, variant = %row.variant, "variant no longer known");
+                Failure::User(Msg::new("error-variant-gone").arg("variant", row.variant.clone()))
+            })
+    }
+
+    /// Rebuilds the position of a started game from its record.
+    fn replay(&self, row: &GameRow) -> Outcome<Game> {
+        let variant = self.variant(row)?;
+        let start = row.start_fen.as_deref().unwrap_or_default();
+        Game::replay(&variant, start, &row.move_list()).map_err(|e| {
+            tracing::error!(game = %row.id, error = %e, "stored game does not replay");
+            Failure::User(Msg::new("error-corrupt-game").arg("id", row.id.clone()))
+        })
+    }
+
+    /// A user's or chat's chosen language. Choices are cached in memory: they
+    /// change only through `/lang` in this process (several processes sharing
+    /// one database would see another's change after a restart).
+    async fn chosen_lang(&self, owner: LangOwner, platform: &str, id: &str) -> Option<Lang> {
+        let key = (owner, platform.to_owned(), id.to_owned());
+        if let Some(hit) = self
+            .inner
+            .lang_choices
+            .lock()
+            .ok()
+            .and_then(|cache| cache.get(&key).copied())
+        {
+            return hit;
+        }
+        let stored = match owner {
+            LangOwner::User => self.inner.store.user_lang(platform, id).await,
+            LangOwner::Chat => self.inner.store.chat_lang(platform, id).await,
+        };
+        match stored {
+            Ok(code) => {
+                let lang = code.as_deref().and_then(Lang::parse);
+                if let Ok(mut cache) = self.inner.lang_choices.lock() {
+                    cache.insert(key, lang);
+                }
+                lang
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read a language choice");
+                None
+            }
+        }
+    }
+
+    /// Stores a language choice and updates the cache.
+    pub(crate) async fn choose_lang(
+        &self,
+        owner: LangOwner,
+        platform: &str,
+        id: &str,
+        lang: Lang,
+    ) -> Result<(), StoreError> {
+        match owner {
+            LangOwner::User => {
+                self.inner
+                    .store
+                    .set_user_lang(platform, id, lang.code())
+                    .await?
+            }
+            LangOwner::Chat => {
+                self.inner
+                    .store
+                    .set_chat_lang(platform, id, lang.code())
+                    .await?
+            }
+        }
+        if let Ok(mut cache) = self.inner.lang_choices.lock() {
+            cache.insert((owner, platform.to_owned(), id.to_owned()), Some(lang));
+        }
+        Ok(())
+    }
+
+    async fn user_lang(&self, platform: &str, user: &str) -> Lang {
+        self.chosen_lang(LangOwner::User, platform, user)
+            .await
+            .unwrap_or(self.inner.settings.default_lang)
+    }
+
+    async fn chat_lang(&self, platform: &str, chat: &str) -> Lang {
+        self.chosen_lang(LangOwner::Chat, platform, chat)
+            .await
+            .unwrap_or(self.inner.settings.default_lang)
+    }
+
+    /// The actor's choice, else the platform locale, else the chat's, else the default.
+    async fn actor_lang(&self, req: &Request) -> Lang {
+        let platform = req.chat.platform.key();
+        if let Some(lang) = self
+            .chosen_lang(LangOwner::User, platform, &req.actor.id)
+            .await
+        {
+            return lang;
+        }
+        if let Some(lang) = req.locale.as_deref().and_then(Lang::parse) {
+            return lang;
+        }
+        self.chat_lang(platform, &req.chat.id).await
+    }
+
+    pub(crate) fn text(&self, lang: Lang, msg: &Msg) -> String {
+        self.inner.i18n.text(lang, msg.key, &msg.args)
+    }
+
+    pub(crate) fn now(&self) -> Millis {
+        self.inner.time.now()
+    }
+
+    async fn dispatch(&self, req: Request) -> Vec<Delivery> {
+        let lang = self.actor_lang(&req).await;
+        let ctx = Ctx { req, lang };
+        let result = match ctx.req.action.clone() {
+            Action::Play {
+                variant,
+                opponent,
+                clock,
+                color,
+            } => self.play(&ctx, &variant, opponent, clock, color).await,
+            Action::Accept { game } => self.accept(&ctx, game).await,
+            Action::Decline { game } => self.decline(&ctx, game).await,
+            Action::Move { text, game } => self.make_move(&ctx, &text, game, false).await,
+            Action::Text { text } => self.make_move(&ctx, &text, None, true).await,
+            Action::Resign { game } => self.resign(&ctx, game).await,
+            Action::Draw { game } => self.draw(&ctx, game).await,
+            Action::DeclineDraw { game } => self.decline_draw(&ctx, game).await,
+            Action::Takeback { game } => self.takeback(&ctx, game).await,
+            Action::RefuseTakeback { game } => self.refuse_takeback(&ctx, game).await,
+            Action::Abort { game } => self.abort(&ctx, game).await,
+            Action::Board { game } => self.board(&ctx, game).await,
+            Action::Games => self.games(&ctx).await,
+            Action::Pgn { game } => self.pgn(&ctx, game).await,
+            Action::Rules { variant } => self.rules(&ctx, &variant),
+            Action::Variants => self.variants(&ctx),
+            Action::Help => self.help(&ctx),
+            Action::Lang { lang } => self.set_lang(&ctx, &lang).await,
+            Action::Button { data } => self.button(&ctx, &data).await,
+            Action::Unknown { command } => Err(Msg::new("error-unknown-command")
+                .arg("command", command)
+                .into()),
+        };
+        match result {
+            Ok(deliveries) => deliveries,
+            Err(Failure::Silent) => Vec::new(),
+            Err(Failure::User(msg)) => vec![self.reply(&ctx, &msg)],
+            Err(Failure::Conflict) => vec![self.reply(&ctx, &Msg::new("error-conflict"))],
+            Err(Failure::Store(e)) => {
+                tracing::error!(error = %e, "storage failure while handling a request");
+                vec![self.reply(&ctx, &Msg::new("error-internal"))]
+            }
+        }
+    }
+
+    /// Maps a button's data (`acc:k7m2`) to the action it stands for.
+    async fn button(&self, ctx: &Ctx, data: &str) -> Outcome {
+        let (kind, id) = data.split_once(':').unwrap_or((data, ""));
+        let game = (!id.is_empty()).then(|| id.to_owned());
+        match kind {
+            "acc" => self.accept(ctx, game).await,
+            "dec" => self.decline(ctx, game).await,
+            "draw" => self.draw(ctx, game).await,
+            "nodraw" => self.decline_draw(ctx, game).await,
+            "tb" => self.takeback(ctx, game).await,
+            "notb" => self.refuse_takeback(ctx, game).await,
+            "board" => self.board(ctx, game).await,
+            _ => Err(Msg::new("error-stale-button").into()),
+        }
+    }
+
+    /// A private answer to the person who asked.
+    pub(crate) fn reply(&self, ctx: &Ctx, msg: &Msg) -> Delivery {
+        Delivery {
+            target: Target::Ephemeral(ctx.req.actor.clone()),
+            text: self.text(ctx.lang, msg),
+            image: None,
+            buttons: Vec::new(),
+        }
+    }
+}
+
+impl Handler for Service {
+    fn handle(&self, request: Request) -> HandlerFuture<'_> {
+        Box::pin(self.dispatch(request))
+    }
+}
+
+/// A short game id: letters that cannot form a square name (no `a`–`h`) and
+/// no look-alike characters, so an id never reads as a move.
+pub(crate) fn new_game_id(len: usize) -> String {
+    const ALPHABET: &[u8] = b"jkmnpqrstuvwxyz23456789";
+    (0..len)
+        .map(|_| ALPHABET[fastrand::usize(..ALPHABET.len())] as char)
+        .collect()
+}

@@ -1,0 +1,224 @@
+//! Resigning, draw offers, takebacks and aborting. Offers cannot be
+//! withdrawn (seed 004); the opponent accepts or declines, or lets a draw
+//! offer lapse by moving.
+
+use super::lookup::Role;
+use super::play::finish;
+use super::present::{chat_of, Event};
+use super::{Ctx, Msg, Outcome, Service};
+use crate::api::{Button, Delivery, Target};
+use crate::clock::TimeControl;
+use crate::store::{GameRow, Status};
+use tokio::sync::MutexGuard;
+
+impl Service {
+    /// The caller's active game, locked and freshly read, with their side.
+    async fn my_game(
+        &self,
+        ctx: &Ctx,
+        game: Option<String>,
+    ) -> Outcome<(MutexGuard<'_, ()>, GameRow, usize)> {
+        let found = self.find_game(ctx, game, Role::Player).await?;
+        let lock = self.lock(&found.id).await;
+        let row = self
+            .inner
+            .store
+            .get(&found.platform, &found.id)
+            .await?
+            .ok_or_else(|| Msg::new("error-no-such-game").arg("id", found.id.clone()))?;
+        if row.status() != Status::Active {
+            return Err(Msg::new("error-game-over").arg("id", row.id).into());
+        }
+        let side = row
+            .side_of(&ctx.actor().id)
+            .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
+        Ok((lock, row, side))
+    }
+
+    /// `/resign [id]`.
+    pub(crate) async fn resign(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        let (_lock, mut row, side) = self.my_game(ctx, game).await?;
+        let position = self.replay(&row)?;
+        finish(&mut row, Some(1 - side), "resign");
+        self.save(&mut row).await?;
+        Ok(self.announce(&row, &position, Event::Ended, ctx.lang).await)
+    }
+
+    /// `/draw [id]`: offers a draw, or accepts the opponent's offer.
+    pub(crate) async fn draw(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        let (_lock, mut row, side) = self.my_game(ctx, game).await?;
+        let position = self.replay(&row)?;
+        match row.draw_offer.map(|s| s as usize) {
+            Some(offerer) if offerer != side => {
+                finish(&mut row, None, "agreement");
+                self.save(&mut row).await?;
+                Ok(self.announce(&row, &position, Event::Ended, ctx.lang).await)
+            }
+            Some(_) => Err(Msg::new("error-draw-already-offered").into()),
+            None => {
+                row.draw_offer = Some(side as i64);
+                self.save(&mut row).await?;
+                let text = self.text(
+                    ctx.lang,
+                    &Msg::new("draw-offered")
+                        .arg("id", row.id.clone())
+                        .arg("player", row.player_name(side).to_owned())
+                        .arg("opponent", row.player_name(1 - side).to_owned()),
+                );
+                Ok(vec![self.offer_delivery(ctx, &row, text, "draw", "nodraw")])
+            }
+        }
+    }
+
+    /// `/nodraw [id]`: declines the opponent's draw offer.
+    pub(crate) async fn decline_draw(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        let (_lock, mut row, side) = self.my_game(ctx, game).await?;
+        match row.draw_offer.map(|s| s as usize) {
+            Some(offerer) if offerer != side => {
+                row.draw_offer = None;
+                self.save(&mut row).await?;
+                Ok(vec![self.chat_note(
+                    ctx,
+                    &row,
+                    Msg::new("draw-declined").arg("player", row.player_name(side).to_owned()),
+                )])
+            }
+            Some(_) => Err(Msg::new("error-offer-not-withdrawable").into()),
+            None => Err(Msg::new("error-no-draw-offer").into()),
+        }
+    }
+
+    /// `/takeback [id]`: asks to take back one's last move, or approves the
+    /// opponent's request. Not in hidden-information games.
+    pub(crate) async fn takeback(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        let (_lock, mut row, side) = self.my_game(ctx, game).await?;
+        let mut position = self.replay(&row)?;
+        if position.variant().hidden_information() {
+            return Err(Msg::new("error-takeback-hidden").into());
+        }
+        match row.takeback_offer.map(|s| s as usize) {
+            Some(requester) if requester != side => {
+                // Back to the requester's turn: one half-move if they moved
+                // last, two if the approver has answered since.
+                let plies = if position.side_to_move().index() == requester {
+                    2
+                } else {
+                    1
+                };
+                let mut moves: Vec<String> =
+                    row.move_list().iter().map(|m| (*m).to_owned()).collect();
+                for _ in 0..plies {
+                    if !position.undo() || moves.pop().is_none() {
+                        return Err(Msg::new("error-takeback-nothing").into());
+                    }
+                }
+                row.moves = moves.join(" ");
+                row.takeback_offer = None;
+                row.draw_offer = None;
+                let now = self.now();
+                if let Ok(tc) = TimeControl::parse(&row.time_control) {
+                    if tc != TimeControl::Unlimited {
+                        let to_move = position.side_to_move().index();
+                        row.turn_started_at = Some(now);
+                        row.deadline =
+                            Some(now.saturating_add(row.remaining(to_move).unwrap_or(0)));
+                    }
+                }
+                self.save(&mut row).await?;
+                Ok(self
+                    .announce(&row, &position, Event::TakenBack, ctx.lang)
+                    .await)
+            }
+            Some(_) => Err(Msg::new("error-takeback-already").into()),
+            None => {
+                // A side may only ask to take back a move it has made.
+                let first_own_ply = side + 1;
+                if position.ply() < first_own_ply {
+                    return Err(Msg::new("error-takeback-nothing").into());
+                }
+                row.takeback_offer = Some(side as i64);
+                self.save(&mut row).await?;
+                let text = self.text(
+                    ctx.lang,
+                    &Msg::new("takeback-requested")
+                        .arg("id", row.id.clone())
+                        .arg("player", row.player_name(side).to_owned())
+                        .arg("opponent", row.player_name(1 - side).to_owned()),
+                );
+                Ok(vec![self.offer_delivery(ctx, &row, text, "tb", "notb")])
+            }
+        }
+    }
+
+    /// `/notakeback [id]`: refuses the opponent's takeback request.
+    pub(crate) async fn refuse_takeback(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        let (_lock, mut row, side) = self.my_game(ctx, game).await?;
+        match row.takeback_offer.map(|s| s as usize) {
+            Some(requester) if requester != side => {
+                row.takeback_offer = None;
+                self.save(&mut row).await?;
+                Ok(vec![self.chat_note(
+                    ctx,
+                    &row,
+                    Msg::new("takeback-refused").arg("player", row.player_name(side).to_owned()),
+                )])
+            }
+            Some(_) => Err(Msg::new("error-offer-not-withdrawable").into()),
+            None => Err(Msg::new("error-no-takeback").into()),
+        }
+    }
+
+    /// `/abort [id]`: ends a game without result before both sides have moved.
+    pub(crate) async fn abort(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        let (_lock, mut row, side) = self.my_game(ctx, game).await?;
+        if row.move_list().len() >= 2 {
+            return Err(Msg::new("error-abort-too-late").into());
+        }
+        row.status = Status::Aborted.as_str().to_owned();
+        row.result = Some("*".to_owned());
+        row.reason = Some("aborted".to_owned());
+        row.deadline = None;
+        row.draw_offer = None;
+        row.takeback_offer = None;
+        self.save(&mut row).await?;
+        Ok(vec![self.chat_note(
+            ctx,
+            &row,
+            Msg::new("game-aborted").arg("player", row.player_name(side).to_owned()),
+        )])
+    }
+
+    fn chat_note(&self, ctx: &Ctx, row: &GameRow, msg: Msg) -> Delivery {
+        Delivery {
+            target: Target::Chat(chat_of(row)),
+            text: self.text(ctx.lang, &msg.arg("id", row.id.clone())),
+            image: None,
+            buttons: Vec::new(),
+        }
+    }
+
+    fn offer_delivery(
+        &self,
+        ctx: &Ctx,
+        row: &GameRow,
+        text: String,
+        yes: &str,
+        no: &str,
+    ) -> Delivery {
+        Delivery {
+            target: Target::Chat(chat_of(row)),
+            text,
+            image: None,
+            buttons: vec![
+                Button {
+                    label: self.text(ctx.lang, &Msg::new("button-accept")),
+                    data: format!("{yes}:{}", row.id),
+                },
+                Button {
+                    label: self.text(ctx.lang, &Msg::new("button-decline")),
+                    data: format!("{no}:{}", row.id),
+                },
+            ],
+        }
+    }
+}

@@ -1,0 +1,494 @@
+//! What each audience is told about a game: texts, boards and who gets them.
+//!
+//! The only place that decides what a public delivery of a hidden-information
+//! game contains: whose turn, the move number, clocks, and at the end the
+//! result and the whole game — never a move, a square or a private view.
+
+use super::{Msg, Service};
+use crate::api::{ChatRef, Delivery, Image, Platform, Target, UserRef};
+use crate::clock::{format_remaining, TimeControl};
+use crate::i18n::Lang;
+use crate::store::{GameRow, Status};
+use kodex_engine::{Audience, Game, Side, SquareView, View};
+use kodex_render::Decor;
+
+/// What just happened to a game.
+#[derive(Clone, Debug)]
+pub(crate) enum Event {
+    /// The challenge was accepted.
+    Started,
+    /// `side` played `san`.
+    Moved { side: usize, san: String },
+    /// Moves were taken back.
+    TakenBack,
+    /// The game ended (the row holds result and reason).
+    Ended,
+}
+
+impl Service {
+    /// The deliveries announcing `event` in `row` (already saved) whose
+    /// position is `game`. Public texts are in `lang`, private ones in each
+    /// player's language.
+    pub(crate) async fn announce(
+        &self,
+        row: &GameRow,
+        game: &Game,
+        event: Event,
+        lang: Lang,
+    ) -> Vec<Delivery> {
+        let hidden = game.variant().hidden_information();
+        let ended = row.status() != Status::Active;
+        let mut lines = Vec::new();
+        match &event {
+            Event::Started => lines.push(self.started_text(lang, row, game)),
+            Event::Moved { side, san } if !hidden => lines.push(
+                self.text(
+                    lang,
+                    &Msg::new("moved")
+                        .arg("id", row.id.clone())
+                        .arg("player", row.player_name(*side).to_owned())
+                        .arg("san", san.clone()),
+                ),
+            ),
+            Event::TakenBack => {
+                lines.push(self.text(lang, &Msg::new("takeback-done").arg("id", row.id.clone())))
+            }
+            Event::Moved { .. } | Event::Ended => {}
+        }
+        if ended {
+            lines.push(self.result_text(lang, row));
+        } else {
+            lines.push(self.turn_text(lang, row, game));
+            if let Some(clocks) = self.clock_line(row, game) {
+                lines.push(clocks);
+            }
+        }
+        let mut deliveries = Vec::new();
+        let public_view = if hidden && !ended {
+            None
+        } else {
+            Some(game.view(Audience::Full))
+        };
+        if hidden && ended {
+            lines.push(self.pgn_text(row, game));
+        }
+        let mut public = Delivery {
+            target: Target::Chat(chat_of(row)),
+            text: lines.join("\n"),
+            image: None,
+            buttons: Vec::new(),
+        };
+        if let Some(view) = public_view {
+            let decor = self.decor(lang, row, game, Side::WHITE);
+            let file_name = format!("{}-{}.png", row.id, game.ply());
+            self.attach_board(&mut public, view, decor, file_name).await;
+        }
+        deliveries.push(public);
+        if hidden && !ended {
+            // Both private boards are drawn at once (one per core).
+            let (white, black) = tokio::join!(
+                self.private_view(row, game, 0, Some(&event)),
+                self.private_view(row, game, 1, Some(&event)),
+            );
+            deliveries.extend([white, black]);
+        }
+        deliveries
+    }
+
+    /// A player's own board of a hidden-information game, sent privately.
+    pub(crate) async fn private_view(
+        &self,
+        row: &GameRow,
+        game: &Game,
+        side: usize,
+        event: Option<&Event>,
+    ) -> Delivery {
+        let Some(user) = player_ref(row, side) else {
+            return self.nothing(row);
+        };
+        let lang = self.user_lang(&row.platform, &user.id).await;
+        let to_move = game.side_to_move().index() == side;
+        let mut lines = Vec::new();
+        match event {
+            Some(Event::Moved { side: mover, san }) if *mover == side => lines.push(
+                self.text(
+                    lang,
+                    &Msg::new("you-moved")
+                        .arg("id", row.id.clone())
+                        .arg("san", san.clone()),
+                ),
+            ),
+            _ => {}
+        }
+        let key = if to_move { "your-turn" } else { "their-turn" };
+        lines.push(
+            self.text(
+                lang,
+                &Msg::new(key)
+                    .arg("id", row.id.clone())
+                    .arg("number", game.fullmove_number() as i64),
+            ),
+        );
+        if to_move && game.in_check() {
+            lines.push(self.text(lang, &Msg::new("you-are-in-check")));
+        }
+        if let Some(clocks) = self.clock_line(row, game) {
+            lines.push(clocks);
+        }
+        let mut delivery = Delivery {
+            target: Target::Private(user),
+            text: lines.join("\n"),
+            image: None,
+            buttons: Vec::new(),
+        };
+        let view = game.view(Audience::Side(Side(side as u8)));
+        let decor = self.decor(lang, row, game, Side(side as u8));
+        let color = Side(side as u8).color_name();
+        let file_name = format!("{}-{}-{color}.png", row.id, game.ply());
+        self.attach_board(&mut delivery, view, decor, file_name)
+            .await;
+        delivery
+    }
+
+    fn nothing(&self, row: &GameRow) -> Delivery {
+        Delivery {
+            target: Target::Chat(chat_of(row)),
+            text: String::new(),
+            image: None,
+            buttons: Vec::new(),
+        }
+    }
+
+    /// Attaches the board: a PNG from the renderer, plus a text board where
+    /// the operator asked for one (the console) — text only from the view
+    /// this audience may see. Drawing is CPU work, so it runs on the blocking
+    /// pool and leaves the async workers to storage and other requests.
+    pub(crate) async fn attach_board(
+        &self,
+        delivery: &mut Delivery,
+        view: View,
+        decor: Decor,
+        file_name: String,
+    ) {
+        let text = self
+            .inner
+            .settings
+            .text_boards
+            .then(|| text_board(&view, decor.bottom));
+        match tokio::task::spawn_blocking(move || kodex_render::render_png(&view, &decor)).await {
+            Ok(bytes) => delivery.image = Some(Image { file_name, bytes }),
+            Err(e) => tracing::error!(error = %e, "rendering a board failed"),
+        }
+        if let Some(text) = text {
+            if !delivery.text.is_empty() {
+                delivery.text.push('\n');
+            }
+            delivery.text.push_str(&text);
+        }
+    }
+
+    pub(crate) fn decor(&self, lang: Lang, row: &GameRow, game: &Game, bottom: Side) -> Decor {
+        let clocks = self.clock_readings(row, game);
+        Decor {
+            bottom,
+            names: vec![row.player_name(0).to_owned(), row.player_name(1).to_owned()],
+            clocks: clocks.into_iter().map(Some).collect(),
+            status: (row.status() != Status::Active).then(|| self.result_text(lang, row)),
+        }
+    }
+
+    fn started_text(&self, lang: Lang, row: &GameRow, game: &Game) -> String {
+        let variant = game.variant();
+        let mut text = self.text(
+            lang,
+            &Msg::new("game-started")
+                .arg("id", row.id.clone())
+                .arg("variant", variant.name(lang.code()).to_owned())
+                .arg("white", row.player_name(0).to_owned())
+                .arg("black", row.player_name(1).to_owned())
+                .arg("clock", self.clock_name(lang, &row.time_control)),
+        );
+        if let Some(number) = game.chess960_number() {
+            text.push('\n');
+            text.push_str(&self.text(
+                lang,
+                &Msg::new("chess960-position").arg("number", number as i64),
+            ));
+        }
+        if variant.hidden_information() {
+            text.push('\n');
+            text.push_str(&self.text(lang, &Msg::new("fog-started")));
+        }
+        text
+    }
+
+    /// "k7m2 · move 3 · bob (black) to move".
+    pub(crate) fn turn_text(&self, lang: Lang, row: &GameRow, game: &Game) -> String {
+        let side = game.side_to_move().index();
+        self.text(
+            lang,
+            &Msg::new("turn")
+                .arg("id", row.id.clone())
+                .arg("number", game.fullmove_number() as i64)
+                .arg("player", row.player_name(side).to_owned())
+                .arg("color", self.color_name(lang, side)),
+        )
+    }
+
+    pub(crate) fn color_name(&self, lang: Lang, side: usize) -> String {
+        let key = if side == 0 {
+            "color-white"
+        } else {
+            "color-black"
+        };
+        self.text(lang, &Msg::new(key))
+    }
+
+    pub(crate) fn clock_name(&self, lang: Lang, code: &str) -> String {
+        match TimeControl::parse(code) {
+            Ok(TimeControl::Unlimited) | Err(_) => self.text(lang, &Msg::new("clock-none")),
+            Ok(TimeControl::PerMove { per_move }) => self.text(
+                lang,
+                &Msg::new("clock-per-move").arg("days", per_move / 86_400_000),
+            ),
+            Ok(tc) => tc.code(),
+        }
+    }
+
+    /// Each side's time now (the side to move's clock is running).
+    fn clock_readings(&self, row: &GameRow, game: &Game) -> Vec<String> {
+        if row.white_ms.is_none() {
+            return Vec::new();
+        }
+        let to_move = game.side_to_move().index();
+        let running = row.status() == Status::Active;
+        (0..2)
+            .map(|side| {
+                let mut left = row.remaining(side).unwrap_or(0);
+                if running && side == to_move {
+                    left -= self.now() - row.turn_started_at.unwrap_or_else(|| self.now());
+                }
+                format_remaining(left)
+            })
+            .collect()
+    }
+
+    /// "⏱ alice 4:58 · bob 5:00", or `None` without a clock.
+    pub(crate) fn clock_line(&self, row: &GameRow, game: &Game) -> Option<String> {
+        let readings = self.clock_readings(row, game);
+        (readings.len() == 2).then(|| {
+            format!(
+                "⏱ {} {} · {} {}",
+                row.player_name(0),
+                readings[0],
+                row.player_name(1),
+                readings[1]
+            )
+        })
+    }
+
+    /// "k7m2: alice (white) wins — bob resigned."
+    pub(crate) fn result_text(&self, lang: Lang, row: &GameRow) -> String {
+        let result = row.result.as_deref().unwrap_or("*");
+        let winner = match result {
+            "1-0" => Some(0),
+            "0-1" => Some(1),
+            _ => None,
+        };
+        let loser = winner.map(|w| 1 - w);
+        let reason_code = row.reason.as_deref().unwrap_or("");
+        let reason = self.text(
+            lang,
+            &Msg::new(reason_key(reason_code)).arg(
+                "loser",
+                loser.map(|l| row.player_name(l)).unwrap_or("").to_owned(),
+            ),
+        );
+        let msg = match (result, winner) {
+            (_, Some(w)) => Msg::new("result-win")
+                .arg("winner", row.player_name(w).to_owned())
+                .arg("color", self.color_name(lang, w)),
+            ("1/2-1/2", None) => Msg::new("result-draw"),
+            _ => Msg::new("result-aborted"),
+        };
+        self.text(
+            lang,
+            &msg.arg("id", row.id.clone())
+                .arg("result", result.to_owned())
+                .arg("reason", reason),
+        )
+    }
+
+    /// The game as PGN.
+    pub(crate) fn pgn_text(&self, row: &GameRow, game: &Game) -> String {
+        let variant = game.variant().name("en").to_owned();
+        let event = format!("Kodex {variant} game {}", row.id);
+        let result = row.result.as_deref().unwrap_or("*").to_owned();
+        let mut tags: Vec<(&str, &str)> = vec![
+            ("Event", &event),
+            ("Site", "Kodex"),
+            ("White", row.player_name(0)),
+            ("Black", row.player_name(1)),
+        ];
+        // Standard chess carries no Variant tag, so other programs read it as chess.
+        if row.variant != "chess" {
+            tags.push(("Variant", &variant));
+        }
+        let time_control = pgn_time_control(&row.time_control);
+        tags.push(("TimeControl", &time_control));
+        game.pgn(&tags, &result)
+    }
+
+    /// "k7m2 · Atomic · alice – bob" (or a challenge).
+    pub(crate) fn describe(&self, lang: Lang, row: &GameRow) -> String {
+        let variant = self
+            .inner
+            .registry
+            .get(&row.variant)
+            .map(|v| v.name(lang.code()).to_owned())
+            .unwrap_or_else(|| row.variant.clone());
+        if row.status() == Status::Challenge {
+            let opponent = row.opponent_name.clone().unwrap_or_else(|| "?".to_owned());
+            format!(
+                "{} · {variant} · {} → {opponent} ({})",
+                row.id,
+                row.challenger_name,
+                self.clock_name(lang, &row.time_control)
+            )
+        } else {
+            format!(
+                "{} · {variant} · {} – {}",
+                row.id,
+                row.player_name(0),
+                row.player_name(1)
+            )
+        }
+    }
+}
+
+/// The chat a game belongs to.
+pub(crate) fn chat_of(row: &GameRow) -> ChatRef {
+    ChatRef {
+        platform: Platform::from_key(&row.platform).unwrap_or(Platform::Console),
+        id: row.chat_id.clone(),
+    }
+}
+
+/// The player of side `index` as a user.
+pub(crate) fn player_ref(row: &GameRow, index: usize) -> Option<UserRef> {
+    Some(UserRef {
+        platform: Platform::from_key(&row.platform)?,
+        id: row.player_id(index)?.to_owned(),
+        name: row.player_name(index).to_owned(),
+    })
+}
+
+/// The PGN `TimeControl` tag: `-`, `180+2` (seconds), `1/86400` (per move).
+fn pgn_time_control(code: &str) -> String {
+    match TimeControl::parse(code) {
+        Ok(TimeControl::Increment { base, increment }) => {
+            format!("{}+{}", base / 1000, increment / 1000)
+        }
+        Ok(TimeControl::PerMove { per_move }) => format!("1/{}", per_move / 1000),
+        _ => "-".to_owned(),
+    }
+}
+
+/// The i18n key of a stored end reason.
+fn reason_key(reason: &str) -> &'static str {
+    match reason {
+        "checkmate" => "reason-checkmate",
+        "stalemate" => "reason-stalemate",
+        "repetition" => "reason-repetition",
+        "fifty-moves" => "reason-fifty-moves",
+        "insufficient-material" => "reason-insufficient-material",
+        "exploded-king" => "reason-exploded-king",
+        "three-checks" => "reason-three-checks",
+        "hill" => "reason-hill",
+        "race" => "reason-race",
+        "no-pieces" => "reason-no-pieces",
+        "no-moves" => "reason-no-moves",
+        "resign" => "reason-resign",
+        "timeout" => "reason-timeout",
+        "timeout-draw" => "reason-timeout-draw",
+        "agreement" => "reason-agreement",
+        "aborted" => "reason-aborted",
+        _ => "reason-other",
+    }
+}
+
+/// A monospace board: upper case for the first side, lower case for the
+/// second, `.` empty, `?` fog. Drawn from `bottom`'s side.
+pub(crate) fn text_board(view: &View, bottom: Side) -> String {
+    let files: Vec<u8> = if bottom == Side::WHITE {
+        (0..view.files).collect()
+    } else {
+        (0..view.files).rev().collect()
+    };
+    let ranks: Vec<u8> = if bottom == Side::WHITE {
+        (0..view.ranks).rev().collect()
+    } else {
+        (0..view.ranks).collect()
+    };
+    let mut out = String::from("```\n");
+    for rank in ranks {
+        out.push_str(&format!("{:>2} ", rank as u32 + 1));
+        for &file in &files {
+            let cell = match view.at(file, rank) {
+                SquareView::Absent => ' ',
+                SquareView::Empty => '.',
+                SquareView::Fog => '?',
+                SquareView::Piece(piece) if piece.side == Side::WHITE => {
+                    piece.letter.to_ascii_uppercase()
+                }
+                SquareView::Piece(piece) => piece.letter.to_ascii_lowercase(),
+            };
+            out.push(cell);
+            out.push(' ');
+        }
+        out.pop();
+        out.push('\n');
+    }
+    out.push_str("   ");
+    let letters: Vec<String> = files
+        .iter()
+        .map(|&f| ((b'a' + f) as char).to_string())
+        .collect();
+    out.push_str(&letters.join(" "));
+    // Pockets (crazyhouse) are public: "in hand: white P N · black p".
+    if !view.pockets.is_empty() {
+        let hands: Vec<String> = view
+            .pockets
+            .iter()
+            .map(|pocket| {
+                let pieces: Vec<String> = pocket
+                    .pieces
+                    .iter()
+                    .filter(|(_, count)| *count > 0)
+                    .map(|(glyph, count)| {
+                        let letter = if pocket.side == Side::WHITE {
+                            glyph.letter.to_ascii_uppercase()
+                        } else {
+                            glyph.letter.to_ascii_lowercase()
+                        };
+                        if *count > 1 {
+                            format!("{letter}×{count}")
+                        } else {
+                            letter.to_string()
+                        }
+                    })
+                    .collect();
+                let pieces = if pieces.is_empty() {
+                    "-".to_owned()
+                } else {
+                    pieces.join(" ")
+                };
+                format!("{} {pieces}", pocket.side.color_name())
+            })
+            .collect();
+        out.push_str("\n   in hand: ");
+        out.push_str(&hands.join(" · "));
+    }
+    out.push_str("\n```");
+    out
+}

@@ -1,0 +1,301 @@
+//! Telegram commands: splitting `/name@bot arguments`, reading the two that
+//! are Telegram's own (`/start`, `/play`), and the command menus registered
+//! with `setMyCommands`. The rest of the vocabulary is shared with the console
+//! ([`crate::command`]).
+
+use crate::api::{Action, UserRef};
+
+/// A command as typed: its lower-case name and the rest of the line.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct CommandText<'a> {
+    /// The name without the slash or the `@bot` suffix, lower-case.
+    pub name: String,
+    /// Everything after the name, trimmed.
+    pub args: &'a str,
+}
+
+/// Splits `/play@KodexBot chess @bob` into name and arguments.
+///
+/// Returns `None` for text that is not a command, and for commands addressed to
+/// another bot (`/play@OtherBot`), which groups with several bots receive too.
+pub(super) fn split<'a>(text: &'a str, bot_username: &str) -> Option<CommandText<'a>> {
+    let rest = text.trim_start().strip_prefix('/')?;
+    let (head, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let (name, addressee) = match head.split_once('@') {
+        Some((name, addressee)) => (name, Some(addressee)),
+        None => (head, None),
+    };
+    if name.is_empty() || addressee.is_some_and(|to| !to.eq_ignore_ascii_case(bot_username)) {
+        return None;
+    }
+    Some(CommandText {
+        name: name.to_lowercase(),
+        args: args.trim(),
+    })
+}
+
+/// What a command means to the adapter.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Parsed {
+    /// A request for the service.
+    Action(Action),
+    /// `/start [payload]`: a deep link was followed (or the chat was opened).
+    Start { payload: String },
+    /// Not one of ours (maybe another bot's); ignored in groups.
+    Unknown(Action),
+}
+
+/// How `/play` learns who is challenged besides the typed words.
+pub(super) struct PlayContext<'a> {
+    /// The author of the message the command replies to, if that is a person
+    /// other than the caller: `/play chess` as a reply challenges them.
+    pub replied_to: Option<UserRef>,
+    /// Resolves `@username` to a person (a known id, or the username itself).
+    pub resolve_username: &'a dyn Fn(&str) -> UserRef,
+}
+
+/// Parses one command (already [`split`]) from the whole message `text`.
+///
+/// `/start` and `/play` are Telegram's own (deep-link payloads; an opponent
+/// named by replying, and no variant meaning "show the picker"); everything
+/// else is the shared text-command vocabulary of [`crate::command::parse`].
+pub(super) fn parse(command: &CommandText<'_>, text: &str, play: &PlayContext<'_>) -> Parsed {
+    match command.name.as_str() {
+        "start" => Parsed::Start {
+            payload: command.args.to_owned(),
+        },
+        "play" | "challenge" | "new" => Parsed::Action(parse_play(command.args, play)),
+        _ => match crate::command::parse(text, |_| None) {
+            Some(unknown @ Action::Unknown { .. }) => Parsed::Unknown(unknown),
+            Some(action) => Parsed::Action(action),
+            None => Parsed::Unknown(Action::Help),
+        },
+    }
+}
+
+/// `/play [variant] [@opponent] [clock] [color]`, in any order after the variant.
+///
+/// An empty variant asks the service for its variant picker.
+fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
+    let mut variant = None;
+    let mut opponent = None;
+    let mut clock = None;
+    let mut color = None;
+    for word in args.split_whitespace() {
+        if let Some(username) = word.strip_prefix('@').filter(|name| !name.is_empty()) {
+            opponent = Some((context.resolve_username)(username));
+        } else if is_color(word) {
+            color = Some(word.to_lowercase());
+        } else if is_clock(word) {
+            clock = Some(word.to_lowercase());
+        } else if variant.is_none() {
+            variant = Some(word.to_lowercase());
+        }
+    }
+    Action::Play {
+        variant: variant.unwrap_or_default(),
+        opponent: opponent.or_else(|| context.replied_to.clone()),
+        clock,
+        color,
+    }
+}
+
+fn is_color(word: &str) -> bool {
+    const COLORS: [&str; 8] = [
+        "white",
+        "black",
+        "random",
+        "белые",
+        "черные",
+        "чёрные",
+        "случайно",
+        "случайный",
+    ];
+    COLORS
+        .iter()
+        .any(|color| color.eq_ignore_ascii_case(word) || *color == word.to_lowercase())
+}
+
+/// Clocks look like `3+2`, `10`, `1d`, `30s` or a named speed.
+fn is_clock(word: &str) -> bool {
+    const SPEEDS: [&str; 9] = [
+        "bullet",
+        "blitz",
+        "rapid",
+        "classical",
+        "correspondence",
+        "пуля",
+        "блиц",
+        "рапид",
+        "классика",
+    ];
+    let lower = word.to_lowercase();
+    if SPEEDS.contains(&lower.as_str()) {
+        return true;
+    }
+    let (base, increment) = lower.split_once('+').unwrap_or((&lower, ""));
+    let base = base.strip_suffix(['s', 'm', 'h', 'd']).unwrap_or(base);
+    let digits = |text: &str| !text.is_empty() && text.chars().all(|c| c.is_ascii_digit());
+    digits(base) && (increment.is_empty() || digits(increment))
+}
+
+/// The command menu shown by Telegram clients, for one language (`"en"`, `"ru"`).
+pub(super) fn menu(language: &str) -> Vec<(&'static str, &'static str)> {
+    if language == "ru" {
+        vec![
+            (
+                "play",
+                "Вызвать: /play <вариант> [@игрок] [контроль] [цвет]",
+            ),
+            ("move", "Сделать ход: /move e4"),
+            ("m", "Коротко для /move"),
+            ("resign", "Сдаться"),
+            ("draw", "Предложить или принять ничью"),
+            ("takeback", "Попросить или разрешить вернуть ход"),
+            ("abort", "Отменить партию до первых ходов"),
+            ("board", "Показать доску (в скрытых играх — лично)"),
+            ("games", "Ваши партии"),
+            ("pgn", "Запись партии в PGN"),
+            ("rules", "Правила варианта: /rules <вариант>"),
+            ("variants", "Список вариантов"),
+            ("help", "Помощь"),
+            ("lang", "Язык: /lang en | ru"),
+        ]
+    } else {
+        vec![
+            (
+                "play",
+                "Challenge: /play <variant> [@player] [clock] [color]",
+            ),
+            ("move", "Make a move: /move e4"),
+            ("m", "Short for /move"),
+            ("resign", "Resign"),
+            ("draw", "Offer or accept a draw"),
+            ("takeback", "Ask for or approve a takeback"),
+            ("abort", "Abort a game before both sides have moved"),
+            ("board", "Show the board (privately in hidden games)"),
+            ("games", "Your games"),
+            ("pgn", "The game record as PGN"),
+            ("rules", "Rules of a variant: /rules <variant>"),
+            ("variants", "The list of variants"),
+            ("help", "Help"),
+            ("lang", "Language: /lang en | ru"),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::Platform;
+
+    fn user(id: &str) -> UserRef {
+        UserRef {
+            platform: Platform::Telegram,
+            id: id.to_owned(),
+            name: format!("@{id}"),
+        }
+    }
+
+    fn parse_text(text: &str, replied_to: Option<UserRef>) -> Option<Parsed> {
+        let resolve = |name: &str| user(name);
+        let command = split(text, "KodexBot")?;
+        Some(parse(
+            &command,
+            text,
+            &PlayContext {
+                replied_to,
+                resolve_username: &resolve,
+            },
+        ))
+    }
+
+    #[test]
+    fn commands_addressed_to_other_bots_are_not_ours() {
+        assert_eq!(split("/play@OtherBot chess", "KodexBot"), None);
+        assert_eq!(split("hello", "KodexBot"), None);
+        assert_eq!(
+            split("/Play@kodexbot  chess  @bob ", "KodexBot"),
+            Some(CommandText {
+                name: "play".into(),
+                args: "chess  @bob"
+            })
+        );
+    }
+
+    #[test]
+    fn play_takes_words_in_any_order() {
+        let parsed = parse_text("/play fog 3+2 @bob black", None);
+        assert_eq!(
+            parsed,
+            Some(Parsed::Action(Action::Play {
+                variant: "fog".into(),
+                opponent: Some(user("bob")),
+                clock: Some("3+2".into()),
+                color: Some("black".into()),
+            }))
+        );
+    }
+
+    #[test]
+    fn play_as_a_reply_challenges_the_author_and_no_variant_asks_for_the_picker() {
+        let parsed = parse_text("/play", Some(user("carol")));
+        assert_eq!(
+            parsed,
+            Some(Parsed::Action(Action::Play {
+                variant: String::new(),
+                opponent: Some(user("carol")),
+                clock: None,
+                color: None,
+            }))
+        );
+    }
+
+    #[test]
+    fn variant_names_with_digits_are_not_clocks() {
+        assert!(!is_clock("3check"));
+        assert!(is_clock("1d"));
+        assert!(is_clock("blitz"));
+        assert!(is_clock("10+5"));
+    }
+
+    #[test]
+    fn move_and_start_keep_their_text() {
+        assert_eq!(
+            parse_text("/m Nf3", None),
+            Some(Parsed::Action(Action::Move {
+                text: "Nf3".into(),
+                game: None
+            }))
+        );
+        assert_eq!(
+            parse_text("/start b_7fk2", None),
+            Some(Parsed::Start {
+                payload: "b_7fk2".into()
+            })
+        );
+        assert_eq!(
+            parse_text("/weather", None),
+            Some(Parsed::Unknown(Action::Unknown {
+                command: "/weather".into()
+            }))
+        );
+        assert_eq!(
+            parse_text("/nodraw k7m2", None),
+            Some(Parsed::Action(Action::DeclineDraw {
+                game: Some("k7m2".into())
+            }))
+        );
+    }
+
+    #[test]
+    fn both_menus_list_the_same_commands() {
+        let names = |lang| {
+            menu(lang)
+                .into_iter()
+                .map(|(name, _)| name)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names("en"), names("ru"));
+    }
+}

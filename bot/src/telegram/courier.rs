@@ -1,0 +1,606 @@
+//! Sending: one ordered queue per Telegram chat, so a slow chat (flood limits,
+//! retries) never delays another, and messages to one chat keep their order.
+//!
+//! Every call goes through teloxide's `Throttle` (Telegram's per-chat and global
+//! limits, 429 `retry_after` honoured and the request repeated); on top of that,
+//! network failures are retried with backoff. A send that still fails is logged
+//! and dropped: the service has already stored the move, and `/board` shows it.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use teloxide::adaptors::Throttle;
+use teloxide::payloads::setters::*;
+use teloxide::requests::{Request as _, Requester};
+use teloxide::types::{
+    ChatId, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, MessageId, ParseMode,
+    ReplyParameters, UserId,
+};
+use teloxide::{ApiError, Bot, RequestError};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+
+use super::directory::Directory;
+use super::texts;
+use crate::api::{Button, Image};
+
+/// Telegram's limit on a photo/animation/document caption, in characters.
+const CAPTION_LIMIT: usize = 1024;
+/// Telegram's limit on a text message, in characters.
+const MESSAGE_LIMIT: usize = 4096;
+/// Telegram's limit on callback data, in bytes.
+const CALLBACK_DATA_LIMIT: usize = 64;
+/// How often one call is tried when the network fails.
+const ATTEMPTS: u32 = 6;
+
+/// One message for one chat.
+#[derive(Clone, Debug)]
+pub(super) struct Parcel {
+    /// The text (or caption).
+    pub text: String,
+    /// A board PNG or a game GIF.
+    pub image: Option<Image>,
+    /// Callback buttons (their data comes back as `Action::Button`).
+    pub buttons: Vec<Button>,
+    /// A URL button (the deep link), shown after the callback buttons.
+    pub link: Option<Link>,
+    /// The message this one answers, if any.
+    pub reply_to: Option<MessageId>,
+    /// What to do when the chat refuses the message (a private chat the player never opened).
+    pub if_refused: Option<Refusal>,
+}
+
+impl Parcel {
+    /// A plain parcel with text, optional image and buttons.
+    pub fn new(text: String, image: Option<Image>, buttons: Vec<Button>) -> Self {
+        Parcel {
+            text,
+            image,
+            buttons,
+            link: None,
+            reply_to: None,
+            if_refused: None,
+        }
+    }
+}
+
+/// A URL button.
+#[derive(Clone, Debug)]
+pub(super) struct Link {
+    /// The label.
+    pub label: String,
+    /// The target, e.g. `https://t.me/KodexBot?start=b_7fk2`.
+    pub url: url::Url,
+}
+
+/// The fallback for a private message the player's chat refused.
+#[derive(Clone, Debug)]
+pub(super) enum Refusal {
+    /// Hidden content: post a deep link in the group that reveals nothing, and
+    /// deliver when the player follows it (`/start <payload>`).
+    DeepLink {
+        /// Where to post the link.
+        group: ChatId,
+        /// Who it is for.
+        player: UserId,
+        /// How to address them.
+        player_name: String,
+        /// The `/start` payload.
+        payload: String,
+    },
+    /// A reply meant only for the caller about their own action (a bad move,
+    /// "not your game"): say it in the group as a reply instead.
+    ReplyInGroup {
+        /// The group the request came from.
+        group: ChatId,
+        /// The caller's message.
+        reply_to: Option<MessageId>,
+    },
+}
+
+/// Sends parcels, one ordered queue per chat.
+pub(super) struct Courier {
+    bot: Throttle<Bot>,
+    bot_username: String,
+    boards_as_documents: bool,
+    directory: Arc<Directory>,
+    queues: Mutex<HashMap<ChatId, UnboundedSender<Parcel>>>,
+}
+
+impl Courier {
+    /// A courier sending through `bot`.
+    pub fn new(
+        bot: Throttle<Bot>,
+        bot_username: String,
+        boards_as_documents: bool,
+        directory: Arc<Directory>,
+    ) -> Arc<Self> {
+        Arc::new(Courier {
+            bot,
+            bot_username,
+            boards_as_documents,
+            directory,
+            queues: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The throttled bot, for calls that are not chat messages (callback answers).
+    pub fn bot(&self) -> &Throttle<Bot> {
+        &self.bot
+    }
+
+    /// Queues a parcel for a chat; it is sent after everything queued before it.
+    pub fn enqueue(self: &Arc<Self>, chat: ChatId, parcel: Parcel) {
+        let mut queues = self
+            .queues
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let queue = queues
+            .entry(chat)
+            .or_insert_with(|| self.spawn_worker(chat));
+        if let Err(returned) = queue.send(parcel) {
+            // The chat's worker is gone (it can only stop by panicking): start a new one.
+            let fresh = self.spawn_worker(chat);
+            let _ = fresh.send(returned.0);
+            queues.insert(chat, fresh);
+        }
+    }
+
+    fn spawn_worker(self: &Arc<Self>, chat: ChatId) -> UnboundedSender<Parcel> {
+        let (sender, receiver) = unbounded_channel();
+        tokio::spawn(Arc::clone(self).work(chat, receiver));
+        sender
+    }
+
+    async fn work(self: Arc<Self>, chat: ChatId, mut queue: UnboundedReceiver<Parcel>) {
+        while let Some(parcel) = queue.recv().await {
+            self.deliver(chat, parcel).await;
+        }
+    }
+
+    async fn deliver(self: &Arc<Self>, chat: ChatId, parcel: Parcel) {
+        let result = match self.send(chat, &parcel).await {
+            // A group became a supergroup: its new id takes the message.
+            Err(RequestError::MigrateToChatId(new_chat)) => self.send(new_chat, &parcel).await,
+            result => result,
+        };
+        match result {
+            Ok(()) => {}
+            Err(error) if is_refusal(&error) => self.refused(chat, parcel),
+            Err(error) => tracing::error!(
+                chat = chat.0,
+                error = describe(&error),
+                "a message could not be delivered"
+            ),
+        }
+    }
+
+    fn refused(self: &Arc<Self>, chat: ChatId, parcel: Parcel) {
+        match parcel.if_refused {
+            Some(Refusal::DeepLink {
+                group,
+                player,
+                player_name,
+                payload,
+            }) => {
+                if self.directory.take_opened_private(player)
+                    || !self.directory.mark_link_posted(player, &payload)
+                {
+                    return;
+                }
+                let locale = self.directory.locale(player);
+                let address = format!("https://t.me/{}?start={payload}", self.bot_username);
+                let Ok(url) = url::Url::parse(&address) else {
+                    tracing::error!("the deep link is not a valid URL");
+                    return;
+                };
+                let mut prompt = Parcel::new(
+                    texts::deep_link_prompt(locale.as_deref(), &player_name),
+                    None,
+                    Vec::new(),
+                );
+                prompt.link = Some(Link {
+                    label: texts::deep_link_button(locale.as_deref()),
+                    url,
+                });
+                self.enqueue(group, prompt);
+            }
+            Some(Refusal::ReplyInGroup { group, reply_to }) => {
+                let mut reply = Parcel::new(parcel.text, None, parcel.buttons);
+                reply.reply_to = reply_to;
+                self.enqueue(group, reply);
+            }
+            None => tracing::warn!(chat = chat.0, "a chat refused a message"),
+        }
+    }
+
+    /// Sends one parcel: the image with its caption and keyboard, then any text
+    /// that did not fit in the caption, split at Telegram's message limit.
+    async fn send(&self, chat: ChatId, parcel: &Parcel) -> Result<(), RequestError> {
+        let markup = keyboard(&parcel.buttons, parcel.link.as_ref());
+        let text = parcel.text.trim();
+        // The service marks monospace text boards with ``` fences, which
+        // Telegram shows literally unless the text is sent as HTML.
+        let html = text.contains("```");
+        let mut reply_to = parcel.reply_to;
+        if let Some(image) = &parcel.image {
+            let caption_fits = text.chars().count() <= CAPTION_LIMIT;
+            let caption = Some(text)
+                .filter(|text| caption_fits && !text.is_empty())
+                .map(|text| Formatted::new(text, html));
+            let image_markup = markup.clone().filter(|_| caption_fits);
+            self.send_image(chat, image, caption.as_ref(), image_markup, reply_to)
+                .await?;
+            if caption_fits {
+                return Ok(());
+            }
+            reply_to = None;
+        }
+        if text.is_empty() {
+            return Ok(());
+        }
+        let chunks = split_text(text, MESSAGE_LIMIT);
+        let last = chunks.len().saturating_sub(1);
+        let mut inside_fence = false;
+        for (index, chunk) in chunks.into_iter().enumerate() {
+            let chunk_markup = markup.clone().filter(|_| index == last);
+            let chunk = if html {
+                let (converted, still_inside) = fenced_to_html(&chunk, inside_fence);
+                inside_fence = still_inside;
+                converted
+            } else {
+                chunk
+            };
+            with_retries(|| {
+                let mut request = self.bot.send_message(chat, chunk.clone());
+                if html {
+                    request = request.parse_mode(ParseMode::Html);
+                }
+                if let Some(markup) = chunk_markup.clone() {
+                    request = request.reply_markup(markup);
+                }
+                if let Some(message) = reply_to.filter(|_| index == 0) {
+                    request = request.reply_parameters(
+                        ReplyParameters::new(message).allow_sending_without_reply(),
+                    );
+                }
+                request.send()
+            })
+            .await?;
+        }
+        Ok(())
+    }
+
+    async fn send_image(
+        &self,
+        chat: ChatId,
+        image: &Image,
+        caption: Option<&Formatted>,
+        markup: Option<InlineKeyboardMarkup>,
+        reply_to: Option<MessageId>,
+    ) -> Result<(), RequestError> {
+        let file = || InputFile::memory(image.bytes.clone()).file_name(image.file_name.clone());
+        let reply = || reply_to.map(|id| ReplyParameters::new(id).allow_sending_without_reply());
+        let as_document = || {
+            with_retries(|| {
+                let mut request = self.bot.send_document(chat, file());
+                if let Some(caption) = caption {
+                    request = request.caption(caption.text.clone());
+                    if caption.html {
+                        request = request.parse_mode(ParseMode::Html);
+                    }
+                }
+                if let Some(markup) = markup.clone() {
+                    request = request.reply_markup(markup);
+                }
+                if let Some(reply) = reply() {
+                    request = request.reply_parameters(reply);
+                }
+                async move { request.send().await.map(drop) }
+            })
+        };
+        if is_gif(image) {
+            return with_retries(|| {
+                let mut request = self.bot.send_animation(chat, file());
+                if let Some(caption) = caption {
+                    request = request.caption(caption.text.clone());
+                    if caption.html {
+                        request = request.parse_mode(ParseMode::Html);
+                    }
+                }
+                if let Some(markup) = markup.clone() {
+                    request = request.reply_markup(markup);
+                }
+                if let Some(reply) = reply() {
+                    request = request.reply_parameters(reply);
+                }
+                async move { request.send().await.map(drop) }
+            })
+            .await;
+        }
+        if self.boards_as_documents {
+            return as_document().await;
+        }
+        let photo = with_retries(|| {
+            let mut request = self.bot.send_photo(chat, file());
+            if let Some(caption) = caption {
+                request = request.caption(caption.text.clone());
+                if caption.html {
+                    request = request.parse_mode(ParseMode::Html);
+                }
+            }
+            if let Some(markup) = markup.clone() {
+                request = request.reply_markup(markup);
+            }
+            if let Some(reply) = reply() {
+                request = request.reply_parameters(reply);
+            }
+            async move { request.send().await.map(drop) }
+        })
+        .await;
+        match photo {
+            // Telegram rejects some images as photos (odd sizes); a document always works.
+            Err(RequestError::Api(error)) if !is_refusal(&RequestError::Api(error.clone())) => {
+                tracing::warn!(
+                    chat = chat.0,
+                    "a board was refused as a photo; sending it as a file"
+                );
+                as_document().await
+            }
+            result => result,
+        }
+    }
+}
+
+/// A caption ready to send: plain, or converted to Telegram's HTML.
+struct Formatted {
+    text: String,
+    html: bool,
+}
+
+impl Formatted {
+    fn new(text: &str, html: bool) -> Self {
+        Formatted {
+            text: if html {
+                fenced_to_html(text, false).0
+            } else {
+                text.to_owned()
+            },
+            html,
+        }
+    }
+}
+
+/// Converts text with ``` fences to Telegram HTML: fenced parts become
+/// `<pre>` blocks, everything is escaped. `inside` says whether the text
+/// starts inside a fence (a long message split in the middle of a block);
+/// returns the HTML and whether it ends inside one.
+fn fenced_to_html(text: &str, inside: bool) -> (String, bool) {
+    let mut html = String::with_capacity(text.len() + 16);
+    let mut inside = inside;
+    if inside {
+        html.push_str("<pre>");
+    }
+    for (index, part) in text.split("```").enumerate() {
+        if index > 0 {
+            html.push_str(if inside { "</pre>" } else { "<pre>" });
+            inside = !inside;
+        }
+        // The line break right after an opening fence is not part of the block.
+        let part = if inside && index > 0 {
+            part.strip_prefix('\n').unwrap_or(part)
+        } else {
+            part
+        };
+        for c in part.chars() {
+            match c {
+                '&' => html.push_str("&amp;"),
+                '<' => html.push_str("&lt;"),
+                '>' => html.push_str("&gt;"),
+                c => html.push(c),
+            }
+        }
+    }
+    if inside {
+        html.push_str("</pre>");
+    }
+    (html, inside)
+}
+
+/// Calls `attempt` until it succeeds, retrying flood-control answers after the
+/// time Telegram asks for and network failures with exponential backoff.
+async fn with_retries<T, F, Fut>(mut attempt: F) -> Result<T, RequestError>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, RequestError>>,
+{
+    let mut backoff = Duration::from_millis(500);
+    let mut tries = 1;
+    loop {
+        match attempt().await {
+            Ok(value) => return Ok(value),
+            Err(RequestError::RetryAfter(wait)) if tries < ATTEMPTS => {
+                tokio::time::sleep(wait.duration()).await;
+            }
+            Err(error) if is_transient(&error) && tries < ATTEMPTS => {
+                tracing::warn!(error = describe(&error), tries, "retrying a Telegram call");
+                tokio::time::sleep(backoff).await;
+                backoff *= 2;
+            }
+            Err(error) => return Err(error),
+        }
+        tries += 1;
+    }
+}
+
+/// Whether a failure may go away by trying again (the network, a proxy's error page).
+fn is_transient(error: &RequestError) -> bool {
+    matches!(
+        error,
+        RequestError::Network(_) | RequestError::Io(_) | RequestError::InvalidJson { .. }
+    )
+}
+
+/// Whether the chat will not take messages from the bot: a private chat the
+/// person never opened (Telegram answers 403 "bot can't initiate conversation
+/// with a user"), a bot they blocked, a chat that does not exist for the bot.
+pub(super) fn is_refusal(error: &RequestError) -> bool {
+    match error {
+        RequestError::Api(
+            ApiError::CantInitiateConversation
+            | ApiError::BotBlocked
+            | ApiError::UserDeactivated
+            | ApiError::CantTalkWithBots
+            | ApiError::ChatNotFound,
+        ) => true,
+        RequestError::Api(ApiError::Unknown(description)) => description.starts_with("Forbidden"),
+        _ => false,
+    }
+}
+
+/// A log-safe description of an error: never the request or response body,
+/// which may hold a private board's caption.
+pub(super) fn describe(error: &RequestError) -> String {
+    match error {
+        RequestError::Api(api) => format!("Telegram refused: {api}"),
+        RequestError::MigrateToChatId(_) => "the group became a supergroup".to_owned(),
+        RequestError::RetryAfter(wait) => format!("flood control, retry after {wait:?}"),
+        RequestError::Network(_) => "network failure".to_owned(),
+        RequestError::InvalidJson { .. } => "an unreadable response".to_owned(),
+        RequestError::Io(_) => "an I/O failure".to_owned(),
+    }
+}
+
+fn is_gif(image: &Image) -> bool {
+    image.bytes.starts_with(b"GIF8") || image.file_name.to_lowercase().ends_with(".gif")
+}
+
+/// Lays buttons out in rows (three short labels or two long ones per row), then
+/// the URL button on its own row. Buttons whose data Telegram would reject are
+/// left out rather than failing the whole message.
+fn keyboard(buttons: &[Button], link: Option<&Link>) -> Option<InlineKeyboardMarkup> {
+    let usable: Vec<&Button> = buttons
+        .iter()
+        .filter(|button| {
+            let fits = !button.data.is_empty() && button.data.len() <= CALLBACK_DATA_LIMIT;
+            if !fits {
+                tracing::warn!(
+                    bytes = button.data.len(),
+                    "a button's data does not fit Telegram's 64 bytes; left out"
+                );
+            }
+            fits
+        })
+        .collect();
+    let per_row = if usable
+        .iter()
+        .all(|button| button.label.chars().count() <= 12)
+    {
+        3
+    } else {
+        2
+    };
+    let mut rows: Vec<Vec<InlineKeyboardButton>> = usable
+        .chunks(per_row)
+        .map(|row| {
+            row.iter()
+                .map(|button| {
+                    InlineKeyboardButton::callback(button.label.clone(), button.data.clone())
+                })
+                .collect()
+        })
+        .collect();
+    if let Some(link) = link {
+        rows.push(vec![InlineKeyboardButton::url(
+            link.label.clone(),
+            link.url.clone(),
+        )]);
+    }
+    (!rows.is_empty()).then(|| InlineKeyboardMarkup::new(rows))
+}
+
+/// Splits text into pieces of at most `limit` characters, at line ends where possible.
+fn split_text(text: &str, limit: usize) -> Vec<String> {
+    let mut pieces = Vec::new();
+    let mut current = String::new();
+    let mut current_len = 0;
+    for line in text.split_inclusive('\n') {
+        let line_len = line.chars().count();
+        if current_len + line_len > limit && !current.is_empty() {
+            pieces.push(std::mem::take(&mut current));
+            current_len = 0;
+        }
+        if line_len > limit {
+            let chars: Vec<char> = line.chars().collect();
+            for piece in chars.chunks(limit) {
+                pieces.push(piece.iter().collect());
+            }
+            continue;
+        }
+        current.push_str(line);
+        current_len += line_len;
+    }
+    if !current.is_empty() {
+        pieces.push(current);
+    }
+    pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_text_is_split_at_line_ends_within_the_limit() {
+        let text = "aaaa\nbbbb\ncccc\n";
+        assert_eq!(split_text(text, 10), vec!["aaaa\nbbbb\n", "cccc\n"]);
+        let long = "x".repeat(25);
+        let pieces = split_text(&long, 10);
+        assert_eq!(pieces.len(), 3);
+        assert!(pieces.iter().all(|piece| piece.chars().count() <= 10));
+        assert_eq!(pieces.concat(), long);
+    }
+
+    #[test]
+    fn fenced_boards_become_pre_blocks_and_the_rest_is_escaped() {
+        let (html, inside) = fenced_to_html("a <b> & c\n```\n r n\n . .\n```\nend", false);
+        assert_eq!(html, "a &lt;b&gt; &amp; c\n<pre> r n\n . .\n</pre>\nend");
+        assert!(!inside);
+        let (first, inside) = fenced_to_html("x\n```\n r n\n", false);
+        assert_eq!(first, "x\n<pre> r n\n</pre>");
+        assert!(inside);
+        let (second, inside) = fenced_to_html(" . .\n```\ny", inside);
+        assert_eq!(second, "<pre> . .\n</pre>\ny");
+        assert!(!inside);
+    }
+
+    #[test]
+    fn buttons_with_oversized_data_are_left_out() {
+        let buttons = vec![
+            Button {
+                label: "Accept".into(),
+                data: "acc:1".into(),
+            },
+            Button {
+                label: "Too long".into(),
+                data: "x".repeat(65),
+            },
+        ];
+        let markup = keyboard(&buttons, None).expect("one usable button");
+        assert_eq!(markup.inline_keyboard.len(), 1);
+        assert_eq!(markup.inline_keyboard[0].len(), 1);
+        assert!(keyboard(&buttons[1..], None).is_none());
+    }
+
+    #[test]
+    fn real_telegram_403_is_a_refusal() {
+        let error = RequestError::Api(ApiError::Unknown(
+            "Forbidden: bot can't initiate conversation with a user".into(),
+        ));
+        assert!(is_refusal(&error));
+        assert!(!is_refusal(&RequestError::Api(
+            ApiError::MessageTextIsEmpty
+        )));
+    }
+}

@@ -1,0 +1,338 @@
+//! The Telegram adapter: updates in (long polling, or a webhook), Bot API calls out.
+//!
+//! Messages, commands and inline-button presses become [`Request`]s for the game
+//! service; the [`Delivery`]s it answers with, and the ones it pushes through its
+//! outbox, become messages, board photos, game animations and inline keyboards.
+//! The adapter knows nothing about chess.
+//!
+//! ```no_run
+//! # async fn example(
+//! #     handler: std::sync::Arc<dyn kodex_bot::api::Handler>,
+//! #     outbox: tokio::sync::mpsc::UnboundedReceiver<kodex_bot::api::Delivery>,
+//! # ) -> Result<(), kodex_bot::telegram::TelegramError> {
+//! use kodex_bot::telegram::{run, TelegramConfig};
+//! if let Some(config) = TelegramConfig::from_env()? {
+//!     run(config, handler, outbox).await?;
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! [`Request`]: crate::api::Request
+
+mod commands;
+mod courier;
+mod directory;
+mod picker;
+mod texts;
+mod updates;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use teloxide::adaptors::Throttle;
+use teloxide::payloads::setters::*;
+use teloxide::requests::{Request as _, Requester};
+use teloxide::types::{AllowedUpdate, BotCommand, Update};
+use teloxide::update_listeners::{webhooks, Polling, UpdateListener};
+use teloxide::{Bot, RequestError};
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio_stream::StreamExt as _;
+
+use crate::api::{Delivery, Handler};
+use updates::Adapter;
+
+pub use picker::VariantChoice;
+pub use teloxide::adaptors::throttle::Limits;
+
+/// How the adapter receives updates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// `getUpdates` long polling: works anywhere, one process per bot token.
+    Polling,
+    /// Telegram calls us: an HTTP server (axum) on `listen` behind the public
+    /// HTTPS `url`, e.g. for several instances behind a load balancer.
+    Webhook {
+        /// The local address to listen on.
+        listen: SocketAddr,
+        /// The public HTTPS address Telegram posts updates to.
+        url: url::Url,
+    },
+}
+
+/// Everything the Telegram adapter needs to run.
+#[derive(Clone, Debug)]
+pub struct TelegramConfig {
+    /// The bot token from @BotFather.
+    pub token: String,
+    /// A Bot API server other than `https://api.telegram.org/` (a local Bot API
+    /// server, or a fake one in tests).
+    pub api_url: Option<url::Url>,
+    /// Long polling or webhook.
+    pub mode: Mode,
+    /// Send boards as files (pixel-exact, no recompression) instead of photos.
+    pub boards_as_documents: bool,
+    /// Telegram's flood limits the Throttle adaptor keeps within.
+    pub limits: Limits,
+    /// How long one `getUpdates` call waits for news.
+    pub poll_timeout: Duration,
+    /// The variants `/play` without a variant offers as buttons. Empty: such a
+    /// `/play` goes to the service as is.
+    pub variants: Vec<VariantChoice>,
+}
+
+impl TelegramConfig {
+    /// Long polling against the real Bot API with Telegram's documented limits.
+    pub fn new(token: impl Into<String>) -> Self {
+        TelegramConfig {
+            token: token.into(),
+            api_url: None,
+            mode: Mode::Polling,
+            boards_as_documents: false,
+            // teloxide's default allows 10 messages a minute in a supergroup;
+            // Telegram documents 20 per group, and every move is a message.
+            limits: Limits {
+                messages_per_min_channel_or_supergroup: 20,
+                ..Limits::default()
+            },
+            poll_timeout: Duration::from_secs(10),
+            variants: Vec::new(),
+        }
+    }
+
+    /// Reads the environment: `None` without `KODEX_TELEGRAM_TOKEN`, else the
+    /// token with [`TelegramConfig::with_env_options`].
+    pub fn from_env() -> Result<Option<Self>, TelegramError> {
+        match env_variable("KODEX_TELEGRAM_TOKEN") {
+            Some(token) => TelegramConfig::new(token).with_env_options().map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Applies the optional settings from the environment:
+    ///
+    /// - `KODEX_TELEGRAM_API_URL`: another Bot API server;
+    /// - `KODEX_TELEGRAM_WEBHOOK_URL` and `KODEX_TELEGRAM_WEBHOOK_LISTEN`
+    ///   (default `0.0.0.0:8443`): webhook mode instead of long polling;
+    /// - `KODEX_TELEGRAM_BOARDS_AS_FILES=1`: boards as documents.
+    pub fn with_env_options(mut self) -> Result<Self, TelegramError> {
+        if let Some(api_url) = env_variable("KODEX_TELEGRAM_API_URL") {
+            self.api_url = Some(parse_url("KODEX_TELEGRAM_API_URL", &api_url)?);
+        }
+        if let Some(webhook_url) = env_variable("KODEX_TELEGRAM_WEBHOOK_URL") {
+            let listen = env_variable("KODEX_TELEGRAM_WEBHOOK_LISTEN")
+                .unwrap_or_else(|| "0.0.0.0:8443".to_owned());
+            self.mode = Mode::Webhook {
+                listen: listen.parse().map_err(|_| {
+                    TelegramError::Config(format!(
+                        "KODEX_TELEGRAM_WEBHOOK_LISTEN is not an address like 0.0.0.0:8443: {listen}"
+                    ))
+                })?,
+                url: parse_url("KODEX_TELEGRAM_WEBHOOK_URL", &webhook_url)?,
+            };
+        }
+        self.boards_as_documents = env_variable("KODEX_TELEGRAM_BOARDS_AS_FILES")
+            .is_some_and(|value| matches!(value.as_str(), "1" | "true" | "yes"));
+        Ok(self)
+    }
+
+    /// Offers every variant of `registry` in the `/play` picker.
+    pub fn with_variants_of(mut self, registry: &kodex_engine::Registry) -> Self {
+        self.variants = registry
+            .all()
+            .iter()
+            .map(|variant| VariantChoice {
+                id: variant.id().to_owned(),
+                name: variant.name("en").to_owned(),
+                name_ru: variant.name("ru").to_owned(),
+            })
+            .collect();
+        self
+    }
+}
+
+fn env_variable(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|value| !value.is_empty())
+}
+
+fn parse_url(variable: &str, value: &str) -> Result<url::Url, TelegramError> {
+    url::Url::parse(value)
+        .map_err(|error| TelegramError::Config(format!("{variable} is not a URL ({error})")))
+}
+
+/// Why the adapter could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum TelegramError {
+    /// The configuration is unusable.
+    #[error("Telegram configuration: {0}")]
+    Config(String),
+    /// `getMe` failed: usually a wrong token or no way to reach Telegram.
+    #[error("could not reach the Telegram bot (is KODEX_TELEGRAM_TOKEN right?): {0}")]
+    GetMe(String),
+    /// Telegram refused the webhook.
+    #[error("could not set the Telegram webhook: {0}")]
+    Webhook(String),
+    /// The webhook's local address could not be bound.
+    #[error("could not listen on {address} for the Telegram webhook: {source}")]
+    Bind {
+        /// The address.
+        address: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Runs the Telegram bot until the process ends. See [`run_until`].
+pub async fn run(
+    config: TelegramConfig,
+    handler: Arc<dyn Handler>,
+    outbox: UnboundedReceiver<Delivery>,
+) -> Result<(), TelegramError> {
+    run_until(config, handler, outbox, std::future::pending()).await
+}
+
+/// Runs the Telegram bot until `stop` completes: checks the token (`getMe`),
+/// registers the command menus in English and Russian, then handles updates one
+/// at a time in arrival order while deliveries go out through per-chat queues.
+/// Deliveries arriving on `outbox` (a flag fell, a challenge expired) are sent
+/// the same way.
+pub async fn run_until(
+    config: TelegramConfig,
+    handler: Arc<dyn Handler>,
+    mut outbox: UnboundedReceiver<Delivery>,
+    stop: impl Future<Output = ()> + Send,
+) -> Result<(), TelegramError> {
+    let mut bot = Bot::new(config.token.clone());
+    if let Some(api_url) = config.api_url.clone() {
+        bot = bot.set_api_url(api_url);
+    }
+    let me = bot
+        .get_me()
+        .send()
+        .await
+        .map_err(|error| TelegramError::GetMe(courier::describe(&error)))?;
+    register_commands(&bot).await;
+
+    let throttled = Throttle::new_spawn(bot.clone(), config.limits);
+    let adapter = Adapter::new(
+        throttled,
+        &me,
+        config.boards_as_documents,
+        config.variants,
+        handler,
+    );
+    let outbox_adapter = Arc::clone(&adapter);
+    let outbox_task = tokio::spawn(async move {
+        while let Some(delivery) = outbox.recv().await {
+            outbox_adapter.dispatch_unsolicited(delivery);
+        }
+    });
+    tracing::info!(bot = me.username(), "Telegram bot started");
+
+    let result = match config.mode {
+        Mode::Polling => {
+            if let Err(error) = bot.delete_webhook().send().await {
+                tracing::warn!(
+                    error = courier::describe(&error),
+                    "could not remove an old webhook"
+                );
+            }
+            let polling = Polling::builder(bot)
+                .timeout(config.poll_timeout)
+                .allowed_updates(vec![AllowedUpdate::Message, AllowedUpdate::CallbackQuery])
+                .build();
+            consume(polling, &adapter, stop, courier::describe).await;
+            Ok(())
+        }
+        Mode::Webhook { listen, url } => serve_webhook(bot, listen, url, &adapter, stop).await,
+    };
+    outbox_task.abort();
+    result
+}
+
+/// Registers the command menus (English as the default, Russian for Russian
+/// clients). A failure only costs the menu, so it is logged, not fatal.
+async fn register_commands(bot: &Bot) {
+    for language in ["en", "ru"] {
+        let commands: Vec<BotCommand> = commands::menu(language)
+            .into_iter()
+            .map(|(name, description)| BotCommand::new(name, description))
+            .collect();
+        let mut request = bot.set_my_commands(commands);
+        if language != "en" {
+            request = request.language_code(language);
+        }
+        if let Err(error) = request.send().await {
+            tracing::warn!(
+                language,
+                error = courier::describe(&error),
+                "could not register the command menu"
+            );
+        }
+    }
+}
+
+async fn serve_webhook(
+    bot: Bot,
+    listen: SocketAddr,
+    url: url::Url,
+    adapter: &Arc<Adapter>,
+    stop: impl Future<Output = ()> + Send,
+) -> Result<(), TelegramError> {
+    let tcp = tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(|source| TelegramError::Bind {
+            address: listen,
+            source,
+        })?;
+    let options = webhooks::Options::new(listen, url);
+    let (listener, shutdown, router) = webhooks::axum_to_router(bot, options)
+        .await
+        .map_err(|error: RequestError| TelegramError::Webhook(courier::describe(&error)))?;
+    tokio::spawn(async move {
+        if let Err(error) = axum::serve(tcp, router)
+            .with_graceful_shutdown(shutdown)
+            .await
+        {
+            tracing::error!(%error, "the Telegram webhook server stopped");
+        }
+    });
+    consume(listener, adapter, stop, |never| match *never {}).await;
+    Ok(())
+}
+
+/// Feeds updates to the adapter until the listener ends or `stop` completes.
+/// `describe` words a listener error for the log without echoing update
+/// contents (they may be a player's private messages).
+async fn consume<L>(
+    mut listener: L,
+    adapter: &Arc<Adapter>,
+    stop: impl Future<Output = ()>,
+    describe: fn(&L::Err) -> String,
+) where
+    L: UpdateListener,
+{
+    let stop_token = listener.stop_token();
+    let updates = listener.as_stream();
+    tokio::pin!(updates);
+    tokio::pin!(stop);
+    loop {
+        let update: Option<Result<Update, L::Err>> = tokio::select! {
+            update = updates.next() => update,
+            () = &mut stop => {
+                stop_token.stop();
+                break;
+            }
+        };
+        match update {
+            Some(Ok(update)) => adapter.on_update(update).await,
+            // Polling retries by itself (with backoff); just note it.
+            Some(Err(error)) => {
+                tracing::warn!(error = describe(&error), "could not get Telegram updates")
+            }
+            None => break,
+        }
+    }
+}

@@ -1,0 +1,389 @@
+//! Receiving: Telegram updates become service requests, and the deliveries the
+//! service answers with are routed to the right chats.
+
+use std::sync::Arc;
+
+use teloxide::adaptors::Throttle;
+use teloxide::payloads::setters::*;
+use teloxide::requests::{Request as _, Requester};
+use teloxide::types::{
+    CallbackQuery, CallbackQueryId, ChatId, Me, Message, MessageId, Update, UpdateKind, User,
+    UserId,
+};
+use teloxide::Bot;
+
+use super::commands::{self, Parsed, PlayContext};
+use super::courier::{self, Courier, Parcel, Refusal};
+use super::directory::Directory;
+use super::picker::{Choice, Picker, VariantChoice};
+use super::texts;
+use crate::api::{Action, ChatRef, Delivery, Handler, Platform, Request, Target, UserRef};
+
+/// Telegram's limit on a callback answer, in characters.
+const CALLBACK_ANSWER_LIMIT: usize = 200;
+/// Callback answers longer than this are shown as an alert box, not a toast.
+const TOAST_LIMIT: usize = 80;
+
+/// Where a request came from, to route its answers.
+struct Origin {
+    chat: ChatId,
+    private: bool,
+    message: Option<MessageId>,
+}
+
+/// The adapter proper: holds the service and the courier.
+pub(super) struct Adapter {
+    handler: Arc<dyn Handler>,
+    courier: Arc<Courier>,
+    directory: Arc<Directory>,
+    picker: Picker,
+    bot_id: UserId,
+    bot_username: String,
+}
+
+impl Adapter {
+    /// An adapter for the bot `me`, sending through `bot`.
+    pub fn new(
+        bot: Throttle<Bot>,
+        me: &Me,
+        boards_as_documents: bool,
+        variants: Vec<VariantChoice>,
+        handler: Arc<dyn Handler>,
+    ) -> Arc<Self> {
+        let directory = Arc::new(Directory::default());
+        let bot_username = me.username().to_owned();
+        let courier = Courier::new(
+            bot,
+            bot_username.clone(),
+            boards_as_documents,
+            Arc::clone(&directory),
+        );
+        Arc::new(Adapter {
+            handler,
+            courier,
+            directory,
+            picker: Picker::new(variants),
+            bot_id: me.id,
+            bot_username,
+        })
+    }
+
+    /// Handles one update: a message or a button press. Other kinds are ignored.
+    pub async fn on_update(&self, update: Update) {
+        match update.kind {
+            UpdateKind::Message(message) => self.on_message(message).await,
+            UpdateKind::CallbackQuery(query) => self.on_callback(query).await,
+            _ => {}
+        }
+    }
+
+    /// Sends a delivery no request caused (the service's outbox).
+    pub fn dispatch_unsolicited(&self, delivery: Delivery) {
+        self.dispatch(delivery, None);
+    }
+
+    async fn on_message(&self, message: Message) {
+        let Some(from) = message.from.as_ref().filter(|user| !user.is_bot) else {
+            return;
+        };
+        let Some(text) = message.text() else {
+            return;
+        };
+        let chat = message.chat.id;
+        let private = message.chat.is_private();
+        self.directory.remember(from, chat, private);
+
+        let action = if let Some(command) = commands::split(text, &self.bot_username) {
+            let replied_to = message
+                .reply_to_message()
+                .and_then(|replied| replied.from.as_ref())
+                .filter(|author| !author.is_bot && author.id != from.id)
+                .map(user_ref);
+            let resolve = |username: &str| self.user_for_username(username);
+            let context = PlayContext {
+                replied_to,
+                resolve_username: &resolve,
+            };
+            match commands::parse(&command, text, &context) {
+                Parsed::Action(action) => action,
+                Parsed::Start { payload } => self.start(from.id, &payload, private),
+                Parsed::Unknown(action) if private => action,
+                // Probably meant for another bot in the group.
+                Parsed::Unknown(_) => return,
+            }
+        } else if private || self.replies_to_bot(&message) {
+            // Said to the bot: a move, or an error explaining why it is not one.
+            Action::Move {
+                text: text.to_owned(),
+                game: None,
+            }
+        } else {
+            // Group chatter (seen only with privacy mode off or as admin): a move
+            // if it parses as one for the sender's game, silence otherwise.
+            Action::Text {
+                text: text.to_owned(),
+            }
+        };
+
+        if !private {
+            let locale = from.language_code.as_deref();
+            if let Some(buttons) = self.picker.open(&action, from.id, locale) {
+                let menu = Parcel::new(texts::picker_prompt(locale), None, buttons);
+                self.courier.enqueue(chat, menu);
+                return;
+            }
+        }
+
+        let request = Request {
+            chat: chat_ref(chat),
+            private,
+            actor: user_ref(from),
+            locale: from.language_code.clone(),
+            action,
+        };
+        let origin = Origin {
+            chat,
+            private,
+            message: Some(message.id),
+        };
+        for delivery in self.handler.handle(request).await {
+            self.dispatch(delivery, Some(&origin));
+        }
+    }
+
+    /// `/start <payload>`: the player followed a deep link to their private
+    /// board (or just opened the chat). Deep links name a game (`b_<game>`), or
+    /// none (`board`: the player's current game).
+    fn start(&self, player: UserId, payload: &str, private: bool) -> Action {
+        if !private {
+            return Action::Help;
+        }
+        self.directory.forget_links(player);
+        if payload == "board" {
+            Action::Board { game: None }
+        } else if let Some(game) = payload.strip_prefix("b_").filter(|game| !game.is_empty()) {
+            Action::Board {
+                game: Some(game.to_owned()),
+            }
+        } else {
+            Action::Help
+        }
+    }
+
+    async fn on_callback(&self, query: CallbackQuery) {
+        let mut notes = Vec::new();
+        if let (Some(data), Some(message)) = (query.data.clone(), query.message.as_ref()) {
+            let chat = message.chat();
+            self.directory
+                .remember(&query.from, chat.id, chat.is_private());
+            let locale = query.from.language_code.as_deref();
+            let action = match self.picker.choose(&data, query.from.id) {
+                None => Action::Button { data },
+                Some(Choice::Play(action)) => action,
+                Some(Choice::NotYours) => {
+                    self.answer_callback(query.id, vec![texts::picker_not_yours(locale)])
+                        .await;
+                    return;
+                }
+                Some(Choice::Expired) => {
+                    self.answer_callback(query.id, vec![texts::picker_expired(locale)])
+                        .await;
+                    return;
+                }
+            };
+            let request = Request {
+                chat: chat_ref(chat.id),
+                private: chat.is_private(),
+                actor: user_ref(&query.from),
+                locale: query.from.language_code.clone(),
+                action,
+            };
+            let origin = Origin {
+                chat: chat.id,
+                private: chat.is_private(),
+                message: None,
+            };
+            for delivery in self.handler.handle(request).await {
+                // A short private note for the presser ("not your game") is what
+                // the callback answer is for: only they see it.
+                let is_note_for_presser = matches!(&delivery.target,
+                    Target::Ephemeral(user) if self.directory.user_id(user) == Some(query.from.id))
+                    && delivery.image.is_none()
+                    && delivery.buttons.is_empty()
+                    && delivery.text.chars().count() <= CALLBACK_ANSWER_LIMIT;
+                if is_note_for_presser {
+                    notes.push(delivery.text);
+                } else {
+                    self.dispatch(delivery, Some(&origin));
+                }
+            }
+        }
+        self.answer_callback(query.id, notes).await;
+    }
+
+    /// Answers a button press, with `notes` shown only to the presser. Every
+    /// press is answered, or the button keeps spinning in their client.
+    async fn answer_callback(&self, id: CallbackQueryId, notes: Vec<String>) {
+        let mut answer = self.courier.bot().answer_callback_query(id);
+        let note: String = notes
+            .join("\n")
+            .chars()
+            .take(CALLBACK_ANSWER_LIMIT)
+            .collect();
+        if !note.is_empty() {
+            answer = answer
+                .show_alert(note.chars().count() > TOAST_LIMIT)
+                .text(note);
+        }
+        if let Err(error) = answer.send().await {
+            tracing::warn!(
+                error = courier::describe(&error),
+                "could not answer a button press"
+            );
+        }
+    }
+
+    fn dispatch(&self, delivery: Delivery, origin: Option<&Origin>) {
+        let Delivery {
+            target,
+            text,
+            image,
+            buttons,
+        } = delivery;
+        let parcel = Parcel::new(text, image, buttons);
+        match target {
+            Target::Chat(chat) => match telegram_chat(&chat) {
+                Some(chat) => self.courier.enqueue(chat, parcel),
+                None => tracing::warn!("a delivery for another platform reached Telegram"),
+            },
+            Target::Private(user) => self.send_privately(&user, parcel, origin, true),
+            Target::Ephemeral(user) => self.send_privately(&user, parcel, origin, false),
+        }
+    }
+
+    /// Sends to the person's private chat with the bot. If Telegram refuses
+    /// (they never pressed Start), hidden content becomes a deep link in the
+    /// group; a plain note about their own action becomes a reply in the group.
+    fn send_privately(
+        &self,
+        user: &UserRef,
+        mut parcel: Parcel,
+        origin: Option<&Origin>,
+        hidden: bool,
+    ) {
+        if user.platform != Platform::Telegram {
+            tracing::warn!("a private delivery for another platform reached Telegram");
+            return;
+        }
+        let Some(player) = self.directory.user_id(user) else {
+            tracing::warn!("a private delivery for someone the bot has never seen");
+            return;
+        };
+        let group = origin
+            .filter(|origin| !origin.private)
+            .map(|origin| origin.chat)
+            .or_else(|| self.directory.last_group(player));
+        parcel.if_refused = group.map(|group| {
+            if hidden || parcel.image.is_some() {
+                Refusal::DeepLink {
+                    group,
+                    player,
+                    player_name: user.name.clone(),
+                    payload: deep_link_payload(
+                        parcel.image.as_ref().map(|image| &*image.file_name),
+                    ),
+                }
+            } else {
+                Refusal::ReplyInGroup {
+                    group,
+                    reply_to: origin.and_then(|origin| origin.message),
+                }
+            }
+        });
+        self.courier.enqueue(ChatId::from(player), parcel);
+    }
+
+    fn replies_to_bot(&self, message: &Message) -> bool {
+        message
+            .reply_to_message()
+            .and_then(|replied| replied.from.as_ref())
+            .is_some_and(|author| author.id == self.bot_id)
+    }
+
+    /// `@username` from `/play`: the person's id when they have written where
+    /// the bot reads, else the username itself (`id` = `"@name"`), which the
+    /// service matches against the [`UserRef::name`] of whoever accepts.
+    fn user_for_username(&self, username: &str) -> UserRef {
+        let name = format!("@{username}");
+        let id = match self.directory.id_for_username(username) {
+            Some(id) => id.0.to_string(),
+            None => name.to_lowercase(),
+        };
+        UserRef {
+            platform: Platform::Telegram,
+            id,
+            name,
+        }
+    }
+}
+
+/// The `/start` payload of a deep link to a private board: `b_<game>` when the
+/// board's file name names the game (the service's `<game>-<ply>[-<color>].png`,
+/// or `board-<game>-<ply>.png`), else `board` (the player's current game).
+/// Telegram allows only `A-Z a-z 0-9 _ -` and 64 characters.
+fn deep_link_payload(file_name: Option<&str>) -> String {
+    let game = file_name
+        .map(|name| name.strip_prefix("board-").unwrap_or(name))
+        .and_then(|name| name.split_once('-'))
+        .map(|(game, _)| game)
+        .filter(|game| {
+            !game.is_empty()
+                && game.len() <= 60
+                && game.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+    match game {
+        Some(game) => format!("b_{game}"),
+        None => "board".to_owned(),
+    }
+}
+
+fn chat_ref(chat: ChatId) -> ChatRef {
+    ChatRef {
+        platform: Platform::Telegram,
+        id: chat.0.to_string(),
+    }
+}
+
+fn telegram_chat(chat: &ChatRef) -> Option<ChatId> {
+    if chat.platform != Platform::Telegram {
+        return None;
+    }
+    chat.id.parse().ok().map(ChatId)
+}
+
+/// A Telegram user as the service sees them: `@username`, or their name.
+fn user_ref(user: &User) -> UserRef {
+    let name = match &user.username {
+        Some(username) => format!("@{username}"),
+        None => user.full_name(),
+    };
+    UserRef {
+        platform: Platform::Telegram,
+        id: user.id.0.to_string(),
+        name,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deep_link_payload_names_the_game_only_when_safe() {
+        assert_eq!(deep_link_payload(Some("board-7fk2-12.png")), "b_7fk2");
+        assert_eq!(deep_link_payload(Some("k3x9pq-4-black.png")), "b_k3x9pq");
+        assert_eq!(deep_link_payload(Some("board-a b-3.png")), "board");
+        assert_eq!(deep_link_payload(Some("game.gif")), "board");
+        assert_eq!(deep_link_payload(None), "board");
+    }
+}

@@ -1,0 +1,132 @@
+//! The real `kodex` binary: piped console scripts, and a hard kill in the
+//! middle of a game followed by a restart that finishes it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Command, Stdio};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kodex-bin-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn kodex(dir: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_kodex"));
+    command
+        .arg("console")
+        .current_dir(dir)
+        .env_remove("KODEX_DISCORD_TOKEN")
+        .env_remove("KODEX_TELEGRAM_TOKEN")
+        .env("KODEX_DATABASE_URL", "sqlite://game.db")
+        .env("KODEX_BOARDS_DIR", dir.join("boards"))
+        .env("KODEX_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    command
+}
+
+/// Runs a whole script through a pipe; the process exits at end of input.
+fn run_script(dir: &Path, script: &str) -> Vec<String> {
+    let mut child = kodex(dir).spawn().expect("kodex starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("script written");
+    let output = child
+        .wait_with_output()
+        .expect("kodex exits at end of input");
+    assert!(output.status.success(), "{:?}", output.status);
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Reads stdout until a line containing `text`; panics at end of output.
+fn wait_for(lines: &mut std::io::Lines<BufReader<ChildStdout>>, text: &str) -> String {
+    for line in lines.by_ref() {
+        let line = line.expect("stdout readable");
+        if line.contains(text) {
+            return line;
+        }
+    }
+    panic!("kodex ended before printing {text:?}");
+}
+
+#[test]
+fn a_piped_script_runs_and_exits_at_end_of_input() {
+    let dir = temp_dir("piped");
+    let out = run_script(
+        &dir,
+        "# comments and blank lines are skipped\n\nalice: /play chess @bob white\n\
+         bob: /accept\nalice: e4\n/as bob\ne5\nbob (dm): /games\nalice: /frob\n",
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("[#local] ") && l.contains("alice played e4")),
+        "{out:#?}"
+    );
+    assert!(
+        out.iter().any(|l| l == "[console] speaking as bob"),
+        "{out:#?}"
+    );
+    assert!(out.iter().any(|l| l.contains("bob played e5")), "{out:#?}");
+    assert!(
+        out.iter().any(|l| l.starts_with("[@bob] ")
+            && (l.contains("your move") || l.contains("opponent's move"))),
+        "{out:#?}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("[@alice] ") && l.contains("/frob")),
+        "{out:#?}"
+    );
+    assert!(dir.join("game.db").exists());
+}
+
+#[test]
+fn a_hard_kill_mid_game_loses_nothing() {
+    let dir = temp_dir("kill");
+    let mut child: Child = kodex(&dir).spawn().expect("kodex starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    writeln!(stdin, "alice: /play chess @bob white").expect("write");
+    let challenge = wait_for(&mut lines, "/press acc:");
+    let id = challenge
+        .split("/press acc:")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .expect("game id")
+        .to_owned();
+    for line in [
+        "bob: /accept",
+        "alice: e4",
+        "bob: e5",
+        "alice: Bc4",
+        "bob: Nc6",
+    ] {
+        writeln!(stdin, "{line}").expect("write");
+    }
+    stdin.flush().expect("flush");
+    wait_for(&mut lines, "bob played Nc6");
+    // SIGKILL: no shutdown code runs.
+    child.kill().expect("killed");
+    child.wait().expect("reaped");
+
+    let out = run_script(&dir, "alice: Qh5\nbob: Nf6\nalice: Qxf7#\nalice: /pgn\n");
+    assert!(
+        out.iter()
+            .any(|l| l.contains(&format!("{id}: 1-0 — alice (white) wins: checkmate"))),
+        "{out:#?}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.contains("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0")),
+        "{out:#?}"
+    );
+}

@@ -1,0 +1,126 @@
+# Kodex — English messages. Every key here must also be in ru.ftl.
+
+## Languages
+lang-set = Language set: English.
+lang-current = Your language: { $lang }. Change it with /lang en or /lang ru (/lang chat ru sets the chat's language).
+error-bad-lang = I speak English (en) and Russian (ru): /lang en or /lang ru.
+
+## General errors
+error-unknown-command = I don't know the command { $command }. /help lists what I understand.
+error-conflict = Someone changed this game at the same moment; nothing was changed. Please try again.
+error-internal = Something went wrong on my side; nothing was changed. Please try again later.
+error-stale-button = This button is no longer valid.
+error-variant-gone = The variant “{ $variant }” of this game is no longer available.
+error-corrupt-game = Game { $id } cannot be loaded; the operator has been told.
+error-line-too-long = That message is too long for me; it was ignored.
+
+## Finding games
+error-no-such-game = There is no game “{ $id }”. /games lists yours.
+error-not-your-game = You are not playing in game { $id }.
+error-no-game = You have no game running here. Start one with /play <variant> [@opponent].
+error-which-game = You have several games here; add the game id to the command (for example /move e4 <id>):
+    { $games }
+
+## Challenges
+error-play-usage = Usage: /play <variant> [@opponent] [clock] [color] — for example /play atomic @bob 3+2 white. /variants lists the variants.
+error-play-in-private = Challenges are made in a group chat, where your opponent can see them.
+error-unknown-variant = I don't know the variant “{ $variant }”. /variants lists them.
+error-bad-clock = “{ $clock }” is not a clock. Use none, bullet, blitz, rapid, minutes+increment like 3+2, or days per move like 1d.
+error-bad-color = “{ $color }” is not a colour: white, black or random.
+error-self-challenge = You cannot challenge yourself.
+error-not-a-challenge = { $id } is not a challenge waiting for an answer.
+error-own-challenge = You cannot accept your own challenge. /decline withdraws it.
+error-challenge-not-for-you = Challenge { $id } is meant for someone else.
+error-no-challenge = There is no challenge here for you.
+error-challenge-gone = Challenge { $id } is no longer open.
+color-random = random colours
+challenge-direct = { $challenger } challenges { $opponent } to { $variant } ({ $clock }, { $challenger } plays { $color }). Game { $id }: { $opponent }, /accept or /decline.
+challenge-open = { $challenger } is looking for an opponent: { $variant } ({ $clock }, { $challenger } plays { $color }). Game { $id }: anyone may /accept.
+challenge-declined = { $player } declined challenge { $id }.
+challenge-withdrawn = { $player } withdrew challenge { $id }.
+challenge-expired = Challenge { $id } by { $challenger } expired unanswered.
+button-accept = Accept
+button-decline = Decline
+
+## Playing
+game-started = Game { $id } starts: { $variant }, { $white } (white) against { $black } (black), clock: { $clock }.
+chess960-position = Start position number { $number }.
+fog-started = Fog of war: send your moves to me in a private chat; each of you gets your own board there.
+turn = { $id } · move { $number } · { $player } ({ $color }) to move
+moved = { $id }: { $player } played { $san }.
+you-moved = { $id }: you played { $san }.
+your-turn = { $id } · move { $number } · your move.
+their-turn = { $id } · move { $number } · waiting for your opponent.
+you-are-in-check = You are in check!
+color-white = white
+color-black = black
+clock-none = no clock
+clock-per-move = { $days ->
+    [one] { $days } day per move
+   *[other] { $days } days per move
+}
+error-move-usage = Usage: /move <move>, for example /move Nf3 (SAN, UCI like g1f3, or Russian letters like Кf3).
+error-move-too-long = That is too long to be a move.
+error-game-over = Game { $id } is over.
+error-fog-move-in-public = Game { $id } is played in the fog: send your move to me in a private chat, not here.
+error-not-your-turn = It is not your turn in game { $id }.
+error-move-unparseable = “{ $move }” is not a move I can read. Try SAN like Nf3, exd5, O-O, e8=Q or UCI like g1f3.
+error-move-illegal = “{ $move }” is not legal in this position.
+error-move-ambiguous = “{ $move }” is ambiguous; did you mean { $candidates }?
+
+## Offers
+draw-offered = { $player } offers a draw in game { $id }. { $opponent }: /draw to accept, /nodraw to decline.
+draw-declined = { $player } declined the draw offer in game { $id }.
+error-draw-already-offered = You have already offered a draw; offers cannot be withdrawn.
+error-no-draw-offer = There is no draw offer for you to answer. /draw offers one.
+error-offer-not-withdrawable = Offers cannot be withdrawn; your opponent answers it.
+takeback-requested = { $player } asks to take back their last move in game { $id }. { $opponent }: /takeback to allow, /notakeback to refuse.
+takeback-refused = { $player } refused the takeback in game { $id }.
+takeback-done = { $id }: the move was taken back.
+error-takeback-hidden = There are no takebacks in games with hidden information.
+error-takeback-nothing = You have no move to take back yet.
+error-takeback-already = You have already asked for a takeback; your opponent answers it.
+error-no-takeback = There is no takeback request for you to answer.
+error-abort-too-late = Both sides have moved; the game can no longer be aborted. /resign ends it.
+game-aborted = { $player } aborted game { $id }.
+
+## Results
+result-win = { $id }: { $result } — { $winner } ({ $color }) wins: { $reason }.
+result-draw = { $id }: ½–½ — draw: { $reason }.
+result-aborted = { $id }: aborted.
+reason-checkmate = checkmate
+reason-stalemate = stalemate
+reason-repetition = threefold repetition
+reason-fifty-moves = fifty moves without capture or pawn move
+reason-insufficient-material = no mating material
+reason-exploded-king = the king exploded
+reason-three-checks = third check
+reason-hill = the king reached the hill
+reason-race = the king reached the last rank
+reason-no-pieces = no pieces left
+reason-no-moves = no moves left
+reason-resign = { $loser } resigned
+reason-timeout = { $loser } ran out of time
+reason-timeout-draw = time ran out, but the opponent has no mating material
+reason-agreement = agreed
+reason-aborted = aborted
+reason-other = game over
+
+## Information
+games-none = You have no games or challenges. Start one: /play chess @friend
+games-header = Your games:
+games-challenge = challenge, waiting for an answer
+games-your-move = your move
+games-their-move = opponent's move
+error-pgn-hidden = The record of game { $id } stays hidden until the game ends.
+error-rules-usage = Usage: /rules <variant>, for example /rules atomic. /variants lists them.
+variants-header = Variants (/rules <id> explains one):
+variants-hidden-mark = {" "}(hidden information: moves in private chat)
+help =
+    Kodex — chess variants in chat.
+    /play <variant> [@opponent] [clock] [color] — challenge someone (no opponent: anyone may accept). Clock: none, bullet (1+0), blitz (3+2), rapid (10+0), 3+2, 15+10, 1d (days per move). Colour: white, black, random.
+    /accept, /decline — answer a challenge (add the game id if there are several).
+    /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3).
+    /resign, /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
+    /board, /games, /pgn [game], /rules <variant>, /variants, /lang en|ru, /help.
+    Fog of war: send your moves to me in a private chat; your own board comes there after every move.

@@ -1,0 +1,127 @@
+# Kodex — сообщения на русском. Каждый ключ из en.ftl должен быть и здесь.
+
+## Языки
+lang-set = Язык: русский.
+lang-current = Ваш язык: { $lang }. Сменить: /lang en или /lang ru (/lang chat ru задаёт язык чата).
+error-bad-lang = Я говорю по-английски (en) и по-русски (ru): /lang en или /lang ru.
+
+## Общие ошибки
+error-unknown-command = Я не знаю команды { $command }. Список команд: /help.
+error-conflict = Кто-то изменил эту партию в тот же момент; ничего не изменено. Попробуйте ещё раз.
+error-internal = У меня что-то сломалось; ничего не изменено. Попробуйте позже.
+error-stale-button = Эта кнопка больше не действует.
+error-variant-gone = Вариант «{ $variant }» этой партии больше недоступен.
+error-corrupt-game = Партию { $id } не удаётся загрузить; оператор предупреждён.
+error-line-too-long = Сообщение слишком длинное; я его пропустил.
+
+## Поиск партий
+error-no-such-game = Партии «{ $id }» нет. Ваши партии: /games.
+error-not-your-game = Вы не играете в партии { $id }.
+error-no-game = У вас здесь нет идущей партии. Начните её: /play <вариант> [@соперник].
+error-which-game = У вас здесь несколько партий; добавьте к команде номер партии (например, /move e4 <id>):
+    { $games }
+
+## Вызовы
+error-play-usage = Как вызвать: /play <вариант> [@соперник] [контроль] [цвет] — например, /play atomic @bob 3+2 white. Варианты: /variants.
+error-play-in-private = Вызовы делаются в общем чате, где их видит соперник.
+error-unknown-variant = Я не знаю варианта «{ $variant }». Список: /variants.
+error-bad-clock = «{ $clock }» — не контроль времени. Можно: none, bullet, blitz, rapid, минуты+добавка вроде 3+2 или дни на ход вроде 1d.
+error-bad-color = «{ $color }» — не цвет: white, black или random.
+error-self-challenge = Нельзя вызвать самого себя.
+error-not-a-challenge = { $id } — не вызов, ждущий ответа.
+error-own-challenge = Нельзя принять собственный вызов. /decline отзывает его.
+error-challenge-not-for-you = Вызов { $id } адресован не вам.
+error-no-challenge = Здесь нет вызова для вас.
+error-challenge-gone = Вызов { $id } уже не действует.
+color-random = случайный цвет
+challenge-direct = { $challenger } вызывает { $opponent } на партию: { $variant } ({ $clock }, { $challenger } играет: { $color }). Партия { $id }: { $opponent }, /accept или /decline.
+challenge-open = { $challenger } ищет соперника: { $variant } ({ $clock }, { $challenger } играет: { $color }). Партия { $id }: любой может ответить /accept.
+challenge-declined = { $player } отклоняет вызов { $id }.
+challenge-withdrawn = { $player } отзывает вызов { $id }.
+challenge-expired = Вызов { $id } от { $challenger } истёк без ответа.
+button-accept = Принять
+button-decline = Отклонить
+
+## Игра
+game-started = Партия { $id } началась: { $variant }, { $white } (белые) против { $black } (чёрные), контроль: { $clock }.
+chess960-position = Начальная позиция номер { $number }.
+fog-started = Туман войны: присылайте ходы мне в личный чат; там же каждый получает свою доску.
+turn = { $id } · ход { $number } · ходит { $player } ({ $color })
+moved = { $id }: { $player } сыграл { $san }.
+you-moved = { $id }: вы сыграли { $san }.
+your-turn = { $id } · ход { $number } · ваш ход.
+their-turn = { $id } · ход { $number } · ждём соперника.
+you-are-in-check = Вам шах!
+color-white = белые
+color-black = чёрные
+clock-none = без часов
+clock-per-move = { $days ->
+    [one] { $days } день на ход
+    [few] { $days } дня на ход
+   *[other] { $days } дней на ход
+}
+error-move-usage = Как ходить: /move <ход>, например /move Nf3 (SAN, UCI вроде g1f3 или русские буквы вроде Кf3).
+error-move-too-long = Это слишком длинно для хода.
+error-game-over = Партия { $id } окончена.
+error-fog-move-in-public = Партия { $id } идёт в тумане: присылайте ход мне в личный чат, а не сюда.
+error-not-your-turn = Сейчас не ваш ход в партии { $id }.
+error-move-unparseable = «{ $move }» — не ход, который я понимаю. Попробуйте SAN вроде Nf3, exd5, O-O, e8=Q или UCI вроде g1f3.
+error-move-illegal = «{ $move }» — невозможный ход в этой позиции.
+error-move-ambiguous = «{ $move }» неоднозначен; вы имели в виду { $candidates }?
+
+## Предложения
+draw-offered = { $player } предлагает ничью в партии { $id }. { $opponent }: /draw — согласиться, /nodraw — отказаться.
+draw-declined = { $player } отклоняет ничью в партии { $id }.
+error-draw-already-offered = Вы уже предложили ничью; предложение нельзя отозвать.
+error-no-draw-offer = Вам не предлагали ничью. /draw — предложить.
+error-offer-not-withdrawable = Предложение нельзя отозвать; ответ за соперником.
+takeback-requested = { $player } просит вернуть свой последний ход в партии { $id }. { $opponent }: /takeback — разрешить, /notakeback — отказать.
+takeback-refused = { $player } не разрешает вернуть ход в партии { $id }.
+takeback-done = { $id }: ход возвращён.
+error-takeback-hidden = В партиях со скрытой информацией ходы не возвращаются.
+error-takeback-nothing = Вам пока нечего возвращать.
+error-takeback-already = Вы уже попросили вернуть ход; ответ за соперником.
+error-no-takeback = Никто не просит вас вернуть ход.
+error-abort-too-late = Оба уже сходили; прервать партию нельзя. /resign — сдаться.
+game-aborted = { $player } прерывает партию { $id }.
+
+## Результаты
+result-win = { $id }: { $result } — победа: { $winner } ({ $color }), { $reason }.
+result-draw = { $id }: ½–½ — ничья: { $reason }.
+result-aborted = { $id }: партия прервана.
+reason-checkmate = мат
+reason-stalemate = пат
+reason-repetition = троекратное повторение
+reason-fifty-moves = пятьдесят ходов без взятий и ходов пешкой
+reason-insufficient-material = недостаточно материала для мата
+reason-exploded-king = король взорван
+reason-three-checks = третий шах
+reason-hill = король на вершине горы
+reason-race = король дошёл до последней горизонтали
+reason-no-pieces = не осталось фигур
+reason-no-moves = не осталось ходов
+reason-resign = { $loser } сдался
+reason-timeout = у { $loser } кончилось время
+reason-timeout-draw = время вышло, но у соперника нет материала для мата
+reason-agreement = по соглашению
+reason-aborted = партия прервана
+reason-other = партия окончена
+
+## Сведения
+games-none = У вас нет партий и вызовов. Начните: /play chess @друг
+games-header = Ваши партии:
+games-challenge = вызов, ждёт ответа
+games-your-move = ваш ход
+games-their-move = ход соперника
+error-pgn-hidden = Запись партии { $id } скрыта до её окончания.
+error-rules-usage = Как узнать правила: /rules <вариант>, например /rules atomic. Список: /variants.
+variants-header = Варианты (/rules <id> — правила):
+variants-hidden-mark = {" "}(скрытая информация: ходы в личном чате)
+help =
+    Kodex — шахматные варианты в чате.
+    /play <вариант> [@соперник] [контроль] [цвет] — вызвать на партию (без соперника — любой может принять). Контроль: none, bullet (1+0), blitz (3+2), rapid (10+0), 3+2, 15+10, 1d (дней на ход). Цвет: white, black, random.
+    /accept, /decline — ответить на вызов (если их несколько — добавьте номер партии).
+    /move <ход> или просто напишите ход — SAN (Nf3, O-O, e8=Q), UCI (g1f3) или русскими буквами (Кf3).
+    /resign, /draw (предложить или принять ничью), /nodraw, /takeback (попросить или разрешить вернуть ход), /notakeback, /abort (пока оба не сходили).
+    /board, /games, /pgn [партия], /rules <вариант>, /variants, /lang en|ru, /help.
+    Туман войны: присылайте ходы мне в личный чат; после каждого хода там же приходит ваша доска.

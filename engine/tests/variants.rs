@@ -1,0 +1,198 @@
+//! Variants as data: operator-added definitions, rule texts, zones, and the
+//! `kodex-uci` tool.
+
+use kodex_engine::{Game, Reason, Registry, Side, Start};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+#[test]
+fn an_operator_adds_a_variant_without_recompiling() {
+    let dir = std::env::temp_dir().join(format!("kodex-variants-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("amazons.toml"),
+        r#"
+id = "amazons"
+extends = "chess"
+start = "rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1"
+[names]
+en = "Amazons"
+ru = "Амазонки"
+[rules]
+en = "Queens are amazons (queen + knight)."
+ru = "Ферзи — амазонки (ферзь + конь)."
+[pieces.a]
+name = "amazon"
+betza = "QN"
+ru = "А"
+[pieces.q]
+betza = "Q"
+[pieces.p]
+promotes_to = ["a", "r", "b", "n"]
+"#,
+    )
+    .unwrap();
+    let mut registry = Registry::builtin();
+    assert_eq!(registry.load_dir(&dir).unwrap(), 1);
+    let variant = registry.get("amazons").expect("loaded").clone();
+    assert_eq!(variant.name("ru"), "Амазонки");
+    let mut game = Game::new(&variant, Start::Standard).unwrap();
+    // The amazon jumps like a knight from d1.
+    for mv in ["e4", "e5", "Ae2", "Nc6", "Ac3"] {
+        game.play_text(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    }
+    assert_eq!(game.history()[4].uci, "e2c3");
+
+    std::fs::write(
+        dir.join("broken.toml"),
+        "id = \"broken\"\nextends = \"chess\"\n[pieces.z]\nbetza = \"Q?\"\n",
+    )
+    .unwrap();
+    let err = Registry::builtin().load_dir(&dir).unwrap_err();
+    assert!(err.file.ends_with("broken.toml"), "{err}");
+    assert_eq!(err.key, "pieces.z.betza");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn every_builtin_has_names_rules_and_plays() {
+    let registry = Registry::builtin();
+    let ids: Vec<&str> = registry.all().iter().map(|v| v.id()).collect();
+    for id in [
+        "chess",
+        "chess960",
+        "atomic",
+        "kingofthehill",
+        "threecheck",
+        "crazyhouse",
+        "antichess",
+        "horde",
+        "fogofwar",
+        "racingkings",
+    ] {
+        assert!(ids.contains(&id), "{id} missing");
+        let v = registry.get(id).unwrap();
+        assert!(!v.rules_text("en").is_empty() && !v.rules_text("ru").is_empty());
+        assert_ne!(v.name("en"), v.name("ru"));
+        let g = Game::new(v, Start::Standard).unwrap();
+        assert!(!g.legal_moves().is_empty());
+    }
+    for alias in ["3check", "fischerandom", "koth", "zh", "Three-Check"] {
+        assert!(registry.get(alias).is_some(), "{alias}");
+    }
+}
+
+#[test]
+fn outcomes_carry_their_reason() {
+    let registry = Registry::builtin();
+    let play = |variant: &str, fen: &str, moves: &[&str]| {
+        let mut g = Game::new(registry.get(variant).unwrap(), Start::Fen(fen.into())).unwrap();
+        for m in moves {
+            g.play_text(m)
+                .unwrap_or_else(|e| panic!("{variant} {m}: {e}"));
+        }
+        g.outcome()
+    };
+    let hill = play(
+        "kingofthehill",
+        "4k3/8/8/8/8/8/4K3/8 w - - 0 1",
+        &["Ke3", "Kd7", "Ke4"],
+    )
+    .unwrap();
+    assert_eq!(
+        (hill.winner, hill.reason),
+        (Some(Side::WHITE), Reason::Hill)
+    );
+    let checks = play("threecheck", "4k3/8/8/8/8/8/8/R3K3 w - - 1+3 0 1", &["Ra8"]).unwrap();
+    assert_eq!(
+        (checks.winner, checks.reason),
+        (Some(Side::WHITE), Reason::ThreeChecks)
+    );
+    let boom = play("atomic", "4k3/4q3/8/8/8/8/4R3/4K3 w - - 0 1", &["Rxe7"]).unwrap();
+    assert_eq!(
+        (boom.winner, boom.reason),
+        (Some(Side::WHITE), Reason::ExplodedKing)
+    );
+    let race = play("racingkings", "8/1K6/8/8/8/8/6k1/8 w - - 0 1", &["Kb8"]).unwrap();
+    assert_eq!(
+        (race.winner, race.reason),
+        (Some(Side::WHITE), Reason::Race)
+    );
+    assert_eq!(
+        play("racingkings", "8/1K4k1/8/8/8/8/8/8 w - - 0 1", &["Kb8"]),
+        None,
+        "black may still equalise"
+    );
+    let drawn = play(
+        "racingkings",
+        "8/1K4k1/8/8/8/8/8/8 w - - 0 1",
+        &["Kb8", "Kg8"],
+    )
+    .unwrap();
+    assert_eq!((drawn.winner, drawn.reason), (None, Reason::Race));
+    let gone = play("antichess", "8/8/8/8/8/8/1p6/2B5 w - - 0 1", &["Bxb2"]).unwrap();
+    assert_eq!(
+        (gone.winner, gone.reason),
+        (Some(Side::BLACK), Reason::NoPieces)
+    );
+    let stale = play("chess", "7k/8/6Q1/8/8/8/8/K7 w - - 0 1", &["Qf7"]).unwrap();
+    assert_eq!((stale.winner, stale.reason), (None, Reason::Stalemate));
+    assert_eq!(
+        play("chess", "7k/8/8/8/8/8/5n2/K3R3 w - - 0 1", &["Rf1"]),
+        None
+    );
+    let minor = play("chess", "7k/8/8/8/8/8/5n2/K3B3 w - - 0 1", &["Bxf2"]).unwrap();
+    assert_eq!(minor.reason, Reason::InsufficientMaterial, "{minor:?}");
+    let mut g = Game::new(registry.get("chess").unwrap(), Start::Standard).unwrap();
+    for m in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"] {
+        g.play_text(m).unwrap();
+    }
+    assert_eq!(g.outcome().map(|o| o.reason), Some(Reason::Repetition));
+    assert!(g.undo());
+    assert_eq!(g.outcome(), None);
+}
+
+#[test]
+fn kodex_uci_speaks_perft_like_fairy_stockfish() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kodex-uci"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("kodex-uci runs");
+    let script = "uci\nisready\nnonsense here\nsetoption name UCI_Variant value nosuchvariant\n\
+                  position fen garbage\nsetoption name UCI_Variant value crazyhouse\n\
+                  position fen 2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1\ngo perft 2\n\
+                  setoption name UCI_Variant value chess\nsetoption name UCI_Chess960 value true\n\
+                  position fen 4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1 moves e1h1\ngo perft 1\nquit\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success());
+    assert!(
+        text.contains("option name UCI_Variant type combo"),
+        "{text}"
+    );
+    assert!(
+        text.contains("var 3check") && text.contains("var fischerandom"),
+        "{text}"
+    );
+    assert!(text.contains("uciok") && text.contains("readyok"));
+    assert!(text.matches("info string").count() >= 3, "{text}");
+    let perfts: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("Nodes searched"))
+        .collect();
+    assert_eq!(perfts[0], "Nodes searched: 3083", "{text}");
+    // After Chess960 castling (king takes rook, landing on g1 with the rook on f1)
+    // black's king has three moves: the f-file is now covered.
+    assert_eq!(perfts[1], "Nodes searched: 3", "{text}");
+    assert!(
+        text.contains("\n\nNodes searched"),
+        "a blank line precedes the total"
+    );
+}

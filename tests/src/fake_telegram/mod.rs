@@ -1,0 +1,431 @@
+//! A fake Telegram Bot API for end-to-end tests: a real HTTP server on
+//! localhost that the real teloxide client talks to (`Bot::set_api_url`).
+//!
+//! It serves scripted updates by genuine long polling (`getUpdates` waits until
+//! the test scripts something), answers the sending methods like Telegram
+//! (including 403 "bot can't initiate conversation" for people who never
+//! pressed Start, and scripted failures such as 429 `retry_after`), and records
+//! every call the bot makes so a test can assert on it.
+
+mod server;
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::sync::Notify;
+
+/// The fake bot's user id.
+pub const BOT_ID: i64 = 1_000;
+/// The fake bot's username.
+pub const BOT_USERNAME: &str = "KodexBot";
+/// The token the fake expects (any token works; it is recorded for checks).
+pub const TOKEN: &str = "123456:TEST-TOKEN";
+
+/// How long a test waits for the bot before failing with the record so far.
+/// A guard against hangs, not a timing assertion.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A failure to serve instead of the next successful answer to a method.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// HTTP 429 "Too Many Requests: retry after N" with `parameters.retry_after`.
+    RetryAfter(u32),
+    /// HTTP 502 with an HTML page, as a proxy in front of Telegram would answer.
+    BadGateway,
+}
+
+/// How the fake answered a call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Accepted (for sending methods: the message exists now).
+    Ok,
+    /// 403: the person never started the bot.
+    Forbidden,
+    /// A scripted failure.
+    Failed(Failure),
+}
+
+/// A file the bot uploaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Upload {
+    /// The multipart field (`photo`, `animation`, `document`).
+    pub field: String,
+    /// The file name the bot gave.
+    pub file_name: Option<String>,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// One call the bot made.
+#[derive(Clone, Debug)]
+pub struct Call {
+    /// The Bot API method (`sendPhoto`).
+    pub method: String,
+    /// All parameters (JSON body, or multipart text fields), files left out.
+    pub params: Value,
+    /// The uploaded file, if any.
+    pub upload: Option<Upload>,
+    /// How the fake answered.
+    pub outcome: Outcome,
+    /// The id of the message created, for successful sends.
+    pub message_id: Option<i64>,
+}
+
+impl Call {
+    /// `chat_id` as a number.
+    pub fn chat_id(&self) -> Option<i64> {
+        match &self.params["chat_id"] {
+            Value::Number(number) => number.as_i64(),
+            Value::String(text) => text.parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// The message text or media caption.
+    pub fn text(&self) -> String {
+        self.params["text"]
+            .as_str()
+            .or_else(|| self.params["caption"].as_str())
+            .or_else(|| self.params["text"].as_str())
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    /// Whether the call sent something into a chat (message, photo, animation, document).
+    pub fn is_send(&self) -> bool {
+        matches!(
+            self.method.as_str(),
+            "sendMessage" | "sendPhoto" | "sendAnimation" | "sendDocument"
+        )
+    }
+
+    /// A successful send into `chat`.
+    pub fn delivered_to(&self, chat: i64) -> bool {
+        self.is_send() && self.outcome == Outcome::Ok && self.chat_id() == Some(chat)
+    }
+
+    /// The callback data of every inline button, row by row.
+    pub fn button_data(&self) -> Vec<String> {
+        self.buttons("callback_data")
+    }
+
+    /// The URLs of every URL button.
+    pub fn button_urls(&self) -> Vec<String> {
+        self.buttons("url")
+    }
+
+    fn buttons(&self, key: &str) -> Vec<String> {
+        self.params["reply_markup"]["inline_keyboard"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_array)
+            .flatten()
+            .filter_map(|button| button[key].as_str().map(str::to_owned))
+            .collect()
+    }
+}
+
+/// A person in the fake Telegram.
+#[derive(Clone, Debug)]
+struct Person {
+    username: String,
+    first_name: String,
+    language_code: String,
+    /// Whether they pressed Start in their private chat with the bot.
+    started: bool,
+}
+
+#[derive(Default)]
+struct World {
+    people: HashMap<i64, Person>,
+    groups: HashMap<i64, String>,
+    next_update_id: i64,
+    next_message_id: i64,
+    next_callback_id: i64,
+    pending_updates: Vec<Value>,
+    messages: HashMap<i64, Value>,
+    failures: VecDeque<(String, Failure)>,
+    calls: Vec<Call>,
+    tokens_seen: Vec<String>,
+    get_updates_calls: usize,
+    /// Set by `setWebhook`: where to post updates, and the secret header.
+    webhook: Option<Webhook>,
+}
+
+/// A webhook the bot asked for.
+#[derive(Clone, Debug)]
+struct Webhook {
+    url: String,
+    secret_token: Option<String>,
+}
+
+struct Shared {
+    world: Mutex<World>,
+    updates_changed: Notify,
+    calls_changed: Notify,
+}
+
+impl Shared {
+    fn world(&self) -> MutexGuard<'_, World> {
+        self.world
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// The running fake Bot API server.
+pub struct FakeTelegram {
+    shared: Arc<Shared>,
+    url: String,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for FakeTelegram {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+impl FakeTelegram {
+    /// Starts the server on a free localhost port.
+    pub async fn start() -> FakeTelegram {
+        let shared = Arc::new(Shared {
+            world: Mutex::new(World {
+                next_update_id: 1,
+                next_message_id: 1,
+                next_callback_id: 1,
+                ..World::default()
+            }),
+            updates_changed: Notify::new(),
+            calls_changed: Notify::new(),
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind a localhost port for the fake Bot API");
+        let address = listener.local_addr().expect("the fake's address");
+        let server = tokio::spawn(server::serve(listener, Arc::clone(&shared)));
+        tokio::spawn(server::push_to_webhook(Arc::downgrade(&shared)));
+        FakeTelegram {
+            shared,
+            url: format!("http://{address}/"),
+            server,
+        }
+    }
+
+    /// The base URL to give the bot (`TelegramConfig::api_url`).
+    pub fn url(&self) -> url::Url {
+        url::Url::parse(&self.url).expect("the fake's URL")
+    }
+
+    /// Adds a person; `started` says whether they have pressed Start in a
+    /// private chat with the bot (else private messages to them get a 403).
+    pub fn add_person(&self, id: i64, username: &str, language_code: &str, started: bool) {
+        self.shared.world().people.insert(
+            id,
+            Person {
+                username: username.to_owned(),
+                first_name: username.to_owned(),
+                language_code: language_code.to_owned(),
+                started,
+            },
+        );
+    }
+
+    /// Adds a group chat (a negative id).
+    pub fn add_group(&self, id: i64, title: &str) {
+        self.shared.world().groups.insert(id, title.to_owned());
+    }
+
+    /// `person` writes `text` in `chat` (a group id, or their own id for the
+    /// private chat). Returns the message id. `/start` in the private chat
+    /// opens it, as pressing Start does.
+    pub fn say(&self, chat: i64, person: i64, text: &str) -> i64 {
+        self.post_message(chat, person, text, None)
+    }
+
+    /// `person` replies with `text` to message `to` in `chat`.
+    pub fn reply(&self, chat: i64, person: i64, text: &str, to: i64) -> i64 {
+        self.post_message(chat, person, text, Some(to))
+    }
+
+    /// `person` presses the inline button carrying `data` under message `on`.
+    pub fn press(&self, chat: i64, person: i64, on: i64, data: &str) -> String {
+        let mut world = self.shared.world();
+        let id = format!("cq{}", world.next_callback_id);
+        world.next_callback_id += 1;
+        let message = world.messages.get(&on).cloned().unwrap_or_else(
+            || json!({"message_id": on, "date": 0, "chat": chat_json(&world, chat)}),
+        );
+        let update = json!({
+            "callback_query": {
+                "id": id,
+                "from": person_json(&world, person),
+                "message": message,
+                "chat_instance": format!("ci{chat}"),
+                "data": data,
+            }
+        });
+        push_update(&mut world, update);
+        drop(world);
+        self.shared.updates_changed.notify_waiters();
+        id
+    }
+
+    /// The next call to `method` fails with `failure` (then calls succeed again).
+    pub fn fail_next(&self, method: &str, failure: Failure) {
+        self.shared
+            .world()
+            .failures
+            .push_back((method.to_owned(), failure));
+    }
+
+    /// Everything the bot called so far, in order.
+    pub fn calls(&self) -> Vec<Call> {
+        self.shared.world().calls.clone()
+    }
+
+    /// How many `getUpdates` (long polling) calls the bot made.
+    pub fn get_updates_calls(&self) -> usize {
+        self.shared.world().get_updates_calls
+    }
+
+    /// The tokens the bot presented.
+    pub fn tokens_seen(&self) -> Vec<String> {
+        self.shared.world().tokens_seen.clone()
+    }
+
+    /// Waits until a call at index `from` or later satisfies `matches`, and
+    /// returns its index and the call. Panics with the record after a long
+    /// time, so a broken bot fails the test instead of hanging it.
+    pub async fn wait_for(
+        &self,
+        from: usize,
+        what: &str,
+        matches: impl Fn(&Call) -> bool,
+    ) -> (usize, Call) {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let changed = self.shared.calls_changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            {
+                let world = self.shared.world();
+                if let Some((index, call)) = world
+                    .calls
+                    .iter()
+                    .enumerate()
+                    .skip(from)
+                    .find(|(_, call)| matches(call))
+                {
+                    return (index, call.clone());
+                }
+            }
+            if tokio::time::timeout_at(deadline, changed).await.is_err() {
+                panic!(
+                    "the bot never made the expected call: {what}\ncalls so far:\n{}",
+                    self.describe_calls()
+                );
+            }
+        }
+    }
+
+    /// A readable dump of the record, for failure messages.
+    pub fn describe_calls(&self) -> String {
+        self.calls()
+            .iter()
+            .enumerate()
+            .map(|(index, call)| {
+                format!(
+                    "{index}: {} chat={:?} {:?} text={:?} buttons={:?} {:?}",
+                    call.method,
+                    call.chat_id(),
+                    call.outcome,
+                    call.text(),
+                    call.button_data(),
+                    call.upload.as_ref().map(|upload| &upload.file_name),
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn post_message(&self, chat: i64, person: i64, text: &str, reply_to: Option<i64>) -> i64 {
+        let mut world = self.shared.world();
+        if chat == person && text.starts_with("/start") {
+            if let Some(someone) = world.people.get_mut(&person) {
+                someone.started = true;
+            }
+        }
+        let message_id = world.next_message_id;
+        world.next_message_id += 1;
+        let mut message = json!({
+            "message_id": message_id,
+            "date": 1_700_000_000,
+            "chat": chat_json(&world, chat),
+            "from": person_json(&world, person),
+            "text": text,
+        });
+        if text.starts_with('/') {
+            let length = text
+                .split_whitespace()
+                .next()
+                .map_or(0, |word| word.encode_utf16().count());
+            message["entities"] = json!([{"type": "bot_command", "offset": 0, "length": length}]);
+        }
+        if let Some(to) = reply_to {
+            if let Some(original) = world.messages.get(&to) {
+                message["reply_to_message"] = original.clone();
+            }
+        }
+        world.messages.insert(message_id, message.clone());
+        push_update(&mut world, json!({ "message": message }));
+        drop(world);
+        self.shared.updates_changed.notify_waiters();
+        message_id
+    }
+}
+
+fn push_update(world: &mut World, mut update: Value) {
+    update["update_id"] = json!(world.next_update_id);
+    world.next_update_id += 1;
+    world.pending_updates.push(update);
+}
+
+fn bot_json() -> Value {
+    json!({"id": BOT_ID, "is_bot": true, "first_name": "Kodex", "username": BOT_USERNAME})
+}
+
+fn person_json(world: &World, id: i64) -> Value {
+    match world.people.get(&id) {
+        Some(person) => json!({
+            "id": id,
+            "is_bot": false,
+            "first_name": person.first_name,
+            "username": person.username,
+            "language_code": person.language_code,
+        }),
+        None => json!({"id": id, "is_bot": false, "first_name": format!("user{id}")}),
+    }
+}
+
+fn chat_json(world: &World, id: i64) -> Value {
+    if id < 0 {
+        let title = world
+            .groups
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| "Group".to_owned());
+        json!({"id": id, "type": "supergroup", "title": title})
+    } else {
+        let person = person_json(world, id);
+        json!({
+            "id": id,
+            "type": "private",
+            "first_name": person["first_name"],
+            "username": person["username"],
+        })
+    }
+}

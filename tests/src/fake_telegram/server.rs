@@ -1,0 +1,365 @@
+//! The HTTP side of the fake: `POST /bot<token>/<method>` with a JSON or
+//! multipart body, answered with Telegram's `{"ok": …}` envelopes.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Multipart, Path, Request, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use serde_json::{json, Map, Value};
+
+use super::{bot_json, chat_json, Call, Failure, Outcome, Shared, Upload, Webhook, World};
+
+pub(super) async fn serve(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
+    let app = Router::new()
+        .route("/{token}/{method}", post(answer))
+        .with_state(shared);
+    // The server runs until the test drops the fake; an error only ends it early.
+    let _ = axum::serve(listener, app).await;
+}
+
+async fn answer(
+    State(shared): State<Arc<Shared>>,
+    Path((token, method)): Path<(String, String)>,
+    request: Request,
+) -> Response {
+    // Telegram's method names are case-insensitive (teloxide sends `GetMe`):
+    // record them as documented (`getMe`).
+    let mut chars = method.chars();
+    let method: String = chars
+        .next()
+        .map(|first| first.to_ascii_lowercase())
+        .into_iter()
+        .chain(chars)
+        .collect();
+    let (params, upload) = match read_body(request, &shared).await {
+        Ok(body) => body,
+        Err(problem) => return error(StatusCode::BAD_REQUEST, &problem, None),
+    };
+    shared
+        .world()
+        .tokens_seen
+        .push(token.trim_start_matches("bot").to_owned());
+    match method.as_str() {
+        "getUpdates" => {
+            shared.world().get_updates_calls += 1;
+            get_updates(&shared, &params).await
+        }
+        "getMe" => ok(json!({
+            "id": super::BOT_ID,
+            "is_bot": true,
+            "first_name": "Kodex",
+            "username": super::BOT_USERNAME,
+            "can_join_groups": true,
+            "can_read_all_group_messages": false,
+            "supports_inline_queries": false,
+            "can_connect_to_business": false,
+            "has_main_web_app": false,
+        })),
+        "getWebhookInfo" => ok(json!({
+            "url": "",
+            "has_custom_certificate": false,
+            "pending_update_count": 0,
+        })),
+        "setWebhook" => {
+            shared.world().webhook = params["url"].as_str().map(|url| Webhook {
+                url: url.to_owned(),
+                secret_token: params["secret_token"].as_str().map(str::to_owned),
+            });
+            record(&shared, method, params, upload, Outcome::Ok, None);
+            shared.updates_changed.notify_waiters();
+            ok(json!(true))
+        }
+        "deleteWebhook" => {
+            shared.world().webhook = None;
+            record(&shared, method, params, upload, Outcome::Ok, None);
+            ok(json!(true))
+        }
+        "setMyCommands" | "answerCallbackQuery" => {
+            record(&shared, method, params, upload, Outcome::Ok, None);
+            ok(json!(true))
+        }
+        "sendMessage" | "sendPhoto" | "sendAnimation" | "sendDocument" => {
+            send(&shared, method, params, upload)
+        }
+        _ => error(StatusCode::NOT_FOUND, "Not Found: method not found", None),
+    }
+}
+
+/// Webhook mode: while the bot has a webhook set, scripted updates are
+/// posted to it one at a time, in order, as Telegram does. Ends with the fake.
+pub(super) async fn push_to_webhook(shared: std::sync::Weak<Shared>) {
+    let client = reqwest::Client::new();
+    loop {
+        let Some(strong) = shared.upgrade() else {
+            return;
+        };
+        let changed = strong.updates_changed.notified();
+        tokio::pin!(changed);
+        changed.as_mut().enable();
+        let next = {
+            let mut world = strong.world();
+            match world.webhook.clone() {
+                Some(webhook) if !world.pending_updates.is_empty() => {
+                    Some((webhook, world.pending_updates.remove(0)))
+                }
+                _ => None,
+            }
+        };
+        let Some((webhook, update)) = next else {
+            // Wake up now and then to notice the fake is gone.
+            let _ = tokio::time::timeout(Duration::from_secs(1), changed).await;
+            continue;
+        };
+        let mut request = client
+            .post(&webhook.url)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(update.to_string());
+        if let Some(secret) = &webhook.secret_token {
+            request = request.header("X-Telegram-Bot-Api-Secret-Token", secret);
+        }
+        let delivered = request
+            .send()
+            .await
+            .is_ok_and(|response| response.status().is_success());
+        if !delivered {
+            // Telegram keeps an update until the webhook takes it.
+            strong.world().pending_updates.insert(0, update);
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+/// Long polling: answers at once when updates are waiting, else when the test
+/// scripts one or the client's `timeout` runs out.
+async fn get_updates(shared: &Shared, params: &Value) -> Response {
+    let offset = params["offset"].as_i64().unwrap_or(0);
+    let timeout = params["timeout"].as_u64().unwrap_or(0);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(timeout);
+    loop {
+        let changed = shared.updates_changed.notified();
+        tokio::pin!(changed);
+        changed.as_mut().enable();
+        {
+            let mut world = shared.world();
+            world
+                .pending_updates
+                .retain(|update| update["update_id"].as_i64().unwrap_or(0) >= offset);
+            if !world.pending_updates.is_empty() {
+                return ok(Value::Array(world.pending_updates.clone()));
+            }
+        }
+        if tokio::time::timeout_at(deadline, changed).await.is_err() {
+            return ok(json!([]));
+        }
+    }
+}
+
+fn send(shared: &Shared, method: String, params: Value, upload: Option<Upload>) -> Response {
+    let mut world = shared.world();
+    let chat = match &params["chat_id"] {
+        Value::Number(number) => number.as_i64(),
+        Value::String(text) => text.parse().ok(),
+        _ => None,
+    };
+    let Some(chat) = chat else {
+        drop(world);
+        return error(
+            StatusCode::BAD_REQUEST,
+            "Bad Request: chat_id is empty",
+            None,
+        );
+    };
+    let scripted = world
+        .failures
+        .iter()
+        .position(|(failing, _)| *failing == method)
+        .and_then(|index| world.failures.remove(index))
+        .map(|(_, failure)| failure);
+    if let Some(failure) = scripted {
+        push_call(
+            &mut world,
+            method,
+            params,
+            upload,
+            Outcome::Failed(failure.clone()),
+            None,
+        );
+        drop(world);
+        shared.calls_changed.notify_waiters();
+        return match failure {
+            Failure::RetryAfter(seconds) => error(
+                StatusCode::TOO_MANY_REQUESTS,
+                &format!("Too Many Requests: retry after {seconds}"),
+                Some(json!({ "retry_after": seconds })),
+            ),
+            Failure::BadGateway => (
+                StatusCode::BAD_GATEWAY,
+                [(header::CONTENT_TYPE, "text/html")],
+                "<html><body>502 Bad Gateway</body></html>",
+            )
+                .into_response(),
+        };
+    }
+    let closed = chat > 0 && world.people.get(&chat).is_none_or(|person| !person.started);
+    if closed {
+        push_call(&mut world, method, params, upload, Outcome::Forbidden, None);
+        drop(world);
+        shared.calls_changed.notify_waiters();
+        return error(
+            StatusCode::FORBIDDEN,
+            "Forbidden: bot can't initiate conversation with a user",
+            None,
+        );
+    }
+    let message_id = world.next_message_id;
+    world.next_message_id += 1;
+    let mut message = json!({
+        "message_id": message_id,
+        "date": 1_700_000_000,
+        "chat": chat_json(&world, chat),
+        "from": bot_json(),
+    });
+    let text = params["text"]
+        .as_str()
+        .or(params["caption"].as_str())
+        .unwrap_or_default();
+    message["text"] = json!(text);
+    if !params["reply_markup"].is_null() {
+        message["reply_markup"] = params["reply_markup"].clone();
+    }
+    world.messages.insert(message_id, message.clone());
+    push_call(
+        &mut world,
+        method,
+        params,
+        upload,
+        Outcome::Ok,
+        Some(message_id),
+    );
+    drop(world);
+    shared.calls_changed.notify_waiters();
+    ok(message)
+}
+
+fn record(
+    shared: &Shared,
+    method: String,
+    params: Value,
+    upload: Option<Upload>,
+    outcome: Outcome,
+    message_id: Option<i64>,
+) {
+    push_call(
+        &mut shared.world(),
+        method,
+        params,
+        upload,
+        outcome,
+        message_id,
+    );
+    shared.calls_changed.notify_waiters();
+}
+
+fn push_call(
+    world: &mut World,
+    method: String,
+    params: Value,
+    upload: Option<Upload>,
+    outcome: Outcome,
+    message_id: Option<i64>,
+) {
+    world.calls.push(Call {
+        method,
+        params,
+        upload,
+        outcome,
+        message_id,
+    });
+}
+
+/// Reads a JSON or multipart body into parameters and at most one file.
+async fn read_body(
+    request: Request,
+    shared: &Arc<Shared>,
+) -> Result<(Value, Option<Upload>), String> {
+    let is_multipart = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("multipart/form-data"));
+    if !is_multipart {
+        let body = Bytes::from_request(request, shared)
+            .await
+            .map_err(|error| error.to_string())?;
+        if body.is_empty() {
+            return Ok((json!({}), None));
+        }
+        let params = serde_json::from_slice(&body).map_err(|error| error.to_string())?;
+        return Ok((params, None));
+    }
+    let mut multipart = Multipart::from_request(request, shared)
+        .await
+        .map_err(|error| error.to_string())?;
+    let mut params = Map::new();
+    let mut upload: Option<Upload> = None;
+    while let Some(field) = multipart
+        .next_field()
+        .await
+        .map_err(|error| error.to_string())?
+    {
+        let name = field.name().unwrap_or_default().to_owned();
+        let file_name = field.file_name().map(str::to_owned);
+        let bytes = field.bytes().await.map_err(|error| error.to_string())?;
+        if file_name.is_some() {
+            upload = Some(Upload {
+                field: name,
+                file_name,
+                bytes: bytes.to_vec(),
+            });
+            continue;
+        }
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        // Telegram's multipart fields are text; structured ones hold JSON.
+        let value = match name.as_str() {
+            "chat_id" => text
+                .parse::<i64>()
+                .map(Value::from)
+                .unwrap_or(Value::String(text)),
+            "reply_markup" | "reply_parameters" => {
+                serde_json::from_str(&text).unwrap_or(Value::String(text))
+            }
+            _ => Value::String(text),
+        };
+        params.insert(name, value);
+    }
+    // teloxide names file parts at random and refers to them as
+    // `"photo": "attach://<part>"`; report the parameter that refers to it.
+    if let Some(upload) = upload.as_mut() {
+        let reference = format!("attach://{}", upload.field);
+        if let Some((parameter, _)) = params.iter().find(|(_, value)| **value == reference) {
+            upload.field = parameter.clone();
+        }
+    }
+    Ok((Value::Object(params), upload))
+}
+
+fn ok(result: Value) -> Response {
+    Json(json!({"ok": true, "result": result})).into_response()
+}
+
+fn error(status: StatusCode, description: &str, parameters: Option<Value>) -> Response {
+    let mut body = json!({
+        "ok": false,
+        "error_code": status.as_u16(),
+        "description": description,
+    });
+    if let Some(parameters) = parameters {
+        body["parameters"] = parameters;
+    }
+    (status, Json(body)).into_response()
+}

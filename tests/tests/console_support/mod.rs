@@ -1,0 +1,177 @@
+//! A console chat on a temporary SQLite file with a hand-moved clock, for
+//! end-to-end tests that drive Kodex the way a person at the console does.
+
+#![allow(dead_code)]
+
+use kodex_bot::api::{Delivery, Platform};
+use kodex_bot::config::Config;
+use kodex_bot::console::Console;
+use kodex_bot::store::GameRow;
+use kodex_bot::time::ManualTime;
+use kodex_bot::Service;
+use kodex_engine::{Game, Registry};
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokio::sync::mpsc::UnboundedReceiver;
+
+/// A moment to start test clocks at (2023-11-14).
+pub const EPOCH: i64 = 1_700_000_000_000;
+
+/// A console chat under test.
+pub struct Chat {
+    pub console: Console,
+    pub service: Service,
+    pub time: Arc<ManualTime>,
+    pub config: Config,
+    pub dir: PathBuf,
+    outbox: UnboundedReceiver<Delivery>,
+}
+
+/// A fresh temporary folder.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "kodex-test-{name}-{}-{}",
+        std::process::id(),
+        fastrand::u64(..)
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+impl Chat {
+    /// A new chat on a new database.
+    pub async fn new(name: &str) -> Chat {
+        let dir = temp_dir(name);
+        let mut config = Config::defaults();
+        config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
+        config.boards.dir = dir.join("boards");
+        config.boards.text = true;
+        Chat::open(config, dir, ManualTime::new(EPOCH)).await
+    }
+
+    async fn open(config: Config, dir: PathBuf, time: Arc<ManualTime>) -> Chat {
+        let service = Service::open(&config, Registry::builtin(), time.clone())
+            .await
+            .expect("service opens");
+        let outbox = service.outbox(Platform::Console);
+        Chat {
+            console: Console::new(service.clone(), config.boards.dir.clone()),
+            service,
+            time,
+            config,
+            dir,
+            outbox,
+        }
+    }
+
+    /// Drops the service and starts a new one on the same database and clock,
+    /// as a restarted process would.
+    pub async fn restart(self) -> Chat {
+        let Chat {
+            console,
+            service,
+            time,
+            config,
+            dir,
+            outbox,
+        } = self;
+        drop((console, service, outbox));
+        Chat::open(config, dir, time).await
+    }
+
+    /// Another service on the same database and clock, as a second process would have.
+    pub async fn second_service(&self) -> Service {
+        Service::open(&self.config, Registry::builtin(), self.time.clone())
+            .await
+            .expect("second service opens")
+    }
+
+    /// Says `line` at the console; returns the output lines.
+    pub async fn say(&mut self, line: &str) -> Vec<String> {
+        self.console.line(line).await
+    }
+
+    /// Says every line, returning all output.
+    pub async fn script(&mut self, lines: &[&str]) -> Vec<String> {
+        let mut out = Vec::new();
+        for line in lines {
+            out.extend(self.say(line).await);
+        }
+        out
+    }
+
+    /// Moves the clock forward and lets due deadlines fire; returns what the
+    /// outbox printed.
+    pub async fn advance(&mut self, millis: i64) -> Vec<String> {
+        self.time.advance(millis);
+        self.service.tick().await;
+        let mut out = Vec::new();
+        while let Ok(delivery) = self.outbox.try_recv() {
+            out.extend(self.console.show(&delivery));
+        }
+        out
+    }
+
+    /// The stored row of game `id`.
+    pub async fn row(&self, id: &str) -> GameRow {
+        self.service
+            .store()
+            .get("console", id)
+            .await
+            .expect("store")
+            .expect("game exists")
+    }
+
+    /// The position of game `id`.
+    pub async fn position(&self, id: &str) -> Game {
+        let row = self.row(id).await;
+        let variant = self
+            .service
+            .registry()
+            .get(&row.variant)
+            .expect("variant")
+            .clone();
+        Game::replay(
+            &variant,
+            row.start_fen.as_deref().unwrap_or(""),
+            &row.move_list(),
+        )
+        .expect("replays")
+    }
+
+    /// Challenges `opponent` as `challenger` (who plays white) and accepts;
+    /// returns the game id.
+    pub async fn start(&mut self, challenger: &str, opponent: &str, args: &str) -> String {
+        let out = self
+            .say(&format!("{challenger}: /play {args} @{opponent} white"))
+            .await;
+        let id = game_id(&out);
+        let accepted = self.say(&format!("{opponent}: /accept {id}")).await;
+        assert!(
+            accepted.iter().any(|l| l.contains("starts")),
+            "not started: {accepted:#?}"
+        );
+        id
+    }
+}
+
+/// The game id named by an accept button in `lines`.
+pub fn game_id(lines: &[String]) -> String {
+    lines
+        .iter()
+        .find_map(|line| {
+            let (_, rest) = line.split_once("/press acc:")?;
+            Some(rest.split(']').next()?.to_owned())
+        })
+        .unwrap_or_else(|| panic!("no challenge in {lines:#?}"))
+}
+
+/// Whether any line contains `text`.
+pub fn has(lines: &[String], text: &str) -> bool {
+    lines.iter().any(|l| l.contains(text))
+}
+
+/// Lines for one audience (`"[#local]"`, `"[@bob]"`).
+pub fn to<'a>(lines: &'a [String], audience: &str) -> Vec<&'a String> {
+    lines.iter().filter(|l| l.starts_with(audience)).collect()
+}

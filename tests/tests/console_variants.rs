@@ -1,0 +1,178 @@
+//! Full games through the console: a scripted game to a known result in the
+//! variants where one is short, and a seeded random game to its end in every
+//! variant the engine has.
+
+mod console_support;
+
+use console_support::{has, Chat};
+use kodex_bot::store::Status;
+
+/// Plays `moves` alternately as alice (white) and bob (black) in `variant`
+/// and returns the output of the last move.
+async fn scripted(variant: &str, moves: &[&str]) -> (Chat, String, Vec<String>) {
+    let mut chat = Chat::new(variant).await;
+    let id = chat.start("alice", "bob", variant).await;
+    let mut last = Vec::new();
+    for (ply, mv) in moves.iter().enumerate() {
+        let player = if ply % 2 == 0 { "alice" } else { "bob" };
+        last = chat.say(&format!("{player}: /move {mv}")).await;
+        assert!(
+            has(&last, &format!("{player} played {mv}")),
+            "{variant}: {mv} was not played: {last:#?}"
+        );
+    }
+    (chat, id, last)
+}
+
+async fn assert_result(chat: &Chat, id: &str, result: &str, reason: &str) {
+    let row = chat.row(id).await;
+    assert_eq!(row.status(), Status::Finished, "{id}");
+    assert_eq!(row.result.as_deref(), Some(result), "{id}");
+    assert_eq!(row.reason.as_deref(), Some(reason), "{id}");
+}
+
+#[tokio::test]
+async fn chess_fools_mate() {
+    let (chat, id, out) = scripted("chess", &["f3", "e5", "g4", "Qh4#"]).await;
+    assert!(has(&out, "0-1 — bob (black) wins: checkmate"), "{out:#?}");
+    assert_result(&chat, &id, "0-1", "checkmate").await;
+}
+
+#[tokio::test]
+async fn atomic_explosion_next_to_the_king() {
+    let (chat, id, out) = scripted("atomic", &["Nf3", "a6", "Ne5", "a5", "Nxf7"]).await;
+    assert!(has(&out, "the king exploded"), "{out:#?}");
+    assert_result(&chat, &id, "1-0", "exploded-king").await;
+}
+
+#[tokio::test]
+async fn king_of_the_hill_reaches_the_centre() {
+    let (chat, id, out) = scripted(
+        "kingofthehill",
+        &["e3", "a6", "Ke2", "a5", "Kd3", "a4", "Kd4"],
+    )
+    .await;
+    assert!(has(&out, "the king reached the hill"), "{out:#?}");
+    assert_result(&chat, &id, "1-0", "hill").await;
+}
+
+#[tokio::test]
+async fn three_check_third_check_wins() {
+    let moves = [
+        "e4", "e5", "Qh5", "Nc6", "Qxf7+", "Kxf7", "Bc4+", "d5", "Bxd5+",
+    ];
+    let (chat, id, out) = scripted("threecheck", &moves).await;
+    assert!(has(&out, "third check"), "{out:#?}");
+    assert_result(&chat, &id, "1-0", "three-checks").await;
+}
+
+#[tokio::test]
+async fn crazyhouse_drops_and_mates() {
+    let (mut chat, id, _) = scripted("crazyhouse", &["e4", "d5", "exd5", "Qxd5"]).await;
+    let out = chat.say("alice: P@e6").await;
+    assert!(has(&out, "alice played"), "{out:#?}");
+    assert!(chat.row(&id).await.moves.ends_with("P@e6"));
+    assert!(has(&out, "in hand: white - · black p"), "{out:#?}");
+    let (chat, id, _) = scripted("crazyhouse", &["f3", "e5", "g4", "Qh4#"]).await;
+    assert_result(&chat, &id, "0-1", "checkmate").await;
+}
+
+#[tokio::test]
+async fn antichess_captures_are_compulsory() {
+    let (mut chat, id, _) = scripted("antichess", &["e3", "b5"]).await;
+    let out = chat.say("alice: /move Nf3").await;
+    assert!(has(&out, "not legal"), "{out:#?}");
+    let out = chat.say("alice: /move Bxb5").await;
+    assert!(has(&out, "alice played Bxb5"), "{out:#?}");
+    assert_eq!(chat.row(&id).await.moves, "e2e3 b7b5 f1b5");
+}
+
+#[tokio::test]
+async fn chess960_shows_its_start_position_number() {
+    let mut chat = Chat::new("chess960").await;
+    let out = chat.say("alice: /play chess960 @bob white").await;
+    let id = console_support::game_id(&out);
+    let out = chat.say("bob: /accept").await;
+    assert!(has(&out, "Start position number"), "{out:#?}");
+    let game = chat.position(&id).await;
+    assert!(game.chess960_number().is_some());
+}
+
+/// Plays seeded random legal moves until the game ends (or resigns after
+/// `limit` half-moves) and checks the announced result against the engine.
+async fn random_game(variant_id: &str, seed: u64, limit: usize) {
+    let mut chat = Chat::new(&format!("random-{variant_id}")).await;
+    let id = chat.start("alice", "bob", variant_id).await;
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut last = Vec::new();
+    for _ in 0..limit {
+        let game = chat.position(&id).await;
+        if game.outcome().is_some() {
+            break;
+        }
+        let moves = game.legal_moves();
+        assert!(!moves.is_empty(), "{variant_id}: no moves but no outcome");
+        let mv = game.uci(moves[rng.usize(..moves.len())]);
+        let (player, place) = match (
+            game.side_to_move().index(),
+            game.variant().hidden_information(),
+        ) {
+            (0, false) => ("alice", ""),
+            (_, false) => ("bob", ""),
+            (0, true) => ("alice", " (dm)"),
+            (_, true) => ("bob", " (dm)"),
+        };
+        let before = chat.row(&id).await.move_list().len();
+        last = chat.say(&format!("{player}{place}: /move {mv}")).await;
+        assert_eq!(
+            chat.row(&id).await.move_list().len(),
+            before + 1,
+            "{variant_id}: {mv} not applied: {last:#?}"
+        );
+        if chat.row(&id).await.status() != Status::Active {
+            break;
+        }
+    }
+    let game = chat.position(&id).await;
+    let row = chat.row(&id).await;
+    match game.outcome() {
+        Some(outcome) => {
+            assert_eq!(row.status(), Status::Finished, "{variant_id}");
+            assert_eq!(
+                row.reason.as_deref(),
+                Some(outcome.reason.key()),
+                "{variant_id}"
+            );
+            let expected = match outcome.winner.map(|s| s.index()) {
+                Some(0) => "1-0",
+                Some(_) => "0-1",
+                None => "1/2-1/2",
+            };
+            assert_eq!(row.result.as_deref(), Some(expected), "{variant_id}");
+            assert!(
+                has(&last, "[#local]") && (has(&last, "wins") || has(&last, "draw")),
+                "{last:#?}"
+            );
+        }
+        None => {
+            let player = if game.side_to_move().index() == 0 {
+                "alice"
+            } else {
+                "bob"
+            };
+            let out = chat.say(&format!("{player}: /resign")).await;
+            assert!(has(&out, "resigned"), "{out:#?}");
+            assert_eq!(chat.row(&id).await.status(), Status::Finished);
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_variant_plays_a_random_game_to_its_end() {
+    let registry = kodex_engine::Registry::builtin();
+    let ids: Vec<String> = registry.all().iter().map(|v| v.id().to_owned()).collect();
+    assert!(ids.len() >= 10, "{ids:?}");
+    for (seed, id) in ids.iter().enumerate() {
+        random_game(id, seed as u64 + 7, 300).await;
+    }
+}

@@ -1,0 +1,596 @@
+//! The Telegram adapter end to end: the real teloxide client (real long
+//! polling, real multipart uploads) against a fake Bot API server, with a toy
+//! game service behind the adapter.
+
+use std::sync::Arc;
+
+use kodex_bot::api::{Action, ChatRef, Delivery, Image, Platform, Target, UserRef};
+use kodex_bot::telegram::{run, Limits, Mode, TelegramConfig, VariantChoice};
+use kodex_tests::fake_telegram::{Call, Failure, FakeTelegram, Outcome, TOKEN};
+use kodex_tests::toy_handler::{ToyHandler, BOARD_PNG};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
+
+const GROUP: i64 = -100_200;
+const ALICE: i64 = 11;
+const BOB: i64 = 22;
+const CAROL: i64 = 33;
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+struct Harness {
+    fake: FakeTelegram,
+    toy: Arc<ToyHandler>,
+    outbox: UnboundedSender<Delivery>,
+    bot: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        self.bot.abort();
+    }
+}
+
+/// Alice and Carol have started the bot; Bob has only if `bob_started`.
+async fn start(bob_started: bool) -> Harness {
+    start_with(bob_started, |_| {}).await
+}
+
+/// [`start`] with changes to the adapter's configuration.
+async fn start_with(bob_started: bool, adjust: impl FnOnce(&mut TelegramConfig)) -> Harness {
+    let fake = FakeTelegram::start().await;
+    fake.add_group(GROUP, "Chess club");
+    fake.add_person(ALICE, "alice", "en", true);
+    fake.add_person(BOB, "bob", "ru", bob_started);
+    fake.add_person(CAROL, "carol", "en", true);
+    let mut config = TelegramConfig::new(TOKEN);
+    config.api_url = Some(fake.url());
+    // Telegram's real limits (one message a second per chat) would only slow the test down.
+    config.limits = Limits {
+        messages_per_sec_chat: 1_000,
+        messages_per_min_chat: 10_000,
+        messages_per_min_channel_or_supergroup: 10_000,
+        messages_per_sec_overall: 1_000,
+    };
+    config.variants = vec![
+        VariantChoice {
+            id: "chess".into(),
+            name: "Chess".into(),
+            name_ru: "Шахматы".into(),
+        },
+        VariantChoice {
+            id: "fog".into(),
+            name: "Fog of war".into(),
+            name_ru: "Туман войны".into(),
+        },
+    ];
+    adjust(&mut config);
+    let toy = Arc::new(ToyHandler::default());
+    let (outbox, receiver) = unbounded_channel();
+    let handler = Arc::clone(&toy);
+    let bot = tokio::spawn(async move {
+        if let Err(error) = run(config, handler, receiver).await {
+            panic!("the Telegram adapter stopped: {error}");
+        }
+    });
+    Harness {
+        fake,
+        toy,
+        outbox,
+        bot,
+    }
+}
+
+fn telegram_user(id: i64, username: &str) -> UserRef {
+    UserRef {
+        platform: Platform::Telegram,
+        id: id.to_string(),
+        name: format!("@{username}"),
+    }
+}
+
+fn group_sends(calls: &[Call]) -> Vec<&Call> {
+    calls
+        .iter()
+        .filter(|call| call.delivered_to(GROUP))
+        .collect()
+}
+
+fn command_names(call: &Call) -> Vec<String> {
+    call.params["commands"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|command| command["command"].as_str().map(str::to_owned))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_is_accepted_by_button_and_played_by_replies_and_m() {
+    let harness = start(true).await;
+    let fake = &harness.fake;
+
+    // The command menus are registered in English (default) and Russian.
+    let (_, english) = fake
+        .wait_for(0, "English command menu", |call| {
+            call.method == "setMyCommands" && call.params["language_code"].is_null()
+        })
+        .await;
+    let (_, russian) = fake
+        .wait_for(0, "Russian command menu", |call| {
+            call.method == "setMyCommands" && call.params["language_code"] == "ru"
+        })
+        .await;
+    for expected in [
+        "play", "move", "m", "resign", "draw", "takeback", "abort", "board", "games", "pgn",
+        "rules", "variants", "help", "lang",
+    ] {
+        assert!(
+            command_names(&english).iter().any(|name| name == expected),
+            "{expected} missing"
+        );
+    }
+    assert_eq!(command_names(&english), command_names(&russian));
+    assert!(russian.params["commands"][0]["description"]
+        .as_str()
+        .is_some_and(|text| text.contains("Вызвать")));
+
+    fake.say(GROUP, ALICE, "/play chess @bob");
+    let (at, challenge) = fake
+        .wait_for(0, "the challenge with buttons", |call| {
+            call.delivered_to(GROUP) && call.button_data().contains(&"acc:g1".to_owned())
+        })
+        .await;
+    assert_eq!(challenge.method, "sendMessage");
+    assert_eq!(challenge.button_data(), vec!["acc:g1", "dec:g1"]);
+    let challenge_id = challenge.message_id.expect("the challenge message id");
+
+    // A stranger's press is answered privately and changes nothing.
+    let carol_press = fake.press(GROUP, CAROL, challenge_id, "acc:g1");
+    let (at, answer) = fake
+        .wait_for(at, "Carol's press answered", |call| {
+            call.method == "answerCallbackQuery"
+                && call.params["callback_query_id"] == carol_press.as_str()
+        })
+        .await;
+    assert_eq!(answer.params["text"], "This challenge is not for you.");
+
+    let bob_press = fake.press(GROUP, BOB, challenge_id, "acc:g1");
+    let (_, answer) = fake
+        .wait_for(at, "Bob's press answered", |call| {
+            call.method == "answerCallbackQuery"
+                && call.params["callback_query_id"] == bob_press.as_str()
+        })
+        .await;
+    assert!(answer.params["text"].is_null(), "no note for a valid press");
+    let (at, board) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && call.method == "sendPhoto"
+        })
+        .await;
+    assert!(board.text().contains("White to move"), "{}", board.text());
+    let upload = board.upload.clone().expect("a PNG upload");
+    assert_eq!(upload.field, "photo");
+    assert_eq!(upload.file_name.as_deref(), Some("board-g1-0.png"));
+    assert!(upload.bytes.starts_with(PNG_SIGNATURE));
+    let group_before_board = group_sends(&fake.calls()[..at]).len();
+    assert_eq!(group_before_board, 1, "Carol's press reached only Carol");
+
+    // Alice moves by replying to the board; Bob with /m.
+    fake.reply(GROUP, ALICE, "e4", board.message_id.expect("board id"));
+    let (at, first) = fake
+        .wait_for(at + 1, "the board after e4", |call| {
+            call.delivered_to(GROUP) && call.method == "sendPhoto"
+        })
+        .await;
+    assert!(first.text().starts_with("1. e4"), "{}", first.text());
+
+    fake.say(GROUP, BOB, "/m e5");
+    let (at, second) = fake
+        .wait_for(at + 1, "the board after e5", |call| {
+            call.delivered_to(GROUP) && call.method == "sendPhoto"
+        })
+        .await;
+    assert!(second.text().starts_with("2. e5"), "{}", second.text());
+
+    // Out of turn: told privately (Bob has a private chat with the bot).
+    fake.say(GROUP, BOB, "/move e6");
+    fake.wait_for(at, "Bob told it is not his turn", |call| {
+        call.delivered_to(BOB) && call.text() == "It is not your turn."
+    })
+    .await;
+
+    // Chatter and commands for other bots are not moves and get no answer.
+    fake.say(GROUP, ALICE, "what a game");
+    fake.say(GROUP, ALICE, "/play@OtherBot chess");
+    fake.say(GROUP, ALICE, "/m@KodexBot Nf3");
+    let (at_third, third) = fake
+        .wait_for(at + 1, "the board after Nf3", |call| {
+            call.delivered_to(GROUP) && call.method == "sendPhoto"
+        })
+        .await;
+    assert!(third.text().starts_with("3. Nf3"), "{}", third.text());
+    let calls = fake.calls();
+    assert!(
+        calls[at + 1..at_third]
+            .iter()
+            .all(|call| !call.delivered_to(GROUP)),
+        "nothing else reached the group:\n{}",
+        fake.describe_calls()
+    );
+    let plays = harness
+        .toy
+        .requests()
+        .iter()
+        .filter(|request| matches!(request.action, Action::Play { .. }))
+        .count();
+    assert_eq!(plays, 1, "/play@OtherBot is not ours");
+    assert!(harness.toy.requests().iter().any(|request| request.action
+        == Action::Text {
+            text: "what a game".into()
+        }));
+
+    // Bad input is explained to the typer only; the game is unchanged.
+    fake.say(GROUP, BOB, "/m zz9");
+    fake.wait_for(at_third, "Bob told zz9 is not a move", |call| {
+        call.delivered_to(BOB) && call.text().contains("is not a move")
+    })
+    .await;
+    assert_eq!(harness.toy.moves("g1"), vec!["e4", "e5", "Nf3"]);
+
+    // Resigning ends the game with the result and the game animation.
+    fake.say(GROUP, BOB, "/resign");
+    let (_, end) = fake
+        .wait_for(at_third + 1, "the game end", |call| {
+            call.delivered_to(GROUP) && call.method == "sendAnimation"
+        })
+        .await;
+    assert_eq!(end.text(), "@bob resigns. @alice wins.");
+    let gif = end.upload.expect("a GIF upload");
+    assert_eq!(gif.field, "animation");
+    assert!(gif.bytes.starts_with(b"GIF8"));
+
+    // Every request carried the sender's Telegram identity and locale.
+    let requests = harness.toy.requests();
+    let bob_request = requests
+        .iter()
+        .find(|request| request.actor.id == BOB.to_string())
+        .expect("a request from Bob");
+    assert_eq!(bob_request.actor.name, "@bob");
+    assert_eq!(bob_request.locale.as_deref(), Some("ru"));
+    assert!(!bob_request.private);
+    assert!(fake.tokens_seen().iter().all(|token| token == TOKEN));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_without_a_variant_offers_a_picker_and_a_reply_names_the_opponent() {
+    let harness = start(true).await;
+    let fake = &harness.fake;
+    let bob_says = fake.say(GROUP, BOB, "anyone for a game?");
+    fake.reply(GROUP, ALICE, "/play 5+3", bob_says);
+    let (at, picker) = fake
+        .wait_for(0, "the variant picker", |call| {
+            call.delivered_to(GROUP) && !call.button_data().is_empty()
+        })
+        .await;
+    assert_eq!(picker.text(), "Choose a variant:");
+    assert_eq!(picker.button_data(), vec!["pv:0:0", "pv:0:1"]);
+    let labels: Vec<&str> = picker.params["reply_markup"]["inline_keyboard"][0]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|button| button["text"].as_str())
+        .collect();
+    assert_eq!(labels, vec!["Chess", "Fog of war"]);
+    let picker_id = picker.message_id.expect("picker id");
+
+    // Only the person who typed /play may choose.
+    let carol_press = fake.press(GROUP, CAROL, picker_id, "pv:0:1");
+    let (at, answer) = fake
+        .wait_for(at, "Carol's press answered", |call| {
+            call.method == "answerCallbackQuery"
+                && call.params["callback_query_id"] == carol_press.as_str()
+        })
+        .await;
+    assert_eq!(
+        answer.params["text"],
+        "This menu is for whoever typed /play."
+    );
+    assert!(harness
+        .toy
+        .requests()
+        .iter()
+        .all(|request| !matches!(request.action, Action::Play { .. })));
+
+    fake.press(GROUP, ALICE, picker_id, "pv:0:0");
+    let (_, challenge) = fake
+        .wait_for(at, "the challenge from the picker", |call| {
+            call.delivered_to(GROUP) && call.button_data().contains(&"acc:g1".to_owned())
+        })
+        .await;
+    assert!(challenge.text().contains("chess"));
+    let played = harness
+        .toy
+        .requests()
+        .into_iter()
+        .find(|request| matches!(request.action, Action::Play { .. }))
+        .expect("the /play request");
+    assert_eq!(
+        played.action,
+        Action::Play {
+            variant: "chess".into(),
+            opponent: Some(telegram_user(BOB, "bob")),
+            clock: Some("5+3".into()),
+            color: None,
+        }
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fog_boards_go_privately_and_a_player_without_a_private_chat_gets_a_deep_link() {
+    let harness = start(false).await;
+    let fake = &harness.fake;
+
+    fake.say(GROUP, ALICE, "/play fog @bob");
+    let (_, challenge) = fake
+        .wait_for(0, "the fog challenge", |call| {
+            call.delivered_to(GROUP) && !call.button_data().is_empty()
+        })
+        .await;
+    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+
+    fake.wait_for(0, "Alice's private board", |call| {
+        call.delivered_to(ALICE) && call.method == "sendPhoto"
+    })
+    .await;
+    fake.wait_for(0, "Telegram refusing Bob's private board", |call| {
+        call.chat_id() == Some(BOB) && call.outcome == Outcome::Forbidden
+    })
+    .await;
+    let (_, link) = fake
+        .wait_for(0, "the deep link in the group", |call| {
+            call.delivered_to(GROUP) && !call.button_urls().is_empty()
+        })
+        .await;
+    assert_eq!(link.button_urls(), vec!["https://t.me/KodexBot?start=b_g1"]);
+    assert!(link.text().starts_with("@bob"), "{}", link.text());
+    // Bob's Telegram is in Russian, so is his prompt.
+    assert!(link.text().contains("доска"), "{}", link.text());
+
+    // Alice moves in her private chat (any text is a move there); Bob's board
+    // is refused again, but the group is not spammed with a second link.
+    fake.say(ALICE, ALICE, "e4");
+    fake.wait_for(0, "the public note of Alice's move", |call| {
+        call.delivered_to(GROUP) && call.text().contains("@alice moved")
+    })
+    .await;
+    let is_refusal =
+        |call: &Call| call.chat_id() == Some(BOB) && call.outcome == Outcome::Forbidden;
+    let (first_refusal, _) = fake.wait_for(0, "first refusal", is_refusal).await;
+    let (at, _) = fake
+        .wait_for(first_refusal + 1, "Bob's second refusal", is_refusal)
+        .await;
+
+    // Bob follows the link: his board arrives in the private chat.
+    fake.say(BOB, BOB, "/start b_g1");
+    let (_, board) = fake
+        .wait_for(at, "Bob's board after Start", |call| {
+            call.delivered_to(BOB) && call.method == "sendPhoto"
+        })
+        .await;
+    assert!(board.text().contains("game g1"));
+    assert!(harness.toy.requests().iter().any(|request| request.private
+        && request.actor.id == BOB.to_string()
+        && request.action
+            == Action::Board {
+                game: Some("g1".into())
+            }));
+
+    // Bob answers privately; both boards arrive privately.
+    fake.say(BOB, BOB, "e5");
+    // Group and private chats have separate queues: no order between them.
+    fake.wait_for(at, "the public note of Bob's move", |call| {
+        call.delivered_to(GROUP) && call.text().contains("@bob moved")
+    })
+    .await;
+    fake.wait_for(at, "Alice's board after e5", |call| {
+        call.delivered_to(ALICE) && call.text().contains("after 2 moves")
+    })
+    .await;
+    fake.wait_for(at, "Bob's board after e5", |call| {
+        call.delivered_to(BOB) && call.text().contains("after 2 moves")
+    })
+    .await;
+    assert_eq!(harness.toy.moves("g1"), vec!["e4", "e5"]);
+
+    // Nothing hidden reached the group: no image, no move, one link only.
+    let calls = fake.calls();
+    let group = group_sends(&calls);
+    assert!(
+        group.iter().all(|call| call.upload.is_none()),
+        "{}",
+        fake.describe_calls()
+    );
+    assert!(group
+        .iter()
+        .all(|call| !call.text().contains("e4") && !call.text().contains("e5")));
+    assert_eq!(
+        group
+            .iter()
+            .filter(|call| !call.button_urls().is_empty())
+            .count(),
+        1
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn flood_control_and_failed_gateways_are_retried_and_nothing_is_lost() {
+    let harness = start(true).await;
+    let fake = &harness.fake;
+    // (teloxide itself waits 10 s after a 5xx before reporting it, so this
+    // test takes that long; the adapter then retries.)
+    fake.fail_next("sendMessage", Failure::BadGateway);
+    fake.fail_next("sendPhoto", Failure::RetryAfter(1));
+
+    fake.say(GROUP, ALICE, "/play chess @bob");
+    let (_, challenge) = fake
+        .wait_for(0, "the challenge after a 502", |call| {
+            call.delivered_to(GROUP) && !call.button_data().is_empty()
+        })
+        .await;
+    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+    let (_, board) = fake
+        .wait_for(0, "the board after a 429", |call| {
+            call.delivered_to(GROUP) && call.method == "sendPhoto"
+        })
+        .await;
+    // Moves keep coming while (and after) Telegram asks the bot to wait.
+    fake.reply(GROUP, ALICE, "e4", board.message_id.expect("id"));
+    fake.say(GROUP, BOB, "/m e5");
+    fake.wait_for(0, "the board after e5", |call| {
+        call.delivered_to(GROUP) && call.text().starts_with("2. e5")
+    })
+    .await;
+
+    let calls = fake.calls();
+    let failed: Vec<&Call> = calls
+        .iter()
+        .filter(|call| matches!(call.outcome, Outcome::Failed(_)))
+        .collect();
+    assert_eq!(failed.len(), 2, "{}", fake.describe_calls());
+    assert_eq!(failed[0].method, "sendMessage");
+    assert_eq!(failed[1].method, "sendPhoto");
+    assert_eq!(failed[1].outcome, Outcome::Failed(Failure::RetryAfter(1)));
+    let delivered: Vec<String> = group_sends(&calls).iter().map(|call| call.text()).collect();
+    assert_eq!(delivered.len(), 4, "{}", fake.describe_calls());
+    assert!(delivered[0].contains("challenges @bob"));
+    assert!(delivered[1].contains("White to move"));
+    assert!(delivered[2].starts_with("1. e4"));
+    assert!(delivered[3].starts_with("2. e5"));
+    assert_eq!(
+        failed[1].text(),
+        delivered[1],
+        "the refused board was sent again"
+    );
+    assert_eq!(harness.toy.moves("g1"), vec!["e4", "e5"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn outbox_deliveries_reach_chats_and_private_chats() {
+    let harness = start(false).await;
+    let fake = &harness.fake;
+    // Bob is seen in the group, so the adapter knows where to post his link.
+    fake.say(GROUP, BOB, "/help");
+    fake.wait_for(0, "help", |call| call.delivered_to(GROUP))
+        .await;
+
+    let group = ChatRef {
+        platform: Platform::Telegram,
+        id: GROUP.to_string(),
+    };
+    let note = |target: Target, text: &str| Delivery {
+        target,
+        text: text.to_owned(),
+        image: None,
+        buttons: Vec::new(),
+    };
+    let sent = [
+        note(Target::Chat(group), "The challenge expired."),
+        note(
+            Target::Private(telegram_user(ALICE, "alice")),
+            "Your flag fell.",
+        ),
+        Delivery {
+            image: Some(Image {
+                file_name: "board-g7-3.png".into(),
+                bytes: BOARD_PNG.to_vec(),
+            }),
+            ..note(
+                Target::Private(telegram_user(BOB, "bob")),
+                "Your hidden board.",
+            )
+        },
+    ];
+    for delivery in sent {
+        harness.outbox.send(delivery).expect("the outbox is open");
+    }
+
+    fake.wait_for(0, "the expiry in the group", |call| {
+        call.delivered_to(GROUP) && call.text() == "The challenge expired."
+    })
+    .await;
+    fake.wait_for(0, "Alice's private note", |call| {
+        call.delivered_to(ALICE) && call.text() == "Your flag fell."
+    })
+    .await;
+    let (_, link) = fake
+        .wait_for(0, "Bob's deep link", |call| {
+            call.delivered_to(GROUP) && !call.button_urls().is_empty()
+        })
+        .await;
+    assert_eq!(link.button_urls(), vec!["https://t.me/KodexBot?start=b_g7"]);
+    assert!(!link.text().contains("hidden"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhook_mode_takes_updates_posted_by_telegram() {
+    let address = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free local port");
+    let url = url::Url::parse(&format!("http://{address}/telegram/hook")).expect("a URL");
+    let webhook_url = url.clone();
+    let harness = start_with(true, move |config| {
+        config.mode = Mode::Webhook {
+            listen: address,
+            url: webhook_url,
+        };
+    })
+    .await;
+    let fake = &harness.fake;
+    let (_, set) = fake
+        .wait_for(0, "the webhook set", |call| call.method == "setWebhook")
+        .await;
+    assert_eq!(set.params["url"], url.as_str());
+    assert!(set.params["secret_token"]
+        .as_str()
+        .is_some_and(|secret| !secret.is_empty()));
+
+    fake.say(GROUP, ALICE, "/play chess @bob");
+    let (_, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && !call.button_data().is_empty()
+        })
+        .await;
+    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+    fake.wait_for(0, "the first board", |call| {
+        call.delivered_to(GROUP) && call.method == "sendPhoto"
+    })
+    .await;
+    assert_eq!(
+        fake.get_updates_calls(),
+        0,
+        "no long polling in webhook mode"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn boards_go_as_files_when_pixel_exact_boards_are_asked_for() {
+    let harness = start_with(true, |config| config.boards_as_documents = true).await;
+    let fake = &harness.fake;
+    fake.say(GROUP, ALICE, "/play chess @bob");
+    let (_, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && !call.button_data().is_empty()
+        })
+        .await;
+    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+    let (_, board) = fake
+        .wait_for(0, "the board as a file", |call| {
+            call.delivered_to(GROUP) && call.upload.is_some()
+        })
+        .await;
+    assert_eq!(board.method, "sendDocument");
+    assert!(board.text().contains("White to move"));
+    let upload = board.upload.expect("the board file");
+    assert_eq!(upload.field, "document");
+    assert_eq!(upload.file_name.as_deref(), Some("board-g1-0.png"));
+    assert!(upload.bytes.starts_with(PNG_SIGNATURE));
+}

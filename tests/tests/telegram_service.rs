@@ -1,0 +1,285 @@
+//! The Telegram adapter in front of the real game service (SQLite in a
+//! temporary folder, a hand-moved clock), talking to the fake Bot API.
+
+use std::sync::Arc;
+
+use kodex_bot::api::Platform;
+use kodex_bot::config::Config;
+use kodex_bot::telegram::{run, Limits, TelegramConfig};
+use kodex_bot::time::ManualTime;
+use kodex_bot::Service;
+use kodex_engine::Registry;
+use kodex_tests::fake_telegram::{Call, FakeTelegram, Outcome, TOKEN};
+
+const GROUP: i64 = -100_300;
+const ALICE: i64 = 11;
+const BOB: i64 = 22;
+const CAROL: i64 = 33;
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+struct Harness {
+    fake: FakeTelegram,
+    service: Service,
+    bot: tokio::task::JoinHandle<()>,
+    dir: std::path::PathBuf,
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        self.bot.abort();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+async fn start(name: &str, bob_started: bool) -> Harness {
+    let dir = std::env::temp_dir().join(format!(
+        "kodex-telegram-{name}-{}-{}",
+        std::process::id(),
+        fastrand::u64(..)
+    ));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let mut config = Config::defaults();
+    config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
+    config.boards.dir = dir.join("boards");
+    let service = Service::open(
+        &config,
+        Registry::builtin(),
+        ManualTime::new(1_700_000_000_000),
+    )
+    .await
+    .expect("the service opens");
+
+    let fake = FakeTelegram::start().await;
+    fake.add_group(GROUP, "Chess club");
+    fake.add_person(ALICE, "alice", "en", true);
+    fake.add_person(BOB, "bob", "en", bob_started);
+    fake.add_person(CAROL, "carol", "en", true);
+    let mut telegram = TelegramConfig::new(TOKEN);
+    telegram.api_url = Some(fake.url());
+    telegram.limits = Limits {
+        messages_per_sec_chat: 1_000,
+        messages_per_min_chat: 10_000,
+        messages_per_min_channel_or_supergroup: 10_000,
+        messages_per_sec_overall: 1_000,
+    };
+    let outbox = service.outbox(Platform::Telegram);
+    let handler = Arc::new(service.clone());
+    let bot = tokio::spawn(async move {
+        if let Err(error) = run(telegram, handler, outbox).await {
+            panic!("the Telegram adapter stopped: {error}");
+        }
+    });
+    Harness {
+        fake,
+        service,
+        bot,
+        dir,
+    }
+}
+
+/// A board: a PNG, or (while the service's PNG rendering is not wired in) its
+/// monospace text board, sent as an HTML `<pre>` block.
+fn is_board(call: &Call) -> bool {
+    match &call.upload {
+        Some(upload) => upload.bytes.starts_with(PNG_SIGNATURE),
+        None => call.text().contains("<pre>") && call.params["parse_mode"] == "HTML",
+    }
+}
+
+fn challenge_id(call: &Call) -> Option<String> {
+    call.button_data()
+        .iter()
+        .find_map(|data| data.strip_prefix("acc:").map(str::to_owned))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_game_is_accepted_by_button_and_played_by_replies_and_m_to_mate() {
+    let harness = start("mate", true).await;
+    let fake = &harness.fake;
+    // Bob writes first, so `@bob` resolves to his Telegram id.
+    fake.say(GROUP, BOB, "hi all");
+    fake.say(GROUP, ALICE, "/play chess @bob");
+    let (at, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && challenge_id(call).is_some()
+        })
+        .await;
+    let game = challenge_id(&challenge).expect("a game id");
+    let challenge_message = challenge.message_id.expect("challenge id");
+
+    let carol_press = fake.press(GROUP, CAROL, challenge_message, &format!("acc:{game}"));
+    let (at, answer) = fake
+        .wait_for(at, "Carol's press answered", |call| {
+            call.method == "answerCallbackQuery"
+                && call.params["callback_query_id"] == carol_press.as_str()
+        })
+        .await;
+    assert!(
+        answer.params["text"]
+            .as_str()
+            .is_some_and(|text| !text.is_empty()),
+        "the stranger is told why: {:?}",
+        answer.params
+    );
+
+    fake.press(GROUP, BOB, challenge_message, &format!("acc:{game}"));
+    let (at, board) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+
+    let row = harness
+        .service
+        .store()
+        .get("telegram", &game)
+        .await
+        .expect("the store answers")
+        .expect("the game exists");
+    let (white, black) = if row.white_id.as_deref() == Some(&ALICE.to_string()) {
+        (ALICE, BOB)
+    } else {
+        (BOB, ALICE)
+    };
+
+    // Fool's mate: by a reply to the board, by /m, by /move, by a reply again.
+    fake.reply(GROUP, white, "f3", board.message_id.expect("board id"));
+    let (at, after_f3) = fake
+        .wait_for(at + 1, "the board after f3", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    assert!(after_f3.text().contains("f3"), "{}", after_f3.text());
+
+    // Bad input changes nothing and is told to the typer only.
+    fake.say(GROUP, black, "/m zz9");
+    fake.wait_for(at, "the bad move explained privately", |call| {
+        call.delivered_to(black) && !call.text().is_empty()
+    })
+    .await;
+
+    fake.say(GROUP, black, "/m e5");
+    let (at, _) = fake
+        .wait_for(at + 1, "the board after e5", |call| {
+            call.delivered_to(GROUP) && is_board(call) && call.text().contains("e5")
+        })
+        .await;
+    fake.say(GROUP, white, "/move g4");
+    let (at, after_g4) = fake
+        .wait_for(at + 1, "the board after g4", |call| {
+            call.delivered_to(GROUP) && is_board(call) && call.text().contains("g4")
+        })
+        .await;
+    fake.reply(GROUP, black, "Qh4", after_g4.message_id.expect("id"));
+    fake.wait_for(at + 1, "the result", |call| {
+        call.delivered_to(GROUP) && (call.text().contains("0–1") || call.text().contains("0-1"))
+    })
+    .await;
+
+    let row = harness
+        .service
+        .store()
+        .get("telegram", &game)
+        .await
+        .expect("the store answers")
+        .expect("the game exists");
+    assert!(row.result.is_some(), "the game is over");
+    assert_eq!(row.moves.split_whitespace().count(), 4, "{}", row.moves);
+    // The start and every move were answered with a board in the group.
+    let boards = fake
+        .calls()
+        .iter()
+        .filter(|call| call.delivered_to(GROUP) && is_board(call))
+        .count();
+    assert!(boards >= 5, "{}", fake.describe_calls());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_fog_game_sends_boards_privately_and_a_deep_link_to_a_new_player() {
+    let harness = start("fog", false).await;
+    let fake = &harness.fake;
+    fake.say(GROUP, BOB, "hi all");
+    fake.say(GROUP, ALICE, "/play fog @bob");
+    let (_, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && challenge_id(call).is_some()
+        })
+        .await;
+    let game = challenge_id(&challenge).expect("a game id");
+    fake.press(
+        GROUP,
+        BOB,
+        challenge.message_id.expect("id"),
+        &format!("acc:{game}"),
+    );
+
+    fake.wait_for(0, "Alice's private board", |call| {
+        call.delivered_to(ALICE) && is_board(call)
+    })
+    .await;
+    let (_, link) = fake
+        .wait_for(0, "Bob's deep link", |call| {
+            call.delivered_to(GROUP) && !call.button_urls().is_empty()
+        })
+        .await;
+    // The link names the game when the board image's file name does; a text
+    // board has none, and `/start board` shows the player's current game.
+    let urls = link.button_urls();
+    let payload = urls
+        .first()
+        .and_then(|url| url.strip_prefix("https://t.me/KodexBot?start="))
+        .expect("a deep link to the bot")
+        .to_owned();
+    assert!(
+        payload == format!("b_{game}") || payload == "board",
+        "{payload}"
+    );
+    assert!(link.text().starts_with("@bob"));
+
+    fake.say(BOB, BOB, &format!("/start {payload}"));
+    let (_, board) = fake
+        .wait_for(0, "Bob's board after Start", |call| {
+            call.delivered_to(BOB) && is_board(call)
+        })
+        .await;
+    assert!(board.text().contains(&game));
+
+    // The group never got a private view: every group image is the public one
+    // (same bytes whatever the position) or none, and no move text.
+    let calls = fake.calls();
+    let refused = calls
+        .iter()
+        .filter(|call| call.chat_id() == Some(BOB) && call.outcome == Outcome::Forbidden)
+        .count();
+    assert!(refused >= 1, "{}", fake.describe_calls());
+    let private_images: Vec<&Vec<u8>> = calls
+        .iter()
+        .filter(|call| call.delivered_to(ALICE) || call.delivered_to(BOB))
+        .filter_map(|call| call.upload.as_ref().map(|upload| &upload.bytes))
+        .collect();
+    let private_boards: Vec<String> = calls
+        .iter()
+        .filter(|call| call.delivered_to(ALICE) || call.delivered_to(BOB))
+        .filter_map(|call| {
+            let text = call.text();
+            let start = text.find("<pre>")?;
+            Some(text[start..].to_owned())
+        })
+        .collect();
+    assert!(private_boards.len() >= 2, "{}", fake.describe_calls());
+    for call in calls.iter().filter(|call| call.delivered_to(GROUP)) {
+        if let Some(upload) = &call.upload {
+            assert!(
+                !private_images.contains(&&upload.bytes),
+                "a private board reached the group"
+            );
+        }
+        let text = call.text();
+        assert!(
+            private_boards
+                .iter()
+                .all(|board| !text.contains(board.as_str())),
+            "a private board reached the group: {text}"
+        );
+    }
+}
