@@ -48,6 +48,7 @@ chess960-position = Start position number { $number }.
 fog-started = Fog of war: send your moves to me in a private chat; each of you gets your own board there.
 turn = { $id } · move { $number } · { $player } ({ $color }) to move
 moved = { $id }: { $player } played { $san }.
+game-gif = Game { $id }, move by move.
 you-moved = { $id }: you played { $san }.
 your-turn = { $id } · move { $number } · your move.
 their-turn = { $id } · move { $number } · waiting for your opponent.

@@ -48,6 +48,7 @@ chess960-position = Начальная позиция номер { $number }.
 fog-started = Туман войны: присылайте ходы мне в личный чат; там же каждый получает свою доску.
 turn = { $id } · ход { $number } · ходит { $player } ({ $color })
 moved = { $id }: { $player } сыграл { $san }.
+game-gif = Партия { $id }, ход за ходом.
 you-moved = { $id }: вы сыграли { $san }.
 your-turn = { $id } · ход { $number } · ваш ход.
 their-turn = { $id } · ход { $number } · ждём соперника.

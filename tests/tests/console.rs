@@ -233,6 +233,11 @@ async fn resigning_ends_the_game_for_the_opponent() {
         has(&out, "[#local] ") && has(&out, "1-0 — alice (white) wins: bob resigned"),
         "{out:#?}"
     );
+    // The game-end summary carries the whole game as an animated GIF.
+    assert!(
+        has(&out, &format!("Game {id}, move by move.")) && has(&out, ".gif"),
+        "{out:#?}"
+    );
     refused(
         &mut chat,
         &id,

@@ -99,24 +99,36 @@ impl Service {
             image: None,
             buttons: Vec::new(),
         };
-        if position.ply() <= MAX_GIF_PLIES {
-            // The whole game as an animation: everything is public here.
-            let decor = self.decor(ctx.lang, &row, &position, Side::WHITE);
-            let frames: Vec<(View, Decor)> = (0..=position.ply())
-                .map(|ply| (position.view_at(ply, Audience::Full), decor.clone()))
-                .collect();
-            match tokio::task::spawn_blocking(move || kodex_render::render_gif(&frames)).await {
-                Ok(bytes) if !bytes.is_empty() => {
-                    delivery.image = Some(Image {
-                        file_name: format!("{}.gif", row.id),
-                        bytes,
-                    })
-                }
-                Ok(_) => {}
-                Err(e) => tracing::error!(error = %e, "drawing a game GIF failed"),
+        delivery.image = self.game_gif(ctx.lang, &row, &position).await;
+        Ok(vec![delivery])
+    }
+
+    /// The whole game as an animated GIF (public: only for finished or
+    /// open-information games), or `None` when it is too long or fails.
+    pub(crate) async fn game_gif(
+        &self,
+        lang: Lang,
+        row: &crate::store::GameRow,
+        position: &kodex_engine::Game,
+    ) -> Option<Image> {
+        if position.ply() == 0 || position.ply() > MAX_GIF_PLIES {
+            return None;
+        }
+        let decor = self.decor(lang, row, position, Side::WHITE);
+        let frames: Vec<(View, Decor)> = (0..=position.ply())
+            .map(|ply| (position.view_at(ply, Audience::Full), decor.clone()))
+            .collect();
+        match tokio::task::spawn_blocking(move || kodex_render::render_gif(&frames)).await {
+            Ok(bytes) if !bytes.is_empty() => Some(Image {
+                file_name: format!("{}.gif", row.id),
+                bytes,
+            }),
+            Ok(_) => None,
+            Err(e) => {
+                tracing::error!(error = %e, "drawing a game GIF failed");
+                None
             }
         }
-        Ok(vec![delivery])
     }
 
     /// `/rules <variant>`.

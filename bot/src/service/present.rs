@@ -84,6 +84,17 @@ impl Service {
             self.attach_board(&mut public, view, decor, file_name).await;
         }
         deliveries.push(public);
+        if ended {
+            // The game-end summary: the whole game, move by move.
+            if let Some(gif) = self.game_gif(lang, row, game).await {
+                deliveries.push(Delivery {
+                    target: Target::Chat(chat_of(row)),
+                    text: self.text(lang, &Msg::new("game-gif").arg("id", row.id.clone())),
+                    image: Some(gif),
+                    buttons: Vec::new(),
+                });
+            }
+        }
         if hidden && !ended {
             // Both private boards are drawn at once (one per core).
             let (white, black) = tokio::join!(
