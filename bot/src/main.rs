@@ -19,7 +19,7 @@ Usage: kodex [console] [--config <path>]
 
 Environment: KODEX_DISCORD_TOKEN, KODEX_TELEGRAM_TOKEN, KODEX_DATABASE_URL,
 KODEX_BOARDS_DIR, KODEX_TEXT_BOARDS, KODEX_CHALLENGE_EXPIRY_SECS, KODEX_DEFAULT_LANG,
-KODEX_VARIANTS_DIR, KODEX_LOG.";
+KODEX_VARIANTS_DIR, KODEX_LOG, KODEX_DISCORD_GUILD (one guild for development).";
 
 /// What the command line asked for.
 struct Args {
@@ -126,15 +126,25 @@ async fn run(args: Args, mut config: Config) -> Result<(), Box<dyn std::error::E
         });
         tracing::info!("telegram adapter started");
     }
-    if config.discord.token().is_some() {
-        tracing::warn!(
-            "the Discord adapter is not part of this build yet; KODEX_DISCORD_TOKEN is ignored"
+    if let Some(token) = config.discord.token() {
+        let mut discord = kodex_bot::discord::DiscordConfig::new(
+            token,
+            kodex_bot::discord::variant_choices(service.registry()),
         );
+        discord.dev_guild = std::env::var("KODEX_DISCORD_GUILD")
+            .ok()
+            .and_then(|g| g.trim().parse().ok());
+        let outbox = service.outbox(kodex_bot::api::Platform::Discord);
+        let handler: Arc<dyn kodex_bot::api::Handler> = Arc::new(service.clone());
+        platforms.spawn(async move {
+            kodex_bot::discord::run(discord, handler, outbox)
+                .await
+                .map_err(|e| format!("discord: {e}"))
+        });
+        tracing::info!("discord adapter started");
     }
     if platforms.is_empty() {
-        return Err(
-            "no platform could be started; run `kodex console` or set KODEX_TELEGRAM_TOKEN".into(),
-        );
+        return Err("no platform could be started; run `kodex console`".into());
     }
     while let Some(finished) = platforms.join_next().await {
         match finished {
