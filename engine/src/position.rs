@@ -127,6 +127,18 @@ impl<B: Bits> Pins<B> {
     }
 }
 
+/// The squares of every piece whose type is in `mask` (bit `t` for type `t`).
+#[inline]
+fn pieces_of_types<B: Bits>(pos: &Position<B>, mut mask: u32) -> B {
+    let mut pieces = B::EMPTY;
+    while mask != 0 {
+        let ty = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        pieces |= pos.by_type[ty];
+    }
+    pieces
+}
+
 /// A variant's definition and compiled tables, acting on positions.
 #[derive(Copy, Clone)]
 pub struct Rules<'a, B: Bits> {
@@ -196,14 +208,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             if (t.rays[ray][square] & theirs).is_empty() {
                 continue;
             }
-            let mut attackers = B::EMPTY;
-            let mut m = mask & !excluded;
-            while m != 0 {
-                let ty = m.trailing_zeros() as usize;
-                m &= m - 1;
-                attackers |= pos.by_type[ty];
-            }
-            attackers &= theirs;
+            let attackers = pieces_of_types(pos, mask & !excluded) & theirs;
             if (t.rays[ray][square] & attackers).is_empty() {
                 continue;
             }
@@ -719,14 +724,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             }
         }
         for &(ray, mask, _) in &t.rider_attacks[side] {
-            let mut attackers = B::EMPTY;
-            let mut m = mask;
-            while m != 0 {
-                let ty = m.trailing_zeros() as usize;
-                m &= m - 1;
-                attackers |= pos.by_type[ty];
-            }
-            attackers &= theirs;
+            let attackers = pieces_of_types(pos, mask) & theirs;
             if (t.rays[ray][square] & attackers).any() {
                 found |= t.slide(ray, square, occupied) & attackers;
             }
