@@ -182,6 +182,33 @@ impl GameRow {
     }
 }
 
+/// Whose language choice.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum LangOwner {
+    /// A user's (`/lang ru`).
+    User,
+    /// A chat's (`/lang chat ru`).
+    Chat,
+}
+
+impl LangOwner {
+    /// The queries reading and storing this owner's choice.
+    fn queries(self) -> (&'static str, &'static str) {
+        match self {
+            LangOwner::User => (
+                "SELECT lang FROM user_langs WHERE platform = ? AND user_id = ?",
+                "INSERT INTO user_langs (platform, user_id, lang) VALUES (?, ?, ?) \
+                 ON CONFLICT (platform, user_id) DO UPDATE SET lang = excluded.lang",
+            ),
+            LangOwner::Chat => (
+                "SELECT lang FROM chat_langs WHERE platform = ? AND chat_id = ?",
+                "INSERT INTO chat_langs (platform, chat_id, lang) VALUES (?, ?, ?) \
+                 ON CONFLICT (platform, chat_id) DO UPDATE SET lang = excluded.lang",
+            ),
+        }
+    }
+}
+
 /// The database.
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -400,71 +427,34 @@ impl Store {
         )
     }
 
-    /// A user's chosen language code.
-    pub async fn user_lang(
+    /// The language code `owner` `id` chose with `/lang`, if any.
+    pub async fn lang(
         &self,
+        owner: LangOwner,
         platform: &str,
-        user: &str,
+        id: &str,
     ) -> Result<Option<String>, StoreError> {
-        Ok(sqlx::query_scalar::<_, String>(
-            "SELECT lang FROM user_langs WHERE platform = ? AND user_id = ?",
-        )
-        .bind(platform.to_owned())
-        .bind(user.to_owned())
-        .fetch_optional(&self.pool)
-        .await?)
+        Ok(sqlx::query_scalar::<_, String>(owner.queries().0)
+            .bind(platform.to_owned())
+            .bind(id.to_owned())
+            .fetch_optional(&self.pool)
+            .await?)
     }
 
-    /// Stores a user's language.
-    pub async fn set_user_lang(
+    /// Stores the language `owner` `id` chose.
+    pub async fn set_lang(
         &self,
+        owner: LangOwner,
         platform: &str,
-        user: &str,
+        id: &str,
         lang: &str,
     ) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO user_langs (platform, user_id, lang) VALUES (?, ?, ?) \
-             ON CONFLICT (platform, user_id) DO UPDATE SET lang = excluded.lang",
-        )
-        .bind(platform.to_owned())
-        .bind(user.to_owned())
-        .bind(lang.to_owned())
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    /// A chat's chosen language code.
-    pub async fn chat_lang(
-        &self,
-        platform: &str,
-        chat: &str,
-    ) -> Result<Option<String>, StoreError> {
-        Ok(sqlx::query_scalar::<_, String>(
-            "SELECT lang FROM chat_langs WHERE platform = ? AND chat_id = ?",
-        )
-        .bind(platform.to_owned())
-        .bind(chat.to_owned())
-        .fetch_optional(&self.pool)
-        .await?)
-    }
-
-    /// Stores a chat's language.
-    pub async fn set_chat_lang(
-        &self,
-        platform: &str,
-        chat: &str,
-        lang: &str,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO chat_langs (platform, chat_id, lang) VALUES (?, ?, ?) \
-             ON CONFLICT (platform, chat_id) DO UPDATE SET lang = excluded.lang",
-        )
-        .bind(platform.to_owned())
-        .bind(chat.to_owned())
-        .bind(lang.to_owned())
-        .execute(&self.pool)
-        .await?;
+        sqlx::query(owner.queries().1)
+            .bind(platform.to_owned())
+            .bind(id.to_owned())
+            .bind(lang.to_owned())
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 }
@@ -582,25 +572,37 @@ mod tests {
     #[tokio::test]
     async fn languages_are_remembered() {
         let store = Store::open(&temp_url("langs")).await.expect("opens");
-        assert_eq!(store.user_lang("console", "bob").await.expect("read"), None);
+        assert_eq!(
+            store
+                .lang(LangOwner::User, "console", "bob")
+                .await
+                .expect("read"),
+            None
+        );
         store
-            .set_user_lang("console", "bob", "ru")
+            .set_lang(LangOwner::User, "console", "bob", "ru")
             .await
             .expect("set");
         store
-            .set_user_lang("console", "bob", "en")
+            .set_lang(LangOwner::User, "console", "bob", "en")
             .await
             .expect("set");
         assert_eq!(
-            store.user_lang("console", "bob").await.expect("read"),
+            store
+                .lang(LangOwner::User, "console", "bob")
+                .await
+                .expect("read"),
             Some("en".to_owned())
         );
         store
-            .set_chat_lang("console", "local", "ru")
+            .set_lang(LangOwner::Chat, "console", "local", "ru")
             .await
             .expect("set");
         assert_eq!(
-            store.chat_lang("console", "local").await.expect("read"),
+            store
+                .lang(LangOwner::Chat, "console", "local")
+                .await
+                .expect("read"),
             Some("ru".to_owned())
         );
     }

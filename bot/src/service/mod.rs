@@ -77,14 +77,7 @@ struct Inner {
     lang_choices: Mutex<HashMap<(LangOwner, String, String), Option<Lang>>>,
 }
 
-/// Whose language choice.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub(crate) enum LangOwner {
-    /// A user's (`/lang ru`).
-    User,
-    /// A chat's (`/lang chat ru`).
-    Chat,
-}
+pub(crate) use crate::store::LangOwner;
 
 impl Drop for Inner {
     fn drop(&mut self) {
@@ -390,10 +383,7 @@ impl Service {
         {
             return hit;
         }
-        let stored = match owner {
-            LangOwner::User => self.inner.store.user_lang(platform, id).await,
-            LangOwner::Chat => self.inner.store.chat_lang(platform, id).await,
-        };
+        let stored = self.inner.store.lang(owner, platform, id).await;
         match stored {
             Ok(code) => {
                 let lang = code.as_deref().and_then(Lang::parse);
@@ -417,20 +407,10 @@ impl Service {
         id: &str,
         lang: Lang,
     ) -> Result<(), StoreError> {
-        match owner {
-            LangOwner::User => {
-                self.inner
-                    .store
-                    .set_user_lang(platform, id, lang.code())
-                    .await?
-            }
-            LangOwner::Chat => {
-                self.inner
-                    .store
-                    .set_chat_lang(platform, id, lang.code())
-                    .await?
-            }
-        }
+        self.inner
+            .store
+            .set_lang(owner, platform, id, lang.code())
+            .await?;
         if let Ok(mut cache) = self.inner.lang_choices.lock() {
             cache.insert((owner, platform.to_owned(), id.to_owned()), Some(lang));
         }
