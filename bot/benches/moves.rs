@@ -26,6 +26,7 @@ fn user(name: String) -> UserRef {
         platform: Platform::Console,
         id: name.clone(),
         name,
+        handle: None,
     }
 }
 

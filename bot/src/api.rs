@@ -52,6 +52,14 @@ pub struct UserRef {
     pub id: String,
     /// A name to show (Discord display name, Telegram @username or first name).
     pub name: String,
+    /// The person's unique handle on the platform, lowercase and without `@`
+    /// (a Telegram username), when the platform vouches for it. A challenge
+    /// to `@bob` from someone the bot has never seen is stored as `"@bob"` and
+    /// accepted by whoever has this handle — never matched against [`name`],
+    /// which anyone can set to anything.
+    ///
+    /// [`name`]: UserRef::name
+    pub handle: Option<String>,
 }
 
 /// What a person asked for.
@@ -104,6 +112,16 @@ pub enum Action {
     Lang { lang: String },
     /// A button was pressed; `data` is the [`Button::data`] it carried.
     Button { data: String },
+    /// The adapter moved a game's conversation from the request's chat into
+    /// `chat` (a thread it created for the game, see [`GameRef::started`]);
+    /// later deliveries go there and moves typed there are the game's. Only
+    /// adapters send this; no user command parses into it.
+    Relocate {
+        /// The game id.
+        game: String,
+        /// The new chat's id on the same platform.
+        chat: String,
+    },
     /// A command the adapter did not recognise (`/foo`): the service answers
     /// with a localized "unknown command" and the help pointer.
     Unknown {
@@ -170,6 +188,23 @@ pub struct Delivery {
     pub image: Option<Image>,
     /// Buttons under the message.
     pub buttons: Vec<Button>,
+    /// The game the delivery is about, if any.
+    pub game: Option<GameRef>,
+}
+
+/// The game a [`Delivery`] is about: lets adapters organise messages per game
+/// (a Discord thread, a Telegram deep link) without reading texts.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct GameRef {
+    /// The short game id (`k7m2`).
+    pub id: String,
+    /// A short localized title naming variant and players, fit for a thread
+    /// name (at most 100 characters). Never reveals hidden information.
+    pub title: String,
+    /// Set on the public message announcing that the game has just started:
+    /// an adapter that keeps each game in its own thread opens it here and
+    /// answers with [`Action::Relocate`].
+    pub started: bool,
 }
 
 /// A boxed future returned by [`Handler::handle`].

@@ -113,6 +113,7 @@ mod tests {
             platform: Platform::Console,
             id: name.to_owned(),
             name: name.to_owned(),
+            handle: None,
         })
     }
 

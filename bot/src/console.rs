@@ -188,6 +188,7 @@ pub fn console_user(name: &str) -> UserRef {
         platform: Platform::Console,
         id: name.to_owned(),
         name: name.to_owned(),
+        handle: None,
     }
 }
 

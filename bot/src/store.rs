@@ -286,12 +286,15 @@ impl Store {
     /// `row.version`, and bumps the version. False when someone else wrote first.
     pub async fn save(&self, row: &mut GameRow) -> Result<bool, StoreError> {
         let result = sqlx::query(
-            "UPDATE games SET status = ?, white_id = ?, white_name = ?, black_id = ?, \
-             black_name = ?, start_fen = ?, moves = ?, white_ms = ?, black_ms = ?, \
+            "UPDATE games SET chat_id = ?, status = ?, opponent_id = ?, opponent_name = ?, \
+             white_id = ?, white_name = ?, black_id = ?, black_name = ?, start_fen = ?, moves = ?, white_ms = ?, black_ms = ?, \
              turn_started_at = ?, deadline = ?, draw_offer = ?, takeback_offer = ?, result = ?, \
              reason = ?, updated_at = ?, version = version + 1 WHERE id = ? AND version = ?",
         )
+        .bind(row.chat_id.clone())
         .bind(row.status.clone())
+        .bind(row.opponent_id.clone())
+        .bind(row.opponent_name.clone())
         .bind(row.white_id.clone())
         .bind(row.white_name.clone())
         .bind(row.black_id.clone())
@@ -457,6 +460,93 @@ impl Store {
             .await?;
         Ok(())
     }
+
+    /// Stores (or replaces) an adapter's record `kind`/`key` on `platform`.
+    pub async fn remember(
+        &self,
+        platform: &str,
+        kind: &str,
+        key: &str,
+        value: &str,
+        now: Millis,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO adapter_memory (platform, kind, key, value, updated_at) \
+             VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, kind, key) \
+             DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+        )
+        .bind(platform.to_owned())
+        .bind(kind.to_owned())
+        .bind(key.to_owned())
+        .bind(value.to_owned())
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// An adapter's record, if stored.
+    pub async fn recall(
+        &self,
+        platform: &str,
+        kind: &str,
+        key: &str,
+    ) -> Result<Option<String>, StoreError> {
+        Ok(sqlx::query_scalar::<_, String>(
+            "SELECT value FROM adapter_memory WHERE platform = ? AND kind = ? AND key = ?",
+        )
+        .bind(platform.to_owned())
+        .bind(kind.to_owned())
+        .bind(key.to_owned())
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// Every record of `kind` on `platform` as `(key, value)`, oldest first
+    /// (an adapter loads its memory at start).
+    pub async fn recall_all(
+        &self,
+        platform: &str,
+        kind: &str,
+    ) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(sqlx::query_as::<_, (String, String)>(
+            "SELECT key, value FROM adapter_memory WHERE platform = ? AND kind = ? \
+             ORDER BY updated_at, key",
+        )
+        .bind(platform.to_owned())
+        .bind(kind.to_owned())
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Forgets one record (nothing happens when it is not stored).
+    pub async fn forget(&self, platform: &str, kind: &str, key: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM adapter_memory WHERE platform = ? AND kind = ? AND key = ?")
+            .bind(platform.to_owned())
+            .bind(kind.to_owned())
+            .bind(key.to_owned())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Forgets the records of `kind` last written before `cutoff`; returns how many.
+    pub async fn forget_older(
+        &self,
+        platform: &str,
+        kind: &str,
+        cutoff: Millis,
+    ) -> Result<u64, StoreError> {
+        let result = sqlx::query(
+            "DELETE FROM adapter_memory WHERE platform = ? AND kind = ? AND updated_at < ?",
+        )
+        .bind(platform.to_owned())
+        .bind(kind.to_owned())
+        .bind(cutoff)
+        .execute(&self.pool)
+        .await?;
+        Ok(result.rows_affected())
+    }
 }
 
 #[cfg(test)]
@@ -505,6 +595,68 @@ mod tests {
             updated_at: 1,
             version: 0,
         }
+    }
+
+    #[tokio::test]
+    async fn adapter_memory_survives_reopening_and_is_kept_per_platform_and_kind() {
+        let url = temp_url("memory");
+        let store = Store::open(&url).await.expect("opens");
+        store
+            .remember("telegram", "user", "bob", "42", 10)
+            .await
+            .expect("put");
+        store
+            .remember("telegram", "user", "bob", "43", 20)
+            .await
+            .expect("replace");
+        store
+            .remember("telegram", "user", "amy", "7", 5)
+            .await
+            .expect("put");
+        store
+            .remember("telegram", "link", "bob", "b_k7m2", 30)
+            .await
+            .expect("put");
+        store
+            .remember("discord", "user", "bob", "99", 30)
+            .await
+            .expect("put");
+        drop(store);
+        let store = Store::open(&url).await.expect("reopens");
+        assert_eq!(
+            store.recall("telegram", "user", "bob").await.expect("get"),
+            Some("43".to_owned())
+        );
+        assert_eq!(
+            store.recall_all("telegram", "user").await.expect("all"),
+            vec![
+                ("amy".to_owned(), "7".to_owned()),
+                ("bob".to_owned(), "43".to_owned())
+            ]
+        );
+        assert_eq!(
+            store
+                .forget_older("telegram", "user", 10)
+                .await
+                .expect("old"),
+            1
+        );
+        store
+            .forget("telegram", "link", "bob")
+            .await
+            .expect("forget");
+        assert_eq!(
+            store.recall("telegram", "link", "bob").await.expect("get"),
+            None
+        );
+        assert_eq!(
+            store.recall("telegram", "user", "amy").await.expect("get"),
+            None
+        );
+        assert_eq!(
+            store.recall("discord", "user", "bob").await.expect("get"),
+            Some("99".to_owned())
+        );
     }
 
     #[tokio::test]

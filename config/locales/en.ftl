@@ -10,6 +10,7 @@ error-unknown-command = I don't know the command { $command }. /help lists what 
 error-conflict = Someone changed this game at the same moment; nothing was changed. Please try again.
 error-internal = Something went wrong on my side; nothing was changed. Please try again later.
 error-stale-button = This button is no longer valid.
+error-not-your-button = This button is for someone else.
 error-variant-gone = The variant “{ $variant }” of this game is no longer available.
 error-corrupt-game = Game { $id } cannot be loaded; the operator has been told.
 error-line-too-long = That message is too long for me; it was ignored.
@@ -48,6 +49,7 @@ chess960-position = Start position number { $number }.
 fog-started = Fog of war: send your moves to me in a private chat; each of you gets your own board there.
 turn = { $id } · move { $number } · { $player } ({ $color }) to move
 moved = { $id }: { $player } played { $san }.
+game-title = { $variant }: { $white } vs { $black } · { $id }
 game-gif = Game { $id }, move by move.
 you-moved = { $id }: you played { $san }.
 your-turn = { $id } · move { $number } · your move.
@@ -84,6 +86,10 @@ error-takeback-already = You have already asked for a takeback; your opponent an
 error-no-takeback = There is no takeback request for you to answer.
 error-abort-too-late = Both sides have moved; the game can no longer be aborted. /resign ends it.
 game-aborted = { $player } aborted game { $id }.
+resign-confirm = Resign game { $id } against { $opponent }? This cannot be undone.
+button-resign = Resign
+button-play-on = Play on
+resign-kept = Game { $id } goes on.
 
 ## Results
 result-win = { $id }: { $result } — { $winner } ({ $color }) wins: { $reason }.

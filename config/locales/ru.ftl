@@ -10,6 +10,7 @@ error-unknown-command = Я не знаю команды { $command }. Списо
 error-conflict = Кто-то изменил эту партию в тот же момент; ничего не изменено. Попробуйте ещё раз.
 error-internal = У меня что-то сломалось; ничего не изменено. Попробуйте позже.
 error-stale-button = Эта кнопка больше не действует.
+error-not-your-button = Эта кнопка не для вас.
 error-variant-gone = Вариант «{ $variant }» этой партии больше недоступен.
 error-corrupt-game = Партию { $id } не удаётся загрузить; оператор предупреждён.
 error-line-too-long = Сообщение слишком длинное; я его пропустил.
@@ -48,6 +49,7 @@ chess960-position = Начальная позиция номер { $number }.
 fog-started = Туман войны: присылайте ходы мне в личный чат; там же каждый получает свою доску.
 turn = { $id } · ход { $number } · ходит { $player } ({ $color })
 moved = { $id }: { $player } сыграл { $san }.
+game-title = { $variant }: { $white } — { $black } · { $id }
 game-gif = Партия { $id }, ход за ходом.
 you-moved = { $id }: вы сыграли { $san }.
 your-turn = { $id } · ход { $number } · ваш ход.
@@ -85,6 +87,10 @@ error-takeback-already = Вы уже попросили вернуть ход; �
 error-no-takeback = Никто не просит вас вернуть ход.
 error-abort-too-late = Оба уже сходили; прервать партию нельзя. /resign — сдаться.
 game-aborted = { $player } прерывает партию { $id }.
+resign-confirm = Сдать партию { $id } против { $opponent }? Отменить это нельзя.
+button-resign = Сдаться
+button-play-on = Играть дальше
+resign-kept = Партия { $id } продолжается.
 
 ## Результаты
 result-win = { $id }: { $result } — победа: { $winner } ({ $color }), { $reason }.

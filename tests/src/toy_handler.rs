@@ -109,6 +109,7 @@ impl ToyHandler {
             text,
             image: None,
             buttons: Vec::new(),
+            game: None,
         };
         match request.action.clone() {
             Action::Play { variant, .. } if variant.is_empty() => {
@@ -157,12 +158,14 @@ impl ToyHandler {
                         text: format!("Your board in game {}.", game.id),
                         image: Some(game.board()),
                         buttons: Vec::new(),
+                        game: None,
                     }],
                     Some(game) => vec![Delivery {
                         target: Target::Chat(game.chat.clone()),
                         text: format!("Game {} after {} moves.", game.id, game.moves.len()),
                         image: Some(game.board()),
                         buttons: Vec::new(),
+                        game: None,
                     }],
                     None => vec![note(me, "You have no game.".into())],
                 }
@@ -191,6 +194,7 @@ impl ToyHandler {
                         bytes: GAME_GIF.to_vec(),
                     }),
                     buttons: Vec::new(),
+                    game: None,
                 }]
             }
             Action::Help => vec![note(chat, "Kodex help.".into())],
@@ -233,6 +237,7 @@ fn challenge(
                 data: format!("dec:{id}"),
             },
         ],
+        game: None,
     }
 }
 
@@ -247,6 +252,7 @@ fn announce_start(game: &ToyGame) -> Vec<Delivery> {
             ),
             image: None,
             buttons: Vec::new(),
+            game: None,
         }];
         for player in [&game.white, &black] {
             deliveries.push(Delivery {
@@ -254,6 +260,7 @@ fn announce_start(game: &ToyGame) -> Vec<Delivery> {
                 text: format!("Your board in game {}.", game.id),
                 image: Some(game.board()),
                 buttons: Vec::new(),
+                game: None,
             });
         }
         deliveries
@@ -266,6 +273,7 @@ fn announce_start(game: &ToyGame) -> Vec<Delivery> {
             ),
             image: Some(game.board()),
             buttons: Vec::new(),
+            game: None,
         }]
     }
 }
@@ -296,6 +304,7 @@ fn play_move(
                 text,
                 image: None,
                 buttons: Vec::new(),
+                game: None,
             }]
         } else {
             Vec::new()
@@ -323,6 +332,7 @@ fn play_move(
             text: format!("{} moved in game {}.", request.actor.name, game.id),
             image: None,
             buttons: Vec::new(),
+            game: None,
         }];
         for player in [Some(game.white.clone()), game.black.clone()]
             .into_iter()
@@ -337,6 +347,7 @@ fn play_move(
                 ),
                 image: Some(game.board()),
                 buttons: Vec::new(),
+                game: None,
             });
         }
         deliveries
@@ -346,6 +357,7 @@ fn play_move(
             text: format!("{}. {} — {} moves.", game.moves.len(), text.trim(), game.id),
             image: Some(game.board()),
             buttons: Vec::new(),
+            game: None,
         }]
     }
 }

@@ -12,6 +12,7 @@ fn user(name: &str) -> UserRef {
         platform: Platform::Console,
         id: name.to_owned(),
         name: name.to_owned(),
+        handle: None,
     }
 }
 
@@ -228,7 +229,26 @@ async fn resigning_ends_the_game_for_the_opponent() {
     let mut chat = Chat::new("resign").await;
     let id = chat.start("alice", "bob", "atomic").await;
     chat.say("alice: e4").await;
+    // /resign only asks, privately, with a button that resigns and one that does not.
     let out = chat.say("bob: /resign").await;
+    assert!(
+        has(&out, &format!("[@bob] Resign game {id} against alice?"))
+            && has(&out, &format!("/press rsg:{id}:b"))
+            && has(&out, &format!("/press keep:{id}"))
+            && !has(&out, "[#local]"),
+        "{out:#?}"
+    );
+    assert_eq!(chat.row(&id).await.status(), Status::Active);
+    let out = chat.say(&format!("bob: /press keep:{id}")).await;
+    assert!(has(&out, &format!("Game {id} goes on.")), "{out:#?}");
+    assert_eq!(chat.row(&id).await.status(), Status::Active);
+    // The opponent cannot press the resign button for bob.
+    let out = chat.say(&format!("carol: /press rsg:{id}:b")).await;
+    assert!(has(&out, "[@carol]") && !has(&out, "resigned"), "{out:#?}");
+    let out = chat.say(&format!("alice: /press rsg:{id}:b")).await;
+    assert!(has(&out, "This button is for someone else."), "{out:#?}");
+    assert_eq!(chat.row(&id).await.status(), Status::Active);
+    let out = chat.say(&format!("bob: /press rsg:{id}:b")).await;
     assert!(
         has(&out, "[#local] ") && has(&out, "1-0 — alice (white) wins: bob resigned"),
         "{out:#?}"

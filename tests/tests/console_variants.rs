@@ -160,7 +160,8 @@ async fn random_game(variant_id: &str, seed: u64, limit: usize) {
             } else {
                 "bob"
             };
-            let out = chat.say(&format!("{player}: /resign")).await;
+            let side = if player == "alice" { "w" } else { "b" };
+            let out = chat.say(&format!("{player}: /press rsg:{id}:{side}")).await;
             assert!(has(&out, "resigned"), "{out:#?}");
             assert_eq!(chat.row(&id).await.status(), Status::Finished);
         }

@@ -85,6 +85,7 @@ fn chat(game: &ToyGame, text: String, image: Option<Image>, buttons: Vec<Button>
         text,
         image,
         buttons,
+        game: None,
     }
 }
 
@@ -94,6 +95,7 @@ fn to(target: Target, text: &str) -> Delivery {
         text: text.to_string(),
         image: None,
         buttons: Vec::new(),
+        game: None,
     }
 }
 
@@ -193,12 +195,14 @@ impl ToyService {
                             text: "Your board (white). Secret: nothing moved yet.".into(),
                             image: Some(board(game, "white")),
                             buttons: vec![],
+                            game: None,
                         },
                         Delivery {
                             target: Target::Private(game.black.clone()),
                             text: "Your board (black).".into(),
                             image: Some(board(game, "black")),
                             buttons: vec![],
+                            game: None,
                         },
                     ]
                 } else {
@@ -250,12 +254,14 @@ impl ToyService {
                             text: format!("White sees: last move {text}."),
                             image: Some(board(game, "white")),
                             buttons: vec![],
+                            game: None,
                         },
                         Delivery {
                             target: Target::Private(game.black.clone()),
                             text: "Black sees: something moved in the fog.".into(),
                             image: Some(board(game, "black")),
                             buttons: vec![],
+                            game: None,
                         },
                     ]
                 } else if text == "Qh4#" {
@@ -294,6 +300,7 @@ impl ToyService {
                     text: text.into(),
                     image: Some(board(game, "own")),
                     buttons: vec![],
+                    game: None,
                 }]
             }
             Action::Resign { .. } => {
@@ -533,7 +540,8 @@ async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
             opponent: Some(UserRef {
                 platform: Platform::Discord,
                 id: "1002".into(),
-                name: "bob".into()
+                name: "bob".into(),
+                handle: None,
             }),
             clock: Some("3+2".into()),
             color: None,
@@ -926,6 +934,7 @@ async fn outbox_deliveries_reach_the_channel_and_dms() {
         platform: Platform::Discord,
         id: alice().id.to_string(),
         name: "alice".into(),
+        handle: None,
     };
     let outbox = bot.outbox.as_ref().expect("the bot's own outbox");
     outbox

@@ -84,6 +84,7 @@ fn telegram_user(id: i64, username: &str) -> UserRef {
         platform: Platform::Telegram,
         id: id.to_string(),
         name: format!("@{username}"),
+        handle: Some(username.to_lowercase()),
     }
 }
 
@@ -491,6 +492,7 @@ async fn outbox_deliveries_reach_chats_and_private_chats() {
         text: text.to_owned(),
         image: None,
         buttons: Vec::new(),
+        game: None,
     };
     let sent = [
         note(Target::Chat(group), "The challenge expired."),

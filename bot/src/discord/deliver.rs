@@ -190,6 +190,7 @@ impl Deliverer {
                     text: text.to_string(),
                     image: None,
                     buttons: Vec::new(),
+                    game: None,
                 };
                 self.send_ephemeral(interaction, &pointer).await;
             } else if interaction.thinking {
@@ -333,6 +334,7 @@ impl Deliverer {
                 text,
                 image: None,
                 buttons: Vec::new(),
+                game: None,
             };
             self.send_ephemeral(interaction, &notice).await;
         }
@@ -345,6 +347,7 @@ fn actor_ref(user: UserId) -> UserRef {
         platform: crate::api::Platform::Discord,
         id: user.to_string(),
         name: String::new(),
+        handle: None,
     }
 }
 

@@ -155,6 +155,8 @@ pub(super) fn user_ref(user: &serenity::User, nick: Option<&str>) -> UserRef {
         platform: Platform::Discord,
         id: user.id.to_string(),
         name: name.to_string(),
+        // Mentions and options carry ids; Discord needs no handle matching.
+        handle: None,
     }
 }
 

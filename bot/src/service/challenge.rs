@@ -1,5 +1,6 @@
 //! Challenges: `/play`, `/accept`, `/decline`, and expiry.
 
+use super::lookup::is_user;
 use super::present::{chat_of, Event};
 use super::{new_game_id, Ctx, Msg, Outcome, Service};
 use crate::api::{Button, Delivery, Target, UserRef};
@@ -71,7 +72,10 @@ impl Service {
                 Msg::new("error-bad-color").arg("color", shown)
             })?,
         };
-        if opponent.as_ref().is_some_and(|o| o.id == ctx.actor().id) {
+        if opponent
+            .as_ref()
+            .is_some_and(|o| is_user(ctx.actor(), &o.id))
+        {
             return Err(Msg::new("error-self-challenge").into());
         }
         let now = self.now();
@@ -83,7 +87,15 @@ impl Service {
             status: Status::Challenge.as_str().to_owned(),
             challenger_id: ctx.actor().id.clone(),
             challenger_name: ctx.actor().name.clone(),
-            opponent_id: opponent.as_ref().map(|o| o.id.clone()),
+            // `@name` (someone the platform has not shown us yet) is kept
+            // lowercase: handles are case-insensitive.
+            opponent_id: opponent.as_ref().map(|o| {
+                if o.id.starts_with('@') {
+                    o.id.to_lowercase()
+                } else {
+                    o.id.clone()
+                }
+            }),
             opponent_name: opponent.as_ref().map(|o| o.name.clone()),
             color: color.code().to_owned(),
             white_id: None,
@@ -151,6 +163,7 @@ impl Service {
                     data: format!("dec:{}", row.id),
                 },
             ],
+            game: Some(self.game_ref(lang, &row, false)),
         }])
     }
 
@@ -236,6 +249,7 @@ impl Service {
             text,
             image: None,
             buttons: Vec::new(),
+            game: Some(self.game_ref(ctx.lang, &row, false)),
         }])
     }
 
@@ -256,6 +270,7 @@ impl Service {
             text,
             image: None,
             buttons: Vec::new(),
+            game: Some(self.game_ref(lang, &row, false)),
         }])
     }
 }

@@ -49,6 +49,7 @@ impl Service {
             text,
             image: None,
             buttons: Vec::new(),
+            game: Some(self.game_ref(ctx.lang, &row, false)),
         };
         let decor = self.decor(ctx.lang, &row, &position, bottom);
         let view = position.view(Audience::Full);
@@ -98,6 +99,7 @@ impl Service {
             text: self.pgn_text(&row, &position),
             image: None,
             buttons: Vec::new(),
+            game: Some(self.game_ref(ctx.lang, &row, false)),
         };
         delivery.image = self.game_gif(ctx.lang, &row, &position).await;
         Ok(vec![delivery])
@@ -196,6 +198,7 @@ impl Service {
             text: self.text(ctx_lang, &Msg::new("lang-set")),
             image: None,
             buttons: Vec::new(),
+            game: None,
         }])
     }
 
@@ -206,6 +209,7 @@ impl Service {
             text,
             image: None,
             buttons: Vec::new(),
+            game: None,
         }
     }
 }

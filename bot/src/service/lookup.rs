@@ -1,8 +1,10 @@
 //! Which game a request is about: the id given, or the caller's only game in
-//! this chat (in a private chat: anywhere on the platform); when that is
-//! ambiguous the reply lists the candidates by id.
+//! this chat (in a private chat: anywhere on the platform, the current chat's
+//! games first); when that is ambiguous the reply lists the candidates by id.
+//! Also where a game lives: an adapter may move it into a thread.
 
 use super::{Ctx, Failure, Msg, Outcome, Service};
+use crate::api::UserRef;
 use crate::store::{GameRow, Status};
 
 /// Who may name a game.
@@ -54,14 +56,43 @@ impl Service {
         }
     }
 
-    /// The caller's active games where the request was made.
+    /// The caller's active games where the request was made. A private
+    /// request (a DM, or input nobody else saw, like Discord's `/move` in a
+    /// channel) may be about a game anywhere, but when some of the caller's
+    /// games live in the chat it came from, those are the ones meant.
     pub(crate) async fn candidates(&self, ctx: &Ctx) -> Outcome<Vec<GameRow>> {
         let chat = (!ctx.req.private).then_some(ctx.req.chat.id.as_str());
-        Ok(self
+        let mut rows = self
             .inner
             .store
             .active_games_of(ctx.platform(), &ctx.actor().id, chat)
-            .await?)
+            .await?;
+        if ctx.req.private && rows.iter().any(|row| row.chat_id == ctx.req.chat.id) {
+            rows.retain(|row| row.chat_id == ctx.req.chat.id);
+        }
+        Ok(rows)
+    }
+
+    /// An adapter moved `game`'s conversation from the request's chat into
+    /// `chat` (a thread). Only a live game of this chat moves; anything else
+    /// is ignored silently (adapters send this, people cannot).
+    pub(crate) async fn relocate(&self, ctx: &Ctx, game: &str, chat: &str) -> Outcome {
+        let chat = chat.trim();
+        if chat.is_empty() || chat.len() > 64 {
+            return Err(Failure::Silent);
+        }
+        let _lock = self.lock(game).await;
+        let Some(mut row) = self.inner.store.get(ctx.platform(), game).await? else {
+            return Err(Failure::Silent);
+        };
+        let live = matches!(row.status(), Status::Active | Status::Challenge);
+        if !live || row.chat_id != ctx.req.chat.id {
+            return Err(Failure::Silent);
+        }
+        row.chat_id = chat.to_owned();
+        self.save(&mut row).await?;
+        tracing::info!(game = %row.id, "game moved into its own thread");
+        Ok(Vec::new())
     }
 
     /// "Which game?" listing `rows` by id.
@@ -83,11 +114,16 @@ impl Service {
         accepting: bool,
     ) -> Outcome<GameRow> {
         let actor = &ctx.actor().id;
+        let challenged = |row: &GameRow| {
+            row.opponent_id
+                .as_deref()
+                .is_some_and(|o| is_user(ctx.actor(), o))
+        };
         let fits = |row: &GameRow| {
             if accepting {
-                row.challenger_id != *actor && row.opponent_id.as_deref().is_none_or(|o| o == actor)
+                row.challenger_id != *actor && (row.opponent_id.is_none() || challenged(row))
             } else {
-                row.challenger_id == *actor || row.opponent_id.as_deref() == Some(actor)
+                row.challenger_id == *actor || challenged(row)
             }
         };
         if let Some(id) = explicit.filter(|id| !id.trim().is_empty()) {
@@ -111,11 +147,21 @@ impl Service {
             return Ok(row);
         }
         let all = if ctx.req.private {
-            self.inner
+            let mut rows = self
+                .inner
                 .store
                 .open_games_of(ctx.platform(), actor)
-                .await?
-                .into_iter()
+                .await?;
+            if let Some(handle) = &ctx.actor().handle {
+                let by_handle = format!("@{}", handle.to_lowercase());
+                rows.extend(
+                    self.inner
+                        .store
+                        .open_games_of(ctx.platform(), &by_handle)
+                        .await?,
+                );
+            }
+            rows.into_iter()
                 .filter(|row| row.status() == Status::Challenge)
                 .collect()
         } else {
@@ -133,6 +179,19 @@ impl Service {
             1 => Ok(fitting.remove(0)),
             _ => Err(self.which_game(ctx, &fitting)),
         }
+    }
+}
+
+/// Whether `stored` (a user id, or `@handle` for someone the platform had not
+/// shown the bot yet) names `user`. Handles are compared only with the handle
+/// the platform vouches for, never with a display name.
+pub(crate) fn is_user(user: &UserRef, stored: &str) -> bool {
+    if stored == user.id {
+        return true;
+    }
+    match (stored.strip_prefix('@'), user.handle.as_deref()) {
+        (Some(wanted), Some(handle)) => !wanted.is_empty() && wanted.eq_ignore_ascii_case(handle),
+        _ => false,
     }
 }
 

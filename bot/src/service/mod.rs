@@ -466,7 +466,7 @@ impl Service {
             Action::Decline { game } => self.decline(&ctx, game).await,
             Action::Move { text, game } => self.make_move(&ctx, &text, game, false).await,
             Action::Text { text } => self.make_move(&ctx, &text, None, true).await,
-            Action::Resign { game } => self.resign(&ctx, game).await,
+            Action::Resign { game } => self.ask_resign(&ctx, game).await,
             Action::Draw { game } => self.draw(&ctx, game).await,
             Action::DeclineDraw { game } => self.decline_draw(&ctx, game).await,
             Action::Takeback { game } => self.takeback(&ctx, game).await,
@@ -480,6 +480,7 @@ impl Service {
             Action::Help => self.help(&ctx),
             Action::Lang { lang } => self.set_lang(&ctx, &lang).await,
             Action::Button { data } => self.button(&ctx, &data).await,
+            Action::Relocate { game, chat } => self.relocate(&ctx, &game, &chat).await,
             Action::Unknown { command } => Err(Msg::new("error-unknown-command")
                 .arg("command", command)
                 .into()),
@@ -508,6 +509,8 @@ impl Service {
             "tb" => self.takeback(ctx, game).await,
             "notb" => self.refuse_takeback(ctx, game).await,
             "board" => self.board(ctx, game).await,
+            "rsg" => self.resign(ctx, id).await,
+            "keep" => self.keep_playing(ctx, game).await,
             _ => Err(Msg::new("error-stale-button").into()),
         }
     }
@@ -519,6 +522,7 @@ impl Service {
             text: self.text(ctx.lang, msg),
             image: None,
             buttons: Vec::new(),
+            game: None,
         }
     }
 }

@@ -35,9 +35,51 @@ impl Service {
         Ok((lock, row, side))
     }
 
-    /// `/resign [id]`.
-    pub(crate) async fn resign(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
-        let (_lock, mut row, side) = self.my_game(ctx, game).await?;
+    /// `/resign [id]`: asks first. The answer, only for the caller, names the
+    /// game and carries a "Resign" button (`rsg:<id>`, which resigns) and a
+    /// "Play on" one, so a stray command never ends a game.
+    pub(crate) async fn ask_resign(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        let (_lock, row, side) = self.my_game(ctx, game).await?;
+        let text = self.text(
+            ctx.lang,
+            &Msg::new("resign-confirm")
+                .arg("id", row.id.clone())
+                .arg("opponent", row.player_name(1 - side).to_owned()),
+        );
+        Ok(vec![Delivery {
+            target: Target::Ephemeral(ctx.actor().clone()),
+            text,
+            image: None,
+            buttons: vec![
+                // The side is in the data: pressed by anyone else (in a
+                // group where the question fell back to), it resigns nothing.
+                Button {
+                    label: self.text(ctx.lang, &Msg::new("button-resign")),
+                    data: format!("rsg:{}:{}", row.id, side_code(side)),
+                },
+                Button {
+                    label: self.text(ctx.lang, &Msg::new("button-play-on")),
+                    data: format!("keep:{}", row.id),
+                },
+            ],
+            game: Some(self.game_ref(ctx.lang, &row, false)),
+        }])
+    }
+
+    /// The "Play on" answer to a resign question: nothing changes.
+    pub(crate) async fn keep_playing(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        let (_lock, row, _side) = self.my_game(ctx, game).await?;
+        Err(Msg::new("resign-kept").arg("id", row.id).into())
+    }
+
+    /// Resigns at once: the confirmation button `rsg:<id>:<side>`, pressed by
+    /// the player of that side.
+    pub(crate) async fn resign(&self, ctx: &Ctx, target: &str) -> Outcome {
+        let (game, wanted) = target.split_once(':').unwrap_or((target, ""));
+        let (_lock, mut row, side) = self.my_game(ctx, Some(game.to_owned())).await?;
+        if wanted != side_code(side) {
+            return Err(Msg::new("error-not-your-button").into());
+        }
         let position = self.replay(&row)?;
         finish(&mut row, Some(1 - side), "resign");
         self.save(&mut row).await?;
@@ -194,6 +236,7 @@ impl Service {
             text: self.text(ctx.lang, &msg.arg("id", row.id.clone())),
             image: None,
             buttons: Vec::new(),
+            game: Some(self.game_ref(ctx.lang, row, false)),
         }
     }
 
@@ -219,6 +262,16 @@ impl Service {
                     data: format!("{no}:{}", row.id),
                 },
             ],
+            game: Some(self.game_ref(ctx.lang, row, false)),
         }
+    }
+}
+
+/// The side letter in a resign button's data.
+fn side_code(side: usize) -> &'static str {
+    if side == 0 {
+        "w"
+    } else {
+        "b"
     }
 }

@@ -5,12 +5,15 @@
 //! result and the whole game — never a move, a square or a private view.
 
 use super::{Msg, Service};
-use crate::api::{ChatRef, Delivery, Image, Platform, Target, UserRef};
+use crate::api::{ChatRef, Delivery, GameRef, Image, Platform, Target, UserRef};
 use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
 use crate::store::{GameRow, Status};
 use kodex_engine::{Audience, Game, Side, SquareView, View};
 use kodex_render::Decor;
+
+/// The longest game title: Discord's limit for a thread name.
+const GAME_TITLE_MAX: usize = 100;
 
 /// What just happened to a game.
 #[derive(Clone, Debug)]
@@ -77,6 +80,7 @@ impl Service {
             text: lines.join("\n"),
             image: None,
             buttons: Vec::new(),
+            game: Some(self.game_ref(lang, row, matches!(event, Event::Started))),
         };
         if let Some(view) = public_view {
             let decor = self.decor(lang, row, game, Side::WHITE);
@@ -92,6 +96,7 @@ impl Service {
                     text: self.text(lang, &Msg::new("game-gif").arg("id", row.id.clone())),
                     image: Some(gif),
                     buttons: Vec::new(),
+                    game: Some(self.game_ref(lang, row, false)),
                 });
             }
         }
@@ -151,6 +156,7 @@ impl Service {
             text: lines.join("\n"),
             image: None,
             buttons: Vec::new(),
+            game: Some(self.game_ref(lang, row, false)),
         };
         let view = game.view(Audience::Side(Side(side as u8)));
         let decor = self.decor(lang, row, game, Side(side as u8));
@@ -167,6 +173,7 @@ impl Service {
             text: String::new(),
             image: None,
             buttons: Vec::new(),
+            game: None,
         }
     }
 
@@ -205,6 +212,36 @@ impl Service {
             names: vec![row.player_name(0).to_owned(), row.player_name(1).to_owned()],
             clocks: clocks.into_iter().map(Some).collect(),
             status: (row.status() != Status::Active).then(|| self.result_text(lang, row)),
+        }
+    }
+
+    /// What adapters learn about the game a delivery is about: its id and a
+    /// title naming variant and players (never anything hidden).
+    pub(crate) fn game_ref(&self, lang: Lang, row: &GameRow, started: bool) -> GameRef {
+        let variant = self
+            .inner
+            .registry
+            .get(&row.variant)
+            .map_or_else(|| row.variant.clone(), |v| v.name(lang.code()).to_owned());
+        let (first, second) = match (&row.white_name, &row.black_name) {
+            (Some(white), Some(black)) => (white.clone(), black.clone()),
+            _ => (
+                row.challenger_name.clone(),
+                row.opponent_name.clone().unwrap_or_else(|| "?".to_owned()),
+            ),
+        };
+        let title = self.text(
+            lang,
+            &Msg::new("game-title")
+                .arg("id", row.id.clone())
+                .arg("variant", variant)
+                .arg("white", first)
+                .arg("black", second),
+        );
+        GameRef {
+            id: row.id.clone(),
+            title: title.chars().take(GAME_TITLE_MAX).collect(),
+            started,
         }
     }
 
@@ -391,6 +428,7 @@ pub(crate) fn player_ref(row: &GameRow, index: usize) -> Option<UserRef> {
         platform: Platform::from_key(&row.platform)?,
         id: row.player_id(index)?.to_owned(),
         name: row.player_name(index).to_owned(),
+        handle: None,
     })
 }
 

@@ -194,6 +194,7 @@ mod tests {
             platform: Platform::Telegram,
             id: id.to_owned(),
             name: format!("@{id}"),
+            handle: None,
         }
     }
 

@@ -249,6 +249,7 @@ impl Adapter {
             text,
             image,
             buttons,
+            game: _,
         } = delivery;
         let parcel = Parcel::new(text, image, buttons);
         match target {
@@ -323,6 +324,7 @@ impl Adapter {
             platform: Platform::Telegram,
             id,
             name,
+            handle: None,
         }
     }
 }
@@ -371,6 +373,9 @@ fn user_ref(user: &User) -> UserRef {
         platform: Platform::Telegram,
         id: user.id.0.to_string(),
         name,
+        // Usernames are unique on Telegram: a challenge to an `@username` the
+        // bot had not seen yet is accepted by whoever holds it.
+        handle: user.username.as_ref().map(|u| u.to_lowercase()),
     }
 }
 
