@@ -169,6 +169,21 @@ impl ToyService {
                 vec![delivery]
             }
             Action::Button { data } => {
+                if let Some(id) = data
+                    .strip_prefix("rsg:")
+                    .and_then(|rest| rest.split(':').next())
+                {
+                    let Some(game) = games.get_mut(id).filter(|game| game.is_player(&actor)) else {
+                        return vec![to(Target::Ephemeral(actor), "Not your game.")];
+                    };
+                    game.over = true;
+                    return vec![chat(
+                        game,
+                        format!("{} resigned.", actor.name),
+                        None,
+                        vec![],
+                    )];
+                }
                 let Some(id) = data.strip_prefix("acc:") else {
                     return Vec::new();
                 };
@@ -304,16 +319,26 @@ impl ToyService {
                 }]
             }
             Action::Resign { .. } => {
-                let Some(game) = games.values_mut().find(|g| g.is_player(&actor) && !g.over) else {
+                // Like the real service: a question only the player sees.
+                let Some(game) = games.values().find(|g| g.is_player(&actor) && !g.over) else {
                     return vec![to(Target::Ephemeral(actor), "You have no game.")];
                 };
-                game.over = true;
-                vec![chat(
-                    game,
-                    format!("{} resigned.", actor.name),
-                    None,
-                    vec![],
-                )]
+                vec![Delivery {
+                    target: Target::Ephemeral(actor),
+                    text: format!("Resign game {}? This cannot be undone.", game.id),
+                    image: None,
+                    buttons: vec![
+                        Button {
+                            label: "Resign".into(),
+                            data: format!("rsg:{}:b", game.id),
+                        },
+                        Button {
+                            label: "Keep playing".into(),
+                            data: format!("keep:{}", game.id),
+                        },
+                    ],
+                    game: None,
+                }]
             }
             _ => vec![to(Target::Ephemeral(actor), "Not in this toy.")],
         }
@@ -865,7 +890,7 @@ async fn a_button_on_an_old_message_works_after_a_restart() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn resign_asks_for_confirmation_with_a_button() {
+async fn resign_shows_the_services_question_with_its_buttons_ephemerally() {
     let fake = FakeDiscord::start().await;
     let (service, handler) = setup();
     let bot = Bot::start(&fake, handler);
@@ -877,20 +902,39 @@ async fn resign_asks_for_confirmation_with_a_button() {
 
     let token = command(&fake, &bob(), "resign", vec![], &[]).await;
     let question = fake
-        .wait_for("the confirmation", |fake| {
+        .wait_for("the service's question", |fake| {
             fake.ephemeral_answers(&token).into_iter().next()
         })
         .await;
+    assert_eq!(question.content, "Resign game g1? This cannot be undone.");
+    assert_eq!(question.place, Place::Original(token));
     assert!(!service.game("g1").over, "not resigned before confirming");
-    let confirm = question
-        .button("kodex:resign:")
-        .expect("a confirm button")
-        .custom_id
-        .clone();
-    press(&fake, &bob(), &question, &confirm).await;
+    let resign = question.button("rsg:").expect("a resign button");
+    assert_eq!(resign.style, 4, "resigning is shown as dangerous");
+    assert_eq!(question.button("keep:").expect("a keep button").style, 2);
+    let press_token = press(&fake, &bob(), &question, &resign.custom_id).await;
     fake.wait_for_message("the resignation", |m| m.content == "bob resigned.")
         .await;
     assert!(service.game("g1").over);
+    let handled = service.handled.lock().unwrap().clone();
+    let resigns: Vec<&Action> = handled
+        .iter()
+        .map(|request| &request.action)
+        .filter(|action| matches!(action, Action::Resign { .. }))
+        .collect();
+    assert_eq!(
+        resigns,
+        [&Action::Resign { game: None }],
+        "/resign goes to the service once, as it is"
+    );
+    assert_eq!(
+        handled.last().map(|request| &request.action),
+        Some(&Action::Button {
+            data: "rsg:g1:b".into()
+        }),
+        "the press goes to the service as a button"
+    );
+    assert_eq!(fake.callbacks(&press_token)[0]["type"], 6);
     bot.stop().await;
 }
 

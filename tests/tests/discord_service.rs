@@ -207,3 +207,71 @@ async fn a_refused_dm_in_a_fog_game_falls_back_to_an_ephemeral_board() {
     leak_free(&fake, &["d4", "you played"]);
     bot.stop().await;
 }
+
+fn carol() -> FakeUser {
+    FakeUser::new(1003, "carol")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resign_asks_ephemerally_and_only_the_player_can_confirm() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "resign").await;
+    accepted_game(&fake, "chess").await;
+
+    let token = fake
+        .slash(&bob(), CHANNEL, Some(GUILD_ID), "resign", vec![], &[])
+        .await;
+    let question = fake
+        .wait_for("the question", |fake| {
+            fake.ephemeral_answers(&token).into_iter().next()
+        })
+        .await;
+    assert!(
+        question.content.starts_with("Resign game") && question.content.contains("alice"),
+        "{}",
+        question.content
+    );
+    assert_eq!(question.place, Place::Original(token));
+    let resign = question.button("rsg:").expect("a resign button").clone();
+    assert_eq!(resign.style, 4, "resigning is red");
+    assert!(question.button("keep:").is_some(), "a way out");
+    assert!(
+        fake.messages_in(CHANNEL)
+            .iter()
+            .all(|m| !m.content.contains("resigned")),
+        "asking resigns nothing"
+    );
+
+    // Someone else pressing the button (a forged press) changes nothing.
+    for other in [carol(), alice()] {
+        let token = fake.press(&other, &question, &resign.custom_id).await;
+        let refusal = fake
+            .wait_for("the refusal", |fake| {
+                fake.ephemeral_answers(&token).into_iter().next()
+            })
+            .await;
+        assert!(!refusal.content.contains("resigned"), "{}", refusal.content);
+    }
+    // Keeping the game says so, privately, and changes nothing either.
+    let keep = question.button("keep:").expect("keep").custom_id.clone();
+    let token = fake.press(&bob(), &question, &keep).await;
+    let kept = fake
+        .wait_for("the game goes on", |fake| {
+            fake.ephemeral_answers(&token).into_iter().next()
+        })
+        .await;
+    assert!(kept.content.contains("goes on"), "{}", kept.content);
+    fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
+    fake.wait_for_message("the game goes on after the presses", |m| {
+        m.content.contains("played e4.")
+    })
+    .await;
+
+    fake.press(&bob(), &question, &resign.custom_id).await;
+    let end = fake
+        .wait_for_message("the result", |m| m.content.contains("resigned"))
+        .await;
+    assert_eq!(end.place, Place::Channel(CHANNEL));
+    assert!(end.content.contains("1-0"), "{}", end.content);
+    bot.stop().await;
+}

@@ -10,9 +10,9 @@
 
 use poise::serenity_prelude as serenity;
 use poise::CreateReply;
-use serenity::{AutocompleteChoice, CreateActionRow, CreateAutocompleteResponse, CreateButton};
+use serenity::{AutocompleteChoice, CreateAutocompleteResponse};
 
-use super::deliver::{InteractionOrigin, Origin, CONFIRM_RESIGN_PREFIX};
+use super::deliver::{InteractionOrigin, Origin};
 use super::events::{chat_ref, user_ref};
 use super::texts::Lang;
 use super::{Context, Data, Error};
@@ -164,7 +164,7 @@ async fn move_(
     submit(ctx, Action::Move { text, game }).await
 }
 
-/// Resigns the game (asks for confirmation first).
+/// Resigns the game (the service asks for confirmation first).
 #[poise::command(
     slash_command,
     name_localized("ru", "сдаться"),
@@ -178,18 +178,7 @@ async fn resign(
     #[max_length = 64]
     game: Option<String>,
 ) -> Result<(), Error> {
-    // The confirmation button carries the game id, so it works after a restart too.
-    let lang = Lang::of(Some(ctx.locale().unwrap_or("en")));
-    let custom_id = format!("{CONFIRM_RESIGN_PREFIX}{}", game.unwrap_or_default());
-    let button = CreateButton::new(custom_id)
-        .label(lang.resign_button())
-        .style(serenity::ButtonStyle::Danger);
-    let reply = CreateReply::default()
-        .ephemeral(true)
-        .content(lang.confirm_resign())
-        .components(vec![CreateActionRow::Buttons(vec![button])]);
-    ctx.send(reply).await?;
-    Ok(())
+    submit(ctx, Action::Resign { game }).await
 }
 
 /// Offers a draw, or accepts your opponent's offer.

@@ -20,9 +20,9 @@ use crate::api::{Button, Delivery, Target, UserRef};
 /// The custom id of the adapter's own "show my board" button (the service's
 /// button data never starts with `kodex:`).
 pub(crate) const SHOW_BOARD_BUTTON: &str = "kodex:board";
-/// The custom id prefix of the adapter's resign confirmation button; the game
-/// id (possibly empty) follows.
-pub(crate) const CONFIRM_RESIGN_PREFIX: &str = "kodex:resign:";
+/// The service's button data that do something that cannot be undone
+/// (`rsg:<game>:<side>` resigns): shown in red.
+const DANGEROUS_BUTTON_PREFIXES: [&str; 1] = ["rsg:"];
 
 /// Discord's limit on message content, in characters.
 const MAX_CONTENT_CHARS: usize = 2000;
@@ -455,7 +455,12 @@ fn button_rows(buttons: &[Button]) -> Vec<CreateActionRow> {
         .enumerate()
         .map(|(index, button)| {
             let label: String = button.label.chars().take(MAX_LABEL_CHARS).collect();
-            let style = if index == 0 {
+            let dangerous = DANGEROUS_BUTTON_PREFIXES
+                .iter()
+                .any(|prefix| button.data.starts_with(prefix));
+            let style = if dangerous {
+                serenity::ButtonStyle::Danger
+            } else if index == 0 {
                 serenity::ButtonStyle::Primary
             } else {
                 serenity::ButtonStyle::Secondary

@@ -7,7 +7,7 @@
 use poise::serenity_prelude as serenity;
 use serenity::{ChannelId, CreateInteractionResponse, FullEvent, Interaction, UserId};
 
-use super::deliver::{InteractionOrigin, Origin, CONFIRM_RESIGN_PREFIX, SHOW_BOARD_BUTTON};
+use super::deliver::{InteractionOrigin, Origin, SHOW_BOARD_BUTTON};
 use super::{Data, Error};
 use crate::api::{Action, ChatRef, Platform, Request, UserRef};
 
@@ -92,10 +92,6 @@ async fn on_button(data: &Data, component: &serenity::ComponentInteraction) {
     let custom_id = component.data.custom_id.as_str();
     let action = if custom_id == SHOW_BOARD_BUTTON {
         Action::Board { game: None }
-    } else if let Some(game) = custom_id.strip_prefix(CONFIRM_RESIGN_PREFIX) {
-        Action::Resign {
-            game: (!game.is_empty()).then(|| game.to_string()),
-        }
     } else {
         Action::Button {
             data: custom_id.to_string(),

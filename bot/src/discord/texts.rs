@@ -54,22 +54,6 @@ impl Lang {
         }
     }
 
-    /// The question `/resign` asks before resigning.
-    pub(crate) fn confirm_resign(self) -> &'static str {
-        match self {
-            Lang::English => "Resign this game? This cannot be undone.",
-            Lang::Russian => "Сдаться в этой партии? Отменить будет нельзя.",
-        }
-    }
-
-    /// The label of the resign confirmation button.
-    pub(crate) fn resign_button(self) -> &'static str {
-        match self {
-            Lang::English => "Yes, resign",
-            Lang::Russian => "Да, сдаюсь",
-        }
-    }
-
     /// Told the user when Discord rejected something the bot tried to send.
     pub(crate) fn send_failed(self) -> &'static str {
         match self {

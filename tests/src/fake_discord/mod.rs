@@ -75,6 +75,8 @@ pub struct SentButton {
     pub label: String,
     /// Its custom id.
     pub custom_id: String,
+    /// Its style: 1 primary, 2 secondary, 3 success, 4 danger.
+    pub style: u64,
 }
 
 /// A message the bot sent successfully.
@@ -132,8 +134,9 @@ pub(crate) struct State {
     identifies: Mutex<Vec<Value>>,
     resumes: Mutex<Vec<Value>>,
     registered_commands: Mutex<Vec<Value>>,
-    /// Interaction token → channel id, for the messages answering it.
-    interaction_channels: Mutex<HashMap<String, u64>>,
+    /// Interaction token → where it was used (channel id, guild id if any),
+    /// for the messages answering it.
+    interaction_places: Mutex<HashMap<String, (u64, Option<u64>)>>,
     gateway_url: Mutex<String>,
 }
 
@@ -202,7 +205,7 @@ impl FakeDiscord {
             identifies: Mutex::new(Vec::new()),
             resumes: Mutex::new(Vec::new()),
             registered_commands: Mutex::new(Vec::new()),
-            interaction_channels: Mutex::new(HashMap::new()),
+            interaction_places: Mutex::new(HashMap::new()),
             gateway_url: Mutex::new(gateway_url),
         });
         let tasks = vec![
@@ -393,7 +396,10 @@ impl FakeDiscord {
                 .as_str()
                 .and_then(|id| id.parse::<u64>().ok()),
         ) {
-            lock(&self.state.interaction_channels).insert(token.to_string(), channel);
+            let guild = data["guild_id"]
+                .as_str()
+                .and_then(|id| id.parse::<u64>().ok());
+            lock(&self.state.interaction_places).insert(token.to_string(), (channel, guild));
         }
         loop {
             self.wait_for_sessions(1).await;
@@ -537,6 +543,7 @@ fn buttons(components: &Value) -> Vec<SentButton> {
         .map(|button| SentButton {
             label: button["label"].as_str().unwrap_or_default().to_string(),
             custom_id: button["custom_id"].as_str().unwrap_or_default().to_string(),
+            style: button["style"].as_u64().unwrap_or_default(),
         })
         .collect()
 }

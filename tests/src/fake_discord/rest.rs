@@ -131,24 +131,19 @@ fn route(
         ("POST", ["interactions", _, token, "callback"]) => {
             // Type 4 answers with a message: remember it so tests can press its buttons.
             let message = if json["type"] == 4 {
-                bot_message(
-                    state,
-                    interaction_channel(state, token),
-                    None,
-                    &json["data"],
-                )
+                interaction_message(state, token, &json["data"])
             } else {
                 Value::Null
             };
             reply(204, &message)
         }
         ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
-            let message = bot_message(state, interaction_channel(state, token), None, json);
+            let message = interaction_message(state, token, json);
             reply(200, &message)
         }
         ("DELETE", ["webhooks", _, _, "messages", "@original"]) => reply(204, &Value::Null),
         ("POST", ["webhooks", _, token]) => {
-            let message = bot_message(state, interaction_channel(state, token), None, json);
+            let message = interaction_message(state, token, json);
             reply(200, &message)
         }
         ("POST", ["users", "@me", "channels"]) => {
@@ -193,12 +188,15 @@ fn route(
     }
 }
 
-/// The channel of the interaction with this token (1 if unknown: ids are never 0).
-fn interaction_channel(state: &State, token: &str) -> u64 {
-    lock(&state.interaction_channels)
+/// The message object for something the bot posted answering the
+/// interaction with this token, where that interaction was used (channel 1
+/// if unknown: ids are never 0).
+fn interaction_message(state: &State, token: &str, json: &Value) -> Value {
+    let (channel, guild) = lock(&state.interaction_places)
         .get(token)
         .copied()
-        .unwrap_or(1)
+        .unwrap_or((1, None));
+    bot_message(state, channel, guild, json)
 }
 
 fn existing_dm_channel(state: &State, user_id: u64) -> Option<u64> {
