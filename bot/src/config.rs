@@ -20,7 +20,7 @@ pub struct Config {
     /// Extra variant definitions.
     pub variants: VariantsConfig,
     /// Discord.
-    pub discord: TokenConfig,
+    pub discord: DiscordSection,
     /// Telegram.
     pub telegram: TokenConfig,
     /// Logging.
@@ -63,7 +63,24 @@ pub struct VariantsConfig {
     pub dir: String,
 }
 
-/// A platform's `[discord]` / `[telegram]` section.
+/// `[discord]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiscordSection {
+    /// The bot token; empty when Discord is not used.
+    pub token: String,
+    /// Give each game started in a channel a thread of its own.
+    pub threads: bool,
+}
+
+impl DiscordSection {
+    /// The token, when one is configured.
+    pub fn token(&self) -> Option<&str> {
+        configured(&self.token)
+    }
+}
+
+/// A platform's `[telegram]` section.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TokenConfig {
@@ -74,9 +91,14 @@ pub struct TokenConfig {
 impl TokenConfig {
     /// The token, when one is configured.
     pub fn token(&self) -> Option<&str> {
-        let token = self.token.trim();
-        (!token.is_empty()).then_some(token)
+        configured(&self.token)
     }
+}
+
+/// A token as configured, `None` when empty.
+fn configured(token: &str) -> Option<&str> {
+    let token = token.trim();
+    (!token.is_empty()).then_some(token)
 }
 
 /// `[log]`.
@@ -164,7 +186,7 @@ impl Config {
             self.boards.dir = PathBuf::from(v);
         }
         if let Some(v) = env("KODEX_TEXT_BOARDS") {
-            self.boards.text = matches!(v.trim(), "1" | "true" | "yes" | "on");
+            self.boards.text = is_on(&v);
         }
         if let Some(v) = env("KODEX_CHALLENGE_EXPIRY_SECS") {
             self.games.challenge_expiry_secs =
@@ -182,6 +204,9 @@ impl Config {
         if let Some(v) = env("KODEX_DISCORD_TOKEN") {
             self.discord.token = v;
         }
+        if let Some(v) = env("KODEX_DISCORD_THREADS") {
+            self.discord.threads = is_on(&v);
+        }
         if let Some(v) = env("KODEX_TELEGRAM_TOKEN") {
             self.telegram.token = v;
         }
@@ -190,6 +215,11 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// Whether a yes/no environment variable says yes.
+fn is_on(value: &str) -> bool {
+    matches!(value.trim(), "1" | "true" | "yes" | "on")
 }
 
 fn defaults_table() -> toml::Table {
@@ -222,6 +252,10 @@ mod tests {
         let config = Config::load(None, no_env).expect("defaults load");
         assert_eq!(config.database.url, "sqlite://kodex.db");
         assert_eq!(config.discord.token(), None);
+        assert!(
+            !config.discord.threads,
+            "no Discord threads unless asked for"
+        );
         assert_eq!(config.telegram.token(), None);
         assert_eq!(config.games.challenge_expiry_secs, 3600);
     }
@@ -239,6 +273,7 @@ mod tests {
         let env = |name: &str| match name {
             "KODEX_TELEGRAM_TOKEN" => Some("from-env".to_owned()),
             "KODEX_DATABASE_URL" => Some("sqlite://other.db".to_owned()),
+            "KODEX_DISCORD_THREADS" => Some("1".to_owned()),
             _ => None,
         };
         let config = Config::load(Some(&path), env).expect("loads");
@@ -246,6 +281,7 @@ mod tests {
         assert_eq!(config.games.default_lang, "en");
         assert_eq!(config.telegram.token(), Some("from-env"));
         assert_eq!(config.database.url, "sqlite://other.db");
+        assert!(config.discord.threads);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

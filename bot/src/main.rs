@@ -19,7 +19,8 @@ Usage: kodex [console] [--config <path>]
 
 Environment: KODEX_DISCORD_TOKEN, KODEX_TELEGRAM_TOKEN, KODEX_DATABASE_URL,
 KODEX_BOARDS_DIR, KODEX_TEXT_BOARDS, KODEX_CHALLENGE_EXPIRY_SECS, KODEX_DEFAULT_LANG,
-KODEX_VARIANTS_DIR, KODEX_LOG, KODEX_DISCORD_GUILD (one guild for development).";
+KODEX_VARIANTS_DIR, KODEX_LOG, KODEX_DISCORD_THREADS (a thread per game),
+KODEX_DISCORD_GUILD (one guild for development).";
 
 /// What the command line asked for.
 struct Args {
@@ -134,6 +135,7 @@ async fn run(args: Args, mut config: Config) -> Result<(), Box<dyn std::error::E
         discord.dev_guild = std::env::var("KODEX_DISCORD_GUILD")
             .ok()
             .and_then(|g| g.trim().parse().ok());
+        discord.game_threads = config.discord.threads;
         let outbox = service.outbox(kodex_bot::api::Platform::Discord);
         let handler: Arc<dyn kodex_bot::api::Handler> = Arc::new(service.clone());
         platforms.spawn(async move {

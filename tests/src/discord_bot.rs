@@ -49,7 +49,16 @@ impl RunningBot {
         outbox: mpsc::UnboundedReceiver<Delivery>,
         variants: Vec<VariantChoice>,
     ) -> RunningBot {
-        let config = RunningBot::config(fake, variants);
+        RunningBot::start_configured(RunningBot::config(fake, variants), handler, outbox)
+    }
+
+    /// Starts the adapter with a configuration of the test's own (made with
+    /// [`RunningBot::config`], then changed).
+    pub fn start_configured(
+        config: DiscordConfig,
+        handler: Arc<dyn Handler>,
+        outbox: mpsc::UnboundedReceiver<Delivery>,
+    ) -> RunningBot {
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
             run_until(config, handler, outbox, async {

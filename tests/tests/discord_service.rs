@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use kodex_bot::api::{Handler, Platform};
 use kodex_bot::config::Config;
-use kodex_bot::discord::variant_choices;
+use kodex_bot::discord::{variant_choices, DiscordConfig};
 use kodex_bot::time::ManualTime;
 use kodex_bot::Service;
 use kodex_engine::Registry;
@@ -28,6 +28,15 @@ fn bob() -> FakeUser {
 
 /// A service on a fresh SQLite file, and the adapter in front of it.
 async fn start(fake: &FakeDiscord, name: &str) -> (Service, RunningBot) {
+    start_with(fake, name, |_| {}).await
+}
+
+/// Like [`start`], with the adapter's configuration changed by `configure`.
+async fn start_with(
+    fake: &FakeDiscord,
+    name: &str,
+    configure: impl FnOnce(&mut DiscordConfig),
+) -> (Service, RunningBot) {
     let dir = std::env::temp_dir().join(format!("kodex-discord-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temporary folder");
@@ -38,18 +47,24 @@ async fn start(fake: &FakeDiscord, name: &str) -> (Service, RunningBot) {
         .await
         .expect("the service opens");
     let handler: Arc<dyn Handler> = Arc::new(service.clone());
-    let bot = RunningBot::start_with_outbox(
-        fake,
-        handler,
-        service.outbox(Platform::Discord),
-        variant_choices(service.registry()),
-    );
+    let mut discord = RunningBot::config(fake, variant_choices(service.registry()));
+    configure(&mut discord);
+    let bot = RunningBot::start_configured(discord, handler, service.outbox(Platform::Discord));
     (service, bot)
 }
 
 /// Alice challenges Bob (Alice plays white); Bob accepts with the button.
 /// Returns the start message.
 async fn accepted_game(fake: &FakeDiscord, variant: &str) -> SentMessage {
+    accept_challenge(fake, variant).await;
+    fake.wait_for_message("the game starts", |m| {
+        m.place == Place::Channel(CHANNEL) && m.content.contains("starts")
+    })
+    .await
+}
+
+/// Alice challenges Bob in [`CHANNEL`] (Alice plays white); Bob presses Accept.
+async fn accept_challenge(fake: &FakeDiscord, variant: &str) {
     fake.slash(
         &alice(),
         CHANNEL,
@@ -71,10 +86,6 @@ async fn accepted_game(fake: &FakeDiscord, variant: &str) -> SentMessage {
         .await;
     let accept = challenge.button("acc:").expect("accept").custom_id.clone();
     fake.press(&bob(), &challenge, &accept).await;
-    fake.wait_for_message("the game starts", |m| {
-        m.place == Place::Channel(CHANNEL) && m.content.contains("starts")
-    })
-    .await
 }
 
 fn leak_free(fake: &FakeDiscord, secrets: &[&str]) {
@@ -116,6 +127,13 @@ async fn fools_mate_by_button_and_moves_typed_in_chat() {
         .await;
     assert!(end.content.contains("0-1"), "{}", end.content);
     assert!(end.content.contains("bob"), "{}", end.content);
+    assert!(fake.threads().is_empty(), "no threads unless configured");
+    assert!(
+        fake.requests()
+            .iter()
+            .all(|r| !(r.method == "GET" && r.path.starts_with("/channels/"))),
+        "no channel lookups either"
+    );
     bot.stop().await;
 }
 
@@ -273,5 +291,88 @@ async fn resign_asks_ephemerally_and_only_the_player_can_confirm() {
         .await;
     assert_eq!(end.place, Place::Channel(CHANNEL));
     assert!(end.content.contains("1-0"), "{}", end.content);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_threads_on_a_game_moves_into_its_own_thread_and_ends_there() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start_with(&fake, "threads", |discord| discord.game_threads = true).await;
+    accept_challenge(&fake, "chess").await;
+    let thread = fake
+        .wait_for("a thread for the game", |fake| {
+            fake.threads().into_iter().next()
+        })
+        .await;
+    assert_eq!(thread.parent, CHANNEL);
+    assert_eq!(thread.kind, 11, "a public thread");
+    assert_eq!(thread.auto_archive_minutes, Some(10080));
+    let id = thread
+        .name
+        .strip_prefix("Standard: alice vs bob · ")
+        .unwrap_or_else(|| panic!("named after the game: {}", thread.name))
+        .to_string();
+    let started = fake
+        .wait_for_message("the start in the thread", |m| {
+            m.place == Place::Channel(thread.id) && m.content.contains("starts")
+        })
+        .await;
+    assert!(started.has_png(), "the start position comes as a PNG");
+    let pointer = fake
+        .wait_for_message("the pointer in the channel", |m| {
+            m.place == Place::Channel(CHANNEL) && m.content.contains("continues")
+        })
+        .await;
+    assert_eq!(
+        pointer.content,
+        format!("Game {id} continues in <#{}>.", thread.id)
+    );
+
+    for (player, san) in [(alice(), "f3"), (bob(), "e5"), (alice(), "g4")] {
+        fake.say(&player, thread.id, Some(GUILD_ID), san).await;
+        let board = fake
+            .wait_for_message(&format!("the board after {san}"), |m| {
+                m.content.contains(&format!("played {san}."))
+            })
+            .await;
+        assert_eq!(board.place, Place::Channel(thread.id));
+        assert!(board.has_png(), "each turn is answered with a PNG");
+    }
+    fake.say(&bob(), thread.id, Some(GUILD_ID), "Qh4#").await;
+    let end = fake
+        .wait_for_message("the result", |m| m.content.contains("checkmate"))
+        .await;
+    assert_eq!(end.place, Place::Channel(thread.id));
+    assert!(end.content.contains("0-1"), "{}", end.content);
+    // The channel kept only the challenge and the pointer.
+    let channel = fake.messages_in(CHANNEL);
+    assert_eq!(channel.len(), 2, "{channel:#?}");
+    assert!(channel.iter().all(|m| !m.has_png()));
+    assert_eq!(fake.threads().len(), 1);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_discord_refuses_a_thread_the_game_stays_in_the_channel() {
+    let fake = FakeDiscord::start().await;
+    fake.forbid_threads_in(CHANNEL);
+    let (_service, bot) = start_with(&fake, "threads-refused", |discord| {
+        discord.game_threads = true;
+    })
+    .await;
+    let started = accepted_game(&fake, "chess").await;
+    assert!(started.has_png());
+    fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
+    let board = fake
+        .wait_for_message("the board after e4", |m| m.content.contains("played e4."))
+        .await;
+    assert_eq!(board.place, Place::Channel(CHANNEL));
+    assert!(fake.threads().is_empty());
+    assert!(
+        fake.sent_messages()
+            .iter()
+            .all(|m| !m.content.contains("continues")),
+        "no pointer to a thread that does not exist"
+    );
     bot.stop().await;
 }

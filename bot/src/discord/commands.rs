@@ -12,11 +12,10 @@ use poise::serenity_prelude as serenity;
 use poise::CreateReply;
 use serenity::{AutocompleteChoice, CreateAutocompleteResponse};
 
-use super::deliver::{InteractionOrigin, Origin};
-use super::events::{chat_ref, user_ref};
+use super::caller::{user_ref, Caller};
 use super::texts::Lang;
 use super::{Context, Data, Error};
-use crate::api::{Action, Request};
+use crate::api::Action;
 
 /// Every command, ready for poise.
 pub(super) fn all() -> Vec<poise::Command<Data, Error>> {
@@ -387,51 +386,25 @@ async fn submit(ctx: Context<'_>, action: Action) -> Result<(), Error> {
     // Defer first: the service may take longer than Discord's 3 s. A failed
     // deferral must not lose the move: handle it and answer without the token.
     let deferred = app.defer_response(true).await;
-    let in_dm = interaction.guild_id.is_none();
+    let caller = Caller {
+        user: &interaction.user,
+        nick: interaction
+            .member
+            .as_ref()
+            .and_then(|member| member.nick.as_deref()),
+        channel: interaction.channel_id,
+        in_dm: interaction.guild_id.is_none(),
+        locale: Some(&interaction.locale),
+    };
     // A `/move` is private even in a channel: nobody else sees a slash
     // command whose answer is ephemeral. That is what lets a fog-of-war
     // player move from the game's channel (the service refuses hidden-
-    // information moves said in public) and makes the service look for the
-    // author's game on the whole platform, as in a DM.
-    let private = in_dm || matches!(action, Action::Move { .. });
-    let channel = interaction.channel_id;
-    let actor = interaction.user.id;
-    data.deliverer.state().saw(
-        actor,
-        (!in_dm).then_some(channel),
-        Some(&interaction.locale),
-    );
-    let nick = interaction
-        .member
-        .as_ref()
-        .and_then(|member| member.nick.as_deref());
-    let request = Request {
-        chat: chat_ref(channel),
-        private,
-        actor: user_ref(&interaction.user, nick),
-        locale: Some(interaction.locale.clone()),
-        action,
-    };
-    let mut origin = match deferred {
-        Ok(()) => Origin::Interaction(InteractionOrigin {
-            token: interaction.token.clone(),
-            channel,
-            private: in_dm,
-            actor,
-            locale: interaction.locale.clone(),
-            thinking: true,
-            answered_by_dm: false,
-        }),
-        Err(error) => {
-            tracing::warn!("deferring /{} failed: {error}", interaction.data.name);
-            Origin::Message {
-                channel,
-                private: in_dm,
-            }
-        }
-    };
-    let deliveries = data.handler.handle(request).await;
-    data.deliverer.deliver(deliveries, &mut origin).await;
+    // information moves said in public); the service still prefers the
+    // author's games in this channel.
+    let private = caller.in_dm || matches!(action, Action::Move { .. });
+    let request = caller.request(data, private, action);
+    let origin = caller.origin(deferred, &interaction.token, true);
+    data.answer(request, origin).await;
     Ok(())
 }
 

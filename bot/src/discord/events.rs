@@ -5,11 +5,12 @@
 //! button on a message sent before a restart works like a new one.
 
 use poise::serenity_prelude as serenity;
-use serenity::{ChannelId, CreateInteractionResponse, FullEvent, Interaction, UserId};
+use serenity::{CreateInteractionResponse, FullEvent, Interaction, UserId};
 
-use super::deliver::{InteractionOrigin, Origin, SHOW_BOARD_BUTTON};
+use super::caller::Caller;
+use super::deliver::{Origin, SHOW_BOARD_BUTTON};
 use super::{Data, Error};
-use crate::api::{Action, ChatRef, Platform, Request, UserRef};
+use crate::api::Action;
 
 /// poise's event handler: everything but slash commands and autocomplete,
 /// which poise dispatches itself.
@@ -49,28 +50,25 @@ async fn on_message(bot: UserId, data: &Data, message: &serenity::Message) {
     if text.is_empty() {
         return;
     }
-    let private = message.guild_id.is_none();
-    let channel = message.channel_id;
-    data.deliverer
-        .state()
-        .saw(message.author.id, (!private).then_some(channel), None);
-    let nick = message
-        .member
-        .as_ref()
-        .and_then(|member| member.nick.as_deref());
-    let request = Request {
-        chat: chat_ref(channel),
-        private,
-        actor: user_ref(&message.author, nick),
+    let caller = Caller {
+        user: &message.author,
+        nick: message
+            .member
+            .as_ref()
+            .and_then(|member| member.nick.as_deref()),
+        channel: message.channel_id,
+        in_dm: message.guild_id.is_none(),
         locale: None,
-        action: Action::Text {
-            text: text.to_string(),
-        },
     };
-    let deliveries = data.handler.handle(request).await;
-    data.deliverer
-        .deliver(deliveries, &mut Origin::Message { channel, private })
-        .await;
+    let action = Action::Text {
+        text: text.to_string(),
+    };
+    let request = caller.request(data, caller.in_dm, action);
+    let origin = Origin::Message {
+        channel: caller.channel,
+        private: caller.in_dm,
+    };
+    data.answer(request, origin).await;
 }
 
 /// A button press: acknowledged at once (Discord allows 3 s), then handed to
@@ -97,63 +95,19 @@ async fn on_button(data: &Data, component: &serenity::ComponentInteraction) {
             data: custom_id.to_string(),
         }
     };
-    let private = component.guild_id.is_none();
-    let channel = component.channel_id;
-    let actor = component.user.id;
-    data.deliverer.state().saw(
-        actor,
-        (!private).then_some(channel),
-        Some(&component.locale),
-    );
-    let nick = component
-        .member
-        .as_ref()
-        .and_then(|member| member.nick.as_deref());
-    let request = Request {
-        chat: chat_ref(channel),
-        private,
-        actor: user_ref(&component.user, nick),
-        locale: Some(component.locale.clone()),
-        action,
+    let caller = Caller {
+        user: &component.user,
+        nick: component
+            .member
+            .as_ref()
+            .and_then(|member| member.nick.as_deref()),
+        channel: component.channel_id,
+        in_dm: component.guild_id.is_none(),
+        locale: Some(&component.locale),
     };
-    let mut origin = match acknowledged {
-        Ok(()) => Origin::Interaction(InteractionOrigin {
-            token: component.token.clone(),
-            channel,
-            private,
-            actor,
-            locale: component.locale.clone(),
-            thinking: false,
-            answered_by_dm: false,
-        }),
-        Err(error) => {
-            // Still handle the press: the answer goes to the channel or by DM.
-            tracing::warn!("acknowledging a button press failed: {error}");
-            Origin::Message { channel, private }
-        }
-    };
-    let deliveries = data.handler.handle(request).await;
-    data.deliverer.deliver(deliveries, &mut origin).await;
-}
-
-/// A Discord channel as a chat of the service.
-pub(super) fn chat_ref(channel: ChannelId) -> ChatRef {
-    ChatRef {
-        platform: Platform::Discord,
-        id: channel.to_string(),
-    }
-}
-
-/// A Discord user as a person of the service, named as the server shows them.
-pub(super) fn user_ref(user: &serenity::User, nick: Option<&str>) -> UserRef {
-    let name = nick.or(user.global_name.as_deref()).unwrap_or(&user.name);
-    UserRef {
-        platform: Platform::Discord,
-        id: user.id.to_string(),
-        name: name.to_string(),
-        // Mentions and options carry ids; Discord needs no handle matching.
-        handle: None,
-    }
+    let request = caller.request(data, caller.in_dm, action);
+    let origin = caller.origin(acknowledged, &component.token, false);
+    data.answer(request, origin).await;
 }
 
 /// `<@bot> e4` → `e4`: people often address the bot when typing a move.

@@ -12,10 +12,12 @@
 //! their custom id and are handled in the event handler, not by in-memory
 //! collectors, so a button on a message sent before a restart still works.
 
+mod caller;
 mod commands;
 mod deliver;
 mod events;
 mod texts;
+mod threads;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -24,7 +26,7 @@ use poise::serenity_prelude as serenity;
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::sync::Mutex;
 
-use crate::api::{Delivery, Handler};
+use crate::api::{Delivery, Handler, Request};
 use deliver::{Deliverer, Origin, SharedState};
 
 /// How to reach Discord.
@@ -51,6 +53,10 @@ pub struct DiscordConfig {
     pub message_content: bool,
     /// Variants offered by `/play` and `/rules` autocomplete.
     pub variants: Vec<VariantChoice>,
+    /// Give each game started in a guild text channel a public thread of its
+    /// own (needs the Create Public Threads and Send Messages in Threads
+    /// permissions; without them games stay in the channel).
+    pub game_threads: bool,
 }
 
 impl DiscordConfig {
@@ -110,6 +116,28 @@ pub(crate) struct Data {
     handler: Arc<dyn Handler>,
     deliverer: Deliverer,
     variants: Arc<[VariantChoice]>,
+    /// See [`DiscordConfig::game_threads`].
+    game_threads: bool,
+}
+
+impl Data {
+    /// Asks the service and sends what it answers (moving games that just
+    /// started into their own threads first, when configured).
+    async fn answer(&self, request: Request, mut origin: Origin) {
+        let deliveries = self.handler.handle(request.clone()).await;
+        let deliveries = if self.game_threads {
+            threads::move_new_games(
+                self.deliverer.http(),
+                self.handler.as_ref(),
+                &request,
+                deliveries,
+            )
+            .await
+        } else {
+            deliveries
+        };
+        self.deliverer.deliver(deliveries, &mut origin).await;
+    }
 }
 
 /// The poise context of our commands.
@@ -209,6 +237,7 @@ async fn build_client(
     let state = Arc::clone(state);
     let variants = Arc::clone(variants);
     let dev_guild = config.dev_guild;
+    let game_threads = config.game_threads;
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: commands::all(),
@@ -242,6 +271,7 @@ async fn build_client(
                     handler,
                     deliverer: Deliverer::new(Arc::clone(&ctx.http), state),
                     variants,
+                    game_threads,
                 })
             })
         })

@@ -1,6 +1,8 @@
 //! The few texts the Discord adapter writes itself (everything else comes
 //! from the service), in English and Russian.
 
+use poise::serenity_prelude::ChannelId;
+
 /// Whether a Discord locale (`"ru"`, `"en-US"`) asks for Russian.
 pub(crate) fn is_russian(locale: &str) -> bool {
     locale == "ru" || locale.starts_with("ru-")
@@ -51,6 +53,14 @@ impl Lang {
         match self {
             Lang::English => "Show my board",
             Lang::Russian => "Показать мою доску",
+        }
+    }
+
+    /// Left in the channel when a game moved into its own thread.
+    pub(crate) fn game_continues_in(self, game: &str, thread: ChannelId) -> String {
+        match self {
+            Lang::English => format!("Game {game} continues in <#{thread}>."),
+            Lang::Russian => format!("Партия {game} продолжается в <#{thread}>."),
         }
     }
 

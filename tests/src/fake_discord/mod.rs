@@ -112,6 +112,21 @@ impl SentMessage {
     }
 }
 
+/// A thread the bot created.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FakeThread {
+    /// Its channel id.
+    pub id: u64,
+    /// The channel it was created in.
+    pub parent: u64,
+    /// Its name.
+    pub name: String,
+    /// The type the bot asked for (11: public thread).
+    pub kind: u64,
+    /// The auto-archive duration the bot asked for, in minutes.
+    pub auto_archive_minutes: Option<u64>,
+}
+
 /// A gateway connection that has identified.
 struct Session {
     dispatch: mpsc::UnboundedSender<(String, Value)>,
@@ -126,6 +141,10 @@ pub(crate) struct State {
     refused_dm_users: Mutex<HashSet<u64>>,
     /// Channels where the bot lacks permission to post.
     forbidden_channels: Mutex<HashSet<u64>>,
+    /// Channels where the bot may not create threads.
+    threadless_channels: Mutex<HashSet<u64>>,
+    /// Threads the bot created, in order.
+    threads: Mutex<Vec<FakeThread>>,
     /// DM channel id → user id.
     dm_channels: Mutex<HashMap<u64, u64>>,
     users: Mutex<HashMap<u64, FakeUser>>,
@@ -198,6 +217,8 @@ impl FakeDiscord {
             next_id: AtomicU64::new(10_000),
             refused_dm_users: Mutex::new(HashSet::new()),
             forbidden_channels: Mutex::new(HashSet::new()),
+            threadless_channels: Mutex::new(HashSet::new()),
+            threads: Mutex::new(Vec::new()),
             dm_channels: Mutex::new(HashMap::new()),
             users: Mutex::new(HashMap::new()),
             deny_message_content: AtomicBool::new(false),
@@ -242,6 +263,17 @@ impl FakeDiscord {
     /// From now on, posting in this channel fails with 50013 (Missing Permissions).
     pub fn forbid_channel(&self, channel_id: u64) {
         lock(&self.state.forbidden_channels).insert(channel_id);
+    }
+
+    /// From now on, creating a thread in this channel fails with 50013
+    /// (Missing Permissions: no Create Public Threads).
+    pub fn forbid_threads_in(&self, channel_id: u64) {
+        lock(&self.state.threadless_channels).insert(channel_id);
+    }
+
+    /// The threads the bot created, in order.
+    pub fn threads(&self) -> Vec<FakeThread> {
+        lock(&self.state.threads).clone()
     }
 
     /// Closes connections that ask for Message Content with 4014, as Discord

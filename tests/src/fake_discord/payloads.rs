@@ -255,10 +255,53 @@ pub fn dm_channel_json(channel_id: u64, recipient: &FakeUser) -> Value {
     })
 }
 
+/// A guild text channel object, as `GET /channels/{id}` answers.
+pub fn text_channel_json(channel_id: u64) -> Value {
+    json!({
+        "id": channel_id.to_string(),
+        "type": 0,
+        "guild_id": GUILD_ID.to_string(),
+        "name": format!("channel-{channel_id}"),
+        "position": 0,
+        "permission_overwrites": [],
+        "nsfw": false,
+        "topic": null,
+        "last_message_id": null,
+        "parent_id": null,
+        "rate_limit_per_user": 0,
+    })
+}
+
+/// A public thread object, as `POST /channels/{id}/threads` answers.
+pub fn thread_json(thread_id: u64, parent_id: u64, name: &str) -> Value {
+    json!({
+        "id": thread_id.to_string(),
+        "type": 11,
+        "guild_id": GUILD_ID.to_string(),
+        "parent_id": parent_id.to_string(),
+        "owner_id": APPLICATION_ID.to_string(),
+        "name": name,
+        "last_message_id": null,
+        "rate_limit_per_user": 0,
+        "message_count": 0,
+        "member_count": 1,
+        "thread_metadata": {
+            "archived": false,
+            "auto_archive_duration": 10080,
+            "archive_timestamp": TIMESTAMP,
+            "locked": false,
+            "create_timestamp": TIMESTAMP,
+        },
+        "total_message_sent": 0,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serenity::all::{Command, Interaction, Message, PrivateChannel, Ready};
+    use serenity::all::{
+        Channel, ChannelType, Command, Interaction, Message, PrivateChannel, Ready,
+    };
 
     fn alice() -> FakeUser {
         FakeUser::new(1, "alice")
@@ -323,6 +366,23 @@ mod tests {
         let channel: PrivateChannel =
             serde_json::from_value(dm_channel_json(77, &alice())).expect("a DM channel");
         assert_eq!(channel.recipient.name, "alice");
+    }
+
+    #[test]
+    fn serenity_reads_text_channels_and_threads() {
+        let Channel::Guild(channel) =
+            serde_json::from_value(text_channel_json(300)).expect("a channel")
+        else {
+            panic!("not a guild channel");
+        };
+        assert_eq!(channel.kind, ChannelType::Text);
+        let Channel::Guild(thread) =
+            serde_json::from_value(thread_json(301, 300, "Standard: a vs b")).expect("a thread")
+        else {
+            panic!("not a guild channel");
+        };
+        assert_eq!(thread.kind, ChannelType::PublicThread);
+        assert_eq!(thread.parent_id.map(|id| id.get()), Some(300));
     }
 
     #[test]

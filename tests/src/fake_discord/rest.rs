@@ -11,8 +11,11 @@ use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
 use tokio::net::TcpListener;
 
-use super::payloads::{dm_channel_json, message_json, FakeUser, APPLICATION_ID, GUILD_ID};
-use super::{lock, multipart, RecordedFile, RecordedRequest, State};
+use super::payloads::{
+    dm_channel_json, message_json, text_channel_json, thread_json, FakeUser, APPLICATION_ID,
+    GUILD_ID,
+};
+use super::{lock, multipart, FakeThread, RecordedFile, RecordedRequest, State};
 
 /// Accepts connections until the task is aborted.
 pub(crate) async fn serve(listener: TcpListener, state: Arc<State>) {
@@ -164,6 +167,11 @@ fn route(
             });
             reply(200, &dm_channel_json(channel, &state.user(user_id)))
         }
+        ("GET", ["channels", channel]) => match channel.parse::<u64>() {
+            Ok(channel) => reply(200, &channel_json(state, channel)),
+            Err(_) => reply(404, &json!({ "code": 10003, "message": "Unknown Channel" })),
+        },
+        ("POST", ["channels", channel, "threads"]) => create_thread(state, channel, json),
         ("POST", ["channels", channel, "messages"]) => {
             let Ok(channel) = channel.parse::<u64>() else {
                 return reply(404, &json!({ "code": 10003, "message": "Unknown Channel" }));
@@ -186,6 +194,55 @@ fn route(
         }
         _ => reply(404, &json!({ "code": 0, "message": "404: Not Found" })),
     }
+}
+
+/// The channel object for an id: a DM channel, a thread the bot created,
+/// or else a text channel of the test guild.
+fn channel_json(state: &State, channel: u64) -> Value {
+    if let Some(user) = lock(&state.dm_channels).get(&channel).copied() {
+        return dm_channel_json(channel, &state.user(user));
+    }
+    match lock(&state.threads).iter().find(|t| t.id == channel) {
+        Some(thread) => thread_json(thread.id, thread.parent, &thread.name),
+        None => text_channel_json(channel),
+    }
+}
+
+/// `POST /channels/{id}/threads` without a message: a thread in a text
+/// channel, refused in DMs, in threads and where the bot may not.
+fn create_thread(
+    state: &State,
+    channel: &str,
+    json: &Value,
+) -> (u16, Value, Response<Full<Bytes>>) {
+    let Ok(parent) = channel.parse::<u64>() else {
+        return reply(404, &json!({ "code": 10003, "message": "Unknown Channel" }));
+    };
+    if lock(&state.threadless_channels).contains(&parent) {
+        return reply(
+            403,
+            &json!({ "code": 50013, "message": "Missing Permissions" }),
+        );
+    }
+    let in_dm = lock(&state.dm_channels).contains_key(&parent);
+    let in_thread = lock(&state.threads).iter().any(|t| t.id == parent);
+    let name = json["name"].as_str().unwrap_or_default();
+    if in_dm || in_thread || name.is_empty() || name.chars().count() > 100 {
+        return reply(
+            400,
+            &json!({ "code": 50024, "message": "Cannot execute action on this channel type" }),
+        );
+    }
+    let thread = FakeThread {
+        id: state.next_id(),
+        parent,
+        name: name.to_string(),
+        kind: json["type"].as_u64().unwrap_or(11),
+        auto_archive_minutes: json["auto_archive_duration"].as_u64(),
+    };
+    let answer = thread_json(thread.id, parent, name);
+    lock(&state.threads).push(thread);
+    reply(201, &answer)
 }
 
 /// The message object for something the bot posted answering the
