@@ -473,8 +473,23 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
         .map(|c| (c["name"].as_str().unwrap_or_default(), c))
         .collect();
     for name in [
-        "play", "move", "resign", "draw", "takeback", "abort", "board", "games", "pgn", "rules",
-        "variants", "help", "lang",
+        "play",
+        "accept",
+        "decline",
+        "move",
+        "resign",
+        "draw",
+        "nodraw",
+        "takeback",
+        "notakeback",
+        "abort",
+        "board",
+        "games",
+        "pgn",
+        "rules",
+        "variants",
+        "help",
+        "lang",
     ] {
         let command = by_name
             .get(name)
@@ -489,6 +504,34 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
         );
     }
     assert_eq!(by_name["move"]["name_localizations"]["ru"], "ход");
+    // Everything a button does can be typed too, for a game named by id.
+    for name in ["accept", "decline", "nodraw", "notakeback"] {
+        let options = by_name[name]["options"].as_array().expect("options");
+        assert_eq!(options.len(), 1, "/{name} takes a game id");
+        assert_eq!(options[0]["name"], "game");
+        assert_eq!(options[0]["required"], false, "/{name} game is optional");
+        assert_eq!(options[0]["name_localizations"]["ru"], "партия");
+    }
+    // Discord rejects a registration with a name it cannot use.
+    for command in &commands {
+        for name in std::iter::once(&command["name"]).chain(
+            command["name_localizations"]
+                .as_object()
+                .into_iter()
+                .flat_map(|n| n.values()),
+        ) {
+            let name = name.as_str().unwrap_or_default();
+            assert!(
+                (1..=32).contains(&name.chars().count())
+                    && name
+                        .chars()
+                        .all(|c| c == '-' || c == '_' || c.is_alphanumeric())
+                    && name.to_lowercase() == name,
+                "a valid command name: {name:?}"
+            );
+        }
+    }
+    assert_eq!(commands.len(), 17, "each command registered once");
     let play_options = by_name["play"]["options"]
         .as_array()
         .expect("/play has options");

@@ -65,27 +65,36 @@ async fn accepted_game(fake: &FakeDiscord, variant: &str) -> SentMessage {
 
 /// Alice challenges Bob in [`CHANNEL`] (Alice plays white); Bob presses Accept.
 async fn accept_challenge(fake: &FakeDiscord, variant: &str) {
+    let challenge = challenge(fake, CHANNEL, &bob(), variant).await;
+    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
+    fake.press(&bob(), &challenge, &accept).await;
+}
+
+/// Alice challenges `opponent` in `channel`, playing white so that the moves
+/// below are hers to make first. Returns the challenge.
+async fn challenge(
+    fake: &FakeDiscord,
+    channel: u64,
+    opponent: &FakeUser,
+    variant: &str,
+) -> SentMessage {
     fake.slash(
         &alice(),
-        CHANNEL,
+        channel,
         Some(GUILD_ID),
         "play",
         vec![
             string_option("variant", variant),
-            user_option("opponent", &bob()),
-            // White, so that the moves below are Alice's to make.
+            user_option("opponent", opponent),
             integer_option("colour", 0),
         ],
-        &[bob()],
+        std::slice::from_ref(opponent),
     )
     .await;
-    let challenge = fake
-        .wait_for_message("the challenge", |m| {
-            m.place == Place::Channel(CHANNEL) && m.button("acc:").is_some()
-        })
-        .await;
-    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
-    fake.press(&bob(), &challenge, &accept).await;
+    fake.wait_for_message("the challenge", |m| {
+        m.place == Place::Channel(channel) && m.button("acc:").is_some()
+    })
+    .await
 }
 
 fn leak_free(fake: &FakeDiscord, secrets: &[&str]) {
@@ -374,5 +383,65 @@ async fn when_discord_refuses_a_thread_the_game_stays_in_the_channel() {
             .all(|m| !m.content.contains("continues")),
         "no pointer to a thread that does not exist"
     );
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slash_move_plays_in_the_game_of_the_channel_it_is_used_in() {
+    const OTHER: u64 = 301;
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "two-channels").await;
+    accepted_game(&fake, "chess").await;
+    // A second game, against Carol in another channel, accepted by typing /accept.
+    challenge(&fake, OTHER, &carol(), "chess").await;
+    fake.slash(&carol(), OTHER, Some(GUILD_ID), "accept", vec![], &[])
+        .await;
+    fake.wait_for_message("the second game starts", |m| {
+        m.place == Place::Channel(OTHER) && m.content.contains("starts")
+    })
+    .await;
+
+    for (channel, san) in [(OTHER, "e4"), (CHANNEL, "d4")] {
+        let token = fake
+            .slash(
+                &alice(),
+                channel,
+                Some(GUILD_ID),
+                "move",
+                vec![string_option("move", san)],
+                &[],
+            )
+            .await;
+        let board = fake
+            .wait_for_message(&format!("the board after {san}"), |m| {
+                m.content.contains(&format!("played {san}."))
+            })
+            .await;
+        assert_eq!(board.place, Place::Channel(channel), "{san} in its channel");
+        assert!(board.has_png());
+        assert!(
+            fake.ephemeral_answers(&token).is_empty(),
+            "no question: {:?}",
+            fake.ephemeral_answers(&token)
+        );
+    }
+    assert!(
+        fake.sent_messages()
+            .iter()
+            .all(|m| !m.content.contains("several games")),
+        "never asked which game"
+    );
+    // Bob's game got d4 alone: it is his turn there.
+    fake.slash(
+        &bob(),
+        CHANNEL,
+        Some(GUILD_ID),
+        "move",
+        vec![string_option("move", "d5")],
+        &[],
+    )
+    .await;
+    fake.wait_for_message("bob answers d4", |m| m.content.contains("played d5."))
+        .await;
     bot.stop().await;
 }

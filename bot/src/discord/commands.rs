@@ -21,10 +21,14 @@ use crate::api::Action;
 pub(super) fn all() -> Vec<poise::Command<Data, Error>> {
     vec![
         play(),
+        accept(),
+        decline(),
         move_(),
         resign(),
         draw(),
+        nodraw(),
         takeback(),
+        notakeback(),
         abort(),
         board(),
         games(),
@@ -139,6 +143,40 @@ async fn play(
     submit(ctx, action).await
 }
 
+/// Accepts a challenge (the one here, or by game id).
+#[poise::command(
+    slash_command,
+    name_localized("ru", "принять"),
+    description_localized("ru", "Принять вызов (здесь или по номеру партии)")
+)]
+async fn accept(
+    ctx: Context<'_>,
+    #[description = "Game id, when you play several here"]
+    #[name_localized("ru", "партия")]
+    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+    #[max_length = 64]
+    game: Option<String>,
+) -> Result<(), Error> {
+    submit(ctx, Action::Accept { game }).await
+}
+
+/// Declines a challenge, or withdraws your own.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "отклонить"),
+    description_localized("ru", "Отклонить вызов или отозвать свой")
+)]
+async fn decline(
+    ctx: Context<'_>,
+    #[description = "Game id, when you play several here"]
+    #[name_localized("ru", "партия")]
+    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+    #[max_length = 64]
+    game: Option<String>,
+) -> Result<(), Error> {
+    submit(ctx, Action::Decline { game }).await
+}
+
 /// Plays a move (e4, Nf3, e7e8q …).
 #[poise::command(
     slash_command,
@@ -197,6 +235,23 @@ async fn draw(
     submit(ctx, Action::Draw { game }).await
 }
 
+/// Declines your opponent's draw offer.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "без-ничьей"),
+    description_localized("ru", "Отклонить предложение ничьей")
+)]
+async fn nodraw(
+    ctx: Context<'_>,
+    #[description = "Game id, when you play several here"]
+    #[name_localized("ru", "партия")]
+    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+    #[max_length = 64]
+    game: Option<String>,
+) -> Result<(), Error> {
+    submit(ctx, Action::DeclineDraw { game }).await
+}
+
 /// Asks to take your last move back, or approves your opponent's request.
 #[poise::command(
     slash_command,
@@ -212,6 +267,23 @@ async fn takeback(
     game: Option<String>,
 ) -> Result<(), Error> {
     submit(ctx, Action::Takeback { game }).await
+}
+
+/// Refuses your opponent's takeback request.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "не-возвращать"),
+    description_localized("ru", "Не разрешить сопернику вернуть ход")
+)]
+async fn notakeback(
+    ctx: Context<'_>,
+    #[description = "Game id, when you play several here"]
+    #[name_localized("ru", "партия")]
+    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+    #[max_length = 64]
+    game: Option<String>,
+) -> Result<(), Error> {
+    submit(ctx, Action::RefuseTakeback { game }).await
 }
 
 /// Aborts a game before both sides have moved.
