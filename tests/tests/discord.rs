@@ -412,21 +412,6 @@ async fn command(
         .await
 }
 
-/// Presses a button on a message the bot sent; returns the interaction token.
-async fn press(
-    fake: &FakeDiscord,
-    user: &FakeUser,
-    message: &SentMessage,
-    custom_id: &str,
-) -> String {
-    fake.press(user, message, custom_id).await
-}
-
-/// Types a message in a channel (or, with `guild` = None, in a DM channel).
-async fn say(fake: &FakeDiscord, user: &FakeUser, channel: u64, guild: Option<u64>, text: &str) {
-    fake.say(user, channel, guild, text).await;
-}
-
 async fn challenge(fake: &FakeDiscord, variant: &str) -> SentMessage {
     command(
         fake,
@@ -504,6 +489,11 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
         );
     }
     assert_eq!(by_name["move"]["name_localizations"]["ru"], "ход");
+    assert_eq!(
+        by_name["accept"]["description"],
+        "Accepts a challenge (the one here, or by game id)."
+    );
+    assert_eq!(by_name["nodraw"]["name_localizations"]["ru"], "без-ничьей");
     // Everything a button does can be typed too, for a game named by id.
     for name in ["accept", "decline", "nodraw", "notakeback"] {
         let options = by_name[name]["options"].as_array().expect("options");
@@ -635,12 +625,7 @@ async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
     })
     .await;
 
-    let accept = challenge
-        .button("acc:")
-        .expect("an accept button")
-        .custom_id
-        .clone();
-    let token = press(&fake, &bob(), &challenge, &accept).await;
+    let token = fake.press_button(&bob(), &challenge, "acc:").await;
     let started = fake
         .wait_for_message("the game starts", |m| m.content.contains("started"))
         .await;
@@ -651,9 +636,10 @@ async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
         "the press is acknowledged"
     );
 
-    say(&fake, &alice(), CHANNEL, Some(GUILD_ID), "good luck!").await;
+    fake.say(&alice(), CHANNEL, Some(GUILD_ID), "good luck!")
+        .await;
     for (player, mv) in [(alice(), "f3"), (bob(), "e5"), (alice(), "g4")] {
-        say(&fake, &player, CHANNEL, Some(GUILD_ID), mv).await;
+        fake.say(&player, CHANNEL, Some(GUILD_ID), mv).await;
         let answer = fake
             .wait_for_message(&format!("the board after {mv}"), |m| {
                 m.content.ends_with(&format!("played {mv}."))
@@ -666,7 +652,7 @@ async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
             format!("board-g1-{}.png", service.game("g1").moves.len())
         );
     }
-    say(&fake, &bob(), CHANNEL, Some(GUILD_ID), "Qh4#").await;
+    fake.say(&bob(), CHANNEL, Some(GUILD_ID), "Qh4#").await;
     let end = fake
         .wait_for_message("the result", |m| m.content.contains("0-1"))
         .await;
@@ -701,9 +687,7 @@ async fn bad_input_gets_a_clear_reply_and_changes_nothing() {
     )
     .await;
     let answer = fake
-        .wait_for("the unknown-variant answer", |fake| {
-            fake.ephemeral_answers(&token).into_iter().next()
-        })
+        .wait_for_ephemeral("the unknown-variant answer", &token)
         .await;
     assert!(answer.content.contains("Unknown variant"));
     assert_eq!(answer.place, Place::Original(token.clone()));
@@ -711,18 +695,13 @@ async fn bad_input_gets_a_clear_reply_and_changes_nothing() {
 
     let challenge = challenge(&fake, "chess").await;
     // Carol presses Bob's accept button.
-    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
-    let token = press(&fake, &carol(), &challenge, &accept).await;
-    let answer = fake
-        .wait_for("carol told off", |fake| {
-            fake.ephemeral_answers(&token).into_iter().next()
-        })
-        .await;
+    let token = fake.press_button(&carol(), &challenge, "acc:").await;
+    let answer = fake.wait_for_ephemeral("carol told off", &token).await;
     assert!(answer.content.contains("not for you"));
     assert!(matches!(answer.place, Place::Followup(_)));
     assert!(!service.game("g1").started);
 
-    press(&fake, &bob(), &challenge, &accept).await;
+    fake.press_button(&bob(), &challenge, "acc:").await;
     fake.wait_for_message("the game starts", |m| m.content.contains("started"))
         .await;
     // A stranger's /move, a garbage move, a move out of turn.
@@ -735,12 +714,10 @@ async fn bad_input_gets_a_clear_reply_and_changes_nothing() {
     )
     .await;
     let answer = fake
-        .wait_for("the stranger's answer", |fake| {
-            fake.ephemeral_answers(&token).into_iter().next()
-        })
+        .wait_for_ephemeral("the stranger's answer", &token)
         .await;
     assert!(answer.content.contains("not playing"));
-    say(&fake, &alice(), CHANNEL, Some(GUILD_ID), "e9").await;
+    fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e9").await;
     let illegal = fake
         .wait_for_message("the illegal move reply", |m| m.content.contains("Illegal"))
         .await;
@@ -753,11 +730,7 @@ async fn bad_input_gets_a_clear_reply_and_changes_nothing() {
         &[],
     )
     .await;
-    let answer = fake
-        .wait_for("out of turn", |fake| {
-            fake.ephemeral_answers(&token).into_iter().next()
-        })
-        .await;
+    let answer = fake.wait_for_ephemeral("out of turn", &token).await;
     assert!(answer.content.contains("not your turn"));
     assert!(service.game("g1").moves.is_empty(), "nothing was played");
     bot.stop().await;
@@ -772,8 +745,7 @@ async fn private_boards_go_by_dm_and_nothing_hidden_reaches_the_channel() {
     let bot = Bot::start(&fake, handler);
 
     let challenge = challenge(&fake, "fog").await;
-    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
-    press(&fake, &bob(), &challenge, &accept).await;
+    fake.press_button(&bob(), &challenge, "acc:").await;
     let alice_board = fake
         .wait_for("alice's DM", |fake| {
             fake.dms_to(alice().id).into_iter().next()
@@ -787,7 +759,7 @@ async fn private_boards_go_by_dm_and_nothing_hidden_reaches_the_channel() {
 
     // Alice moves by DM: it goes to her fog game.
     let dm = fake.dm_channel_of(alice().id).expect("alice's DM channel");
-    say(&fake, &alice(), dm, None, "e4").await;
+    fake.say(&alice(), dm, None, "e4").await;
     fake.wait_for("both boards after e4", |fake| {
         (fake.dms_to(alice().id).len() == 2 && fake.dms_to(bob().id).len() == 2).then_some(())
     })
@@ -821,9 +793,7 @@ async fn private_boards_go_by_dm_and_nothing_hidden_reaches_the_channel() {
     )
     .await;
     let pointer = fake
-        .wait_for("the pointer to the DM", |fake| {
-            fake.ephemeral_answers(&token).into_iter().next()
-        })
+        .wait_for_ephemeral("the pointer to the DM", &token)
         .await;
     assert_eq!(pointer.content, "Sent to your direct messages.");
     assert_eq!(pointer.place, Place::Original(token));
@@ -868,13 +838,10 @@ async fn a_refused_dm_falls_back_to_a_button_and_an_ephemeral_board() {
     let bot = Bot::start(&fake, handler);
 
     let challenge = challenge(&fake, "fog").await;
-    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
-    let accept_token = press(&fake, &bob(), &challenge, &accept).await;
+    let accept_token = fake.press_button(&bob(), &challenge, "acc:").await;
     // Bob accepted himself: his board answers him ephemerally at once.
     let own = fake
-        .wait_for("bob's ephemeral board", |fake| {
-            fake.ephemeral_answers(&accept_token).into_iter().next()
-        })
+        .wait_for_ephemeral("bob's ephemeral board", &accept_token)
         .await;
     assert!(own.has_png() && own.content.contains("black"));
     fake.wait_for("alice's DM", |fake| {
@@ -884,7 +851,7 @@ async fn a_refused_dm_falls_back_to_a_button_and_an_ephemeral_board() {
 
     // Alice moves by DM; Bob's board cannot reach him: a notice with a button.
     let dm = fake.dm_channel_of(alice().id).expect("alice's DM channel");
-    say(&fake, &alice(), dm, None, "e4").await;
+    fake.say(&alice(), dm, None, "e4").await;
     let notice = fake
         .wait_for_message("the DM-refused notice", |m| {
             m.button("kodex:board").is_some()
@@ -896,11 +863,9 @@ async fn a_refused_dm_falls_back_to_a_button_and_an_ephemeral_board() {
     assert!(!notice.content.contains("e4") && !notice.content.contains("sees"));
     assert!(fake.dms_to(bob().id).is_empty());
 
-    let token = press(&fake, &bob(), &notice, "kodex:board").await;
+    let token = fake.press(&bob(), &notice, "kodex:board").await;
     let shown = fake
-        .wait_for("bob's board shown ephemerally", |fake| {
-            fake.ephemeral_answers(&token).into_iter().next()
-        })
+        .wait_for_ephemeral("bob's board shown ephemerally", &token)
         .await;
     assert!(shown.has_png());
     assert_eq!(shown.content, "Black's board.");
@@ -922,8 +887,7 @@ async fn a_button_on_an_old_message_works_after_a_restart() {
 
     let bot = Bot::start(&fake, handler);
     fake.wait_for_sessions(2).await;
-    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
-    press(&fake, &bob(), &challenge, &accept).await;
+    fake.press_button(&bob(), &challenge, "acc:").await;
     let started = fake
         .wait_for_message("the game starts", |m| m.content.contains("started"))
         .await;
@@ -938,16 +902,13 @@ async fn resign_shows_the_services_question_with_its_buttons_ephemerally() {
     let (service, handler) = setup();
     let bot = Bot::start(&fake, handler);
     let challenge = challenge(&fake, "chess").await;
-    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
-    press(&fake, &bob(), &challenge, &accept).await;
+    fake.press_button(&bob(), &challenge, "acc:").await;
     fake.wait_for_message("the game starts", |m| m.content.contains("started"))
         .await;
 
     let token = command(&fake, &bob(), "resign", vec![], &[]).await;
     let question = fake
-        .wait_for("the service's question", |fake| {
-            fake.ephemeral_answers(&token).into_iter().next()
-        })
+        .wait_for_ephemeral("the service's question", &token)
         .await;
     assert_eq!(question.content, "Resign game g1? This cannot be undone.");
     assert_eq!(question.place, Place::Original(token));
@@ -955,7 +916,7 @@ async fn resign_shows_the_services_question_with_its_buttons_ephemerally() {
     let resign = question.button("rsg:").expect("a resign button");
     assert_eq!(resign.style, 4, "resigning is shown as dangerous");
     assert_eq!(question.button("keep:").expect("a keep button").style, 2);
-    let press_token = press(&fake, &bob(), &question, &resign.custom_id).await;
+    let press_token = fake.press_button(&bob(), &question, "rsg:").await;
     fake.wait_for_message("the resignation", |m| m.content == "bob resigned.")
         .await;
     assert!(service.game("g1").over);
@@ -1000,10 +961,7 @@ async fn without_the_message_content_intent_the_bot_runs_and_slash_moves_work() 
         &[],
     )
     .await;
-    fake.wait_for("an answer to /move", |fake| {
-        fake.ephemeral_answers(&token).into_iter().next()
-    })
-    .await;
+    fake.wait_for_ephemeral("an answer to /move", &token).await;
     bot.stop().await;
 }
 
@@ -1049,8 +1007,7 @@ async fn the_bot_reconnects_when_discord_drops_the_gateway() {
     let challenge = challenge(&fake, "chess").await;
     fake.drop_gateway_connection().await;
     fake.wait_for_sessions(2).await;
-    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
-    press(&fake, &bob(), &challenge, &accept).await;
+    fake.press_button(&bob(), &challenge, "acc:").await;
     fake.wait_for_message("the game starts", |m| m.content.contains("started"))
         .await;
     assert!(service.game("g1").started);
@@ -1076,11 +1033,7 @@ async fn a_message_discord_rejects_becomes_a_short_notice_and_the_bot_carries_on
         &[bob()],
     )
     .await;
-    let notice = fake
-        .wait_for("the failure notice", |fake| {
-            fake.ephemeral_answers(&token).into_iter().next()
-        })
-        .await;
+    let notice = fake.wait_for_ephemeral("the failure notice", &token).await;
     assert!(notice.content.contains("Discord did not let me post"));
     // The challenge itself was made: nothing is lost, and the bot still answers.
     assert!(service.games.lock().unwrap().contains_key("g1"));
@@ -1092,9 +1045,6 @@ async fn a_message_discord_rejects_becomes_a_short_notice_and_the_bot_carries_on
         &[],
     )
     .await;
-    fake.wait_for("the next answer", |fake| {
-        fake.ephemeral_answers(&token).into_iter().next()
-    })
-    .await;
+    fake.wait_for_ephemeral("the next answer", &token).await;
     bot.stop().await;
 }

@@ -66,8 +66,7 @@ async fn accepted_game(fake: &FakeDiscord, variant: &str) -> SentMessage {
 /// Alice challenges Bob in [`CHANNEL`] (Alice plays white); Bob presses Accept.
 async fn accept_challenge(fake: &FakeDiscord, variant: &str) {
     let challenge = challenge(fake, CHANNEL, &bob(), variant).await;
-    let accept = challenge.button("acc:").expect("accept").custom_id.clone();
-    fake.press(&bob(), &challenge, &accept).await;
+    fake.press_button(&bob(), &challenge, "acc:").await;
 }
 
 /// Alice challenges `opponent` in `channel`, playing white so that the moves
@@ -182,11 +181,7 @@ async fn a_fog_game_shows_boards_only_by_dm() {
             &[],
         )
         .await;
-    let pointer = fake
-        .wait_for("bob's answer", |fake| {
-            fake.ephemeral_answers(&token).into_iter().next()
-        })
-        .await;
+    let pointer = fake.wait_for_ephemeral("bob's answer", &token).await;
     assert!(
         !pointer.has_png(),
         "bob's board went by DM: {}",
@@ -248,18 +243,14 @@ async fn resign_asks_ephemerally_and_only_the_player_can_confirm() {
     let token = fake
         .slash(&bob(), CHANNEL, Some(GUILD_ID), "resign", vec![], &[])
         .await;
-    let question = fake
-        .wait_for("the question", |fake| {
-            fake.ephemeral_answers(&token).into_iter().next()
-        })
-        .await;
+    let question = fake.wait_for_ephemeral("the question", &token).await;
     assert!(
         question.content.starts_with("Resign game") && question.content.contains("alice"),
         "{}",
         question.content
     );
     assert_eq!(question.place, Place::Original(token));
-    let resign = question.button("rsg:").expect("a resign button").clone();
+    let resign = question.button("rsg:").expect("a resign button");
     assert_eq!(resign.style, 4, "resigning is red");
     assert!(question.button("keep:").is_some(), "a way out");
     assert!(
@@ -271,22 +262,13 @@ async fn resign_asks_ephemerally_and_only_the_player_can_confirm() {
 
     // Someone else pressing the button (a forged press) changes nothing.
     for other in [carol(), alice()] {
-        let token = fake.press(&other, &question, &resign.custom_id).await;
-        let refusal = fake
-            .wait_for("the refusal", |fake| {
-                fake.ephemeral_answers(&token).into_iter().next()
-            })
-            .await;
+        let token = fake.press_button(&other, &question, "rsg:").await;
+        let refusal = fake.wait_for_ephemeral("the refusal", &token).await;
         assert!(!refusal.content.contains("resigned"), "{}", refusal.content);
     }
     // Keeping the game says so, privately, and changes nothing either.
-    let keep = question.button("keep:").expect("keep").custom_id.clone();
-    let token = fake.press(&bob(), &question, &keep).await;
-    let kept = fake
-        .wait_for("the game goes on", |fake| {
-            fake.ephemeral_answers(&token).into_iter().next()
-        })
-        .await;
+    let token = fake.press_button(&bob(), &question, "keep:").await;
+    let kept = fake.wait_for_ephemeral("the game goes on", &token).await;
     assert!(kept.content.contains("goes on"), "{}", kept.content);
     fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
     fake.wait_for_message("the game goes on after the presses", |m| {
@@ -294,7 +276,7 @@ async fn resign_asks_ephemerally_and_only_the_player_can_confirm() {
     })
     .await;
 
-    fake.press(&bob(), &question, &resign.custom_id).await;
+    fake.press_button(&bob(), &question, "rsg:").await;
     let end = fake
         .wait_for_message("the result", |m| m.content.contains("resigned"))
         .await;

@@ -143,38 +143,97 @@ async fn play(
     submit(ctx, action).await
 }
 
-/// Accepts a challenge (the one here, or by game id).
-#[poise::command(
-    slash_command,
-    name_localized("ru", "принять"),
-    description_localized("ru", "Принять вызов (здесь или по номеру партии)")
-)]
-async fn accept(
-    ctx: Context<'_>,
-    #[description = "Game id, when you play several here"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
-    #[max_length = 64]
-    game: Option<String>,
-) -> Result<(), Error> {
-    submit(ctx, Action::Accept { game }).await
+/// Declares a command whose only option is the game it is about (optional:
+/// the service finds the caller's game in the channel when it is left out).
+/// Each entry: the function (its name is the command) and the service's
+/// action, then the English description, the Russian name and description.
+macro_rules! game_commands {
+    ($(
+        $command:ident => $action:ident,
+        $description:tt,
+        $russian_name:tt, $russian_description:tt;
+    )*) => {$(
+        #[doc = $description]
+        #[poise::command(
+            slash_command,
+            name_localized("ru", $russian_name),
+            description_localized("ru", $russian_description)
+        )]
+        async fn $command(
+            ctx: Context<'_>,
+            #[description = "Game id, when you play several here"]
+            #[name_localized("ru", "партия")]
+            #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+            #[max_length = 64]
+            game: Option<String>,
+        ) -> Result<(), Error> {
+            submit(ctx, Action::$action { game }).await
+        }
+    )*};
 }
 
-/// Declines a challenge, or withdraws your own.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "отклонить"),
-    description_localized("ru", "Отклонить вызов или отозвать свой")
-)]
-async fn decline(
-    ctx: Context<'_>,
-    #[description = "Game id, when you play several here"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
-    #[max_length = 64]
-    game: Option<String>,
-) -> Result<(), Error> {
-    submit(ctx, Action::Decline { game }).await
+game_commands! {
+    accept => Accept,
+        "Accepts a challenge (the one here, or by game id).",
+        "принять", "Принять вызов (здесь или по номеру партии)";
+    decline => Decline,
+        "Declines a challenge, or withdraws your own.",
+        "отклонить", "Отклонить вызов или отозвать свой";
+    resign => Resign,
+        "Resigns the game (asks you to confirm first).",
+        "сдаться", "Сдаться (с подтверждением)";
+    draw => Draw,
+        "Offers a draw, or accepts your opponent's offer.",
+        "ничья", "Предложить ничью или принять предложение соперника";
+    nodraw => DeclineDraw,
+        "Declines your opponent's draw offer.",
+        "без-ничьей", "Отклонить предложение ничьей";
+    takeback => Takeback,
+        "Asks to take your last move back, or approves your opponent's request.",
+        "вернуть", "Попросить вернуть ход или разрешить сопернику";
+    notakeback => RefuseTakeback,
+        "Refuses your opponent's takeback request.",
+        "не-возвращать", "Не разрешить сопернику вернуть ход";
+    abort => Abort,
+        "Aborts a game before both sides have moved.",
+        "прервать", "Прервать партию, пока оба не сделали ход";
+    board => Board,
+        "Shows the board (only to you in hidden-information games).",
+        "доска", "Показать доску (в играх со скрытой информацией — только вам)";
+    pgn => Pgn,
+        "The game record as PGN.",
+        "pgn", "Запись партии в PGN";
+}
+
+/// Declares a command without options, entries as in [`game_commands!`].
+macro_rules! plain_commands {
+    ($(
+        $command:ident => $action:ident,
+        $description:tt,
+        $russian_name:tt, $russian_description:tt;
+    )*) => {$(
+        #[doc = $description]
+        #[poise::command(
+            slash_command,
+            name_localized("ru", $russian_name),
+            description_localized("ru", $russian_description)
+        )]
+        async fn $command(ctx: Context<'_>) -> Result<(), Error> {
+            submit(ctx, Action::$action).await
+        }
+    )*};
+}
+
+plain_commands! {
+    games => Games,
+        "Lists your games.",
+        "партии", "Ваши партии";
+    variants => Variants,
+        "The variants you can play.",
+        "варианты", "Варианты, в которые можно играть";
+    help => Help,
+        "How to play with Kodex.",
+        "помощь", "Как играть с Kodex";
 }
 
 /// Plays a move (e4, Nf3, e7e8q …).
@@ -201,152 +260,6 @@ async fn move_(
     submit(ctx, Action::Move { text, game }).await
 }
 
-/// Resigns the game (the service asks for confirmation first).
-#[poise::command(
-    slash_command,
-    name_localized("ru", "сдаться"),
-    description_localized("ru", "Сдаться (с подтверждением)")
-)]
-async fn resign(
-    ctx: Context<'_>,
-    #[description = "Game id, when you play several here"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
-    #[max_length = 64]
-    game: Option<String>,
-) -> Result<(), Error> {
-    submit(ctx, Action::Resign { game }).await
-}
-
-/// Offers a draw, or accepts your opponent's offer.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "ничья"),
-    description_localized("ru", "Предложить ничью или принять предложение соперника")
-)]
-async fn draw(
-    ctx: Context<'_>,
-    #[description = "Game id, when you play several here"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
-    #[max_length = 64]
-    game: Option<String>,
-) -> Result<(), Error> {
-    submit(ctx, Action::Draw { game }).await
-}
-
-/// Declines your opponent's draw offer.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "без-ничьей"),
-    description_localized("ru", "Отклонить предложение ничьей")
-)]
-async fn nodraw(
-    ctx: Context<'_>,
-    #[description = "Game id, when you play several here"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
-    #[max_length = 64]
-    game: Option<String>,
-) -> Result<(), Error> {
-    submit(ctx, Action::DeclineDraw { game }).await
-}
-
-/// Asks to take your last move back, or approves your opponent's request.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "вернуть"),
-    description_localized("ru", "Попросить вернуть ход или разрешить сопернику")
-)]
-async fn takeback(
-    ctx: Context<'_>,
-    #[description = "Game id, when you play several here"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
-    #[max_length = 64]
-    game: Option<String>,
-) -> Result<(), Error> {
-    submit(ctx, Action::Takeback { game }).await
-}
-
-/// Refuses your opponent's takeback request.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "не-возвращать"),
-    description_localized("ru", "Не разрешить сопернику вернуть ход")
-)]
-async fn notakeback(
-    ctx: Context<'_>,
-    #[description = "Game id, when you play several here"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
-    #[max_length = 64]
-    game: Option<String>,
-) -> Result<(), Error> {
-    submit(ctx, Action::RefuseTakeback { game }).await
-}
-
-/// Aborts a game before both sides have moved.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "прервать"),
-    description_localized("ru", "Прервать партию, пока оба не сделали ход")
-)]
-async fn abort(
-    ctx: Context<'_>,
-    #[description = "Game id, when you play several here"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
-    #[max_length = 64]
-    game: Option<String>,
-) -> Result<(), Error> {
-    submit(ctx, Action::Abort { game }).await
-}
-
-/// Shows the board (only to you in hidden-information games).
-#[poise::command(
-    slash_command,
-    name_localized("ru", "доска"),
-    description_localized("ru", "Показать доску (в играх со скрытой информацией — только вам)")
-)]
-async fn board(
-    ctx: Context<'_>,
-    #[description = "Game id, when you play several here"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
-    #[max_length = 64]
-    game: Option<String>,
-) -> Result<(), Error> {
-    submit(ctx, Action::Board { game }).await
-}
-
-/// Lists your games.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "партии"),
-    description_localized("ru", "Ваши партии")
-)]
-async fn games(ctx: Context<'_>) -> Result<(), Error> {
-    submit(ctx, Action::Games).await
-}
-
-/// The game record as PGN.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "pgn"),
-    description_localized("ru", "Запись партии в PGN")
-)]
-async fn pgn(
-    ctx: Context<'_>,
-    #[description = "Game id, when you play several here"]
-    #[name_localized("ru", "партия")]
-    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
-    #[max_length = 64]
-    game: Option<String>,
-) -> Result<(), Error> {
-    submit(ctx, Action::Pgn { game }).await
-}
-
 /// The rules of a variant.
 #[poise::command(
     slash_command,
@@ -363,26 +276,6 @@ async fn rules(
     variant: String,
 ) -> Result<(), Error> {
     submit(ctx, Action::Rules { variant }).await
-}
-
-/// The variants you can play.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "варианты"),
-    description_localized("ru", "Варианты, в которые можно играть")
-)]
-async fn variants(ctx: Context<'_>) -> Result<(), Error> {
-    submit(ctx, Action::Variants).await
-}
-
-/// How to play with Kodex.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "помощь"),
-    description_localized("ru", "Как играть с Kodex")
-)]
-async fn help(ctx: Context<'_>) -> Result<(), Error> {
-    submit(ctx, Action::Help).await
 }
 
 /// Sets the language the bot speaks to you.

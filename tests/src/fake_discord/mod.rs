@@ -420,6 +420,14 @@ impl FakeDiscord {
         .await
     }
 
+    /// Waits for the first ephemeral answer to the interaction with `token`.
+    pub async fn wait_for_ephemeral(&self, what: &str, token: &str) -> SentMessage {
+        self.wait_for(what, |fake| {
+            fake.ephemeral_answers(token).into_iter().next()
+        })
+        .await
+    }
+
     /// Sends a gateway event to the connected bot (waiting for a session).
     pub async fn dispatch(&self, event: &str, data: Value) {
         if let (Some(token), Some(channel)) = (
@@ -492,6 +500,21 @@ impl FakeDiscord {
         );
         self.dispatch("INTERACTION_CREATE", interaction).await;
         token
+    }
+
+    /// Presses the button whose custom id starts with `custom_id_prefix`
+    /// (`"acc:"`) on a message the bot sent; returns the interaction token.
+    /// Panics (failing the test) when the message has no such button.
+    pub async fn press_button(
+        &self,
+        user: &FakeUser,
+        message: &SentMessage,
+        custom_id_prefix: &str,
+    ) -> String {
+        let button = message
+            .button(custom_id_prefix)
+            .unwrap_or_else(|| panic!("a {custom_id_prefix} button on {message:?}"));
+        self.press(user, message, &button.custom_id).await
     }
 
     /// Types a message in a channel (a guild channel when `guild` is set,
