@@ -391,13 +391,11 @@ fn variants() -> Vec<VariantChoice> {
     ]
 }
 
-/// The adapter under test, with the toy behind it.
-struct Bot;
-
-impl Bot {
-    fn start(fake: &FakeDiscord, handler: Arc<dyn Handler>) -> RunningBot {
-        RunningBot::start(fake, handler, variants())
-    }
+/// The adapter under test against `fake`, with a fresh toy behind it.
+fn start(fake: &FakeDiscord) -> (Arc<ToyService>, RunningBot) {
+    let service = Arc::new(ToyService::default());
+    let bot = RunningBot::start(fake, service.clone(), variants());
+    (service, bot)
 }
 
 /// Sends a slash command in the game channel and returns its token.
@@ -412,19 +410,20 @@ async fn command(
         .await
 }
 
+/// Alice's `/play <variant>` against Bob in the game channel, with `more`
+/// options; returns the interaction token.
+async fn play(fake: &FakeDiscord, variant: &str, more: Vec<Value>) -> String {
+    let mut options = vec![
+        string_option("variant", variant),
+        user_option("opponent", &bob()),
+    ];
+    options.extend(more);
+    command(fake, &alice(), "play", options, &[bob()]).await
+}
+
+/// Alice challenges Bob to `variant` with a 3+2 clock; returns the challenge.
 async fn challenge(fake: &FakeDiscord, variant: &str) -> SentMessage {
-    command(
-        fake,
-        &alice(),
-        "play",
-        vec![
-            string_option("variant", variant),
-            user_option("opponent", &bob()),
-            integer_option("clock", 1),
-        ],
-        &[bob()],
-    )
-    .await;
+    play(fake, variant, vec![integer_option("clock", 1)]).await;
     fake.wait_for_message("the challenge with buttons", |m| {
         m.place == Place::Channel(CHANNEL)
             && m.button("acc:").is_some()
@@ -433,20 +432,13 @@ async fn challenge(fake: &FakeDiscord, variant: &str) -> SentMessage {
     .await
 }
 
-fn setup() -> (Arc<ToyService>, Arc<dyn Handler>) {
-    let service = Arc::new(ToyService::default());
-    let handler: Arc<dyn Handler> = service.clone();
-    (service, handler)
-}
-
 // ---------------------------------------------------------------------------
 // Tests
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slash_commands_are_registered_with_options_and_russian_names() {
     let fake = FakeDiscord::start().await;
-    let (_service, handler) = setup();
-    let bot = Bot::start(&fake, handler);
+    let (_service, bot) = start(&fake);
     let commands = fake
         .wait_for("command registration", |fake| {
             let commands = fake.registered_commands();
@@ -552,8 +544,7 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn variant_autocomplete_answers_in_the_users_language() {
     let fake = FakeDiscord::start().await;
-    let (_service, handler) = setup();
-    let bot = Bot::start(&fake, handler);
+    let (_service, bot) = start(&fake);
     let id = fake.next_id();
     let token = format!("token-{id}");
     fake.dispatch(
@@ -586,8 +577,7 @@ async fn variant_autocomplete_answers_in_the_users_language() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
     let fake = FakeDiscord::start().await;
-    let (service, handler) = setup();
-    let bot = Bot::start(&fake, handler);
+    let (service, bot) = start(&fake);
 
     let challenge = challenge(&fake, "chess").await;
     let play = service.handled.lock().unwrap()[0].clone();
@@ -671,21 +661,10 @@ async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_gets_a_clear_reply_and_changes_nothing() {
     let fake = FakeDiscord::start().await;
-    let (service, handler) = setup();
-    let bot = Bot::start(&fake, handler);
+    let (service, bot) = start(&fake);
 
     // An unknown variant: answered only to the user, by replacing "thinking…".
-    let token = command(
-        &fake,
-        &alice(),
-        "play",
-        vec![
-            string_option("variant", "checkers"),
-            user_option("opponent", &bob()),
-        ],
-        &[bob()],
-    )
-    .await;
+    let token = play(&fake, "checkers", Vec::new()).await;
     let answer = fake
         .wait_for_ephemeral("the unknown-variant answer", &token)
         .await;
@@ -741,8 +720,7 @@ async fn private_boards_go_by_dm_and_nothing_hidden_reaches_the_channel() {
     let fake = FakeDiscord::start().await;
     fake.add_user(&alice());
     fake.add_user(&bob());
-    let (service, handler) = setup();
-    let bot = Bot::start(&fake, handler);
+    let (service, bot) = start(&fake);
 
     let challenge = challenge(&fake, "fog").await;
     fake.press_button(&bob(), &challenge, "acc:").await;
@@ -834,8 +812,7 @@ async fn private_boards_go_by_dm_and_nothing_hidden_reaches_the_channel() {
 async fn a_refused_dm_falls_back_to_a_button_and_an_ephemeral_board() {
     let fake = FakeDiscord::start().await;
     fake.refuse_dms_from(bob().id);
-    let (_service, handler) = setup();
-    let bot = Bot::start(&fake, handler);
+    let (_service, bot) = start(&fake);
 
     let challenge = challenge(&fake, "fog").await;
     let accept_token = fake.press_button(&bob(), &challenge, "acc:").await;
@@ -879,13 +856,13 @@ async fn a_refused_dm_falls_back_to_a_button_and_an_ephemeral_board() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_button_on_an_old_message_works_after_a_restart() {
     let fake = FakeDiscord::start().await;
-    let (service, handler) = setup();
-    let bot = Bot::start(&fake, Arc::clone(&handler));
+    let (service, bot) = start(&fake);
     let challenge = challenge(&fake, "chess").await;
     bot.stop().await;
     fake.wait_for_disconnect().await;
 
-    let bot = Bot::start(&fake, handler);
+    // A new adapter process; the service (and its games) stayed up.
+    let bot = RunningBot::start(&fake, service.clone(), variants());
     fake.wait_for_sessions(2).await;
     fake.press_button(&bob(), &challenge, "acc:").await;
     let started = fake
@@ -899,8 +876,7 @@ async fn a_button_on_an_old_message_works_after_a_restart() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resign_shows_the_services_question_with_its_buttons_ephemerally() {
     let fake = FakeDiscord::start().await;
-    let (service, handler) = setup();
-    let bot = Bot::start(&fake, handler);
+    let (service, bot) = start(&fake);
     let challenge = challenge(&fake, "chess").await;
     fake.press_button(&bob(), &challenge, "acc:").await;
     fake.wait_for_message("the game starts", |m| m.content.contains("started"))
@@ -946,8 +922,7 @@ async fn resign_shows_the_services_question_with_its_buttons_ephemerally() {
 async fn without_the_message_content_intent_the_bot_runs_and_slash_moves_work() {
     let fake = FakeDiscord::start().await;
     fake.deny_message_content_intent();
-    let (_service, handler) = setup();
-    let bot = Bot::start(&fake, handler);
+    let (_service, bot) = start(&fake);
     fake.wait_for_sessions(2).await;
     let identifies = fake.identifies();
     let intents = |i: usize| identifies[i]["intents"].as_u64().unwrap_or(0);
@@ -968,8 +943,7 @@ async fn without_the_message_content_intent_the_bot_runs_and_slash_moves_work() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn outbox_deliveries_reach_the_channel_and_dms() {
     let fake = FakeDiscord::start().await;
-    let (_service, handler) = setup();
-    let bot = Bot::start(&fake, handler);
+    let (_service, bot) = start(&fake);
     fake.wait_for_sessions(1).await;
     let channel = ChatRef {
         platform: Platform::Discord,
@@ -1002,8 +976,7 @@ async fn outbox_deliveries_reach_the_channel_and_dms() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_bot_reconnects_when_discord_drops_the_gateway() {
     let fake = FakeDiscord::start().await;
-    let (service, handler) = setup();
-    let bot = Bot::start(&fake, handler);
+    let (service, bot) = start(&fake);
     let challenge = challenge(&fake, "chess").await;
     fake.drop_gateway_connection().await;
     fake.wait_for_sessions(2).await;
@@ -1020,19 +993,8 @@ async fn the_bot_reconnects_when_discord_drops_the_gateway() {
 async fn a_message_discord_rejects_becomes_a_short_notice_and_the_bot_carries_on() {
     let fake = FakeDiscord::start().await;
     fake.forbid_channel(CHANNEL);
-    let (service, handler) = setup();
-    let bot = Bot::start(&fake, handler);
-    let token = command(
-        &fake,
-        &alice(),
-        "play",
-        vec![
-            string_option("variant", "chess"),
-            user_option("opponent", &bob()),
-        ],
-        &[bob()],
-    )
-    .await;
+    let (service, bot) = start(&fake);
+    let token = play(&fake, "chess", Vec::new()).await;
     let notice = fake.wait_for_ephemeral("the failure notice", &token).await;
     assert!(notice.content.contains("Discord did not let me post"));
     // The challenge itself was made: nothing is lost, and the bot still answers.

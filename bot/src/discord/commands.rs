@@ -143,13 +143,14 @@ async fn play(
     submit(ctx, action).await
 }
 
-/// Declares a command whose only option is the game it is about (optional:
-/// the service finds the caller's game in the channel when it is left out).
-/// Each entry: the function (its name is the command) and the service's
-/// action, then the English description, the Russian name and description.
-macro_rules! game_commands {
+/// Declares commands whose only option, if any, is the game they are about
+/// (optional: the service finds the caller's game in the channel when it is
+/// left out). Each entry: the function (its name is the command) with
+/// `(game)` when it takes the option, the service's action, then the English
+/// description, the Russian name and the Russian description.
+macro_rules! simple_commands {
     ($(
-        $command:ident => $action:ident,
+        $command:ident($($game:ident)?) => $action:ident,
         $description:tt,
         $russian_name:tt, $russian_description:tt;
     )*) => {$(
@@ -161,77 +162,57 @@ macro_rules! game_commands {
         )]
         async fn $command(
             ctx: Context<'_>,
-            #[description = "Game id, when you play several here"]
-            #[name_localized("ru", "партия")]
-            #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
-            #[max_length = 64]
-            game: Option<String>,
+            $(
+                #[description = "Game id, when you play several here"]
+                #[name_localized("ru", "партия")]
+                #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+                #[max_length = 64]
+                $game: Option<String>,
+            )?
         ) -> Result<(), Error> {
-            submit(ctx, Action::$action { game }).await
+            submit(ctx, Action::$action $({ $game })?).await
         }
     )*};
 }
 
-game_commands! {
-    accept => Accept,
+simple_commands! {
+    accept(game) => Accept,
         "Accepts a challenge (the one here, or by game id).",
         "принять", "Принять вызов (здесь или по номеру партии)";
-    decline => Decline,
+    decline(game) => Decline,
         "Declines a challenge, or withdraws your own.",
         "отклонить", "Отклонить вызов или отозвать свой";
-    resign => Resign,
+    resign(game) => Resign,
         "Resigns the game (asks you to confirm first).",
         "сдаться", "Сдаться (с подтверждением)";
-    draw => Draw,
+    draw(game) => Draw,
         "Offers a draw, or accepts your opponent's offer.",
         "ничья", "Предложить ничью или принять предложение соперника";
-    nodraw => DeclineDraw,
+    nodraw(game) => DeclineDraw,
         "Declines your opponent's draw offer.",
         "без-ничьей", "Отклонить предложение ничьей";
-    takeback => Takeback,
+    takeback(game) => Takeback,
         "Asks to take your last move back, or approves your opponent's request.",
         "вернуть", "Попросить вернуть ход или разрешить сопернику";
-    notakeback => RefuseTakeback,
+    notakeback(game) => RefuseTakeback,
         "Refuses your opponent's takeback request.",
         "не-возвращать", "Не разрешить сопернику вернуть ход";
-    abort => Abort,
+    abort(game) => Abort,
         "Aborts a game before both sides have moved.",
         "прервать", "Прервать партию, пока оба не сделали ход";
-    board => Board,
+    board(game) => Board,
         "Shows the board (only to you in hidden-information games).",
         "доска", "Показать доску (в играх со скрытой информацией — только вам)";
-    pgn => Pgn,
+    pgn(game) => Pgn,
         "The game record as PGN.",
         "pgn", "Запись партии в PGN";
-}
-
-/// Declares a command without options, entries as in [`game_commands!`].
-macro_rules! plain_commands {
-    ($(
-        $command:ident => $action:ident,
-        $description:tt,
-        $russian_name:tt, $russian_description:tt;
-    )*) => {$(
-        #[doc = $description]
-        #[poise::command(
-            slash_command,
-            name_localized("ru", $russian_name),
-            description_localized("ru", $russian_description)
-        )]
-        async fn $command(ctx: Context<'_>) -> Result<(), Error> {
-            submit(ctx, Action::$action).await
-        }
-    )*};
-}
-
-plain_commands! {
-    games => Games,
+    games() => Games,
         "Lists your games.",
         "партии", "Ваши партии";
-    variants => Variants,
+    variants() => Variants,
         "The variants you can play.",
         "варианты", "Варианты, в которые можно играть";
-    help => Help,
+    help() => Help,
         "How to play with Kodex.",
         "помощь", "Как играть с Kodex";
 }
