@@ -110,6 +110,20 @@ pub(crate) struct InteractionOrigin {
     pub(crate) answered_by_dm: bool,
 }
 
+impl InteractionOrigin {
+    /// One of the adapter's own texts for the interaction's user only.
+    fn note(&self, text: &str) -> Delivery {
+        let actor = UserRef {
+            platform: crate::api::Platform::Discord,
+            id: self.actor.to_string(),
+            // Not needed to send.
+            name: String::new(),
+            handle: None,
+        };
+        text_only(Target::Ephemeral(actor), text.to_string())
+    }
+}
+
 impl Origin {
     fn public_channel(&self) -> Option<ChannelId> {
         match self {
@@ -185,13 +199,7 @@ impl Deliverer {
         if let Origin::Interaction(interaction) = origin {
             if interaction.thinking && interaction.answered_by_dm {
                 let text = Lang::of(Some(&interaction.locale)).sent_by_dm();
-                let pointer = Delivery {
-                    target: Target::Ephemeral(actor_ref(interaction.actor)),
-                    text: text.to_string(),
-                    image: None,
-                    buttons: Vec::new(),
-                    game: None,
-                };
+                let pointer = interaction.note(text);
                 self.send_ephemeral(interaction, &pointer).await;
             } else if interaction.thinking {
                 interaction.thinking = false;
@@ -326,28 +334,20 @@ impl Deliverer {
     /// Tells the person waiting for an answer that Discord rejected a message.
     async fn report_failure(&self, origin: &mut Origin) {
         if let Origin::Interaction(interaction) = origin {
-            let text = Lang::of(Some(&interaction.locale))
-                .send_failed()
-                .to_string();
-            let notice = Delivery {
-                target: Target::Ephemeral(actor_ref(interaction.actor)),
-                text,
-                image: None,
-                buttons: Vec::new(),
-                game: None,
-            };
+            let notice = interaction.note(Lang::of(Some(&interaction.locale)).send_failed());
             self.send_ephemeral(interaction, &notice).await;
         }
     }
 }
 
-/// The user of an interaction as a target (the name is not needed to send).
-fn actor_ref(user: UserId) -> UserRef {
-    UserRef {
-        platform: crate::api::Platform::Discord,
-        id: user.to_string(),
-        name: String::new(),
-        handle: None,
+/// A delivery of text alone: the adapter's own short notes.
+pub(crate) fn text_only(target: Target, text: String) -> Delivery {
+    Delivery {
+        target,
+        text,
+        image: None,
+        buttons: Vec::new(),
+        game: None,
     }
 }
 

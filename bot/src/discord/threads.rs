@@ -13,7 +13,7 @@ use poise::serenity_prelude as serenity;
 use serenity::{AutoArchiveDuration, Channel, ChannelId, ChannelType, CreateThread, Http};
 
 use super::caller::chat_ref;
-use super::deliver::parse_id;
+use super::deliver::{parse_id, text_only};
 use super::texts::Lang;
 use crate::api::{Action, ChatRef, Delivery, GameRef, Handler, Request, Target};
 
@@ -73,13 +73,10 @@ pub(super) async fn move_new_games(
         };
         // Silent by contract; should it ever say something, it is sent too.
         let said = handler.handle(relocate).await;
-        let pointer = Delivery {
-            target: Target::Chat(chat.clone()),
-            text: lang.game_continues_in(&game.id, thread),
-            image: None,
-            buttons: Vec::new(),
-            game: None,
-        };
+        let pointer = text_only(
+            Target::Chat(chat.clone()),
+            lang.game_continues_in(&game.id, thread),
+        );
         delivery.target = Target::Chat(chat_ref(thread));
         moved.push(Moved {
             game: game.id,
