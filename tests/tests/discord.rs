@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use kodex_bot::api::{
-    Action, Button, ChatRef, Delivery, Handler, HandlerFuture, Image, Platform, Request, Target,
-    UserRef,
+    Action, Button, ChatRef, Delivery, GameRef, Handler, HandlerFuture, Image, Platform, Request,
+    Target, UserRef,
 };
 use kodex_bot::discord::VariantChoice;
 use kodex_tests::discord_bot::RunningBot;
@@ -85,7 +85,14 @@ fn chat(game: &ToyGame, text: String, image: Option<Image>, buttons: Vec<Button>
         text,
         image,
         buttons,
-        game: None,
+        game: Some(GameRef {
+            id: game.id.clone(),
+            title: format!(
+                "Chess: {} vs {} · {}",
+                game.white.name, game.black.name, game.id
+            ),
+            started: false,
+        }),
     }
 }
 
@@ -221,12 +228,16 @@ impl ToyService {
                         },
                     ]
                 } else {
-                    vec![chat(
+                    let mut start = chat(
                         game,
                         format!("Game {} started.", game.id),
                         Some(board(game, "all")),
                         vec![],
-                    )]
+                    );
+                    if let Some(game) = &mut start.game {
+                        game.started = true;
+                    }
+                    vec![start]
                 }
             }
             Action::Text { text } | Action::Move { text, .. } => {
@@ -339,6 +350,16 @@ impl ToyService {
                     ],
                     game: None,
                 }]
+            }
+            Action::Relocate { game, chat } => {
+                // Like the real service: only from the game's own chat, silently.
+                if let Some(game) = games.get_mut(&game).filter(|g| g.chat == request.chat) {
+                    game.chat = ChatRef {
+                        platform: Platform::Discord,
+                        id: chat,
+                    };
+                }
+                Vec::new()
             }
             _ => vec![to(Target::Ephemeral(actor), "Not in this toy.")],
         }
@@ -1008,5 +1029,92 @@ async fn a_message_discord_rejects_becomes_a_short_notice_and_the_bot_carries_on
     )
     .await;
     fake.wait_for_ephemeral("the next answer", &token).await;
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_threads_on_a_started_game_is_relocated_in_the_accepting_players_name() {
+    let fake = FakeDiscord::start().await;
+    let service = Arc::new(ToyService::default());
+    let mut config = RunningBot::config(&fake, variants());
+    config.game_threads = true;
+    let (_outbox, outbox_receiver) = tokio::sync::mpsc::unbounded_channel();
+    let bot = RunningBot::start_configured(config, service.clone(), outbox_receiver);
+
+    let challenge = challenge(&fake, "chess").await;
+    fake.press_button(&bob(), &challenge, "acc:").await;
+    let thread = fake
+        .wait_for("the thread", |fake| fake.threads().into_iter().next())
+        .await;
+    assert_eq!(thread.name, "Chess: alice vs bob · g1");
+    let started = fake
+        .wait_for_message("the start", |m| m.content == "Game g1 started.")
+        .await;
+    assert_eq!(started.place, Place::Channel(thread.id));
+    let relocate = service
+        .handled
+        .lock()
+        .unwrap()
+        .iter()
+        .find(|request| matches!(request.action, Action::Relocate { .. }))
+        .cloned()
+        .expect("a relocation");
+    assert_eq!(
+        relocate.action,
+        Action::Relocate {
+            game: "g1".into(),
+            chat: thread.id.to_string(),
+        }
+    );
+    assert_eq!(
+        relocate.chat.id,
+        CHANNEL.to_string(),
+        "asked from the channel"
+    );
+    assert_eq!(
+        relocate.actor.id,
+        bob().id.to_string(),
+        "by whoever accepted"
+    );
+    assert!(!relocate.private);
+    assert_eq!(service.game("g1").chat.id, thread.id.to_string());
+    let pointer = fake
+        .wait_for_message("the pointer", |m| m.content.contains("continues in"))
+        .await;
+    assert_eq!(pointer.place, Place::Channel(CHANNEL));
+    assert_eq!(
+        pointer.content,
+        format!("Game g1 continues in <#{}>.", thread.id)
+    );
+
+    // A game started inside the thread stays there: no thread in a thread.
+    fake.slash(
+        &alice(),
+        thread.id,
+        Some(GUILD_ID),
+        "play",
+        vec![
+            string_option("variant", "chess"),
+            user_option("opponent", &carol()),
+        ],
+        &[carol()],
+    )
+    .await;
+    let second = fake
+        .wait_for_message("the second challenge", |m| {
+            m.place == Place::Channel(thread.id) && m.content.contains("carol")
+        })
+        .await;
+    fake.press_button(&carol(), &second, "acc:").await;
+    let started = fake
+        .wait_for_message("the second start", |m| m.content == "Game g2 started.")
+        .await;
+    assert_eq!(started.place, Place::Channel(thread.id));
+    let nested = format!("/channels/{}/threads", thread.id);
+    assert!(
+        fake.requests().iter().all(|r| r.path != nested),
+        "not even tried"
+    );
+    assert_eq!(fake.threads().len(), 1);
     bot.stop().await;
 }
