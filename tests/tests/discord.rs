@@ -96,6 +96,16 @@ fn chat(game: &ToyGame, text: String, image: Option<Image>, buttons: Vec<Button>
     }
 }
 
+fn private_board(player: &UserRef, text: String, image: Image) -> Delivery {
+    Delivery {
+        target: Target::Private(player.clone()),
+        text,
+        image: Some(image),
+        buttons: vec![],
+        game: None,
+    }
+}
+
 fn to(target: Target, text: &str) -> Delivery {
     Delivery {
         target,
@@ -212,20 +222,16 @@ impl ToyService {
                             None,
                             vec![],
                         ),
-                        Delivery {
-                            target: Target::Private(game.white.clone()),
-                            text: "Your board (white). Secret: nothing moved yet.".into(),
-                            image: Some(board(game, "white")),
-                            buttons: vec![],
-                            game: None,
-                        },
-                        Delivery {
-                            target: Target::Private(game.black.clone()),
-                            text: "Your board (black).".into(),
-                            image: Some(board(game, "black")),
-                            buttons: vec![],
-                            game: None,
-                        },
+                        private_board(
+                            &game.white,
+                            "Your board (white). Secret: nothing moved yet.".to_string(),
+                            board(game, "white"),
+                        ),
+                        private_board(
+                            &game.black,
+                            "Your board (black).".to_string(),
+                            board(game, "black"),
+                        ),
                     ]
                 } else {
                     let mut start = chat(
@@ -275,20 +281,16 @@ impl ToyService {
                     let mover = actor.name.clone();
                     vec![
                         chat(game, format!("{mover} moved."), None, vec![]),
-                        Delivery {
-                            target: Target::Private(game.white.clone()),
-                            text: format!("White sees: last move {text}."),
-                            image: Some(board(game, "white")),
-                            buttons: vec![],
-                            game: None,
-                        },
-                        Delivery {
-                            target: Target::Private(game.black.clone()),
-                            text: "Black sees: something moved in the fog.".into(),
-                            image: Some(board(game, "black")),
-                            buttons: vec![],
-                            game: None,
-                        },
+                        private_board(
+                            &game.white,
+                            format!("White sees: last move {text}."),
+                            board(game, "white"),
+                        ),
+                        private_board(
+                            &game.black,
+                            "Black sees: something moved in the fog.".to_string(),
+                            board(game, "black"),
+                        ),
                     ]
                 } else if text == "Qh4#" {
                     game.over = true;
@@ -429,6 +431,11 @@ async fn command(
 ) -> String {
     fake.slash(user, CHANNEL, Some(GUILD_ID), name, options, resolved)
         .await
+}
+
+/// `/move <san>` in the game channel; returns the interaction token.
+async fn slash_move(fake: &FakeDiscord, user: &FakeUser, san: &str) -> String {
+    command(fake, user, "move", vec![string_option("move", san)], &[]).await
 }
 
 /// Alice's `/play <variant>` against Bob in the game channel, with `more`
@@ -705,14 +712,7 @@ async fn bad_input_gets_a_clear_reply_and_changes_nothing() {
     fake.wait_for_message("the game starts", |m| m.content.contains("started"))
         .await;
     // A stranger's /move, a garbage move, a move out of turn.
-    let token = command(
-        &fake,
-        &carol(),
-        "move",
-        vec![string_option("move", "e4")],
-        &[],
-    )
-    .await;
+    let token = slash_move(&fake, &carol(), "e4").await;
     let answer = fake
         .wait_for_ephemeral("the stranger's answer", &token)
         .await;
@@ -722,14 +722,7 @@ async fn bad_input_gets_a_clear_reply_and_changes_nothing() {
         .wait_for_message("the illegal move reply", |m| m.content.contains("Illegal"))
         .await;
     assert!(!illegal.has_png());
-    let token = command(
-        &fake,
-        &bob(),
-        "move",
-        vec![string_option("move", "e5")],
-        &[],
-    )
-    .await;
+    let token = slash_move(&fake, &bob(), "e5").await;
     let answer = fake.wait_for_ephemeral("out of turn", &token).await;
     assert!(answer.content.contains("not your turn"));
     assert!(service.game("g1").moves.is_empty(), "nothing was played");
@@ -783,14 +776,7 @@ async fn private_boards_go_by_dm_and_nothing_hidden_reaches_the_channel() {
 
     // Bob answers with /move in the channel: his board comes by DM, and his
     // "thinking…" response points there, visible to him only.
-    let token = command(
-        &fake,
-        &bob(),
-        "move",
-        vec![string_option("move", "e5")],
-        &[],
-    )
-    .await;
+    let token = slash_move(&fake, &bob(), "e5").await;
     let pointer = fake
         .wait_for_ephemeral("the pointer to the DM", &token)
         .await;
@@ -949,14 +935,7 @@ async fn without_the_message_content_intent_the_bot_runs_and_slash_moves_work() 
     let intents = |i: usize| identifies[i]["intents"].as_u64().unwrap_or(0);
     assert_ne!(intents(0) & (1 << 15), 0, "first asks for Message Content");
     assert_eq!(intents(1) & (1 << 15), 0, "then runs without it");
-    let token = command(
-        &fake,
-        &alice(),
-        "move",
-        vec![string_option("move", "e4")],
-        &[],
-    )
-    .await;
+    let token = slash_move(&fake, &alice(), "e4").await;
     fake.wait_for_ephemeral("an answer to /move", &token).await;
     bot.stop().await;
 }
@@ -1020,14 +999,7 @@ async fn a_message_discord_rejects_becomes_a_short_notice_and_the_bot_carries_on
     assert!(notice.content.contains("Discord did not let me post"));
     // The challenge itself was made: nothing is lost, and the bot still answers.
     assert!(service.games.lock().unwrap().contains_key("g1"));
-    let token = command(
-        &fake,
-        &carol(),
-        "move",
-        vec![string_option("move", "e4")],
-        &[],
-    )
-    .await;
+    let token = slash_move(&fake, &carol(), "e4").await;
     fake.wait_for_ephemeral("the next answer", &token).await;
     bot.stop().await;
 }

@@ -1,7 +1,7 @@
 //! The Discord adapter: serenity + poise.
 //!
 //! It turns slash commands, button presses, channel messages and DMs into
-//! [`Request`](crate::api::Request)s for a [`Handler`] and sends the
+//! [`Request`]s for a [`Handler`] and sends the
 //! [`Delivery`]s it gets back as Discord messages (PNG/GIF attachments,
 //! buttons, DMs, ephemeral replies). Like every adapter it knows nothing about
 //! chess: variant names for autocomplete come in through [`DiscordConfig`].
@@ -11,6 +11,9 @@
 //! Buttons carry the service's [`Button::data`](crate::api::Button::data) as
 //! their custom id and are handled in the event handler, not by in-memory
 //! collectors, so a button on a message sent before a restart still works.
+//!
+//! Optionally each game started in a channel gets a thread of its own
+//! ([`DiscordConfig::game_threads`]).
 
 mod caller;
 mod commands;
