@@ -220,6 +220,55 @@ const COLUMNS: &str = "id, platform, chat_id, variant, status, challenger_id, ch
     start_fen, moves, white_ms, black_ms, turn_started_at, deadline, draw_offer, takeback_offer, \
     result, reason, created_at, updated_at, version";
 
+/// The columns a game changes over its life, in the order [`bind_mutable`] binds them.
+const MUTABLE: [&str; 19] = [
+    "chat_id",
+    "status",
+    "opponent_id",
+    "opponent_name",
+    "white_id",
+    "white_name",
+    "black_id",
+    "black_name",
+    "start_fen",
+    "moves",
+    "white_ms",
+    "black_ms",
+    "turn_started_at",
+    "deadline",
+    "draw_offer",
+    "takeback_offer",
+    "result",
+    "reason",
+    "updated_at",
+];
+
+type Query<'q> = sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>;
+
+/// Binds `row`'s values of the [`MUTABLE`] columns, in order.
+fn bind_mutable<'q>(query: Query<'q>, row: &GameRow) -> Query<'q> {
+    query
+        .bind(row.chat_id.clone())
+        .bind(row.status.clone())
+        .bind(row.opponent_id.clone())
+        .bind(row.opponent_name.clone())
+        .bind(row.white_id.clone())
+        .bind(row.white_name.clone())
+        .bind(row.black_id.clone())
+        .bind(row.black_name.clone())
+        .bind(row.start_fen.clone())
+        .bind(row.moves.clone())
+        .bind(row.white_ms)
+        .bind(row.black_ms)
+        .bind(row.turn_started_at)
+        .bind(row.deadline)
+        .bind(row.draw_offer)
+        .bind(row.takeback_offer)
+        .bind(row.result.clone())
+        .bind(row.reason.clone())
+        .bind(row.updated_at)
+}
+
 impl Store {
     /// Opens (creating if missing) the database at `url` in WAL mode and
     /// applies the migrations.
@@ -242,78 +291,38 @@ impl Store {
 
     /// Inserts a new row; false when the id is taken.
     pub async fn insert(&self, row: &GameRow) -> Result<bool, StoreError> {
-        let result = sqlx::query(
-            "INSERT OR IGNORE INTO games (id, platform, chat_id, variant, status, challenger_id, \
-             challenger_name, opponent_id, opponent_name, color, white_id, white_name, black_id, \
-             black_name, time_control, start_fen, moves, white_ms, black_ms, turn_started_at, \
-             deadline, draw_offer, takeback_offer, result, reason, created_at, updated_at, version) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(row.id.clone())
-        .bind(row.platform.clone())
-        .bind(row.chat_id.clone())
-        .bind(row.variant.clone())
-        .bind(row.status.clone())
-        .bind(row.challenger_id.clone())
-        .bind(row.challenger_name.clone())
-        .bind(row.opponent_id.clone())
-        .bind(row.opponent_name.clone())
-        .bind(row.color.clone())
-        .bind(row.white_id.clone())
-        .bind(row.white_name.clone())
-        .bind(row.black_id.clone())
-        .bind(row.black_name.clone())
-        .bind(row.time_control.clone())
-        .bind(row.start_fen.clone())
-        .bind(row.moves.clone())
-        .bind(row.white_ms)
-        .bind(row.black_ms)
-        .bind(row.turn_started_at)
-        .bind(row.deadline)
-        .bind(row.draw_offer)
-        .bind(row.takeback_offer)
-        .bind(row.result.clone())
-        .bind(row.reason.clone())
-        .bind(row.created_at)
-        .bind(row.updated_at)
-        .bind(row.version)
-        .execute(&self.pool)
-        .await?;
+        let sql = format!(
+            "INSERT OR IGNORE INTO games (id, platform, variant, challenger_id, challenger_name, \
+             color, time_control, created_at, version, {}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?{})",
+            MUTABLE.join(", "),
+            ", ?".repeat(MUTABLE.len()),
+        );
+        let query = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(row.id.clone())
+            .bind(row.platform.clone())
+            .bind(row.variant.clone())
+            .bind(row.challenger_id.clone())
+            .bind(row.challenger_name.clone())
+            .bind(row.color.clone())
+            .bind(row.time_control.clone())
+            .bind(row.created_at)
+            .bind(row.version);
+        let result = bind_mutable(query, row).execute(&self.pool).await?;
         Ok(result.rows_affected() == 1)
     }
 
     /// Writes every mutable column of `row` if the stored version is still
     /// `row.version`, and bumps the version. False when someone else wrote first.
     pub async fn save(&self, row: &mut GameRow) -> Result<bool, StoreError> {
-        let result = sqlx::query(
-            "UPDATE games SET chat_id = ?, status = ?, opponent_id = ?, opponent_name = ?, \
-             white_id = ?, white_name = ?, black_id = ?, black_name = ?, start_fen = ?, moves = ?, white_ms = ?, black_ms = ?, \
-             turn_started_at = ?, deadline = ?, draw_offer = ?, takeback_offer = ?, result = ?, \
-             reason = ?, updated_at = ?, version = version + 1 WHERE id = ? AND version = ?",
-        )
-        .bind(row.chat_id.clone())
-        .bind(row.status.clone())
-        .bind(row.opponent_id.clone())
-        .bind(row.opponent_name.clone())
-        .bind(row.white_id.clone())
-        .bind(row.white_name.clone())
-        .bind(row.black_id.clone())
-        .bind(row.black_name.clone())
-        .bind(row.start_fen.clone())
-        .bind(row.moves.clone())
-        .bind(row.white_ms)
-        .bind(row.black_ms)
-        .bind(row.turn_started_at)
-        .bind(row.deadline)
-        .bind(row.draw_offer)
-        .bind(row.takeback_offer)
-        .bind(row.result.clone())
-        .bind(row.reason.clone())
-        .bind(row.updated_at)
-        .bind(row.id.clone())
-        .bind(row.version)
-        .execute(&self.pool)
-        .await?;
+        let sql = format!(
+            "UPDATE games SET {} = ?, version = version + 1 WHERE id = ? AND version = ?",
+            MUTABLE.join(" = ?, "),
+        );
+        let result = bind_mutable(sqlx::query(sqlx::AssertSqlSafe(sql)), row)
+            .bind(row.id.clone())
+            .bind(row.version)
+            .execute(&self.pool)
+            .await?;
         let applied = result.rows_affected() == 1;
         if applied {
             row.version += 1;

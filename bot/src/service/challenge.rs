@@ -170,14 +170,9 @@ impl Service {
     /// `/accept [id]`: starts the game.
     pub(crate) async fn accept(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let found = self.find_challenge(ctx, game, true).await?;
-        let _lock = self.lock(&found.id).await;
-        let mut row = self
-            .inner
-            .store
-            .get(&found.platform, &found.id)
-            .await?
-            .filter(|row| row.status() == Status::Challenge)
-            .ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
+        let (_lock, row) = self.lock_fresh(&found, Status::Challenge).await?;
+        let mut row =
+            row.ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
         let variant = self.variant(&row)?;
         let start = if variant.is_chess960() {
             Start::Chess960(fastrand::u16(0..960))
@@ -222,14 +217,9 @@ impl Service {
     /// `/decline [id]`: the challenged declines, or the challenger withdraws.
     pub(crate) async fn decline(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let found = self.find_challenge(ctx, game, false).await?;
-        let _lock = self.lock(&found.id).await;
-        let mut row = self
-            .inner
-            .store
-            .get(&found.platform, &found.id)
-            .await?
-            .filter(|row| row.status() == Status::Challenge)
-            .ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
+        let (_lock, row) = self.lock_fresh(&found, Status::Challenge).await?;
+        let mut row =
+            row.ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
         row.status = Status::Declined.as_str().to_owned();
         row.deadline = None;
         self.save(&mut row).await?;

@@ -15,7 +15,7 @@ mod present;
 use crate::api::{Action, Delivery, Handler, HandlerFuture, Platform, Request, Target, UserRef};
 use crate::config::Config;
 use crate::i18n::{I18n, Lang};
-use crate::store::{GameRow, Store, StoreError};
+use crate::store::{GameRow, Status, Store, StoreError};
 use crate::time::{Millis, TimeSource};
 use fluent_bundle::FluentValue;
 use kodex_engine::{Game, Registry, Variant};
@@ -335,6 +335,24 @@ impl Service {
         id.hash(&mut hasher);
         let stripe = (hasher.finish() as usize) % LOCK_STRIPES;
         self.inner.stripes[stripe].lock().await
+    }
+
+    /// Locks the game `found` and reads it afresh (someone may have written
+    /// it between finding and locking); `None` when it is gone, or no longer
+    /// in `status`.
+    async fn lock_fresh(
+        &self,
+        found: &GameRow,
+        status: Status,
+    ) -> Outcome<(tokio::sync::MutexGuard<'_, ()>, Option<GameRow>)> {
+        let lock = self.lock(&found.id).await;
+        let row = self
+            .inner
+            .store
+            .get(&found.platform, &found.id)
+            .await?
+            .filter(|row| row.status() == status);
+        Ok((lock, row))
     }
 
     /// Writes `row` if nobody changed it since it was read.

@@ -19,16 +19,8 @@ impl Service {
         game: Option<String>,
     ) -> Outcome<(MutexGuard<'_, ()>, GameRow, usize)> {
         let found = self.find_game(ctx, game, Role::Player).await?;
-        let lock = self.lock(&found.id).await;
-        let row = self
-            .inner
-            .store
-            .get(&found.platform, &found.id)
-            .await?
-            .ok_or_else(|| Msg::new("error-no-such-game").arg("id", found.id.clone()))?;
-        if row.status() != Status::Active {
-            return Err(Msg::new("error-game-over").arg("id", row.id).into());
-        }
+        let (lock, row) = self.lock_fresh(&found, Status::Active).await?;
+        let row = row.ok_or_else(|| Msg::new("error-game-over").arg("id", found.id.clone()))?;
         let side = row
             .side_of(&ctx.actor().id)
             .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;

@@ -47,16 +47,10 @@ impl Service {
             },
             None => self.game_for_move(ctx, text, plain).await?,
         };
-        let _lock = self.lock(&found.id).await;
-        let mut row = self
-            .inner
-            .store
-            .get(&found.platform, &found.id)
-            .await?
-            .ok_or_else(|| Msg::new("error-no-such-game").arg("id", found.id.clone()))?;
-        if row.status() != Status::Active {
-            return Err(quiet(Msg::new("error-game-over").arg("id", row.id.clone())));
-        }
+        // Rows are never deleted: a game that is no longer active has ended.
+        let (_lock, row) = self.lock_fresh(&found, Status::Active).await?;
+        let mut row =
+            row.ok_or_else(|| quiet(Msg::new("error-game-over").arg("id", found.id.clone())))?;
         let side = row
             .side_of(&ctx.actor().id)
             .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
