@@ -94,3 +94,21 @@ impl Lang {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_thread_pointer_links_the_thread_in_both_languages() {
+        let thread = ChannelId::new(42);
+        assert_eq!(
+            Lang::of(Some("en-GB")).game_continues_in("k7m2", thread),
+            "Game k7m2 continues in <#42>."
+        );
+        assert_eq!(
+            Lang::of(Some("ru")).game_continues_in("k7m2", thread),
+            "Партия k7m2 продолжается в <#42>."
+        );
+    }
+}
