@@ -13,6 +13,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use kodex_bot::telegram::{Limits, TelegramConfig};
 use serde_json::{json, Value};
 use tokio::sync::Notify;
 
@@ -232,6 +233,29 @@ impl FakeTelegram {
                 started,
             },
         );
+    }
+
+    /// Changes the first name a person shows (anyone may call themselves
+    /// `@carol`; only the username is unique).
+    pub fn set_first_name(&self, id: i64, first_name: &str) {
+        if let Some(person) = self.shared.world().people.get_mut(&id) {
+            person.first_name = first_name.to_owned();
+        }
+    }
+
+    /// A configuration of the real adapter that talks to this fake, with
+    /// flood limits high enough not to slow tests down (Telegram's real ones
+    /// allow one message a second per chat).
+    pub fn adapter_config(&self) -> TelegramConfig {
+        let mut config = TelegramConfig::new(TOKEN);
+        config.api_url = Some(self.url());
+        config.limits = Limits {
+            messages_per_sec_chat: 1_000,
+            messages_per_min_chat: 10_000,
+            messages_per_min_channel_or_supergroup: 10_000,
+            messages_per_sec_overall: 1_000,
+        };
+        config
     }
 
     /// Adds a group chat (a negative id).
