@@ -223,6 +223,7 @@ impl FakeTelegram {
 
     /// Adds a person; `started` says whether they have pressed Start in a
     /// private chat with the bot (else private messages to them get a 403).
+    /// An empty `username` is a person without one.
     pub fn add_person(&self, id: i64, username: &str, language_code: &str, started: bool) {
         self.shared.world().people.insert(
             id,
@@ -424,13 +425,18 @@ fn bot_json() -> Value {
 
 fn person_json(world: &World, id: i64) -> Value {
     match world.people.get(&id) {
-        Some(person) => json!({
-            "id": id,
-            "is_bot": false,
-            "first_name": person.first_name,
-            "username": person.username,
-            "language_code": person.language_code,
-        }),
+        Some(person) => {
+            let mut user = json!({
+                "id": id,
+                "is_bot": false,
+                "first_name": person.first_name,
+                "language_code": person.language_code,
+            });
+            if !person.username.is_empty() {
+                user["username"] = json!(person.username);
+            }
+            user
+        }
         None => json!({"id": id, "is_bot": false, "first_name": format!("user{id}")}),
     }
 }
