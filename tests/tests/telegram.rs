@@ -140,6 +140,18 @@ fn telegram_user(id: i64, username: &str) -> UserRef {
     }
 }
 
+/// Alice challenges Bob to `variant` in the group (game `g1` for the toy) and
+/// Bob accepts with the button.
+async fn alice_challenges_bob(fake: &FakeTelegram, variant: &str) {
+    fake.say(GROUP, ALICE, &format!("/play {variant} @bob"));
+    let (_, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && !call.button_data().is_empty()
+        })
+        .await;
+    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+}
+
 fn group_sends(calls: &[Call]) -> Vec<&Call> {
     calls
         .iter()
@@ -198,22 +210,12 @@ async fn a_challenge_is_accepted_by_button_and_played_by_replies_and_m() {
 
     // A stranger's press is answered privately and changes nothing.
     let carol_press = fake.press(GROUP, CAROL, challenge_id, "acc:g1");
-    let (at, answer) = fake
-        .wait_for(at, "Carol's press answered", |call| {
-            call.method == "answerCallbackQuery"
-                && call.params["callback_query_id"] == carol_press.as_str()
-        })
-        .await;
-    assert_eq!(answer.params["text"], "This challenge is not for you.");
+    let (at, answer) = fake.press_answer(at, &carol_press).await;
+    assert_eq!(answer.as_deref(), Some("This challenge is not for you."));
 
     let bob_press = fake.press(GROUP, BOB, challenge_id, "acc:g1");
-    let (_, answer) = fake
-        .wait_for(at, "Bob's press answered", |call| {
-            call.method == "answerCallbackQuery"
-                && call.params["callback_query_id"] == bob_press.as_str()
-        })
-        .await;
-    assert!(answer.params["text"].is_null(), "no note for a valid press");
+    let (_, answer) = fake.press_answer(at, &bob_press).await;
+    assert_eq!(answer, None, "no note for a valid press");
     let (at, board) = fake
         .wait_for(at, "the first board", |call| {
             call.delivered_to(GROUP) && call.method == "sendPhoto"
@@ -337,15 +339,10 @@ async fn play_without_a_variant_offers_a_picker_and_a_reply_names_the_opponent()
 
     // Only the person who typed /play may choose.
     let carol_press = fake.press(GROUP, CAROL, picker_id, "pv:0:1");
-    let (at, answer) = fake
-        .wait_for(at, "Carol's press answered", |call| {
-            call.method == "answerCallbackQuery"
-                && call.params["callback_query_id"] == carol_press.as_str()
-        })
-        .await;
+    let (at, answer) = fake.press_answer(at, &carol_press).await;
     assert_eq!(
-        answer.params["text"],
-        "This menu is for whoever typed /play."
+        answer.as_deref(),
+        Some("This menu is for whoever typed /play.")
     );
     assert!(harness
         .toy
@@ -382,13 +379,7 @@ async fn fog_boards_go_privately_and_a_player_without_a_private_chat_gets_a_deep
     let harness = start(false).await;
     let fake = &harness.fake;
 
-    fake.say(GROUP, ALICE, "/play fog @bob");
-    let (_, challenge) = fake
-        .wait_for(0, "the fog challenge", |call| {
-            call.delivered_to(GROUP) && !call.button_data().is_empty()
-        })
-        .await;
-    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+    alice_challenges_bob(fake, "fog").await;
 
     fake.wait_for(0, "Alice's private board", |call| {
         call.delivered_to(ALICE) && call.method == "sendPhoto"
@@ -483,13 +474,7 @@ async fn flood_control_and_failed_gateways_are_retried_and_nothing_is_lost() {
     fake.fail_next("sendMessage", Failure::BadGateway);
     fake.fail_next("sendPhoto", Failure::RetryAfter(1));
 
-    fake.say(GROUP, ALICE, "/play chess @bob");
-    let (_, challenge) = fake
-        .wait_for(0, "the challenge after a 502", |call| {
-            call.delivered_to(GROUP) && !call.button_data().is_empty()
-        })
-        .await;
-    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+    alice_challenges_bob(fake, "chess").await;
     let (_, board) = fake
         .wait_for(0, "the board after a 429", |call| {
             call.delivered_to(GROUP) && call.method == "sendPhoto"
@@ -607,13 +592,7 @@ async fn webhook_mode_takes_updates_posted_by_telegram() {
         .as_str()
         .is_some_and(|secret| !secret.is_empty()));
 
-    fake.say(GROUP, ALICE, "/play chess @bob");
-    let (_, challenge) = fake
-        .wait_for(0, "the challenge", |call| {
-            call.delivered_to(GROUP) && !call.button_data().is_empty()
-        })
-        .await;
-    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+    alice_challenges_bob(fake, "chess").await;
     fake.wait_for(0, "the first board", |call| {
         call.delivered_to(GROUP) && call.method == "sendPhoto"
     })
@@ -629,13 +608,7 @@ async fn webhook_mode_takes_updates_posted_by_telegram() {
 async fn boards_go_as_files_when_pixel_exact_boards_are_asked_for() {
     let harness = start_with(true, |config| config.boards_as_documents = true).await;
     let fake = &harness.fake;
-    fake.say(GROUP, ALICE, "/play chess @bob");
-    let (_, challenge) = fake
-        .wait_for(0, "the challenge", |call| {
-            call.delivered_to(GROUP) && !call.button_data().is_empty()
-        })
-        .await;
-    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+    alice_challenges_bob(fake, "chess").await;
     let (_, board) = fake
         .wait_for(0, "the board as a file", |call| {
             call.delivered_to(GROUP) && call.upload.is_some()
@@ -701,31 +674,17 @@ async fn a_variant_picker_opened_before_a_restart_still_works_after_it() {
 
     // A menu is used once, before or after a restart.
     let again = fake.press(GROUP, ALICE, picker_id, "pv:0:0");
-    let (_, answer) = fake
-        .wait_for(restarted, "the second press answered", |call| {
-            call.method == "answerCallbackQuery"
-                && call.params["callback_query_id"] == again.as_str()
-        })
-        .await;
+    let (_, answer) = fake.press_answer(restarted, &again).await;
     assert_eq!(
-        answer.params["text"],
-        "This menu has expired; type /play again."
+        answer.as_deref(),
+        Some("This menu has expired; type /play again.")
     );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deep_link_posted_before_a_restart_is_not_posted_again_and_still_brings_the_board() {
     let mut harness = start_with_database(false).await;
-    harness.fake.say(GROUP, ALICE, "/play fog @bob");
-    let (_, challenge) = harness
-        .fake
-        .wait_for(0, "the fog challenge", |call| {
-            call.delivered_to(GROUP) && !call.button_data().is_empty()
-        })
-        .await;
-    harness
-        .fake
-        .press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+    alice_challenges_bob(&harness.fake, "fog").await;
     let (_, link) = harness
         .fake
         .wait_for(0, "the deep link in the group", |call| {

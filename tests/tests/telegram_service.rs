@@ -85,19 +85,6 @@ async fn stored(harness: &Harness, game: &str) -> GameRow {
         .expect("the game exists")
 }
 
-/// Waits for the answer to the button press `press` and returns its text.
-async fn press_answer(fake: &FakeTelegram, from: usize, press: &str) -> String {
-    let (_, answer) = fake
-        .wait_for(from, "the press answered", |call| {
-            call.method == "answerCallbackQuery" && call.params["callback_query_id"] == press
-        })
-        .await;
-    answer.params["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
 /// A board: a PNG, or (while the service's PNG rendering is not wired in) its
 /// monospace text board, sent as an HTML `<pre>` block.
 fn is_board(call: &Call) -> bool {
@@ -129,18 +116,10 @@ async fn a_real_game_is_accepted_by_button_and_played_by_replies_and_m_to_mate()
     let challenge_message = challenge.message_id.expect("challenge id");
 
     let carol_press = fake.press(GROUP, CAROL, challenge_message, &format!("acc:{game}"));
-    let (at, answer) = fake
-        .wait_for(at, "Carol's press answered", |call| {
-            call.method == "answerCallbackQuery"
-                && call.params["callback_query_id"] == carol_press.as_str()
-        })
-        .await;
+    let (at, answer) = fake.press_answer(at, &carol_press).await;
     assert!(
-        answer.params["text"]
-            .as_str()
-            .is_some_and(|text| !text.is_empty()),
-        "the stranger is told why: {:?}",
-        answer.params
+        answer.as_ref().is_some_and(|text| !text.is_empty()),
+        "the stranger is told why: {answer:?}"
     );
 
     fake.press(GROUP, BOB, challenge_message, &format!("acc:{game}"));
@@ -345,19 +324,19 @@ async fn resigning_asks_in_the_group_and_only_the_player_can_confirm() {
     // privately in the press's answer, and the game goes on.
     let bob_press = fake.press(GROUP, BOB, question_id, &resign);
     assert_eq!(
-        press_answer(fake, at, &bob_press).await,
-        "This button is for someone else."
+        fake.press_answer(at, &bob_press).await.1,
+        Some("This button is for someone else.".to_owned())
     );
     let carol_press = fake.press(GROUP, CAROL, question_id, &resign);
     assert_eq!(
-        press_answer(fake, at, &carol_press).await,
-        format!("You are not playing in game {game}.")
+        fake.press_answer(at, &carol_press).await.1,
+        Some(format!("You are not playing in game {game}."))
     );
     // Alice thinks again: "Play on" changes nothing either.
     let keep = fake.press(GROUP, ALICE, question_id, &format!("keep:{game}"));
     assert_eq!(
-        press_answer(fake, at, &keep).await,
-        format!("Game {game} goes on.")
+        fake.press_answer(at, &keep).await.1,
+        Some(format!("Game {game} goes on."))
     );
     let row = stored(&harness, &game).await;
     assert!(row.result.is_none(), "the game goes on");
@@ -410,8 +389,8 @@ async fn a_challenge_to_an_unseen_username_is_accepted_only_by_its_holder() {
     for impostor in [DAVE, EVE] {
         let press = fake.press(GROUP, impostor, challenge_message, &accept);
         assert_eq!(
-            press_answer(fake, at, &press).await,
-            format!("Challenge {game} is meant for someone else.")
+            fake.press_answer(at, &press).await.1,
+            Some(format!("Challenge {game} is meant for someone else."))
         );
     }
     fake.say(GROUP, EVE, &format!("/accept {game}"));

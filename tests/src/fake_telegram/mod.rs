@@ -357,6 +357,18 @@ impl FakeTelegram {
         }
     }
 
+    /// Waits for the bot's answer to the button press `press` (the id
+    /// [`FakeTelegram::press`] returned), from call `from` on. Returns its
+    /// index and the note shown only to the presser, if any.
+    pub async fn press_answer(&self, from: usize, press: &str) -> (usize, Option<String>) {
+        let (index, answer) = self
+            .wait_for(from, "the answer to a button press", |call| {
+                call.method == "answerCallbackQuery" && call.params["callback_query_id"] == press
+            })
+            .await;
+        (index, answer.params["text"].as_str().map(str::to_owned))
+    }
+
     /// A readable dump of the record, for failure messages.
     pub fn describe_calls(&self) -> String {
         self.calls()
