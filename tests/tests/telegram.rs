@@ -576,7 +576,7 @@ async fn webhook_mode_takes_updates_posted_by_telegram() {
         .expect("a free local port");
     let url = url::Url::parse(&format!("http://{address}/telegram/hook")).expect("a URL");
     let webhook_url = url.clone();
-    let harness = start_with(true, move |config| {
+    let mut harness = start_with(true, move |config| {
         config.mode = Mode::Webhook {
             listen: address,
             url: webhook_url,
@@ -602,6 +602,25 @@ async fn webhook_mode_takes_updates_posted_by_telegram() {
         0,
         "no long polling in webhook mode"
     );
+
+    // A clean stop removes the webhook and frees the address for the next start.
+    harness.restart().await;
+    let fake = &harness.fake;
+    let (removed, _) = fake
+        .wait_for(0, "the webhook removed", |call| {
+            call.method == "deleteWebhook"
+        })
+        .await;
+    let (set_again, _) = fake
+        .wait_for(removed, "the webhook set again", |call| {
+            call.method == "setWebhook"
+        })
+        .await;
+    fake.say(GROUP, CAROL, "/help");
+    fake.wait_for(set_again, "the help after the restart", |call| {
+        call.delivered_to(GROUP) && call.text() == "Kodex help."
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
