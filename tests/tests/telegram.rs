@@ -228,6 +228,15 @@ async fn a_challenge_is_accepted_by_button_and_played_by_replies_and_m() {
     assert!(upload.bytes.starts_with(PNG_SIGNATURE));
     let group_before_board = group_sends(&fake.calls()[..at]).len();
     assert_eq!(group_before_board, 1, "Carol's press reached only Carol");
+    // Bob's acceptance settled the challenge: its buttons go (Carol's press did not).
+    let removal = fake
+        .wait_for(0, "the challenge's buttons removed", |call| {
+            call.method == "editMessageReplyMarkup"
+        })
+        .await
+        .1;
+    assert_eq!(removal.params["message_id"], challenge_id);
+    assert!(removal.params["reply_markup"].is_null());
 
     // Alice moves by replying to the board; Bob with /m.
     fake.reply(GROUP, ALICE, "e4", board.message_id.expect("board id"));
@@ -313,6 +322,12 @@ async fn a_challenge_is_accepted_by_button_and_played_by_replies_and_m() {
     assert_eq!(bob_request.locale.as_deref(), Some("ru"));
     assert!(!bob_request.private);
     assert!(fake.tokens_seen().iter().all(|token| token == TOKEN));
+    let removals = fake
+        .calls()
+        .iter()
+        .filter(|call| call.method == "editMessageReplyMarkup")
+        .count();
+    assert_eq!(removals, 1, "only the accepted challenge lost its buttons");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -357,6 +372,10 @@ async fn play_without_a_variant_offers_a_picker_and_a_reply_names_the_opponent()
         })
         .await;
     assert!(challenge.text().contains("chess"));
+    fake.wait_for(at, "the picker's buttons removed", |call| {
+        call.method == "editMessageReplyMarkup" && call.params["message_id"] == picker_id
+    })
+    .await;
     let played = harness
         .toy
         .requests()

@@ -349,7 +349,21 @@ async fn resigning_asks_in_the_group_and_only_the_player_can_confirm() {
             call.delivered_to(GROUP) && call.text().contains("resigned")
         })
         .await;
+    // The answered question loses its buttons; the refused presses left them.
+    let (_, removal) = fake
+        .wait_for(at, "the question's buttons removed", |call| {
+            call.method == "editMessageReplyMarkup" && call.params["message_id"] == question_id
+        })
+        .await;
+    assert!(removal.params["reply_markup"].is_null());
     let calls = fake.calls();
+    let removals = calls
+        .iter()
+        .filter(|call| {
+            call.method == "editMessageReplyMarkup" && call.params["message_id"] == question_id
+        })
+        .count();
+    assert_eq!(removals, 1);
     assert_eq!(
         group_sends(&calls[..result]).len(),
         group_before,

@@ -131,6 +131,20 @@ impl Courier {
         &self.bot
     }
 
+    /// Removes the inline keyboard under a message. Only cosmetic (the
+    /// service refuses a stale press anyway), so a failure is just logged.
+    pub async fn remove_buttons(&self, chat: ChatId, message: MessageId) {
+        let removed =
+            with_retries(|| self.bot.edit_message_reply_markup(chat, message).send()).await;
+        if let Err(error) = removed {
+            tracing::warn!(
+                chat = chat.0,
+                error = describe(&error),
+                "could not remove the buttons of an answered message"
+            );
+        }
+    }
+
     /// Queues a parcel for a chat; it is sent after everything queued before it.
     pub fn enqueue(self: &Arc<Self>, chat: ChatId, parcel: Parcel) {
         let mut queues = self

@@ -204,7 +204,20 @@ impl Adapter {
                 private: chat.is_private(),
                 message: None,
             };
-            for delivery in self.handler.handle(request).await {
+            let deliveries = self.handler.handle(request).await;
+            // A press answered in a chat (a challenge accepted, a resignation
+            // confirmed, a variant chosen) settled what the buttons asked: they
+            // go, so nobody presses them again. A press answered only with a
+            // note (not yours, too late) leaves them for whoever they are for.
+            let settled = deliveries
+                .iter()
+                .any(|delivery| matches!(delivery.target, Target::Chat(_)));
+            if settled {
+                let courier = Arc::clone(&self.courier);
+                let (chat, message) = (chat.id, message.id());
+                tokio::spawn(async move { courier.remove_buttons(chat, message).await });
+            }
+            for delivery in deliveries {
                 // A short private note for the presser ("not your game") is what
                 // the callback answer is for: only they see it.
                 let is_note_for_presser = matches!(&delivery.target,
