@@ -49,6 +49,9 @@ struct Menu {
     opponent: Option<Opponent>,
     clock: Option<String>,
     color: Option<String>,
+    /// The variant ids behind the buttons, in order: the list offered after
+    /// a restart may differ.
+    offered: Vec<String>,
 }
 
 /// The challenged person of a [`Menu`] (a Telegram [`UserRef`]).
@@ -177,6 +180,11 @@ impl Picker {
             opponent: opponent.as_ref().map(Opponent::from),
             clock: clock.clone(),
             color: color.clone(),
+            offered: self
+                .variants
+                .iter()
+                .map(|variant| variant.id.clone())
+                .collect(),
         };
         let mut menus = self.menus();
         let key = menus.next;
@@ -230,13 +238,15 @@ impl Picker {
             return Some(Choice::Expired);
         };
         let mut menus = self.menus();
-        let (Some(menu), Some(variant)) = (menus.open.get(&key), self.variants.get(index)) else {
+        let Some(menu) = menus.open.get(&key) else {
             return Some(Choice::Expired);
         };
         if menu.asked_by != pressed_by.0 {
             return Some(Choice::NotYours);
         }
-        let variant = variant.id.clone();
+        let Some(variant) = menu.offered.get(index).cloned() else {
+            return Some(Choice::Expired);
+        };
         let menu = menus.open.remove(&key)?;
         self.journal.forget(MENUS, format!("{key:x}"));
         Some(Choice::Play(Action::Play {

@@ -374,12 +374,13 @@ fn deep_link_payload(game: Option<&GameRef>, file_name: Option<&str>) -> String 
             && game.len() <= 60
             && game.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     };
-    match game.map(|game| game.id.as_str()).filter(fits) {
+    let named = game
+        .map(|game| game.id.as_str())
+        .filter(fits)
+        .or_else(|| from_file_name.filter(fits));
+    match named {
         Some(game) => format!("b_{game}"),
-        None => match from_file_name.filter(fits) {
-            Some(game) => format!("b_{game}"),
-            None => "board".to_owned(),
-        },
+        None => "board".to_owned(),
     }
 }
 
