@@ -137,3 +137,32 @@ pub(super) async fn recall(store: Option<&Store>, kind: &str, key: &str) -> Opti
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn changes_are_stored_in_the_order_they_were_made() {
+        let folder = std::env::temp_dir().join(format!(
+            "kodex-telegram-journal-{}-{}",
+            std::process::id(),
+            fastrand::u64(..)
+        ));
+        std::fs::create_dir_all(&folder).expect("a temporary folder");
+        let url = format!("sqlite://{}", folder.join("kodex.db").display());
+        let store = Store::open(&url).await.expect("the database opens");
+        let journal = Journal::new(Some(store.clone()));
+        for round in 0..50 {
+            journal.remember("link", "bob".into(), round.to_string());
+            journal.forget("link", "bob".into());
+            journal.remember("link", "carol".into(), round.to_string());
+        }
+        journal.flush().await;
+        let stored = load(Some(&store), "link", 30).await;
+        assert_eq!(stored, vec![("carol".to_owned(), "49".to_owned())]);
+        assert_eq!(recall(Some(&store), "link", "bob").await, None);
+        assert!(load(None, "link", 30).await.is_empty());
+        let _ = std::fs::remove_dir_all(folder);
+    }
+}
