@@ -115,9 +115,10 @@ async fn run(args: Args, mut config: Config) -> Result<(), Box<dyn std::error::E
     }
     let mut platforms = tokio::task::JoinSet::new();
     if let Some(token) = config.telegram.token() {
-        let telegram = kodex_bot::telegram::TelegramConfig::new(token)
+        let mut telegram = kodex_bot::telegram::TelegramConfig::new(token)
             .with_env_options()?
             .with_variants_of(service.registry());
+        telegram.store = Some(service.store().clone());
         let outbox = service.outbox(kodex_bot::api::Platform::Telegram);
         let handler: Arc<dyn kodex_bot::api::Handler> = Arc::new(service.clone());
         platforms.spawn(async move {

@@ -2,13 +2,16 @@
 //! polling, real multipart uploads) against a fake Bot API server, with a toy
 //! game service behind the adapter.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use kodex_bot::api::{Action, ChatRef, Delivery, Image, Platform, Target, UserRef};
-use kodex_bot::telegram::{run, Limits, Mode, TelegramConfig, VariantChoice};
+use kodex_bot::store::Store;
+use kodex_bot::telegram::{run_until, Mode, TelegramConfig, VariantChoice};
 use kodex_tests::fake_telegram::{Call, Failure, FakeTelegram, Outcome, TOKEN};
 use kodex_tests::toy_handler::{ToyHandler, BOARD_PNG};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
+use tokio::sync::oneshot;
 
 const GROUP: i64 = -100_200;
 const ALICE: i64 = 11;
@@ -20,18 +23,79 @@ struct Harness {
     fake: FakeTelegram,
     toy: Arc<ToyHandler>,
     outbox: UnboundedSender<Delivery>,
-    bot: tokio::task::JoinHandle<()>,
+    adapter: Running,
+    config: TelegramConfig,
+    /// The folder of the adapter's database, when it has one.
+    database: Option<PathBuf>,
+}
+
+/// One run of the adapter.
+struct Running {
+    task: tokio::task::JoinHandle<()>,
+    stop: Option<oneshot::Sender<()>>,
 }
 
 impl Drop for Harness {
     fn drop(&mut self) {
-        self.bot.abort();
+        self.adapter.task.abort();
+        if let Some(database) = &self.database {
+            let _ = std::fs::remove_dir_all(database);
+        }
     }
+}
+
+impl Harness {
+    /// Stops the adapter as a shutdown would and starts a new one with the
+    /// same configuration (and database), the same fake and the same toy service.
+    async fn restart(&mut self) {
+        if let Some(stop) = self.adapter.stop.take() {
+            let _ = stop.send(());
+        }
+        (&mut self.adapter.task)
+            .await
+            .expect("the adapter stops cleanly");
+        let (adapter, outbox) = launch(self.config.clone(), Arc::clone(&self.toy));
+        self.adapter = adapter;
+        self.outbox = outbox;
+    }
+}
+
+fn launch(config: TelegramConfig, toy: Arc<ToyHandler>) -> (Running, UnboundedSender<Delivery>) {
+    let (outbox, receiver) = unbounded_channel();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        let stopped = async {
+            let _ = stopped.await;
+        };
+        if let Err(error) = run_until(config, toy, receiver, stopped).await {
+            panic!("the Telegram adapter stopped: {error}");
+        }
+    });
+    let running = Running {
+        task,
+        stop: Some(stop),
+    };
+    (running, outbox)
 }
 
 /// Alice and Carol have started the bot; Bob has only if `bob_started`.
 async fn start(bob_started: bool) -> Harness {
     start_with(bob_started, |_| {}).await
+}
+
+/// [`start`] with the adapter's memory in a database of its own.
+async fn start_with_database(bob_started: bool) -> Harness {
+    let folder = std::env::temp_dir().join(format!(
+        "kodex-telegram-memory-{}-{}",
+        std::process::id(),
+        fastrand::u64(..)
+    ));
+    std::fs::create_dir_all(&folder).expect("a temporary folder");
+    let url = format!("sqlite://{}", folder.join("kodex.db").display());
+    let store = Store::open(&url).await.expect("the database opens");
+    let mut harness = start_with(bob_started, |config| config.store = Some(store)).await;
+    harness.database = Some(folder);
+    harness
 }
 
 /// [`start`] with changes to the adapter's configuration.
@@ -41,15 +105,7 @@ async fn start_with(bob_started: bool, adjust: impl FnOnce(&mut TelegramConfig))
     fake.add_person(ALICE, "alice", "en", true);
     fake.add_person(BOB, "bob", "ru", bob_started);
     fake.add_person(CAROL, "carol", "en", true);
-    let mut config = TelegramConfig::new(TOKEN);
-    config.api_url = Some(fake.url());
-    // Telegram's real limits (one message a second per chat) would only slow the test down.
-    config.limits = Limits {
-        messages_per_sec_chat: 1_000,
-        messages_per_min_chat: 10_000,
-        messages_per_min_channel_or_supergroup: 10_000,
-        messages_per_sec_overall: 1_000,
-    };
+    let mut config = fake.adapter_config();
     config.variants = vec![
         VariantChoice {
             id: "chess".into(),
@@ -64,18 +120,14 @@ async fn start_with(bob_started: bool, adjust: impl FnOnce(&mut TelegramConfig))
     ];
     adjust(&mut config);
     let toy = Arc::new(ToyHandler::default());
-    let (outbox, receiver) = unbounded_channel();
-    let handler = Arc::clone(&toy);
-    let bot = tokio::spawn(async move {
-        if let Err(error) = run(config, handler, receiver).await {
-            panic!("the Telegram adapter stopped: {error}");
-        }
-    });
+    let (adapter, outbox) = launch(config.clone(), Arc::clone(&toy));
     Harness {
         fake,
         toy,
         outbox,
-        bot,
+        adapter,
+        config,
+        database: None,
     }
 }
 
@@ -86,6 +138,18 @@ fn telegram_user(id: i64, username: &str) -> UserRef {
         name: format!("@{username}"),
         handle: Some(username.to_lowercase()),
     }
+}
+
+/// Alice challenges Bob to `variant` in the group (game `g1` for the toy) and
+/// Bob accepts with the button.
+async fn alice_challenges_bob(fake: &FakeTelegram, variant: &str) {
+    fake.say(GROUP, ALICE, &format!("/play {variant} @bob"));
+    let (_, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && !call.button_data().is_empty()
+        })
+        .await;
+    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
 }
 
 fn group_sends(calls: &[Call]) -> Vec<&Call> {
@@ -146,22 +210,12 @@ async fn a_challenge_is_accepted_by_button_and_played_by_replies_and_m() {
 
     // A stranger's press is answered privately and changes nothing.
     let carol_press = fake.press(GROUP, CAROL, challenge_id, "acc:g1");
-    let (at, answer) = fake
-        .wait_for(at, "Carol's press answered", |call| {
-            call.method == "answerCallbackQuery"
-                && call.params["callback_query_id"] == carol_press.as_str()
-        })
-        .await;
-    assert_eq!(answer.params["text"], "This challenge is not for you.");
+    let (at, answer) = fake.press_answer(at, &carol_press).await;
+    assert_eq!(answer.as_deref(), Some("This challenge is not for you."));
 
     let bob_press = fake.press(GROUP, BOB, challenge_id, "acc:g1");
-    let (_, answer) = fake
-        .wait_for(at, "Bob's press answered", |call| {
-            call.method == "answerCallbackQuery"
-                && call.params["callback_query_id"] == bob_press.as_str()
-        })
-        .await;
-    assert!(answer.params["text"].is_null(), "no note for a valid press");
+    let (_, answer) = fake.press_answer(at, &bob_press).await;
+    assert_eq!(answer, None, "no note for a valid press");
     let (at, board) = fake
         .wait_for(at, "the first board", |call| {
             call.delivered_to(GROUP) && call.method == "sendPhoto"
@@ -174,6 +228,15 @@ async fn a_challenge_is_accepted_by_button_and_played_by_replies_and_m() {
     assert!(upload.bytes.starts_with(PNG_SIGNATURE));
     let group_before_board = group_sends(&fake.calls()[..at]).len();
     assert_eq!(group_before_board, 1, "Carol's press reached only Carol");
+    // Bob's acceptance settled the challenge: its buttons go (Carol's press did not).
+    let removal = fake
+        .wait_for(0, "the challenge's buttons removed", |call| {
+            call.method == "editMessageReplyMarkup"
+        })
+        .await
+        .1;
+    assert_eq!(removal.params["message_id"], challenge_id);
+    assert!(removal.params["reply_markup"].is_null());
 
     // Alice moves by replying to the board; Bob with /m.
     fake.reply(GROUP, ALICE, "e4", board.message_id.expect("board id"));
@@ -259,6 +322,12 @@ async fn a_challenge_is_accepted_by_button_and_played_by_replies_and_m() {
     assert_eq!(bob_request.locale.as_deref(), Some("ru"));
     assert!(!bob_request.private);
     assert!(fake.tokens_seen().iter().all(|token| token == TOKEN));
+    let removals = fake
+        .calls()
+        .iter()
+        .filter(|call| call.method == "editMessageReplyMarkup")
+        .count();
+    assert_eq!(removals, 1, "only the accepted challenge lost its buttons");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -285,15 +354,10 @@ async fn play_without_a_variant_offers_a_picker_and_a_reply_names_the_opponent()
 
     // Only the person who typed /play may choose.
     let carol_press = fake.press(GROUP, CAROL, picker_id, "pv:0:1");
-    let (at, answer) = fake
-        .wait_for(at, "Carol's press answered", |call| {
-            call.method == "answerCallbackQuery"
-                && call.params["callback_query_id"] == carol_press.as_str()
-        })
-        .await;
+    let (at, answer) = fake.press_answer(at, &carol_press).await;
     assert_eq!(
-        answer.params["text"],
-        "This menu is for whoever typed /play."
+        answer.as_deref(),
+        Some("This menu is for whoever typed /play.")
     );
     assert!(harness
         .toy
@@ -308,6 +372,10 @@ async fn play_without_a_variant_offers_a_picker_and_a_reply_names_the_opponent()
         })
         .await;
     assert!(challenge.text().contains("chess"));
+    fake.wait_for(at, "the picker's buttons removed", |call| {
+        call.method == "editMessageReplyMarkup" && call.params["message_id"] == picker_id
+    })
+    .await;
     let played = harness
         .toy
         .requests()
@@ -330,13 +398,7 @@ async fn fog_boards_go_privately_and_a_player_without_a_private_chat_gets_a_deep
     let harness = start(false).await;
     let fake = &harness.fake;
 
-    fake.say(GROUP, ALICE, "/play fog @bob");
-    let (_, challenge) = fake
-        .wait_for(0, "the fog challenge", |call| {
-            call.delivered_to(GROUP) && !call.button_data().is_empty()
-        })
-        .await;
-    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+    alice_challenges_bob(fake, "fog").await;
 
     fake.wait_for(0, "Alice's private board", |call| {
         call.delivered_to(ALICE) && call.method == "sendPhoto"
@@ -431,13 +493,7 @@ async fn flood_control_and_failed_gateways_are_retried_and_nothing_is_lost() {
     fake.fail_next("sendMessage", Failure::BadGateway);
     fake.fail_next("sendPhoto", Failure::RetryAfter(1));
 
-    fake.say(GROUP, ALICE, "/play chess @bob");
-    let (_, challenge) = fake
-        .wait_for(0, "the challenge after a 502", |call| {
-            call.delivered_to(GROUP) && !call.button_data().is_empty()
-        })
-        .await;
-    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+    alice_challenges_bob(fake, "chess").await;
     let (_, board) = fake
         .wait_for(0, "the board after a 429", |call| {
             call.delivered_to(GROUP) && call.method == "sendPhoto"
@@ -539,7 +595,7 @@ async fn webhook_mode_takes_updates_posted_by_telegram() {
         .expect("a free local port");
     let url = url::Url::parse(&format!("http://{address}/telegram/hook")).expect("a URL");
     let webhook_url = url.clone();
-    let harness = start_with(true, move |config| {
+    let mut harness = start_with(true, move |config| {
         config.mode = Mode::Webhook {
             listen: address,
             url: webhook_url,
@@ -555,13 +611,7 @@ async fn webhook_mode_takes_updates_posted_by_telegram() {
         .as_str()
         .is_some_and(|secret| !secret.is_empty()));
 
-    fake.say(GROUP, ALICE, "/play chess @bob");
-    let (_, challenge) = fake
-        .wait_for(0, "the challenge", |call| {
-            call.delivered_to(GROUP) && !call.button_data().is_empty()
-        })
-        .await;
-    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+    alice_challenges_bob(fake, "chess").await;
     fake.wait_for(0, "the first board", |call| {
         call.delivered_to(GROUP) && call.method == "sendPhoto"
     })
@@ -571,19 +621,32 @@ async fn webhook_mode_takes_updates_posted_by_telegram() {
         0,
         "no long polling in webhook mode"
     );
+
+    // A clean stop removes the webhook and frees the address for the next start.
+    harness.restart().await;
+    let fake = &harness.fake;
+    let (removed, _) = fake
+        .wait_for(0, "the webhook removed", |call| {
+            call.method == "deleteWebhook"
+        })
+        .await;
+    let (set_again, _) = fake
+        .wait_for(removed, "the webhook set again", |call| {
+            call.method == "setWebhook"
+        })
+        .await;
+    fake.say(GROUP, CAROL, "/help");
+    fake.wait_for(set_again, "the help after the restart", |call| {
+        call.delivered_to(GROUP) && call.text() == "Kodex help."
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn boards_go_as_files_when_pixel_exact_boards_are_asked_for() {
     let harness = start_with(true, |config| config.boards_as_documents = true).await;
     let fake = &harness.fake;
-    fake.say(GROUP, ALICE, "/play chess @bob");
-    let (_, challenge) = fake
-        .wait_for(0, "the challenge", |call| {
-            call.delivered_to(GROUP) && !call.button_data().is_empty()
-        })
-        .await;
-    fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+    alice_challenges_bob(fake, "chess").await;
     let (_, board) = fake
         .wait_for(0, "the board as a file", |call| {
             call.delivered_to(GROUP) && call.upload.is_some()
@@ -595,4 +658,163 @@ async fn boards_go_as_files_when_pixel_exact_boards_are_asked_for() {
     assert_eq!(upload.field, "document");
     assert_eq!(upload.file_name.as_deref(), Some("board-g1-0.png"));
     assert!(upload.bytes.starts_with(PNG_SIGNATURE));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_variant_picker_opened_before_a_restart_still_works_after_it() {
+    let mut harness = start_with_database(true).await;
+    let bob_says = harness.fake.say(GROUP, BOB, "anyone for a game?");
+    harness
+        .fake
+        .reply(GROUP, ALICE, "/play 5+3 white", bob_says);
+    let (_, picker) = harness
+        .fake
+        .wait_for(0, "the variant picker", |call| {
+            call.delivered_to(GROUP) && !call.button_data().is_empty()
+        })
+        .await;
+    assert_eq!(picker.button_data(), vec!["pv:0:0", "pv:0:1"]);
+    let picker_id = picker.message_id.expect("picker id");
+
+    // The new run offers the variants in another order: old buttons keep theirs.
+    harness.config.variants.reverse();
+    harness.restart().await;
+    let fake = &harness.fake;
+    let restarted = fake.calls().len();
+    // A new menu after the restart gets a new number: the old buttons stay Alice's.
+    fake.say(GROUP, CAROL, "/play");
+    let (_, carol_picker) = fake
+        .wait_for(restarted, "Carol's picker", |call| {
+            call.delivered_to(GROUP) && !call.button_data().is_empty()
+        })
+        .await;
+    assert_eq!(carol_picker.button_data(), vec!["pv:1:0", "pv:1:1"]);
+
+    fake.press(GROUP, ALICE, picker_id, "pv:0:1");
+    fake.wait_for(restarted, "the challenge from the old picker", |call| {
+        call.delivered_to(GROUP) && call.button_data().contains(&"acc:g1".to_owned())
+    })
+    .await;
+    let played = harness
+        .toy
+        .requests()
+        .into_iter()
+        .find(|request| matches!(request.action, Action::Play { .. }))
+        .expect("the /play request");
+    assert_eq!(played.actor.id, ALICE.to_string());
+    assert_eq!(
+        played.action,
+        Action::Play {
+            variant: "fog".into(),
+            opponent: Some(telegram_user(BOB, "bob")),
+            clock: Some("5+3".into()),
+            color: Some("white".into()),
+        }
+    );
+
+    // A menu is used once, before or after a restart.
+    let again = fake.press(GROUP, ALICE, picker_id, "pv:0:0");
+    let (_, answer) = fake.press_answer(restarted, &again).await;
+    assert_eq!(
+        answer.as_deref(),
+        Some("This menu has expired; type /play again.")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deep_link_posted_before_a_restart_is_not_posted_again_and_still_brings_the_board() {
+    let mut harness = start_with_database(false).await;
+    alice_challenges_bob(&harness.fake, "fog").await;
+    let (_, link) = harness
+        .fake
+        .wait_for(0, "the deep link in the group", |call| {
+            call.delivered_to(GROUP) && !call.button_urls().is_empty()
+        })
+        .await;
+    assert_eq!(link.button_urls(), vec!["https://t.me/KodexBot?start=b_g1"]);
+
+    harness.restart().await;
+    let fake = &harness.fake;
+    let restarted = fake.calls().len();
+    // Alice moves: Bob's board is refused again, and his link is still waiting.
+    fake.say(GROUP, ALICE, "/m e4");
+    let (refused, _) = fake
+        .wait_for(restarted, "Bob's board refused after the restart", |call| {
+            call.chat_id() == Some(BOB) && call.outcome == Outcome::Forbidden
+        })
+        .await;
+    // A board from the outbox (no group to answer in) finds the group Bob
+    // played in before the restart. Bob's queue handles his refused boards in
+    // order, so a second link for g1 would have been queued before this one.
+    let board = Delivery {
+        target: Target::Private(telegram_user(BOB, "bob")),
+        text: "Your board in game g7.".into(),
+        image: Some(Image {
+            file_name: "board-g7-3.png".into(),
+            bytes: BOARD_PNG.to_vec(),
+        }),
+        buttons: Vec::new(),
+        game: None,
+    };
+    harness.outbox.send(board).expect("the outbox is open");
+    fake.wait_for(refused, "the deep link for g7", |call| {
+        call.delivered_to(GROUP)
+            && call.button_urls() == vec!["https://t.me/KodexBot?start=b_g7".to_owned()]
+    })
+    .await;
+    let links: Vec<Vec<String>> = group_sends(&fake.calls())
+        .iter()
+        .map(|call| call.button_urls())
+        .filter(|urls| !urls.is_empty())
+        .collect();
+    assert_eq!(links.len(), 2, "{}", fake.describe_calls());
+
+    fake.say(BOB, BOB, "/start b_g1");
+    let (_, board) = fake
+        .wait_for(refused, "Bob's board after Start", |call| {
+            call.delivered_to(BOB) && call.method == "sendPhoto"
+        })
+        .await;
+    assert!(board.text().contains("game g1"), "{}", board.text());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_username_learnt_before_a_restart_still_names_its_holder() {
+    let mut harness = start_with_database(true).await;
+    harness.fake.say(GROUP, BOB, "hi all");
+    harness.fake.say(GROUP, ALICE, "/help");
+    harness
+        .fake
+        .wait_for(0, "the help", |call| call.delivered_to(GROUP))
+        .await;
+
+    harness.restart().await;
+    let fake = &harness.fake;
+    fake.say(GROUP, ALICE, "/play chess @Bob");
+    fake.say(GROUP, ALICE, "/play chess @dave");
+    fake.wait_for(0, "both challenges", |call| {
+        call.delivered_to(GROUP) && call.button_data().contains(&"acc:g2".to_owned())
+    })
+    .await;
+    let requests = harness.toy.requests();
+    let opponents: Vec<Option<&UserRef>> = requests
+        .iter()
+        .filter_map(|request| match &request.action {
+            Action::Play { opponent, .. } => Some(opponent.as_ref()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(opponents.len(), 2);
+    assert_eq!(opponents[0].map(|bob| bob.id.as_str()), Some("22"));
+    assert_eq!(
+        opponents[1].map(|dave| dave.id.as_str()),
+        Some("@dave"),
+        "someone never seen stays a username"
+    );
+    // Bob was learnt before the restart, not by a repeat of his message.
+    let greetings = requests
+        .iter()
+        .filter(|request| request.actor.id == BOB.to_string())
+        .count();
+    assert_eq!(greetings, 1);
 }

@@ -5,16 +5,19 @@ use std::sync::Arc;
 
 use kodex_bot::api::Platform;
 use kodex_bot::config::Config;
-use kodex_bot::telegram::{run, Limits, TelegramConfig};
+use kodex_bot::store::GameRow;
+use kodex_bot::telegram::run;
 use kodex_bot::time::ManualTime;
 use kodex_bot::Service;
 use kodex_engine::Registry;
-use kodex_tests::fake_telegram::{Call, FakeTelegram, Outcome, TOKEN};
+use kodex_tests::fake_telegram::{Call, FakeTelegram, Outcome};
 
 const GROUP: i64 = -100_300;
 const ALICE: i64 = 11;
 const BOB: i64 = 22;
 const CAROL: i64 = 33;
+const DAVE: i64 = 44;
+const EVE: i64 = 55;
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 struct Harness {
@@ -54,14 +57,8 @@ async fn start(name: &str, bob_started: bool) -> Harness {
     fake.add_person(ALICE, "alice", "en", true);
     fake.add_person(BOB, "bob", "en", bob_started);
     fake.add_person(CAROL, "carol", "en", true);
-    let mut telegram = TelegramConfig::new(TOKEN);
-    telegram.api_url = Some(fake.url());
-    telegram.limits = Limits {
-        messages_per_sec_chat: 1_000,
-        messages_per_min_chat: 10_000,
-        messages_per_min_channel_or_supergroup: 10_000,
-        messages_per_sec_overall: 1_000,
-    };
+    let mut telegram = fake.adapter_config();
+    telegram.store = Some(service.store().clone());
     let outbox = service.outbox(Platform::Telegram);
     let handler = Arc::new(service.clone());
     let bot = tokio::spawn(async move {
@@ -75,6 +72,17 @@ async fn start(name: &str, bob_started: bool) -> Harness {
         bot,
         dir,
     }
+}
+
+/// The game as stored.
+async fn stored(harness: &Harness, game: &str) -> GameRow {
+    harness
+        .service
+        .store()
+        .get("telegram", game)
+        .await
+        .expect("the store answers")
+        .expect("the game exists")
 }
 
 /// A board: a PNG, or (while the service's PNG rendering is not wired in) its
@@ -108,18 +116,10 @@ async fn a_real_game_is_accepted_by_button_and_played_by_replies_and_m_to_mate()
     let challenge_message = challenge.message_id.expect("challenge id");
 
     let carol_press = fake.press(GROUP, CAROL, challenge_message, &format!("acc:{game}"));
-    let (at, answer) = fake
-        .wait_for(at, "Carol's press answered", |call| {
-            call.method == "answerCallbackQuery"
-                && call.params["callback_query_id"] == carol_press.as_str()
-        })
-        .await;
+    let (at, answer) = fake.press_answer(at, &carol_press).await;
     assert!(
-        answer.params["text"]
-            .as_str()
-            .is_some_and(|text| !text.is_empty()),
-        "the stranger is told why: {:?}",
-        answer.params
+        answer.as_ref().is_some_and(|text| !text.is_empty()),
+        "the stranger is told why: {answer:?}"
     );
 
     fake.press(GROUP, BOB, challenge_message, &format!("acc:{game}"));
@@ -129,13 +129,7 @@ async fn a_real_game_is_accepted_by_button_and_played_by_replies_and_m_to_mate()
         })
         .await;
 
-    let row = harness
-        .service
-        .store()
-        .get("telegram", &game)
-        .await
-        .expect("the store answers")
-        .expect("the game exists");
+    let row = stored(&harness, &game).await;
     let (white, black) = if row.white_id.as_deref() == Some(&ALICE.to_string()) {
         (ALICE, BOB)
     } else {
@@ -176,13 +170,7 @@ async fn a_real_game_is_accepted_by_button_and_played_by_replies_and_m_to_mate()
     })
     .await;
 
-    let row = harness
-        .service
-        .store()
-        .get("telegram", &game)
-        .await
-        .expect("the store answers")
-        .expect("the game exists");
+    let row = stored(&harness, &game).await;
     assert!(row.result.is_some(), "the game is over");
     assert_eq!(row.moves.split_whitespace().count(), 4, "{}", row.moves);
     // The start and every move were answered with a board in the group.
@@ -198,21 +186,7 @@ async fn a_real_game_is_accepted_by_button_and_played_by_replies_and_m_to_mate()
 async fn a_real_fog_game_sends_boards_privately_and_a_deep_link_to_a_new_player() {
     let harness = start("fog", false).await;
     let fake = &harness.fake;
-    fake.say(GROUP, BOB, "hi all");
-    fake.say(GROUP, ALICE, "/play fog @bob");
-    let (_, challenge) = fake
-        .wait_for(0, "the challenge", |call| {
-            call.delivered_to(GROUP) && challenge_id(call).is_some()
-        })
-        .await;
-    let game = challenge_id(&challenge).expect("a game id");
-    fake.press(
-        GROUP,
-        BOB,
-        challenge.message_id.expect("id"),
-        &format!("acc:{game}"),
-    );
-
+    let (game, _) = alice_challenges_bob(fake, "fog").await;
     fake.wait_for(0, "Alice's private board", |call| {
         call.delivered_to(ALICE) && is_board(call)
     })
@@ -222,17 +196,11 @@ async fn a_real_fog_game_sends_boards_privately_and_a_deep_link_to_a_new_player(
             call.delivered_to(GROUP) && !call.button_urls().is_empty()
         })
         .await;
-    // The link names the game when the board image's file name does; a text
-    // board has none, and `/start board` shows the player's current game.
-    let urls = link.button_urls();
-    let payload = urls
-        .first()
-        .and_then(|url| url.strip_prefix("https://t.me/KodexBot?start="))
-        .expect("a deep link to the bot")
-        .to_owned();
-    assert!(
-        payload == format!("b_{game}") || payload == "board",
-        "{payload}"
+    // The link names the game the delivery is about.
+    let payload = format!("b_{game}");
+    assert_eq!(
+        link.button_urls(),
+        vec![format!("https://t.me/KodexBot?start={payload}")]
     );
     assert!(link.text().starts_with("@bob"));
 
@@ -287,4 +255,186 @@ async fn a_real_fog_game_sends_boards_privately_and_a_deep_link_to_a_new_player(
             "a private board reached the group: {text}"
         );
     }
+}
+
+/// Alice challenges Bob (who wrote first, so `@bob` is known) to `variant`
+/// in the group and Bob accepts by button. Returns the game id and the index
+/// of the challenge among the calls.
+async fn alice_challenges_bob(fake: &FakeTelegram, variant: &str) -> (String, usize) {
+    fake.say(GROUP, BOB, "hi all");
+    fake.say(GROUP, ALICE, &format!("/play {variant} @bob"));
+    let (at, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && challenge_id(call).is_some()
+        })
+        .await;
+    let game = challenge_id(&challenge).expect("a game id");
+    fake.press(
+        GROUP,
+        BOB,
+        challenge.message_id.expect("challenge id"),
+        &format!("acc:{game}"),
+    );
+    (game, at)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resigning_asks_in_the_group_and_only_the_player_can_confirm() {
+    let harness = start("resign", true).await;
+    let fake = &harness.fake;
+    let (game, at) = alice_challenges_bob(fake, "chess").await;
+    let (at, _) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+
+    // The question answers Alice's /resign in the group, with its buttons.
+    let resign_command = fake.say(GROUP, ALICE, "/resign");
+    let (at, question) = fake
+        .wait_for(at, "the resign question", |call| {
+            call.is_send()
+                && call
+                    .button_data()
+                    .iter()
+                    .any(|data| data.starts_with("rsg:"))
+        })
+        .await;
+    assert!(question.delivered_to(GROUP), "{}", fake.describe_calls());
+    assert_eq!(
+        question.text(),
+        format!("Resign game {game} against @bob? This cannot be undone.")
+    );
+    assert_eq!(
+        question.params["reply_parameters"]["message_id"],
+        resign_command
+    );
+    let buttons = question.button_data();
+    let resign = buttons
+        .iter()
+        .find(|data| data.starts_with("rsg:"))
+        .expect("the resign button")
+        .clone();
+    assert!(resign.starts_with(&format!("rsg:{game}:")), "{resign}");
+    assert_eq!(buttons, vec![resign.clone(), format!("keep:{game}")]);
+    let question_id = question.message_id.expect("question id");
+    let group_before = group_sends(&fake.calls()).len();
+
+    // Bob (the opponent) and Carol (no player) press "Resign": each is told
+    // privately in the press's answer, and the game goes on.
+    let bob_press = fake.press(GROUP, BOB, question_id, &resign);
+    assert_eq!(
+        fake.press_answer(at, &bob_press).await.1,
+        Some("This button is for someone else.".to_owned())
+    );
+    let carol_press = fake.press(GROUP, CAROL, question_id, &resign);
+    assert_eq!(
+        fake.press_answer(at, &carol_press).await.1,
+        Some(format!("You are not playing in game {game}."))
+    );
+    // Alice thinks again: "Play on" changes nothing either.
+    let keep = fake.press(GROUP, ALICE, question_id, &format!("keep:{game}"));
+    assert_eq!(
+        fake.press_answer(at, &keep).await.1,
+        Some(format!("Game {game} goes on."))
+    );
+    let row = stored(&harness, &game).await;
+    assert!(row.result.is_none(), "the game goes on");
+
+    // Alice confirms: the result is announced in the group, and nothing
+    // said to the others reached it before.
+    fake.press(GROUP, ALICE, question_id, &resign);
+    let (result, _) = fake
+        .wait_for(at, "the result in the group", |call| {
+            call.delivered_to(GROUP) && call.text().contains("resigned")
+        })
+        .await;
+    // The answered question loses its buttons; the refused presses left them.
+    let (_, removal) = fake
+        .wait_for(at, "the question's buttons removed", |call| {
+            call.method == "editMessageReplyMarkup" && call.params["message_id"] == question_id
+        })
+        .await;
+    assert!(removal.params["reply_markup"].is_null());
+    let calls = fake.calls();
+    let removals = calls
+        .iter()
+        .filter(|call| {
+            call.method == "editMessageReplyMarkup" && call.params["message_id"] == question_id
+        })
+        .count();
+    assert_eq!(removals, 1);
+    assert_eq!(
+        group_sends(&calls[..result]).len(),
+        group_before,
+        "{}",
+        fake.describe_calls()
+    );
+    let row = stored(&harness, &game).await;
+    let bob_won = if row.white_id.as_deref() == Some(&BOB.to_string()) {
+        "1-0"
+    } else {
+        "0-1"
+    };
+    assert_eq!(row.result.as_deref(), Some(bob_won));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_to_an_unseen_username_is_accepted_only_by_its_holder() {
+    let harness = start("handle", true).await;
+    let fake = &harness.fake;
+    // Two people who call themselves "@carol": Dave has another username,
+    // Eve none. Neither is Carol, who has never written where the bot reads.
+    fake.add_person(DAVE, "dave", "en", true);
+    fake.set_first_name(DAVE, "@carol");
+    fake.add_person(EVE, "", "en", true);
+    fake.set_first_name(EVE, "@carol");
+
+    fake.say(GROUP, ALICE, "/play chess @Carol");
+    let (at, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && challenge_id(call).is_some()
+        })
+        .await;
+    let game = challenge_id(&challenge).expect("a game id");
+    let accept = format!("acc:{game}");
+    let challenge_message = challenge.message_id.expect("challenge id");
+
+    for impostor in [DAVE, EVE] {
+        let press = fake.press(GROUP, impostor, challenge_message, &accept);
+        assert_eq!(
+            fake.press_answer(at, &press).await.1,
+            Some(format!("Challenge {game} is meant for someone else."))
+        );
+    }
+    fake.say(GROUP, EVE, &format!("/accept {game}"));
+    fake.wait_for(at, "Eve's /accept refused privately", |call| {
+        call.delivered_to(EVE) && call.text().contains("meant for someone else")
+    })
+    .await;
+    let row = stored(&harness, &game).await;
+    assert!(
+        row.white_id.is_none() && row.black_id.is_none(),
+        "not started"
+    );
+
+    // Carol's press carries her username: the game starts.
+    fake.press(GROUP, CAROL, challenge_message, &accept);
+    fake.wait_for(at, "the first board", |call| {
+        call.delivered_to(GROUP) && is_board(call)
+    })
+    .await;
+    let row = stored(&harness, &game).await;
+    let players = [row.white_id.clone(), row.black_id.clone()];
+    assert!(
+        players.contains(&Some(CAROL.to_string())) && players.contains(&Some(ALICE.to_string())),
+        "{players:?}"
+    );
+}
+
+fn group_sends(calls: &[Call]) -> Vec<&Call> {
+    calls
+        .iter()
+        .filter(|call| call.delivered_to(GROUP))
+        .collect()
 }

@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use teloxide::adaptors::Throttle;
 use teloxide::payloads::setters::*;
-use teloxide::requests::{Request as _, Requester};
+use teloxide::payloads::{SendAnimation, SendDocument, SendPhoto};
+use teloxide::requests::{Request as TelegramRequest, Requester};
 use teloxide::types::{
     ChatId, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, MessageId, ParseMode,
     ReplyParameters, UserId,
@@ -130,6 +131,20 @@ impl Courier {
         &self.bot
     }
 
+    /// Removes the inline keyboard under a message. Only cosmetic (the
+    /// service refuses a stale press anyway), so a failure is just logged.
+    pub async fn remove_buttons(&self, chat: ChatId, message: MessageId) {
+        let removed =
+            with_retries(|| self.bot.edit_message_reply_markup(chat, message).send()).await;
+        if let Err(error) = removed {
+            tracing::warn!(
+                chat = chat.0,
+                error = describe(&error),
+                "could not remove the buttons of an answered message"
+            );
+        }
+    }
+
     /// Queues a parcel for a chat; it is sent after everything queued before it.
     pub fn enqueue(self: &Arc<Self>, chat: ChatId, parcel: Parcel) {
         let mut queues = self
@@ -223,19 +238,22 @@ impl Courier {
         // The service marks monospace text boards with ``` fences, which
         // Telegram shows literally unless the text is sent as HTML.
         let html = text.contains("```");
-        let mut reply_to = parcel.reply_to;
+        let mut answering = parcel.reply_to;
         if let Some(image) = &parcel.image {
             let caption_fits = text.chars().count() <= CAPTION_LIMIT;
             let caption = Some(text)
                 .filter(|text| caption_fits && !text.is_empty())
                 .map(|text| Formatted::new(text, html));
-            let image_markup = markup.clone().filter(|_| caption_fits);
-            self.send_image(chat, image, caption.as_ref(), image_markup, reply_to)
-                .await?;
+            let extras = MediaExtras {
+                caption: caption.as_ref(),
+                markup: markup.clone().filter(|_| caption_fits),
+                reply_to: answering,
+            };
+            self.send_image(chat, image, &extras).await?;
             if caption_fits {
                 return Ok(());
             }
-            reply_to = None;
+            answering = None;
         }
         if text.is_empty() {
             return Ok(());
@@ -260,10 +278,8 @@ impl Courier {
                 if let Some(markup) = chunk_markup.clone() {
                     request = request.reply_markup(markup);
                 }
-                if let Some(message) = reply_to.filter(|_| index == 0) {
-                    request = request.reply_parameters(
-                        ReplyParameters::new(message).allow_sending_without_reply(),
-                    );
+                if let Some(message) = answering.filter(|_| index == 0) {
+                    request = request.reply_parameters(reply_to(message));
                 }
                 request.send()
             })
@@ -276,70 +292,17 @@ impl Courier {
         &self,
         chat: ChatId,
         image: &Image,
-        caption: Option<&Formatted>,
-        markup: Option<InlineKeyboardMarkup>,
-        reply_to: Option<MessageId>,
+        extras: &MediaExtras<'_>,
     ) -> Result<(), RequestError> {
         let file = || InputFile::memory(image.bytes.clone()).file_name(image.file_name.clone());
-        let reply = || reply_to.map(|id| ReplyParameters::new(id).allow_sending_without_reply());
-        let as_document = || {
-            with_retries(|| {
-                let mut request = self.bot.send_document(chat, file());
-                if let Some(caption) = caption {
-                    request = request.caption(caption.text.clone());
-                    if caption.html {
-                        request = request.parse_mode(ParseMode::Html);
-                    }
-                }
-                if let Some(markup) = markup.clone() {
-                    request = request.reply_markup(markup);
-                }
-                if let Some(reply) = reply() {
-                    request = request.reply_parameters(reply);
-                }
-                async move { request.send().await.map(drop) }
-            })
-        };
         if is_gif(image) {
-            return with_retries(|| {
-                let mut request = self.bot.send_animation(chat, file());
-                if let Some(caption) = caption {
-                    request = request.caption(caption.text.clone());
-                    if caption.html {
-                        request = request.parse_mode(ParseMode::Html);
-                    }
-                }
-                if let Some(markup) = markup.clone() {
-                    request = request.reply_markup(markup);
-                }
-                if let Some(reply) = reply() {
-                    request = request.reply_parameters(reply);
-                }
-                async move { request.send().await.map(drop) }
-            })
-            .await;
+            return send_media(|| self.bot.send_animation(chat, file()), extras).await;
         }
+        let as_document = || send_media(|| self.bot.send_document(chat, file()), extras);
         if self.boards_as_documents {
             return as_document().await;
         }
-        let photo = with_retries(|| {
-            let mut request = self.bot.send_photo(chat, file());
-            if let Some(caption) = caption {
-                request = request.caption(caption.text.clone());
-                if caption.html {
-                    request = request.parse_mode(ParseMode::Html);
-                }
-            }
-            if let Some(markup) = markup.clone() {
-                request = request.reply_markup(markup);
-            }
-            if let Some(reply) = reply() {
-                request = request.reply_parameters(reply);
-            }
-            async move { request.send().await.map(drop) }
-        })
-        .await;
-        match photo {
+        match send_media(|| self.bot.send_photo(chat, file()), extras).await {
             // Telegram rejects some images as photos (odd sizes); a document always works.
             Err(RequestError::Api(error)) if !is_refusal(&RequestError::Api(error.clone())) => {
                 tracing::warn!(
@@ -351,6 +314,58 @@ impl Courier {
             result => result,
         }
     }
+}
+
+/// What a board photo, file or animation carries besides the image.
+struct MediaExtras<'a> {
+    caption: Option<&'a Formatted>,
+    markup: Option<InlineKeyboardMarkup>,
+    reply_to: Option<MessageId>,
+}
+
+/// The Bot API's media payloads, which share these fields but no trait.
+trait MediaPayload {
+    fn set_extras(&mut self, extras: &MediaExtras<'_>);
+}
+
+macro_rules! media_payloads {
+    ($($payload:ty),+) => {$(
+        impl MediaPayload for $payload {
+            fn set_extras(&mut self, extras: &MediaExtras<'_>) {
+                if let Some(caption) = extras.caption {
+                    self.caption = Some(caption.text.clone());
+                    self.parse_mode = caption.html.then_some(ParseMode::Html);
+                }
+                self.reply_markup = extras.markup.clone().map(Into::into);
+                self.reply_parameters = extras.reply_to.map(reply_to);
+            }
+        }
+    )+};
+}
+
+media_payloads!(SendPhoto, SendAnimation, SendDocument);
+
+/// Sends one media message made by `request`, retrying as [`with_retries`] does.
+async fn send_media<R>(
+    request: impl Fn() -> R,
+    extras: &MediaExtras<'_>,
+) -> Result<(), RequestError>
+where
+    R: TelegramRequest<Err = RequestError>,
+    R::Payload: MediaPayload,
+{
+    with_retries(|| {
+        let mut request = request();
+        request.payload_mut().set_extras(extras);
+        request.send()
+    })
+    .await
+    .map(drop)
+}
+
+/// An answer to `message` that is still sent if the message is gone.
+fn reply_to(message: MessageId) -> ReplyParameters {
+    ReplyParameters::new(message).allow_sending_without_reply()
 }
 
 /// A caption ready to send: plain, or converted to Telegram's HTML.

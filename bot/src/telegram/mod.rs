@@ -23,6 +23,7 @@
 mod commands;
 mod courier;
 mod directory;
+mod memory;
 mod picker;
 mod texts;
 mod updates;
@@ -42,6 +43,10 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use tokio_stream::StreamExt as _;
 
 use crate::api::{Delivery, Handler};
+use crate::store::Store;
+use directory::Directory;
+use memory::Journal;
+use picker::Picker;
 use updates::Adapter;
 
 pub use picker::VariantChoice;
@@ -81,6 +86,12 @@ pub struct TelegramConfig {
     /// The variants `/play` without a variant offers as buttons. Empty: such a
     /// `/play` goes to the service as is.
     pub variants: Vec<VariantChoice>,
+    /// Where the adapter keeps what it learnt (ids behind @usernames, pending
+    /// deep links, open variant pickers) across restarts: usually the game
+    /// service's store ([`Service::store`]). `None`: in memory only.
+    ///
+    /// [`Service::store`]: crate::Service::store
+    pub store: Option<Store>,
 }
 
 impl TelegramConfig {
@@ -99,6 +110,7 @@ impl TelegramConfig {
             },
             poll_timeout: Duration::from_secs(10),
             variants: Vec::new(),
+            store: None,
         }
     }
 
@@ -215,12 +227,16 @@ pub async fn run_until(
         .map_err(|error| TelegramError::GetMe(courier::describe(&error)))?;
     register_commands(&bot).await;
 
+    let journal = Journal::new(config.store.clone());
+    let directory = Directory::load(config.store.as_ref(), journal.clone()).await;
+    let picker = Picker::load(config.variants, config.store.as_ref(), journal.clone()).await;
     let throttled = Throttle::new_spawn(bot.clone(), config.limits);
     let adapter = Adapter::new(
         throttled,
         &me,
         config.boards_as_documents,
-        config.variants,
+        directory,
+        picker,
         handler,
     );
     let outbox_adapter = Arc::clone(&adapter);
@@ -249,6 +265,8 @@ pub async fn run_until(
         Mode::Webhook { listen, url } => serve_webhook(bot, listen, url, &adapter, stop).await,
     };
     outbox_task.abort();
+    // What was learnt last is stored before the next start reads it.
+    journal.flush().await;
     result
 }
 
@@ -318,12 +336,17 @@ async fn consume<L>(
     let updates = listener.as_stream();
     tokio::pin!(updates);
     tokio::pin!(stop);
+    let mut stopping = false;
     loop {
+        // After `stop` the stream still yields the updates already fetched,
+        // then tells Telegram they were handled (so a restart does not get
+        // them again), then ends.
         let update: Option<Result<Update, L::Err>> = tokio::select! {
             update = updates.next() => update,
-            () = &mut stop => {
+            () = &mut stop, if !stopping => {
                 stop_token.stop();
-                break;
+                stopping = true;
+                continue;
             }
         };
         match update {

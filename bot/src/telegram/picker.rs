@@ -2,20 +2,33 @@
 //! keyboard of variants; the press turns into the `/play` the person meant.
 //!
 //! Button data is `pv:<menu>:<index>` (well under Telegram's 64 bytes); what
-//! the menu was for (who asked, whom they challenged, clock, colour) stays here
-//! in memory. After a restart an old menu just asks for `/play` again.
+//! the menu was for (who asked, whom they challenged, clock, colour) stays here,
+//! and with a store in the database too, so a menu opened before a restart
+//! still works after it. Menu numbers keep counting across restarts, so an old
+//! button never opens someone else's menu.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
+use serde::{Deserialize, Serialize};
 use teloxide::types::UserId;
 
-use crate::api::{Action, Button, UserRef};
+use super::memory::{self, Journal};
+use crate::api::{Action, Button, Platform, UserRef};
+use crate::store::Store;
 
 /// The prefix of picker button data.
 const PREFIX: &str = "pv:";
 /// Menus kept at most; the oldest are forgotten first.
 const MENUS_KEPT: usize = 1_000;
+/// Record kind of an open menu (key: its number in hex, as in the button data).
+const MENUS: &str = "menu";
+/// Record kind of the menu counter (one record, key [`NEXT`]).
+const COUNTER: &str = "menu-counter";
+/// The counter record's key.
+const NEXT: &str = "next";
+/// Menus not pressed for this long are forgotten at start.
+const MENUS_KEPT_DAYS: i64 = 7;
 
 /// A variant the picker offers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,12 +41,53 @@ pub struct VariantChoice {
     pub name_ru: String,
 }
 
-/// A `/play` waiting for its variant.
+/// A `/play` waiting for its variant, as kept and stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct Menu {
-    asked_by: UserId,
-    opponent: Option<UserRef>,
+    /// The Telegram id of whoever typed `/play`.
+    asked_by: u64,
+    opponent: Option<Opponent>,
     clock: Option<String>,
     color: Option<String>,
+    /// The variant ids behind the buttons, in order: the list offered after
+    /// a restart may differ.
+    offered: Vec<String>,
+}
+
+/// The challenged person of a [`Menu`] (a Telegram [`UserRef`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Opponent {
+    id: String,
+    name: String,
+    handle: Option<String>,
+}
+
+impl From<&UserRef> for Opponent {
+    fn from(user: &UserRef) -> Self {
+        Opponent {
+            id: user.id.clone(),
+            name: user.name.clone(),
+            handle: user.handle.clone(),
+        }
+    }
+}
+
+impl From<Opponent> for UserRef {
+    fn from(opponent: Opponent) -> Self {
+        UserRef {
+            platform: Platform::Telegram,
+            id: opponent.id,
+            name: opponent.name,
+            handle: opponent.handle,
+        }
+    }
+}
+
+/// Open menus and the number the next one gets.
+#[derive(Default)]
+struct Menus {
+    next: u64,
+    open: HashMap<u64, Menu>,
 }
 
 /// What a press on a picker button means.
@@ -49,16 +103,55 @@ pub(super) enum Choice {
 /// Open menus.
 pub(super) struct Picker {
     variants: Vec<VariantChoice>,
-    menus: Mutex<(u64, HashMap<u64, Menu>)>,
+    menus: Mutex<Menus>,
+    journal: Journal,
 }
 
 impl Picker {
-    /// A picker offering `variants` (none: `/play` without a variant goes to the service as is).
+    /// A picker offering `variants` (none: `/play` without a variant goes to
+    /// the service as is), keeping its menus in memory only.
+    #[cfg(test)]
     pub fn new(variants: Vec<VariantChoice>) -> Self {
         Picker {
             variants,
-            menus: Mutex::new((0, HashMap::new())),
+            menus: Mutex::new(Menus::default()),
+            journal: Journal::default(),
         }
+    }
+
+    /// A picker with the menus stored in `store` (none without one), writing
+    /// changes through `journal`.
+    pub async fn load(
+        variants: Vec<VariantChoice>,
+        store: Option<&Store>,
+        journal: Journal,
+    ) -> Self {
+        let mut menus = Menus::default();
+        for (key, value) in memory::load(store, MENUS, MENUS_KEPT_DAYS).await {
+            match (u64::from_str_radix(&key, 16), serde_json::from_str(&value)) {
+                (Ok(number), Ok(menu)) => {
+                    menus.open.insert(number, menu);
+                }
+                _ => tracing::warn!("an unreadable picker menu record was skipped"),
+            }
+        }
+        let counted = memory::recall(store, COUNTER, NEXT)
+            .await
+            .and_then(|next| next.parse::<u64>().ok())
+            .unwrap_or(0);
+        let after_open = menus.open.keys().max().map_or(0, |last| last + 1);
+        menus.next = counted.max(after_open);
+        Picker {
+            variants,
+            menus: Mutex::new(menus),
+            journal,
+        }
+    }
+
+    fn menus(&self) -> MutexGuard<'_, Menus> {
+        self.menus
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Opens a menu for an incomplete `/play` and returns its buttons, or
@@ -82,23 +175,39 @@ impl Picker {
         if !variant.is_empty() || self.variants.is_empty() {
             return None;
         }
-        let mut menus = self.menus.lock().unwrap_or_else(|p| p.into_inner());
-        let (next, open) = &mut *menus;
-        let key = *next;
-        *next += 1;
-        open.insert(
-            key,
-            Menu {
-                asked_by,
-                opponent: opponent.clone(),
-                clock: clock.clone(),
-                color: color.clone(),
-            },
-        );
-        if open.len() > MENUS_KEPT {
-            let oldest = key.saturating_sub(MENUS_KEPT as u64);
-            open.retain(|menu, _| *menu > oldest);
+        let menu = Menu {
+            asked_by: asked_by.0,
+            opponent: opponent.as_ref().map(Opponent::from),
+            clock: clock.clone(),
+            color: color.clone(),
+            offered: self
+                .variants
+                .iter()
+                .map(|variant| variant.id.clone())
+                .collect(),
+        };
+        let mut menus = self.menus();
+        let key = menus.next;
+        menus.next += 1;
+        // The counter first: a crash in between skips a number, never reuses one.
+        self.journal
+            .remember(COUNTER, NEXT.to_owned(), menus.next.to_string());
+        match serde_json::to_string(&menu) {
+            Ok(value) => self.journal.remember(MENUS, format!("{key:x}"), value),
+            Err(error) => tracing::warn!(%error, "could not write a picker menu record"),
         }
+        menus.open.insert(key, menu);
+        if menus.open.len() > MENUS_KEPT {
+            let oldest = key.saturating_sub(MENUS_KEPT as u64);
+            menus.open.retain(|number, _| {
+                let kept = *number > oldest;
+                if !kept {
+                    self.journal.forget(MENUS, format!("{number:x}"));
+                }
+                kept
+            });
+        }
+        drop(menus);
         let russian = locale.is_some_and(|code| code.to_lowercase().starts_with("ru"));
         Some(
             self.variants
@@ -125,24 +234,27 @@ impl Picker {
                 index.parse::<usize>().ok()?,
             ))
         });
-        let mut menus = self.menus.lock().unwrap_or_else(|p| p.into_inner());
         let Some((key, index)) = parsed else {
             return Some(Choice::Expired);
         };
-        let (Some(menu), Some(variant)) = (menus.1.get(&key), self.variants.get(index)) else {
+        let mut menus = self.menus();
+        let Some(menu) = menus.open.get(&key) else {
             return Some(Choice::Expired);
         };
-        if menu.asked_by != pressed_by {
+        if menu.asked_by != pressed_by.0 {
             return Some(Choice::NotYours);
         }
-        let action = Action::Play {
-            variant: variant.id.clone(),
-            opponent: menu.opponent.clone(),
-            clock: menu.clock.clone(),
-            color: menu.color.clone(),
+        let Some(variant) = menu.offered.get(index).cloned() else {
+            return Some(Choice::Expired);
         };
-        menus.1.remove(&key);
-        Some(Choice::Play(action))
+        let menu = menus.open.remove(&key)?;
+        self.journal.forget(MENUS, format!("{key:x}"));
+        Some(Choice::Play(Action::Play {
+            variant,
+            opponent: menu.opponent.map(UserRef::from),
+            clock: menu.clock,
+            color: menu.color,
+        }))
     }
 }
 

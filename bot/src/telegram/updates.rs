@@ -15,9 +15,9 @@ use teloxide::Bot;
 use super::commands::{self, Parsed, PlayContext};
 use super::courier::{self, Courier, Parcel, Refusal};
 use super::directory::Directory;
-use super::picker::{Choice, Picker, VariantChoice};
+use super::picker::{Choice, Picker};
 use super::texts;
-use crate::api::{Action, ChatRef, Delivery, Handler, Platform, Request, Target, UserRef};
+use crate::api::{Action, ChatRef, Delivery, GameRef, Handler, Platform, Request, Target, UserRef};
 
 /// Telegram's limit on a callback answer, in characters.
 const CALLBACK_ANSWER_LIMIT: usize = 200;
@@ -47,10 +47,11 @@ impl Adapter {
         bot: Throttle<Bot>,
         me: &Me,
         boards_as_documents: bool,
-        variants: Vec<VariantChoice>,
+        directory: Directory,
+        picker: Picker,
         handler: Arc<dyn Handler>,
     ) -> Arc<Self> {
-        let directory = Arc::new(Directory::default());
+        let directory = Arc::new(directory);
         let bot_username = me.username().to_owned();
         let courier = Courier::new(
             bot,
@@ -62,7 +63,7 @@ impl Adapter {
             handler,
             courier,
             directory,
-            picker: Picker::new(variants),
+            picker,
             bot_id: me.id,
             bot_username,
         })
@@ -203,7 +204,20 @@ impl Adapter {
                 private: chat.is_private(),
                 message: None,
             };
-            for delivery in self.handler.handle(request).await {
+            let deliveries = self.handler.handle(request).await;
+            // A press answered in a chat (a challenge accepted, a resignation
+            // confirmed, a variant chosen) settled what the buttons asked: they
+            // go, so nobody presses them again. A press answered only with a
+            // note (not yours, too late) leaves them for whoever they are for.
+            let settled = deliveries
+                .iter()
+                .any(|delivery| matches!(delivery.target, Target::Chat(_)));
+            if settled {
+                let courier = Arc::clone(&self.courier);
+                let (chat, message) = (chat.id, message.id());
+                tokio::spawn(async move { courier.remove_buttons(chat, message).await });
+            }
+            for delivery in deliveries {
                 // A short private note for the presser ("not your game") is what
                 // the callback answer is for: only they see it.
                 let is_note_for_presser = matches!(&delivery.target,
@@ -249,7 +263,7 @@ impl Adapter {
             text,
             image,
             buttons,
-            game: _,
+            game,
         } = delivery;
         let parcel = Parcel::new(text, image, buttons);
         match target {
@@ -257,8 +271,22 @@ impl Adapter {
                 Some(chat) => self.courier.enqueue(chat, parcel),
                 None => tracing::warn!("a delivery for another platform reached Telegram"),
             },
-            Target::Private(user) => self.send_privately(&user, parcel, origin, true),
-            Target::Ephemeral(user) => self.send_privately(&user, parcel, origin, false),
+            Target::Private(user) => {
+                self.send_privately(&user, parcel, origin, true, game.as_ref())
+            }
+            Target::Ephemeral(user) => match origin.filter(|origin| !origin.private) {
+                // A question with buttons for the caller ("Resign game k7m2?")
+                // is answered where it was asked, under their message: Telegram
+                // has no message only one member of a group sees, and the
+                // buttons name the side, so another member's press changes
+                // nothing (they are told so privately).
+                Some(group) if !parcel.buttons.is_empty() && parcel.image.is_none() => {
+                    let mut reply = parcel;
+                    reply.reply_to = group.message;
+                    self.courier.enqueue(group.chat, reply);
+                }
+                _ => self.send_privately(&user, parcel, origin, false, game.as_ref()),
+            },
         }
     }
 
@@ -271,6 +299,7 @@ impl Adapter {
         mut parcel: Parcel,
         origin: Option<&Origin>,
         hidden: bool,
+        game: Option<&GameRef>,
     ) {
         if user.platform != Platform::Telegram {
             tracing::warn!("a private delivery for another platform reached Telegram");
@@ -291,6 +320,7 @@ impl Adapter {
                     player,
                     player_name: user.name.clone(),
                     payload: deep_link_payload(
+                        game,
                         parcel.image.as_ref().map(|image| &*image.file_name),
                     ),
                 }
@@ -329,21 +359,26 @@ impl Adapter {
     }
 }
 
-/// The `/start` payload of a deep link to a private board: `b_<game>` when the
-/// board's file name names the game (the service's `<game>-<ply>[-<color>].png`,
-/// or `board-<game>-<ply>.png`), else `board` (the player's current game).
-/// Telegram allows only `A-Z a-z 0-9 _ -` and 64 characters.
-fn deep_link_payload(file_name: Option<&str>) -> String {
-    let game = file_name
+/// The `/start` payload of a deep link to a private board: `b_<game>` for the
+/// game the delivery names, or (from services that do not name it) the game in
+/// the board's file name (`<game>-<ply>[-<color>].png`, `board-<game>-<ply>.png`);
+/// else `board` (the player's current game). Telegram allows only
+/// `A-Z a-z 0-9 _ -` and 64 characters.
+fn deep_link_payload(game: Option<&GameRef>, file_name: Option<&str>) -> String {
+    let from_file_name = file_name
         .map(|name| name.strip_prefix("board-").unwrap_or(name))
         .and_then(|name| name.split_once('-'))
-        .map(|(game, _)| game)
-        .filter(|game| {
-            !game.is_empty()
-                && game.len() <= 60
-                && game.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        });
-    match game {
+        .map(|(game, _)| game);
+    let fits = |game: &&str| {
+        !game.is_empty()
+            && game.len() <= 60
+            && game.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let named = game
+        .map(|game| game.id.as_str())
+        .filter(fits)
+        .or_else(|| from_file_name.filter(fits));
+    match named {
         Some(game) => format!("b_{game}"),
         None => "board".to_owned(),
     }
@@ -385,10 +420,27 @@ mod tests {
 
     #[test]
     fn deep_link_payload_names_the_game_only_when_safe() {
-        assert_eq!(deep_link_payload(Some("board-7fk2-12.png")), "b_7fk2");
-        assert_eq!(deep_link_payload(Some("k3x9pq-4-black.png")), "b_k3x9pq");
-        assert_eq!(deep_link_payload(Some("board-a b-3.png")), "board");
-        assert_eq!(deep_link_payload(Some("game.gif")), "board");
-        assert_eq!(deep_link_payload(None), "board");
+        let game = |id: &str| GameRef {
+            id: id.to_owned(),
+            title: "Fog of war: @alice vs @bob".to_owned(),
+            started: false,
+        };
+        assert_eq!(
+            deep_link_payload(Some(&game("k7m2")), Some("x.png")),
+            "b_k7m2"
+        );
+        assert_eq!(deep_link_payload(Some(&game("k7m2")), None), "b_k7m2");
+        assert_eq!(
+            deep_link_payload(Some(&game("a b")), Some("board-7fk2-12.png")),
+            "b_7fk2"
+        );
+        assert_eq!(deep_link_payload(None, Some("board-7fk2-12.png")), "b_7fk2");
+        assert_eq!(
+            deep_link_payload(None, Some("k3x9pq-4-black.png")),
+            "b_k3x9pq"
+        );
+        assert_eq!(deep_link_payload(None, Some("board-a b-3.png")), "board");
+        assert_eq!(deep_link_payload(None, Some("game.gif")), "board");
+        assert_eq!(deep_link_payload(None, None), "board");
     }
 }

@@ -13,6 +13,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use kodex_bot::telegram::{Limits, TelegramConfig};
 use serde_json::{json, Value};
 use tokio::sync::Notify;
 
@@ -222,6 +223,7 @@ impl FakeTelegram {
 
     /// Adds a person; `started` says whether they have pressed Start in a
     /// private chat with the bot (else private messages to them get a 403).
+    /// An empty `username` is a person without one.
     pub fn add_person(&self, id: i64, username: &str, language_code: &str, started: bool) {
         self.shared.world().people.insert(
             id,
@@ -232,6 +234,29 @@ impl FakeTelegram {
                 started,
             },
         );
+    }
+
+    /// Changes the first name a person shows (anyone may call themselves
+    /// `@carol`; only the username is unique).
+    pub fn set_first_name(&self, id: i64, first_name: &str) {
+        if let Some(person) = self.shared.world().people.get_mut(&id) {
+            person.first_name = first_name.to_owned();
+        }
+    }
+
+    /// A configuration of the real adapter that talks to this fake, with
+    /// flood limits high enough not to slow tests down (Telegram's real ones
+    /// allow one message a second per chat).
+    pub fn adapter_config(&self) -> TelegramConfig {
+        let mut config = TelegramConfig::new(TOKEN);
+        config.api_url = Some(self.url());
+        config.limits = Limits {
+            messages_per_sec_chat: 1_000,
+            messages_per_min_chat: 10_000,
+            messages_per_min_channel_or_supergroup: 10_000,
+            messages_per_sec_overall: 1_000,
+        };
+        config
     }
 
     /// Adds a group chat (a negative id).
@@ -332,6 +357,18 @@ impl FakeTelegram {
         }
     }
 
+    /// Waits for the bot's answer to the button press `press` (the id
+    /// [`FakeTelegram::press`] returned), from call `from` on. Returns its
+    /// index and the note shown only to the presser, if any.
+    pub async fn press_answer(&self, from: usize, press: &str) -> (usize, Option<String>) {
+        let (index, answer) = self
+            .wait_for(from, "the answer to a button press", |call| {
+                call.method == "answerCallbackQuery" && call.params["callback_query_id"] == press
+            })
+            .await;
+        (index, answer.params["text"].as_str().map(str::to_owned))
+    }
+
     /// A readable dump of the record, for failure messages.
     pub fn describe_calls(&self) -> String {
         self.calls()
@@ -400,13 +437,18 @@ fn bot_json() -> Value {
 
 fn person_json(world: &World, id: i64) -> Value {
     match world.people.get(&id) {
-        Some(person) => json!({
-            "id": id,
-            "is_bot": false,
-            "first_name": person.first_name,
-            "username": person.username,
-            "language_code": person.language_code,
-        }),
+        Some(person) => {
+            let mut user = json!({
+                "id": id,
+                "is_bot": false,
+                "first_name": person.first_name,
+                "language_code": person.language_code,
+            });
+            if !person.username.is_empty() {
+                user["username"] = json!(person.username);
+            }
+            user
+        }
         None => json!({"id": id, "is_bot": false, "first_name": format!("user{id}")}),
     }
 }

@@ -86,6 +86,7 @@ async fn answer(
         "sendMessage" | "sendPhoto" | "sendAnimation" | "sendDocument" => {
             send(&shared, method, params, upload)
         }
+        "editMessageReplyMarkup" => edit_reply_markup(&shared, method, params),
         _ => error(StatusCode::NOT_FOUND, "Not Found: method not found", None),
     }
 }
@@ -244,6 +245,39 @@ fn send(shared: &Shared, method: String, params: Value, upload: Option<Upload>) 
     drop(world);
     shared.calls_changed.notify_waiters();
     ok(message)
+}
+
+/// Replaces (or, without `reply_markup`, removes) the keyboard of a message.
+fn edit_reply_markup(shared: &Shared, method: String, params: Value) -> Response {
+    let id = params["message_id"].as_i64().unwrap_or_default();
+    let edited = {
+        let mut world = shared.world();
+        world.messages.get_mut(&id).map(|message| {
+            match params
+                .get("reply_markup")
+                .filter(|markup| !markup.is_null())
+            {
+                Some(markup) => message["reply_markup"] = markup.clone(),
+                None => {
+                    if let Some(fields) = message.as_object_mut() {
+                        fields.remove("reply_markup");
+                    }
+                }
+            }
+            message.clone()
+        })
+    };
+    match edited {
+        Some(message) => {
+            record(shared, method, params, None, Outcome::Ok, Some(id));
+            ok(message)
+        }
+        None => error(
+            StatusCode::BAD_REQUEST,
+            "Bad Request: message to edit not found",
+            None,
+        ),
+    }
 }
 
 fn record(
