@@ -4,6 +4,7 @@
 //! [`service::Service`] and send back the [`api::Delivery`]s it returns.
 
 pub mod api;
+pub mod app;
 pub mod clock;
 pub mod command;
 pub mod config;

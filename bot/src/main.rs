@@ -20,7 +20,10 @@ Usage: kodex [console] [--config <path>]
 Environment: KODEX_DISCORD_TOKEN, KODEX_TELEGRAM_TOKEN, KODEX_DATABASE_URL,
 KODEX_BOARDS_DIR, KODEX_TEXT_BOARDS, KODEX_CHALLENGE_EXPIRY_SECS, KODEX_DEFAULT_LANG,
 KODEX_VARIANTS_DIR, KODEX_LOG, KODEX_DISCORD_THREADS (a thread per game),
-KODEX_DISCORD_GUILD (one guild for development).";
+KODEX_DISCORD_GUILD (one guild for development), KODEX_DISCORD_API_URL and
+KODEX_DISCORD_RATE_LIMITER=off (an API proxy that limits requests itself),
+KODEX_TELEGRAM_API_URL, KODEX_TELEGRAM_WEBHOOK_URL, KODEX_TELEGRAM_WEBHOOK_LISTEN,
+KODEX_TELEGRAM_BOARDS_AS_FILES.";
 
 /// What the command line asked for.
 struct Args {
@@ -113,48 +116,8 @@ async fn run(args: Args, mut config: Config) -> Result<(), Box<dyn std::error::E
             .await?;
         return Ok(());
     }
-    let mut platforms = tokio::task::JoinSet::new();
-    if let Some(token) = config.telegram.token() {
-        let mut telegram = kodex_bot::telegram::TelegramConfig::new(token)
-            .with_env_options()?
-            .with_variants_of(service.registry());
-        telegram.store = Some(service.store().clone());
-        let outbox = service.outbox(kodex_bot::api::Platform::Telegram);
-        let handler: Arc<dyn kodex_bot::api::Handler> = Arc::new(service.clone());
-        platforms.spawn(async move {
-            kodex_bot::telegram::run(telegram, handler, outbox)
-                .await
-                .map_err(|e| format!("telegram: {e}"))
-        });
-        tracing::info!("telegram adapter started");
-    }
-    if let Some(token) = config.discord.token() {
-        let mut discord = kodex_bot::discord::DiscordConfig::new(
-            token,
-            kodex_bot::discord::variant_choices(service.registry()),
-        );
-        discord.dev_guild = std::env::var("KODEX_DISCORD_GUILD")
-            .ok()
-            .and_then(|g| g.trim().parse().ok());
-        discord.game_threads = config.discord.threads;
-        let outbox = service.outbox(kodex_bot::api::Platform::Discord);
-        let handler: Arc<dyn kodex_bot::api::Handler> = Arc::new(service.clone());
-        platforms.spawn(async move {
-            kodex_bot::discord::run(discord, handler, outbox)
-                .await
-                .map_err(|e| format!("discord: {e}"))
-        });
-        tracing::info!("discord adapter started");
-    }
-    if platforms.is_empty() {
-        return Err("no platform could be started; run `kodex console`".into());
-    }
-    while let Some(finished) = platforms.join_next().await {
-        match finished {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => return Err(e.into()),
-            Err(e) => return Err(format!("a platform task failed: {e}").into()),
-        }
-    }
-    Ok(())
+    let env = |name: &str| std::env::var(name).ok();
+    kodex_bot::app::run_platforms(&service, &config, &env)
+        .await
+        .map_err(|e| e as Box<dyn std::error::Error>)
 }

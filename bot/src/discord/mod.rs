@@ -73,6 +73,57 @@ impl DiscordConfig {
             ..DiscordConfig::default()
         }
     }
+
+    /// Applies the optional settings `env` gives (the process environment in
+    /// production, a map in tests); empty values count as unset:
+    ///
+    /// - `KODEX_DISCORD_GUILD`: a guild id to register the commands in
+    ///   (development);
+    /// - `KODEX_DISCORD_API_URL`: send REST requests to this base URL (an API
+    ///   proxy) instead of `https://discord.com`;
+    /// - `KODEX_DISCORD_RATE_LIMITER=off`: leave rate limits to that proxy.
+    ///
+    /// A value that cannot be used is an error naming the variable.
+    pub fn with_options_from(
+        mut self,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<DiscordConfig, String> {
+        let env_variable = |name: &str| {
+            env(name)
+                .map(|value| value.trim().to_owned())
+                .filter(|value| !value.is_empty())
+        };
+        if let Some(guild) = env_variable("KODEX_DISCORD_GUILD") {
+            let id = guild.parse::<u64>().ok().filter(|id| *id != 0);
+            self.dev_guild =
+                Some(id.ok_or_else(|| format!("KODEX_DISCORD_GUILD is not a guild id: {guild}"))?);
+        }
+        if let Some(url) = env_variable("KODEX_DISCORD_API_URL") {
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                return Err(format!(
+                    "KODEX_DISCORD_API_URL is not an http(s) URL: {url}"
+                ));
+            }
+            self.api_base = Some(url);
+        }
+        match env_variable("KODEX_DISCORD_RATE_LIMITER").as_deref() {
+            None | Some("on") => {}
+            Some("off") if self.api_base.is_some() => self.disable_rate_limiter = true,
+            Some("off") => {
+                return Err(
+                    "KODEX_DISCORD_RATE_LIMITER=off needs KODEX_DISCORD_API_URL \
+                            (a proxy that limits requests itself)"
+                        .to_owned(),
+                )
+            }
+            Some(other) => {
+                return Err(format!(
+                    "KODEX_DISCORD_RATE_LIMITER is on or off, not {other}"
+                ))
+            }
+        }
+        Ok(self)
+    }
 }
 
 /// One variant as offered by autocomplete: the id the service understands and
@@ -310,5 +361,52 @@ mod tests {
         assert!(choices
             .iter()
             .all(|c| !c.name_en.is_empty() && !c.name_ru.is_empty()));
+    }
+
+    fn options(pairs: &[(&str, &str)]) -> Result<DiscordConfig, String> {
+        let env: std::collections::HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        DiscordConfig::new("token", Vec::new()).with_options_from(&|name| env.get(name).cloned())
+    }
+
+    #[test]
+    fn options_from_the_environment_are_read_and_bad_values_named() {
+        let plain = options(&[]).expect("no options");
+        assert_eq!(plain.dev_guild, None);
+        assert!(!plain.disable_rate_limiter && plain.api_base.is_none());
+        let set = options(&[
+            ("KODEX_DISCORD_GUILD", " 123456789012345678 "),
+            ("KODEX_DISCORD_API_URL", "http://127.0.0.1:3000"),
+            ("KODEX_DISCORD_RATE_LIMITER", "off"),
+        ])
+        .expect("valid options");
+        assert_eq!(set.dev_guild, Some(123_456_789_012_345_678));
+        assert_eq!(set.api_base.as_deref(), Some("http://127.0.0.1:3000"));
+        assert!(set.disable_rate_limiter);
+        let empty = options(&[("KODEX_DISCORD_GUILD", "")]).expect("empty is unset");
+        assert_eq!(empty.dev_guild, None);
+        for (pairs, named) in [
+            (
+                &[("KODEX_DISCORD_GUILD", "my server")][..],
+                "KODEX_DISCORD_GUILD",
+            ),
+            (
+                &[("KODEX_DISCORD_API_URL", "discord.com")][..],
+                "KODEX_DISCORD_API_URL",
+            ),
+            (
+                &[("KODEX_DISCORD_RATE_LIMITER", "off")][..],
+                "KODEX_DISCORD_API_URL",
+            ),
+            (
+                &[("KODEX_DISCORD_RATE_LIMITER", "maybe")][..],
+                "KODEX_DISCORD_RATE_LIMITER",
+            ),
+        ] {
+            let error = options(pairs).expect_err("a bad value");
+            assert!(error.contains(named), "{error}");
+        }
     }
 }

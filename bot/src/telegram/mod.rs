@@ -117,19 +117,30 @@ impl TelegramConfig {
     /// Reads the environment: `None` without `KODEX_TELEGRAM_TOKEN`, else the
     /// token with [`TelegramConfig::with_env_options`].
     pub fn from_env() -> Result<Option<Self>, TelegramError> {
-        match env_variable("KODEX_TELEGRAM_TOKEN") {
+        match process_env("KODEX_TELEGRAM_TOKEN") {
             Some(token) => TelegramConfig::new(token).with_env_options().map(Some),
             None => Ok(None),
         }
     }
 
-    /// Applies the optional settings from the environment:
+    /// Applies the optional settings from the process environment; see
+    /// [`TelegramConfig::with_options_from`].
+    pub fn with_env_options(self) -> Result<Self, TelegramError> {
+        self.with_options_from(&process_env)
+    }
+
+    /// Applies the optional settings `env` gives (the process environment in
+    /// production, a map in tests); empty values count as unset:
     ///
     /// - `KODEX_TELEGRAM_API_URL`: another Bot API server;
     /// - `KODEX_TELEGRAM_WEBHOOK_URL` and `KODEX_TELEGRAM_WEBHOOK_LISTEN`
     ///   (default `0.0.0.0:8443`): webhook mode instead of long polling;
     /// - `KODEX_TELEGRAM_BOARDS_AS_FILES=1`: boards as documents.
-    pub fn with_env_options(mut self) -> Result<Self, TelegramError> {
+    pub fn with_options_from(
+        mut self,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Self, TelegramError> {
+        let env_variable = |name: &str| env(name).filter(|value| !value.is_empty());
         if let Some(api_url) = env_variable("KODEX_TELEGRAM_API_URL") {
             self.api_url = Some(parse_url("KODEX_TELEGRAM_API_URL", &api_url)?);
         }
@@ -165,7 +176,7 @@ impl TelegramConfig {
     }
 }
 
-fn env_variable(name: &str) -> Option<String> {
+fn process_env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|value| !value.is_empty())
 }
 

@@ -312,6 +312,12 @@ impl FakeTelegram {
         self.shared.world().calls.clone()
     }
 
+    /// How many updates the bot has not confirmed yet (by asking `getUpdates`
+    /// for a later offset): what Telegram would send again after a crash.
+    pub fn unconfirmed_updates(&self) -> usize {
+        self.shared.world().pending_updates.len()
+    }
+
     /// How many `getUpdates` (long polling) calls the bot made.
     pub fn get_updates_calls(&self) -> usize {
         self.shared.world().get_updates_calls
