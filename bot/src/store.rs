@@ -74,6 +74,9 @@ pub struct GameRow {
     pub platform: String,
     /// The chat the game belongs to.
     pub chat_id: String,
+    /// The chat it started in, when an adapter has since moved it into a
+    /// thread of its own (see `migrations/0003_home_chat.sql`).
+    pub home_chat_id: Option<String>,
     /// The variant id.
     pub variant: String,
     /// The stored [`Status`] name.
@@ -215,14 +218,16 @@ pub struct Store {
     pool: SqlitePool,
 }
 
-const COLUMNS: &str = "id, platform, chat_id, variant, status, challenger_id, challenger_name, \
+const COLUMNS: &str =
+    "id, platform, chat_id, home_chat_id, variant, status, challenger_id, challenger_name, \
     opponent_id, opponent_name, color, white_id, white_name, black_id, black_name, time_control, \
     start_fen, moves, white_ms, black_ms, turn_started_at, deadline, draw_offer, takeback_offer, \
     result, reason, created_at, updated_at, version";
 
 /// The columns a game changes over its life, in the order [`bind_mutable`] binds them.
-const MUTABLE: [&str; 19] = [
+const MUTABLE: [&str; 20] = [
     "chat_id",
+    "home_chat_id",
     "status",
     "opponent_id",
     "opponent_name",
@@ -249,6 +254,7 @@ type Query<'q> = sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArgume
 fn bind_mutable<'q>(query: Query<'q>, row: &GameRow) -> Query<'q> {
     query
         .bind(row.chat_id.clone())
+        .bind(row.home_chat_id.clone())
         .bind(row.status.clone())
         .bind(row.opponent_id.clone())
         .bind(row.opponent_name.clone())
@@ -578,6 +584,7 @@ mod tests {
             id: id.to_owned(),
             platform: "console".to_owned(),
             chat_id: "local".to_owned(),
+            home_chat_id: None,
             variant: "chess".to_owned(),
             status: Status::Challenge.as_str().to_owned(),
             challenger_id: "alice".to_owned(),

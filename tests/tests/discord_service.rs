@@ -335,9 +335,15 @@ async fn with_threads_on_a_game_moves_into_its_own_thread_and_ends_there() {
         .await;
     assert_eq!(end.place, Place::Channel(thread.id));
     assert!(end.content.contains("0-1"), "{}", end.content);
-    // The channel kept only the challenge and the pointer.
+    // The channel kept only the challenge, the pointer and the result line.
+    let result = fake
+        .wait_for_message("the result in the channel", |m| {
+            m.place == Place::Channel(CHANNEL) && m.content.contains("checkmate")
+        })
+        .await;
+    assert!(result.content.contains("0-1"), "{}", result.content);
     let channel = fake.messages_in(CHANNEL);
-    assert_eq!(channel.len(), 2, "{channel:#?}");
+    assert_eq!(channel.len(), 3, "{channel:#?}");
     assert!(channel.iter().all(|m| !m.has_png()));
     assert_eq!(fake.threads().len(), 1);
     bot.stop().await;

@@ -135,15 +135,25 @@ async fn the_start_names_the_game_and_an_adapter_may_move_it_into_a_thread() {
     )
     .await;
     let confirm = resign[0].buttons[0].data.clone();
-    ask(
-        &chat,
-        "thread-1",
-        false,
-        &bob,
-        Action::Button { data: confirm },
-    )
-    .await;
+    let press = Action::Button { data: confirm };
+    let ended = ask(&chat, "thread-1", false, &bob, press).await;
     assert_eq!(chat.row(&id).await.status(), Status::Finished);
+    // The summary goes to the thread; the chat it came from hears the result only.
+    let in_hall: Vec<&Delivery> = ended
+        .iter()
+        .filter(|d| d.target == Target::Chat(self::chat("hall")))
+        .collect();
+    assert_eq!(in_hall.len(), 1, "{ended:#?}");
+    assert!(
+        in_hall[0].text.starts_with(&format!("{id}: 1-0"))
+            && in_hall[0].text.contains("bob resigned")
+            && in_hall[0].image.is_none(),
+        "{:?}",
+        in_hall[0].text
+    );
+    assert!(ended
+        .iter()
+        .any(|d| d.target == Target::Chat(self::chat("thread-1")) && d.image.is_some()));
     let back = Action::Relocate {
         game: id.clone(),
         chat: "hall".into(),

@@ -83,6 +83,7 @@ impl Service {
             id: String::new(),
             platform: ctx.platform().to_owned(),
             chat_id: ctx.req.chat.id.clone(),
+            home_chat_id: None,
             variant: variant.id().to_owned(),
             status: Status::Challenge.as_str().to_owned(),
             challenger_id: ctx.actor().id.clone(),

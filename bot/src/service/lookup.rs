@@ -89,6 +89,9 @@ impl Service {
         if !live || row.chat_id != ctx.req.chat.id {
             return Err(Failure::Silent);
         }
+        if row.home_chat_id.is_none() {
+            row.home_chat_id = Some(row.chat_id.clone());
+        }
         row.chat_id = chat.to_owned();
         self.save(&mut row).await?;
         tracing::info!(game = %row.id, "game moved into its own thread");

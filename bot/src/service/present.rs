@@ -88,6 +88,23 @@ impl Service {
             self.attach_board(&mut public, view, decor, file_name).await;
         }
         deliveries.push(public);
+        if let Some(home) = row
+            .home_chat_id
+            .as_ref()
+            .filter(|home| ended && **home != row.chat_id)
+        {
+            // The chat the game left for its thread hears how it ended.
+            deliveries.push(Delivery {
+                target: Target::Chat(ChatRef {
+                    platform: chat_of(row).platform,
+                    id: home.clone(),
+                }),
+                text: self.result_text(lang, row),
+                image: None,
+                buttons: Vec::new(),
+                game: Some(self.game_ref(lang, row, false)),
+            });
+        }
         if ended {
             // The game-end summary: the whole game, move by move.
             if let Some(gif) = self.game_gif(lang, row, game).await {
