@@ -119,6 +119,16 @@ async fn fools_mate_by_button_and_moves_typed_in_chat() {
     let (_service, bot) = start(&fake, "fools-mate").await;
     let started = accepted_game(&fake, "chess").await;
     assert!(started.has_png(), "the start position comes as a PNG");
+    // Accepted, the challenge loses its buttons.
+    let challenge = fake
+        .messages_in(CHANNEL)
+        .into_iter()
+        .find(|m| m.button("acc:").is_some())
+        .expect("the challenge");
+    fake.wait_for("the challenge's buttons removed", |fake| {
+        fake.buttons_now(&challenge).is_empty().then_some(())
+    })
+    .await;
     for (player, san) in [(alice(), "f3"), (bob(), "e5"), (alice(), "g4")] {
         fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
         let board = fake
@@ -275,6 +285,11 @@ async fn resign_asks_ephemerally_and_only_the_player_can_confirm() {
         m.content.contains("played e4.")
     })
     .await;
+    assert_eq!(
+        fake.buttons_now(&question).len(),
+        2,
+        "presses answered privately leave the question as it was"
+    );
 
     fake.press_button(&bob(), &question, "rsg:").await;
     let end = fake
@@ -282,6 +297,10 @@ async fn resign_asks_ephemerally_and_only_the_player_can_confirm() {
         .await;
     assert_eq!(end.place, Place::Channel(CHANNEL));
     assert!(end.content.contains("1-0"), "{}", end.content);
+    fake.wait_for("the settled question loses its buttons", |fake| {
+        fake.buttons_now(&question).is_empty().then_some(())
+    })
+    .await;
     bot.stop().await;
 }
 

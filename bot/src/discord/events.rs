@@ -5,7 +5,9 @@
 //! button on a message sent before a restart works like a new one.
 
 use poise::serenity_prelude as serenity;
-use serenity::{CreateInteractionResponse, FullEvent, Interaction, UserId};
+use serenity::{
+    CreateInteractionResponse, EditInteractionResponse, FullEvent, Interaction, UserId,
+};
 
 use super::caller::Caller;
 use super::deliver::{Origin, SHOW_BOARD_BUTTON};
@@ -106,8 +108,21 @@ async fn on_button(data: &Data, component: &serenity::ComponentInteraction) {
         locale: Some(&component.locale),
     };
     let request = caller.request(data, caller.in_dm, action);
+    let acknowledged_ok = acknowledged.is_ok();
     let origin = caller.origin(acknowledged, &component.token, false);
-    data.answer(request, origin).await;
+    let settled = data.answer(request, origin).await;
+    if settled && acknowledged_ok {
+        // The press settled what the buttons asked (and said so in the
+        // channel): take them off the message so nobody presses them again.
+        // A press answered only privately (not yours, play on) leaves them.
+        let cleared = EditInteractionResponse::new().components(Vec::new());
+        if let Err(error) = component
+            .edit_response(data.deliverer.http(), cleared)
+            .await
+        {
+            tracing::warn!("removing settled buttons failed: {error}");
+        }
+    }
 }
 
 /// `<@bot> e4` → `e4`: people often address the bot when typing a move.

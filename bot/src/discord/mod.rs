@@ -176,8 +176,10 @@ pub(crate) struct Data {
 
 impl Data {
     /// Asks the service and sends what it answers (moving games that just
-    /// started into their own threads first, when configured).
-    async fn answer(&self, request: Request, mut origin: Origin) {
+    /// started into their own threads first, when configured). Returns
+    /// whether anything went to a channel: the request changed something
+    /// everyone sees (a challenge accepted, an offer answered, a game ended).
+    async fn answer(&self, request: Request, mut origin: Origin) -> bool {
         let deliveries = self.handler.handle(request.clone()).await;
         let deliveries = if self.game_threads {
             threads::move_new_games(
@@ -190,7 +192,11 @@ impl Data {
         } else {
             deliveries
         };
+        let public = deliveries
+            .iter()
+            .any(|delivery| matches!(delivery.target, crate::api::Target::Chat(_)));
         self.deliverer.deliver(deliveries, &mut origin).await;
+        public
     }
 }
 

@@ -156,6 +156,9 @@ pub(crate) struct State {
     /// Interaction token → where it was used (channel id, guild id if any),
     /// for the messages answering it.
     interaction_places: Mutex<HashMap<String, (u64, Option<u64>)>>,
+    /// Button press token → the id of the message pressed on: editing the
+    /// press's original response edits that message.
+    pressed_messages: Mutex<HashMap<String, String>>,
     gateway_url: Mutex<String>,
 }
 
@@ -227,6 +230,7 @@ impl FakeDiscord {
             resumes: Mutex::new(Vec::new()),
             registered_commands: Mutex::new(Vec::new()),
             interaction_places: Mutex::new(HashMap::new()),
+            pressed_messages: Mutex::new(HashMap::new()),
             gateway_url: Mutex::new(gateway_url),
         });
         let tasks = vec![
@@ -325,6 +329,32 @@ impl FakeDiscord {
             .iter()
             .filter_map(|request| sent_message(request, &mut ephemeral_tokens))
             .collect()
+    }
+
+    /// The buttons `message` carries now: the ones it was sent with, or what
+    /// the bot left after editing it (the original response of a press on it).
+    pub fn buttons_now(&self, message: &SentMessage) -> Vec<SentButton> {
+        let Some(id) = message.message["id"].as_str() else {
+            return message.buttons.clone();
+        };
+        let tokens: HashSet<String> = lock(&self.state.pressed_messages)
+            .iter()
+            .filter(|(_, pressed)| pressed.as_str() == id)
+            .map(|(token, _)| token.clone())
+            .collect();
+        self.requests()
+            .iter()
+            .filter(|request| request.method == "PATCH" && (200..300).contains(&request.status))
+            .filter(|request| {
+                let segments: Vec<&str> = request.path.trim_start_matches('/').split('/').collect();
+                matches!(segments.as_slice(), ["webhooks", _, token, "messages", "@original"]
+                    if tokens.contains(*token))
+            })
+            .rfind(|request| request.json.get("components").is_some())
+            .map_or_else(
+                || message.buttons.clone(),
+                |edit| buttons(&edit.json["components"]),
+            )
     }
 
     /// Messages in one channel.
@@ -488,6 +518,9 @@ impl FakeDiscord {
             .and_then(|channel| channel.parse().ok())
             .unwrap_or(1);
         let guild = message.message.get("guild_id").map(|_| GUILD_ID);
+        if let Some(pressed) = message.message["id"].as_str() {
+            lock(&self.state.pressed_messages).insert(token.clone(), pressed.to_owned());
+        }
         let interaction = payloads::button_press(
             id,
             &token,
@@ -565,6 +598,13 @@ fn sent_message(
             }
             json = &request.json["data"];
             Place::Original(token.to_string())
+        }
+        // An edit that only changes the buttons is no new message (see
+        // `FakeDiscord::buttons_now`).
+        ("PATCH", ["webhooks", _, _, "messages", "@original"])
+            if request.json.get("content").is_none() =>
+        {
+            return None
         }
         ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
             Place::Original(token.to_string())
