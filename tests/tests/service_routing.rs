@@ -108,6 +108,15 @@ async fn the_start_names_the_game_and_an_adapter_may_move_it_into_a_thread() {
         .is_empty());
     assert_eq!(chat.row(&id).await.chat_id, "hall");
 
+    // Nor may anyone but its players.
+    let carol = user("carol", "carol", None);
+    let stranger = Action::Relocate {
+        game: id.clone(),
+        chat: "stolen".into(),
+    };
+    assert!(ask(&chat, "hall", false, &carol, stranger).await.is_empty());
+    assert_eq!(chat.row(&id).await.chat_id, "hall");
+
     let relocate = Action::Relocate {
         game: id.clone(),
         chat: "thread-1".into(),

@@ -74,8 +74,9 @@ impl Service {
     }
 
     /// An adapter moved `game`'s conversation from the request's chat into
-    /// `chat` (a thread). Only a live game of this chat moves; anything else
-    /// is ignored silently (adapters send this, people cannot).
+    /// `chat` (a thread), in the name of one of its players. Only a live game
+    /// of this chat moves, and only for its players; anything else is
+    /// ignored silently (adapters send this, people cannot).
     pub(crate) async fn relocate(&self, ctx: &Ctx, game: &str, chat: &str) -> Outcome {
         let chat = chat.trim();
         if chat.is_empty() || chat.len() > 64 {
@@ -86,7 +87,14 @@ impl Service {
             return Err(Failure::Silent);
         };
         let live = matches!(row.status(), Status::Active | Status::Challenge);
-        if !live || row.chat_id != ctx.req.chat.id {
+        let actor = ctx.actor();
+        let player = row.side_of(&actor.id).is_some()
+            || row.challenger_id == actor.id
+            || row
+                .opponent_id
+                .as_deref()
+                .is_some_and(|o| is_user(actor, o));
+        if !live || !player || row.chat_id != ctx.req.chat.id {
             return Err(Failure::Silent);
         }
         if row.home_chat_id.is_none() {

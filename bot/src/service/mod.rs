@@ -500,7 +500,7 @@ impl Service {
             Action::Button { data } => self.button(&ctx, &data).await,
             Action::Relocate { game, chat } => self.relocate(&ctx, &game, &chat).await,
             Action::Unknown { command } => Err(Msg::new("error-unknown-command")
-                .arg("command", command)
+                .arg("command", command.chars().take(32).collect::<String>())
                 .into()),
         };
         match result {
