@@ -3,4 +3,5 @@
 pub mod discord_bot;
 pub mod fake_discord;
 pub mod fake_telegram;
+pub mod garbage;
 pub mod toy_handler;

@@ -10,69 +10,7 @@ mod console_support;
 use console_support::Chat;
 use kodex_bot::api::{Action, ChatRef, Handler, Platform, Request, UserRef};
 
-/// Pieces random texts are made of: move-like, id-like and hostile.
-const PIECES: &[&str] = &[
-    "e4",
-    "Nf3",
-    "O-O",
-    "0-0-0",
-    "e8=Q",
-    "N@f3",
-    "Кf3",
-    "g1f3",
-    "acc:",
-    "rsg:",
-    "keep:",
-    "dec:",
-    "draw:",
-    "tb:",
-    "board:",
-    ":",
-    "::",
-    ":w",
-    ":b",
-    "@",
-    "@alice",
-    "@bob",
-    "#",
-    "/",
-    "/play",
-    "\u{202e}",
-    "\u{200b}",
-    "\u{0}",
-    "\n",
-    "\t",
-    " ",
-    "♔",
-    "🙂",
-    "ё",
-    "x",
-    "jkmn",
-    "99999999999",
-    "-1",
-    "%s",
-    "{}",
-    "'",
-    "\"",
-    ";",
-    "DROP TABLE games;",
-    "\\",
-    "..",
-];
-
-fn random_text() -> String {
-    let mut text = String::new();
-    match fastrand::u8(..10) {
-        // Now and then something huge.
-        0 => text.push_str(&"ж".repeat(fastrand::usize(1_000..70_000))),
-        _ => {
-            for _ in 0..fastrand::usize(0..6) {
-                text.push_str(PIECES[fastrand::usize(..PIECES.len())]);
-            }
-        }
-    }
-    text
-}
+use kodex_tests::garbage::random_text;
 
 fn maybe_text() -> Option<String> {
     fastrand::bool().then(random_text)
@@ -149,11 +87,7 @@ fn random_action(game: &str) -> Action {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn random_requests_never_panic_and_only_players_change_a_game() {
-    let seed = std::env::var("KODEX_GARBAGE_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| fastrand::u64(..));
-    fastrand::seed(seed);
+    let seed = kodex_tests::garbage::seed();
     let requests: usize = std::env::var("KODEX_GARBAGE_REQUESTS")
         .ok()
         .and_then(|s| s.parse().ok())

@@ -438,3 +438,82 @@ fn group_sends(calls: &[Call]) -> Vec<&Call> {
         .filter(|call| call.delivered_to(GROUP))
         .collect()
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_updates_change_nothing_and_the_game_plays_on_after_them() {
+    use kodex_tests::garbage::random_text;
+    let seed = kodex_tests::garbage::seed();
+    let harness = start("garbage", true).await;
+    let fake = &harness.fake;
+    fake.add_person(DAVE, "dave", "ru", false);
+    let (game, at) = alice_challenges_bob(fake, "chess").await;
+    let (at, board) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let before = stored(&harness, &game).await;
+    let known = board.message_id.expect("board id");
+
+    for _ in 0..200 {
+        let stranger = if fastrand::bool() { CAROL } else { DAVE };
+        let chat = if fastrand::bool() { GROUP } else { stranger };
+        let on = if fastrand::bool() {
+            known
+        } else {
+            fastrand::i64(-5..1_000)
+        };
+        match fastrand::u8(..4) {
+            0 => {
+                fake.say(chat, stranger, &random_text());
+            }
+            1 => {
+                fake.reply(chat, stranger, &random_text(), on);
+            }
+            2 => {
+                fake.press(chat, stranger, on, &random_text());
+            }
+            _ => {
+                // The players press buttons that mean nothing.
+                let player = if fastrand::bool() { ALICE } else { BOB };
+                let data = format!("zz:{}", random_text());
+                fake.press(GROUP, player, on, &data);
+            }
+        }
+    }
+    // Every update fetched (and so confirmed) by the bot.
+    for _ in 0..1_200 {
+        if fake.unconfirmed_updates() == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(fake.unconfirmed_updates(), 0, "seed {seed}: updates left");
+    assert!(
+        !harness.bot.is_finished(),
+        "seed {seed}: the adapter stopped"
+    );
+    let answered = fake.calls()[at..]
+        .iter()
+        .filter(|call| call.method == "answerCallbackQuery")
+        .count();
+    assert!(answered > 0, "seed {seed}: presses were answered");
+    assert_eq!(
+        stored(&harness, &game).await,
+        before,
+        "seed {seed}: strangers changed the game"
+    );
+
+    let white = if before.white_id.as_deref() == Some(&ALICE.to_string()) {
+        ALICE
+    } else {
+        BOB
+    };
+    let at = fake.calls().len();
+    fake.say(GROUP, white, "/m e4");
+    fake.wait_for(at, "the board after e4", |call| {
+        call.delivered_to(GROUP) && is_board(call) && call.text().contains("e4")
+    })
+    .await;
+    assert_eq!(stored(&harness, &game).await.moves, "e2e4", "seed {seed}");
+}
