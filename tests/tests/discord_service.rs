@@ -452,3 +452,131 @@ async fn slash_move_plays_in_the_game_of_the_channel_it_is_used_in() {
         .await;
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_on() {
+    use kodex_tests::garbage::random_text;
+    let seed = kodex_tests::garbage::seed();
+    let fake = FakeDiscord::start().await;
+    fake.add_user(&carol());
+    let (service, bot) = start(&fake, "garbage").await;
+    let started = accepted_game(&fake, "chess").await;
+    let game = fake
+        .messages_in(CHANNEL)
+        .iter()
+        .find_map(|m| {
+            m.button("acc:")
+                .and_then(|b| b.custom_id.strip_prefix("acc:").map(str::to_owned))
+        })
+        .expect("the game id");
+    let before = service
+        .store()
+        .get("discord", &game)
+        .await
+        .expect("store")
+        .expect("game");
+
+    const COMMANDS: &[&str] = &[
+        "move",
+        "board",
+        "pgn",
+        "rules",
+        "resign",
+        "draw",
+        "nodraw",
+        "takeback",
+        "notakeback",
+        "abort",
+        "accept",
+        "decline",
+        "lang",
+        "play",
+        "games",
+        "nonexistent",
+    ];
+    const OPTIONS: &[&str] = &["move", "game", "variant", "language", "opponent"];
+    let mut interactions = Vec::new();
+    for _ in 0..150 {
+        match fastrand::u8(..5) {
+            0 => {
+                fake.say(&carol(), CHANNEL, Some(GUILD_ID), &random_text())
+                    .await
+            }
+            1 => {
+                fake.say(&carol(), 900 + fastrand::u64(..3), None, &random_text())
+                    .await
+            }
+            2 => {
+                let token = fake.press(&carol(), &started, &random_text()).await;
+                interactions.push(("press".to_owned(), token));
+            }
+            3 => {
+                let command = COMMANDS[fastrand::usize(..COMMANDS.len())];
+                let options = (0..fastrand::usize(0..3))
+                    .map(|_| {
+                        string_option(OPTIONS[fastrand::usize(..OPTIONS.len())], &random_text())
+                    })
+                    .collect();
+                let token = fake
+                    .slash(&carol(), CHANNEL, Some(GUILD_ID), command, options, &[])
+                    .await;
+                interactions.push((command.to_owned(), token));
+            }
+            _ => {
+                // The players press buttons that mean nothing.
+                let player = if fastrand::bool() { alice() } else { bob() };
+                let token = fake
+                    .press(&player, &started, &format!("zz:{}", random_text()))
+                    .await;
+                interactions.push(("player press".to_owned(), token));
+            }
+        }
+    }
+    // Every interaction is answered, garbage or not (Discord shows "the
+    // application did not respond" otherwise).
+    for (what, token) in &interactions {
+        fake.wait_for(&format!("an answer to {what} (seed {seed})"), |fake| {
+            (!fake.callbacks(token).is_empty()).then_some(())
+        })
+        .await;
+    }
+    // A command Discord still shows but the bot no longer has is answered too.
+    let token = fake
+        .slash(&carol(), CHANNEL, Some(GUILD_ID), "oldcommand", vec![], &[])
+        .await;
+    let answer = fake.wait_for_ephemeral("the unknown command", &token).await;
+    assert!(
+        answer.content.contains("no longer have this command"),
+        "{}",
+        answer.content
+    );
+    // Alice (white) moves: the game plays on, on the same connection.
+    fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
+    fake.wait_for_message("the board after e4", |m| {
+        m.place == Place::Channel(CHANNEL) && m.has_png() && m.content.contains("played e4.")
+    })
+    .await;
+    let after = service
+        .store()
+        .get("discord", &game)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_eq!(after.moves, "e2e4", "seed {seed}");
+    assert_eq!(
+        (
+            &after.status,
+            &after.chat_id,
+            after.draw_offer,
+            after.takeback_offer
+        ),
+        (&before.status, &before.chat_id, None, None),
+        "seed {seed}: strangers changed the game"
+    );
+    assert_eq!(
+        fake.identifies().len(),
+        1,
+        "seed {seed}: no reconnection was needed"
+    );
+    bot.stop().await;
+}

@@ -354,8 +354,30 @@ async fn submit(ctx: Context<'_>, action: Action) -> Result<(), Error> {
     Ok(())
 }
 
-/// Logs what went wrong and tells the user briefly, in their language.
+/// Logs what went wrong and tells the user briefly, in their language: every
+/// interaction gets an answer, or Discord tells them the bot did not respond.
 pub(super) async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    if let poise::FrameworkError::UnknownInteraction {
+        framework,
+        interaction,
+        ..
+    } = &error
+    {
+        tracing::info!("a slash command the bot does not have: {error}");
+        let lang = Lang::of(Some(&interaction.locale));
+        let answer = serenity::CreateInteractionResponse::Message(
+            serenity::CreateInteractionResponseMessage::new()
+                .ephemeral(true)
+                .content(lang.unknown_command()),
+        );
+        if let Err(error) = interaction
+            .create_response(&framework.serenity_context.http, answer)
+            .await
+        {
+            tracing::warn!("answering an unknown command failed: {error}");
+        }
+        return;
+    }
     let text = match &error {
         poise::FrameworkError::ArgumentParse { .. }
         | poise::FrameworkError::CommandStructureMismatch { .. } => {
@@ -368,7 +390,8 @@ pub(super) async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         }
         _ => {
             tracing::warn!("discord framework error: {error}");
-            None
+            // Where someone is waiting for an answer, they get one.
+            Some(Lang::internal_error as fn(Lang) -> &'static str)
         }
     };
     if let (Some(text), Some(ctx)) = (text, error.ctx()) {

@@ -93,6 +93,15 @@ impl Lang {
             Lang::Russian => "У меня что-то пошло не так. Попробуйте ещё раз.",
         }
     }
+
+    /// Told the user of a slash command the bot no longer has (Discord shows
+    /// removed global commands for a while).
+    pub(crate) fn unknown_command(self) -> &'static str {
+        match self {
+            Lang::English => "I no longer have this command. /help lists the ones I have.",
+            Lang::Russian => "Этой команды у меня больше нет. /help — список команд.",
+        }
+    }
 }
 
 #[cfg(test)]
