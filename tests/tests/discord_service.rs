@@ -350,9 +350,11 @@ async fn with_threads_on_a_game_moves_into_its_own_thread_and_ends_there() {
     }
     fake.say(&bob(), thread.id, Some(GUILD_ID), "Qh4#").await;
     let end = fake
-        .wait_for_message("the result", |m| m.content.contains("checkmate"))
+        .wait_for_message("the result in the thread", |m| {
+            m.place == Place::Channel(thread.id) && m.content.contains("checkmate")
+        })
         .await;
-    assert_eq!(end.place, Place::Channel(thread.id));
+    assert!(end.has_png(), "the final board");
     assert!(end.content.contains("0-1"), "{}", end.content);
     // The channel kept only the challenge, the pointer and the result line.
     let result = fake
@@ -578,5 +580,46 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
         1,
         "seed {seed}: no reconnection was needed"
     );
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_go_to_one_guild_for_development_and_everywhere_otherwise() {
+    let registrations = |fake: &FakeDiscord| -> Vec<String> {
+        fake.requests()
+            .into_iter()
+            .filter(|r| r.method == "PUT" && r.path.ends_with("/commands"))
+            .map(|r| r.path)
+            .collect()
+    };
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "global").await;
+    fake.wait_for("the commands registered", |fake| {
+        (!registrations(fake).is_empty()).then_some(())
+    })
+    .await;
+    assert!(
+        registrations(&fake)
+            .iter()
+            .all(|path| !path.contains("/guilds/")),
+        "{:?}",
+        registrations(&fake)
+    );
+    bot.stop().await;
+
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start_with(&fake, "guild", |discord| {
+        discord.dev_guild = Some(GUILD_ID);
+    })
+    .await;
+    fake.wait_for("the commands registered", |fake| {
+        (!registrations(fake).is_empty()).then_some(())
+    })
+    .await;
+    assert_eq!(
+        registrations(&fake),
+        vec![format!("/applications/100/guilds/{GUILD_ID}/commands")]
+    );
+    assert!(fake.registered_commands().len() >= 13);
     bot.stop().await;
 }
