@@ -1,15 +1,17 @@
 //! A small scripted stand-in for the game service, so adapter tests can run
 //! before (and independently of) the real one: challenges with Accept/Decline
-//! buttons, turns, resign with a game GIF, and a "fog" variant
-//! whose boards only go to each player privately.
+//! buttons, turns, fool's mate, a resign question with Resign/Keep playing
+//! buttons and a game GIF at the end, games moved into another chat (a
+//! thread), and a "fog" variant whose boards only go to each player privately.
 //!
-//! It validates moves only by shape (`e4`, `Nf3`, `exd5`), which is all an
-//! adapter test needs.
+//! It validates moves only by shape (`e4`, `Nf3`, `exd5`, `Qh4#`), which is
+//! all an adapter test needs.
 
 use std::sync::Mutex;
 
 use kodex_bot::api::{
-    Action, Button, ChatRef, Delivery, Handler, HandlerFuture, Image, Request, Target, UserRef,
+    Action, Button, ChatRef, Delivery, GameRef, Handler, HandlerFuture, Image, Request, Target,
+    UserRef,
 };
 
 /// The smallest valid PNG (1×1), standing in for a rendered board.
@@ -24,10 +26,17 @@ pub const BOARD_PNG: &[u8] = &[
 /// A minimal GIF standing in for the game-end animation.
 pub const GAME_GIF: &[u8] = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;";
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Status {
+/// The variants the toy knows.
+const VARIANTS: [&str; 2] = ["chess", "fog"];
+
+/// Where a toy game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Challenged, not yet accepted.
     Challenged,
+    /// Accepted and being played.
     Playing,
+    /// Ended by mate or resignation.
     Over,
 }
 
@@ -59,11 +68,76 @@ impl ToyGame {
         same(&self.white, user) || self.black.as_ref().is_some_and(|black| same(black, user))
     }
 
+    /// `w` or `b`: the side `player` plays, as a resign button names it.
+    fn side_of(&self, player: &UserRef) -> &'static str {
+        if same(&self.white, player) {
+            "w"
+        } else {
+            "b"
+        }
+    }
+
     fn board(&self) -> Image {
         Image {
             file_name: format!("board-{}-{}.png", self.id, self.moves.len()),
             bytes: BOARD_PNG.to_vec(),
         }
+    }
+
+    /// A delivery about this game, named so an adapter can give it a thread.
+    fn delivery(&self, target: Target, text: String, image: Option<Image>) -> Delivery {
+        let black = self.black.as_ref().map_or("anyone", |black| &black.name);
+        Delivery {
+            target,
+            text,
+            image,
+            buttons: Vec::new(),
+            game: Some(GameRef {
+                id: self.id.clone(),
+                title: format!(
+                    "{}: {} vs {black} · {}",
+                    self.variant, self.white.name, self.id
+                ),
+                started: false,
+            }),
+        }
+    }
+
+    /// The delivery in the game's chat announcing that it has just started.
+    fn start(&self, text: String, image: Option<Image>) -> Delivery {
+        let mut start = self.delivery(Target::Chat(self.chat.clone()), text, image);
+        if let Some(game) = &mut start.game {
+            game.started = true;
+        }
+        start
+    }
+
+    /// `player`'s own board, with the secret only they may see: their last move.
+    fn private_board(&self, player: &UserRef) -> Delivery {
+        let white = same(&self.white, player);
+        let mut text = format!(
+            "Your board ({}) in game {} after {} moves.",
+            if white { "white" } else { "black" },
+            self.id,
+            self.moves.len()
+        );
+        if let Some(last) = self
+            .moves
+            .last()
+            .filter(|_| white == (self.moves.len() % 2 == 1))
+        {
+            text.push_str(&format!(" You played {last}."));
+        }
+        self.delivery(Target::Private(player.clone()), text, Some(self.board()))
+    }
+
+    /// Both players' private boards.
+    fn private_boards(&self) -> Vec<Delivery> {
+        [Some(&self.white), self.black.as_ref()]
+            .into_iter()
+            .flatten()
+            .map(|player| self.private_board(player))
+            .collect()
     }
 }
 
@@ -71,6 +145,24 @@ impl ToyGame {
 /// a challenger typed for someone the adapter had not seen yet.
 fn same(expected: &UserRef, actual: &UserRef) -> bool {
     expected.id == actual.id || expected.name.eq_ignore_ascii_case(&actual.name)
+}
+
+/// A plain text delivery, with no image, buttons or game.
+pub fn note(target: Target, text: &str) -> Delivery {
+    Delivery {
+        target,
+        text: text.to_owned(),
+        image: None,
+        buttons: Vec::new(),
+        game: None,
+    }
+}
+
+fn button(label: &str, data: String) -> Button {
+    Button {
+        label: label.into(),
+        data,
+    }
 }
 
 /// The toy service. Every request it handled is kept for assertions.
@@ -89,61 +181,58 @@ impl ToyHandler {
             .unwrap_or_default()
     }
 
+    fn game(&self, id: &str) -> Option<ToyGame> {
+        let games = self.games.lock().ok()?;
+        games.iter().find(|game| game.id == id).cloned()
+    }
+
     /// The moves of a game so far.
     pub fn moves(&self, game: &str) -> Vec<String> {
-        self.games
-            .lock()
-            .ok()
-            .and_then(|games| games.iter().find(|g| g.id == game).map(|g| g.moves.clone()))
-            .unwrap_or_default()
+        self.game(game).map(|game| game.moves).unwrap_or_default()
+    }
+
+    /// Where a game stands; `None` if there is no such game.
+    pub fn status(&self, game: &str) -> Option<Status> {
+        self.game(game).map(|game| game.status)
+    }
+
+    /// The chat a game is played in; `None` if there is no such game.
+    pub fn chat(&self, game: &str) -> Option<ChatRef> {
+        self.game(game).map(|game| game.chat)
     }
 
     fn answer(&self, request: Request) -> Vec<Delivery> {
         let Ok(mut games) = self.games.lock() else {
             return Vec::new();
         };
-        let chat = Target::Chat(request.chat.clone());
         let me = Target::Ephemeral(request.actor.clone());
-        let note = |target: Target, text: String| Delivery {
-            target,
-            text,
-            image: None,
-            buttons: Vec::new(),
-            game: None,
-        };
         match request.action.clone() {
-            Action::Play { variant, .. } if variant.is_empty() => {
-                vec![note(me, "Usage: /play <variant>.".into())]
-            }
             Action::Play {
                 variant, opponent, ..
             } => {
-                vec![challenge(
-                    &mut games,
-                    &request.chat,
-                    &request.actor,
-                    &variant,
-                    opponent,
-                )]
+                if !VARIANTS.contains(&variant.as_str()) {
+                    let text = format!("Unknown variant “{variant}”. Try /variants.");
+                    return vec![note(me, &text)];
+                }
+                vec![challenge(&mut games, &request, &variant, opponent)]
             }
             Action::Button { data } => {
                 let mut parts = data.split(':');
-                match (parts.next(), parts.next()) {
-                    (Some("acc"), Some(id)) => {
-                        let Some(game) = games.iter_mut().find(|game| game.id == id) else {
-                            return vec![note(me, "That challenge is gone.".into())];
-                        };
-                        let for_me = game.status == Status::Challenged
-                            && !same(&game.white, &request.actor)
-                            && game.black.as_ref().is_none_or(|b| same(b, &request.actor));
-                        if !for_me {
-                            return vec![note(me, "This challenge is not for you.".into())];
-                        }
-                        game.black = Some(request.actor.clone());
-                        game.status = Status::Playing;
-                        announce_start(game)
+                let (kind, id, side) = (parts.next(), parts.next(), parts.next());
+                let Some(game) = games.iter_mut().find(|game| Some(&*game.id) == id) else {
+                    return vec![note(me, "That game is gone.")];
+                };
+                match kind {
+                    Some("acc") => accept(game, &request.actor),
+                    Some("rsg")
+                        if game.status == Status::Playing
+                            && game.has_player(&request.actor)
+                            && side == Some(game.side_of(&request.actor)) =>
+                    {
+                        resign(game, &request.actor)
                     }
-                    _ => vec![note(me, "Unknown button.".into())],
+                    Some("rsg") => vec![note(me, "This button is not for you.")],
+                    _ => vec![note(me, "Unknown button.")],
                 }
             }
             Action::Move { text, .. } => play_move(&mut games, &request, &text, true),
@@ -153,143 +242,133 @@ impl ToyHandler {
                     g.has_player(&request.actor) && game.as_ref().is_none_or(|id| *id == g.id)
                 });
                 match found {
-                    Some(game) if game.is_hidden() => vec![Delivery {
-                        target: Target::Private(request.actor.clone()),
-                        text: format!("Your board in game {}.", game.id),
-                        image: Some(game.board()),
-                        buttons: Vec::new(),
-                        game: None,
-                    }],
-                    Some(game) => vec![Delivery {
-                        target: Target::Chat(game.chat.clone()),
-                        text: format!("Game {} after {} moves.", game.id, game.moves.len()),
-                        image: Some(game.board()),
-                        buttons: Vec::new(),
-                        game: None,
-                    }],
-                    None => vec![note(me, "You have no game.".into())],
+                    Some(game) if game.is_hidden() => vec![game.private_board(&request.actor)],
+                    Some(game) => vec![game.delivery(
+                        Target::Chat(game.chat.clone()),
+                        format!("Game {} after {} moves.", game.id, game.moves.len()),
+                        Some(game.board()),
+                    )],
+                    None => vec![note(me, "You have no game.")],
                 }
             }
-            Action::Resign { .. } => {
-                let Some(game) = games
-                    .iter_mut()
-                    .find(|g| g.status == Status::Playing && g.has_player(&request.actor))
-                else {
-                    return vec![note(me, "You have no game to resign.".into())];
+            Action::Resign { game } => {
+                let Some(game) = games.iter().find(|g| {
+                    g.status == Status::Playing
+                        && g.has_player(&request.actor)
+                        && game.as_ref().is_none_or(|id| *id == g.id)
+                }) else {
+                    return vec![note(me, "You have no game to resign.")];
                 };
-                game.status = Status::Over;
-                let winner = if same(&game.white, &request.actor) {
-                    game.black
-                        .as_ref()
-                        .map(|b| b.name.clone())
-                        .unwrap_or_default()
-                } else {
-                    game.white.name.clone()
-                };
-                vec![Delivery {
-                    target: Target::Chat(game.chat.clone()),
-                    text: format!("{} resigns. {winner} wins.", request.actor.name),
-                    image: Some(Image {
-                        file_name: format!("game-{}.gif", game.id),
-                        bytes: GAME_GIF.to_vec(),
-                    }),
-                    buttons: Vec::new(),
-                    game: None,
-                }]
+                // Like the real service: a question only the player sees.
+                let text = format!("Resign game {}? This cannot be undone.", game.id);
+                let side = game.side_of(&request.actor);
+                let mut question = note(me, &text);
+                question.buttons = vec![
+                    button("Resign", format!("rsg:{}:{side}", game.id)),
+                    button("Keep playing", format!("keep:{}", game.id)),
+                ];
+                vec![question]
             }
-            Action::Help => vec![note(chat, "Kodex help.".into())],
-            _ => vec![note(me, "Not in the toy.".into())],
+            Action::Relocate { game, chat } => {
+                // Like the real service: only from the game's own chat, silently.
+                if let Some(game) = games
+                    .iter_mut()
+                    .find(|g| g.id == game && g.chat == request.chat)
+                {
+                    game.chat.id = chat;
+                }
+                Vec::new()
+            }
+            Action::Help => vec![note(Target::Chat(request.chat), "Kodex help.")],
+            _ => vec![note(me, "Not in the toy.")],
         }
     }
 }
 
 fn challenge(
     games: &mut Vec<ToyGame>,
-    chat: &ChatRef,
-    challenger: &UserRef,
+    request: &Request,
     variant: &str,
     opponent: Option<UserRef>,
 ) -> Delivery {
-    let id = format!("g{}", games.len() + 1);
-    let whom = opponent
-        .as_ref()
-        .map_or("anyone".to_owned(), |o| o.name.clone());
-    games.push(ToyGame {
-        id: id.clone(),
-        chat: chat.clone(),
+    let whom = opponent.as_ref().map_or("anyone", |o| &o.name).to_owned();
+    let game = ToyGame {
+        id: format!("g{}", games.len() + 1),
+        chat: request.chat.clone(),
         variant: variant.to_owned(),
-        white: challenger.clone(),
+        white: request.actor.clone(),
         black: opponent,
         status: Status::Challenged,
         moves: Vec::new(),
-    });
-    Delivery {
-        target: Target::Chat(chat.clone()),
-        text: format!("{} challenges {whom} to {variant}.", challenger.name),
-        image: None,
-        buttons: vec![
-            Button {
-                label: "Accept".into(),
-                data: format!("acc:{id}"),
-            },
-            Button {
-                label: "Decline".into(),
-                data: format!("dec:{id}"),
-            },
-        ],
-        game: None,
-    }
+    };
+    let text = format!("{} challenges {whom} to {variant}.", request.actor.name);
+    let mut delivery = game.delivery(Target::Chat(game.chat.clone()), text, None);
+    delivery.buttons = vec![
+        button("Accept", format!("acc:{}", game.id)),
+        button("Decline", format!("dec:{}", game.id)),
+    ];
+    games.push(game);
+    delivery
 }
 
-fn announce_start(game: &ToyGame) -> Vec<Delivery> {
-    let black = game.black.clone().unwrap_or_else(|| game.white.clone());
+fn accept(game: &mut ToyGame, actor: &UserRef) -> Vec<Delivery> {
+    let for_me = game.status == Status::Challenged
+        && !same(&game.white, actor)
+        && game.black.as_ref().is_none_or(|b| same(b, actor));
+    if !for_me {
+        let me = Target::Ephemeral(actor.clone());
+        return vec![note(me, "This challenge is not for you.")];
+    }
+    game.black = Some(actor.clone());
+    game.status = Status::Playing;
+    let players = format!("{} vs {}", game.white.name, actor.name);
     if game.is_hidden() {
-        let mut deliveries = vec![Delivery {
-            target: Target::Chat(game.chat.clone()),
-            text: format!(
-                "Fog game {}: {} vs {}. Boards are sent privately.",
-                game.id, game.white.name, black.name
-            ),
-            image: None,
-            buttons: Vec::new(),
-            game: None,
-        }];
-        for player in [&game.white, &black] {
-            deliveries.push(Delivery {
-                target: Target::Private(player.clone()),
-                text: format!("Your board in game {}.", game.id),
-                image: Some(game.board()),
-                buttons: Vec::new(),
-                game: None,
-            });
-        }
+        let text = format!(
+            "Fog game {}: {players}. Boards are sent privately.",
+            game.id
+        );
+        let mut deliveries = vec![game.start(text, None)];
+        deliveries.extend(game.private_boards());
         deliveries
     } else {
-        vec![Delivery {
-            target: Target::Chat(game.chat.clone()),
-            text: format!(
-                "Game {}: {} vs {}. White to move.",
-                game.id, game.white.name, black.name
-            ),
-            image: Some(game.board()),
-            buttons: Vec::new(),
-            game: None,
-        }]
+        let text = format!("Game {}: {players}. White to move.", game.id);
+        vec![game.start(text, Some(game.board()))]
     }
 }
 
-fn looks_like_a_move(text: &str) -> bool {
-    let text = text.trim();
-    let body = text.trim_start_matches(['K', 'Q', 'R', 'B', 'N']);
-    let body = body.replace('x', "");
-    let bytes = body.as_bytes();
-    (2..=4).contains(&bytes.len())
-        && bytes.len() % 2 == 0
-        && bytes
-            .chunks(2)
-            .all(|square| (b'a'..=b'h').contains(&square[0]) && (b'1'..=b'8').contains(&square[1]))
+fn resign(game: &mut ToyGame, actor: &UserRef) -> Vec<Delivery> {
+    game.status = Status::Over;
+    let winner = if same(&game.white, actor) {
+        game.black.as_ref().map_or("", |b| &b.name)
+    } else {
+        &game.white.name
+    };
+    let text = format!("{} resigns. {winner} wins.", actor.name);
+    let gif = Image {
+        file_name: format!("game-{}.gif", game.id),
+        bytes: GAME_GIF.to_vec(),
+    };
+    vec![game.delivery(Target::Chat(game.chat.clone()), text, Some(gif))]
 }
 
+/// Whether `text` has the shape of a move (`e4`, `Nf3`, `exd5`, `Qh4#`, even
+/// `e9`); anything else typed in a chat is chatter.
+fn looks_like_a_move(text: &str) -> bool {
+    let text = text.trim_end_matches(['#', '+']);
+    (2..=5).contains(&text.len())
+        && !text.contains(char::is_whitespace)
+        && text.starts_with(|c: char| "abcdefghKQRBN".contains(c))
+        && text.ends_with(|c: char| c.is_ascii_digit())
+}
+
+/// Whether a move of the right shape ends on the board (`e9` does not).
+fn is_on_the_board(text: &str) -> bool {
+    text.trim_end_matches(['#', '+'])
+        .ends_with(|rank: char| ('1'..='8').contains(&rank))
+}
+
+/// A move typed in a chat (`explicit` when by `/move`): only a player to move
+/// changes the game; others are told why, except chatter, which is ignored.
 fn play_move(
     games: &mut [ToyGame],
     request: &Request,
@@ -297,69 +376,51 @@ fn play_move(
     explicit: bool,
 ) -> Vec<Delivery> {
     let me = Target::Ephemeral(request.actor.clone());
-    let note = |text: String| {
-        if explicit {
-            vec![Delivery {
-                target: me.clone(),
-                text,
-                image: None,
-                buttons: Vec::new(),
-                game: None,
-            }]
+    let text = text.trim();
+    let Some(game) = games.iter_mut().find(|g| {
+        g.status == Status::Playing
+            && g.has_player(&request.actor)
+            && (g.chat == request.chat || (request.private && g.is_hidden()))
+    }) else {
+        return if explicit {
+            vec![note(me, "You are not playing a game here.")]
         } else {
             Vec::new()
-        }
-    };
-    let Some(game) = games
-        .iter_mut()
-        .find(|g| g.status == Status::Playing && g.has_player(&request.actor))
-    else {
-        return note("You have no game here.".into());
+        };
     };
     if !looks_like_a_move(text) {
-        return note(format!("“{}” is not a move.", text.trim()));
+        return if explicit {
+            vec![note(me, &format!("“{text}” is not a move."))]
+        } else {
+            Vec::new()
+        };
     }
     if !game
         .to_move()
         .is_some_and(|player| same(player, &request.actor))
     {
-        return note("It is not your turn.".into());
+        return vec![note(me, "It is not your turn.")];
     }
-    game.moves.push(text.trim().to_owned());
+    let chat = Target::Chat(game.chat.clone());
+    if !is_on_the_board(text) {
+        return vec![game.delivery(chat, format!("Illegal move “{text}”."), None)];
+    }
+    game.moves.push(text.to_owned());
     if game.is_hidden() {
-        let mut deliveries = vec![Delivery {
-            target: Target::Chat(game.chat.clone()),
-            text: format!("{} moved in game {}.", request.actor.name, game.id),
-            image: None,
-            buttons: Vec::new(),
-            game: None,
-        }];
-        for player in [Some(game.white.clone()), game.black.clone()]
-            .into_iter()
-            .flatten()
-        {
-            deliveries.push(Delivery {
-                target: Target::Private(player),
-                text: format!(
-                    "Your board in game {} after {} moves.",
-                    game.id,
-                    game.moves.len()
-                ),
-                image: Some(game.board()),
-                buttons: Vec::new(),
-                game: None,
-            });
-        }
-        deliveries
-    } else {
-        vec![Delivery {
-            target: Target::Chat(game.chat.clone()),
-            text: format!("{}. {} — {} moves.", game.moves.len(), text.trim(), game.id),
-            image: Some(game.board()),
-            buttons: Vec::new(),
-            game: None,
-        }]
+        let moved = format!("{} moved in game {}.", request.actor.name, game.id);
+        let mut deliveries = vec![game.delivery(chat, moved, None)];
+        deliveries.extend(game.private_boards());
+        return deliveries;
     }
+    let ply = game.moves.len();
+    let text = if text.ends_with('#') {
+        game.status = Status::Over;
+        let result = if ply % 2 == 0 { "0-1" } else { "1-0" };
+        format!("{ply}. {text} Checkmate. {result}")
+    } else {
+        format!("{ply}. {text} in game {}.", game.id)
+    };
+    vec![game.delivery(chat, text, Some(game.board()))]
 }
 
 impl Handler for ToyHandler {

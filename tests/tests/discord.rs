@@ -1,20 +1,18 @@
 //! The Discord adapter end to end: the real serenity/poise client against the
-//! fake Discord, with a scripted toy game service behind it (the adapter
+//! fake Discord, with the scripted toy game service behind it (the adapter
 //! knows nothing about chess, so a toy shows every path it has).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use kodex_bot::api::{
-    Action, Button, ChatRef, Delivery, GameRef, Handler, HandlerFuture, Image, Platform, Request,
-    Target, UserRef,
-};
+use kodex_bot::api::{Action, ChatRef, Platform, Target, UserRef};
 use kodex_bot::discord::VariantChoice;
 use kodex_tests::discord_bot::RunningBot;
 use kodex_tests::fake_discord::payloads::{
     autocomplete, integer_option, string_option, user_option,
 };
 use kodex_tests::fake_discord::{FakeDiscord, FakeUser, Place, SentMessage, GUILD_ID};
+use kodex_tests::toy_handler::{note, Status, ToyHandler};
 use serde_json::{json, Value};
 
 /// The channel the games are played in.
@@ -28,371 +26,6 @@ fn bob() -> FakeUser {
 }
 fn carol() -> FakeUser {
     FakeUser::new(1003, "carol")
-}
-
-/// A tiny PNG header standing in for a rendered board.
-const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
-
-// ---------------------------------------------------------------------------
-// The toy service
-
-#[derive(Clone, Debug)]
-struct ToyGame {
-    id: String,
-    chat: ChatRef,
-    white: UserRef,
-    black: UserRef,
-    fog: bool,
-    started: bool,
-    over: bool,
-    moves: Vec<String>,
-}
-
-impl ToyGame {
-    fn to_move(&self) -> &UserRef {
-        if self.moves.len() % 2 == 0 {
-            &self.white
-        } else {
-            &self.black
-        }
-    }
-
-    fn is_player(&self, user: &UserRef) -> bool {
-        self.white.id == user.id || self.black.id == user.id
-    }
-}
-
-/// A scripted game service: challenges, accept buttons, moves that look like
-/// SAN, fool's mate ends the game, fog games send boards privately.
-#[derive(Default)]
-struct ToyService {
-    games: Mutex<HashMap<String, ToyGame>>,
-    handled: Mutex<Vec<Request>>,
-}
-
-fn board(game: &ToyGame, audience: &str) -> Image {
-    // The name reveals nothing but the game and the ply, like the real one.
-    let _ = audience;
-    Image {
-        file_name: format!("board-{}-{}.png", game.id, game.moves.len()),
-        bytes: PNG.to_vec(),
-    }
-}
-
-fn chat(game: &ToyGame, text: String, image: Option<Image>, buttons: Vec<Button>) -> Delivery {
-    Delivery {
-        target: Target::Chat(game.chat.clone()),
-        text,
-        image,
-        buttons,
-        game: Some(GameRef {
-            id: game.id.clone(),
-            title: format!(
-                "Chess: {} vs {} · {}",
-                game.white.name, game.black.name, game.id
-            ),
-            started: false,
-        }),
-    }
-}
-
-fn private_board(player: &UserRef, text: String, image: Image) -> Delivery {
-    Delivery {
-        target: Target::Private(player.clone()),
-        text,
-        image: Some(image),
-        buttons: vec![],
-        game: None,
-    }
-}
-
-fn to(target: Target, text: &str) -> Delivery {
-    Delivery {
-        target,
-        text: text.to_string(),
-        image: None,
-        buttons: Vec::new(),
-        game: None,
-    }
-}
-
-fn looks_like_a_move(text: &str) -> bool {
-    let text = text.trim_end_matches(['#', '+']);
-    (2..=5).contains(&text.len())
-        && !text.contains(' ')
-        && text
-            .chars()
-            .next()
-            .is_some_and(|c| "abcdefghKQRBNO".contains(c))
-        && text
-            .chars()
-            .last()
-            .is_some_and(|c| c.is_ascii_digit() || c == 'O')
-}
-
-fn is_on_the_board(text: &str) -> bool {
-    let text = text.trim_end_matches(['#', '+']);
-    text.chars()
-        .last()
-        .is_some_and(|rank| ('1'..='8').contains(&rank))
-}
-
-impl ToyService {
-    fn handle_now(&self, request: Request) -> Vec<Delivery> {
-        self.handled.lock().unwrap().push(request.clone());
-        let mut games = self.games.lock().unwrap();
-        let actor = request.actor.clone();
-        let explicit_move = matches!(request.action, Action::Move { .. });
-        match request.action {
-            Action::Play {
-                variant, opponent, ..
-            } => {
-                if variant != "chess" && variant != "fog" {
-                    return vec![to(
-                        Target::Ephemeral(actor),
-                        &format!("Unknown variant “{variant}”. Try /variants."),
-                    )];
-                }
-                let Some(opponent) = opponent else {
-                    return vec![to(Target::Ephemeral(actor), "Name an opponent.")];
-                };
-                let id = format!("g{}", games.len() + 1);
-                let game = ToyGame {
-                    id: id.clone(),
-                    chat: request.chat,
-                    white: actor.clone(),
-                    black: opponent.clone(),
-                    fog: variant == "fog",
-                    started: false,
-                    over: false,
-                    moves: Vec::new(),
-                };
-                let delivery = chat(
-                    &game,
-                    format!("{} challenges {} to {variant}.", actor.name, opponent.name),
-                    None,
-                    vec![
-                        Button {
-                            label: "Accept".into(),
-                            data: format!("acc:{id}"),
-                        },
-                        Button {
-                            label: "Decline".into(),
-                            data: format!("dec:{id}"),
-                        },
-                    ],
-                );
-                games.insert(id, game);
-                vec![delivery]
-            }
-            Action::Button { data } => {
-                if let Some(id) = data
-                    .strip_prefix("rsg:")
-                    .and_then(|rest| rest.split(':').next())
-                {
-                    let Some(game) = games.get_mut(id).filter(|game| game.is_player(&actor)) else {
-                        return vec![to(Target::Ephemeral(actor), "Not your game.")];
-                    };
-                    game.over = true;
-                    return vec![chat(
-                        game,
-                        format!("{} resigned.", actor.name),
-                        None,
-                        vec![],
-                    )];
-                }
-                let Some(id) = data.strip_prefix("acc:") else {
-                    return Vec::new();
-                };
-                let Some(game) = games.get_mut(id) else {
-                    return vec![to(Target::Ephemeral(actor), "That game is gone.")];
-                };
-                if game.black.id != actor.id {
-                    return vec![to(
-                        Target::Ephemeral(actor),
-                        "This challenge is not for you.",
-                    )];
-                }
-                game.started = true;
-                if game.fog {
-                    vec![
-                        chat(
-                            game,
-                            format!("Fog game {} started. Boards come by DM.", game.id),
-                            None,
-                            vec![],
-                        ),
-                        private_board(
-                            &game.white,
-                            "Your board (white). Secret: nothing moved yet.".to_string(),
-                            board(game, "white"),
-                        ),
-                        private_board(
-                            &game.black,
-                            "Your board (black).".to_string(),
-                            board(game, "black"),
-                        ),
-                    ]
-                } else {
-                    let mut start = chat(
-                        game,
-                        format!("Game {} started.", game.id),
-                        Some(board(game, "all")),
-                        vec![],
-                    );
-                    if let Some(game) = &mut start.game {
-                        game.started = true;
-                    }
-                    vec![start]
-                }
-            }
-            Action::Text { text } | Action::Move { text, .. } => {
-                let game = games.values_mut().find(|game| {
-                    game.started
-                        && !game.over
-                        && game.is_player(&actor)
-                        && (game.chat == request.chat || (request.private && game.fog))
-                });
-                let Some(game) = game else {
-                    return if explicit_move {
-                        vec![to(
-                            Target::Ephemeral(actor),
-                            "You are not playing a game here.",
-                        )]
-                    } else {
-                        Vec::new() // chatter
-                    };
-                };
-                if !looks_like_a_move(&text) {
-                    return Vec::new(); // chatter
-                }
-                if game.fog && !request.private {
-                    // Like the real service: hidden-information moves only in private.
-                    return vec![to(Target::Ephemeral(actor), "Fog moves go by DM or /move.")];
-                }
-                if game.to_move().id != actor.id {
-                    return vec![to(Target::Ephemeral(actor), "It is not your turn.")];
-                }
-                if !is_on_the_board(&text) {
-                    return vec![chat(game, format!("Illegal move “{text}”."), None, vec![])];
-                }
-                game.moves.push(text.clone());
-                if game.fog {
-                    let mover = actor.name.clone();
-                    vec![
-                        chat(game, format!("{mover} moved."), None, vec![]),
-                        private_board(
-                            &game.white,
-                            format!("White sees: last move {text}."),
-                            board(game, "white"),
-                        ),
-                        private_board(
-                            &game.black,
-                            "Black sees: something moved in the fog.".to_string(),
-                            board(game, "black"),
-                        ),
-                    ]
-                } else if text == "Qh4#" {
-                    game.over = true;
-                    vec![chat(
-                        game,
-                        format!("{text} Checkmate. 0-1"),
-                        Some(board(game, "all")),
-                        vec![],
-                    )]
-                } else {
-                    vec![chat(
-                        game,
-                        format!("{} played {text}.", actor.name),
-                        Some(board(game, "all")),
-                        vec![],
-                    )]
-                }
-            }
-            Action::Board { .. } => {
-                let Some(game) = games.values().find(|game| game.is_player(&actor)) else {
-                    return vec![to(Target::Ephemeral(actor), "You have no game.")];
-                };
-                let text = if game.white.id == actor.id {
-                    "White's board."
-                } else {
-                    "Black's board."
-                };
-                let target = if game.fog {
-                    Target::Private(actor)
-                } else {
-                    Target::Chat(game.chat.clone())
-                };
-                vec![Delivery {
-                    target,
-                    text: text.into(),
-                    image: Some(board(game, "own")),
-                    buttons: vec![],
-                    game: None,
-                }]
-            }
-            Action::Resign { .. } => {
-                // Like the real service: a question only the player sees.
-                let Some(game) = games.values().find(|g| g.is_player(&actor) && !g.over) else {
-                    return vec![to(Target::Ephemeral(actor), "You have no game.")];
-                };
-                vec![Delivery {
-                    target: Target::Ephemeral(actor),
-                    text: format!("Resign game {}? This cannot be undone.", game.id),
-                    image: None,
-                    buttons: vec![
-                        Button {
-                            label: "Resign".into(),
-                            data: format!("rsg:{}:b", game.id),
-                        },
-                        Button {
-                            label: "Keep playing".into(),
-                            data: format!("keep:{}", game.id),
-                        },
-                    ],
-                    game: None,
-                }]
-            }
-            Action::Relocate { game, chat } => {
-                // Like the real service: only from the game's own chat, silently.
-                if let Some(game) = games.get_mut(&game).filter(|g| g.chat == request.chat) {
-                    game.chat = ChatRef {
-                        platform: Platform::Discord,
-                        id: chat,
-                    };
-                }
-                Vec::new()
-            }
-            _ => vec![to(Target::Ephemeral(actor), "Not in this toy.")],
-        }
-    }
-
-    fn game(&self, id: &str) -> ToyGame {
-        self.games
-            .lock()
-            .unwrap()
-            .get(id)
-            .cloned()
-            .expect("the game exists")
-    }
-
-    fn handled_texts(&self) -> Vec<String> {
-        self.handled
-            .lock()
-            .unwrap()
-            .iter()
-            .filter_map(|request| match &request.action {
-                Action::Text { text } => Some(text.clone()),
-                _ => None,
-            })
-            .collect()
-    }
-}
-
-impl Handler for ToyService {
-    fn handle(&self, request: Request) -> HandlerFuture<'_> {
-        Box::pin(async move { self.handle_now(request) })
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -415,8 +48,8 @@ fn variants() -> Vec<VariantChoice> {
 }
 
 /// The adapter under test against `fake`, with a fresh toy behind it.
-fn start(fake: &FakeDiscord) -> (Arc<ToyService>, RunningBot) {
-    let service = Arc::new(ToyService::default());
+fn start(fake: &FakeDiscord) -> (Arc<ToyHandler>, RunningBot) {
+    let service = Arc::new(ToyHandler::default());
     let bot = RunningBot::start(fake, service.clone(), variants());
     (service, bot)
 }
@@ -608,7 +241,7 @@ async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
     let (service, bot) = start(&fake);
 
     let challenge = challenge(&fake, "chess").await;
-    let play = service.handled.lock().unwrap()[0].clone();
+    let play = service.requests()[0].clone();
     assert_eq!(
         play.action,
         Action::Play {
@@ -645,7 +278,7 @@ async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
 
     let token = fake.press_button(&bob(), &challenge, "acc:").await;
     let started = fake
-        .wait_for_message("the game starts", |m| m.content.contains("started"))
+        .wait_for_message("the game starts", |m| m.content.contains("White to move"))
         .await;
     assert!(started.has_png(), "the start position comes as a PNG");
     assert_eq!(
@@ -656,18 +289,21 @@ async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
 
     fake.say(&alice(), CHANNEL, Some(GUILD_ID), "good luck!")
         .await;
-    for (player, mv) in [(alice(), "f3"), (bob(), "e5"), (alice(), "g4")] {
+    for (ply, (player, mv)) in [(alice(), "f3"), (bob(), "e5"), (alice(), "g4")]
+        .into_iter()
+        .enumerate()
+    {
         fake.say(&player, CHANNEL, Some(GUILD_ID), mv).await;
         let answer = fake
             .wait_for_message(&format!("the board after {mv}"), |m| {
-                m.content.ends_with(&format!("played {mv}."))
+                m.content.starts_with(&format!("{}. {mv} ", ply + 1))
             })
             .await;
         assert_eq!(answer.place, Place::Channel(CHANNEL));
         assert!(answer.has_png(), "each turn is answered with a PNG");
         assert_eq!(
             answer.files[0].name,
-            format!("board-g1-{}.png", service.game("g1").moves.len())
+            format!("board-g1-{}.png", service.moves("g1").len())
         );
     }
     fake.say(&bob(), CHANNEL, Some(GUILD_ID), "Qh4#").await;
@@ -675,8 +311,11 @@ async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
         .wait_for_message("the result", |m| m.content.contains("0-1"))
         .await;
     assert!(end.has_png());
-    assert_eq!(service.game("g1").moves, ["f3", "e5", "g4", "Qh4#"]);
-    assert!(service.handled_texts().contains(&"good luck!".to_string()));
+    assert_eq!(service.moves("g1"), ["f3", "e5", "g4", "Qh4#"]);
+    assert!(service.requests().iter().any(|request| request.action
+        == Action::Text {
+            text: "good luck!".into()
+        }));
     assert!(
         fake.sent_messages()
             .iter()
@@ -706,10 +345,10 @@ async fn bad_input_gets_a_clear_reply_and_changes_nothing() {
     let answer = fake.wait_for_ephemeral("carol told off", &token).await;
     assert!(answer.content.contains("not for you"));
     assert!(matches!(answer.place, Place::Followup(_)));
-    assert!(!service.game("g1").started);
+    assert_eq!(service.status("g1"), Some(Status::Challenged));
 
     fake.press_button(&bob(), &challenge, "acc:").await;
-    fake.wait_for_message("the game starts", |m| m.content.contains("started"))
+    fake.wait_for_message("the game starts", |m| m.content.contains("White to move"))
         .await;
     // A stranger's /move, a garbage move, a move out of turn.
     let token = slash_move(&fake, &carol(), "e4").await;
@@ -725,7 +364,7 @@ async fn bad_input_gets_a_clear_reply_and_changes_nothing() {
     let token = slash_move(&fake, &bob(), "e5").await;
     let answer = fake.wait_for_ephemeral("out of turn", &token).await;
     assert!(answer.content.contains("not your turn"));
-    assert!(service.game("g1").moves.is_empty(), "nothing was played");
+    assert!(service.moves("g1").is_empty(), "nothing was played");
     bot.stop().await;
 }
 
@@ -757,21 +396,18 @@ async fn private_boards_go_by_dm_and_nothing_hidden_reaches_the_channel() {
     })
     .await;
     let moved = fake
-        .wait_for_message("the public notice", |m| m.content == "alice moved.")
+        .wait_for_message("the public notice", |m| {
+            m.content == "alice moved in game g1."
+        })
         .await;
     assert_eq!(moved.place, Place::Channel(CHANNEL));
-    let request = service
-        .handled
-        .lock()
-        .unwrap()
-        .last()
-        .cloned()
-        .expect("a request");
+    let request = service.requests().pop().expect("a request");
     assert!(request.private, "a DM is a private request");
-    assert_eq!(service.game("g1").moves, ["e4"]);
+    assert_eq!(service.moves("g1"), ["e4"]);
     assert_eq!(
         fake.dms_to(bob().id)[1].content,
-        "Black sees: something moved in the fog."
+        "Your board (black) in game g1 after 1 moves.",
+        "bob's board does not say what alice played"
     );
 
     // Bob answers with /move in the channel: his board comes by DM, and his
@@ -787,14 +423,8 @@ async fn private_boards_go_by_dm_and_nothing_hidden_reaches_the_channel() {
         (fake.dms_to(bob().id).len() == 3).then_some(())
     })
     .await;
-    assert_eq!(service.game("g1").moves, ["e4", "e5"]);
-    let request = service
-        .handled
-        .lock()
-        .unwrap()
-        .last()
-        .cloned()
-        .expect("a request");
+    assert_eq!(service.moves("g1"), ["e4", "e5"]);
+    let request = service.requests().pop().expect("a request");
     assert!(request.private, "a /move is private: nobody else sees it");
     assert_eq!(request.chat.id, CHANNEL.to_string());
 
@@ -804,7 +434,7 @@ async fn private_boards_go_by_dm_and_nothing_hidden_reaches_the_channel() {
             "no board in the channel: {}",
             message.content
         );
-        for secret in ["e4", "e5", "Secret", "sees"] {
+        for secret in ["e4", "e5", "Your board", "You played"] {
             assert!(
                 !message.content.contains(secret),
                 "the channel saw {secret}: {}",
@@ -844,7 +474,7 @@ async fn a_refused_dm_falls_back_to_a_button_and_an_ephemeral_board() {
     assert_eq!(notice.place, Place::Channel(CHANNEL));
     assert!(notice.content.contains(&format!("<@{}>", bob().id)));
     assert!(!notice.has_png());
-    assert!(!notice.content.contains("e4") && !notice.content.contains("sees"));
+    assert!(!notice.content.contains("e4") && !notice.content.contains("Your board"));
     assert!(fake.dms_to(bob().id).is_empty());
 
     let token = fake.press(&bob(), &notice, "kodex:board").await;
@@ -852,7 +482,10 @@ async fn a_refused_dm_falls_back_to_a_button_and_an_ephemeral_board() {
         .wait_for_ephemeral("bob's board shown ephemerally", &token)
         .await;
     assert!(shown.has_png());
-    assert_eq!(shown.content, "Black's board.");
+    assert_eq!(
+        shown.content,
+        "Your board (black) in game g1 after 1 moves."
+    );
     assert!(matches!(shown.place, Place::Followup(_)));
     for message in fake.messages_in(CHANNEL) {
         assert!(!message.has_png(), "no board in the channel");
@@ -873,10 +506,10 @@ async fn a_button_on_an_old_message_works_after_a_restart() {
     fake.wait_for_sessions(2).await;
     fake.press_button(&bob(), &challenge, "acc:").await;
     let started = fake
-        .wait_for_message("the game starts", |m| m.content.contains("started"))
+        .wait_for_message("the game starts", |m| m.content.contains("White to move"))
         .await;
     assert!(started.has_png());
-    assert!(service.game("g1").started);
+    assert_eq!(service.status("g1"), Some(Status::Playing));
     bot.stop().await;
 }
 
@@ -886,7 +519,7 @@ async fn resign_shows_the_services_question_with_its_buttons_ephemerally() {
     let (service, bot) = start(&fake);
     let challenge = challenge(&fake, "chess").await;
     fake.press_button(&bob(), &challenge, "acc:").await;
-    fake.wait_for_message("the game starts", |m| m.content.contains("started"))
+    fake.wait_for_message("the game starts", |m| m.content.contains("White to move"))
         .await;
 
     let token = command(&fake, &bob(), "resign", vec![], &[]).await;
@@ -895,15 +528,21 @@ async fn resign_shows_the_services_question_with_its_buttons_ephemerally() {
         .await;
     assert_eq!(question.content, "Resign game g1? This cannot be undone.");
     assert_eq!(question.place, Place::Original(token));
-    assert!(!service.game("g1").over, "not resigned before confirming");
+    assert_eq!(
+        service.status("g1"),
+        Some(Status::Playing),
+        "not resigned before confirming"
+    );
     let resign = question.button("rsg:").expect("a resign button");
     assert_eq!(resign.style, 4, "resigning is shown as dangerous");
     assert_eq!(question.button("keep:").expect("a keep button").style, 2);
     let press_token = fake.press_button(&bob(), &question, "rsg:").await;
-    fake.wait_for_message("the resignation", |m| m.content == "bob resigned.")
-        .await;
-    assert!(service.game("g1").over);
-    let handled = service.handled.lock().unwrap().clone();
+    fake.wait_for_message("the resignation", |m| {
+        m.content == "bob resigns. alice wins."
+    })
+    .await;
+    assert_eq!(service.status("g1"), Some(Status::Over));
+    let handled = service.requests();
     let resigns: Vec<&Action> = handled
         .iter()
         .map(|request| &request.action)
@@ -957,10 +596,10 @@ async fn outbox_deliveries_reach_the_channel_and_dms() {
     };
     let outbox = bot.outbox.as_ref().expect("the bot's own outbox");
     outbox
-        .send(to(Target::Chat(channel), "alice lost on time. 0-1"))
+        .send(note(Target::Chat(channel), "alice lost on time. 0-1"))
         .expect("the outbox is open");
     outbox
-        .send(to(Target::Private(alice_ref), "Your flag fell."))
+        .send(note(Target::Private(alice_ref), "Your flag fell."))
         .expect("open");
     fake.wait_for_message("the flag notice", |m| m.content.contains("lost on time"))
         .await;
@@ -981,9 +620,9 @@ async fn the_bot_reconnects_when_discord_drops_the_gateway() {
     fake.drop_gateway_connection().await;
     fake.wait_for_sessions(2).await;
     fake.press_button(&bob(), &challenge, "acc:").await;
-    fake.wait_for_message("the game starts", |m| m.content.contains("started"))
+    fake.wait_for_message("the game starts", |m| m.content.contains("White to move"))
         .await;
-    assert!(service.game("g1").started);
+    assert_eq!(service.status("g1"), Some(Status::Playing));
     assert_eq!(fake.resumes().len(), 1, "serenity resumed the session");
     assert_eq!(fake.identifies().len(), 1);
     bot.stop().await;
@@ -998,7 +637,7 @@ async fn a_message_discord_rejects_becomes_a_short_notice_and_the_bot_carries_on
     let notice = fake.wait_for_ephemeral("the failure notice", &token).await;
     assert!(notice.content.contains("Discord did not let me post"));
     // The challenge itself was made: nothing is lost, and the bot still answers.
-    assert!(service.games.lock().unwrap().contains_key("g1"));
+    assert_eq!(service.status("g1"), Some(Status::Challenged));
     let token = slash_move(&fake, &carol(), "e4").await;
     fake.wait_for_ephemeral("the next answer", &token).await;
     bot.stop().await;
@@ -1007,7 +646,7 @@ async fn a_message_discord_rejects_becomes_a_short_notice_and_the_bot_carries_on
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_threads_on_a_started_game_is_relocated_in_the_accepting_players_name() {
     let fake = FakeDiscord::start().await;
-    let service = Arc::new(ToyService::default());
+    let service = Arc::new(ToyHandler::default());
     let mut config = RunningBot::config(&fake, variants());
     config.game_threads = true;
     let (_outbox, outbox_receiver) = tokio::sync::mpsc::unbounded_channel();
@@ -1018,18 +657,17 @@ async fn with_threads_on_a_started_game_is_relocated_in_the_accepting_players_na
     let thread = fake
         .wait_for("the thread", |fake| fake.threads().into_iter().next())
         .await;
-    assert_eq!(thread.name, "Chess: alice vs bob · g1");
+    assert_eq!(thread.name, "chess: alice vs bob · g1");
     let started = fake
-        .wait_for_message("the start", |m| m.content == "Game g1 started.")
+        .wait_for_message("the start", |m| {
+            m.content == "Game g1: alice vs bob. White to move."
+        })
         .await;
     assert_eq!(started.place, Place::Channel(thread.id));
     let relocate = service
-        .handled
-        .lock()
-        .unwrap()
-        .iter()
+        .requests()
+        .into_iter()
         .find(|request| matches!(request.action, Action::Relocate { .. }))
-        .cloned()
         .expect("a relocation");
     assert_eq!(
         relocate.action,
@@ -1049,7 +687,10 @@ async fn with_threads_on_a_started_game_is_relocated_in_the_accepting_players_na
         "by whoever accepted"
     );
     assert!(!relocate.private);
-    assert_eq!(service.game("g1").chat.id, thread.id.to_string());
+    assert_eq!(
+        service.chat("g1").map(|chat| chat.id),
+        Some(thread.id.to_string())
+    );
     let pointer = fake
         .wait_for_message("the pointer", |m| m.content.contains("continues in"))
         .await;
@@ -1079,7 +720,9 @@ async fn with_threads_on_a_started_game_is_relocated_in_the_accepting_players_na
         .await;
     fake.press_button(&carol(), &second, "acc:").await;
     let started = fake
-        .wait_for_message("the second start", |m| m.content == "Game g2 started.")
+        .wait_for_message("the second start", |m| {
+            m.content == "Game g2: alice vs carol. White to move."
+        })
         .await;
     assert_eq!(started.place, Place::Channel(thread.id));
     let nested = format!("/channels/{}/threads", thread.id);

@@ -9,7 +9,7 @@ use kodex_bot::api::{Action, ChatRef, Delivery, Image, Platform, Target, UserRef
 use kodex_bot::store::Store;
 use kodex_bot::telegram::{run_until, Mode, TelegramConfig, VariantChoice};
 use kodex_tests::fake_telegram::{Call, Failure, FakeTelegram, Outcome, TOKEN};
-use kodex_tests::toy_handler::{ToyHandler, BOARD_PNG};
+use kodex_tests::toy_handler::{note, Status, ToyHandler, BOARD_PNG};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
 use tokio::sync::oneshot;
 
@@ -300,10 +300,22 @@ async fn a_challenge_is_accepted_by_button_and_played_by_replies_and_m() {
     .await;
     assert_eq!(harness.toy.moves("g1"), vec!["e4", "e5", "Nf3"]);
 
-    // Resigning ends the game with the result and the game animation.
+    // Resigning asks first, under Bob's command in the group (Telegram has
+    // no message only he sees); his press ends the game with the result and
+    // the game animation.
     fake.say(GROUP, BOB, "/resign");
+    let (at, question) = fake
+        .wait_for(at_third + 1, "the resign question", |call| {
+            call.delivered_to(GROUP) && !call.button_data().is_empty()
+        })
+        .await;
+    assert_eq!(question.text(), "Resign game g1? This cannot be undone.");
+    assert_eq!(question.button_data(), vec!["rsg:g1:b", "keep:g1"]);
+    assert_eq!(harness.toy.status("g1"), Some(Status::Playing));
+    let question_id = question.message_id.expect("the question's message id");
+    fake.press(GROUP, BOB, question_id, "rsg:g1:b");
     let (_, end) = fake
-        .wait_for(at_third + 1, "the game end", |call| {
+        .wait_for(at, "the game end", |call| {
             call.delivered_to(GROUP) && call.method == "sendAnimation"
         })
         .await;
@@ -322,12 +334,17 @@ async fn a_challenge_is_accepted_by_button_and_played_by_replies_and_m() {
     assert_eq!(bob_request.locale.as_deref(), Some("ru"));
     assert!(!bob_request.private);
     assert!(fake.tokens_seen().iter().all(|token| token == TOKEN));
-    let removals = fake
+    let removals: Vec<serde_json::Value> = fake
         .calls()
         .iter()
         .filter(|call| call.method == "editMessageReplyMarkup")
-        .count();
-    assert_eq!(removals, 1, "only the accepted challenge lost its buttons");
+        .map(|call| call.params["message_id"].clone())
+        .collect();
+    assert_eq!(
+        removals,
+        [challenge_id, question_id],
+        "only the accepted challenge and the answered question lost their buttons"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -542,13 +559,6 @@ async fn outbox_deliveries_reach_chats_and_private_chats() {
     let group = ChatRef {
         platform: Platform::Telegram,
         id: GROUP.to_string(),
-    };
-    let note = |target: Target, text: &str| Delivery {
-        target,
-        text: text.to_owned(),
-        image: None,
-        buttons: Vec::new(),
-        game: None,
     };
     let sent = [
         note(Target::Chat(group), "The challenge expired."),
