@@ -26,11 +26,7 @@ impl Service {
         role: Role,
     ) -> Outcome<GameRow> {
         if let Some(id) = explicit.filter(|id| !id.trim().is_empty()) {
-            let row = self
-                .inner
-                .store
-                .get(ctx.platform(), &id)
-                .await?
+            let row = Some(self.by_id(ctx, &id).await?)
                 .filter(|row| row.start_fen.is_some())
                 .ok_or_else(|| no_such_game(&id))?;
             if role == Role::Player && row.side_of(&ctx.actor().id).is_none() {
@@ -54,6 +50,15 @@ impl Service {
             1 => Ok(candidates.remove(0)),
             _ => Err(self.which_game(ctx, &candidates)),
         }
+    }
+
+    /// The game or challenge named `id` on the request's platform.
+    async fn by_id(&self, ctx: &Ctx, id: &str) -> Outcome<GameRow> {
+        self.inner
+            .store
+            .get(ctx.platform(), id)
+            .await?
+            .ok_or_else(|| no_such_game(id))
     }
 
     /// The caller's active games where the request was made. A private
@@ -138,12 +143,7 @@ impl Service {
             }
         };
         if let Some(id) = explicit.filter(|id| !id.trim().is_empty()) {
-            let row = self
-                .inner
-                .store
-                .get(ctx.platform(), &id)
-                .await?
-                .ok_or_else(|| no_such_game(&id))?;
+            let row = self.by_id(ctx, &id).await?;
             if row.status() != Status::Challenge {
                 return Err(Msg::new("error-not-a-challenge").arg("id", row.id).into());
             }

@@ -402,15 +402,8 @@ impl FakeTelegram {
                 someone.started = true;
             }
         }
-        let message_id = world.next_message_id;
-        world.next_message_id += 1;
-        let mut message = json!({
-            "message_id": message_id,
-            "date": 1_700_000_000,
-            "chat": chat_json(&world, chat),
-            "from": person_json(&world, person),
-            "text": text,
-        });
+        let from = person_json(&world, person);
+        let (message_id, mut message) = new_message(&mut world, chat, from, text);
         if text.starts_with('/') {
             let length = text
                 .split_whitespace()
@@ -429,6 +422,20 @@ impl FakeTelegram {
         self.shared.updates_changed.notify_waiters();
         message_id
     }
+}
+
+/// A new message with the next message id, in `chat`, from `from`.
+fn new_message(world: &mut World, chat: i64, from: Value, text: &str) -> (i64, Value) {
+    let message_id = world.next_message_id;
+    world.next_message_id += 1;
+    let message = json!({
+        "message_id": message_id,
+        "date": 1_700_000_000,
+        "chat": chat_json(world, chat),
+        "from": from,
+        "text": text,
+    });
+    (message_id, message)
 }
 
 fn push_update(world: &mut World, mut update: Value) {

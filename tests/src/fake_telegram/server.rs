@@ -12,7 +12,7 @@ use axum::routing::post;
 use axum::{Json, Router};
 use serde_json::{json, Map, Value};
 
-use super::{bot_json, chat_json, Call, Failure, Outcome, Shared, Upload, Webhook, World};
+use super::{bot_json, new_message, Call, Failure, Outcome, Shared, Upload, Webhook, World};
 
 pub(super) async fn serve(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
     let app = Router::new()
@@ -217,19 +217,11 @@ fn send(shared: &Shared, method: String, params: Value, upload: Option<Upload>) 
             None,
         );
     }
-    let message_id = world.next_message_id;
-    world.next_message_id += 1;
-    let mut message = json!({
-        "message_id": message_id,
-        "date": 1_700_000_000,
-        "chat": chat_json(&world, chat),
-        "from": bot_json(),
-    });
     let text = params["text"]
         .as_str()
         .or(params["caption"].as_str())
         .unwrap_or_default();
-    message["text"] = json!(text);
+    let (message_id, mut message) = new_message(&mut world, chat, bot_json(), text);
     if !params["reply_markup"].is_null() {
         message["reply_markup"] = params["reply_markup"].clone();
     }
