@@ -128,6 +128,6 @@ help =
     /play <variant> [@opponent] [clock] [color] — challenge someone (no opponent: anyone may accept). Clock: none, bullet (1+0), blitz (3+2), rapid (10+0), 3+2, 15+10, 1d (days per move). Colour: white, black, random.
     /accept, /decline — answer a challenge (add the game id if there are several).
     /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3).
-    /resign, /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
+    /resign (asks to confirm), /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
     /board, /games, /pgn [game], /rules <variant>, /variants, /lang en|ru, /help.
     Fog of war: send your moves to me in a private chat; your own board comes there after every move.
