@@ -2,6 +2,7 @@
 //! bot uses. Positions are rebuilt by replaying moves, so the record
 //! (start FEN + UCI moves) is the source of truth.
 
+use crate::announce::Announcement;
 use crate::bitboard::{Bits, U256};
 use crate::fen::FenError;
 use crate::identity::{self, IdBoard};
@@ -12,7 +13,7 @@ use crate::position::{Position, Rules};
 use crate::side::Side;
 use crate::tables::{AnyTables, Tables};
 use crate::variant::{parse_definition, VariantDef, VariantError, BUILTIN};
-use crate::view::{Audience, View};
+use crate::view::{Audience, View, Visibility};
 use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -360,10 +361,14 @@ impl Variant {
             .map(String::as_str)
             .unwrap_or("")
     }
-    /// Whether players see different things (fog of war): moves go privately,
-    /// the public sees only [`Audience::Public`] views.
+    /// Whether players see different things (fog of war, Kriegspiel): moves
+    /// go privately, the public sees only [`Audience::Public`] views.
     pub fn hidden_information(&self) -> bool {
-        self.0.fog
+        self.0.visibility != Visibility::Full
+    }
+    /// What each player sees during play.
+    pub fn visibility(&self) -> Visibility {
+        self.0.visibility
     }
     /// Whether start positions are Chess960 (a Scharnagl number is shown).
     pub fn is_chess960(&self) -> bool {
@@ -633,6 +638,26 @@ impl Game {
         self.history.pop();
         true
     }
+    /// What `audience` is told about the last half-move, by the variant's
+    /// visibility policy: in hidden-information games only the mover learns
+    /// the move, and only the side in check learns of the check.
+    pub fn announcements(&self, audience: Audience) -> Vec<Announcement> {
+        let Some(last) = self.history.last() else {
+            return Vec::new();
+        };
+        let mover = with_state!(self, s, _r => s.positions[s.positions.len() - 2].turn());
+        let to_move = self.side_to_move();
+        let everything = !self.variant.hidden_information() || audience == Audience::Full;
+        let knows_move = everything || audience == Audience::Side(mover);
+        let mut told = vec![Announcement::Moved {
+            side: mover,
+            san: knows_move.then(|| last.san.clone()),
+        }];
+        if self.in_check() && (everything || audience == Audience::Side(to_move)) {
+            told.push(Announcement::Check { side: to_move });
+        }
+        told
+    }
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
         with_state!(self, s, r => {
@@ -673,8 +698,8 @@ impl Game {
     pub fn view_at(&self, ply: usize, audience: Audience) -> View {
         with_state!(self, s, r => {
             let ply = ply.min(s.moves.len());
-            let last = ply.checked_sub(1).map(|i| s.moves[i]);
-            crate::fog::view(&r, &s.positions[ply], last, audience)
+            let last = ply.checked_sub(1).map(|i| (s.moves[i], &s.positions[i]));
+            crate::visibility::view(&r, &s.positions[ply], last, audience)
         })
     }
     /// The identity of the piece on `square` after half-move `ply` (0 = the start):

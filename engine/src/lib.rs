@@ -14,11 +14,11 @@
 //! assert_eq!(game.history()[0].uci, "e2e4");
 //! ```
 
+pub mod announce;
 pub mod betza;
 pub mod bitboard;
 pub mod chess960;
 pub mod fen;
-pub mod fog;
 pub mod game;
 pub mod geometry;
 pub mod identity;
@@ -30,11 +30,13 @@ pub mod side;
 pub mod tables;
 pub mod variant;
 pub mod view;
+pub mod visibility;
 
+pub use announce::Announcement;
 pub use fen::FenError;
 pub use game::{
     Game, Move, MoveError, Outcome, PlayedMove, Reason, Registry, ReplayError, Start, Variant,
 };
 pub use side::Side;
 pub use variant::VariantError;
-pub use view::{Art, Audience, BoardStyle, PieceGlyph, PocketView, SquareView, View};
+pub use view::{Art, Audience, BoardStyle, PieceGlyph, PocketView, SquareView, View, Visibility};

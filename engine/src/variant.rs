@@ -7,7 +7,7 @@
 
 use crate::betza::{self, Atom};
 use crate::geometry::Geometry;
-use crate::view::{Art, BoardStyle};
+use crate::view::{Art, BoardStyle, Visibility};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -179,8 +179,8 @@ pub struct VariantDef {
     pub stalemate: Verdict,
     /// A move giving check is illegal (racing kings).
     pub checks_forbidden: bool,
-    /// Fog of war: each side sees only what its pieces reach.
-    pub fog: bool,
+    /// What each player sees during play.
+    pub visibility: Visibility,
     /// Relative rank (1-based) where pawns promote.
     pub promotion_rank: u8,
     /// Squares drawn marked (the hill).
@@ -277,8 +277,10 @@ struct RawVariant {
     stalemate: Verdict,
     #[serde(default)]
     checks_forbidden: bool,
+    /// The old spelling of `visibility = "fog"`.
     #[serde(default)]
     fog: bool,
+    visibility: Option<Visibility>,
     promotion_rank: Option<u8>,
     #[serde(default)]
     marked: Vec<String>,
@@ -574,7 +576,11 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         extinction: raw.extinction,
         stalemate: raw.stalemate,
         checks_forbidden: raw.checks_forbidden,
-        fog: raw.fog,
+        visibility: raw.visibility.unwrap_or(if raw.fog {
+            Visibility::Fog
+        } else {
+            Visibility::Full
+        }),
         promotion_rank,
         marked,
         zones,

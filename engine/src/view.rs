@@ -5,6 +5,21 @@
 //! view (and its `Debug` output) can be handed to any code without leaking.
 
 use crate::side::Side;
+use serde::Deserialize;
+
+/// What each player may see of the board during play: a policy of the
+/// variant (`visibility = "fog"` in its definition).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Visibility {
+    /// Everyone sees everything.
+    #[default]
+    Full,
+    /// Fog of war: own pieces, the squares they can move to, and checkers.
+    Fog,
+    /// Own pieces only (Kriegspiel): the opponent's army is never shown.
+    OwnPiecesOnly,
+}
 
 /// Who a view is for.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]

@@ -1,60 +1,27 @@
-//! Views: what an audience may see. Fog of war (VARIANTS.md, row `fogofwar`):
-//! a side sees the squares of its own pieces, the destinations of all its
-//! pseudo-legal moves (pawn diagonals only where a capture is possible,
-//! including en passant, whose captured pawn is then visible too; castling
-//! destinations only when castling is legal) and enemy pieces giving check.
+//! Views: what an audience may see, by the variant's [`Visibility`] policy.
+//!
+//! This module is the only place that decides what a player or the public
+//! sees of a position: [`view`] builds every [`View`] the renderer and the
+//! bot receive, from the policy of the variant ([`fog`] for fog of war, own
+//! pieces only for Kriegspiel, everything otherwise).
+
+pub mod fog;
 
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind};
 use crate::position::{Position, Rules};
 use crate::side::Side;
 use crate::tables::SIDES;
-use crate::view::{Audience, PieceGlyph, PocketView, SquareView, View};
+use crate::view::{Audience, PieceGlyph, PocketView, SquareView, View, Visibility};
 
-/// The squares `side` may see in a fog-of-war game.
-pub fn visible<B: Bits>(r: &Rules<B>, pos: &Position<B>, side: usize) -> B {
-    let mut seen = pos.by_side[side];
-    let mut as_mover = *pos;
-    if pos.side as usize != side {
-        // En passant belongs to the side to move only.
-        as_mover.ep = None;
-        as_mover.ep_victim = None;
-        as_mover.side = side as u8;
+/// The squares `side` may see of `pos` by the variant's policy; `None` when
+/// it sees everything.
+pub fn visible_squares<B: Bits>(r: &Rules<B>, pos: &Position<B>, side: usize) -> Option<B> {
+    match r.def.visibility {
+        Visibility::Full => None,
+        Visibility::Fog => Some(fog::visible(r, pos, side)),
+        Visibility::OwnPiecesOnly => Some(pos.by_side[side]),
     }
-    let mut moves = Vec::new();
-    r.pseudo_moves(&as_mover, &mut moves);
-    for mv in &moves {
-        match mv.kind {
-            MoveKind::Drop => {}
-            MoveKind::Castle => {
-                if r.is_legal(&as_mover, *mv) {
-                    let (king_to, rook_to) =
-                        r.castling_destinations(mv.from as usize, mv.to as usize);
-                    seen.set(king_to);
-                    seen.set(rook_to);
-                }
-            }
-            MoveKind::EnPassant => {
-                seen.set(mv.to as usize);
-                if let Some(victim) = as_mover.ep_victim {
-                    seen.set(victim as usize);
-                }
-            }
-            _ => seen.set(mv.to as usize),
-        }
-    }
-    // Enemy pieces giving check are revealed.
-    let occupied = pos.occupied();
-    for king in r.royals(pos, side).squares() {
-        for sq in pos.by_side[1 - side].squares() {
-            let mut lone = *pos;
-            lone.by_side[1 - side] = B::bit(sq);
-            if r.attacked(&lone, king, 1 - side, occupied) {
-                seen.set(sq);
-            }
-        }
-    }
-    seen
 }
 
 fn glyph<B: Bits>(r: &Rules<B>, pos: &Position<B>, square: usize) -> Option<PieceGlyph> {
@@ -68,22 +35,39 @@ fn glyph<B: Bits>(r: &Rules<B>, pos: &Position<B>, square: usize) -> Option<Piec
     })
 }
 
-/// What `audience` may see of `pos`; `last` is the move that led to it.
+/// The squares `audience` may see of `pos`; `None` when it sees everything.
+/// The public sees what every player sees.
+fn mask<B: Bits>(r: &Rules<B>, pos: &Position<B>, audience: Audience) -> Option<B> {
+    match audience {
+        Audience::Full => None,
+        Audience::Side(side) => visible_squares(r, pos, side.index() & 1),
+        Audience::Public => (0..SIDES)
+            .map(|side| visible_squares(r, pos, side))
+            .reduce(|a, b| match (a, b) {
+                (Some(a), Some(b)) => Some(a & b),
+                (a, b) => a.or(b),
+            })
+            .flatten(),
+    }
+}
+
+/// What `audience` may see of `pos`; `last` is the move that led to it from
+/// `before`.
+///
+/// The last move is highlighted only as far as the audience saw it: its
+/// origin if that square was visible before the move, its destination if it
+/// is visible after. (Lighting an origin seen only now would tell a fog player
+/// where an enemy piece came from.)
 pub fn view<B: Bits>(
     r: &Rules<B>,
     pos: &Position<B>,
-    last: Option<Move>,
+    last: Option<(Move, &Position<B>)>,
     audience: Audience,
 ) -> View {
     let def = r.def;
     let g = &def.geometry;
-    let mask: Option<B> = match audience {
-        Audience::Full => None,
-        _ if !def.fog => None,
-        Audience::Side(side) => Some(visible(r, pos, side.index() & 1)),
-        Audience::Public => Some(visible(r, pos, 0) & visible(r, pos, 1)),
-    };
-    let sees = |sq: usize| mask.is_none_or(|m| m.has(sq));
+    let seen = mask(r, pos, audience);
+    let sees = |sq: usize| seen.is_none_or(|m| m.has(sq));
     let squares = (0..g.size())
         .map(|sq| {
             if !g.exists(sq) {
@@ -99,7 +83,7 @@ pub fn view<B: Bits>(
         })
         .collect();
     let mut last_move = Vec::new();
-    if let Some(mv) = last {
+    if let Some((mv, before)) = last {
         let (from, to) = match mv.kind {
             MoveKind::Castle => (
                 mv.from as usize,
@@ -107,13 +91,12 @@ pub fn view<B: Bits>(
             ),
             _ => (mv.from as usize, mv.to as usize),
         };
-        for sq in [from, to] {
-            if sees(sq)
-                && !last_move.contains(&(sq as u16))
-                && (mv.kind != MoveKind::Drop || sq == to)
-            {
-                last_move.push(sq as u16);
-            }
+        let mask_before = mask(r, before, audience);
+        if mv.kind != MoveKind::Drop && mask_before.is_none_or(|m| m.has(from)) {
+            last_move.push(from as u16);
+        }
+        if sees(to) && !last_move.contains(&(to as u16)) {
+            last_move.push(to as u16);
         }
     }
     let mut checked = Vec::new();
