@@ -366,6 +366,10 @@ impl Variant {
     pub fn hidden_information(&self) -> bool {
         self.0.visibility != Visibility::Full
     }
+    /// The setup phase before play, if the variant has one (see [`crate::setup`]).
+    pub fn setup(&self) -> Option<&crate::setup::SetupDef> {
+        self.0.setup.as_ref()
+    }
     /// What each player sees during play.
     pub fn visibility(&self) -> Visibility {
         self.0.visibility

@@ -26,6 +26,7 @@ pub mod material;
 pub mod moves;
 pub mod notation;
 pub mod position;
+pub mod setup;
 pub mod side;
 pub mod tables;
 pub mod variant;

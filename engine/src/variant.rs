@@ -7,6 +7,7 @@
 
 use crate::betza::{self, Atom};
 use crate::geometry::Geometry;
+use crate::setup::{SetupDef, SetupMode, SetupRule};
 use crate::view::{Art, BoardStyle, Visibility};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -181,6 +182,8 @@ pub struct VariantDef {
     pub checks_forbidden: bool,
     /// What each player sees during play.
     pub visibility: Visibility,
+    /// The setup phase before play, if the variant has one.
+    pub setup: Option<SetupDef>,
     /// Relative rank (1-based) where pawns promote.
     pub promotion_rank: u8,
     /// Squares drawn marked (the hill).
@@ -281,10 +284,27 @@ struct RawVariant {
     #[serde(default)]
     fog: bool,
     visibility: Option<Visibility>,
+    setup: Option<RawSetup>,
     promotion_rank: Option<u8>,
     #[serde(default)]
     marked: Vec<String>,
     style: Option<String>,
+}
+
+/// A definition's `[setup]` table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSetup {
+    #[serde(default)]
+    mode: SetupMode,
+    /// Both sides' army (upper-case letters), or
+    army: Option<String>,
+    /// one per side.
+    armies: Option<[String; 2]>,
+    ranks: Option<[u8; 2]>,
+    pawn_ranks: Option<[u8; 2]>,
+    #[serde(default)]
+    rules: Vec<SetupRule>,
 }
 
 /// Merges `child` over `parent`: tables merge key by key, other values replace.
@@ -555,6 +575,11 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     }
     let flag_squares = squares("flag_squares", &raw.flag_squares, &geometry, &zones)?;
     let marked = squares("marked", &raw.marked, &geometry, &zones)?;
+    let setup = raw
+        .setup
+        .map(|setup| build_setup(setup, &pieces, raw.ranks))
+        .transpose()
+        .map_err(|problem| err("setup", problem))?;
     let def = VariantDef {
         uci_name: raw.uci.unwrap_or_else(|| raw.id.clone()),
         id: raw.id,
@@ -576,6 +601,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         extinction: raw.extinction,
         stalemate: raw.stalemate,
         checks_forbidden: raw.checks_forbidden,
+        setup,
         visibility: raw.visibility.unwrap_or(if raw.fog {
             Visibility::Fog
         } else {
@@ -591,6 +617,42 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     // The start position must be readable.
     crate::tables::check_start(&def).map_err(|e| err("start", e.to_string()))?;
     Ok(def)
+}
+
+/// Compiles a `[setup]` table against the variant's pieces.
+fn build_setup(raw: RawSetup, pieces: &[PieceDef], board_ranks: u8) -> Result<SetupDef, String> {
+    let army = |text: &str| -> Result<Vec<usize>, String> {
+        text.chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| {
+                let lower = c.to_ascii_lowercase();
+                pieces
+                    .iter()
+                    .position(|p| p.letter == lower)
+                    .ok_or_else(|| format!("`{c}` is not a piece of this variant"))
+            })
+            .collect()
+    };
+    let armies = match (&raw.army, &raw.armies) {
+        (Some(both), None) => [army(both)?, army(both)?],
+        (None, Some([white, black])) => [army(white)?, army(black)?],
+        _ => return Err("give either `army` (both sides) or `armies` (one per side)".into()),
+    };
+    let range = |r: Option<[u8; 2]>, default: (u8, u8)| -> Result<(u8, u8), String> {
+        let (from, to) = r.map_or(default, |[a, b]| (a, b));
+        if from == 0 || from > to || to > board_ranks {
+            return Err(format!("ranks {from}–{to} are not on the board"));
+        }
+        Ok((from, to))
+    };
+    let ranks = range(raw.ranks, (1, board_ranks / 2))?;
+    Ok(SetupDef {
+        mode: raw.mode,
+        armies,
+        ranks,
+        pawn_ranks: range(raw.pawn_ranks, ranks)?,
+        rules: raw.rules,
+    })
 }
 
 #[cfg(test)]

@@ -120,11 +120,7 @@ impl Service {
         }
         self.save(&mut row).await?;
         tracing::debug!(game = %row.id, ply = game.ply(), "move applied");
-        let event = Event::Moved {
-            side,
-            san: played.san,
-        };
-        Ok(self.announce(&row, &game, event, ctx.lang).await)
+        Ok(self.announce(&row, &game, Event::Moved, ctx.lang).await)
     }
 
     /// The game a move without an id goes to: the caller's only game here,

@@ -9,7 +9,7 @@ use crate::api::{ChatRef, Delivery, GameRef, Image, Platform, Target, UserRef};
 use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
 use crate::store::{GameRow, Status};
-use kodex_engine::{Audience, Game, Side, SquareView, View};
+use kodex_engine::{Announcement, Audience, Game, Side, SquareView, View};
 use kodex_render::Decor;
 
 /// The longest game title: Discord's limit for a thread name.
@@ -20,8 +20,9 @@ const GAME_TITLE_MAX: usize = 100;
 pub(crate) enum Event {
     /// The challenge was accepted.
     Started,
-    /// `side` played `san`.
-    Moved { side: usize, san: String },
+    /// A move was played (what each audience learns of it comes from the
+    /// engine's announcements).
+    Moved,
     /// Moves were taken back.
     TakenBack,
     /// The game ended (the row holds result and reason).
@@ -44,19 +45,14 @@ impl Service {
         let mut lines = Vec::new();
         match &event {
             Event::Started => lines.push(self.started_text(lang, row, game)),
-            Event::Moved { side, san } if !hidden => lines.push(
-                self.text(
-                    lang,
-                    &Msg::new("moved")
-                        .arg("id", row.id.clone())
-                        .arg("player", row.player_name(*side).to_owned())
-                        .arg("san", san.clone()),
-                ),
-            ),
+            Event::Moved => {
+                let told = game.announcements(Audience::Public);
+                lines.extend(self.moves_told(lang, row, &told, Audience::Public));
+            }
             Event::TakenBack => {
                 lines.push(self.text(lang, &Msg::new("takeback-done").arg("id", row.id.clone())))
             }
-            Event::Moved { .. } | Event::Ended => {}
+            Event::Ended => {}
         }
         if ended {
             lines.push(self.result_text(lang, row));
@@ -141,18 +137,12 @@ impl Service {
         };
         let lang = self.user_lang(&row.platform, &user.id).await;
         let to_move = game.side_to_move().index() == side;
-        let mut lines = Vec::new();
-        match event {
-            Some(Event::Moved { side: mover, san }) if *mover == side => lines.push(
-                self.text(
-                    lang,
-                    &Msg::new("you-moved")
-                        .arg("id", row.id.clone())
-                        .arg("san", san.clone()),
-                ),
-            ),
-            _ => {}
-        }
+        let audience = Audience::Side(Side(side as u8));
+        let told = match event {
+            Some(Event::Moved) => game.announcements(audience),
+            _ => Vec::new(),
+        };
+        let mut lines = self.moves_told(lang, row, &told, audience);
         let key = if to_move { "your-turn" } else { "their-turn" };
         lines.push(
             self.text(
@@ -162,7 +152,11 @@ impl Service {
                     .arg("number", game.fullmove_number() as i64),
             ),
         );
-        if to_move && game.in_check() {
+        let checked = Announcement::Check {
+            side: Side(side as u8),
+        };
+        // A board asked for (no event) repeats a check the player was told of.
+        if told.contains(&checked) || (event.is_none() && to_move && game.in_check()) {
             lines.push(self.text(lang, &Msg::new("you-are-in-check")));
         }
         if let Some(clocks) = self.clock_line(row, game) {
@@ -182,6 +176,38 @@ impl Service {
         self.attach_board(&mut delivery, view, decor, file_name)
             .await;
         delivery
+    }
+
+    /// The moves among the engine's announcements `told` to `audience`, in
+    /// words: "alice played Nf3", or "you played Nf3" to the mover. A move
+    /// hidden from the audience says nothing.
+    fn moves_told(
+        &self,
+        lang: Lang,
+        row: &GameRow,
+        told: &[Announcement],
+        audience: Audience,
+    ) -> Vec<String> {
+        told.iter()
+            .filter_map(|told| match told {
+                Announcement::Moved {
+                    side,
+                    san: Some(san),
+                } if audience == Audience::Side(*side) => {
+                    Some(Msg::new("you-moved").arg("san", san.clone()))
+                }
+                Announcement::Moved {
+                    side,
+                    san: Some(san),
+                } => Some(
+                    Msg::new("moved")
+                        .arg("player", row.player_name(side.index()).to_owned())
+                        .arg("san", san.clone()),
+                ),
+                Announcement::Moved { san: None, .. } | Announcement::Check { .. } => None,
+            })
+            .map(|msg| self.text(lang, &msg.arg("id", row.id.clone())))
+            .collect()
     }
 
     fn nothing(&self, row: &GameRow) -> Delivery {

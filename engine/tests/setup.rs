@@ -1,0 +1,253 @@
+//! Setup phases on a test variant: placing by every input form, each setup
+//! constraint accepted and refused, random setups always valid, secret views
+//! that show nothing of the other side, and the start position they compose.
+
+use kodex_engine::setup::{setup_view, start_fen, Placement, SetupError};
+use kodex_engine::{Audience, Game, Registry, Side, SquareView, Start, Variant};
+
+/// A chess-battle-like test variant: the normal army within the first three
+/// ranks, pawns on ranks 2–3 one per file, bishops on opposite colours.
+const SCREEN: &str = r#"
+id = "screentest"
+extends = "chess"
+start = "8/8/8/8/8/8/8/8 w - - 0 1"
+names = { en = "Screen test", ru = "Ширма (тест)" }
+[setup]
+mode = "secret"
+army = "KQRRBBNNPPPPPPPP"
+ranks = [1, 3]
+pawn_ranks = [2, 3]
+rules = ["bishops-opposite-colours", "one-pawn-per-file"]
+"#;
+
+/// A public, one-sided setup: white places a lone amazon-like queen anywhere.
+const LONE: &str = r#"
+id = "lonetest"
+extends = "chess"
+start = "rnbqkbnr/pppppppp/8/8/8/8/8/8 w kq - 0 1"
+[setup]
+mode = "public"
+armies = ["Q", ""]
+ranks = [1, 8]
+"#;
+
+fn registry() -> Registry {
+    let mut registry = Registry::builtin();
+    registry
+        .add_definition("screentest.toml", SCREEN)
+        .expect("screen");
+    registry
+        .add_definition("lonetest.toml", LONE)
+        .expect("lone");
+    registry
+}
+
+fn variant(id: &str) -> Variant {
+    registry().get(id).expect("variant").clone()
+}
+
+fn placed(variant: &Variant, side: Side, text: &str) -> Placement {
+    let mut placement = Placement::default();
+    placement
+        .apply(variant, side, text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    placement
+}
+
+const WHITE_ARMY: &str = "RNBQKBNR/PPPPPPPP";
+const BLACK_ARMY: &str = "rnbqkbnr/pppppppp";
+
+#[test]
+fn a_fen_fragment_and_piece_by_piece_give_the_same_setup() {
+    let screen = variant("screentest");
+    let fragment = placed(&screen, Side::WHITE, WHITE_ARMY);
+    assert_eq!(fragment.validate(&screen, Side::WHITE), Ok(()));
+    let pieces = placed(
+        &screen,
+        Side::WHITE,
+        "Ra1 Nb1 Bc1 Qd1 Ke1 Bf1 Ng1 Rh1 a2 b2 c2 d2 e2 f2 g2 h2",
+    );
+    let sorted = |p: &Placement| {
+        let mut v = p.pieces(&screen);
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(&fragment), sorted(&pieces));
+    // Black writes its half from its own side too; Russian letters work.
+    let black = placed(&screen, Side::BLACK, BLACK_ARMY);
+    let mut russian = Placement::default();
+    russian
+        .apply(&screen, Side::BLACK, "Крe8 Фd8 Лa8 Лh8 Сc8 Сf8 Кb8 Кg8")
+        .expect("russian letters");
+    russian
+        .apply(&screen, Side::BLACK, "a7 b7 c7 d7 e7 f7 g7 h7")
+        .expect("pawns");
+    assert_eq!(sorted(&black), sorted(&russian));
+    let fen = start_fen(&screen, [&fragment, &black]).expect("composes");
+    assert_eq!(
+        fen,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    let mut game = Game::new(&screen, Start::Fen(fen)).expect("starts");
+    assert_eq!(game.legal_moves().len(), 20);
+    game.play_text("e4").expect("plays");
+}
+
+#[test]
+fn placing_a_lone_piece_again_moves_it_and_nothing_changes_on_an_error() {
+    let screen = variant("screentest");
+    let mut white = placed(&screen, Side::WHITE, "Ke1 Qd1");
+    white
+        .apply(&screen, Side::WHITE, "Kf1")
+        .expect("moves the king");
+    assert!(white.pieces(&screen).contains(&("f1".to_string(), 'K')));
+    assert!(!white.pieces(&screen).contains(&("e1".to_string(), 'K')));
+    let before = white.clone();
+    for (text, error) in [
+        ("Ke4", "outside"),
+        ("e1", "pawn may not stand"),
+        ("Nd1", "occupied"),
+        ("Xe2", "no piece X"),
+        ("hello", "not a placement"),
+        ("Ra1 Rb1 Rc1", "every R"),
+        ("e2 e3", "exactly one pawn per file"),
+    ] {
+        let mut trial = white.clone();
+        let refused = trial
+            .apply(&screen, Side::WHITE, text)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(refused.contains(error), "{text}: {refused}");
+        assert_eq!(trial, before, "{text} changed the placement");
+    }
+}
+
+#[test]
+fn every_constraint_is_named_when_broken() {
+    let screen = variant("screentest");
+    let check = |text: &str| {
+        let mut placement = Placement::default();
+        placement.apply(&screen, Side::WHITE, text)?;
+        placement.validate(&screen, Side::WHITE)
+    };
+    assert_eq!(check(WHITE_ARMY), Ok(()));
+    // Bishops on one colour (c1 and e1 are both dark).
+    assert_eq!(
+        check("RNBQBKNR/PPPPPPPP"),
+        Err(SetupError::BishopsSameColour)
+    );
+    // Two pawns on one file, one file empty.
+    assert_eq!(
+        check("RNBQKBNR/PPPPPPP1/7P"),
+        Ok(()),
+        "one pawn per file on ranks 2 and 3"
+    );
+    assert_eq!(
+        check("RNBQKBNR/PPPPPP1P/6P1"),
+        Ok(()),
+        "a pawn moved up its own file"
+    );
+    assert_eq!(
+        check("RNBQKBNR/PPPPPPP1/6P1"),
+        Err(SetupError::PawnsShareFile('g'))
+    );
+    // Incomplete.
+    assert_eq!(
+        check("RNBQKBNR/PPPPPPP1"),
+        Err(SetupError::Missing("P".into()))
+    );
+    assert_eq!(
+        SetupError::BishopsSameColour.to_string(),
+        "bishops must stand on squares of different colours"
+    );
+    assert_eq!(
+        SetupError::PawnsShareFile('g').to_string(),
+        "exactly one pawn per file (two on the g-file)"
+    );
+}
+
+#[test]
+fn random_setups_are_always_valid_and_start_a_game() {
+    let screen = variant("screentest");
+    let mut started = 0;
+    for seed in 0..1_000u64 {
+        let white = Placement::random(&screen, Side::WHITE, seed).expect("white");
+        let black = Placement::random(&screen, Side::BLACK, seed ^ 0xabcdef).expect("black");
+        assert_eq!(white.validate(&screen, Side::WHITE), Ok(()), "seed {seed}");
+        assert_eq!(black.validate(&screen, Side::BLACK), Ok(()), "seed {seed}");
+        let fen = start_fen(&screen, [&white, &black]).expect("composes");
+        // Two armies set up blind may leave black in check before white's
+        // first move: no position to play from (battle chess decides that
+        // game by its first-move rule). Anything else starts.
+        match Game::new(&screen, Start::Fen(fen.clone())) {
+            Ok(game) => {
+                started += 1;
+                assert!(!game.legal_moves().is_empty(), "{fen}");
+            }
+            Err(e) => assert!(
+                e.to_string().contains("not to move is in check"),
+                "{fen}: {e}"
+            ),
+        }
+        // The text form reads back to the same placement.
+        let again = placed(&screen, Side::WHITE, &white.to_text(&screen));
+        assert_eq!(again, white);
+    }
+    assert!(started > 700, "only {started} of 1000 random setups start");
+    assert_ne!(
+        Placement::random(&screen, Side::WHITE, 1),
+        Placement::random(&screen, Side::WHITE, 2)
+    );
+}
+
+#[test]
+fn a_secret_setup_shows_nothing_of_the_other_side() {
+    let screen = variant("screentest");
+    let white = placed(&screen, Side::WHITE, WHITE_ARMY);
+    let empty = Placement::default();
+    let black_one = placed(&screen, Side::BLACK, BLACK_ARMY);
+    let black_two = Placement::random(&screen, Side::BLACK, 7).expect("random");
+    for black in [&empty, &black_one, &black_two] {
+        let view = setup_view(&screen, [&white, black], Audience::Side(Side::WHITE));
+        assert_eq!(
+            view,
+            setup_view(&screen, [&white, &empty], Audience::Side(Side::WHITE)),
+            "white's view depends on black's setup"
+        );
+        // Black's zone (ranks 6–8) is fog to white; its own pieces are shown.
+        assert_eq!(view.at(4, 7), SquareView::Fog);
+        assert!(matches!(view.at(4, 0), SquareView::Piece(_)));
+        let public = setup_view(&screen, [&white, black], Audience::Public);
+        assert_eq!(
+            public,
+            setup_view(&screen, [&empty, &empty], Audience::Public)
+        );
+    }
+    let full = setup_view(&screen, [&white, &black_one], Audience::Full);
+    assert!(matches!(full.at(4, 7), SquareView::Piece(_)));
+}
+
+#[test]
+fn a_public_one_sided_setup_places_only_for_the_side_that_sets_up() {
+    let lone = variant("lonetest");
+    let mut white = Placement::default();
+    assert!(matches!(
+        white.apply(&lone, Side::WHITE, "Qe7"),
+        Err(SetupError::Occupied(_))
+    ));
+    white
+        .apply(&lone, Side::WHITE, "Qe4")
+        .expect("anywhere empty");
+    assert_eq!(
+        Placement::default().apply(&lone, Side::BLACK, "Qe5"),
+        Err(SetupError::NothingToPlace)
+    );
+    let view = setup_view(&lone, [&white, &Placement::default()], Audience::Public);
+    assert!(
+        matches!(view.at(4, 3), SquareView::Piece(_)),
+        "public setup"
+    );
+    let fen = start_fen(&lone, [&white, &Placement::default()]).expect("composes");
+    assert_eq!(fen, "rnbqkbnr/pppppppp/8/8/4Q3/8/8/8 w kq - 0 1");
+}
