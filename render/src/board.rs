@@ -1,47 +1,89 @@
 //! Drawing one view: cells, coordinates, pockets, the player strips and the footer.
 
 use crate::canvas::IndexedImage;
-use crate::layout::Layout;
+use crate::layout::{Edge, Layout};
 use crate::renderer::Renderer;
 use crate::text::{Face, TextStyle};
 use crate::tiles::{line, CellLook, Ground, TileKey};
 use crate::Decor;
 use kodex_engine::{BoardStyle, PocketView, Side, SquareView, View};
 
-/// Whether the board is turned: sides 1 and 3 look from the far edge, 0 and 2 from the near one.
-pub(crate) fn is_flipped(decor: &Decor) -> bool {
-    decor.bottom.0 % 2 == 1
+/// The seats drawn above and below the board: below, the seat the image is
+/// for and then its partners; above, the other team. Teams are sides of one
+/// parity (white 0 and 2, black 1 and 3).
+pub(crate) fn seats(view: &View, decor: &Decor) -> (Vec<Side>, Vec<Side>) {
+    let count = decor
+        .names
+        .len()
+        .max(decor.clocks.len())
+        .max(view.pockets.len())
+        .max(2) as u8;
+    let bottom = decor.bottom;
+    let mut below = vec![bottom];
+    let mut above = Vec::new();
+    for side in (0..count).map(Side) {
+        if side == bottom {
+            continue;
+        }
+        if side.0 % 2 == bottom.0 % 2 {
+            below.push(side);
+        } else {
+            above.push(side);
+        }
+    }
+    (above, below)
+}
+
+/// The layout of `view` drawn for `decor`'s bottom seat.
+pub(crate) fn layout(square: u32, view: &View, decor: &Decor) -> Layout {
+    let (above, below) = seats(view, decor);
+    Layout::new(
+        view,
+        square,
+        Edge::of(decor.bottom),
+        above.len() as u32,
+        below.len() as u32,
+    )
 }
 
 /// Draws `view` with `decor`.
 pub(crate) fn draw(renderer: &Renderer, view: &View, decor: &Decor) -> IndexedImage {
-    let layout = Layout::new(view, renderer.square(), is_flipped(decor));
+    let layout = layout(renderer.square(), view, decor);
     let page = renderer.tiles.palette().nearest(renderer.theme().page);
     let mut image = IndexedImage::filled(layout.width, layout.height, page);
 
     draw_cells(renderer, &mut image, &layout, view);
     draw_coordinates(renderer, &mut image, &layout);
 
-    let bottom = decor.bottom;
-    let top = bottom.opponent();
+    let (above, below) = seats(view, decor);
     let show_turn = decor.status.is_none();
     if layout.pocket_rows > 0 {
         draw_pocket(
             renderer,
             &mut image,
             &layout,
-            pocket_of(view, top),
+            above.first().and_then(|&side| pocket_of(view, side)),
             layout.top_pocket_y,
         );
         draw_pocket(
             renderer,
             &mut image,
             &layout,
-            pocket_of(view, bottom),
+            pocket_of(view, decor.bottom),
             layout.bottom_pocket_y,
         );
     }
-    for (side, y) in [(top, layout.top_strip_y), (bottom, layout.bottom_strip_y)] {
+    let strips = above
+        .iter()
+        .enumerate()
+        .map(|(i, &side)| (side, layout.top_strip_y + i as u32 * layout.strip))
+        .chain(
+            below
+                .iter()
+                .enumerate()
+                .map(|(i, &side)| (side, layout.bottom_strip_y + i as u32 * layout.strip)),
+        );
+    for (side, y) in strips {
         let to_move = show_turn && view.side_to_move == side;
         draw_strip(renderer, &mut image, &layout, view, decor, side, y, to_move);
     }
@@ -93,35 +135,27 @@ fn draw_cells(renderer: &Renderer, image: &mut IndexedImage, layout: &Layout, vi
 /// Which lines leave the point `file`, `rank` on screen: towards every neighbour
 /// that exists.
 fn point_lines(view: &View, layout: &Layout, file: u8, rank: u8) -> u8 {
-    let exists = |file: i32, rank: i32| {
-        file >= 0
-            && rank >= 0
-            && file < layout.files as i32
-            && rank < layout.ranks as i32
-            && view.at(file as u8, rank as u8) != SquareView::Absent
+    let (column, row) = layout.screen(file, rank);
+    let (column, row) = (column as i32, row as i32);
+    let exists = |column: i32, row: i32| {
+        layout
+            .cell_at(column, row)
+            .is_some_and(|(file, rank)| view.at(file, rank) != SquareView::Absent)
     };
-    // On screen "up" is the next rank for the first player, the previous one when turned.
-    let (up, right) = if layout.flipped { (-1, -1) } else { (1, 1) };
-    let (file, rank) = (file as i32, rank as i32);
     let mut lines = 0;
-    if exists(file, rank + up) {
+    if exists(column, row - 1) {
         lines |= line::UP;
     }
-    if exists(file, rank - up) {
+    if exists(column, row + 1) {
         lines |= line::DOWN;
     }
-    if exists(file - right, rank) {
+    if exists(column - 1, row) {
         lines |= line::LEFT;
     }
-    if exists(file + right, rank) {
+    if exists(column + 1, row) {
         lines |= line::RIGHT;
     }
     lines
-}
-
-/// The name of file `file`: `a` … `z`.
-fn file_name(file: u8) -> String {
-    char::from(b'a' + file.min(25)).to_string()
 }
 
 fn draw_coordinates(renderer: &Renderer, image: &mut IndexedImage, layout: &Layout) {
@@ -129,22 +163,19 @@ fn draw_coordinates(renderer: &Renderer, image: &mut IndexedImage, layout: &Layo
     let style = TextStyle::new(Face::Regular, (layout.margin as f32 * 0.56).max(9.0));
     let cap = fonts.cap_height(style);
     let s = layout.square as i32;
-    for rank in 0..layout.ranks {
-        let label = (rank as u32 + 1).to_string();
+    for row in 0..layout.rows {
+        let label = layout.row_label(row);
         let width = fonts.width(style, &label) as i32;
         let x = (layout.margin as i32 - width) / 2;
-        let y = layout.board_y as i32
-            + layout.row(rank) as i32 * s
-            + s / 2
-            + (cap / 2.0).round() as i32;
+        let y = layout.board_y as i32 + row as i32 * s + s / 2 + (cap / 2.0).round() as i32;
         fonts.draw(image, style, &label, x, y, &renderer.inks.dim);
     }
-    let baseline = (layout.board_y + layout.ranks as u32 * layout.square) as i32
+    let baseline = (layout.board_y + layout.rows as u32 * layout.square) as i32
         + (layout.margin as f32 / 2.0 + cap / 2.0).round() as i32;
-    for file in 0..layout.files {
-        let label = file_name(file);
+    for column in 0..layout.columns {
+        let label = layout.column_label(column);
         let width = fonts.width(style, &label) as i32;
-        let x = layout.board_x as i32 + layout.column(file) as i32 * s + (s - width) / 2;
+        let x = layout.board_x as i32 + column as i32 * s + (s - width) / 2;
         fonts.draw(image, style, &label, x, baseline, &renderer.inks.dim);
     }
 }
@@ -159,7 +190,7 @@ fn draw_pocket(
     let Some(pocket) = pocket else {
         return;
     };
-    let per_row = layout.files.max(1) as usize;
+    let per_row = layout.columns.max(1) as usize;
     for (slot, &(piece, count)) in pocket.pieces.iter().enumerate() {
         let x = layout.board_x + (slot % per_row) as u32 * layout.square;
         let row_y = y + (slot / per_row) as u32 * layout.square;

@@ -21,15 +21,43 @@ use kodex_engine::View;
 /// The largest board side drawn; larger views are cropped (the engine supports up to 16).
 pub(crate) const MAX_BOARD_SIDE: u8 = 26;
 
+/// Which edge of the board is drawn at the bottom: the edge of the player
+/// the image is for. Two-player games use south (the first player) and north;
+/// four-player boards add west and east (the second player of each team).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Edge {
+    South,
+    North,
+    West,
+    East,
+}
+
+impl Edge {
+    /// The home edge of `side`: 0 south, 1 north, 2 west, 3 east.
+    pub(crate) fn of(side: kodex_engine::Side) -> Edge {
+        match side.0 % 4 {
+            0 => Edge::South,
+            1 => Edge::North,
+            2 => Edge::West,
+            _ => Edge::East,
+        }
+    }
+}
+
 /// The geometry of one image.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) struct Layout {
     /// Side of a board square, in pixels.
     pub square: u32,
+    /// The view's files and ranks.
     pub files: u8,
     pub ranks: u8,
-    /// Whether the board is turned (the first player's edge at the top).
-    pub flipped: bool,
+    /// The board edge drawn at the bottom.
+    pub edge: Edge,
+    /// Cells across and down on screen (files and ranks swap when the board
+    /// is seen from west or east).
+    pub columns: u8,
+    pub rows: u8,
     pub width: u32,
     pub height: u32,
     /// Width of the coordinate margin around the board.
@@ -40,21 +68,34 @@ pub(crate) struct Layout {
     pub pocket_rows: u32,
     /// Height of the footer line.
     pub footer: u32,
+    /// The first of the strips above the board (one per seat drawn there).
     pub top_strip_y: u32,
     pub top_pocket_y: u32,
     /// The top-left corner of the cells.
     pub board_x: u32,
     pub board_y: u32,
     pub bottom_pocket_y: u32,
+    /// The first of the strips below the board.
     pub bottom_strip_y: u32,
     pub footer_y: u32,
 }
 
 impl Layout {
-    /// The layout of `view` with squares of `square` pixels, turned when `flipped`.
-    pub(crate) fn new(view: &View, square: u32, flipped: bool) -> Layout {
+    /// The layout of `view` with squares of `square` pixels, seen from `edge`,
+    /// with `top_strips` player strips above the board and `bottom_strips` below.
+    pub(crate) fn new(
+        view: &View,
+        square: u32,
+        edge: Edge,
+        top_strips: u32,
+        bottom_strips: u32,
+    ) -> Layout {
         let files = view.files.min(MAX_BOARD_SIDE);
         let ranks = view.ranks.min(MAX_BOARD_SIDE);
+        let (columns, rows) = match edge {
+            Edge::South | Edge::North => (files, ranks),
+            Edge::West | Edge::East => (ranks, files),
+        };
         let margin = ((square as f32 * 0.32).round() as u32).max(18);
         let strip = ((square as f32 * 0.58).round() as u32).max(30);
         let footer = ((square as f32 * 0.42).round() as u32).max(24);
@@ -67,23 +108,25 @@ impl Layout {
                 .map(|pocket| pocket.pieces.len())
                 .max()
                 .unwrap_or(0) as u32;
-            kinds.div_ceil(files.max(1) as u32).max(1)
+            kinds.div_ceil(columns.max(1) as u32).max(1)
         };
         let pocket_height = pocket_rows * square;
         // A little air above the top strip and below the footer.
         let padding = ((square as f32 * 0.1).round() as u32).max(4);
         let top_strip_y = padding;
-        let top_pocket_y = top_strip_y + strip;
+        let top_pocket_y = top_strip_y + strip * top_strips;
         let board_y = top_pocket_y + pocket_height + margin;
-        let bottom_pocket_y = board_y + ranks as u32 * square + margin;
+        let bottom_pocket_y = board_y + rows as u32 * square + margin;
         let bottom_strip_y = bottom_pocket_y + pocket_height;
-        let footer_y = bottom_strip_y + strip;
+        let footer_y = bottom_strip_y + strip * bottom_strips;
         Layout {
             square,
             files,
             ranks,
-            flipped,
-            width: margin * 2 + files as u32 * square,
+            edge,
+            columns,
+            rows,
+            width: margin * 2 + columns as u32 * square,
             height: footer_y + footer + padding,
             margin,
             strip,
@@ -99,31 +142,76 @@ impl Layout {
         }
     }
 
-    /// The column (0 = left) where `file` is drawn.
-    pub(crate) fn column(&self, file: u8) -> u32 {
-        if self.flipped {
-            (self.files - 1 - file) as u32
-        } else {
-            file as u32
+    /// Where the cell `file`, `rank` is drawn: (column from the left, row from the top).
+    pub(crate) fn screen(&self, file: u8, rank: u8) -> (u32, u32) {
+        let (file, rank) = (file as u32, rank as u32);
+        let (last_file, last_rank) = (self.files as u32 - 1, self.ranks as u32 - 1);
+        match self.edge {
+            Edge::South => (file, last_rank - rank),
+            Edge::North => (last_file - file, rank),
+            // West at the bottom: the west edge is the bottom row, south on the right.
+            Edge::West => (last_rank - rank, last_file - file),
+            // East at the bottom: the east edge is the bottom row, south on the left.
+            Edge::East => (rank, file),
         }
     }
 
-    /// The row (0 = top) where `rank` is drawn.
-    pub(crate) fn row(&self, rank: u8) -> u32 {
-        if self.flipped {
-            rank as u32
-        } else {
-            (self.ranks - 1 - rank) as u32
+    /// The cell drawn at `column`, `row`, if that is on the board.
+    pub(crate) fn cell_at(&self, column: i32, row: i32) -> Option<(u8, u8)> {
+        if column < 0 || row < 0 || column >= self.columns as i32 || row >= self.rows as i32 {
+            return None;
+        }
+        let (column, row) = (column as u8, row as u8);
+        let (last_file, last_rank) = (self.files - 1, self.ranks - 1);
+        Some(match self.edge {
+            Edge::South => (column, last_rank - row),
+            Edge::North => (last_file - column, row),
+            Edge::West => (last_file - row, last_rank - column),
+            Edge::East => (row, column),
+        })
+    }
+
+    /// The coordinate written beside screen row `row`: a rank number, or a
+    /// file letter when the board is seen from west or east.
+    pub(crate) fn row_label(&self, row: u8) -> String {
+        match self.cell_at(0, row as i32) {
+            Some((file, rank)) => match self.edge {
+                Edge::South | Edge::North => rank_name(rank),
+                Edge::West | Edge::East => file_name(file),
+            },
+            None => String::new(),
+        }
+    }
+
+    /// The coordinate written under screen column `column`.
+    pub(crate) fn column_label(&self, column: u8) -> String {
+        match self.cell_at(column as i32, 0) {
+            Some((file, rank)) => match self.edge {
+                Edge::South | Edge::North => file_name(file),
+                Edge::West | Edge::East => rank_name(rank),
+            },
+            None => String::new(),
         }
     }
 
     /// The top-left pixel of the cell `file`, `rank`.
     pub(crate) fn cell_origin(&self, file: u8, rank: u8) -> (i32, i32) {
+        let (column, row) = self.screen(file, rank);
         (
-            (self.board_x + self.column(file) * self.square) as i32,
-            (self.board_y + self.row(rank) * self.square) as i32,
+            (self.board_x + column * self.square) as i32,
+            (self.board_y + row * self.square) as i32,
         )
     }
+}
+
+/// The name of file `file`: `a` … `z`.
+fn file_name(file: u8) -> String {
+    char::from(b'a' + file.min(25)).to_string()
+}
+
+/// The name of rank `rank` (0-based): `1` … `26`.
+fn rank_name(rank: u8) -> String {
+    (rank as u32 + 1).to_string()
 }
 
 #[cfg(test)]
@@ -151,8 +239,8 @@ mod tests {
     #[test]
     fn a1_is_bottom_left_for_white_and_top_right_for_black() {
         let view = empty_view(8, 8);
-        let white = Layout::new(&view, 80, false);
-        let black = Layout::new(&view, 80, true);
+        let white = Layout::new(&view, 80, Edge::South, 1, 1);
+        let black = Layout::new(&view, 80, Edge::North, 1, 1);
         assert_eq!(
             white.cell_origin(0, 0),
             (white.board_x as i32, (white.board_y + 7 * 80) as i32)
@@ -162,5 +250,39 @@ mod tests {
             ((black.board_x + 7 * 80) as i32, black.board_y as i32)
         );
         assert!(white.width >= 640);
+    }
+
+    #[test]
+    fn every_edge_maps_cells_one_to_one_and_back() {
+        let view = empty_view(10, 6);
+        for edge in [Edge::South, Edge::North, Edge::West, Edge::East] {
+            let layout = Layout::new(&view, 40, edge, 2, 2);
+            let mut seen = std::collections::HashSet::new();
+            for file in 0..10 {
+                for rank in 0..6 {
+                    let (column, row) = layout.screen(file, rank);
+                    assert!(column < layout.columns as u32 && row < layout.rows as u32);
+                    assert!(
+                        seen.insert((column, row)),
+                        "{edge:?}: two cells on one spot"
+                    );
+                    assert_eq!(
+                        layout.cell_at(column as i32, row as i32),
+                        Some((file, rank)),
+                        "{edge:?}"
+                    );
+                }
+            }
+        }
+        // Seen from the west, a1 is bottom right and the files run upwards.
+        let west = Layout::new(&view, 40, Edge::West, 1, 1);
+        assert_eq!((west.columns, west.rows), (6, 10));
+        assert_eq!(west.screen(0, 0), (5, 9));
+        assert_eq!(west.row_label(9), "a");
+        assert_eq!(west.column_label(5), "1");
+        // From the east, a1 is bottom left.
+        let east = Layout::new(&view, 40, Edge::East, 1, 1);
+        assert_eq!(east.screen(0, 0), (0, 0));
+        assert_eq!(east.screen(9, 0), (0, 9));
     }
 }

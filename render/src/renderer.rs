@@ -121,7 +121,7 @@ impl Renderer {
         file: u8,
         rank: u8,
     ) -> Option<(u32, u32, u32)> {
-        let layout = crate::layout::Layout::new(view, self.square, board::is_flipped(decor));
+        let layout = board::layout(self.square, view, decor);
         if file >= layout.files || rank >= layout.ranks {
             return None;
         }

@@ -152,6 +152,50 @@ fn the_bottom_side_is_drawn_at_the_bottom() {
 }
 
 #[test]
+fn four_seats_each_see_the_board_from_their_own_edge_with_a_strip_per_seat() {
+    // A 10×6 board with a white king on a1: seen from the south a1 is bottom
+    // left, from the north top right, from the west bottom right (the board
+    // turned a quarter, taller than wide), from the east top left.
+    let view = samples::view("10/10/10/10/10/K9");
+    let white_fill = Theme::default().pieces[0].fill;
+    let four = |bottom: u8| Decor {
+        bottom: Side(bottom),
+        names: ["Ann", "Bob", "Cid", "Dee"].map(String::from).to_vec(),
+        clocks: vec![Some("1:00".into()); 4],
+        status: None,
+    };
+    let two_seat_height = decode(&render_png(&view, &decor(Side::WHITE))).height;
+    for bottom in 0..4u8 {
+        let decor = four(bottom);
+        let image = decode(&render_png(&view, &decor));
+        let (x, y, size) = shared_renderer(&view)
+            .cell_rect(&view, &decor, 0, 0)
+            .expect("a1 is drawn");
+        assert!(
+            count(&image.cell((x, y, size)), white_fill) > 100,
+            "seat {bottom}: the king is drawn where a1 is said to be"
+        );
+        let (left, top) = (x < image.width / 2, y < image.height / 2);
+        let expected = match bottom {
+            0 => (true, false),
+            1 => (false, true),
+            2 => (false, false),
+            _ => (true, true),
+        };
+        assert_eq!((left, top), expected, "seat {bottom}: where a1 is");
+        if bottom >= 2 {
+            assert!(
+                image.height > image.width,
+                "seat {bottom}: the board turned"
+            );
+        } else {
+            // Two more strips than a two-player image: one per seat.
+            assert!(image.height > two_seat_height, "seat {bottom}");
+        }
+    }
+}
+
+#[test]
 fn last_move_and_check_are_highlighted() {
     let theme = Theme::default();
     let mut view = samples::view("4k3/8/8/8/4Q3/8/8/4K3");

@@ -6,7 +6,8 @@ mod console_support;
 
 use console_support::{to, Chat};
 
-/// What `audience` was told: the lines with the game id replaced, and the
+/// What `audience` was told: the lines with the game id and the test's
+/// folder replaced, and the
 /// bytes of every image they were sent.
 fn told(chat: &Chat, id: &str, out: &[String], audience: &str) -> Vec<(String, Vec<u8>)> {
     to(out, audience)
@@ -23,7 +24,8 @@ fn told(chat: &Chat, id: &str, out: &[String], audience: &str) -> Vec<(String, V
                     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
                 })
                 .unwrap_or_default();
-            (line.replace(id, "ID"), image)
+            let dir = chat.dir.display().to_string();
+            (line.replace(&dir, "DIR").replace(id, "ID"), image)
         })
         .collect()
 }

@@ -1,7 +1,7 @@
 //! `kodex-render`: draws one position of any Kodex variant as a PNG.
 //!
 //! ```text
-//! kodex-render --variant <v> --fen <fen> [--pov white|black] [--fog white|black]
+//! kodex-render --variant <v> --fen <fen> [--pov white|black|red|blue] [--fog white|black]
 //!              [--lastmove <uci>] --out <file.png>
 //! ```
 
@@ -9,7 +9,7 @@ use kodex_engine::{Audience, Game, Registry, Side, Start, View};
 use kodex_render::{render_png, Decor};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: kodex-render --variant <v> --fen <fen> [--pov white|black] \
+const USAGE: &str = "usage: kodex-render --variant <v> --fen <fen> [--pov white|black|red|blue] \
 [--fog white|black] [--lastmove <uci>] --out <file.png>";
 
 /// The command line, read but not yet checked against the engine.
@@ -70,9 +70,14 @@ fn read_arguments(mut args: impl Iterator<Item = String>) -> Result<Option<Argum
 
 fn side(text: &str) -> Result<Side, String> {
     match text.to_ascii_lowercase().as_str() {
-        "white" | "w" => Ok(Side::WHITE),
-        "black" | "b" => Ok(Side::BLACK),
-        other => Err(format!("a side is white or black, not {other:?}")),
+        "white" | "w" | "0" => Ok(Side::WHITE),
+        "black" | "b" | "1" => Ok(Side::BLACK),
+        // The second player of each team in four-player games: drawn from the west and east.
+        "red" | "2" => Ok(Side(2)),
+        "blue" | "3" => Ok(Side(3)),
+        other => Err(format!(
+            "a side is white, black, red or blue (0–3), not {other:?}"
+        )),
     }
 }
 
