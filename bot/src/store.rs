@@ -6,7 +6,7 @@
 
 use crate::time::Millis;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{FromRow, SqlitePool};
+use sqlx::{FromRow, Row, SqlitePool};
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -22,7 +22,10 @@ pub enum StoreError {
 }
 
 /// Where a game is in its life.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+///
+/// Typed at the storage edge: a stored name this version does not know
+/// (written by a newer one) fails closed as [`Status::Unknown`].
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Status {
     /// A challenge waiting for an answer.
     Challenge,
@@ -36,11 +39,21 @@ pub enum Status {
     Expired,
     /// The game was aborted before both sides moved.
     Aborted,
+    /// A name this version does not know, kept as stored so that saving the
+    /// row writes it back unchanged. Such a game counts as running, with its
+    /// hidden information hidden, and nobody can move in it.
+    Unknown(String),
 }
 
 impl Status {
     /// The stored name.
-    pub fn as_str(self) -> &'static str {
+    ///
+    /// ```
+    /// use kodex_bot::store::Status;
+    /// assert_eq!(Status::parse("active").as_str(), "active");
+    /// assert_eq!(Status::parse("paused-by-v3").as_str(), "paused-by-v3");
+    /// ```
+    pub fn as_str(&self) -> &str {
         match self {
             Status::Challenge => "challenge",
             Status::Active => "active",
@@ -48,24 +61,170 @@ impl Status {
             Status::Declined => "declined",
             Status::Expired => "expired",
             Status::Aborted => "aborted",
+            Status::Unknown(name) => name,
         }
     }
 
-    /// Reads a stored name; unknown names read as finished, so a row written by
-    /// a newer version is left alone rather than played on.
+    /// Reads a stored name; unknown names read as [`Status::Unknown`].
     pub fn parse(text: &str) -> Status {
         match text {
             "challenge" => Status::Challenge,
             "active" => Status::Active,
+            "finished" => Status::Finished,
             "declined" => Status::Declined,
             "expired" => Status::Expired,
             "aborted" => Status::Aborted,
-            _ => Status::Finished,
+            other => Status::Unknown(other.to_owned()),
+        }
+    }
+
+    /// Whether the game is over for good, so that everything about it
+    /// (positions, the whole record) may be shown to anyone. An unknown
+    /// status is not over: it fails closed.
+    ///
+    /// ```
+    /// use kodex_bot::store::Status;
+    /// assert!(Status::Finished.is_over());
+    /// assert!(!Status::Active.is_over());
+    /// assert!(!Status::parse("paused-by-v3").is_over());
+    /// ```
+    pub fn is_over(&self) -> bool {
+        matches!(
+            self,
+            Status::Finished | Status::Declined | Status::Expired | Status::Aborted
+        )
+    }
+}
+
+impl sqlx::Type<sqlx::Sqlite> for Status {
+    fn type_info() -> sqlx::sqlite::SqliteTypeInfo {
+        <str as sqlx::Type<sqlx::Sqlite>>::type_info()
+    }
+}
+
+impl<'r> sqlx::Decode<'r, sqlx::Sqlite> for Status {
+    fn decode(value: sqlx::sqlite::SqliteValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+        Ok(Status::parse(<&str as sqlx::Decode<sqlx::Sqlite>>::decode(
+            value,
+        )?))
+    }
+}
+
+/// How a game ended, as stored in `games.result`.
+///
+/// The stored text stays what rows written before teams hold — the PGN
+/// results `1-0` (team 0 wins), `0-1` (team 1 wins), `1/2-1/2`, `*` — and a
+/// win of a third or fourth team is stored as `team:N`.
+///
+/// ```
+/// use kodex_bot::store::GameResult;
+/// assert_eq!(GameResult::parse("0-1"), GameResult::Win { team: 1 });
+/// assert_eq!(GameResult::Win { team: 2 }.to_text(), "team:2");
+/// assert_eq!(GameResult::Win { team: 2 }.pgn(), "*");
+/// assert_eq!(GameResult::parse("team:0").to_text(), "1-0");
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum GameResult {
+    /// The seats of team `team` won.
+    Win {
+        /// The winning team's index.
+        team: usize,
+    },
+    /// Nobody won.
+    Draw,
+    /// No result: the game was aborted (`*`).
+    NoResult,
+    /// A result this version does not know, kept as stored. It names no
+    /// winner and reads as `*` in a PGN.
+    Unknown(String),
+}
+
+impl GameResult {
+    /// The stored text.
+    pub fn to_text(&self) -> String {
+        match self {
+            GameResult::Win { team } => match team {
+                0 => "1-0".to_owned(),
+                1 => "0-1".to_owned(),
+                _ => format!("team:{team}"),
+            },
+            GameResult::Draw => "1/2-1/2".to_owned(),
+            GameResult::NoResult => "*".to_owned(),
+            GameResult::Unknown(text) => text.clone(),
+        }
+    }
+
+    /// Reads a stored text; anything else reads as [`GameResult::Unknown`].
+    pub fn parse(text: &str) -> GameResult {
+        match text {
+            "1-0" => GameResult::Win { team: 0 },
+            "0-1" => GameResult::Win { team: 1 },
+            "1/2-1/2" => GameResult::Draw,
+            "*" => GameResult::NoResult,
+            other => match other.strip_prefix("team:").map(str::parse::<usize>) {
+                Some(Ok(team)) if team < 4 => GameResult::Win { team },
+                _ => GameResult::Unknown(other.to_owned()),
+            },
+        }
+    }
+
+    /// The PGN result tag: a win of a third or fourth team has no PGN form.
+    pub fn pgn(&self) -> &'static str {
+        match self {
+            GameResult::Win { team: 0 } => "1-0",
+            GameResult::Win { team: 1 } => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            _ => "*",
+        }
+    }
+
+    /// The winning team, if any.
+    pub fn winner(&self) -> Option<usize> {
+        match self {
+            GameResult::Win { team } => Some(*team),
+            _ => None,
         }
     }
 }
 
-/// One row of the `games` table (see `migrations/0001_games.sql`).
+impl sqlx::Type<sqlx::Sqlite> for GameResult {
+    fn type_info() -> sqlx::sqlite::SqliteTypeInfo {
+        <str as sqlx::Type<sqlx::Sqlite>>::type_info()
+    }
+}
+
+impl<'r> sqlx::Decode<'r, sqlx::Sqlite> for GameResult {
+    fn decode(value: sqlx::sqlite::SqliteValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+        Ok(GameResult::parse(
+            <&str as sqlx::Decode<sqlx::Sqlite>>::decode(value)?,
+        ))
+    }
+}
+
+/// One seat of a started game (see `migrations/0004_seats.sql`): who sits
+/// there, the side they play, their team, and their clock. Seats are in turn
+/// order; with two players seat, side and team indexes coincide.
+#[derive(Clone, PartialEq, Eq, Debug, FromRow)]
+pub struct SeatRow {
+    /// The seat index (0..=3), the turn order.
+    #[sqlx(try_from = "i64")]
+    pub seat: usize,
+    /// The player's user id.
+    pub user_id: String,
+    /// Their display name.
+    pub user_name: String,
+    /// The engine side index they play.
+    #[sqlx(try_from = "i64")]
+    pub side: usize,
+    /// Their team index.
+    #[sqlx(try_from = "i64")]
+    pub team: usize,
+    /// Their time when the current turn began.
+    pub remaining_ms: Option<Millis>,
+}
+
+/// One row of the `games` table (see `migrations/0001_games.sql`) with its
+/// seats.
 #[derive(Clone, PartialEq, Eq, Debug, FromRow)]
 pub struct GameRow {
     /// The short id.
@@ -79,8 +238,8 @@ pub struct GameRow {
     pub home_chat_id: Option<String>,
     /// The variant id.
     pub variant: String,
-    /// The stored [`Status`] name.
-    pub status: String,
+    /// Where the game is in its life.
+    pub status: Status,
     /// Who challenged.
     pub challenger_id: String,
     /// Their display name.
@@ -91,24 +250,15 @@ pub struct GameRow {
     pub opponent_name: Option<String>,
     /// The challenger's wished colour.
     pub color: String,
-    /// White's user id once started.
-    pub white_id: Option<String>,
-    /// White's name.
-    pub white_name: Option<String>,
-    /// Black's user id once started.
-    pub black_id: Option<String>,
-    /// Black's name.
-    pub black_name: Option<String>,
+    /// The players once started, in seat order.
+    #[sqlx(skip)]
+    pub seats: Vec<SeatRow>,
     /// The time control code.
     pub time_control: String,
     /// The start position once started.
     pub start_fen: Option<String>,
     /// UCI moves separated by spaces.
     pub moves: String,
-    /// White's time when the current turn began.
-    pub white_ms: Option<i64>,
-    /// Black's time when the current turn began.
-    pub black_ms: Option<i64>,
     /// When the current turn began.
     pub turn_started_at: Option<i64>,
     /// The next absolute deadline (flag or expiry).
@@ -118,7 +268,7 @@ pub struct GameRow {
     /// The side with a standing takeback request.
     pub takeback_offer: Option<i64>,
     /// The result once finished.
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     /// Why it ended (an i18n key suffix).
     pub reason: Option<String>,
     /// Created.
@@ -130,58 +280,53 @@ pub struct GameRow {
 }
 
 impl GameRow {
-    /// The status.
-    pub fn status(&self) -> Status {
-        Status::parse(&self.status)
-    }
-
     /// The moves as a list.
     pub fn move_list(&self) -> Vec<&str> {
         self.moves.split_whitespace().collect()
     }
 
+    /// The seat whose player plays side `side`.
+    pub fn seat_of_side(&self, side: usize) -> Option<&SeatRow> {
+        self.seats.iter().find(|seat| seat.side == side)
+    }
+
     /// The side index `user` plays, if any.
     pub fn side_of(&self, user: &str) -> Option<usize> {
-        if self.white_id.as_deref() == Some(user) {
-            Some(0)
-        } else if self.black_id.as_deref() == Some(user) {
-            Some(1)
-        } else {
-            None
-        }
+        self.seats
+            .iter()
+            .find(|seat| seat.user_id == user)
+            .map(|seat| seat.side)
     }
 
     /// The user id of side `index`.
     pub fn player_id(&self, index: usize) -> Option<&str> {
-        match index {
-            0 => self.white_id.as_deref(),
-            1 => self.black_id.as_deref(),
-            _ => None,
-        }
+        self.seat_of_side(index).map(|seat| seat.user_id.as_str())
     }
 
     /// The name of side `index`.
     pub fn player_name(&self, index: usize) -> &str {
-        match index {
-            0 => self.white_name.as_deref().unwrap_or("?"),
-            _ => self.black_name.as_deref().unwrap_or("?"),
-        }
+        self.seat_of_side(index)
+            .map_or("?", |seat| seat.user_name.as_str())
     }
 
     /// The time left of side `index` at the start of the current turn.
     pub fn remaining(&self, index: usize) -> Option<Millis> {
-        match index {
-            0 => self.white_ms,
-            _ => self.black_ms,
+        self.seat_of_side(index).and_then(|seat| seat.remaining_ms)
+    }
+
+    /// Sets the time left of side `index` (nothing happens without such a side).
+    pub fn set_remaining(&mut self, index: usize, millis: Option<Millis>) {
+        if let Some(seat) = self.seats.iter_mut().find(|seat| seat.side == index) {
+            seat.remaining_ms = millis;
         }
     }
 
-    /// Sets the time left of side `index`.
-    pub fn set_remaining(&mut self, index: usize, millis: Option<Millis>) {
-        match index {
-            0 => self.white_ms = millis,
-            _ => self.black_ms = millis,
-        }
+    /// The result in which the team of side `side` wins.
+    pub fn win_of_side(&self, side: usize) -> GameResult {
+        // Every started game has a seat per side; the fallback only keeps a
+        // damaged row from panicking.
+        let team = self.seat_of_side(side).map_or(side, |seat| seat.team);
+        GameResult::Win { team }
     }
 }
 
@@ -218,27 +363,26 @@ pub struct Store {
     pool: SqlitePool,
 }
 
+/// The game columns read, each prefixed with the `games` alias `g`.
 const COLUMNS: &str =
-    "id, platform, chat_id, home_chat_id, variant, status, challenger_id, challenger_name, \
-    opponent_id, opponent_name, color, white_id, white_name, black_id, black_name, time_control, \
-    start_fen, moves, white_ms, black_ms, turn_started_at, deadline, draw_offer, takeback_offer, \
-    result, reason, created_at, updated_at, version";
+    "g.id, g.platform, g.chat_id, g.home_chat_id, g.variant, g.status, g.challenger_id, \
+    g.challenger_name, g.opponent_id, g.opponent_name, g.color, g.time_control, g.start_fen, \
+    g.moves, g.turn_started_at, g.deadline, g.draw_offer, g.takeback_offer, g.result, g.reason, \
+    g.created_at, g.updated_at, g.version";
+
+/// The seat columns read with a game (`NULL` for a game without seats); no
+/// name clashes with a game column.
+const SEAT_COLUMNS: &str = "s.seat, s.user_id, s.user_name, s.side, s.team, s.remaining_ms";
 
 /// The columns a game changes over its life, in the order [`bind_mutable`] binds them.
-const MUTABLE: [&str; 20] = [
+const MUTABLE: [&str; 14] = [
     "chat_id",
     "home_chat_id",
     "status",
     "opponent_id",
     "opponent_name",
-    "white_id",
-    "white_name",
-    "black_id",
-    "black_name",
     "start_fen",
     "moves",
-    "white_ms",
-    "black_ms",
     "turn_started_at",
     "deadline",
     "draw_offer",
@@ -255,24 +399,94 @@ fn bind_mutable<'q>(query: Query<'q>, row: &GameRow) -> Query<'q> {
     query
         .bind(row.chat_id.clone())
         .bind(row.home_chat_id.clone())
-        .bind(row.status.clone())
+        .bind(row.status.as_str().to_owned())
         .bind(row.opponent_id.clone())
         .bind(row.opponent_name.clone())
-        .bind(row.white_id.clone())
-        .bind(row.white_name.clone())
-        .bind(row.black_id.clone())
-        .bind(row.black_name.clone())
         .bind(row.start_fen.clone())
         .bind(row.moves.clone())
-        .bind(row.white_ms)
-        .bind(row.black_ms)
         .bind(row.turn_started_at)
         .bind(row.deadline)
         .bind(row.draw_offer)
         .bind(row.takeback_offer)
-        .bind(row.result.clone())
+        .bind(row.result.as_ref().map(GameResult::to_text))
         .bind(row.reason.clone())
         .bind(row.updated_at)
+}
+
+/// Reads games with their seats: `filter` selects games (alias `g`), `order`
+/// sorts them. One query, so a game and its seats are read from one snapshot.
+fn games_query(filter: &str, order: &str) -> String {
+    format!(
+        "SELECT {COLUMNS}, {SEAT_COLUMNS} FROM games g \
+         LEFT JOIN seats s ON s.platform = g.platform AND s.game_id = g.id \
+         WHERE {filter} ORDER BY {order}, s.seat"
+    )
+}
+
+/// Folds the rows of a [`games_query`] (one per seat, games in order) into games.
+fn fold_games(rows: &[sqlx::sqlite::SqliteRow]) -> Result<Vec<GameRow>, sqlx::Error> {
+    let mut games: Vec<GameRow> = Vec::new();
+    for row in rows {
+        let id: &str = row.try_get("id")?;
+        let same_game = games.last().is_some_and(|game| game.id == id);
+        if !same_game {
+            games.push(GameRow::from_row(row)?);
+        }
+        if row.try_get::<Option<i64>, _>("seat")?.is_some() {
+            let seat = SeatRow::from_row(row)?;
+            if let Some(game) = games.last_mut() {
+                game.seats.push(seat);
+            }
+        }
+    }
+    Ok(games)
+}
+
+/// Writes `row`'s seats in the transaction `tx`: every seat in the row is
+/// stored, every other seat of the game removed.
+async fn write_seats(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    row: &GameRow,
+) -> Result<(), sqlx::Error> {
+    if !row.seats.is_empty() {
+        let sql = format!(
+            "INSERT INTO seats (platform, game_id, seat, user_id, user_name, side, team, \
+             remaining_ms) VALUES {} ON CONFLICT (platform, game_id, seat) DO UPDATE SET \
+             user_id = excluded.user_id, user_name = excluded.user_name, side = excluded.side, \
+             team = excluded.team, remaining_ms = excluded.remaining_ms",
+            vec!["(?, ?, ?, ?, ?, ?, ?, ?)"; row.seats.len()].join(", "),
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for seat in &row.seats {
+            query = query
+                .bind(row.platform.clone())
+                .bind(row.id.clone())
+                .bind(seat.seat as i64)
+                .bind(seat.user_id.clone())
+                .bind(seat.user_name.clone())
+                .bind(seat.side as i64)
+                .bind(seat.team as i64)
+                .bind(seat.remaining_ms);
+        }
+        query.execute(&mut **tx).await?;
+    }
+    let kept = if row.seats.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " AND seat NOT IN ({})",
+            vec!["?"; row.seats.len()].join(", ")
+        )
+    };
+    let sql = format!("DELETE FROM seats WHERE platform = ? AND game_id = ?{kept}");
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(row.platform.clone())
+        .bind(row.id.clone());
+    for seat in &row.seats {
+        query = query.bind(seat.seat as i64);
+    }
+    query.execute(&mut **tx).await?;
+    Ok(())
 }
 
 impl Store {
@@ -295,7 +509,7 @@ impl Store {
         Ok(Store { pool })
     }
 
-    /// Inserts a new row; false when the id is taken.
+    /// Inserts a new row with its seats; false when the id is taken.
     pub async fn insert(&self, row: &GameRow) -> Result<bool, StoreError> {
         let sql = format!(
             "INSERT OR IGNORE INTO games (id, platform, variant, challenger_id, challenger_name, \
@@ -313,38 +527,67 @@ impl Store {
             .bind(row.time_control.clone())
             .bind(row.created_at)
             .bind(row.version);
-        let result = bind_mutable(query, row).execute(&self.pool).await?;
-        Ok(result.rows_affected() == 1)
+        let mut tx = self.pool.begin().await?;
+        let result = bind_mutable(query, row).execute(&mut *tx).await?;
+        if result.rows_affected() != 1 {
+            return Ok(false);
+        }
+        write_seats(&mut tx, row).await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
-    /// Writes every mutable column of `row` if the stored version is still
-    /// `row.version`, and bumps the version. False when someone else wrote first.
+    /// Writes every mutable column and the seats of `row` in one transaction
+    /// if the stored version is still `row.version`, and bumps the version.
+    /// False when someone else wrote first.
     pub async fn save(&self, row: &mut GameRow) -> Result<bool, StoreError> {
         let sql = format!(
             "UPDATE games SET {} = ?, version = version + 1 WHERE id = ? AND version = ?",
             MUTABLE.join(" = ?, "),
         );
+        let mut tx = self.pool.begin().await?;
         let result = bind_mutable(sqlx::query(sqlx::AssertSqlSafe(sql)), row)
             .bind(row.id.clone())
             .bind(row.version)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
-        let applied = result.rows_affected() == 1;
-        if applied {
-            row.version += 1;
+        if result.rows_affected() != 1 {
+            // Dropping the transaction rolls it back.
+            return Ok(false);
         }
-        Ok(applied)
+        write_seats(&mut tx, row).await?;
+        tx.commit().await?;
+        row.version += 1;
+        Ok(true)
+    }
+
+    /// Games read by a [`games_query`] with `binds` bound in order.
+    async fn games(
+        &self,
+        filter: &str,
+        order: &str,
+        binds: &[Option<&str>],
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let sql = games_query(filter, order);
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for value in binds {
+            query = query.bind(value.map(str::to_owned));
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        Ok(fold_games(&rows)?)
     }
 
     /// A game by id (case-insensitive, `#` allowed) on `platform`.
     pub async fn get(&self, platform: &str, id: &str) -> Result<Option<GameRow>, StoreError> {
         let id = id.trim().trim_start_matches('#').to_lowercase();
-        let sql = format!("SELECT {COLUMNS} FROM games WHERE id = ? AND platform = ?");
-        Ok(sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(sql))
-            .bind(id)
-            .bind(platform.to_owned())
-            .fetch_optional(&self.pool)
-            .await?)
+        let games = self
+            .games(
+                "g.id = ? AND g.platform = ?",
+                "g.id",
+                &[Some(id.as_str()), Some(platform)],
+            )
+            .await?;
+        Ok(games.into_iter().next())
     }
 
     /// Active games `user` plays on `platform`, in `chat` when given, oldest first.
@@ -354,19 +597,14 @@ impl Store {
         user: &str,
         chat: Option<&str>,
     ) -> Result<Vec<GameRow>, StoreError> {
-        let sql = format!(
-            "SELECT {COLUMNS} FROM games WHERE platform = ? AND status = 'active' \
-             AND (white_id = ? OR black_id = ?) AND (? IS NULL OR chat_id = ?) \
-             ORDER BY created_at, id"
-        );
-        Ok(sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(sql))
-            .bind(platform.to_owned())
-            .bind(user.to_owned())
-            .bind(user.to_owned())
-            .bind(chat.map(str::to_owned))
-            .bind(chat.map(str::to_owned))
-            .fetch_all(&self.pool)
-            .await?)
+        self.games(
+            "g.platform = ? AND g.status = 'active' \
+             AND g.id IN (SELECT game_id FROM seats WHERE platform = ? AND user_id = ?) \
+             AND (? IS NULL OR g.chat_id = ?)",
+            "g.created_at, g.id",
+            &[Some(platform), Some(platform), Some(user), chat, chat],
+        )
+        .await
     }
 
     /// Pending challenges in `chat`, oldest first.
@@ -375,15 +613,12 @@ impl Store {
         platform: &str,
         chat: &str,
     ) -> Result<Vec<GameRow>, StoreError> {
-        let sql = format!(
-            "SELECT {COLUMNS} FROM games WHERE platform = ? AND chat_id = ? \
-             AND status = 'challenge' ORDER BY created_at, id"
-        );
-        Ok(sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(sql))
-            .bind(platform.to_owned())
-            .bind(chat.to_owned())
-            .fetch_all(&self.pool)
-            .await?)
+        self.games(
+            "g.platform = ? AND g.chat_id = ? AND g.status = 'challenge'",
+            "g.created_at, g.id",
+            &[Some(platform), Some(chat)],
+        )
+        .await
     }
 
     /// Challenges and active games involving `user` on `platform`, oldest first.
@@ -392,20 +627,21 @@ impl Store {
         platform: &str,
         user: &str,
     ) -> Result<Vec<GameRow>, StoreError> {
-        let sql = format!(
-            "SELECT {COLUMNS} FROM games WHERE platform = ? AND ( \
-             (status = 'active' AND (white_id = ? OR black_id = ?)) OR \
-             (status = 'challenge' AND (challenger_id = ? OR opponent_id = ?))) \
-             ORDER BY created_at, id"
-        );
-        Ok(sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(sql))
-            .bind(platform.to_owned())
-            .bind(user.to_owned())
-            .bind(user.to_owned())
-            .bind(user.to_owned())
-            .bind(user.to_owned())
-            .fetch_all(&self.pool)
-            .await?)
+        self.games(
+            "g.platform = ? AND ( \
+             (g.status = 'active' \
+              AND g.id IN (SELECT game_id FROM seats WHERE platform = ? AND user_id = ?)) OR \
+             (g.status = 'challenge' AND (g.challenger_id = ? OR g.opponent_id = ?)))",
+            "g.created_at, g.id",
+            &[
+                Some(platform),
+                Some(platform),
+                Some(user),
+                Some(user),
+                Some(user),
+            ],
+        )
+        .await
     }
 
     /// The most recently started game in `chat` (active or ended), for `/pgn` without an id.
@@ -414,15 +650,15 @@ impl Store {
         platform: &str,
         chat: &str,
     ) -> Result<Option<GameRow>, StoreError> {
-        let sql = format!(
-            "SELECT {COLUMNS} FROM games WHERE platform = ? AND chat_id = ? \
-             AND start_fen IS NOT NULL ORDER BY updated_at DESC, id LIMIT 1"
-        );
-        Ok(sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(sql))
-            .bind(platform.to_owned())
-            .bind(chat.to_owned())
-            .fetch_optional(&self.pool)
-            .await?)
+        let games = self
+            .games(
+                "g.id = (SELECT id FROM games WHERE platform = ? AND chat_id = ? \
+                 AND start_fen IS NOT NULL ORDER BY updated_at DESC, id LIMIT 1)",
+                "g.id",
+                &[Some(platform), Some(chat)],
+            )
+            .await?;
+        Ok(games.into_iter().next())
     }
 
     /// Ids of rows whose deadline is at or before `now`.
@@ -586,21 +822,16 @@ mod tests {
             chat_id: "local".to_owned(),
             home_chat_id: None,
             variant: "chess".to_owned(),
-            status: Status::Challenge.as_str().to_owned(),
+            status: Status::Challenge,
             challenger_id: "alice".to_owned(),
             challenger_name: "alice".to_owned(),
             opponent_id: None,
             opponent_name: None,
             color: "random".to_owned(),
-            white_id: None,
-            white_name: None,
-            black_id: None,
-            black_name: None,
+            seats: Vec::new(),
             time_control: "-".to_owned(),
             start_fen: None,
             moves: String::new(),
-            white_ms: None,
-            black_ms: None,
             turn_started_at: None,
             deadline,
             draw_offer: None,
@@ -735,6 +966,134 @@ mod tests {
         let due = store.due(499).await.expect("due");
         assert_eq!(due, vec![("console".to_owned(), "p3x9".to_owned())]);
         assert_eq!(store.due(500).await.expect("due").len(), 2);
+    }
+
+    fn seat(seat: usize, user: &str, remaining_ms: Option<Millis>) -> SeatRow {
+        SeatRow {
+            seat,
+            user_id: user.to_owned(),
+            user_name: user.to_uppercase(),
+            side: seat,
+            team: seat,
+            remaining_ms,
+        }
+    }
+
+    #[tokio::test]
+    async fn seats_are_saved_with_the_game_and_found_by_player() {
+        let store = Store::open(&temp_url("seats")).await.expect("opens");
+        store
+            .insert(&challenge("k7m2", None))
+            .await
+            .expect("insert");
+        store
+            .insert(&challenge("p3x9", None))
+            .await
+            .expect("insert");
+        let mut row = store
+            .get("console", "k7m2")
+            .await
+            .expect("get")
+            .expect("row");
+        row.status = Status::Active;
+        row.start_fen = Some("startpos".to_owned());
+        row.seats = vec![seat(0, "bob", Some(60_000)), seat(1, "alice", Some(50_000))];
+        assert!(store.save(&mut row).await.expect("save"));
+        let read = store
+            .get("console", "k7m2")
+            .await
+            .expect("get")
+            .expect("row");
+        assert_eq!(read, row);
+        assert_eq!(
+            (
+                read.side_of("alice"),
+                read.player_id(0),
+                read.player_name(1)
+            ),
+            (Some(1), Some("bob"), "ALICE")
+        );
+        assert_eq!(
+            (read.remaining(0), read.remaining(1)),
+            (Some(60_000), Some(50_000))
+        );
+
+        // A stale write changes neither the game nor its seats.
+        let mut stale = row.clone();
+        stale.version -= 1;
+        stale.set_remaining(0, Some(1));
+        assert!(!store.save(&mut stale).await.expect("save"));
+        let mut later = row.clone();
+        later.set_remaining(0, Some(55_000));
+        later.seats.truncate(1);
+        assert!(store.save(&mut later).await.expect("save"));
+        let read = store
+            .get("console", "k7m2")
+            .await
+            .expect("get")
+            .expect("row");
+        assert_eq!(read.seats, vec![seat(0, "bob", Some(55_000))]);
+
+        let mine = store
+            .active_games_of("console", "bob", None)
+            .await
+            .expect("list");
+        assert_eq!(mine, vec![read.clone()]);
+        let open = store.open_games_of("console", "alice").await.expect("list");
+        // alice challenged both; k7m2 is active without her seat now.
+        assert_eq!(
+            open.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(),
+            vec!["p3x9"]
+        );
+        assert_eq!(
+            store
+                .latest_game_in("console", "local")
+                .await
+                .expect("latest"),
+            Some(read)
+        );
+    }
+
+    #[tokio::test]
+    async fn unknown_statuses_and_results_fail_closed_and_are_kept() {
+        let store = Store::open(&temp_url("unknown")).await.expect("opens");
+        store
+            .insert(&challenge("k7m2", None))
+            .await
+            .expect("insert");
+        sqlx::query("UPDATE games SET status = 'paused-by-v3', result = '2-0-1' WHERE id = 'k7m2'")
+            .execute(&store.pool)
+            .await
+            .expect("raw update");
+        let mut row = store
+            .get("console", "k7m2")
+            .await
+            .expect("get")
+            .expect("row");
+        assert_eq!(row.status, Status::Unknown("paused-by-v3".to_owned()));
+        assert!(!row.status.is_over());
+        assert_eq!(row.result, Some(GameResult::Unknown("2-0-1".to_owned())));
+        assert_eq!(row.result.as_ref().map(GameResult::pgn), Some("*"));
+        row.deadline = Some(5);
+        assert!(store.save(&mut row).await.expect("save"));
+        let stored: (String, String) =
+            sqlx::query_as("SELECT status, result FROM games WHERE id = 'k7m2'")
+                .fetch_one(&store.pool)
+                .await
+                .expect("raw read");
+        assert_eq!(stored, ("paused-by-v3".to_owned(), "2-0-1".to_owned()));
+    }
+
+    #[test]
+    fn results_keep_their_stored_text() {
+        for text in [
+            "1-0", "0-1", "1/2-1/2", "*", "team:2", "team:3", "team:9", "½",
+        ] {
+            assert_eq!(GameResult::parse(text).to_text(), text);
+        }
+        assert_eq!(GameResult::parse("team:3").winner(), Some(3));
+        assert_eq!(GameResult::parse("team:9").winner(), None);
+        assert_eq!(GameResult::parse("1/2-1/2").pgn(), "1/2-1/2");
     }
 
     #[tokio::test]

@@ -5,7 +5,7 @@ mod console_support;
 
 use console_support::{game_id, has, to, Chat};
 use kodex_bot::api::{Action, ChatRef, Handler, Platform, Request, UserRef};
-use kodex_bot::store::{GameRow, Status};
+use kodex_bot::store::{GameResult, GameRow, Status};
 
 fn user(name: &str) -> UserRef {
     UserRef {
@@ -99,7 +99,7 @@ async fn bad_input_of_every_kind_is_answered_and_changes_nothing() {
     )
     .await;
     chat.say("bob: /accept").await;
-    assert_eq!(chat.row(&id).await.status(), Status::Active);
+    assert_eq!(chat.row(&id).await.status, Status::Active);
 
     refused(
         &mut chat,
@@ -219,8 +219,11 @@ async fn draw_offers_cannot_be_withdrawn_and_are_accepted_by_the_opponent() {
     let out = chat.say("alice: /draw").await;
     assert!(has(&out, "draw: agreed"), "{out:#?}");
     let row = chat.row(&id).await;
-    assert_eq!(row.status(), Status::Finished);
-    assert_eq!(row.result.as_deref(), Some("1/2-1/2"));
+    assert_eq!(row.status, Status::Finished);
+    assert_eq!(
+        row.result.as_ref().map(GameResult::to_text).as_deref(),
+        Some("1/2-1/2")
+    );
     assert_eq!(row.reason.as_deref(), Some("agreement"));
 }
 
@@ -238,16 +241,16 @@ async fn resigning_ends_the_game_for_the_opponent() {
             && !has(&out, "[#local]"),
         "{out:#?}"
     );
-    assert_eq!(chat.row(&id).await.status(), Status::Active);
+    assert_eq!(chat.row(&id).await.status, Status::Active);
     let out = chat.say(&format!("bob: /press keep:{id}")).await;
     assert!(has(&out, &format!("Game {id} goes on.")), "{out:#?}");
-    assert_eq!(chat.row(&id).await.status(), Status::Active);
+    assert_eq!(chat.row(&id).await.status, Status::Active);
     // The opponent cannot press the resign button for bob.
     let out = chat.say(&format!("carol: /press rsg:{id}:b")).await;
     assert!(has(&out, "[@carol]") && !has(&out, "resigned"), "{out:#?}");
     let out = chat.say(&format!("alice: /press rsg:{id}:b")).await;
     assert!(has(&out, "This button is for someone else."), "{out:#?}");
-    assert_eq!(chat.row(&id).await.status(), Status::Active);
+    assert_eq!(chat.row(&id).await.status, Status::Active);
     let out = chat.say(&format!("bob: /press rsg:{id}:b")).await;
     assert!(
         has(&out, "[#local] ") && has(&out, "1-0 — alice (white) wins: bob resigned"),
@@ -309,7 +312,7 @@ async fn abort_only_before_both_sides_have_moved() {
     chat.say("alice: e4").await;
     let out = chat.say("bob: /abort").await;
     assert!(has(&out, "[#local] bob aborted game"), "{out:#?}");
-    assert_eq!(chat.row(&id).await.status(), Status::Aborted);
+    assert_eq!(chat.row(&id).await.status, Status::Aborted);
     let id = chat.start("alice", "bob", "chess").await;
     chat.script(&["alice: e4", "bob: e5"]).await;
     refused(
@@ -346,8 +349,8 @@ async fn a_move_with_several_games_asks_which_one() {
     // Other commands ask too, and act on the game named.
     let out = chat.say("alice: /resign").await;
     assert!(has(&out, "several games") && has(&out, &first), "{out:#?}");
-    assert_eq!(chat.row(&first).await.status(), Status::Active);
-    assert_eq!(chat.row(&second).await.status(), Status::Active);
+    assert_eq!(chat.row(&first).await.status, Status::Active);
+    assert_eq!(chat.row(&second).await.status, Status::Active);
     let out = chat.say("alice: /games").await;
     assert!(
         has(&out, &first) && has(&out, &second) && has(&out, "your move"),
@@ -490,7 +493,10 @@ async fn the_flag_falls_by_itself() {
     );
     let row = chat.row(&id).await;
     assert_eq!(
-        (row.result.as_deref(), row.reason.as_deref()),
+        (
+            row.result.as_ref().map(GameResult::to_text).as_deref(),
+            row.reason.as_deref()
+        ),
         (Some("0-1"), Some("timeout"))
     );
     assert_eq!(row.deadline, None);
@@ -523,7 +529,15 @@ async fn a_flag_against_a_bare_king_is_a_draw() {
         ),
         "{out:#?}"
     );
-    assert_eq!(chat.row(&id).await.result.as_deref(), Some("1/2-1/2"));
+    assert_eq!(
+        chat.row(&id)
+            .await
+            .result
+            .as_ref()
+            .map(GameResult::to_text)
+            .as_deref(),
+        Some("1/2-1/2")
+    );
 }
 
 #[tokio::test]
@@ -541,7 +555,7 @@ async fn the_scheduler_task_ends_games_without_anyone_asking() {
         delivery.text.contains("alice ran out of time"),
         "{delivery:?}"
     );
-    assert_eq!(chat.row(&id).await.status(), Status::Finished);
+    assert_eq!(chat.row(&id).await.status, Status::Finished);
 }
 
 #[tokio::test]
@@ -577,13 +591,29 @@ async fn a_restart_resumes_games_and_running_clocks() {
     chat.script(&["alice: Qh5", "bob: Nf6"]).await;
     let out = chat.say("alice: Qxf7#").await;
     assert!(has(&out, "alice (white) wins: checkmate"), "{out:#?}");
-    assert_eq!(chat.row(&id).await.result.as_deref(), Some("1-0"));
+    assert_eq!(
+        chat.row(&id)
+            .await
+            .result
+            .as_ref()
+            .map(GameResult::to_text)
+            .as_deref(),
+        Some("1-0")
+    );
     // dave's clock kept running while the process was down.
     chat.time.advance(200_000);
     let mut chat = chat.restart().await;
     let out = chat.advance(0).await;
     assert!(has(&out, "dave ran out of time"), "{out:#?}");
-    assert_eq!(chat.row(&timed).await.result.as_deref(), Some("1-0"));
+    assert_eq!(
+        chat.row(&timed)
+            .await
+            .result
+            .as_ref()
+            .map(GameResult::to_text)
+            .as_deref(),
+        Some("1-0")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -674,9 +704,9 @@ async fn a_game_that_cannot_be_replayed_stops_its_clock_and_spares_the_others() 
     assert!(chat.service.store().save(&mut row).await.expect("save"));
     let out = chat.advance(61_000).await;
     assert!(has(&out, "carol ran out of time"), "{out:#?}");
-    assert_eq!(chat.row(&fine).await.status(), Status::Finished);
+    assert_eq!(chat.row(&fine).await.status, Status::Finished);
     let row = chat.row(&broken).await;
-    assert_eq!((row.status(), row.deadline), (Status::Active, None));
+    assert_eq!((row.status, row.deadline), (Status::Active, None));
     let out = chat.say(&format!("alice: /move e4 {broken}")).await;
     assert!(has(&out, "cannot be loaded"), "{out:#?}");
 }

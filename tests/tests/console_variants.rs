@@ -5,7 +5,7 @@
 mod console_support;
 
 use console_support::{has, Chat};
-use kodex_bot::store::Status;
+use kodex_bot::store::{GameResult, Status};
 
 /// Plays `moves` alternately as alice (white) and bob (black) in `variant`
 /// and returns the output of the last move.
@@ -26,8 +26,12 @@ async fn scripted(variant: &str, moves: &[&str]) -> (Chat, String, Vec<String>) 
 
 async fn assert_result(chat: &Chat, id: &str, result: &str, reason: &str) {
     let row = chat.row(id).await;
-    assert_eq!(row.status(), Status::Finished, "{id}");
-    assert_eq!(row.result.as_deref(), Some(result), "{id}");
+    assert_eq!(row.status, Status::Finished, "{id}");
+    assert_eq!(
+        row.result.as_ref().map(GameResult::to_text).as_deref(),
+        Some(result),
+        "{id}"
+    );
     assert_eq!(row.reason.as_deref(), Some(reason), "{id}");
 }
 
@@ -129,7 +133,7 @@ async fn random_game(variant_id: &str, seed: u64, limit: usize) {
             before + 1,
             "{variant_id}: {mv} not applied: {last:#?}"
         );
-        if chat.row(&id).await.status() != Status::Active {
+        if chat.row(&id).await.status != Status::Active {
             break;
         }
     }
@@ -137,7 +141,7 @@ async fn random_game(variant_id: &str, seed: u64, limit: usize) {
     let row = chat.row(&id).await;
     match game.outcome() {
         Some(outcome) => {
-            assert_eq!(row.status(), Status::Finished, "{variant_id}");
+            assert_eq!(row.status, Status::Finished, "{variant_id}");
             assert_eq!(
                 row.reason.as_deref(),
                 Some(outcome.reason.key()),
@@ -148,7 +152,11 @@ async fn random_game(variant_id: &str, seed: u64, limit: usize) {
                 Some(_) => "0-1",
                 None => "1/2-1/2",
             };
-            assert_eq!(row.result.as_deref(), Some(expected), "{variant_id}");
+            assert_eq!(
+                row.result.as_ref().map(GameResult::to_text).as_deref(),
+                Some(expected),
+                "{variant_id}"
+            );
             assert!(
                 has(&last, "[#local]") && (has(&last, "wins") || has(&last, "draw")),
                 "{last:#?}"
@@ -163,7 +171,7 @@ async fn random_game(variant_id: &str, seed: u64, limit: usize) {
             let side = if player == "alice" { "w" } else { "b" };
             let out = chat.say(&format!("{player}: /press rsg:{id}:{side}")).await;
             assert!(has(&out, "resigned"), "{out:#?}");
-            assert_eq!(chat.row(&id).await.status(), Status::Finished);
+            assert_eq!(chat.row(&id).await.status, Status::Finished);
         }
     }
 }

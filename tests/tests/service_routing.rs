@@ -146,7 +146,7 @@ async fn the_start_names_the_game_and_an_adapter_may_move_it_into_a_thread() {
     let confirm = resign[0].buttons[0].data.clone();
     let press = Action::Button { data: confirm };
     let ended = ask(&chat, "thread-1", false, &bob, press).await;
-    assert_eq!(chat.row(&id).await.status(), Status::Finished);
+    assert_eq!(chat.row(&id).await.status, Status::Finished);
     // The summary goes to the thread; the chat it came from hears the result only.
     let in_hall: Vec<&Delivery> = ended
         .iter()
@@ -187,16 +187,16 @@ async fn a_challenge_to_an_unseen_handle_is_accepted_by_its_holder_only() {
     let other = user("3", "@dave", Some("dave"));
     let out = ask(&chat, "group", false, &other, Action::Accept { game: None }).await;
     assert!(!out.iter().any(|d| d.text.contains("starts")), "{out:#?}");
-    assert_eq!(chat.row(&id).await.status(), Status::Challenge);
+    assert_eq!(chat.row(&id).await.status, Status::Challenge);
 
     // Carol, whose platform handle is `carol`, accepts (here by a plain /accept).
     let carol = user("4", "@carol", Some("Carol"));
     let out = ask(&chat, "group", false, &carol, Action::Accept { game: None }).await;
     assert!(out.iter().any(|d| d.text.contains("starts")), "{out:#?}");
     let row = chat.row(&id).await;
-    assert_eq!(row.status(), Status::Active);
+    assert_eq!(row.status, Status::Active);
     assert_eq!(row.opponent_id.as_deref(), Some("4"));
-    assert_eq!(row.black_id.as_deref(), Some("4"));
+    assert_eq!(row.player_id(1), Some("4"));
     // And plays under her id from now on.
     ask(&chat, "group", false, &alice, mv("e4")).await;
     ask(&chat, "group", false, &carol, mv("e5")).await;

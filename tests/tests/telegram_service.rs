@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use kodex_bot::api::Platform;
 use kodex_bot::config::Config;
-use kodex_bot::store::GameRow;
+use kodex_bot::store::{GameResult, GameRow};
 use kodex_bot::telegram::run;
 use kodex_bot::time::ManualTime;
 use kodex_bot::Service;
@@ -130,7 +130,7 @@ async fn a_real_game_is_accepted_by_button_and_played_by_replies_and_m_to_mate()
         .await;
 
     let row = stored(&harness, &game).await;
-    let (white, black) = if row.white_id.as_deref() == Some(&ALICE.to_string()) {
+    let (white, black) = if row.player_id(0) == Some(&*ALICE.to_string()) {
         (ALICE, BOB)
     } else {
         (BOB, ALICE)
@@ -371,12 +371,15 @@ async fn resigning_asks_in_the_group_and_only_the_player_can_confirm() {
         fake.describe_calls()
     );
     let row = stored(&harness, &game).await;
-    let bob_won = if row.white_id.as_deref() == Some(&BOB.to_string()) {
+    let bob_won = if row.player_id(0) == Some(&*BOB.to_string()) {
         "1-0"
     } else {
         "0-1"
     };
-    assert_eq!(row.result.as_deref(), Some(bob_won));
+    assert_eq!(
+        row.result.as_ref().map(GameResult::to_text).as_deref(),
+        Some(bob_won)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -413,10 +416,7 @@ async fn a_challenge_to_an_unseen_username_is_accepted_only_by_its_holder() {
     })
     .await;
     let row = stored(&harness, &game).await;
-    assert!(
-        row.white_id.is_none() && row.black_id.is_none(),
-        "not started"
-    );
+    assert!(row.seats.is_empty(), "not started");
 
     // Carol's press carries her username: the game starts.
     fake.press(GROUP, CAROL, challenge_message, &accept);
@@ -425,7 +425,7 @@ async fn a_challenge_to_an_unseen_username_is_accepted_only_by_its_holder() {
     })
     .await;
     let row = stored(&harness, &game).await;
-    let players = [row.white_id.clone(), row.black_id.clone()];
+    let players = [0, 1].map(|side| row.player_id(side).map(str::to_owned));
     assert!(
         players.contains(&Some(CAROL.to_string())) && players.contains(&Some(ALICE.to_string())),
         "{players:?}"
@@ -504,7 +504,7 @@ async fn random_updates_change_nothing_and_the_game_plays_on_after_them() {
         "seed {seed}: strangers changed the game"
     );
 
-    let white = if before.white_id.as_deref() == Some(&ALICE.to_string()) {
+    let white = if before.player_id(0) == Some(&*ALICE.to_string()) {
         ALICE
     } else {
         BOB

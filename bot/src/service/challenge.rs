@@ -5,7 +5,7 @@ use super::present::{chat_of, Event};
 use super::{new_game_id, Ctx, Msg, Outcome, Service};
 use crate::api::{Button, Delivery, Target, UserRef};
 use crate::clock::TimeControl;
-use crate::store::{GameRow, Status};
+use crate::store::{GameRow, SeatRow, Status};
 use kodex_engine::{Game, Start};
 
 /// The colour a challenger asked for.
@@ -85,7 +85,7 @@ impl Service {
             chat_id: ctx.req.chat.id.clone(),
             home_chat_id: None,
             variant: variant.id().to_owned(),
-            status: Status::Challenge.as_str().to_owned(),
+            status: Status::Challenge,
             challenger_id: ctx.actor().id.clone(),
             challenger_name: ctx.actor().name.clone(),
             // `@name` (someone the platform has not shown us yet) is kept
@@ -99,15 +99,10 @@ impl Service {
             }),
             opponent_name: opponent.as_ref().map(|o| o.name.clone()),
             color: color.code().to_owned(),
-            white_id: None,
-            white_name: None,
-            black_id: None,
-            black_name: None,
+            seats: Vec::new(),
             time_control: time_control.code(),
             start_fen: None,
             moves: String::new(),
-            white_ms: None,
-            black_ms: None,
             turn_started_at: None,
             deadline: Some(now.saturating_add(self.inner.settings.challenge_expiry)),
             draw_offer: None,
@@ -200,14 +195,23 @@ impl Service {
         let initial = TimeControl::parse(&row.time_control)
             .ok()
             .and_then(TimeControl::initial);
-        row.status = Status::Active.as_str().to_owned();
+        row.status = Status::Active;
         row.opponent_id = Some(accepter.0);
         row.opponent_name = Some(accepter.1);
-        (row.white_id, row.white_name) = (Some(white.0), Some(white.1));
-        (row.black_id, row.black_name) = (Some(black.0), Some(black.1));
+        // Two seats: white moves first; each side is a team of its own.
+        row.seats = [white, black]
+            .into_iter()
+            .enumerate()
+            .map(|(seat, (user_id, user_name))| SeatRow {
+                seat,
+                user_id,
+                user_name,
+                side: seat,
+                team: seat,
+                remaining_ms: initial,
+            })
+            .collect();
         row.start_fen = Some(game.start_fen());
-        row.white_ms = initial;
-        row.black_ms = initial;
         row.turn_started_at = Some(now);
         row.deadline = initial.map(|t| now.saturating_add(t));
         self.save(&mut row).await?;
@@ -221,7 +225,7 @@ impl Service {
         let (_lock, row) = self.lock_fresh(&found, Status::Challenge).await?;
         let mut row =
             row.ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
-        row.status = Status::Declined.as_str().to_owned();
+        row.status = Status::Declined;
         row.deadline = None;
         self.save(&mut row).await?;
         let key = if row.challenger_id == ctx.actor().id {
@@ -246,7 +250,7 @@ impl Service {
 
     /// Marks an unanswered challenge expired (the caller holds its lock).
     pub(crate) async fn expire_challenge(&self, mut row: GameRow) -> Outcome {
-        row.status = Status::Expired.as_str().to_owned();
+        row.status = Status::Expired;
         row.deadline = None;
         self.save(&mut row).await?;
         let lang = self.chat_lang(&row.platform, &row.chat_id).await;

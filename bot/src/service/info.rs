@@ -15,10 +15,11 @@ const MAX_GIF_PLIES: usize = 300;
 impl Service {
     /// `/board [id]`: the position; in a running hidden-information game
     /// each player gets their own view privately and others only the turn.
+    /// A game in a status this version does not know counts as running.
     pub(crate) async fn board(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let row = self.find_game(ctx, game, Role::Anyone).await?;
         let position = self.replay(&row)?;
-        let active = row.status() == Status::Active;
+        let active = !row.status.is_over();
         if active && position.variant().hidden_information() {
             return Ok(vec![match row.side_of(&ctx.actor().id) {
                 Some(side) => self.private_view(&row, &position, side, None).await,
@@ -71,7 +72,7 @@ impl Service {
         }
         let mut lines = vec![self.text(ctx.lang, &Msg::new("games-header"))];
         for row in &rows {
-            let state = if row.status() == Status::Challenge {
+            let state = if row.status == Status::Challenge {
                 self.text(ctx.lang, &Msg::new("games-challenge"))
             } else {
                 let mine = row.side_of(&ctx.actor().id);
@@ -87,11 +88,12 @@ impl Service {
         Ok(vec![self.note(ctx, lines.join("\n"))])
     }
 
-    /// `/pgn [id]`: the record; hidden until a hidden-information game ends.
+    /// `/pgn [id]`: the record; hidden until a hidden-information game is
+    /// over (a status this version does not know is not over).
     pub(crate) async fn pgn(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let row = self.find_game(ctx, game, Role::Anyone).await?;
         let position = self.replay(&row)?;
-        if row.status() == Status::Active && position.variant().hidden_information() {
+        if !row.status.is_over() && position.variant().hidden_information() {
             return Err(Msg::new("error-pgn-hidden").arg("id", row.id).into());
         }
         let mut delivery = Delivery {

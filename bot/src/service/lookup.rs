@@ -91,7 +91,7 @@ impl Service {
         let Some(mut row) = self.inner.store.get(ctx.platform(), game).await? else {
             return Err(Failure::Silent);
         };
-        let live = matches!(row.status(), Status::Active | Status::Challenge);
+        let live = matches!(row.status, Status::Active | Status::Challenge);
         let actor = ctx.actor();
         let player = row.side_of(&actor.id).is_some()
             || row.challenger_id == actor.id
@@ -144,7 +144,7 @@ impl Service {
         };
         if let Some(id) = explicit.filter(|id| !id.trim().is_empty()) {
             let row = self.by_id(ctx, &id).await?;
-            if row.status() != Status::Challenge {
+            if row.status != Status::Challenge {
                 return Err(Msg::new("error-not-a-challenge").arg("id", row.id).into());
             }
             if accepting && row.challenger_id == *actor {
@@ -173,7 +173,7 @@ impl Service {
                 );
             }
             rows.into_iter()
-                .filter(|row| row.status() == Status::Challenge)
+                .filter(|row| row.status == Status::Challenge)
                 .collect()
         } else {
             self.inner

@@ -298,9 +298,11 @@ impl Service {
         if row.deadline.is_none_or(|d| d > now) {
             return Ok(Vec::new());
         }
-        match row.status() {
-            crate::store::Status::Challenge => self.expire_challenge(row).await,
-            crate::store::Status::Active => self.flag(&mut row).await,
+        match row.status {
+            Status::Challenge => self.expire_challenge(row).await,
+            Status::Active => self.flag(&mut row).await,
+            // An ended game, or one in a status this version does not know
+            // (kept as stored): nothing to judge, only a deadline to clear.
             _ => {
                 row.deadline = None;
                 self.save(&mut row).await?;
@@ -351,7 +353,7 @@ impl Service {
             .store
             .get(&found.platform, &found.id)
             .await?
-            .filter(|row| row.status() == status);
+            .filter(|row| row.status == status);
         Ok((lock, row))
     }
 

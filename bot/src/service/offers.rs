@@ -8,7 +8,7 @@ use super::present::{chat_of, Event};
 use super::{Ctx, Msg, Outcome, Service};
 use crate::api::{Button, Delivery, Target};
 use crate::clock::TimeControl;
-use crate::store::{GameRow, Status};
+use crate::store::{GameResult, GameRow, Status};
 use tokio::sync::MutexGuard;
 
 impl Service {
@@ -73,7 +73,8 @@ impl Service {
             return Err(Msg::new("error-not-your-button").into());
         }
         let position = self.replay(&row)?;
-        finish(&mut row, Some(1 - side), "resign");
+        let result = row.win_of_side(1 - side);
+        finish(&mut row, result, "resign");
         self.save(&mut row).await?;
         Ok(self.announce(&row, &position, Event::Ended, ctx.lang).await)
     }
@@ -84,7 +85,7 @@ impl Service {
         let position = self.replay(&row)?;
         match row.draw_offer.map(|s| s as usize) {
             Some(offerer) if offerer != side => {
-                finish(&mut row, None, "agreement");
+                finish(&mut row, GameResult::Draw, "agreement");
                 self.save(&mut row).await?;
                 Ok(self.announce(&row, &position, Event::Ended, ctx.lang).await)
             }
@@ -208,8 +209,8 @@ impl Service {
         if row.move_list().len() >= 2 {
             return Err(Msg::new("error-abort-too-late").into());
         }
-        row.status = Status::Aborted.as_str().to_owned();
-        row.result = Some("*".to_owned());
+        row.status = Status::Aborted;
+        row.result = Some(GameResult::NoResult);
         row.reason = Some("aborted".to_owned());
         row.deadline = None;
         row.draw_offer = None;

@@ -5,8 +5,8 @@ use super::present::Event;
 use super::{Ctx, Failure, Msg, Outcome, Service, MAX_MOVE_TEXT};
 use crate::clock::TimeControl;
 use crate::i18n::Lang;
-use crate::store::{GameRow, Status};
-use kodex_engine::{MoveError, Side};
+use crate::store::{GameResult, GameRow, Status};
+use kodex_engine::MoveError;
 
 impl Service {
     /// `/move <move> [id]`, or plain chat text (`plain`) that may be a move:
@@ -112,11 +112,8 @@ impl Service {
         }
         row.takeback_offer = None;
         if let Some(outcome) = game.outcome() {
-            finish(
-                &mut row,
-                outcome.winner.map(Side::index),
-                outcome.reason.key(),
-            );
+            let result = result_of(&row, &outcome);
+            finish(&mut row, result, outcome.reason.key());
         }
         self.save(&mut row).await?;
         tracing::debug!(game = %row.id, ply = game.ply(), "move applied");
@@ -170,9 +167,10 @@ impl Service {
         let opponent = side.opponent();
         row.set_remaining(side.index(), Some(0));
         if game.has_mating_material(opponent) {
-            finish(row, Some(opponent.index()), "timeout");
+            let result = row.win_of_side(opponent.index());
+            finish(row, result, "timeout");
         } else {
-            finish(row, None, "timeout-draw");
+            finish(row, GameResult::Draw, "timeout-draw");
         }
         self.save(row).await?;
         tracing::info!(game = %row.id, "flag fell");
@@ -181,17 +179,20 @@ impl Service {
     }
 }
 
-/// Ends the game in `row`: `winner` by side index, `None` for a draw.
-pub(crate) fn finish(row: &mut GameRow, winner: Option<usize>, reason: &str) {
-    row.status = Status::Finished.as_str().to_owned();
-    row.result = Some(
-        match winner {
-            Some(0) => "1-0",
-            Some(_) => "0-1",
-            None => "1/2-1/2",
-        }
-        .to_owned(),
-    );
+/// The result the engine's `outcome` of the game in `row` means. The one
+/// place the service reads an engine outcome: it names a winning side, whose
+/// seat's team wins.
+fn result_of(row: &GameRow, outcome: &kodex_engine::Outcome) -> GameResult {
+    match outcome.winner {
+        Some(side) => row.win_of_side(side.index()),
+        None => GameResult::Draw,
+    }
+}
+
+/// Ends the game in `row` with `result`.
+pub(crate) fn finish(row: &mut GameRow, result: GameResult, reason: &str) {
+    row.status = Status::Finished;
+    row.result = Some(result);
     row.reason = Some(reason.to_owned());
     row.deadline = None;
     row.draw_offer = None;

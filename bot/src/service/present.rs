@@ -8,7 +8,7 @@ use super::{Msg, Service};
 use crate::api::{ChatRef, Delivery, GameRef, Image, Platform, Target, UserRef};
 use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
-use crate::store::{GameRow, Status};
+use crate::store::{GameResult, GameRow, Status};
 use kodex_engine::{Announcement, Audience, Game, Side, SquareView, View};
 use kodex_render::Decor;
 
@@ -41,7 +41,7 @@ impl Service {
         lang: Lang,
     ) -> Vec<Delivery> {
         let hidden = game.variant().hidden_information();
-        let ended = row.status() != Status::Active;
+        let ended = row.status.is_over();
         let mut lines = Vec::new();
         match &event {
             Event::Started => lines.push(self.started_text(lang, row, game)),
@@ -254,7 +254,7 @@ impl Service {
             bottom,
             names: vec![row.player_name(0).to_owned(), row.player_name(1).to_owned()],
             clocks: clocks.into_iter().map(Some).collect(),
-            status: (row.status() != Status::Active).then(|| self.result_text(lang, row)),
+            status: row.status.is_over().then(|| self.result_text(lang, row)),
         }
     }
 
@@ -266,12 +266,13 @@ impl Service {
             .registry
             .get(&row.variant)
             .map_or_else(|| row.variant.clone(), |v| v.name(lang.code()).to_owned());
-        let (first, second) = match (&row.white_name, &row.black_name) {
-            (Some(white), Some(black)) => (white.clone(), black.clone()),
-            _ => (
+        let (first, second) = if row.seats.is_empty() {
+            (
                 row.challenger_name.clone(),
                 row.opponent_name.clone().unwrap_or_else(|| "?".to_owned()),
-            ),
+            )
+        } else {
+            (row.player_name(0).to_owned(), row.player_name(1).to_owned())
         };
         let title = self.text(
             lang,
@@ -348,11 +349,11 @@ impl Service {
 
     /// Each side's time now (the side to move's clock is running).
     fn clock_readings(&self, row: &GameRow, game: &Game) -> Vec<String> {
-        if row.white_ms.is_none() {
+        if row.remaining(0).is_none() {
             return Vec::new();
         }
         let to_move = game.side_to_move().index();
-        let running = row.status() == Status::Active;
+        let running = row.status == Status::Active;
         (0..2)
             .map(|side| {
                 let mut left = row.remaining(side).unwrap_or(0);
@@ -380,13 +381,15 @@ impl Service {
 
     /// "k7m2: alice (white) wins — bob resigned."
     pub(crate) fn result_text(&self, lang: Lang, row: &GameRow) -> String {
-        let result = row.result.as_deref().unwrap_or("*");
-        let winner = match result {
-            "1-0" => Some(0),
-            "0-1" => Some(1),
-            _ => None,
-        };
-        let loser = winner.map(|w| 1 - w);
+        let result = row.result.clone().unwrap_or(GameResult::NoResult);
+        // Sides, not teams: a player is named by the side they play.
+        let winner_team = result.winner();
+        let winner = winner_team
+            .and_then(|team| row.seats.iter().find(|seat| seat.team == team))
+            .map(|seat| seat.side);
+        let loser = winner_team
+            .and_then(|team| row.seats.iter().find(|seat| seat.team != team))
+            .map(|seat| seat.side);
         let reason_code = row.reason.as_deref().unwrap_or("");
         let reason = self.text(
             lang,
@@ -395,17 +398,17 @@ impl Service {
                 loser.map(|l| row.player_name(l)).unwrap_or("").to_owned(),
             ),
         );
-        let msg = match (result, winner) {
+        let msg = match (&result, winner) {
             (_, Some(w)) => Msg::new("result-win")
                 .arg("winner", row.player_name(w).to_owned())
                 .arg("color", self.color_name(lang, w)),
-            ("1/2-1/2", None) => Msg::new("result-draw"),
+            (GameResult::Draw, None) => Msg::new("result-draw"),
             _ => Msg::new("result-aborted"),
         };
         self.text(
             lang,
             &msg.arg("id", row.id.clone())
-                .arg("result", result.to_owned())
+                .arg("result", result.to_text())
                 .arg("reason", reason),
         )
     }
@@ -414,7 +417,7 @@ impl Service {
     pub(crate) fn pgn_text(&self, row: &GameRow, game: &Game) -> String {
         let variant = game.variant().name("en").to_owned();
         let event = format!("Kodex {variant} game {}", row.id);
-        let result = row.result.as_deref().unwrap_or("*").to_owned();
+        let result = row.result.as_ref().map_or("*", GameResult::pgn);
         let mut tags: Vec<(&str, &str)> = vec![
             ("Event", &event),
             ("Site", "Kodex"),
@@ -427,7 +430,7 @@ impl Service {
         }
         let time_control = pgn_time_control(&row.time_control);
         tags.push(("TimeControl", &time_control));
-        game.pgn(&tags, &result)
+        game.pgn(&tags, result)
     }
 
     /// "k7m2 · Atomic · alice – bob" (or a challenge).
@@ -438,7 +441,7 @@ impl Service {
             .get(&row.variant)
             .map(|v| v.name(lang.code()).to_owned())
             .unwrap_or_else(|| row.variant.clone());
-        if row.status() == Status::Challenge {
+        if row.status == Status::Challenge {
             let opponent = row.opponent_name.clone().unwrap_or_else(|| "?".to_owned());
             format!(
                 "{} · {variant} · {} → {opponent} ({})",

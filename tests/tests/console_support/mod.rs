@@ -41,9 +41,13 @@ pub fn temp_dir(name: &str) -> PathBuf {
 impl Chat {
     /// A new chat on a new database.
     pub async fn new(name: &str) -> Chat {
-        let dir = temp_dir(name);
+        Chat::in_dir(temp_dir(name)).await
+    }
+
+    /// A chat on the database [`database_url`] of `dir`, created when missing.
+    pub async fn in_dir(dir: PathBuf) -> Chat {
         let mut config = Config::defaults();
-        config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
+        config.database.url = database_url(&dir);
         config.boards.dir = dir.join("boards");
         config.boards.text = true;
         Chat::open(config, dir, ManualTime::new(EPOCH)).await
@@ -153,6 +157,11 @@ impl Chat {
         );
         id
     }
+}
+
+/// The database of a chat in `dir`.
+pub fn database_url(dir: &std::path::Path) -> String {
+    format!("sqlite://{}", dir.join("kodex.db").display())
 }
 
 /// The game id named by an accept button in `lines`.
