@@ -308,6 +308,22 @@ impl<'a, B: Bits> Rules<'a, B> {
         out
     }
 
+    /// Whether a king of the other side standing on `square` would be attacked by
+    /// `side` (castling: the king's square, path and destination). Atomic: a
+    /// square touching `side`'s king is safe, since kings that touch give no check.
+    fn attacked_for_king(
+        &self,
+        pos: &Position<B>,
+        square: usize,
+        side: usize,
+        occupied: B,
+    ) -> bool {
+        if self.def.atomic && (self.t.adjacent[square] & self.royals(pos, side)).any() {
+            return false;
+        }
+        self.attacked(pos, square, side, occupied)
+    }
+
     /// Whether `side`'s royal piece is attacked (in check). Atomic: adjacent kings give no check.
     pub fn in_check(&self, pos: &Position<B>, side: usize) -> bool {
         let royals = self.royals(pos, side);
@@ -502,7 +518,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         let king = kings.lowest();
         let occupied = pos.occupied();
-        if self.attacked(pos, king, 1 - us, occupied) {
+        if self.attacked_for_king(pos, king, 1 - us, occupied) {
             return;
         }
         for rook in rights.squares() {
@@ -521,7 +537,8 @@ impl<'a, B: Bits> Rules<'a, B> {
             }
             let (a, b) = (king.min(king_to), king.max(king_to));
             let without_king = occupied & !B::bit(king) & !B::bit(rook);
-            if (a..=b).any(|sq| sq != king && self.attacked(pos, sq, 1 - us, without_king)) {
+            if (a..=b).any(|sq| sq != king && self.attacked_for_king(pos, sq, 1 - us, without_king))
+            {
                 continue;
             }
             list.push(Move {
