@@ -5,25 +5,141 @@
 
 use crate::bitboard::Bits;
 use crate::position::Position;
+use crate::side::Side;
 use crate::tables::{relative_rank, MAX_TYPES, SIDES};
 use crate::variant::VariantDef;
 use std::fmt;
 use std::fmt::Write;
 
-/// Why a FEN was rejected.
+/// Why a FEN was rejected. Each kind is its own variant so the bot can say it
+/// in the player's language; [`Display`](fmt::Display) gives English.
+///
+/// ```
+/// use kodex_engine::{FenError, Game, Registry, Start};
+/// let registry = Registry::builtin();
+/// let chess = registry.get("chess").unwrap();
+/// let err = Game::new(chess, Start::Fen("8/8/8 w - - 0 1".into())).unwrap_err();
+/// assert_eq!(err, FenError::RankCount { expected: 8, found: 3 });
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct FenError(pub String);
+pub enum FenError {
+    /// Longer than any FEN we read.
+    TooLong,
+    /// Nothing but whitespace.
+    Empty,
+    /// The variant's board is wider than the engine's largest bit set.
+    BoardTooLarge,
+    /// The board has the wrong number of ranks.
+    RankCount {
+        /// Ranks of the variant's board.
+        expected: u8,
+        /// Ranks in the FEN.
+        found: usize,
+    },
+    /// A rank describes more squares than the board has files (rank numbers from 1).
+    RankTooLong {
+        /// The rank, counted from 1.
+        rank: u8,
+    },
+    /// A rank describes fewer squares than the board has files.
+    RankTooShort {
+        /// The rank, counted from 1.
+        rank: u8,
+        /// Squares described.
+        found: u8,
+        /// Files of the board.
+        expected: u8,
+    },
+    /// An empty run of zero squares (`0`).
+    ZeroRun,
+    /// A letter that names no piece of this variant.
+    UnknownPiece(char),
+    /// A piece on a square that is a hole in the board.
+    PieceOnHole(char),
+    /// The promoted marker `~` does not follow a piece.
+    StrayPromotedMark,
+    /// A pocket `[` not closed by `]` at the end of the board.
+    UnclosedPocket,
+    /// Pocket contents for a variant without pockets.
+    NoPockets,
+    /// A letter in the pocket that names no piece of this variant.
+    UnknownPocketPiece(char),
+    /// More pieces of one kind in a pocket than we count.
+    PocketFull,
+    /// The side to move is not `w` or `b`.
+    BadSide(String),
+    /// A side has more than one royal piece.
+    TooManyKings(Side),
+    /// A pawn stands on its promotion rank.
+    PawnOnPromotionRank,
+    /// A castling letter we do not read.
+    BadCastling(char),
+    /// The en-passant field is not a square.
+    BadEnPassant(String),
+    /// A check counter (`3+3`, `+1+0`) that does not read.
+    BadCheckCounter(String),
+    /// A move counter that is not a number.
+    BadCounter(String),
+    /// More fields than a FEN has.
+    TooManyFields,
+    /// The side that just moved is left in check.
+    OpponentInCheck,
+    /// A Chess960 start asked of a variant without Chess960 positions.
+    NotChess960,
+    /// A Chess960 position number outside 0–959.
+    Chess960Number(u16),
+}
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid FEN: {}", self.0)
+        f.write_str("invalid FEN: ")?;
+        match self {
+            FenError::TooLong => f.write_str("too long"),
+            FenError::Empty => f.write_str("empty"),
+            FenError::BoardTooLarge => f.write_str("the board does not fit"),
+            FenError::RankCount { expected, found } => {
+                write!(f, "expected {expected} ranks, found {found}")
+            }
+            FenError::RankTooLong { rank } => write!(f, "rank {rank} is too long"),
+            FenError::RankTooShort {
+                rank,
+                found,
+                expected,
+            } => write!(f, "rank {rank} has {found} files, expected {expected}"),
+            FenError::ZeroRun => f.write_str("an empty run of 0 squares"),
+            FenError::UnknownPiece(c) => write!(f, "unknown piece `{c}`"),
+            FenError::PieceOnHole(c) => {
+                write!(f, "a piece on a square that does not exist ({c})")
+            }
+            FenError::StrayPromotedMark => f.write_str("`~` must follow a piece"),
+            FenError::UnclosedPocket => {
+                f.write_str("a pocket `[` must be closed by `]` at the end of the board")
+            }
+            FenError::NoPockets => f.write_str("this variant has no pockets"),
+            FenError::UnknownPocketPiece(c) => write!(f, "unknown piece `{c}` in the pocket"),
+            FenError::PocketFull => f.write_str("too many pieces in a pocket"),
+            FenError::BadSide(s) => write!(f, "side to move must be w or b, not `{s}`"),
+            FenError::TooManyKings(side) => write!(f, "{side} has more than one king"),
+            FenError::PawnOnPromotionRank => f.write_str("a pawn stands on its promotion rank"),
+            FenError::BadCastling(c) => write!(f, "bad castling letter `{c}`"),
+            FenError::BadEnPassant(s) => write!(f, "`{s}` is not an en-passant square"),
+            FenError::BadCheckCounter(s) => write!(f, "bad check counter `{s}`"),
+            FenError::BadCounter(s) => write!(f, "`{s}` is not a number"),
+            FenError::TooManyFields => f.write_str("too many fields"),
+            FenError::OpponentInCheck => f.write_str("the side not to move is in check"),
+            FenError::NotChess960 => f.write_str("this variant has no Chess960 positions"),
+            FenError::Chess960Number(n) => {
+                write!(f, "Chess960 positions are numbered 0–959, not {n}")
+            }
+        }
     }
 }
 
 impl std::error::Error for FenError {}
 
-fn fail<T>(message: impl Into<String>) -> Result<T, FenError> {
-    Err(FenError(message.into()))
+/// Keeps a piece of user input short enough to show back.
+fn shown(text: &str) -> String {
+    text.chars().take(16).collect()
 }
 
 /// Longest FEN we read (a 16×16 board with pockets fits easily).
@@ -37,22 +153,22 @@ pub fn parse_board_only(def: &VariantDef, fen: &str) -> Result<(), FenError> {
 /// Reads a FEN for `def`.
 pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenError> {
     if fen.len() > MAX_FEN_LEN {
-        return fail("too long");
+        return Err(FenError::TooLong);
     }
     let g = &def.geometry;
     if g.size() > B::CAPACITY {
-        return fail("the board does not fit");
+        return Err(FenError::BoardTooLarge);
     }
     let mut fields = fen.split_whitespace();
     let Some(mut board) = fields.next() else {
-        return fail("empty");
+        return Err(FenError::Empty);
     };
     let mut pos = Position::<B>::default();
     // Pockets: `[...]` suffix, or one extra rank.
     let mut pocket_text = None;
     if let Some(open) = board.find('[') {
         if !board.ends_with(']') {
-            return fail("a pocket `[` must be closed by `]` at the end of the board");
+            return Err(FenError::UnclosedPocket);
         }
         pocket_text = Some(&board[open + 1..board.len() - 1]);
         board = &board[..open];
@@ -62,7 +178,10 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         pocket_text = rows.pop();
     }
     if rows.len() != g.ranks as usize {
-        return fail(format!("expected {} ranks, found {}", g.ranks, rows.len()));
+        return Err(FenError::RankCount {
+            expected: g.ranks,
+            found: rows.len(),
+        });
     }
     for (i, row) in rows.iter().enumerate() {
         let rank = g.ranks as i32 - 1 - i as i32;
@@ -76,23 +195,25 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
                     chars.next();
                 }
                 if run == 0 {
-                    return fail("an empty run of 0 squares");
+                    return Err(FenError::ZeroRun);
                 }
                 file += run;
             } else if c == '*' {
                 file += 1;
             } else if c == '~' {
-                return fail("`~` must follow a piece");
+                return Err(FenError::StrayPromotedMark);
             } else {
                 let Some(ty) = def.piece_by_letter(c) else {
-                    return fail(format!("unknown piece `{c}`"));
+                    return Err(FenError::UnknownPiece(c));
                 };
                 let side = if c.is_ascii_uppercase() { 0 } else { 1 };
                 if file >= g.files as i32 {
-                    return fail(format!("rank {} is too long", rank + 1));
+                    return Err(FenError::RankTooLong {
+                        rank: rank as u8 + 1,
+                    });
                 }
                 let Some(square) = g.square(file, rank) else {
-                    return fail(format!("a piece on a square that does not exist ({})", c));
+                    return Err(FenError::PieceOnHole(c));
                 };
                 pos.put(square, side, ty);
                 if chars.peek() == Some(&'~') {
@@ -102,22 +223,23 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
                 file += 1;
             }
             if file > g.files as i32 {
-                return fail(format!("rank {} is too long", rank + 1));
+                return Err(FenError::RankTooLong {
+                    rank: rank as u8 + 1,
+                });
             }
         }
         if file != g.files as i32 {
-            return fail(format!(
-                "rank {} has {} files, expected {}",
-                rank + 1,
-                file,
-                g.files
-            ));
+            return Err(FenError::RankTooShort {
+                rank: rank as u8 + 1,
+                found: file as u8,
+                expected: g.files,
+            });
         }
     }
     if let Some(pocket) = pocket_text {
         if !def.drops {
             if !pocket.is_empty() {
-                return fail("this variant has no pockets");
+                return Err(FenError::NoPockets);
             }
         } else {
             for c in pocket.chars() {
@@ -125,12 +247,12 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
                     continue;
                 }
                 let Some(ty) = def.piece_by_letter(c) else {
-                    return fail(format!("unknown piece `{c}` in the pocket"));
+                    return Err(FenError::UnknownPocketPiece(c));
                 };
                 let side = if c.is_ascii_uppercase() { 0 } else { 1 };
                 let count = &mut pos.pockets[side][ty];
                 if *count == u8::MAX {
-                    return fail("too many pieces in a pocket");
+                    return Err(FenError::PocketFull);
                 }
                 *count += 1;
             }
@@ -139,13 +261,13 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
     pos.side = match fields.next() {
         Some("w") | None => 0,
         Some("b") => 1,
-        Some(other) => return fail(format!("side to move must be w or b, not `{other}`")),
+        Some(other) => return Err(FenError::BadSide(shown(other))),
     };
     // Royal pieces: at most one per side.
     if let Some(royal) = def.royal_type() {
         for side in 0..SIDES {
             if (pos.by_type[royal] & pos.by_side[side]).more_than_one() {
-                return fail("a side has more than one king");
+                return Err(FenError::TooManyKings(Side(side as u8)));
             }
         }
     }
@@ -155,7 +277,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
             for side in 0..SIDES {
                 for sq in (pos.by_type[ty] & pos.by_side[side]).squares() {
                     if relative_rank(def, side, sq) >= def.promotion_rank {
-                        return fail("a pawn stands on its promotion rank");
+                        return Err(FenError::PawnOnPromotionRank);
                     }
                 }
             }
@@ -171,7 +293,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
     if let Some(ep) = fields.next() {
         if ep != "-" {
             let Some(square) = g.parse(ep) else {
-                return fail(format!("`{ep}` is not an en-passant square"));
+                return Err(FenError::BadEnPassant(shown(ep)));
             };
             set_en_passant(def, &mut pos, square);
         }
@@ -182,7 +304,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         if let Some((a, b)) = field.split_once('+').filter(|(a, _)| !a.is_empty()) {
             // Fairy-Stockfish: remaining checks `3+3`.
             let (Ok(white), Ok(black)) = (a.parse::<u8>(), b.parse::<u8>()) else {
-                return fail(format!("bad check counter `{field}`"));
+                return Err(FenError::BadCheckCounter(shown(field)));
             };
             if def.check_limit > 0 {
                 pos.checks = [
@@ -193,10 +315,10 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         } else if let Some(given) = field.strip_prefix('+') {
             // lichess: checks given `+1+0`.
             let Some((a, b)) = given.split_once('+') else {
-                return fail(format!("bad check counter `{field}`"));
+                return Err(FenError::BadCheckCounter(shown(field)));
             };
             let (Ok(white), Ok(black)) = (a.parse::<u8>(), b.parse::<u8>()) else {
-                return fail(format!("bad check counter `{field}`"));
+                return Err(FenError::BadCheckCounter(shown(field)));
             };
             if def.check_limit > 0 {
                 pos.checks = [white.min(def.check_limit), black.min(def.check_limit)];
@@ -204,7 +326,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         } else {
             match field.parse::<u32>() {
                 Ok(n) => numbers.push(n),
-                Err(_) => return fail(format!("`{field}` is not a number")),
+                Err(_) => return Err(FenError::BadCounter(shown(field))),
             }
         }
     }
@@ -215,7 +337,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
             pos.halfmove = (*half).min(u16::MAX as u32) as u16;
             pos.fullmove = (*full).clamp(1, 1_000_000);
         }
-        _ => return fail("too many fields"),
+        _ => return Err(FenError::TooManyFields),
     }
     Ok(pos)
 }
@@ -260,7 +382,7 @@ fn parse_castling<B: Bits>(
             let file = (lower as u8 - b'a') as i32;
             g.square(file, rank).filter(|sq| rooks.contains(sq))
         }
-        _ => return fail(format!("bad castling letter `{c}`")),
+        _ => return Err(FenError::BadCastling(c)),
     };
     // Rights without a rook or king in place are ignored, as Fairy-Stockfish does.
     if let (Some(rook), Some(king)) = (rook, king) {

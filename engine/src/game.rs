@@ -129,9 +129,14 @@ impl std::error::Error for MoveError {}
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ReplayError {
     /// The start FEN is invalid.
-    Fen(String),
+    Fen(FenError),
     /// Move number `ply` (0-based) is not legal.
-    Move { ply: usize, uci: String },
+    Move {
+        /// The half-move, 0-based.
+        ply: usize,
+        /// The move as stored (at most 16 characters).
+        uci: String,
+    },
 }
 
 impl fmt::Display for ReplayError {
@@ -143,7 +148,14 @@ impl fmt::Display for ReplayError {
     }
 }
 
-impl std::error::Error for ReplayError {}
+impl std::error::Error for ReplayError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReplayError::Fen(e) => Some(e),
+            ReplayError::Move { .. } => None,
+        }
+    }
+}
 
 /// Reads a Variant's compiled state for one bit-set width.
 pub(crate) struct State<B: Bits> {
@@ -418,7 +430,7 @@ fn new_state<B: Bits>(
     // The side that just moved may not be left in check.
     let waiting = 1 - pos.side as usize;
     if rules.royals(&pos, waiting).any() && rules.in_check(&pos, waiting) && !def.atomic {
-        return Err(FenError("the side not to move is in check".into()));
+        return Err(FenError::OpponentInCheck);
     }
     Ok(State::new(&rules, tables.clone(), pos))
 }
@@ -438,12 +450,8 @@ impl Game {
             }
             Start::Chess960(n) => match crate::chess960::start_fen(n) {
                 Some(fen) if def.chess960 => (fen, Some(n)),
-                Some(_) => return Err(FenError("this variant has no Chess960 positions".into())),
-                None => {
-                    return Err(FenError(format!(
-                        "Chess960 positions are numbered 0–959, not {n}"
-                    )))
-                }
+                Some(_) => return Err(FenError::NotChess960),
+                None => return Err(FenError::Chess960Number(n)),
             },
             Start::Standard if def.chess960 => (
                 crate::chess960::start_fen(518).unwrap_or_default(),
@@ -473,8 +481,8 @@ impl Game {
         start_fen: &str,
         moves: &[S],
     ) -> Result<Game, ReplayError> {
-        let mut game = Game::new(variant, Start::Fen(start_fen.to_string()))
-            .map_err(|e| ReplayError::Fen(e.0))?;
+        let mut game =
+            Game::new(variant, Start::Fen(start_fen.to_string())).map_err(ReplayError::Fen)?;
         for (ply, uci) in moves.iter().enumerate() {
             let uci = uci.as_ref();
             let found = game.legal_moves().into_iter().find(|&m| game.uci(m) == uci);

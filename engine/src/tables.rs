@@ -541,9 +541,7 @@ impl AnyTables {
 /// Checks that the start position of a definition reads (used when loading).
 pub fn check_start(def: &VariantDef) -> Result<(), crate::fen::FenError> {
     if def.geometry.size() > 256 {
-        return Err(crate::fen::FenError(
-            "the board is larger than 256 squares".into(),
-        ));
+        return Err(crate::fen::FenError::BoardTooLarge);
     }
     if def.chess960 {
         return Ok(());

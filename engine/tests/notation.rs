@@ -1,6 +1,8 @@
 //! Move input and output, FEN round trips, views and robustness.
 
-use kodex_engine::{Audience, Game, MoveError, Reason, Registry, Side, SquareView, Start};
+use kodex_engine::{
+    Audience, FenError, Game, MoveError, Reason, Registry, ReplayError, Side, SquareView, Start,
+};
 
 fn game(variant: &str) -> Game {
     Game::new(
@@ -65,6 +67,88 @@ fn errors_say_which_kind() {
         g.parse_move("e8N").map(|m| g.san(m)),
         Ok("e8=N+".to_string())
     );
+}
+
+#[test]
+fn fen_errors_say_which_kind() {
+    let registry = Registry::builtin();
+    let fen_error = |variant: &str, fen: &str| {
+        Game::new(
+            registry.get(variant).expect("variant"),
+            Start::Fen(fen.into()),
+        )
+        .unwrap_err()
+    };
+    let cases = [
+        ("", FenError::Empty),
+        (
+            "8/8/8 w - - 0 1",
+            FenError::RankCount {
+                expected: 8,
+                found: 3,
+            },
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3X w - - 0 1",
+            FenError::UnknownPiece('X'),
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K4 w - - 0 1",
+            FenError::RankTooLong { rank: 1 },
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K2 w - - 0 1",
+            FenError::RankTooShort {
+                rank: 1,
+                found: 7,
+                expected: 8,
+            },
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 x - - 0 1",
+            FenError::BadSide("x".into()),
+        ),
+        ("4k3/8/8/8/8/8/8/4K3 w Z - 0 1", FenError::BadCastling('Z')),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - z9 0 1",
+            FenError::BadEnPassant("z9".into()),
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - x 1",
+            FenError::BadCounter("x".into()),
+        ),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 2", FenError::TooManyFields),
+        (
+            "4k3/8/8/8/8/8/8/3KK3 w - - 0 1",
+            FenError::TooManyKings(Side::WHITE),
+        ),
+        (
+            "4k2P/8/8/8/8/8/8/4K3 w - - 0 1",
+            FenError::PawnOnPromotionRank,
+        ),
+        ("4k2R/8/8/8/8/8/8/4K3 w - - 0 1", FenError::OpponentInCheck),
+        ("4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1", FenError::NoPockets),
+    ];
+    for (fen, expected) in cases {
+        assert_eq!(fen_error("chess", fen), expected, "{fen}");
+    }
+    assert_eq!(
+        fen_error("crazyhouse", "4k3/8/8/8/8/8/8/4K3[X] w - - 0 1"),
+        FenError::UnknownPocketPiece('X')
+    );
+    assert_eq!(
+        fen_error("threecheck", "4k3/8/8/8/8/8/8/4K3 w - - 3+x 0 1"),
+        FenError::BadCheckCounter("3+x".into())
+    );
+    assert_eq!(
+        FenError::RankTooLong { rank: 1 }.to_string(),
+        "invalid FEN: rank 1 is too long"
+    );
+    let chess = registry.get("chess").expect("chess");
+    assert!(matches!(
+        Game::replay(chess, "8/8 w - - 0 1", &["e2e4"]),
+        Err(ReplayError::Fen(FenError::RankCount { .. }))
+    ));
 }
 
 #[test]
