@@ -3,11 +3,12 @@
 //! (start FEN + UCI moves) is the source of truth.
 
 use crate::bitboard::{Bits, U256};
-use crate::fen::FenError;
+use crate::error::{FenError, MoveError, ReplayError};
 use crate::identity::{self, IdBoard};
 use crate::material;
 use crate::moves::Move as RawMove;
 use crate::notation;
+use crate::outcome::{Outcome, Reason};
 use crate::position::{Position, Rules};
 use crate::side::Side;
 use crate::tables::{AnyTables, Tables};
@@ -44,117 +45,6 @@ pub struct PlayedMove {
     pub uci: String,
     /// SAN with check/mate suffix (`Nf3`, `exd5`, `O-O`, `e8=Q#`).
     pub san: String,
-}
-
-/// Why a game ended by the rules (resignation, time-out and agreement are the
-/// service's business).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum Reason {
-    /// Checkmate.
-    Checkmate,
-    /// Stalemate (a draw, or a win where the variant says so).
-    Stalemate,
-    /// Threefold repetition.
-    Repetition,
-    /// Fifty moves without capture or pawn move.
-    FiftyMoves,
-    /// Neither side can mate.
-    InsufficientMaterial,
-    /// A king exploded (atomic).
-    ExplodedKing,
-    /// The third check (three-check).
-    ThreeChecks,
-    /// A king reached the hill (king of the hill).
-    Hill,
-    /// A king reached the last rank (racing kings).
-    Race,
-    /// A side has no pieces left (antichess, horde).
-    NoPieces,
-    /// A side has no legal move and wins or loses by the variant (antichess).
-    NoMoves,
-}
-
-impl Reason {
-    /// A stable key for i18n (`"checkmate"`, `"three-checks"`, …).
-    pub fn key(self) -> &'static str {
-        match self {
-            Reason::Checkmate => "checkmate",
-            Reason::Stalemate => "stalemate",
-            Reason::Repetition => "repetition",
-            Reason::FiftyMoves => "fifty-moves",
-            Reason::InsufficientMaterial => "insufficient-material",
-            Reason::ExplodedKing => "exploded-king",
-            Reason::ThreeChecks => "three-checks",
-            Reason::Hill => "hill",
-            Reason::Race => "race",
-            Reason::NoPieces => "no-pieces",
-            Reason::NoMoves => "no-moves",
-        }
-    }
-}
-
-/// How a game ended by the rules.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct Outcome {
-    /// The winner, `None` for a draw.
-    pub winner: Option<Side>,
-    /// Why.
-    pub reason: Reason,
-}
-
-/// Why typed move text was not played. The three kinds a player must be told apart.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum MoveError {
-    /// Not a move in any notation we read.
-    Unparseable,
-    /// A well-formed move that is not legal here.
-    Illegal,
-    /// Several legal moves match; the candidates in SAN.
-    Ambiguous(Vec<String>),
-}
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::Unparseable => f.write_str("not a move"),
-            MoveError::Illegal => f.write_str("illegal move"),
-            MoveError::Ambiguous(c) => write!(f, "ambiguous move: {}", c.join(", ")),
-        }
-    }
-}
-
-impl std::error::Error for MoveError {}
-
-/// Why a stored record could not be replayed.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum ReplayError {
-    /// The start FEN is invalid.
-    Fen(FenError),
-    /// Move number `ply` (0-based) is not legal.
-    Move {
-        /// The half-move, 0-based.
-        ply: usize,
-        /// The move as stored (at most 16 characters).
-        uci: String,
-    },
-}
-
-impl fmt::Display for ReplayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReplayError::Fen(e) => write!(f, "invalid start position: {e}"),
-            ReplayError::Move { ply, uci } => write!(f, "move {} ({uci}) is not legal", ply + 1),
-        }
-    }
-}
-
-impl std::error::Error for ReplayError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ReplayError::Fen(e) => Some(e),
-            ReplayError::Move { .. } => None,
-        }
-    }
 }
 
 /// Reads a Variant's compiled state for one bit-set width.
@@ -274,34 +164,31 @@ impl Registry {
         }
     }
 
-    /// Adds (or replaces, by id) every `*.toml` definition in `dir`. A malformed file is an
-    /// error naming the file, the key and the problem. Definitions may extend built-ins or
-    /// each other.
-    pub fn load_dir(&mut self, dir: &Path) -> Result<usize, VariantError> {
-        let io_error = |file: &Path, e: std::io::Error| VariantError {
-            file: file.display().to_string(),
-            key: String::new(),
-            problem: e.to_string(),
-        };
-        let mut files: Vec<_> = std::fs::read_dir(dir)
-            .map_err(|e| io_error(dir, e))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-            .collect();
-        files.sort();
-        let mut texts = Vec::new();
-        for path in &files {
-            let text = std::fs::read_to_string(path).map_err(|e| io_error(path, e))?;
-            texts.push((path.display().to_string(), text));
-        }
+    /// Adds (or replaces, by id) several definitions given as `(file, text)`
+    /// pairs, in order: what an operator's variants directory holds (the bot
+    /// reads the files). A definition may extend a built-in or another of
+    /// `files`, named by its file stem. A malformed definition is an error
+    /// naming the file, the key and the problem. Returns how many were added.
+    ///
+    /// ```
+    /// use kodex_engine::Registry;
+    /// let mut registry = Registry::builtin();
+    /// let files = [
+    ///     ("base.toml".to_string(), "id = \"base\"\nextends = \"chess\"\n".to_string()),
+    ///     ("child.toml".to_string(), "id = \"child\"\nextends = \"base\"\n".to_string()),
+    /// ];
+    /// assert_eq!(registry.add_definitions(&files), Ok(2));
+    /// assert!(registry.get("child").is_some());
+    /// ```
+    pub fn add_definitions(&mut self, files: &[(String, String)]) -> Result<usize, VariantError> {
         let lookup = |name: &str| -> Option<String> {
-            texts
+            files
                 .iter()
                 .find(|(file, _)| Path::new(file).file_stem().is_some_and(|s| s == name))
-                .map(|(_, t)| t.clone())
+                .map(|(_, text)| text.clone())
                 .or_else(|| builtin_text(name))
         };
-        for (file, text) in &texts {
+        for (file, text) in files {
             let def = parse_definition(file, text, &lookup)?;
             let variant = Variant(Arc::new(def));
             match self.variants.iter_mut().find(|v| v.id() == variant.id()) {
@@ -309,7 +196,7 @@ impl Registry {
                 None => self.variants.push(variant),
             }
         }
-        Ok(texts.len())
+        Ok(files.len())
     }
 
     /// Adds one definition from text (`file` names it in errors).

@@ -17,6 +17,7 @@
 pub mod betza;
 pub mod bitboard;
 pub mod chess960;
+pub mod error;
 pub mod fen;
 pub mod fog;
 pub mod game;
@@ -25,16 +26,16 @@ pub mod identity;
 pub mod material;
 pub mod moves;
 pub mod notation;
+pub mod outcome;
 pub mod position;
 pub mod side;
 pub mod tables;
 pub mod variant;
 pub mod view;
 
-pub use fen::FenError;
-pub use game::{
-    Game, Move, MoveError, Outcome, PlayedMove, Reason, Registry, ReplayError, Start, Variant,
-};
+pub use error::{FenError, MoveError, ReplayError};
+pub use game::{Game, Move, PlayedMove, Registry, Start, Variant};
+pub use outcome::{Outcome, Reason};
 pub use side::Side;
 pub use variant::VariantError;
 pub use view::{Art, Audience, BoardStyle, PieceGlyph, PocketView, SquareView, View};

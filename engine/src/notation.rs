@@ -6,7 +6,7 @@
 //! Russian piece letters (Кр Ф Л С К; Cyrillic К is the knight).
 
 use crate::bitboard::Bits;
-use crate::game::MoveError;
+use crate::error::MoveError;
 use crate::moves::{Move, MoveKind};
 use crate::position::{Position, Rules};
 

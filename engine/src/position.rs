@@ -3,8 +3,8 @@
 
 use crate::betza::Hop;
 use crate::bitboard::Bits;
-use crate::game::{Outcome, Reason};
 use crate::moves::{Move, MoveKind, MoveList};
+use crate::outcome::{Outcome, Reason};
 use crate::side::Side;
 use crate::tables::{relative_rank, Tables, MAX_TYPES, SIDES};
 use crate::variant::{FlagRule, VariantDef, Verdict};

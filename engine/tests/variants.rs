@@ -7,10 +7,9 @@ use std::process::{Command, Stdio};
 
 #[test]
 fn an_operator_adds_a_variant_without_recompiling() {
-    let dir = std::env::temp_dir().join(format!("kodex-variants-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("amazons.toml"),
+    // What the bot reads from its variants directory: (file, text) pairs.
+    let amazons = (
+        "variants/amazons.toml".to_string(),
         r#"
 id = "amazons"
 extends = "chess"
@@ -29,11 +28,16 @@ ru = "А"
 betza = "Q"
 [pieces.p]
 promotes_to = ["a", "r", "b", "n"]
-"#,
-    )
-    .unwrap();
+"#
+        .to_string(),
+    );
     let mut registry = Registry::builtin();
-    assert_eq!(registry.load_dir(&dir).unwrap(), 1);
+    assert_eq!(
+        registry
+            .add_definitions(std::slice::from_ref(&amazons))
+            .unwrap(),
+        1
+    );
     let variant = registry.get("amazons").expect("loaded").clone();
     assert_eq!(variant.name("ru"), "Амазонки");
     let mut game = Game::new(&variant, Start::Standard).unwrap();
@@ -43,15 +47,15 @@ promotes_to = ["a", "r", "b", "n"]
     }
     assert_eq!(game.history()[4].uci, "e2c3");
 
-    std::fs::write(
-        dir.join("broken.toml"),
-        "id = \"broken\"\nextends = \"chess\"\n[pieces.z]\nbetza = \"Q?\"\n",
-    )
-    .unwrap();
-    let err = Registry::builtin().load_dir(&dir).unwrap_err();
+    let broken = (
+        "variants/broken.toml".to_string(),
+        "id = \"broken\"\nextends = \"chess\"\n[pieces.z]\nbetza = \"Q?\"\n".to_string(),
+    );
+    let err = Registry::builtin()
+        .add_definitions(&[amazons, broken])
+        .unwrap_err();
     assert!(err.file.ends_with("broken.toml"), "{err}");
     assert_eq!(err.key, "pieces.z.betza");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
