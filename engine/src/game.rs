@@ -544,13 +544,13 @@ impl Game {
             }
             let hash = s.hashes[s.hashes.len() - 1];
             if s.hashes.iter().filter(|&&h| h == hash).count() >= 3 {
-                return Some(Outcome { winner: None, reason: Reason::Repetition });
+                return Some(Outcome::draw(Reason::Repetition));
             }
             if pos.halfmove >= 100 {
-                return Some(Outcome { winner: None, reason: Reason::FiftyMoves });
+                return Some(Outcome::draw(Reason::FiftyMoves));
             }
             if material::insufficient(&r, pos, 0) && material::insufficient(&r, pos, 1) {
-                return Some(Outcome { winner: None, reason: Reason::InsufficientMaterial });
+                return Some(Outcome::draw(Reason::InsufficientMaterial));
             }
             None
         })

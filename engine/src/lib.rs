@@ -35,7 +35,7 @@ pub mod view;
 
 pub use error::{FenError, MoveError, ReplayError};
 pub use game::{Game, Move, PlayedMove, Registry, Start, Variant};
-pub use outcome::{Outcome, Reason};
-pub use side::Side;
+pub use outcome::{Outcome, Ranking, Reason, Standing};
+pub use side::{Side, Team};
 pub use variant::VariantError;
 pub use view::{Art, Audience, BoardStyle, PieceGlyph, PocketView, SquareView, View};

@@ -1003,20 +1003,14 @@ impl<'a, B: Bits> Rules<'a, B> {
         if def.atomic {
             for side in 0..SIDES {
                 if self.royals(pos, side).is_empty() {
-                    return Some(Outcome {
-                        winner: Some(Side(1 - side as u8)),
-                        reason: Reason::ExplodedKing,
-                    });
+                    return Some(self.win(Side(side as u8).opponent(), Reason::ExplodedKing));
                 }
             }
         }
         if def.check_limit > 0 {
             for side in 0..SIDES {
                 if pos.checks[side] >= def.check_limit {
-                    return Some(Outcome {
-                        winner: Some(Side(side as u8)),
-                        reason: Reason::ThreeChecks,
-                    });
+                    return Some(self.win(Side(side as u8), Reason::ThreeChecks));
                 }
             }
         }
@@ -1026,32 +1020,20 @@ impl<'a, B: Bits> Rules<'a, B> {
                 FlagRule::Win => {
                     for side in 0..SIDES {
                         if on_flag(side) {
-                            return Some(Outcome {
-                                winner: Some(Side(side as u8)),
-                                reason: Reason::Hill,
-                            });
+                            return Some(self.win(Side(side as u8), Reason::Hill));
                         }
                     }
                 }
                 FlagRule::Race => {
                     let (white, black) = (on_flag(0), on_flag(1));
                     if white && black {
-                        return Some(Outcome {
-                            winner: None,
-                            reason: Reason::Race,
-                        });
+                        return Some(Outcome::draw(Reason::Race));
                     }
                     if black {
-                        return Some(Outcome {
-                            winner: Some(Side::BLACK),
-                            reason: Reason::Race,
-                        });
+                        return Some(self.win(Side::BLACK, Reason::Race));
                     }
                     if white && (pos.side == 0 || !self.black_can_reach_flag(pos)) {
-                        return Some(Outcome {
-                            winner: Some(Side::WHITE),
-                            reason: Reason::Race,
-                        });
+                        return Some(self.win(Side::WHITE, Reason::Race));
                     }
                 }
             }
@@ -1059,19 +1041,21 @@ impl<'a, B: Bits> Rules<'a, B> {
         if let Some(verdict) = def.extinction {
             for side in 0..SIDES {
                 if pos.by_side[side].is_empty() {
-                    let winner = match verdict {
-                        Verdict::Win => Some(Side(side as u8)),
-                        Verdict::Loss => Some(Side(1 - side as u8)),
-                        Verdict::Draw => None,
-                    };
-                    return Some(Outcome {
-                        winner,
-                        reason: Reason::NoPieces,
+                    let side = Side(side as u8);
+                    return Some(match verdict {
+                        Verdict::Win => self.win(side, Reason::NoPieces),
+                        Verdict::Loss => self.win(side.opponent(), Reason::NoPieces),
+                        Verdict::Draw => Outcome::draw(Reason::NoPieces),
                     });
                 }
             }
         }
         None
+    }
+
+    /// `side`'s team wins for `reason`.
+    pub fn win(&self, side: Side, reason: Reason) -> Outcome {
+        Outcome::win(self.def.team_of(side), reason)
     }
 
     /// Racing kings: whether black, to move, can put its king on the goal now.
@@ -1099,18 +1083,15 @@ impl<'a, B: Bits> Rules<'a, B> {
             return None;
         }
         let us = pos.side as usize;
+        let mover = pos.turn();
         if self.royals(pos, us).any() && self.in_check(pos, us) {
-            return Some(Outcome {
-                winner: Some(Side(1 - us as u8)),
-                reason: Reason::Checkmate,
-            });
+            return Some(self.win(mover.opponent(), Reason::Checkmate));
         }
-        let (winner, reason) = match self.def.stalemate {
-            Verdict::Draw => (None, Reason::Stalemate),
-            Verdict::Win => (Some(Side(us as u8)), Reason::NoMoves),
-            Verdict::Loss => (Some(Side(1 - us as u8)), Reason::Stalemate),
-        };
-        Some(Outcome { winner, reason })
+        Some(match self.def.stalemate {
+            Verdict::Draw => Outcome::draw(Reason::Stalemate),
+            Verdict::Win => self.win(mover, Reason::NoMoves),
+            Verdict::Loss => self.win(mover.opponent(), Reason::Stalemate),
+        })
     }
 
     /// Counts leaf nodes `depth` plies deep (perft), with bulk counting at depth 1.

@@ -7,6 +7,8 @@
 
 use crate::betza::{self, Atom};
 use crate::geometry::Geometry;
+use crate::outcome::Ranking;
+use crate::side::{Side, Team};
 use crate::view::{Art, BoardStyle};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -189,6 +191,9 @@ pub struct VariantDef {
     pub zones: BTreeMap<String, Vec<usize>>,
     /// How cells are drawn.
     pub style: BoardStyle,
+    /// The team of each side, by side index (`teams = [0, 1]` in TOML); empty:
+    /// each side is its own team. See [`VariantDef::team_of`].
+    pub teams: Vec<Team>,
     /// The file it came from.
     pub source: String,
     pub(crate) compiled: OnceLock<crate::tables::AnyTables>,
@@ -207,6 +212,15 @@ impl VariantDef {
     pub fn piece_by_letter(&self, letter: char) -> Option<usize> {
         let lower = letter.to_ascii_lowercase();
         self.pieces.iter().position(|p| p.letter == lower)
+    }
+
+    /// The team `side` plays for: the `teams` table of the definition, or by
+    /// default the team with the side's own index.
+    pub fn team_of(&self, side: Side) -> Team {
+        self.teams
+            .get(side.index())
+            .copied()
+            .unwrap_or(Team(side.0))
     }
 
     /// The royal piece type, if any.
@@ -283,6 +297,8 @@ struct RawVariant {
     #[serde(default)]
     marked: Vec<String>,
     style: Option<String>,
+    /// The team of each side, by side index.
+    teams: Option<Vec<u8>>,
 }
 
 /// Merges `child` over `parent`: tables merge key by key, other values replace.
@@ -553,6 +569,30 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     }
     let flag_squares = squares("flag_squares", &raw.flag_squares, &geometry, &zones)?;
     let marked = squares("marked", &raw.marked, &geometry, &zones)?;
+    let teams = match raw.teams {
+        None => Vec::new(),
+        Some(teams) => {
+            if teams.len() != crate::tables::SIDES {
+                return Err(err(
+                    "teams",
+                    format!("one team per side: {} entries", crate::tables::SIDES),
+                ));
+            }
+            if let Some(bad) = teams.iter().find(|&&t| t as usize >= Ranking::MAX_TEAMS) {
+                return Err(err(
+                    "teams",
+                    format!(
+                        "team {bad}: teams are numbered 0–{}",
+                        Ranking::MAX_TEAMS - 1
+                    ),
+                ));
+            }
+            if teams.iter().all(|&t| t == teams[0]) {
+                return Err(err("teams", "at least two teams must play".into()));
+            }
+            teams.into_iter().map(Team).collect()
+        }
+    };
     let def = VariantDef {
         uci_name: raw.uci.unwrap_or_else(|| raw.id.clone()),
         id: raw.id,
@@ -579,6 +619,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         marked,
         zones,
         style,
+        teams,
         source: file.to_string(),
         compiled: OnceLock::new(),
     };

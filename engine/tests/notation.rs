@@ -2,6 +2,7 @@
 
 use kodex_engine::{
     Audience, FenError, Game, MoveError, Reason, Registry, ReplayError, Side, SquareView, Start,
+    Team,
 };
 
 fn game(variant: &str) -> Game {
@@ -161,8 +162,8 @@ fn san_marks_check_and_mate() {
     assert_eq!(sans, ["f3", "e5", "g4", "Qh4#"]);
     let outcome = g.outcome().unwrap();
     assert_eq!(
-        (outcome.winner, outcome.reason),
-        (Some(Side::BLACK), Reason::Checkmate)
+        (outcome.winner(), outcome.reason),
+        (Some(Team(1)), Reason::Checkmate)
     );
     assert!(g.legal_moves().is_empty());
     assert!(g

@@ -6,7 +6,7 @@ use super::{Ctx, Failure, Msg, Outcome, Service, MAX_MOVE_TEXT};
 use crate::clock::TimeControl;
 use crate::i18n::Lang;
 use crate::store::{GameRow, Status};
-use kodex_engine::{MoveError, Side};
+use kodex_engine::{MoveError, Team};
 
 impl Service {
     /// `/move <move> [id]`, or plain chat text (`plain`) that may be a move:
@@ -114,7 +114,7 @@ impl Service {
         if let Some(outcome) = game.outcome() {
             finish(
                 &mut row,
-                outcome.winner.map(Side::index),
+                outcome.winner().map(Team::index),
                 outcome.reason.key(),
             );
         }
