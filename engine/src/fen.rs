@@ -5,7 +5,7 @@
 
 use crate::bitboard::Bits;
 pub use crate::error::FenError;
-use crate::position::Position;
+use crate::rules::Position;
 use crate::side::Side;
 use crate::tables::{relative_rank, MAX_TYPES, SIDES};
 use crate::variant::VariantDef;

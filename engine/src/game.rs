@@ -9,7 +9,7 @@ use crate::material;
 use crate::moves::Move as RawMove;
 use crate::notation;
 use crate::outcome::{Outcome, Reason};
-use crate::position::{Position, Rules};
+use crate::rules::{Position, Rules};
 use crate::side::Side;
 use crate::tables::{AnyTables, Tables};
 use crate::variant::{parse_definition, VariantDef, VariantError, BUILTIN};

@@ -24,14 +24,18 @@ pub mod game;
 pub mod geometry;
 pub mod identity;
 pub mod material;
+pub mod mechanics;
 pub mod moves;
 pub mod notation;
 pub mod outcome;
-pub mod position;
+pub mod rules;
 pub mod side;
 pub mod tables;
 pub mod variant;
 pub mod view;
+
+/// The former name of [`rules`] (`position::{Position, Rules}`), kept for old paths.
+pub use rules as position;
 
 pub use error::{FenError, MoveError, ReplayError};
 pub use game::{Game, Move, PlayedMove, Registry, Start, Variant};

@@ -8,7 +8,7 @@
 use crate::bitboard::Bits;
 use crate::error::MoveError;
 use crate::moves::{Move, MoveKind};
-use crate::position::{Position, Rules};
+use crate::rules::{Position, Rules};
 
 /// Longest move text we try to read.
 pub const MAX_MOVE_TEXT: usize = 40;
