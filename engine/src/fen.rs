@@ -24,6 +24,18 @@ pub fn parse_board_only(def: &VariantDef, fen: &str) -> Result<(), FenError> {
     parse::<crate::bitboard::U256>(def, fen).map(|_| ())
 }
 
+/// Checks that the start position of a definition reads (the registry does
+/// this when it loads a definition).
+pub fn check_start(def: &VariantDef) -> Result<(), FenError> {
+    if def.geometry.size() > 256 {
+        return Err(FenError::BoardTooLarge);
+    }
+    if def.chess960 {
+        return Ok(());
+    }
+    parse_board_only(def, &def.start_fen)
+}
+
 /// Reads a FEN for `def`.
 pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenError> {
     if fen.len() > MAX_FEN_LEN {

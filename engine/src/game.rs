@@ -18,9 +18,16 @@ use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-/// A variant definition (built-in or loaded from a TOML file). Cheap to clone.
-#[derive(Clone, Debug)]
-pub struct Variant(pub(crate) Arc<VariantDef>);
+/// A variant definition (built-in or loaded from a TOML file), with its
+/// lookup tables compiled on first use. Cheap to clone; clones share the tables.
+#[derive(Clone)]
+pub struct Variant(pub(crate) Arc<VariantDef>, Arc<OnceLock<AnyTables>>);
+
+impl fmt::Debug for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Variant").field(&self.0).finish()
+    }
+}
 
 /// How a new game starts.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -145,6 +152,21 @@ fn builtin_text(name: &str) -> Option<String> {
         .map(|(_, text)| text.to_string())
 }
 
+/// Reads a definition and checks that its start position reads.
+fn compile_definition(
+    file: &str,
+    text: &str,
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> Result<VariantDef, VariantError> {
+    let def = parse_definition(file, text, lookup)?;
+    crate::fen::check_start(&def).map_err(|e| VariantError {
+        file: file.to_string(),
+        key: "start".to_string(),
+        problem: e.to_string(),
+    })?;
+    Ok(def)
+}
+
 impl Registry {
     /// The built-in variants (`config/variants/*.toml`, compiled in).
     pub fn builtin() -> Registry {
@@ -154,9 +176,9 @@ impl Registry {
                 .iter()
                 .filter_map(|(file, text)| {
                     // Built-ins are checked by tests; a broken one is skipped rather than fatal.
-                    parse_definition(file, text, &builtin_text).ok()
+                    compile_definition(file, text, &builtin_text).ok()
                 })
-                .map(|def| Variant(Arc::new(def)))
+                .map(Variant::new)
                 .collect()
         });
         Registry {
@@ -189,8 +211,7 @@ impl Registry {
                 .or_else(|| builtin_text(name))
         };
         for (file, text) in files {
-            let def = parse_definition(file, text, &lookup)?;
-            let variant = Variant(Arc::new(def));
+            let variant = Variant::new(compile_definition(file, text, &lookup)?);
             match self.variants.iter_mut().find(|v| v.id() == variant.id()) {
                 Some(slot) => *slot = variant,
                 None => self.variants.push(variant),
@@ -201,8 +222,7 @@ impl Registry {
 
     /// Adds one definition from text (`file` names it in errors).
     pub fn add_definition(&mut self, file: &str, text: &str) -> Result<&Variant, VariantError> {
-        let def = parse_definition(file, text, &builtin_text)?;
-        let variant = Variant(Arc::new(def));
+        let variant = Variant::new(compile_definition(file, text, &builtin_text)?);
         let index = match self.variants.iter().position(|v| v.id() == variant.id()) {
             Some(i) => {
                 self.variants[i] = variant;
@@ -233,6 +253,9 @@ impl Registry {
 }
 
 impl Variant {
+    fn new(def: VariantDef) -> Variant {
+        Variant(Arc::new(def), Arc::new(OnceLock::new()))
+    }
     /// The id (`chess`, `atomic`, …).
     pub fn id(&self) -> &str {
         &self.0.id
@@ -281,7 +304,7 @@ impl Variant {
         &self.0
     }
     fn tables(&self) -> &AnyTables {
-        self.0.compiled.get_or_init(|| AnyTables::build(&self.0))
+        self.1.get_or_init(|| AnyTables::build(&self.0))
     }
 }
 

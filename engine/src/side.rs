@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+/// Sides a position holds today (arrays indexed by side); four-player games are a later step.
+pub const SIDES: usize = 2;
+
 /// A side (a player's army) as an index: 0 moves first. Two-player games use
 /// [`Side::WHITE`] and [`Side::BLACK`]; four-player games use 0–3.
 ///

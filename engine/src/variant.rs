@@ -8,12 +8,11 @@
 use crate::betza::{self, Atom};
 use crate::geometry::Geometry;
 use crate::outcome::Ranking;
-use crate::side::{Side, Team};
+use crate::side::{Side, Team, SIDES};
 use crate::view::{Art, BoardStyle};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::OnceLock;
 
 /// The built-in definitions: (file name, text).
 pub const BUILTIN: &[(&str, &str)] = &[
@@ -139,6 +138,9 @@ pub struct PieceDef {
     pub castles: bool,
 }
 
+/// Most piece types a variant may define.
+pub const MAX_TYPES: usize = 24;
+
 /// A compiled variant definition.
 pub struct VariantDef {
     /// Id (`chess`).
@@ -196,7 +198,6 @@ pub struct VariantDef {
     pub teams: Vec<Team>,
     /// The file it came from.
     pub source: String,
-    pub(crate) compiled: OnceLock<crate::tables::AnyTables>,
 }
 
 impl fmt::Debug for VariantDef {
@@ -316,6 +317,8 @@ fn merge(parent: &mut toml::Table, child: toml::Table) {
 const CLASSICAL_ORDER: &str = "kqrbnp";
 
 /// Reads a definition. `lookup` resolves `extends` to the parent's text.
+/// Whether the start position reads is checked by the registry, which
+/// knows FEN (`fen::check_start`).
 pub fn parse_definition(
     file: &str,
     text: &str,
@@ -456,11 +459,8 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         }
     }
     letters.sort_by_key(|(c, _)| (CLASSICAL_ORDER.find(*c).unwrap_or(99), *c));
-    if letters.len() > crate::tables::MAX_TYPES {
-        return Err(err(
-            "pieces",
-            format!("at most {} piece types", crate::tables::MAX_TYPES),
-        ));
+    if letters.len() > MAX_TYPES {
+        return Err(err("pieces", format!("at most {} piece types", MAX_TYPES)));
     }
     let mut raw_pieces = Vec::new();
     for (letter, value) in &letters {
@@ -572,11 +572,8 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     let teams = match raw.teams {
         None => Vec::new(),
         Some(teams) => {
-            if teams.len() != crate::tables::SIDES {
-                return Err(err(
-                    "teams",
-                    format!("one team per side: {} entries", crate::tables::SIDES),
-                ));
+            if teams.len() != SIDES {
+                return Err(err("teams", format!("one team per side: {SIDES} entries")));
             }
             if let Some(bad) = teams.iter().find(|&&t| t as usize >= Ranking::MAX_TEAMS) {
                 return Err(err(
@@ -621,10 +618,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         style,
         teams,
         source: file.to_string(),
-        compiled: OnceLock::new(),
     };
-    // The start position must be readable.
-    crate::tables::check_start(&def).map_err(|e| err("start", e.to_string()))?;
     Ok(def)
 }
 
@@ -669,14 +663,6 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("bogus"), "{e}");
-
-        let e = parse_definition(
-            "f.toml",
-            "id = \"x\"\nextends = \"chess\"\nstart = \"zzz\"\n",
-            &lookup,
-        )
-        .unwrap_err();
-        assert_eq!(e.key, "start");
 
         let e = parse_definition("t.toml", "this is = not toml [", &lookup).unwrap_err();
         assert!(e.problem.contains("TOML"));

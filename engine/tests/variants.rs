@@ -56,6 +56,16 @@ promotes_to = ["a", "r", "b", "n"]
         .unwrap_err();
     assert!(err.file.ends_with("broken.toml"), "{err}");
     assert_eq!(err.key, "pieces.z.betza");
+
+    // A start position that does not read is an error of the `start` key.
+    let err = Registry::builtin()
+        .add_definition(
+            "f.toml",
+            "id = \"x\"\nextends = \"chess\"\nstart = \"zzz\"\n",
+        )
+        .unwrap_err();
+    assert_eq!((err.file.as_str(), err.key.as_str()), ("f.toml", "start"));
+    assert!(err.problem.contains("invalid FEN"), "{err}");
 }
 
 #[test]
