@@ -15,5 +15,6 @@ pub mod service;
 pub mod store;
 pub mod telegram;
 pub mod time;
+pub mod variants;
 
 pub use service::Service;

@@ -102,7 +102,8 @@ async fn run(args: Args, mut config: Config) -> Result<(), Box<dyn std::error::E
     config.boards.text |= console;
     let mut registry = Registry::builtin();
     if !config.variants.dir.trim().is_empty() {
-        let added = registry.load_dir(std::path::Path::new(config.variants.dir.trim()))?;
+        let dir = std::path::Path::new(config.variants.dir.trim());
+        let added = kodex_bot::variants::load_variant_dir(&mut registry, dir)?;
         tracing::info!(added, dir = %config.variants.dir, "extra variants loaded");
     }
     let service = Service::open(&config, registry, Arc::new(SystemTime)).await?;

@@ -4,26 +4,16 @@
 //! multi-digit empty runs (`10`).
 
 use crate::bitboard::Bits;
-use crate::position::Position;
+pub use crate::error::FenError;
+use crate::rules::Position;
+use crate::side::Side;
 use crate::tables::{relative_rank, MAX_TYPES, SIDES};
 use crate::variant::VariantDef;
-use std::fmt;
 use std::fmt::Write;
 
-/// Why a FEN was rejected.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct FenError(pub String);
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid FEN: {}", self.0)
-    }
-}
-
-impl std::error::Error for FenError {}
-
-fn fail<T>(message: impl Into<String>) -> Result<T, FenError> {
-    Err(FenError(message.into()))
+/// Keeps a piece of user input short enough to show back.
+fn shown(text: &str) -> String {
+    text.chars().take(16).collect()
 }
 
 /// Longest FEN we read (a 16×16 board with pockets fits easily).
@@ -34,25 +24,37 @@ pub fn parse_board_only(def: &VariantDef, fen: &str) -> Result<(), FenError> {
     parse::<crate::bitboard::U256>(def, fen).map(|_| ())
 }
 
+/// Checks that the start position of a definition reads (the registry does
+/// this when it loads a definition).
+pub fn check_start(def: &VariantDef) -> Result<(), FenError> {
+    if def.geometry.size() > 256 {
+        return Err(FenError::BoardTooLarge);
+    }
+    if def.chess960 {
+        return Ok(());
+    }
+    parse_board_only(def, &def.start_fen)
+}
+
 /// Reads a FEN for `def`.
 pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenError> {
     if fen.len() > MAX_FEN_LEN {
-        return fail("too long");
+        return Err(FenError::TooLong);
     }
     let g = &def.geometry;
     if g.size() > B::CAPACITY {
-        return fail("the board does not fit");
+        return Err(FenError::BoardTooLarge);
     }
     let mut fields = fen.split_whitespace();
     let Some(mut board) = fields.next() else {
-        return fail("empty");
+        return Err(FenError::Empty);
     };
     let mut pos = Position::<B>::default();
     // Pockets: `[...]` suffix, or one extra rank.
     let mut pocket_text = None;
     if let Some(open) = board.find('[') {
         if !board.ends_with(']') {
-            return fail("a pocket `[` must be closed by `]` at the end of the board");
+            return Err(FenError::UnclosedPocket);
         }
         pocket_text = Some(&board[open + 1..board.len() - 1]);
         board = &board[..open];
@@ -62,7 +64,10 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         pocket_text = rows.pop();
     }
     if rows.len() != g.ranks as usize {
-        return fail(format!("expected {} ranks, found {}", g.ranks, rows.len()));
+        return Err(FenError::RankCount {
+            expected: g.ranks,
+            found: rows.len(),
+        });
     }
     for (i, row) in rows.iter().enumerate() {
         let rank = g.ranks as i32 - 1 - i as i32;
@@ -76,23 +81,25 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
                     chars.next();
                 }
                 if run == 0 {
-                    return fail("an empty run of 0 squares");
+                    return Err(FenError::ZeroRun);
                 }
                 file += run;
             } else if c == '*' {
                 file += 1;
             } else if c == '~' {
-                return fail("`~` must follow a piece");
+                return Err(FenError::StrayPromotedMark);
             } else {
                 let Some(ty) = def.piece_by_letter(c) else {
-                    return fail(format!("unknown piece `{c}`"));
+                    return Err(FenError::UnknownPiece(c));
                 };
                 let side = if c.is_ascii_uppercase() { 0 } else { 1 };
                 if file >= g.files as i32 {
-                    return fail(format!("rank {} is too long", rank + 1));
+                    return Err(FenError::RankTooLong {
+                        rank: rank as u8 + 1,
+                    });
                 }
                 let Some(square) = g.square(file, rank) else {
-                    return fail(format!("a piece on a square that does not exist ({})", c));
+                    return Err(FenError::PieceOnHole(c));
                 };
                 pos.put(square, side, ty);
                 if chars.peek() == Some(&'~') {
@@ -102,22 +109,23 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
                 file += 1;
             }
             if file > g.files as i32 {
-                return fail(format!("rank {} is too long", rank + 1));
+                return Err(FenError::RankTooLong {
+                    rank: rank as u8 + 1,
+                });
             }
         }
         if file != g.files as i32 {
-            return fail(format!(
-                "rank {} has {} files, expected {}",
-                rank + 1,
-                file,
-                g.files
-            ));
+            return Err(FenError::RankTooShort {
+                rank: rank as u8 + 1,
+                found: file as u8,
+                expected: g.files,
+            });
         }
     }
     if let Some(pocket) = pocket_text {
         if !def.drops {
             if !pocket.is_empty() {
-                return fail("this variant has no pockets");
+                return Err(FenError::NoPockets);
             }
         } else {
             for c in pocket.chars() {
@@ -125,12 +133,12 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
                     continue;
                 }
                 let Some(ty) = def.piece_by_letter(c) else {
-                    return fail(format!("unknown piece `{c}` in the pocket"));
+                    return Err(FenError::UnknownPocketPiece(c));
                 };
                 let side = if c.is_ascii_uppercase() { 0 } else { 1 };
                 let count = &mut pos.pockets[side][ty];
                 if *count == u8::MAX {
-                    return fail("too many pieces in a pocket");
+                    return Err(FenError::PocketFull);
                 }
                 *count += 1;
             }
@@ -139,13 +147,13 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
     pos.side = match fields.next() {
         Some("w") | None => 0,
         Some("b") => 1,
-        Some(other) => return fail(format!("side to move must be w or b, not `{other}`")),
+        Some(other) => return Err(FenError::BadSide(shown(other))),
     };
     // Royal pieces: at most one per side.
     if let Some(royal) = def.royal_type() {
         for side in 0..SIDES {
             if (pos.by_type[royal] & pos.by_side[side]).more_than_one() {
-                return fail("a side has more than one king");
+                return Err(FenError::TooManyKings(Side(side as u8)));
             }
         }
     }
@@ -155,7 +163,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
             for side in 0..SIDES {
                 for sq in (pos.by_type[ty] & pos.by_side[side]).squares() {
                     if relative_rank(def, side, sq) >= def.promotion_rank {
-                        return fail("a pawn stands on its promotion rank");
+                        return Err(FenError::PawnOnPromotionRank);
                     }
                 }
             }
@@ -171,7 +179,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
     if let Some(ep) = fields.next() {
         if ep != "-" {
             let Some(square) = g.parse(ep) else {
-                return fail(format!("`{ep}` is not an en-passant square"));
+                return Err(FenError::BadEnPassant(shown(ep)));
             };
             set_en_passant(def, &mut pos, square);
         }
@@ -182,7 +190,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         if let Some((a, b)) = field.split_once('+').filter(|(a, _)| !a.is_empty()) {
             // Fairy-Stockfish: remaining checks `3+3`.
             let (Ok(white), Ok(black)) = (a.parse::<u8>(), b.parse::<u8>()) else {
-                return fail(format!("bad check counter `{field}`"));
+                return Err(FenError::BadCheckCounter(shown(field)));
             };
             if def.check_limit > 0 {
                 pos.checks = [
@@ -193,10 +201,10 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         } else if let Some(given) = field.strip_prefix('+') {
             // lichess: checks given `+1+0`.
             let Some((a, b)) = given.split_once('+') else {
-                return fail(format!("bad check counter `{field}`"));
+                return Err(FenError::BadCheckCounter(shown(field)));
             };
             let (Ok(white), Ok(black)) = (a.parse::<u8>(), b.parse::<u8>()) else {
-                return fail(format!("bad check counter `{field}`"));
+                return Err(FenError::BadCheckCounter(shown(field)));
             };
             if def.check_limit > 0 {
                 pos.checks = [white.min(def.check_limit), black.min(def.check_limit)];
@@ -204,7 +212,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         } else {
             match field.parse::<u32>() {
                 Ok(n) => numbers.push(n),
-                Err(_) => return fail(format!("`{field}` is not a number")),
+                Err(_) => return Err(FenError::BadCounter(shown(field))),
             }
         }
     }
@@ -215,7 +223,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
             pos.halfmove = (*half).min(u16::MAX as u32) as u16;
             pos.fullmove = (*full).clamp(1, 1_000_000);
         }
-        _ => return fail("too many fields"),
+        _ => return Err(FenError::TooManyFields),
     }
     Ok(pos)
 }
@@ -260,7 +268,7 @@ fn parse_castling<B: Bits>(
             let file = (lower as u8 - b'a') as i32;
             g.square(file, rank).filter(|sq| rooks.contains(sq))
         }
-        _ => return fail(format!("bad castling letter `{c}`")),
+        _ => return Err(FenError::BadCastling(c)),
     };
     // Rights without a rook or king in place are ignored, as Fairy-Stockfish does.
     if let (Some(rook), Some(king)) = (rook, king) {

@@ -4,12 +4,13 @@
 
 use crate::announce::Announcement;
 use crate::bitboard::{Bits, U256};
-use crate::fen::FenError;
+use crate::error::{FenError, MoveError, ReplayError};
 use crate::identity::{self, IdBoard};
 use crate::material;
 use crate::moves::Move as RawMove;
 use crate::notation;
-use crate::position::{Position, Rules};
+use crate::outcome::{Outcome, Reason};
+use crate::rules::{Position, Rules};
 use crate::side::Side;
 use crate::tables::{AnyTables, Tables};
 use crate::variant::{parse_definition, VariantDef, VariantError, BUILTIN};
@@ -18,9 +19,16 @@ use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-/// A variant definition (built-in or loaded from a TOML file). Cheap to clone.
-#[derive(Clone, Debug)]
-pub struct Variant(pub(crate) Arc<VariantDef>);
+/// A variant definition (built-in or loaded from a TOML file), with its
+/// lookup tables compiled on first use. Cheap to clone; clones share the tables.
+#[derive(Clone)]
+pub struct Variant(pub(crate) Arc<VariantDef>, Arc<OnceLock<AnyTables>>);
+
+impl fmt::Debug for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Variant").field(&self.0).finish()
+    }
+}
 
 /// How a new game starts.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -46,105 +54,6 @@ pub struct PlayedMove {
     /// SAN with check/mate suffix (`Nf3`, `exd5`, `O-O`, `e8=Q#`).
     pub san: String,
 }
-
-/// Why a game ended by the rules (resignation, time-out and agreement are the
-/// service's business).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum Reason {
-    /// Checkmate.
-    Checkmate,
-    /// Stalemate (a draw, or a win where the variant says so).
-    Stalemate,
-    /// Threefold repetition.
-    Repetition,
-    /// Fifty moves without capture or pawn move.
-    FiftyMoves,
-    /// Neither side can mate.
-    InsufficientMaterial,
-    /// A king exploded (atomic).
-    ExplodedKing,
-    /// The third check (three-check).
-    ThreeChecks,
-    /// A king reached the hill (king of the hill).
-    Hill,
-    /// A king reached the last rank (racing kings).
-    Race,
-    /// A side has no pieces left (antichess, horde).
-    NoPieces,
-    /// A side has no legal move and wins or loses by the variant (antichess).
-    NoMoves,
-}
-
-impl Reason {
-    /// A stable key for i18n (`"checkmate"`, `"three-checks"`, …).
-    pub fn key(self) -> &'static str {
-        match self {
-            Reason::Checkmate => "checkmate",
-            Reason::Stalemate => "stalemate",
-            Reason::Repetition => "repetition",
-            Reason::FiftyMoves => "fifty-moves",
-            Reason::InsufficientMaterial => "insufficient-material",
-            Reason::ExplodedKing => "exploded-king",
-            Reason::ThreeChecks => "three-checks",
-            Reason::Hill => "hill",
-            Reason::Race => "race",
-            Reason::NoPieces => "no-pieces",
-            Reason::NoMoves => "no-moves",
-        }
-    }
-}
-
-/// How a game ended by the rules.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct Outcome {
-    /// The winner, `None` for a draw.
-    pub winner: Option<Side>,
-    /// Why.
-    pub reason: Reason,
-}
-
-/// Why typed move text was not played. The three kinds a player must be told apart.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum MoveError {
-    /// Not a move in any notation we read.
-    Unparseable,
-    /// A well-formed move that is not legal here.
-    Illegal,
-    /// Several legal moves match; the candidates in SAN.
-    Ambiguous(Vec<String>),
-}
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::Unparseable => f.write_str("not a move"),
-            MoveError::Illegal => f.write_str("illegal move"),
-            MoveError::Ambiguous(c) => write!(f, "ambiguous move: {}", c.join(", ")),
-        }
-    }
-}
-
-impl std::error::Error for MoveError {}
-
-/// Why a stored record could not be replayed.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum ReplayError {
-    /// The start FEN is invalid.
-    Fen(String),
-    /// Move number `ply` (0-based) is not legal.
-    Move { ply: usize, uci: String },
-}
-
-impl fmt::Display for ReplayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReplayError::Fen(e) => write!(f, "invalid start position: {e}"),
-            ReplayError::Move { ply, uci } => write!(f, "move {} ({uci}) is not legal", ply + 1),
-        }
-    }
-}
-
-impl std::error::Error for ReplayError {}
 
 /// Reads a Variant's compiled state for one bit-set width.
 pub(crate) struct State<B: Bits> {
@@ -244,6 +153,21 @@ fn builtin_text(name: &str) -> Option<String> {
         .map(|(_, text)| text.to_string())
 }
 
+/// Reads a definition and checks that its start position reads.
+fn compile_definition(
+    file: &str,
+    text: &str,
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> Result<VariantDef, VariantError> {
+    let def = parse_definition(file, text, lookup)?;
+    crate::fen::check_start(&def).map_err(|e| VariantError {
+        file: file.to_string(),
+        key: "start".to_string(),
+        problem: e.to_string(),
+    })?;
+    Ok(def)
+}
+
 impl Registry {
     /// The built-in variants (`config/variants/*.toml`, compiled in).
     pub fn builtin() -> Registry {
@@ -253,9 +177,9 @@ impl Registry {
                 .iter()
                 .filter_map(|(file, text)| {
                     // Built-ins are checked by tests; a broken one is skipped rather than fatal.
-                    parse_definition(file, text, &builtin_text).ok()
+                    compile_definition(file, text, &builtin_text).ok()
                 })
-                .map(|def| Variant(Arc::new(def)))
+                .map(Variant::new)
                 .collect()
         });
         Registry {
@@ -263,48 +187,43 @@ impl Registry {
         }
     }
 
-    /// Adds (or replaces, by id) every `*.toml` definition in `dir`. A malformed file is an
-    /// error naming the file, the key and the problem. Definitions may extend built-ins or
-    /// each other.
-    pub fn load_dir(&mut self, dir: &Path) -> Result<usize, VariantError> {
-        let io_error = |file: &Path, e: std::io::Error| VariantError {
-            file: file.display().to_string(),
-            key: String::new(),
-            problem: e.to_string(),
-        };
-        let mut files: Vec<_> = std::fs::read_dir(dir)
-            .map_err(|e| io_error(dir, e))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-            .collect();
-        files.sort();
-        let mut texts = Vec::new();
-        for path in &files {
-            let text = std::fs::read_to_string(path).map_err(|e| io_error(path, e))?;
-            texts.push((path.display().to_string(), text));
-        }
+    /// Adds (or replaces, by id) several definitions given as `(file, text)`
+    /// pairs, in order: what an operator's variants directory holds (the bot
+    /// reads the files). A definition may extend a built-in or another of
+    /// `files`, named by its file stem. A malformed definition is an error
+    /// naming the file, the key and the problem. Returns how many were added.
+    ///
+    /// ```
+    /// use kodex_engine::Registry;
+    /// let mut registry = Registry::builtin();
+    /// let files = [
+    ///     ("base.toml".to_string(), "id = \"base\"\nextends = \"chess\"\n".to_string()),
+    ///     ("child.toml".to_string(), "id = \"child\"\nextends = \"base\"\n".to_string()),
+    /// ];
+    /// assert_eq!(registry.add_definitions(&files), Ok(2));
+    /// assert!(registry.get("child").is_some());
+    /// ```
+    pub fn add_definitions(&mut self, files: &[(String, String)]) -> Result<usize, VariantError> {
         let lookup = |name: &str| -> Option<String> {
-            texts
+            files
                 .iter()
                 .find(|(file, _)| Path::new(file).file_stem().is_some_and(|s| s == name))
-                .map(|(_, t)| t.clone())
+                .map(|(_, text)| text.clone())
                 .or_else(|| builtin_text(name))
         };
-        for (file, text) in &texts {
-            let def = parse_definition(file, text, &lookup)?;
-            let variant = Variant(Arc::new(def));
+        for (file, text) in files {
+            let variant = Variant::new(compile_definition(file, text, &lookup)?);
             match self.variants.iter_mut().find(|v| v.id() == variant.id()) {
                 Some(slot) => *slot = variant,
                 None => self.variants.push(variant),
             }
         }
-        Ok(texts.len())
+        Ok(files.len())
     }
 
     /// Adds one definition from text (`file` names it in errors).
     pub fn add_definition(&mut self, file: &str, text: &str) -> Result<&Variant, VariantError> {
-        let def = parse_definition(file, text, &builtin_text)?;
-        let variant = Variant(Arc::new(def));
+        let variant = Variant::new(compile_definition(file, text, &builtin_text)?);
         let index = match self.variants.iter().position(|v| v.id() == variant.id()) {
             Some(i) => {
                 self.variants[i] = variant;
@@ -335,6 +254,9 @@ impl Registry {
 }
 
 impl Variant {
+    fn new(def: VariantDef) -> Variant {
+        Variant(Arc::new(def), Arc::new(OnceLock::new()))
+    }
     /// The id (`chess`, `atomic`, …).
     pub fn id(&self) -> &str {
         &self.0.id
@@ -391,7 +313,7 @@ impl Variant {
         &self.0
     }
     fn tables(&self) -> &AnyTables {
-        self.0.compiled.get_or_init(|| AnyTables::build(&self.0))
+        self.1.get_or_init(|| AnyTables::build(&self.0))
     }
 }
 
@@ -427,7 +349,7 @@ fn new_state<B: Bits>(
     // The side that just moved may not be left in check.
     let waiting = 1 - pos.side as usize;
     if rules.royals(&pos, waiting).any() && rules.in_check(&pos, waiting) && !def.atomic {
-        return Err(FenError("the side not to move is in check".into()));
+        return Err(FenError::OpponentInCheck);
     }
     Ok(State::new(&rules, tables.clone(), pos))
 }
@@ -447,12 +369,8 @@ impl Game {
             }
             Start::Chess960(n) => match crate::chess960::start_fen(n) {
                 Some(fen) if def.chess960 => (fen, Some(n)),
-                Some(_) => return Err(FenError("this variant has no Chess960 positions".into())),
-                None => {
-                    return Err(FenError(format!(
-                        "Chess960 positions are numbered 0–959, not {n}"
-                    )))
-                }
+                Some(_) => return Err(FenError::NotChess960),
+                None => return Err(FenError::Chess960Number(n)),
             },
             Start::Standard if def.chess960 => (
                 crate::chess960::start_fen(518).unwrap_or_default(),
@@ -482,8 +400,8 @@ impl Game {
         start_fen: &str,
         moves: &[S],
     ) -> Result<Game, ReplayError> {
-        let mut game = Game::new(variant, Start::Fen(start_fen.to_string()))
-            .map_err(|e| ReplayError::Fen(e.0))?;
+        let mut game =
+            Game::new(variant, Start::Fen(start_fen.to_string())).map_err(ReplayError::Fen)?;
         for (ply, uci) in moves.iter().enumerate() {
             let uci = uci.as_ref();
             let found = game.legal_moves().into_iter().find(|&m| game.uci(m) == uci);
@@ -678,13 +596,13 @@ impl Game {
             }
             let hash = s.hashes[s.hashes.len() - 1];
             if s.hashes.iter().filter(|&&h| h == hash).count() >= 3 {
-                return Some(Outcome { winner: None, reason: Reason::Repetition });
+                return Some(Outcome::draw(Reason::Repetition));
             }
             if pos.halfmove >= 100 {
-                return Some(Outcome { winner: None, reason: Reason::FiftyMoves });
+                return Some(Outcome::draw(Reason::FiftyMoves));
             }
             if material::insufficient(&r, pos, 0) && material::insufficient(&r, pos, 1) {
-                return Some(Outcome { winner: None, reason: Reason::InsufficientMaterial });
+                return Some(Outcome::draw(Reason::InsufficientMaterial));
             }
             None
         })

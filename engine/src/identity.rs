@@ -5,7 +5,7 @@
 
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind};
-use crate::position::{Position, Rules};
+use crate::rules::{Position, Rules};
 
 /// The identity of the piece on each square (0 = empty), for one position.
 pub type IdBoard = Vec<u32>;

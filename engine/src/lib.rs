@@ -18,14 +18,17 @@ pub mod announce;
 pub mod betza;
 pub mod bitboard;
 pub mod chess960;
+pub mod error;
 pub mod fen;
 pub mod game;
 pub mod geometry;
 pub mod identity;
 pub mod material;
+pub mod mechanics;
 pub mod moves;
 pub mod notation;
-pub mod position;
+pub mod outcome;
+pub mod rules;
 pub mod setup;
 pub mod side;
 pub mod tables;
@@ -34,10 +37,12 @@ pub mod view;
 pub mod visibility;
 
 pub use announce::Announcement;
-pub use fen::FenError;
-pub use game::{
-    Game, Move, MoveError, Outcome, PlayedMove, Reason, Registry, ReplayError, Start, Variant,
-};
-pub use side::Side;
+/// The former name of [`rules`] (`position::{Position, Rules}`), kept for old paths.
+pub use rules as position;
+
+pub use error::{FenError, MoveError, ReplayError};
+pub use game::{Game, Move, PlayedMove, Registry, Start, Variant};
+pub use outcome::{Outcome, Ranking, Reason, Standing};
+pub use side::{Side, Team};
 pub use variant::VariantError;
 pub use view::{Art, Audience, BoardStyle, PieceGlyph, PocketView, SquareView, View, Visibility};

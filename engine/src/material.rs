@@ -1,7 +1,7 @@
 //! Insufficient winning material, per variant, with the rules lichess uses.
 
 use crate::bitboard::Bits;
-use crate::position::{Position, Rules};
+use crate::rules::{Position, Rules};
 use crate::variant::Verdict;
 use crate::view::Art;
 

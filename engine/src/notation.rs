@@ -6,9 +6,9 @@
 //! Russian piece letters (Кр Ф Л С К; Cyrillic К is the knight).
 
 use crate::bitboard::Bits;
-use crate::game::MoveError;
+use crate::error::MoveError;
 use crate::moves::{Move, MoveKind};
-use crate::position::{Position, Rules};
+use crate::rules::{Position, Rules};
 
 /// Longest move text we try to read.
 pub const MAX_MOVE_TEXT: usize = 40;

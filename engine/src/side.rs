@@ -1,6 +1,9 @@
-//! Sides (players) as indices, with teams for games of more than two players.
+//! Sides (players) as indices, and teams: the sides that win or lose together.
 
 use std::fmt;
+
+/// Sides a position holds today (arrays indexed by side); four-player games are a later step.
+pub const SIDES: usize = 2;
 
 /// A side (a player's army) as an index: 0 moves first. Two-player games use
 /// [`Side::WHITE`] and [`Side::BLACK`]; four-player games use 0–3.
@@ -42,5 +45,24 @@ impl Side {
 impl fmt::Display for Side {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.color_name())
+    }
+}
+
+/// A team: the sides that win or lose together. A variant says which team a
+/// side plays for ([`crate::variant::VariantDef::team_of`]); in two-player
+/// games each side is its own team (side 0 plays for team 0, side 1 for team 1).
+///
+/// ```
+/// use kodex_engine::{Registry, Side, Team};
+/// let chess = Registry::builtin().get("chess").unwrap().clone();
+/// assert_eq!(chess.definition().team_of(Side::BLACK), Team(1));
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+pub struct Team(pub u8);
+
+impl Team {
+    /// The index as `usize`, for arrays indexed by team.
+    pub fn index(self) -> usize {
+        self.0 as usize
     }
 }

@@ -4,13 +4,10 @@
 
 use crate::betza::{Atom, Hop};
 use crate::bitboard::{Bits, U256};
+pub use crate::side::SIDES;
 use crate::variant::VariantDef;
+pub use crate::variant::MAX_TYPES;
 use std::sync::Arc;
-
-/// Most piece types a variant may define.
-pub const MAX_TYPES: usize = 24;
-/// Sides supported by the move generator today.
-pub const SIDES: usize = 2;
 
 /// A rider movement of one piece for one side.
 #[derive(Clone, Debug)]
@@ -536,19 +533,6 @@ impl AnyTables {
             AnyTables::B256(Arc::new(Tables::build(def)))
         }
     }
-}
-
-/// Checks that the start position of a definition reads (used when loading).
-pub fn check_start(def: &VariantDef) -> Result<(), crate::fen::FenError> {
-    if def.geometry.size() > 256 {
-        return Err(crate::fen::FenError(
-            "the board is larger than 256 squares".into(),
-        ));
-    }
-    if def.chess960 {
-        return Ok(());
-    }
-    crate::fen::parse_board_only(def, &def.start_fen)
 }
 
 #[cfg(test)]

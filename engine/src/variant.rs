@@ -7,12 +7,13 @@
 
 use crate::betza::{self, Atom};
 use crate::geometry::Geometry;
-use crate::setup::{SetupDef, SetupMode, SetupRule};
+use crate::outcome::Ranking;
+use crate::setup::rule::{SetupDef, SetupMode, SetupRule};
+use crate::side::{Side, Team, SIDES};
 use crate::view::{Art, BoardStyle, Visibility};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::OnceLock;
 
 /// The built-in definitions: (file name, text).
 pub const BUILTIN: &[(&str, &str)] = &[
@@ -138,6 +139,9 @@ pub struct PieceDef {
     pub castles: bool,
 }
 
+/// Most piece types a variant may define.
+pub const MAX_TYPES: usize = 24;
+
 /// A compiled variant definition.
 pub struct VariantDef {
     /// Id (`chess`).
@@ -192,9 +196,11 @@ pub struct VariantDef {
     pub zones: BTreeMap<String, Vec<usize>>,
     /// How cells are drawn.
     pub style: BoardStyle,
+    /// The team of each side, by side index (`teams = [0, 1]` in TOML); empty:
+    /// each side is its own team. See [`VariantDef::team_of`].
+    pub teams: Vec<Team>,
     /// The file it came from.
     pub source: String,
-    pub(crate) compiled: OnceLock<crate::tables::AnyTables>,
 }
 
 impl fmt::Debug for VariantDef {
@@ -210,6 +216,15 @@ impl VariantDef {
     pub fn piece_by_letter(&self, letter: char) -> Option<usize> {
         let lower = letter.to_ascii_lowercase();
         self.pieces.iter().position(|p| p.letter == lower)
+    }
+
+    /// The team `side` plays for: the `teams` table of the definition, or by
+    /// default the team with the side's own index.
+    pub fn team_of(&self, side: Side) -> Team {
+        self.teams
+            .get(side.index())
+            .copied()
+            .unwrap_or(Team(side.0))
     }
 
     /// The royal piece type, if any.
@@ -289,6 +304,8 @@ struct RawVariant {
     #[serde(default)]
     marked: Vec<String>,
     style: Option<String>,
+    /// The team of each side, by side index.
+    teams: Option<Vec<u8>>,
 }
 
 /// A definition's `[setup]` table.
@@ -322,6 +339,8 @@ fn merge(parent: &mut toml::Table, child: toml::Table) {
 const CLASSICAL_ORDER: &str = "kqrbnp";
 
 /// Reads a definition. `lookup` resolves `extends` to the parent's text.
+/// Whether the start position reads is checked by the registry, which
+/// knows FEN (`fen::check_start`).
 pub fn parse_definition(
     file: &str,
     text: &str,
@@ -462,11 +481,8 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         }
     }
     letters.sort_by_key(|(c, _)| (CLASSICAL_ORDER.find(*c).unwrap_or(99), *c));
-    if letters.len() > crate::tables::MAX_TYPES {
-        return Err(err(
-            "pieces",
-            format!("at most {} piece types", crate::tables::MAX_TYPES),
-        ));
+    if letters.len() > MAX_TYPES {
+        return Err(err("pieces", format!("at most {} piece types", MAX_TYPES)));
     }
     let mut raw_pieces = Vec::new();
     for (letter, value) in &letters {
@@ -580,6 +596,27 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         .map(|setup| build_setup(setup, &pieces, raw.ranks))
         .transpose()
         .map_err(|problem| err("setup", problem))?;
+    let teams = match raw.teams {
+        None => Vec::new(),
+        Some(teams) => {
+            if teams.len() != SIDES {
+                return Err(err("teams", format!("one team per side: {SIDES} entries")));
+            }
+            if let Some(bad) = teams.iter().find(|&&t| t as usize >= Ranking::MAX_TEAMS) {
+                return Err(err(
+                    "teams",
+                    format!(
+                        "team {bad}: teams are numbered 0–{}",
+                        Ranking::MAX_TEAMS - 1
+                    ),
+                ));
+            }
+            if teams.iter().all(|&t| t == teams[0]) {
+                return Err(err("teams", "at least two teams must play".into()));
+            }
+            teams.into_iter().map(Team).collect()
+        }
+    };
     let def = VariantDef {
         uci_name: raw.uci.unwrap_or_else(|| raw.id.clone()),
         id: raw.id,
@@ -611,11 +648,9 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         marked,
         zones,
         style,
+        teams,
         source: file.to_string(),
-        compiled: OnceLock::new(),
     };
-    // The start position must be readable.
-    crate::tables::check_start(&def).map_err(|e| err("start", e.to_string()))?;
     Ok(def)
 }
 
@@ -696,14 +731,6 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("bogus"), "{e}");
-
-        let e = parse_definition(
-            "f.toml",
-            "id = \"x\"\nextends = \"chess\"\nstart = \"zzz\"\n",
-            &lookup,
-        )
-        .unwrap_err();
-        assert_eq!(e.key, "start");
 
         let e = parse_definition("t.toml", "this is = not toml [", &lookup).unwrap_err();
         assert!(e.problem.contains("TOML"));

@@ -3,7 +3,7 @@
 //! `KODEX_DIFF_GAMES=2000 cargo test --release -p kodex-engine --test differential`
 //! plays thousands of games; CI plays a few hundred.
 
-use kodex_engine::{Game, Reason, Registry, Side, Start};
+use kodex_engine::{Game, Reason, Registry, Start, Team};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::variant::{Variant as TheirVariant, VariantPosition};
@@ -76,8 +76,8 @@ fn run(ours: &str, theirs: TheirVariant, chess960: bool, seed: u64) {
             match our_outcome {
                 Some(o) if matches!(o.reason, Reason::Repetition | Reason::FiftyMoves) => break,
                 Some(o) => {
-                    let expected = o.winner.map(|s| {
-                        if s == Side::WHITE {
+                    let expected = o.winner().map(|team| {
+                        if team == Team(0) {
                             Color::White
                         } else {
                             Color::Black

@@ -1,6 +1,9 @@
 //! Move input and output, FEN round trips, views and robustness.
 
-use kodex_engine::{Audience, Game, MoveError, Reason, Registry, Side, SquareView, Start};
+use kodex_engine::{
+    Audience, FenError, Game, MoveError, Reason, Registry, ReplayError, Side, SquareView, Start,
+    Team,
+};
 
 fn game(variant: &str) -> Game {
     Game::new(
@@ -68,6 +71,88 @@ fn errors_say_which_kind() {
 }
 
 #[test]
+fn fen_errors_say_which_kind() {
+    let registry = Registry::builtin();
+    let fen_error = |variant: &str, fen: &str| {
+        Game::new(
+            registry.get(variant).expect("variant"),
+            Start::Fen(fen.into()),
+        )
+        .unwrap_err()
+    };
+    let cases = [
+        ("", FenError::Empty),
+        (
+            "8/8/8 w - - 0 1",
+            FenError::RankCount {
+                expected: 8,
+                found: 3,
+            },
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3X w - - 0 1",
+            FenError::UnknownPiece('X'),
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K4 w - - 0 1",
+            FenError::RankTooLong { rank: 1 },
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K2 w - - 0 1",
+            FenError::RankTooShort {
+                rank: 1,
+                found: 7,
+                expected: 8,
+            },
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 x - - 0 1",
+            FenError::BadSide("x".into()),
+        ),
+        ("4k3/8/8/8/8/8/8/4K3 w Z - 0 1", FenError::BadCastling('Z')),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - z9 0 1",
+            FenError::BadEnPassant("z9".into()),
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - x 1",
+            FenError::BadCounter("x".into()),
+        ),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 2", FenError::TooManyFields),
+        (
+            "4k3/8/8/8/8/8/8/3KK3 w - - 0 1",
+            FenError::TooManyKings(Side::WHITE),
+        ),
+        (
+            "4k2P/8/8/8/8/8/8/4K3 w - - 0 1",
+            FenError::PawnOnPromotionRank,
+        ),
+        ("4k2R/8/8/8/8/8/8/4K3 w - - 0 1", FenError::OpponentInCheck),
+        ("4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1", FenError::NoPockets),
+    ];
+    for (fen, expected) in cases {
+        assert_eq!(fen_error("chess", fen), expected, "{fen}");
+    }
+    assert_eq!(
+        fen_error("crazyhouse", "4k3/8/8/8/8/8/8/4K3[X] w - - 0 1"),
+        FenError::UnknownPocketPiece('X')
+    );
+    assert_eq!(
+        fen_error("threecheck", "4k3/8/8/8/8/8/8/4K3 w - - 3+x 0 1"),
+        FenError::BadCheckCounter("3+x".into())
+    );
+    assert_eq!(
+        FenError::RankTooLong { rank: 1 }.to_string(),
+        "invalid FEN: rank 1 is too long"
+    );
+    let chess = registry.get("chess").expect("chess");
+    assert!(matches!(
+        Game::replay(chess, "8/8 w - - 0 1", &["e2e4"]),
+        Err(ReplayError::Fen(FenError::RankCount { .. }))
+    ));
+}
+
+#[test]
 fn san_marks_check_and_mate() {
     let mut g = game("chess");
     let sans: Vec<String> = ["f3", "e5", "g4", "Qh4"]
@@ -77,8 +162,8 @@ fn san_marks_check_and_mate() {
     assert_eq!(sans, ["f3", "e5", "g4", "Qh4#"]);
     let outcome = g.outcome().unwrap();
     assert_eq!(
-        (outcome.winner, outcome.reason),
-        (Some(Side::BLACK), Reason::Checkmate)
+        (outcome.winner(), outcome.reason),
+        (Some(Team(1)), Reason::Checkmate)
     );
     assert!(g.legal_moves().is_empty());
     assert!(g

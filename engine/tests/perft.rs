@@ -112,6 +112,71 @@ fn atomic() {
     );
 }
 
+/// Atomic castling: kings that touch give no check, so the king may start on,
+/// pass through and land on a square attacked by the enemy when that square
+/// touches the enemy king. Numbers from python-chess's `AtomicBoard`.
+#[test]
+fn atomic_castling_next_to_the_enemy_king() {
+    // c1 and d1 are attacked by the rook on c8/the king's path, but touch the black king on b2.
+    let fen = "2r5/8/8/8/8/8/1k6/R3K3 w Q - 0 1";
+    let registry = Registry::builtin();
+    let game = Game::new(
+        registry.get("atomic").expect("atomic"),
+        Start::Fen(fen.into()),
+    )
+    .expect("position");
+    let moves: Vec<String> = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| game.uci(m))
+        .collect();
+    assert_eq!(moves.len(), 16, "{moves:?}");
+    assert!(moves.iter().any(|m| m == "e1c1"), "{moves:?}");
+    assert_eq!(perft("atomic", Some(fen), 2), 262);
+    assert_eq!(perft("atomic", Some(fen), 3), 4_092);
+    // The king on e1 is attacked by the rook on e8 but touches the black king: not in check,
+    // so it may castle.
+    assert_eq!(
+        perft("atomic", Some("4r3/8/8/8/8/8/3k4/R3K2R w KQ - 0 1"), 3),
+        10_809
+    );
+    // Black: d8 and c8 touch the white king on d7 (allowed); f8 is attacked and does not (no O-O).
+    assert_eq!(
+        perft("atomic", Some("r3k2r/3K4/8/8/8/8/8/5R2 b kq - 0 1"), 3),
+        10_692
+    );
+}
+
+/// The same exception with Chess960 castling (king-takes-rook), in an atomic960 variant.
+#[test]
+fn atomic960_castling_next_to_the_enemy_king() {
+    let mut registry = Registry::builtin();
+    let variant = registry
+        .add_definition(
+            "atomic960.toml",
+            "id = \"atomic960\"\nextends = \"atomic\"\nchess960 = true\n",
+        )
+        .expect("definition")
+        .clone();
+    let perft960 = |fen: &str, depth| {
+        Game::new(&variant, Start::Fen(fen.into()))
+            .expect("position")
+            .perft_total(depth)
+    };
+    let fen = "2r5/8/8/8/8/8/1k6/1R3K2 w B - 0 1";
+    let game = Game::new(&variant, Start::Fen(fen.into())).expect("position");
+    let moves: Vec<String> = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| game.uci_with(m, true))
+        .collect();
+    assert!(moves.iter().any(|m| m == "f1b1"), "{moves:?}");
+    assert_eq!(perft960(fen, 1), 11);
+    assert_eq!(perft960(fen, 3), 1_618);
+    assert_eq!(perft960("1r3k2/3K4/8/8/8/8/8/3RR3 b b - 0 1", 3), 5_774);
+    assert_eq!(perft960("1r3k2/3K4/8/8/8/8/8/2RRR3 b b - 0 1", 3), 7_082);
+}
+
 #[test]
 fn crazyhouse() {
     assert_eq!(

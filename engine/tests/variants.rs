@@ -1,16 +1,15 @@
 //! Variants as data: operator-added definitions, rule texts, zones, and the
 //! `kodex-uci` tool.
 
-use kodex_engine::{Game, Reason, Registry, Side, Start};
+use kodex_engine::{Game, Reason, Registry, Start, Team};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 #[test]
 fn an_operator_adds_a_variant_without_recompiling() {
-    let dir = std::env::temp_dir().join(format!("kodex-variants-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("amazons.toml"),
+    // What the bot reads from its variants directory: (file, text) pairs.
+    let amazons = (
+        "variants/amazons.toml".to_string(),
         r#"
 id = "amazons"
 extends = "chess"
@@ -29,11 +28,16 @@ ru = "А"
 betza = "Q"
 [pieces.p]
 promotes_to = ["a", "r", "b", "n"]
-"#,
-    )
-    .unwrap();
+"#
+        .to_string(),
+    );
     let mut registry = Registry::builtin();
-    assert_eq!(registry.load_dir(&dir).unwrap(), 1);
+    assert_eq!(
+        registry
+            .add_definitions(std::slice::from_ref(&amazons))
+            .unwrap(),
+        1
+    );
     let variant = registry.get("amazons").expect("loaded").clone();
     assert_eq!(variant.name("ru"), "Амазонки");
     let mut game = Game::new(&variant, Start::Standard).unwrap();
@@ -43,15 +47,25 @@ promotes_to = ["a", "r", "b", "n"]
     }
     assert_eq!(game.history()[4].uci, "e2c3");
 
-    std::fs::write(
-        dir.join("broken.toml"),
-        "id = \"broken\"\nextends = \"chess\"\n[pieces.z]\nbetza = \"Q?\"\n",
-    )
-    .unwrap();
-    let err = Registry::builtin().load_dir(&dir).unwrap_err();
+    let broken = (
+        "variants/broken.toml".to_string(),
+        "id = \"broken\"\nextends = \"chess\"\n[pieces.z]\nbetza = \"Q?\"\n".to_string(),
+    );
+    let err = Registry::builtin()
+        .add_definitions(&[amazons, broken])
+        .unwrap_err();
     assert!(err.file.ends_with("broken.toml"), "{err}");
     assert_eq!(err.key, "pieces.z.betza");
-    std::fs::remove_dir_all(&dir).ok();
+
+    // A start position that does not read is an error of the `start` key.
+    let err = Registry::builtin()
+        .add_definition(
+            "f.toml",
+            "id = \"x\"\nextends = \"chess\"\nstart = \"zzz\"\n",
+        )
+        .unwrap_err();
+    assert_eq!((err.file.as_str(), err.key.as_str()), ("f.toml", "start"));
+    assert!(err.problem.contains("invalid FEN"), "{err}");
 }
 
 #[test]
@@ -99,25 +113,19 @@ fn outcomes_carry_their_reason() {
         &["Ke3", "Kd7", "Ke4"],
     )
     .unwrap();
-    assert_eq!(
-        (hill.winner, hill.reason),
-        (Some(Side::WHITE), Reason::Hill)
-    );
+    assert_eq!((hill.winner(), hill.reason), (Some(Team(0)), Reason::Hill));
     let checks = play("threecheck", "4k3/8/8/8/8/8/8/R3K3 w - - 1+3 0 1", &["Ra8"]).unwrap();
     assert_eq!(
-        (checks.winner, checks.reason),
-        (Some(Side::WHITE), Reason::ThreeChecks)
+        (checks.winner(), checks.reason),
+        (Some(Team(0)), Reason::ThreeChecks)
     );
     let boom = play("atomic", "4k3/4q3/8/8/8/8/4R3/4K3 w - - 0 1", &["Rxe7"]).unwrap();
     assert_eq!(
-        (boom.winner, boom.reason),
-        (Some(Side::WHITE), Reason::ExplodedKing)
+        (boom.winner(), boom.reason),
+        (Some(Team(0)), Reason::ExplodedKing)
     );
     let race = play("racingkings", "8/1K6/8/8/8/8/6k1/8 w - - 0 1", &["Kb8"]).unwrap();
-    assert_eq!(
-        (race.winner, race.reason),
-        (Some(Side::WHITE), Reason::Race)
-    );
+    assert_eq!((race.winner(), race.reason), (Some(Team(0)), Reason::Race));
     assert_eq!(
         play("racingkings", "8/1K4k1/8/8/8/8/8/8 w - - 0 1", &["Kb8"]),
         None,
@@ -129,14 +137,14 @@ fn outcomes_carry_their_reason() {
         &["Kb8", "Kg8"],
     )
     .unwrap();
-    assert_eq!((drawn.winner, drawn.reason), (None, Reason::Race));
+    assert_eq!((drawn.winner(), drawn.reason), (None, Reason::Race));
     let gone = play("antichess", "8/8/8/8/8/8/1p6/2B5 w - - 0 1", &["Bxb2"]).unwrap();
     assert_eq!(
-        (gone.winner, gone.reason),
-        (Some(Side::BLACK), Reason::NoPieces)
+        (gone.winner(), gone.reason),
+        (Some(Team(1)), Reason::NoPieces)
     );
     let stale = play("chess", "7k/8/6Q1/8/8/8/8/K7 w - - 0 1", &["Qf7"]).unwrap();
-    assert_eq!((stale.winner, stale.reason), (None, Reason::Stalemate));
+    assert_eq!((stale.winner(), stale.reason), (None, Reason::Stalemate));
     assert_eq!(
         play("chess", "7k/8/8/8/8/8/5n2/K3R3 w - - 0 1", &["Rf1"]),
         None
@@ -195,4 +203,45 @@ fn kodex_uci_speaks_perft_like_fairy_stockfish() {
         text.contains("\n\nNodes searched"),
         "a blank line precedes the total"
     );
+}
+
+#[test]
+fn an_outcome_ranks_the_teams_sides_play_for() {
+    let registry = Registry::builtin();
+    let chess = registry.get("chess").expect("chess").definition();
+    assert_eq!(chess.team_of(kodex_engine::Side::WHITE), Team(0));
+    assert_eq!(chess.team_of(kodex_engine::Side::BLACK), Team(1));
+
+    // A definition may name the teams; the outcome then names the winner's team.
+    let mut registry = Registry::builtin();
+    let swapped = registry
+        .add_definition(
+            "swapped.toml",
+            "id = \"swapped\"\nextends = \"chess\"\nteams = [1, 0]\n",
+        )
+        .expect("definition")
+        .clone();
+    let mut game = Game::new(&swapped, Start::Standard).unwrap();
+    for mv in ["f3", "e5", "g4", "Qh4#"] {
+        game.play_text(mv).unwrap();
+    }
+    let mate = game.outcome().expect("mate");
+    assert_eq!(mate.winner(), Some(Team(0)), "black plays for team 0");
+    assert_eq!(mate.standing, kodex_engine::Standing::Win(Team(0)));
+    assert_eq!(mate.standing.place(Team(1)), Some(2));
+
+    for (teams, problem) in [
+        ("[0]", "one team per side"),
+        ("[0, 7]", "numbered"),
+        ("[1, 1]", "two teams"),
+    ] {
+        let err = Registry::builtin()
+            .add_definition(
+                "bad.toml",
+                &format!("id = \"bad\"\nextends = \"chess\"\nteams = {teams}\n"),
+            )
+            .unwrap_err();
+        assert_eq!(err.key, "teams");
+        assert!(err.problem.contains(problem), "{err}");
+    }
 }

@@ -147,7 +147,7 @@ async fn random_game(variant_id: &str, seed: u64, limit: usize) {
                 Some(outcome.reason.key()),
                 "{variant_id}"
             );
-            let expected = match outcome.winner.map(|s| s.index()) {
+            let expected = match outcome.winner().map(|team| team.index()) {
                 Some(0) => "1-0",
                 Some(_) => "0-1",
                 None => "1/2-1/2",

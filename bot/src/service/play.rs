@@ -112,7 +112,7 @@ impl Service {
         }
         row.takeback_offer = None;
         if let Some(outcome) = game.outcome() {
-            let result = result_of(&row, &outcome);
+            let result = result_of(&outcome);
             finish(&mut row, result, outcome.reason.key());
         }
         self.save(&mut row).await?;
@@ -182,9 +182,9 @@ impl Service {
 /// The result the engine's `outcome` of the game in `row` means. The one
 /// place the service reads an engine outcome: it names a winning side, whose
 /// seat's team wins.
-fn result_of(row: &GameRow, outcome: &kodex_engine::Outcome) -> GameResult {
-    match outcome.winner {
-        Some(side) => row.win_of_side(side.index()),
+fn result_of(outcome: &kodex_engine::Outcome) -> GameResult {
+    match outcome.winner() {
+        Some(team) => GameResult::Win { team: team.index() },
         None => GameResult::Draw,
     }
 }

@@ -5,7 +5,7 @@
 //!              [--lastmove <uci>] --out <file.png>
 //! ```
 
-use kodex_engine::{Audience, Game, Registry, Side, Start, View};
+use kodex_engine::{Audience, Game, Registry, Side, Start, Team, View};
 use kodex_render::{render_png, Decor};
 use std::process::ExitCode;
 
@@ -105,8 +105,8 @@ fn run(arguments: Arguments) -> Result<String, String> {
         names: Vec::new(),
         clocks: Vec::new(),
         status: game.outcome().map(|outcome| {
-            let result = match outcome.winner {
-                Some(Side::WHITE) => "1-0",
+            let result = match outcome.winner() {
+                Some(Team(0)) => "1-0",
                 Some(_) => "0-1",
                 None => "½-½",
             };

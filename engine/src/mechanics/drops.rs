@@ -1,0 +1,76 @@
+//! Drops (crazyhouse): captured pieces go to the captor's pocket, promoted
+//! pieces as pawns, and may be put back on the board as a move.
+
+use crate::bitboard::Bits;
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::rules::{Position, Rules};
+
+impl<'a, B: Bits> Rules<'a, B> {
+    /// The pawn type pieces demote to when captured in drop variants.
+    fn pawn_type(&self) -> Option<usize> {
+        self.def.pieces.iter().position(|p| p.pawn)
+    }
+
+    /// A capture on `square` of a piece of type `ty` goes to the captor's
+    /// pocket (a promoted piece as a pawn).
+    pub(crate) fn capture_to_pocket(
+        &self,
+        pos: &mut Position<B>,
+        captor: usize,
+        square: usize,
+        ty: usize,
+    ) {
+        if self.def.drops {
+            let ty = if pos.promoted.has(square) {
+                self.pawn_type().unwrap_or(ty)
+            } else {
+                ty
+            };
+            let count = &mut pos.pockets[captor][ty];
+            *count = count.saturating_add(1);
+        }
+    }
+
+    /// Drops of the side to move: every piece in its pocket on every empty
+    /// square of that piece's drop zone.
+    pub(crate) fn push_drops(&self, pos: &Position<B>, list: &mut MoveList) {
+        let t = self.t;
+        let us = pos.side as usize;
+        let empty = t.board & !pos.occupied();
+        for ty in 0..self.types() {
+            if pos.pockets[us][ty] == 0 {
+                continue;
+            }
+            let targets = empty & t.pieces[ty][us].drop_zone;
+            for to in targets.squares() {
+                list.push(Move {
+                    from: to as u8,
+                    to: to as u8,
+                    piece: ty as u8,
+                    promotion: 0,
+                    kind: MoveKind::Drop,
+                });
+            }
+        }
+    }
+
+    /// How many drops of the side to move land on `allowed` (perft's bulk count).
+    pub(crate) fn count_drops(&self, pos: &Position<B>, allowed: B) -> u64 {
+        let us = pos.side as usize;
+        let empty = self.t.board & !pos.occupied() & allowed;
+        let mut count = 0;
+        for ty in 0..self.types() {
+            if pos.pockets[us][ty] > 0 {
+                count += (empty & self.t.pieces[ty][us].drop_zone).count() as u64;
+            }
+        }
+        count
+    }
+
+    /// Puts a piece of type `ty` from `side`'s pocket on `to`.
+    #[inline]
+    pub(crate) fn make_drop(&self, pos: &mut Position<B>, side: usize, ty: usize, to: usize) {
+        pos.put(to, side, ty);
+        pos.pockets[side][ty] = pos.pockets[side][ty].saturating_sub(1);
+    }
+}

@@ -1,0 +1,16 @@
+//! Variant mechanics, one module each, as hooks the rules core
+//! ([`crate::rules`]) calls: "where is atomic?" has one answer.
+//!
+//! - `atomic`: explosions, kings that cannot capture, kings that touch.
+//! - `drops`: pockets and drops (crazyhouse).
+//! - `check_count`: counting checks (three-check).
+//! - `racing`: flag squares (king of the hill, racing kings), no checks given.
+//! - `compulsory`: compulsory captures (antichess).
+//! - `extinction`: losing (or winning by losing) every piece.
+
+mod atomic;
+mod check_count;
+mod compulsory;
+mod drops;
+mod extinction;
+mod racing;

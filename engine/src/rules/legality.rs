@@ -1,0 +1,218 @@
+//! Legality: which pseudo-legal moves are legal — by playing them, or on the
+//! fast path from checkers and pins — and perft's bulk count.
+
+use super::{Position, Rules};
+use crate::bitboard::Bits;
+use crate::moves::{Move, MoveKind, MoveList};
+
+/// Checkers and pins of the side to move (see [`Rules::count_legal`]).
+struct Pins<B> {
+    king: usize,
+    double_check: bool,
+    /// Where a non-royal move must land to resolve a check (everything when not in check).
+    evasion: B,
+    pinned: B,
+    lines: [(usize, B); 16],
+    count: usize,
+}
+
+impl<B: Bits> Pins<B> {
+    /// The line a pinned piece on `square` may move along.
+    fn line(&self, square: usize) -> B {
+        self.lines[..self.count]
+            .iter()
+            .filter(|(sq, _)| *sq == square)
+            .fold(!B::EMPTY, |acc, (_, line)| acc & *line)
+    }
+
+    /// Whether a piece on `from` may go to `to` as far as pins are concerned.
+    fn allows(&self, from: usize, to: usize) -> bool {
+        !self.pinned.has(from) || self.line(from).has(to)
+    }
+}
+
+impl<'a, B: Bits> Rules<'a, B> {
+    /// Whether the position after `mv` (already made into `after`) is legal for the mover.
+    fn legal_after(&self, after: &Position<B>, us: usize) -> bool {
+        if self.def.atomic {
+            return self.atomic_legal_after(after, us);
+        }
+        if self.royals(after, us).any() && self.in_check(after, us) {
+            return false;
+        }
+        !self.gives_forbidden_check(after, us)
+    }
+
+    /// Checkers and pins of the side to move, for the plain leaper/rider fast path.
+    /// `None` when the side to move does not have exactly one royal piece or
+    /// has more pins than are tracked.
+    fn pins(&self, pos: &Position<B>) -> Option<Pins<B>> {
+        let t = self.t;
+        let us = pos.side as usize;
+        let them = 1 - us;
+        let royals = self.royals(pos, us);
+        if royals.is_empty() || royals.more_than_one() {
+            return None;
+        }
+        let king = royals.lowest();
+        let occupied = pos.occupied();
+        let ours = pos.by_side[us];
+        let checkers = self.attackers(pos, king, them, occupied);
+        // Squares that resolve a single check: the checker and, for a rider, the squares between.
+        let mut evasion = t.board;
+        if checkers.any() {
+            evasion = checkers;
+            if !checkers.more_than_one() {
+                let checker = checkers.lowest();
+                for &(ray, _, _) in &t.rider_attacks[them] {
+                    if t.rays[ray][king].has(checker) {
+                        evasion |= t.rays[ray][king] & !t.rays[ray][checker];
+                        break;
+                    }
+                }
+            }
+        }
+        // Pins: our piece first on a ray from the king, an enemy rider of that line behind it.
+        let mut pins = Pins {
+            king,
+            double_check: checkers.more_than_one(),
+            evasion,
+            pinned: B::EMPTY,
+            lines: [(usize::MAX, B::EMPTY); 16],
+            count: 0,
+        };
+        for &(ray, mask, _) in &t.rider_attacks[them] {
+            let Some(first) = t.first_blocker(ray, king, occupied) else {
+                continue;
+            };
+            if !ours.has(first) {
+                continue;
+            }
+            let Some(second) = t.first_blocker(ray, first, occupied) else {
+                continue;
+            };
+            if !t.rays[ray][king].has(second) || !pos.by_side[them].has(second) {
+                continue;
+            }
+            let pinner = self.type_at(pos, second).unwrap_or(usize::MAX);
+            if pinner >= 32 || mask & (1 << pinner) == 0 {
+                continue;
+            }
+            if pins.count == pins.lines.len() {
+                return None;
+            }
+            pins.pinned.set(first);
+            pins.lines[pins.count] = (first, t.rays[ray][king] & !t.rays[ray][second]);
+            pins.count += 1;
+        }
+        Some(pins)
+    }
+
+    /// Keeps the legal moves of `list` using checkers and pins instead of
+    /// playing each move: the fast path for variants whose pieces are plain
+    /// leapers and riders and whose side to move has one royal piece.
+    fn retain_legal_with_pins(&self, pos: &Position<B>, list: &mut MoveList) {
+        let Some(pins) = self.pins(pos) else {
+            list.retain(|&mv| self.is_legal(pos, mv));
+            return;
+        };
+        let them = 1 - pos.side as usize;
+        let royal = self.def.royal_type().unwrap_or(usize::MAX);
+        let without_king = pos.occupied() & !B::bit(pins.king);
+        list.retain(|&mv| {
+            let (from, to) = (mv.from as usize, mv.to as usize);
+            match mv.kind {
+                MoveKind::Castle | MoveKind::EnPassant => self.is_legal(pos, mv),
+                MoveKind::Drop => !pins.double_check && pins.evasion.has(to),
+                _ if mv.piece as usize == royal => !self.attacked(pos, to, them, without_king),
+                _ => !pins.double_check && pins.evasion.has(to) && pins.allows(from, to),
+            }
+        });
+    }
+
+    /// Counts the legal moves without listing them (perft's last ply), where
+    /// the plain leaper/rider fast path applies; `None` elsewhere.
+    pub fn count_legal(&self, pos: &Position<B>) -> Option<u64> {
+        let def = self.def;
+        if def.atomic || def.checks_forbidden || def.must_capture || !self.t.simple_attacks {
+            return None;
+        }
+        let pins = self.pins(pos)?;
+        if self.variant_outcome(pos).is_some() {
+            return Some(0);
+        }
+        let us = pos.side as usize;
+        let them = 1 - us;
+        let royal = def.royal_type().unwrap_or(usize::MAX);
+        let without_king = pos.occupied() & !B::bit(pins.king);
+        let mut count = 0u64;
+        self.visit_targets(pos, |ty, from, targets, kind| {
+            if ty == royal {
+                count += targets
+                    .squares()
+                    .filter(|&to| !self.attacked(pos, to, them, without_king))
+                    .count() as u64;
+                return;
+            }
+            if kind == MoveKind::EnPassant {
+                let mv = Move {
+                    from: from as u8,
+                    to: targets.lowest() as u8,
+                    piece: ty as u8,
+                    promotion: 0,
+                    kind,
+                };
+                count += self.is_legal(pos, mv) as u64;
+                return;
+            }
+            if pins.double_check {
+                return;
+            }
+            let mut legal = targets & pins.evasion;
+            if pins.pinned.has(from) {
+                legal &= pins.line(from);
+            }
+            let zone = self.t.pieces[ty][us].promotion_zone;
+            count += (legal & !zone).count() as u64;
+            count += (legal & zone).count() as u64 * def.pieces[ty].promotes_to.len() as u64;
+        });
+        if def.castling {
+            let mut castles = MoveList::new();
+            self.castling_moves(pos, &mut castles);
+            count += castles.iter().filter(|&&mv| self.is_legal(pos, mv)).count() as u64;
+        }
+        if def.drops && !pins.double_check {
+            count += self.count_drops(pos, pins.evasion);
+        }
+        Some(count)
+    }
+
+    /// Whether the pseudo-legal `mv` is legal.
+    pub fn is_legal(&self, pos: &Position<B>, mv: Move) -> bool {
+        let mut after = *pos;
+        self.make(&mut after, mv);
+        self.legal_after(&after, pos.side as usize)
+    }
+
+    /// All legal moves; none when the game is over by a rule of the variant.
+    pub fn legal_moves(&self, pos: &Position<B>, list: &mut MoveList) {
+        list.clear();
+        if self.variant_outcome(pos).is_some() {
+            return;
+        }
+        self.pseudo_moves(pos, list);
+        let us = pos.side as usize;
+        if self.def.atomic || !self.t.simple_attacks {
+            list.retain(|&mv| self.is_legal(pos, mv));
+        } else {
+            if self.royals(pos, us).any() {
+                self.retain_legal_with_pins(pos, list);
+            }
+            if self.def.checks_forbidden {
+                self.retain_not_giving_check(pos, list);
+            }
+        }
+        // Without a royal piece (antichess, the horde) every pseudo-legal move is legal.
+        self.keep_compulsory_captures(list);
+    }
+}

@@ -1,0 +1,135 @@
+//! Making moves: a pseudo-legal move applied to a position, with the
+//! mechanics' hooks (drops, explosions, check counting).
+
+use super::{Position, Rules};
+use crate::bitboard::Bits;
+use crate::moves::{Move, MoveKind};
+use crate::tables::{relative_rank, SIDES};
+
+impl<'a, B: Bits> Rules<'a, B> {
+    /// Plays `mv` (which must be pseudo-legal) on `pos`.
+    pub fn make(&self, pos: &mut Position<B>, mv: Move) {
+        let us = pos.side as usize;
+        let them = 1 - us;
+        let from = mv.from as usize;
+        let to = mv.to as usize;
+        let ty = mv.piece as usize;
+        let ep_victim = pos.ep_victim;
+        pos.ep = None;
+        pos.ep_victim = None;
+        pos.halfmove = pos.halfmove.saturating_add(1);
+        let pawn = self.def.pieces.get(ty).is_some_and(|p| p.pawn);
+        let mut exploded_at = None;
+        match mv.kind {
+            MoveKind::Drop => {
+                self.make_drop(pos, us, ty, to);
+                if pawn {
+                    pos.halfmove = 0;
+                }
+            }
+            MoveKind::Castle => {
+                let (king_to, rook_to) = self.castling_destinations(from, to);
+                let rook_ty = self.type_at(pos, to).unwrap_or(ty);
+                pos.remove(from);
+                pos.remove(to);
+                pos.put(king_to, us, ty);
+                pos.put(rook_to, us, rook_ty);
+            }
+            MoveKind::EnPassant => {
+                let was_promoted = pos.promoted.has(from);
+                pos.remove(from);
+                pos.put(to, us, ty);
+                if was_promoted {
+                    pos.promoted.set(to);
+                }
+                if let Some(victim) = ep_victim {
+                    let victim = victim as usize;
+                    if let Some(vty) = self.type_at(pos, victim) {
+                        self.capture_to_pocket(pos, us, victim, vty);
+                    }
+                    pos.remove(victim);
+                }
+                pos.halfmove = 0;
+                exploded_at = Some(to);
+            }
+            MoveKind::Quiet | MoveKind::DoubleStep | MoveKind::Capture => {
+                if mv.kind == MoveKind::Capture {
+                    if let Some(vty) = self.type_at(pos, to) {
+                        self.capture_to_pocket(pos, us, to, vty);
+                    }
+                    pos.remove(to);
+                    pos.halfmove = 0;
+                    exploded_at = Some(to);
+                }
+                let was_promoted = pos.promoted.has(from);
+                pos.remove(from);
+                match mv.promotion() {
+                    Some(p) => {
+                        pos.put(to, us, p);
+                        pos.promoted.set(to);
+                    }
+                    None => {
+                        pos.put(to, us, ty);
+                        if was_promoted {
+                            pos.promoted.set(to);
+                        }
+                    }
+                }
+                if pawn {
+                    pos.halfmove = 0;
+                }
+                if mv.kind == MoveKind::DoubleStep
+                    && self.def.pieces[ty]
+                        .en_passant_ranks
+                        .contains(&relative_rank(self.def, us, from))
+                {
+                    let passed = (from + to) / 2;
+                    // Only record en passant when an enemy piece could take it.
+                    let mut possible = false;
+                    for (ety, per_side) in self.t.pieces.iter().enumerate() {
+                        let ep_from = &per_side[them].ep_capture;
+                        let enemies = pos.by_type[ety] & pos.by_side[them];
+                        if enemies.squares().any(|sq| ep_from[sq].has(passed)) {
+                            possible = true;
+                            break;
+                        }
+                    }
+                    if possible {
+                        pos.ep = Some(passed as u8);
+                        pos.ep_victim = Some(to as u8);
+                    }
+                }
+            }
+        }
+        if let Some(center) = exploded_at {
+            self.explode(pos, center);
+        }
+        // Castling rights: the rook must still stand there and its king must not have moved.
+        if pos.castling.any() {
+            let mut castlers = B::EMPTY;
+            let mut types = self.t.castling_types;
+            while types != 0 {
+                let i = types.trailing_zeros() as usize;
+                types &= types - 1;
+                castlers |= pos.by_type[i];
+            }
+            pos.castling &= castlers & !B::bit(from) & !B::bit(to);
+            if let Some(royal) = self.def.royal_type() {
+                if ty == royal && mv.kind != MoveKind::Drop {
+                    pos.castling &= !self.t.first_rank[us];
+                }
+                for side in 0..SIDES {
+                    if (pos.by_type[royal] & pos.by_side[side] & self.t.first_rank[side]).is_empty()
+                    {
+                        pos.castling &= !self.t.first_rank[side];
+                    }
+                }
+            }
+        }
+        self.count_check(pos, us, them);
+        pos.side = them as u8;
+        if us == 1 {
+            pos.fullmove = pos.fullmove.saturating_add(1);
+        }
+    }
+}

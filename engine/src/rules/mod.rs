@@ -1,0 +1,163 @@
+//! The per-board rules core: a [`Position`] and the [`Rules`] of a variant
+//! acting on it, split by concept as shakmaty splits its own — attacks and
+//! check (`attacks`), move generation (`movegen`), making moves (`make`),
+//! legality (`legality`), the end of the game (`outcome`), hashing (`hash`)
+//! and `perft`. Variant mechanics (atomic, drops, check counting, racing,
+//! compulsory captures, extinction) are hooks in [`crate::mechanics`], one
+//! module each. Generic over the bit-set width.
+
+mod attacks;
+mod hash;
+mod legality;
+mod make;
+mod movegen;
+mod outcome;
+mod perft;
+
+use crate::bitboard::Bits;
+use crate::side::Side;
+use crate::tables::{relative_rank, Tables, MAX_TYPES, SIDES};
+use crate::variant::VariantDef;
+
+/// A position: pieces, side to move, castling rights, en passant, counters,
+/// pockets. Plain data, cheap to copy; the rules live in [`Rules`].
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Position<B: Bits> {
+    /// Squares of each piece type (both sides).
+    pub by_type: [B; MAX_TYPES],
+    /// Squares of each side's pieces.
+    pub by_side: [B; SIDES],
+    /// Pieces that were promoted (they return to the pocket as pawns).
+    pub promoted: B,
+    /// Squares of rooks that may still castle (both sides).
+    pub castling: B,
+    /// The square a double-stepping pawn passed, if it may be taken en passant.
+    pub ep: Option<u8>,
+    /// The square of the pawn that may be taken en passant.
+    pub ep_victim: Option<u8>,
+    /// Side to move.
+    pub side: u8,
+    /// Half-moves since the last capture or pawn move.
+    pub halfmove: u16,
+    /// Full-move number.
+    pub fullmove: u32,
+    /// Pocket counts `[side][type]`.
+    pub pockets: [[u8; MAX_TYPES]; SIDES],
+    /// Checks given by each side (three-check).
+    pub checks: [u8; SIDES],
+}
+
+impl<B: Bits> Default for Position<B> {
+    fn default() -> Self {
+        Position {
+            by_type: [B::EMPTY; MAX_TYPES],
+            by_side: [B::EMPTY; SIDES],
+            promoted: B::EMPTY,
+            castling: B::EMPTY,
+            ep: None,
+            ep_victim: None,
+            side: 0,
+            halfmove: 0,
+            fullmove: 1,
+            pockets: [[0; MAX_TYPES]; SIDES],
+            checks: [0; SIDES],
+        }
+    }
+}
+
+impl<B: Bits> Position<B> {
+    /// All occupied squares.
+    #[inline]
+    pub fn occupied(&self) -> B {
+        self.by_side[0] | self.by_side[1]
+    }
+
+    /// The side owning the piece on `square`, and its type.
+    #[inline]
+    pub fn piece_at(&self, square: usize) -> Option<(usize, usize)> {
+        let side = if self.by_side[0].has(square) {
+            0
+        } else if self.by_side[1].has(square) {
+            1
+        } else {
+            return None;
+        };
+        let ty = self.by_type.iter().position(|b| b.has(square))?;
+        Some((side, ty))
+    }
+
+    /// Puts a piece on an empty square.
+    #[inline]
+    pub fn put(&mut self, square: usize, side: usize, ty: usize) {
+        self.by_type[ty].set(square);
+        self.by_side[side].set(square);
+    }
+
+    /// Removes whatever stands on `square`.
+    #[inline]
+    pub fn remove(&mut self, square: usize) {
+        let bit = !B::bit(square);
+        for b in self.by_type.iter_mut() {
+            *b &= bit;
+        }
+        self.by_side[0] &= bit;
+        self.by_side[1] &= bit;
+        self.promoted &= bit;
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Side {
+        Side(self.side)
+    }
+}
+
+/// The squares of every piece whose type is in `mask` (bit `t` for type `t`).
+#[inline]
+pub(crate) fn pieces_of_types<B: Bits>(pos: &Position<B>, mut mask: u32) -> B {
+    let mut pieces = B::EMPTY;
+    while mask != 0 {
+        let ty = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        pieces |= pos.by_type[ty];
+    }
+    pieces
+}
+
+/// A variant's definition and compiled tables, acting on positions.
+#[derive(Copy, Clone)]
+pub struct Rules<'a, B: Bits> {
+    /// The definition.
+    pub def: &'a VariantDef,
+    /// The compiled tables.
+    pub t: &'a Tables<B>,
+}
+
+impl<'a, B: Bits> Rules<'a, B> {
+    /// Number of piece types.
+    #[inline]
+    pub(crate) fn types(&self) -> usize {
+        self.def.pieces.len()
+    }
+
+    /// The type of the piece on `square`, looking only at this variant's types.
+    #[inline]
+    pub(crate) fn type_at(&self, pos: &Position<B>, square: usize) -> Option<usize> {
+        pos.by_type[..self.types()]
+            .iter()
+            .position(|b| b.has(square))
+    }
+
+    /// The royal pieces of `side`.
+    #[inline]
+    pub fn royals(&self, pos: &Position<B>, side: usize) -> B {
+        match self.def.royal_type() {
+            Some(ty) => pos.by_type[ty] & pos.by_side[side],
+            None => B::EMPTY,
+        }
+    }
+
+    /// The relative rank of `square` for `side` (1 = own first rank).
+    pub fn relative_rank(&self, side: usize, square: usize) -> u8 {
+        relative_rank(self.def, side, square)
+    }
+}

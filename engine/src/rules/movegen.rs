@@ -1,0 +1,207 @@
+//! Move generation: pseudo-legal moves of every piece, castling, and (through
+//! [`crate::mechanics`]) drops.
+
+use super::{Position, Rules};
+use crate::betza::Hop;
+use crate::bitboard::Bits;
+use crate::moves::{Move, MoveKind, MoveList};
+
+impl<'a, B: Bits> Rules<'a, B> {
+    #[inline]
+    fn push_targets(
+        &self,
+        pos: &Position<B>,
+        list: &mut MoveList,
+        ty: usize,
+        from: usize,
+        targets: B,
+        kind: MoveKind,
+    ) {
+        let us = pos.side as usize;
+        let zone = self.t.pieces[ty][us].promotion_zone;
+        let base = Move {
+            from: from as u8,
+            to: 0,
+            piece: ty as u8,
+            promotion: 0,
+            kind,
+        };
+        for to in (targets & !zone).squares() {
+            list.push(Move {
+                to: to as u8,
+                ..base
+            });
+        }
+        let promoting = targets & zone;
+        if promoting.any() {
+            for to in promoting.squares() {
+                for &p in &self.def.pieces[ty].promotes_to {
+                    list.push(Move {
+                        to: to as u8,
+                        promotion: p as u8 + 1,
+                        ..base
+                    });
+                }
+            }
+        }
+    }
+
+    /// Visits, for every piece of the side to move, its pseudo-legal target
+    /// sets by kind (captures, quiet moves, double steps, en passant).
+    /// Castling and drops are not included.
+    #[inline(always)]
+    pub(crate) fn visit_targets(
+        &self,
+        pos: &Position<B>,
+        mut visit: impl FnMut(usize, usize, B, MoveKind),
+    ) {
+        let t = self.t;
+        let us = pos.side as usize;
+        let them = 1 - us;
+        let occupied = pos.occupied();
+        let empty = t.board & !occupied;
+        let enemy = pos.by_side[them];
+        for ty in 0..self.types() {
+            let ours = pos.by_type[ty] & pos.by_side[us];
+            if ours.is_empty() {
+                continue;
+            }
+            let pt = &t.pieces[ty][us];
+            let pawn = self.def.pieces[ty].pawn;
+            for from in ours.squares() {
+                let mut quiet = pt.leap_quiet[from] & empty;
+                let mut capture = pt.leap_capture[from] & enemy;
+                for r in &pt.riders {
+                    if r.initial && !pt.initial_zone.has(from) {
+                        continue;
+                    }
+                    let reach = match r.hop {
+                        Hop::None => {
+                            t.slide(r.ray, from, occupied) & !t.too_near(r.ray, from, r.min)
+                        }
+                        Hop::Cannon => match t.first_blocker(r.ray, from, occupied) {
+                            Some(screen) => t.slide(r.ray, screen, occupied),
+                            None => B::EMPTY,
+                        },
+                        Hop::Grasshopper => match t.first_blocker(r.ray, from, occupied) {
+                            Some(screen) => t.ray_near[r.ray][1][screen],
+                            None => B::EMPTY,
+                        },
+                    };
+                    if r.quiet {
+                        quiet |= reach & empty;
+                    }
+                    if r.capture {
+                        capture |= reach & enemy;
+                    }
+                }
+                for sp in &pt.special[from] {
+                    if (sp.initial && !pt.initial_zone.has(from)) || (sp.path & occupied).any() {
+                        continue;
+                    }
+                    if sp.quiet && empty.has(sp.to) {
+                        if pawn && sp.initial {
+                            visit(ty, from, B::bit(sp.to), MoveKind::DoubleStep);
+                        } else {
+                            quiet.set(sp.to);
+                        }
+                    }
+                    if sp.capture && enemy.has(sp.to) {
+                        capture.set(sp.to);
+                    }
+                }
+                if !pt.bent.is_empty() {
+                    let reach = self.bent_targets(ty, us, from, occupied);
+                    quiet |= reach & empty;
+                    capture |= reach & enemy;
+                }
+                if let Some(ep) = pos.ep {
+                    if pt.ep_capture[from].has(ep as usize) && empty.has(ep as usize) {
+                        visit(ty, from, B::bit(ep as usize), MoveKind::EnPassant);
+                    }
+                }
+                if capture.any() {
+                    visit(ty, from, capture, MoveKind::Capture);
+                }
+                if quiet.any() {
+                    visit(ty, from, quiet, MoveKind::Quiet);
+                }
+            }
+        }
+    }
+
+    /// All pseudo-legal moves (own-royal safety not checked) of the side to move.
+    pub fn pseudo_moves(&self, pos: &Position<B>, list: &mut MoveList) {
+        self.visit_targets(pos, |ty, from, targets, kind| {
+            self.push_targets(pos, list, ty, from, targets, kind)
+        });
+        if self.def.castling {
+            self.castling_moves(pos, list);
+        }
+        if self.def.drops {
+            self.push_drops(pos, list);
+        }
+    }
+
+    /// Where the king and rook end up when castling with the rook on `rook`.
+    pub fn castling_destinations(&self, king: usize, rook: usize) -> (usize, usize) {
+        let files = self.t.files as usize;
+        let rank_start = king - king % files;
+        if rook > king {
+            (rank_start + files - 2, rank_start + files - 3)
+        } else {
+            (rank_start + 2, rank_start + 3)
+        }
+    }
+
+    /// Castling moves (king takes own rook) of the side to move: rights, an
+    /// empty way, and a king that neither starts on, passes nor lands on an
+    /// attacked square.
+    pub(crate) fn castling_moves(&self, pos: &Position<B>, list: &mut MoveList) {
+        let us = pos.side as usize;
+        let rights = pos.castling & pos.by_side[us] & self.t.first_rank[us];
+        if rights.is_empty() {
+            return;
+        }
+        let Some(royal) = self.def.royal_type() else {
+            return;
+        };
+        let kings = pos.by_type[royal] & pos.by_side[us] & self.t.first_rank[us];
+        if kings.is_empty() || kings.more_than_one() {
+            return;
+        }
+        let king = kings.lowest();
+        let occupied = pos.occupied();
+        if self.attacked_for_king(pos, king, 1 - us, occupied) {
+            return;
+        }
+        for rook in rights.squares() {
+            let (king_to, rook_to) = self.castling_destinations(king, rook);
+            let lo = king.min(rook).min(king_to).min(rook_to);
+            let hi = king.max(rook).max(king_to).max(rook_to);
+            let mut blocked = false;
+            for sq in lo..=hi {
+                if sq != king && sq != rook && occupied.has(sq) {
+                    blocked = true;
+                    break;
+                }
+            }
+            if blocked {
+                continue;
+            }
+            let (a, b) = (king.min(king_to), king.max(king_to));
+            let without_king = occupied & !B::bit(king) & !B::bit(rook);
+            if (a..=b).any(|sq| sq != king && self.attacked_for_king(pos, sq, 1 - us, without_king))
+            {
+                continue;
+            }
+            list.push(Move {
+                from: king as u8,
+                to: rook as u8,
+                piece: royal as u8,
+                promotion: 0,
+                kind: MoveKind::Castle,
+            });
+        }
+    }
+}
