@@ -5,6 +5,7 @@
 //! lock, reads the row, and writes it back only if its `version` is unchanged
 //! ([`Store::save`]), so two simultaneous moves apply exactly one.
 
+mod apply;
 mod challenge;
 mod info;
 mod lookup;
