@@ -76,6 +76,8 @@ struct Inner {
     wake: Arc<Notify>,
     /// Language choices read so far.
     lang_choices: Mutex<HashMap<(LangOwner, String, String), Option<Lang>>>,
+    /// One permit per core for drawing images (see [`Service::draw_off_runtime`]).
+    drawing: tokio::sync::Semaphore,
 }
 
 pub(crate) use crate::store::LangOwner;
@@ -187,6 +189,9 @@ impl Service {
                 outboxes: Mutex::new(HashMap::new()),
                 wake: Arc::new(Notify::new()),
                 lang_choices: Mutex::new(HashMap::new()),
+                drawing: tokio::sync::Semaphore::new(
+                    std::thread::available_parallelism().map_or(2, usize::from),
+                ),
             }),
         }
     }
@@ -328,6 +333,25 @@ impl Service {
                     }
                 }
                 None => tracing::debug!(platform = platform.key(), "no outbox; delivery dropped"),
+            }
+        }
+    }
+
+    /// Runs CPU-heavy drawing off the async workers, at most one drawing per
+    /// core at a time: under load the images queue and each is drawn at full
+    /// speed, instead of hundreds of blocking threads sharing the cores and
+    /// every image (and the p99 of every move) getting slower. `None` if the
+    /// drawing panicked.
+    pub(crate) async fn draw_off_runtime<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let _permit = self.inner.drawing.acquire().await.ok()?;
+        match tokio::task::spawn_blocking(work).await {
+            Ok(done) => Some(done),
+            Err(e) => {
+                tracing::error!(error = %e, "drawing an image failed");
+                None
             }
         }
     }
