@@ -174,15 +174,19 @@ pub fn parse<B: Bits>(
     }
     let text = latinize(r, text);
     let text = text.trim_end_matches(['+', '#', '!', '?']);
-    // UCI, exactly (both castling spellings).
+    // UCI, exactly: the game's own castling spelling first, then the other
+    // (in Chess960 `f1g1` is the king's step even where castling also puts
+    // the king on g1; that castle is `f1h1`, or `O-O`).
     let lower = text.to_string();
-    let uci_matches: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|&m| uci(r, m, chess960) == lower || uci(r, m, !chess960) == lower)
-        .collect();
-    if let [mv] = uci_matches.as_slice() {
-        return Ok(*mv);
+    for form in [chess960, !chess960] {
+        let matches: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|&m| uci(r, m, form) == lower)
+            .collect();
+        if let [mv] = matches.as_slice() {
+            return Ok(*mv);
+        }
     }
     // Castling.
     let castle: String = text.chars().filter(|c| !matches!(c, '-' | ' ')).collect();

@@ -46,6 +46,22 @@ fn every_spelling_of_a_move_is_read() {
 }
 
 #[test]
+fn a_chess960_king_step_and_a_castle_to_the_same_square_are_told_apart() {
+    // King f1, rook h1, g1 empty: `f1g1` steps, `f1h1` and `O-O` castle.
+    let fen = "1b1r2br/1pp1ppk1/q2n4/p3n2p/2PpB3/PP5P/N2PPPPB/2NR1K1R w H - 9 13";
+    let g = fen_game("chess960", fen);
+    let step = g.parse_move("f1g1").expect("the king's step");
+    assert_eq!(g.san(step), "Kg1");
+    let castle = g.parse_move("f1h1").expect("castling");
+    assert_eq!(g.san(castle), "O-O");
+    assert_eq!(g.parse_move("O-O"), Ok(castle));
+    // Every legal move reads back from its own UCI.
+    for mv in g.legal_moves() {
+        assert_eq!(g.parse_move(&g.uci(mv)), Ok(mv), "{}", g.uci(mv));
+    }
+}
+
+#[test]
 fn errors_say_which_kind() {
     let g = game("chess");
     assert_eq!(g.parse_move("hello"), Err(MoveError::Unparseable));
