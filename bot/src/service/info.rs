@@ -74,6 +74,8 @@ impl Service {
         for row in &rows {
             let state = if row.status == Status::Challenge {
                 self.text(ctx.lang, &Msg::new("games-challenge"))
+            } else if row.status == Status::Setup {
+                self.text(ctx.lang, &Msg::new("games-setup"))
             } else {
                 let mine = row.side_of(&ctx.actor().id);
                 let to_move = self.replay(row).ok().map(|g| g.side_to_move().index());
