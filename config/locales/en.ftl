@@ -121,6 +121,7 @@ setup-state-missing = { $id } · your setup ({ $color }): still to place { $piec
 setup-state-complete = { $id } · your setup ({ $color }) is complete: send ready to confirm it.
 setup-state-invalid = { $id } · your setup ({ $color }): { $reason }
 setup-state-ready = { $id } · your setup ({ $color }) is ready; waiting for your opponent.
+setup-state-final = { $id } · your setup ({ $color }) is final.
 setup-random = A random setup was placed.
 setup-last = Your last setup in this variant was placed.
 setup-player-ready = { $id }: { $player } is ready.

@@ -122,6 +122,7 @@ setup-state-missing = { $id } · ваша расстановка ({ $color }): �
 setup-state-complete = { $id } · ваша расстановка ({ $color }) полна: пришлите «готов», чтобы подтвердить.
 setup-state-invalid = { $id } · ваша расстановка ({ $color }): { $reason }
 setup-state-ready = { $id } · ваша расстановка ({ $color }) готова; ждём соперника.
+setup-state-final = { $id } · ваша расстановка ({ $color }) окончательна.
 setup-random = Поставлена случайная расстановка.
 setup-last = Поставлена ваша прошлая расстановка в этом варианте.
 setup-player-ready = { $id }: { $player } готов.

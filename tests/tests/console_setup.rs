@@ -351,3 +351,33 @@ async fn a_restart_during_setup_keeps_both_setups() {
     let start_fen = row.start_fen.unwrap_or_default();
     assert!(start_fen.starts_with("rnbqkbnr/pppppppp/"), "{start_fen}");
 }
+
+#[tokio::test]
+async fn a_side_in_check_before_the_first_move_loses() {
+    let mut chat = chat("setup-check").await;
+    let (id, _) = start(&mut chat, "").await;
+    // White's queen on d3 looks up the open d-file at black's king on d6.
+    chat.script(&[
+        "alice (dm): RNB1KBNR/PPPPPPPP/3Q4",
+        "alice (dm): ready",
+        "bob (dm): rnbq1bnr/pppppppp/3k4",
+    ])
+    .await;
+    let out = chat.say("bob (dm): ready").await;
+    let public = to(&out, "[#local]");
+    assert!(
+        public
+            .iter()
+            .any(|l| l.contains("both setups are revealed")),
+        "{out:#?}"
+    );
+    assert!(
+        public.iter().any(|l| l.contains("alice (white) wins")
+            && l.contains("bob was in check before the first move")),
+        "{out:#?}"
+    );
+    assert!(public.iter().any(|l| l.contains("image:")), "{out:#?}");
+    let row = chat.row(&id).await;
+    assert_eq!(row.status, Status::Finished);
+    assert_eq!(row.reason.as_deref(), Some("setup-check"));
+}

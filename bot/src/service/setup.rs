@@ -566,7 +566,9 @@ impl Service {
             [&nothing, &own]
         };
         let ready = row.seat_of_side(side).is_some_and(|seat| seat.ready);
-        let state = if ready {
+        let state = if row.seats.iter().all(|seat| seat.ready) {
+            Msg::new("setup-state-final")
+        } else if ready {
             Msg::new("setup-state-ready")
         } else {
             match own.validate(variant, Side(side as u8)) {
