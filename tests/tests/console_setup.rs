@@ -381,3 +381,26 @@ async fn a_side_in_check_before_the_first_move_loses() {
     assert_eq!(row.status, Status::Finished);
     assert_eq!(row.reason.as_deref(), Some("setup-check"));
 }
+
+#[tokio::test]
+async fn board_and_abort_during_setup() {
+    let mut chat = chat("setup-abort").await;
+    let (id, _) = start(&mut chat, "").await;
+    chat.say("alice (dm): Ke1 Qd1").await;
+    // /board in the group: alice's own half, sent to her alone.
+    let out = chat.say("alice: /board").await;
+    assert!(!has(&out, "[#local]"), "{out:#?}");
+    assert!(
+        has(&out, "[@alice]") && has(&out, ". . . Q K . . ."),
+        "{out:#?}"
+    );
+    // A game without a clock has no setup deadline: a player may abort it.
+    let out = chat.say("bob: /abort").await;
+    assert!(
+        has(&out, "[#local]") && has(&out, "bob aborted game"),
+        "{out:#?}"
+    );
+    assert_eq!(chat.row(&id).await.status, Status::Aborted);
+    let out = chat.say("alice (dm): ready").await;
+    assert!(!has(&out, "ready;"), "{out:#?}");
+}

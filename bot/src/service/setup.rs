@@ -239,7 +239,10 @@ impl Service {
                 }
                 Some(_) => return Ok(None),
                 // `/move Ke1 Qd1`: the second placement was read as an id.
-                None => text = format!("{text} {}", id.trim()),
+                None if matches!(SetupCommand::parse(&text), SetupCommand::Place(_)) => {
+                    text = format!("{text} {}", id.trim())
+                }
+                None => return Ok(None),
             }
         }
         let found = match explicit {
@@ -266,8 +269,9 @@ impl Service {
                 rows.remove(0)
             }
         };
-        if !ctx.req.private {
-            // Refused before the text is read: a setup is secret.
+        if !ctx.req.private && SetupCommand::parse(&text) != SetupCommand::Board {
+            // Refused before the text is read: a setup is secret. (A board
+            // asked for in the group goes to the player privately.)
             return Err(Msg::new("error-setup-in-public")
                 .arg("id", found.id.clone())
                 .into());
@@ -282,6 +286,53 @@ impl Service {
             return self.setup_timeout(&mut row).await.map(Some);
         }
         self.setup_input(ctx, &mut row, &text).await.map(Some)
+    }
+
+    /// `/abort` of a game being set up by one of its players: `Ok(None)`
+    /// when the caller sets up no such game.
+    pub(crate) async fn abort_setup(
+        &self,
+        ctx: &Ctx,
+        game: Option<&str>,
+    ) -> Outcome<Option<Vec<Delivery>>> {
+        let actor = &ctx.actor().id;
+        let mut rows = self
+            .inner
+            .store
+            .setup_games_of(ctx.platform(), actor)
+            .await?;
+        match game.map(|id| id.trim().trim_start_matches('#').to_lowercase()) {
+            Some(id) if !id.is_empty() => rows.retain(|row| row.id == id),
+            _ if !ctx.req.private || rows.iter().any(|row| row.chat_id == ctx.req.chat.id) => {
+                rows.retain(|row| row.chat_id == ctx.req.chat.id)
+            }
+            _ => {}
+        }
+        let found = match rows.len() {
+            0 => return Ok(None),
+            1 => rows.remove(0),
+            _ => return Err(self.which_game(ctx, &rows)),
+        };
+        let (_lock, row) = self.lock_fresh(&found, Status::Setup).await?;
+        let mut row =
+            row.ok_or_else(|| Msg::new("error-setup-over").arg("id", found.id.clone()))?;
+        let side = row
+            .side_of(actor)
+            .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
+        row.status = Status::Aborted;
+        row.result = Some(crate::store::GameResult::NoResult);
+        row.reason = Some("aborted".to_owned());
+        row.deadline = None;
+        self.save(&mut row).await?;
+        tracing::info!(game = %row.id, "aborted during setup");
+        let lang = self.chat_lang(&row.platform, &row.chat_id).await;
+        let text = self.text(
+            lang,
+            &Msg::new("game-aborted")
+                .arg("id", row.id.clone())
+                .arg("player", row.player_name(side).to_owned()),
+        );
+        Ok(Some(vec![self.setup_note(lang, &row, vec![text])]))
     }
 
     /// Applies one setup command of the actor to `row` (locked, in setup).
