@@ -35,6 +35,19 @@ impl Rng {
     }
 }
 
+/// A fog game after `plies` random moves; `None` when it ended on the way.
+fn random_game(rng: &mut Rng, plies: usize) -> Option<Game> {
+    let mut game = fog();
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            return None;
+        }
+        let moves = game.legal_moves();
+        game.play(moves[rng.below(moves.len())]);
+    }
+    game.outcome().is_none().then_some(game)
+}
+
 /// What `side` knows of `game` now: the squares of its view and its legal
 /// moves when it is to move (its pseudo-legal reach is already in the view).
 fn information(game: &Game, side: Side) -> (Vec<SquareView>, Vec<String>) {
@@ -147,18 +160,10 @@ fn two_routes_the_opponent_cannot_tell_apart_give_identical_replies() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut compared = 0;
     for game_number in 0..120 {
-        let mut game = fog();
-        let length = 4 + rng.below(30);
-        for _ in 0..length {
-            if game.outcome().is_some() {
-                break;
-            }
-            let moves = game.legal_moves();
-            game.play(moves[rng.below(moves.len())]);
-        }
-        if game.outcome().is_some() {
+        let plies = 4 + rng.below(30);
+        let Some(game) = random_game(&mut rng, plies) else {
             continue;
-        }
+        };
         let mover = game.side_to_move();
         let watcher = Side(1 - mover.0);
         // Two first steps of one piece to different squares …
@@ -238,17 +243,10 @@ fn moving_a_hidden_piece_changes_nothing_a_player_is_told() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let mut compared = 0;
     for game_number in 0..200 {
-        let mut game = fog();
-        for _ in 0..rng.below(40) {
-            if game.outcome().is_some() {
-                break;
-            }
-            let moves = game.legal_moves();
-            game.play(moves[rng.below(moves.len())]);
-        }
-        if game.outcome().is_some() {
+        let plies = rng.below(40);
+        let Some(game) = random_game(&mut rng, plies) else {
             continue;
-        }
+        };
         let watcher = if rng.below(2) == 0 {
             Side::WHITE
         } else {

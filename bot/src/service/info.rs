@@ -131,17 +131,13 @@ impl Service {
         let frames: Vec<(View, Decor)> = (0..=position.ply())
             .map(|ply| (position.view_at(ply, Audience::Full), decor.clone()))
             .collect();
-        match tokio::task::spawn_blocking(move || kodex_render::render_gif(&frames)).await {
-            Ok(bytes) if !bytes.is_empty() => Some(Image {
-                file_name: format!("{}.gif", row.id),
-                bytes,
-            }),
-            Ok(_) => None,
-            Err(e) => {
-                tracing::error!(error = %e, "drawing a game GIF failed");
-                None
-            }
-        }
+        let bytes = self
+            .draw_off_runtime(move || kodex_render::render_gif(&frames))
+            .await?;
+        (!bytes.is_empty()).then(|| Image {
+            file_name: format!("{}.gif", row.id),
+            bytes,
+        })
     }
 
     /// `/rules <variant>`.

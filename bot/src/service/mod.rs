@@ -5,6 +5,7 @@
 //! lock, reads the row, and writes it back only if its `version` is unchanged
 //! ([`Store::save`]), so two simultaneous moves apply exactly one.
 
+mod apply;
 mod challenge;
 mod info;
 mod lookup;
@@ -76,6 +77,8 @@ struct Inner {
     wake: Arc<Notify>,
     /// Language choices read so far.
     lang_choices: Mutex<HashMap<(LangOwner, String, String), Option<Lang>>>,
+    /// One permit per core for drawing images (see [`Service::draw_off_runtime`]).
+    drawing: tokio::sync::Semaphore,
 }
 
 pub(crate) use crate::store::LangOwner;
@@ -187,6 +190,9 @@ impl Service {
                 outboxes: Mutex::new(HashMap::new()),
                 wake: Arc::new(Notify::new()),
                 lang_choices: Mutex::new(HashMap::new()),
+                drawing: tokio::sync::Semaphore::new(
+                    std::thread::available_parallelism().map_or(2, usize::from),
+                ),
             }),
         }
     }
@@ -330,6 +336,25 @@ impl Service {
                     }
                 }
                 None => tracing::debug!(platform = platform.key(), "no outbox; delivery dropped"),
+            }
+        }
+    }
+
+    /// Runs CPU-heavy drawing off the async workers, at most one drawing per
+    /// core at a time: under load the images queue and each is drawn at full
+    /// speed, instead of hundreds of blocking threads sharing the cores and
+    /// every image (and the p99 of every move) getting slower. `None` if the
+    /// drawing panicked.
+    pub(crate) async fn draw_off_runtime<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let _permit = self.inner.drawing.acquire().await.ok()?;
+        match tokio::task::spawn_blocking(work).await {
+            Ok(done) => Some(done),
+            Err(e) => {
+                tracing::error!(error = %e, "drawing an image failed");
+                None
             }
         }
     }

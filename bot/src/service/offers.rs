@@ -2,12 +2,11 @@
 //! withdrawn (seed 004); the opponent accepts or declines, or lets a draw
 //! offer lapse by moving.
 
+use super::apply::Change;
 use super::lookup::Role;
-use super::play::finish;
-use super::present::{chat_of, Event};
+use super::present::chat_of;
 use super::{Ctx, Msg, Outcome, Service};
 use crate::api::{Button, Delivery, Target};
-use crate::clock::TimeControl;
 use crate::store::{GameResult, GameRow, Status};
 use tokio::sync::MutexGuard;
 
@@ -72,22 +71,19 @@ impl Service {
         if wanted != side_code(side) {
             return Err(Msg::new("error-not-your-button").into());
         }
-        let position = self.replay(&row)?;
-        let result = row.win_of_side(1 - side);
-        finish(&mut row, result, "resign");
-        self.save(&mut row).await?;
-        Ok(self.announce(&row, &position, Event::Ended, ctx.lang).await)
+        let mut position = self.replay(&row)?;
+        self.apply(&mut row, &mut position, Change::Resign { side }, ctx.lang)
+            .await
     }
 
     /// `/draw [id]`: offers a draw, or accepts the opponent's offer.
     pub(crate) async fn draw(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let (_lock, mut row, side) = self.my_game(ctx, game).await?;
-        let position = self.replay(&row)?;
         match row.draw_offer.map(|s| s as usize) {
             Some(offerer) if offerer != side => {
-                finish(&mut row, GameResult::Draw, "agreement");
-                self.save(&mut row).await?;
-                Ok(self.announce(&row, &position, Event::Ended, ctx.lang).await)
+                let mut position = self.replay(&row)?;
+                self.apply(&mut row, &mut position, Change::DrawAgreed, ctx.lang)
+                    .await
             }
             Some(_) => Err(Msg::new("error-draw-already-offered").into()),
             None => {
@@ -140,29 +136,16 @@ impl Service {
                 } else {
                     1
                 };
-                let mut moves: Vec<String> =
-                    row.move_list().iter().map(|m| (*m).to_owned()).collect();
-                for _ in 0..plies {
-                    if !position.undo() || moves.pop().is_none() {
-                        return Err(Msg::new("error-takeback-nothing").into());
-                    }
+                if position.ply() < plies {
+                    return Err(Msg::new("error-takeback-nothing").into());
                 }
-                row.moves = moves.join(" ");
-                row.takeback_offer = None;
-                row.draw_offer = None;
-                let now = self.now();
-                if let Ok(tc) = TimeControl::parse(&row.time_control) {
-                    if tc != TimeControl::Unlimited {
-                        let to_move = position.side_to_move().index();
-                        row.turn_started_at = Some(now);
-                        row.deadline =
-                            Some(now.saturating_add(row.remaining(to_move).unwrap_or(0)));
-                    }
-                }
-                self.save(&mut row).await?;
-                Ok(self
-                    .announce(&row, &position, Event::TakenBack, ctx.lang)
-                    .await)
+                self.apply(
+                    &mut row,
+                    &mut position,
+                    Change::TakeBack { plies },
+                    ctx.lang,
+                )
+                .await
             }
             Some(_) => Err(Msg::new("error-takeback-already").into()),
             None => {

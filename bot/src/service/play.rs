@@ -1,11 +1,10 @@
 //! Moves, the clock, and the end of a game.
 
+use super::apply::Change;
 use super::lookup::Role;
-use super::present::Event;
 use super::{Ctx, Failure, Msg, Outcome, Service, MAX_MOVE_TEXT};
-use crate::clock::TimeControl;
 use crate::i18n::Lang;
-use crate::store::{GameResult, GameRow, Status};
+use crate::store::{GameRow, Status};
 use kodex_engine::MoveError;
 
 impl Service {
@@ -75,8 +74,8 @@ impl Service {
         if row.deadline.is_some_and(|deadline| now >= deadline) {
             return self.flag(&mut row).await;
         }
-        let played = match game.play_text(text) {
-            Ok(played) => played,
+        let mv = match game.parse_move(text) {
+            Ok(mv) => mv,
             Err(MoveError::Unparseable) => {
                 return Err(quiet(
                     Msg::new("error-move-unparseable").arg("move", text.to_owned()),
@@ -94,34 +93,8 @@ impl Service {
                     .into())
             }
         };
-        if !row.moves.is_empty() {
-            row.moves.push(' ');
-        }
-        row.moves.push_str(&played.uci);
-        let time_control = TimeControl::parse(&row.time_control).unwrap_or(TimeControl::Unlimited);
-        if time_control != TimeControl::Unlimited {
-            let remaining = row.remaining(side).unwrap_or(0);
-            let elapsed = now - row.turn_started_at.unwrap_or(now);
-            let left = time_control
-                .after_move(remaining, elapsed)
-                .unwrap_or_default();
-            row.set_remaining(side, Some(left));
-            let next = game.side_to_move().index();
-            row.turn_started_at = Some(now);
-            row.deadline = Some(now.saturating_add(row.remaining(next).unwrap_or(0)));
-        }
-        // Playing on declines the opponent's draw offer; any takeback request lapses.
-        if row.draw_offer.is_some_and(|offer| offer as usize != side) {
-            row.draw_offer = None;
-        }
-        row.takeback_offer = None;
-        if let Some(outcome) = game.outcome() {
-            let result = result_of(&outcome);
-            finish(&mut row, result, outcome.reason.key());
-        }
-        self.save(&mut row).await?;
-        tracing::debug!(game = %row.id, ply = game.ply(), "move applied");
-        Ok(self.announce(&row, &game, Event::Moved, ctx.lang).await)
+        self.apply(&mut row, &mut game, Change::Move(mv), ctx.lang)
+            .await
     }
 
     /// The game a move without an id goes to: the caller's only game here,
@@ -157,7 +130,7 @@ impl Service {
     /// The side to move ran out of time (the caller holds the lock): a loss,
     /// or a draw when the opponent has no mating material.
     pub(crate) async fn flag(&self, row: &mut GameRow) -> Outcome {
-        let game = match self.replay(row) {
+        let mut game = match self.replay(row) {
             Ok(game) => game,
             Err(e) => {
                 // A game that cannot be rebuilt cannot be judged: stop its
@@ -167,40 +140,9 @@ impl Service {
                 return Err(e);
             }
         };
-        let side = game.side_to_move();
-        let opponent = side.opponent();
-        row.set_remaining(side.index(), Some(0));
-        if game.has_mating_material(opponent) {
-            let result = row.win_of_side(opponent.index());
-            finish(row, result, "timeout");
-        } else {
-            finish(row, GameResult::Draw, "timeout-draw");
-        }
-        self.save(row).await?;
-        tracing::info!(game = %row.id, "flag fell");
         let lang: Lang = self.chat_lang(&row.platform, &row.chat_id).await;
-        Ok(self.announce(row, &game, Event::Ended, lang).await)
+        self.apply(row, &mut game, Change::Flag, lang).await
     }
-}
-
-/// The result the engine's `outcome` of the game in `row` means. The one
-/// place the service reads an engine outcome: it names a winning side, whose
-/// seat's team wins.
-fn result_of(outcome: &kodex_engine::Outcome) -> GameResult {
-    match outcome.winner() {
-        Some(team) => GameResult::Win { team: team.index() },
-        None => GameResult::Draw,
-    }
-}
-
-/// Ends the game in `row` with `result`.
-pub(crate) fn finish(row: &mut GameRow, result: GameResult, reason: &str) {
-    row.status = Status::Finished;
-    row.result = Some(result);
-    row.reason = Some(reason.to_owned());
-    row.deadline = None;
-    row.draw_offer = None;
-    row.takeback_offer = None;
 }
 
 /// Whether plain chat text could be move notation (letters, digits and

@@ -222,8 +222,7 @@ impl Service {
 
     /// Attaches the board: a PNG from the renderer, plus a text board where
     /// the operator asked for one (the console) — text only from the view
-    /// this audience may see. Drawing is CPU work, so it runs on the blocking
-    /// pool and leaves the async workers to storage and other requests.
+    /// this audience may see. Drawing is CPU work: see [`Service::draw_off_runtime`].
     pub(crate) async fn attach_board(
         &self,
         delivery: &mut Delivery,
@@ -236,9 +235,11 @@ impl Service {
             .settings
             .text_boards
             .then(|| text_board(&view, decor.bottom));
-        match tokio::task::spawn_blocking(move || kodex_render::render_png(&view, &decor)).await {
-            Ok(bytes) => delivery.image = Some(Image { file_name, bytes }),
-            Err(e) => tracing::error!(error = %e, "rendering a board failed"),
+        if let Some(bytes) = self
+            .draw_off_runtime(move || kodex_render::render_png(&view, &decor))
+            .await
+        {
+            delivery.image = Some(Image { file_name, bytes });
         }
         if let Some(text) = text {
             if !delivery.text.is_empty() {

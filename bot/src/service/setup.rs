@@ -4,7 +4,8 @@
 //! seat is ready (or the setup deadline passes and the late get a random
 //! setup), the setups are composed into the start position and play begins.
 
-use super::play::{finish, looks_like_move};
+use super::apply::finish;
+use super::play::looks_like_move;
 use super::present::{chat_of, player_ref, Event};
 use super::{Ctx, Failure, Msg, Outcome, Service};
 use crate::api::{Delivery, Target};

@@ -35,7 +35,8 @@ use crate::position::Position;
 use crate::side::Side;
 use crate::tables::relative_rank;
 use crate::variant::VariantDef;
-use crate::view::{Audience, PieceGlyph, SquareView, View};
+use crate::view::{Audience, SquareView, View};
+use crate::visibility::piece_glyph;
 
 /// One side's setup so far: which of its pieces stand where.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -445,15 +446,7 @@ pub fn setup_view(variant: &Variant, placements: [&Placement; 2], audience: Audi
             !s.armies[side].is_empty() && rank >= s.ranks.0 && rank <= s.ranks.1
         })
     };
-    let glyph = |side: usize, ty: usize| {
-        let piece = &def.pieces[ty];
-        SquareView::Piece(PieceGlyph {
-            side: Side(side as u8),
-            art: piece.art,
-            letter: piece.letter.to_ascii_uppercase(),
-            promoted: false,
-        })
-    };
+    let glyph = |side: usize, ty: usize| SquareView::Piece(piece_glyph(def, side, ty, false));
     let squares = (0..g.size())
         .map(|sq| {
             if !g.exists(sq) {

@@ -12,6 +12,7 @@ use crate::moves::{Move, MoveKind};
 use crate::position::{Position, Rules};
 use crate::side::Side;
 use crate::tables::SIDES;
+use crate::variant::VariantDef;
 use crate::view::{Audience, PieceGlyph, PocketView, SquareView, View, Visibility};
 
 /// The squares `side` may see of `pos` by the variant's policy; `None` when
@@ -24,15 +25,20 @@ pub fn visible_squares<B: Bits>(r: &Rules<B>, pos: &Position<B>, side: usize) ->
     }
 }
 
-fn glyph<B: Bits>(r: &Rules<B>, pos: &Position<B>, square: usize) -> Option<PieceGlyph> {
-    let (side, ty) = pos.piece_at(square)?;
-    let piece = &r.def.pieces[ty];
-    Some(PieceGlyph {
+/// How a piece of type `ty` of `side` is drawn.
+pub(crate) fn piece_glyph(def: &VariantDef, side: usize, ty: usize, promoted: bool) -> PieceGlyph {
+    let piece = &def.pieces[ty];
+    PieceGlyph {
         side: Side(side as u8),
         art: piece.art,
         letter: piece.letter.to_ascii_uppercase(),
-        promoted: pos.promoted.has(square),
-    })
+        promoted,
+    }
+}
+
+fn glyph<B: Bits>(r: &Rules<B>, pos: &Position<B>, square: usize) -> Option<PieceGlyph> {
+    let (side, ty) = pos.piece_at(square)?;
+    Some(piece_glyph(r.def, side, ty, pos.promoted.has(square)))
 }
 
 /// The squares `audience` may see of `pos`; `None` when it sees everything.
@@ -113,22 +119,9 @@ pub fn view<B: Bits>(
         (0..SIDES)
             .map(|side| PocketView {
                 side: Side(side as u8),
-                pieces: def
-                    .pieces
-                    .iter()
-                    .enumerate()
-                    .filter(|(ty, _)| pos.pockets[side][*ty] > 0)
-                    .map(|(ty, p)| {
-                        (
-                            PieceGlyph {
-                                side: Side(side as u8),
-                                art: p.art,
-                                letter: p.letter.to_ascii_uppercase(),
-                                promoted: false,
-                            },
-                            pos.pockets[side][ty],
-                        )
-                    })
+                pieces: (0..def.pieces.len())
+                    .filter(|&ty| pos.pockets[side][ty] > 0)
+                    .map(|ty| (piece_glyph(def, side, ty, false), pos.pockets[side][ty]))
                     .collect(),
             })
             .collect()

@@ -1,0 +1,141 @@
+//! The one way a running game changes. Every request that changes a started
+//! game — a typed move, a button, a flag fall, and later the computer and
+//! passes — first validates what it wants into a [`Change`], then hands it to
+//! [`Service::apply`], which runs the clock, settles offers, decides the
+//! result, saves under the version check and announces to every audience.
+//! So a rule about clocks or offers lives in one place, not in each command.
+
+use super::present::Event;
+use super::{Outcome, Service};
+use crate::clock::TimeControl;
+use crate::i18n::Lang;
+use crate::store::{GameResult, GameRow, Status};
+use kodex_engine::{Game, Move, Side};
+
+/// A validated change to a running game.
+#[derive(Clone, Debug)]
+pub(crate) enum Change {
+    /// A legal move of the side to move, from the engine.
+    Move(Move),
+    /// The side to move ran out of time.
+    Flag,
+    /// `side` resigned: its team loses.
+    Resign { side: usize },
+    /// Every player agreed to a draw.
+    DrawAgreed,
+    /// Half-moves taken back with the opponent's consent.
+    TakeBack { plies: usize },
+}
+
+impl Service {
+    /// Applies `change` to the game in `row` (its lock held, freshly read,
+    /// status active) whose position is `game`: clocks, offers, the result,
+    /// the save and the announcements in `lang` for the chat.
+    pub(crate) async fn apply(
+        &self,
+        row: &mut GameRow,
+        game: &mut Game,
+        change: Change,
+        lang: Lang,
+    ) -> Outcome {
+        debug_assert_eq!(row.status, Status::Active);
+        let now = self.now();
+        let clock = TimeControl::parse(&row.time_control).unwrap_or(TimeControl::Unlimited);
+        let event = match change {
+            Change::Move(mv) => {
+                let side = game.side_to_move().index();
+                let played = game.play(mv);
+                if !row.moves.is_empty() {
+                    row.moves.push(' ');
+                }
+                row.moves.push_str(&played.uci);
+                if clock != TimeControl::Unlimited {
+                    // The mover's clock stops (with its increment); the next seat's starts.
+                    let elapsed = now - row.turn_started_at.unwrap_or(now);
+                    let left = clock
+                        .after_move(row.remaining(side).unwrap_or(0), elapsed)
+                        .unwrap_or_default();
+                    row.set_remaining(side, Some(left));
+                    self.start_turn(row, game, now);
+                }
+                // Playing on declines an offer made to the mover; a takeback request lapses.
+                if row.draw_offer.is_some_and(|offer| offer as usize != side) {
+                    row.draw_offer = None;
+                }
+                row.takeback_offer = None;
+                if let Some(outcome) = game.outcome() {
+                    finish(row, result_of(&outcome), outcome.reason.key());
+                }
+                Event::Moved
+            }
+            Change::Flag => {
+                let side = game.side_to_move();
+                let opponent = side.opponent();
+                row.set_remaining(side.index(), Some(0));
+                if game.has_mating_material(opponent) {
+                    let result = row.win_of_side(opponent.index());
+                    finish(row, result, "timeout");
+                } else {
+                    finish(row, GameResult::Draw, "timeout-draw");
+                }
+                tracing::info!(game = %row.id, "flag fell");
+                Event::Ended
+            }
+            Change::Resign { side } => {
+                let result = row.win_of_side(Side(side as u8).opponent().index());
+                finish(row, result, "resign");
+                Event::Ended
+            }
+            Change::DrawAgreed => {
+                finish(row, GameResult::Draw, "agreement");
+                Event::Ended
+            }
+            Change::TakeBack { plies } => {
+                let kept = {
+                    let mut moves = row.move_list();
+                    for _ in 0..plies {
+                        game.undo();
+                        moves.pop();
+                    }
+                    moves.join(" ")
+                };
+                row.moves = kept;
+                row.takeback_offer = None;
+                row.draw_offer = None;
+                if clock != TimeControl::Unlimited {
+                    self.start_turn(row, game, now);
+                }
+                Event::TakenBack
+            }
+        };
+        self.save(row).await?;
+        tracing::debug!(game = %row.id, ply = game.ply(), "game changed");
+        Ok(self.announce(row, game, event, lang).await)
+    }
+
+    /// Starts the clock of the seat to move at `now`.
+    fn start_turn(&self, row: &mut GameRow, game: &Game, now: crate::time::Millis) {
+        let next = game.side_to_move().index();
+        row.turn_started_at = Some(now);
+        row.deadline = Some(now.saturating_add(row.remaining(next).unwrap_or(0)));
+    }
+}
+
+/// The result the engine's `outcome` means. The one place the service reads
+/// an engine outcome: it names the winning team.
+fn result_of(outcome: &kodex_engine::Outcome) -> GameResult {
+    match outcome.winner() {
+        Some(team) => GameResult::Win { team: team.index() },
+        None => GameResult::Draw,
+    }
+}
+
+/// Ends the game in `row` with `result`.
+pub(crate) fn finish(row: &mut GameRow, result: GameResult, reason: &str) {
+    row.status = Status::Finished;
+    row.result = Some(result);
+    row.reason = Some(reason.to_owned());
+    row.deadline = None;
+    row.draw_offer = None;
+    row.takeback_offer = None;
+}
