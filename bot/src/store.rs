@@ -295,9 +295,22 @@ impl GameRow {
         self.moves.split_whitespace().collect()
     }
 
-    /// The seat whose player plays side `side`.
+    /// The first seat whose player plays side `side`.
     pub fn seat_of_side(&self, side: usize) -> Option<&SeatRow> {
         self.seats.iter().find(|seat| seat.side == side)
+    }
+
+    /// The seat `index` (its place in the turn order).
+    pub fn seat(&self, index: usize) -> Option<&SeatRow> {
+        self.seats.iter().find(|seat| seat.seat == index)
+    }
+
+    /// The seat `user` sits in, if any.
+    pub fn seat_of(&self, user: &str) -> Option<usize> {
+        self.seats
+            .iter()
+            .find(|seat| seat.user_id == user)
+            .map(|seat| seat.seat)
     }
 
     /// The side index `user` plays, if any.
@@ -308,25 +321,56 @@ impl GameRow {
             .map(|seat| seat.side)
     }
 
-    /// The user id of side `index`.
+    /// The user id of seat `index` (in two-player games seat = side).
     pub fn player_id(&self, index: usize) -> Option<&str> {
-        self.seat_of_side(index).map(|seat| seat.user_id.as_str())
+        self.seat(index).map(|seat| seat.user_id.as_str())
     }
 
-    /// The name of side `index`.
+    /// The name of seat `index`.
     pub fn player_name(&self, index: usize) -> &str {
-        self.seat_of_side(index)
-            .map_or("?", |seat| seat.user_name.as_str())
+        self.seat(index).map_or("?", |seat| seat.user_name.as_str())
     }
 
-    /// The time left of side `index` at the start of the current turn.
+    /// The names of the seats of `team`, joined ("alice & carol").
+    pub fn team_names(&self, team: usize) -> String {
+        let names: Vec<&str> = self
+            .seats
+            .iter()
+            .filter(|seat| seat.team == team)
+            .map(|seat| seat.user_name.as_str())
+            .collect();
+        if names.is_empty() {
+            "?".to_owned()
+        } else {
+            names.join(" & ")
+        }
+    }
+
+    /// The names of the players of the other team than seat `index`'s.
+    pub fn opponent_names(&self, index: usize) -> String {
+        let mine = self.team_of_seat(index);
+        let theirs = self
+            .seats
+            .iter()
+            .map(|seat| seat.team)
+            .find(|&team| team != mine)
+            .unwrap_or(1 - mine.min(1));
+        self.team_names(theirs)
+    }
+
+    /// The team of seat `index` (its own index when the row lacks it).
+    pub fn team_of_seat(&self, index: usize) -> usize {
+        self.seat(index).map_or(index, |seat| seat.team)
+    }
+
+    /// The time left of seat `index` at the start of the current turn.
     pub fn remaining(&self, index: usize) -> Option<Millis> {
-        self.seat_of_side(index).and_then(|seat| seat.remaining_ms)
+        self.seat(index).and_then(|seat| seat.remaining_ms)
     }
 
-    /// Sets the time left of side `index` (nothing happens without such a side).
+    /// Sets the time left of seat `index` (nothing happens without such a seat).
     pub fn set_remaining(&mut self, index: usize, millis: Option<Millis>) {
-        if let Some(seat) = self.seats.iter_mut().find(|seat| seat.side == index) {
+        if let Some(seat) = self.seats.iter_mut().find(|seat| seat.seat == index) {
             seat.remaining_ms = millis;
         }
     }
@@ -336,6 +380,19 @@ impl GameRow {
         // Every started game has a seat per side; the fallback only keeps a
         // damaged row from panicking.
         let team = self.seat_of_side(side).map_or(side, |seat| seat.team);
+        GameResult::Win { team }
+    }
+
+    /// The result in which the team of seat `index` loses (two teams: the
+    /// other one wins).
+    pub fn loss_of_seat(&self, index: usize) -> GameResult {
+        let loser = self.team_of_seat(index);
+        let team = self
+            .seats
+            .iter()
+            .map(|seat| seat.team)
+            .find(|&team| team != loser)
+            .unwrap_or(1 - loser.min(1));
         GameResult::Win { team }
     }
 }

@@ -306,7 +306,7 @@ impl Variant {
     }
     /// Number of players.
     pub fn players(&self) -> usize {
-        2
+        self.0.seats as usize
     }
     /// The definition.
     pub fn definition(&self) -> &VariantDef {
@@ -559,6 +559,13 @@ impl Game {
         }
         self.history.pop();
         true
+    }
+    /// The seat whose turn it is: seats take turns in order from the start
+    /// position's side to move (see [`VariantDef::side_of_seat`]).
+    pub fn seat_to_move(&self) -> usize {
+        let seats = self.variant.players().max(1);
+        let first = with_state!(self, s, _r => s.positions[0].side as usize);
+        (first + self.history.len()) % seats
     }
     /// What `audience` is told about the last half-move, by the variant's
     /// visibility policy: in hidden-information games only the mover learns

@@ -199,6 +199,9 @@ pub struct VariantDef {
     /// The team of each side, by side index (`teams = [0, 1]` in TOML); empty:
     /// each side is its own team. See [`VariantDef::team_of`].
     pub teams: Vec<Team>,
+    /// How many players take turns (`seats = 4` in TOML; default two, one
+    /// per side). Seat `k` plays side `k % 2`.
+    pub seats: u8,
     /// The file it came from.
     pub source: String,
 }
@@ -216,6 +219,13 @@ impl VariantDef {
     pub fn piece_by_letter(&self, letter: char) -> Option<usize> {
         let lower = letter.to_ascii_lowercase();
         self.pieces.iter().position(|p| p.letter == lower)
+    }
+
+    /// The side seat `seat` plays: seats take turns in order, each playing
+    /// the side whose turn it is (with four seats and two armies, partners
+    /// take turns commanding their army: seats 0 and 2 play side 0).
+    pub fn side_of_seat(&self, seat: usize) -> Side {
+        Side((seat % SIDES) as u8)
     }
 
     /// The team `side` plays for: the `teams` table of the definition, or by
@@ -306,6 +316,7 @@ struct RawVariant {
     style: Option<String>,
     /// The team of each side, by side index.
     teams: Option<Vec<u8>>,
+    seats: Option<u8>,
 }
 
 /// A definition's `[setup]` table.
@@ -596,6 +607,16 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         .map(|setup| build_setup(setup, &pieces, raw.ranks))
         .transpose()
         .map_err(|problem| err("setup", problem))?;
+    let seats = match raw.seats {
+        None => SIDES as u8,
+        Some(seats @ (2 | 4)) => seats,
+        Some(other) => {
+            return Err(err(
+                "seats",
+                format!("{other} seats: a game has 2 or 4 (partners taking turns)"),
+            ))
+        }
+    };
     let teams = match raw.teams {
         None => Vec::new(),
         Some(teams) => {
@@ -649,6 +670,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         zones,
         style,
         teams,
+        seats,
         source: file.to_string(),
     };
     Ok(def)

@@ -10,7 +10,7 @@ use super::{Outcome, Service};
 use crate::clock::TimeControl;
 use crate::i18n::Lang;
 use crate::store::{GameResult, GameRow, Status};
-use kodex_engine::{Game, Move, Side};
+use kodex_engine::{Game, Move};
 
 /// A validated change to a running game.
 #[derive(Clone, Debug)]
@@ -19,8 +19,8 @@ pub(crate) enum Change {
     Move(Move),
     /// The side to move ran out of time.
     Flag,
-    /// `side` resigned: its team loses.
-    Resign { side: usize },
+    /// The player of seat `seat` resigned: their team loses.
+    Resign { seat: usize },
     /// Every player agreed to a draw.
     DrawAgreed,
     /// Half-moves taken back with the opponent's consent.
@@ -43,7 +43,7 @@ impl Service {
         let clock = TimeControl::parse(&row.time_control).unwrap_or(TimeControl::Unlimited);
         let event = match change {
             Change::Move(mv) => {
-                let side = game.side_to_move().index();
+                let seat = game.seat_to_move();
                 let played = game.play(mv);
                 if !row.moves.is_empty() {
                     row.moves.push(' ');
@@ -53,13 +53,16 @@ impl Service {
                     // The mover's clock stops (with its increment); the next seat's starts.
                     let elapsed = now - row.turn_started_at.unwrap_or(now);
                     let left = clock
-                        .after_move(row.remaining(side).unwrap_or(0), elapsed)
+                        .after_move(row.remaining(seat).unwrap_or(0), elapsed)
                         .unwrap_or_default();
-                    row.set_remaining(side, Some(left));
+                    row.set_remaining(seat, Some(left));
                     self.start_turn(row, game, now);
                 }
                 // Playing on declines an offer made to the mover; a takeback request lapses.
-                if row.draw_offer.is_some_and(|offer| offer as usize != side) {
+                if row
+                    .draw_offer
+                    .is_some_and(|offer| row.team_of_seat(offer as usize) != row.team_of_seat(seat))
+                {
                     row.draw_offer = None;
                 }
                 row.takeback_offer = None;
@@ -69,11 +72,11 @@ impl Service {
                 Event::Moved
             }
             Change::Flag => {
-                let side = game.side_to_move();
-                let opponent = side.opponent();
-                row.set_remaining(side.index(), Some(0));
+                let seat = game.seat_to_move();
+                let opponent = game.side_to_move().opponent();
+                row.set_remaining(seat, Some(0));
                 if game.has_mating_material(opponent) {
-                    let result = row.win_of_side(opponent.index());
+                    let result = row.loss_of_seat(seat);
                     finish(row, result, "timeout");
                 } else {
                     finish(row, GameResult::Draw, "timeout-draw");
@@ -81,8 +84,8 @@ impl Service {
                 tracing::info!(game = %row.id, "flag fell");
                 Event::Ended
             }
-            Change::Resign { side } => {
-                let result = row.win_of_side(Side(side as u8).opponent().index());
+            Change::Resign { seat } => {
+                let result = row.loss_of_seat(seat);
                 finish(row, result, "resign");
                 Event::Ended
             }
@@ -115,7 +118,7 @@ impl Service {
 
     /// Starts the clock of the seat to move at `now`.
     fn start_turn(&self, row: &mut GameRow, game: &Game, now: crate::time::Millis) {
-        let next = game.side_to_move().index();
+        let next = game.seat_to_move();
         row.turn_started_at = Some(now);
         row.deadline = Some(now.saturating_add(row.remaining(next).unwrap_or(0)));
     }

@@ -28,8 +28,8 @@ impl Service {
         let position = self.replay(&row)?;
         let active = !row.status.is_over();
         if active && position.variant().hidden_information() {
-            return Ok(vec![match row.side_of(&ctx.actor().id) {
-                Some(side) => self.private_view(&row, &position, side, None).await,
+            return Ok(vec![match row.seat_of(&ctx.actor().id) {
+                Some(seat) => self.private_view(&row, &position, seat, None).await,
                 None => {
                     let mut text = self.turn_text(ctx.lang, &row, &position);
                     if let Some(clocks) = self.clock_line(&row, &position) {
@@ -49,9 +49,10 @@ impl Service {
             text.push('\n');
             text.push_str(&clocks);
         }
+        // The board is drawn from the caller's seat.
         let bottom = row
-            .side_of(&ctx.actor().id)
-            .map_or(Side::WHITE, |s| Side(s as u8));
+            .seat_of(&ctx.actor().id)
+            .map_or(Side::WHITE, |seat| Side(seat as u8));
         let mut delivery = Delivery {
             target: Target::Chat(ctx.req.chat.clone()),
             text,
@@ -84,8 +85,8 @@ impl Service {
             } else if row.status == Status::Setup {
                 self.text(ctx.lang, &Msg::new("games-setup"))
             } else {
-                let mine = row.side_of(&ctx.actor().id);
-                let to_move = self.replay(row).ok().map(|g| g.side_to_move().index());
+                let mine = row.seat_of(&ctx.actor().id);
+                let to_move = self.replay(row).ok().map(|g| g.seat_to_move());
                 if to_move.is_some() && to_move == mine {
                     self.text(ctx.lang, &Msg::new("games-your-move"))
                 } else {

@@ -11,7 +11,7 @@ use crate::store::{GameResult, GameRow, Status};
 use tokio::sync::MutexGuard;
 
 impl Service {
-    /// The caller's active game, locked and freshly read, with their side.
+    /// The caller's active game, locked and freshly read, with their seat.
     async fn my_game(
         &self,
         ctx: &Ctx,
@@ -20,10 +20,10 @@ impl Service {
         let found = self.find_game(ctx, game, Role::Player).await?;
         let (lock, row) = self.lock_fresh(&found, Status::Active).await?;
         let row = row.ok_or_else(|| Msg::new("error-game-over").arg("id", found.id.clone()))?;
-        let side = row
-            .side_of(&ctx.actor().id)
+        let seat = row
+            .seat_of(&ctx.actor().id)
             .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
-        Ok((lock, row, side))
+        Ok((lock, row, seat))
     }
 
     /// `/resign [id]`: asks first. The answer, only for the caller, names the
@@ -35,7 +35,7 @@ impl Service {
             ctx.lang,
             &Msg::new("resign-confirm")
                 .arg("id", row.id.clone())
-                .arg("opponent", row.player_name(1 - side).to_owned()),
+                .arg("opponent", row.opponent_names(side)),
         );
         Ok(vec![Delivery {
             target: Target::Ephemeral(ctx.actor().clone()),
@@ -72,15 +72,21 @@ impl Service {
             return Err(Msg::new("error-not-your-button").into());
         }
         let mut position = self.replay(&row)?;
-        self.apply(&mut row, &mut position, Change::Resign { side }, ctx.lang)
-            .await
+        self.apply(
+            &mut row,
+            &mut position,
+            Change::Resign { seat: side },
+            ctx.lang,
+        )
+        .await
     }
 
     /// `/draw [id]`: offers a draw, or accepts the opponent's offer.
     pub(crate) async fn draw(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let (_lock, mut row, side) = self.my_game(ctx, game).await?;
+        let other_team = |offerer: usize| row.team_of_seat(offerer) != row.team_of_seat(side);
         match row.draw_offer.map(|s| s as usize) {
-            Some(offerer) if offerer != side => {
+            Some(offerer) if other_team(offerer) => {
                 let mut position = self.replay(&row)?;
                 self.apply(&mut row, &mut position, Change::DrawAgreed, ctx.lang)
                     .await
@@ -94,7 +100,7 @@ impl Service {
                     &Msg::new("draw-offered")
                         .arg("id", row.id.clone())
                         .arg("player", row.player_name(side).to_owned())
-                        .arg("opponent", row.player_name(1 - side).to_owned()),
+                        .arg("opponent", row.opponent_names(side)),
                 );
                 Ok(vec![self.offer_delivery(ctx, &row, text, "draw", "nodraw")])
             }
@@ -130,12 +136,9 @@ impl Service {
         match row.takeback_offer.map(|s| s as usize) {
             Some(requester) if requester != side => {
                 // Back to the requester's turn: one half-move if they moved
-                // last, two if the approver has answered since.
-                let plies = if position.side_to_move().index() == requester {
-                    2
-                } else {
-                    1
-                };
+                // last, more if others have moved since.
+                let seats = position.variant().players().max(1);
+                let plies = (position.seat_to_move() + seats - requester - 1) % seats + 1;
                 if position.ply() < plies {
                     return Err(Msg::new("error-takeback-nothing").into());
                 }
@@ -161,7 +164,7 @@ impl Service {
                     &Msg::new("takeback-requested")
                         .arg("id", row.id.clone())
                         .arg("player", row.player_name(side).to_owned())
-                        .arg("opponent", row.player_name(1 - side).to_owned()),
+                        .arg("opponent", row.opponent_names(side)),
                 );
                 Ok(vec![self.offer_delivery(ctx, &row, text, "tb", "notb")])
             }
@@ -247,11 +250,12 @@ impl Service {
     }
 }
 
-/// The side letter in a resign button's data.
-fn side_code(side: usize) -> &'static str {
-    if side == 0 {
-        "w"
-    } else {
-        "b"
+/// The seat code in a resign button's data (`w` and `b` for the two-player seats).
+fn side_code(seat: usize) -> &'static str {
+    match seat {
+        0 => "w",
+        1 => "b",
+        2 => "2",
+        _ => "3",
     }
 }

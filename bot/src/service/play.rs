@@ -54,8 +54,8 @@ impl Service {
         let (_lock, row) = self.lock_fresh(&found, Status::Active).await?;
         let mut row =
             row.ok_or_else(|| quiet(Msg::new("error-game-over").arg("id", found.id.clone())))?;
-        let side = row
-            .side_of(&ctx.actor().id)
+        let seat = row
+            .seat_of(&ctx.actor().id)
             .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
         let mut game = self.replay(&row)?;
         if game.variant().hidden_information() && !ctx.req.private {
@@ -65,7 +65,7 @@ impl Service {
                 .arg("id", row.id.clone())
                 .into());
         }
-        if game.side_to_move().index() != side {
+        if game.seat_to_move() != seat {
             return Err(quiet(
                 Msg::new("error-not-your-turn").arg("id", row.id.clone()),
             ));
@@ -105,9 +105,9 @@ impl Service {
             let my_turn: Vec<GameRow> = candidates
                 .iter()
                 .filter(|row| {
-                    let side = row.side_of(&ctx.actor().id);
+                    let seat = row.seat_of(&ctx.actor().id);
                     self.replay(row)
-                        .is_ok_and(|game| Some(game.side_to_move().index()) == side)
+                        .is_ok_and(|game| Some(game.seat_to_move()) == seat)
                 })
                 .cloned()
                 .collect();

@@ -47,7 +47,7 @@ impl Service {
             Event::Started => lines.push(self.started_text(lang, row, game)),
             Event::Moved => {
                 let told = game.announcements(Audience::Public);
-                lines.extend(self.moves_told(lang, row, &told, Audience::Public));
+                lines.extend(self.moves_told(lang, row, game, &told, Audience::Public));
             }
             Event::TakenBack => {
                 lines.push(self.text(lang, &Msg::new("takeback-done").arg("id", row.id.clone())))
@@ -114,35 +114,40 @@ impl Service {
             }
         }
         if hidden && !ended {
-            // Both private boards are drawn at once (one per core).
+            // The first two private boards are drawn at once (one per core).
             let (white, black) = tokio::join!(
                 self.private_view(row, game, 0, Some(&event)),
                 self.private_view(row, game, 1, Some(&event)),
             );
             deliveries.extend([white, black]);
+            for seat in 2..row.seats.len() {
+                deliveries.push(self.private_view(row, game, seat, Some(&event)).await);
+            }
         }
         deliveries
     }
 
-    /// A player's own board of a hidden-information game, sent privately.
+    /// The board of the player in `seat` of a hidden-information game,
+    /// sent privately: what the side they play may see.
     pub(crate) async fn private_view(
         &self,
         row: &GameRow,
         game: &Game,
-        side: usize,
+        seat: usize,
         event: Option<&Event>,
     ) -> Delivery {
-        let Some(user) = player_ref(row, side) else {
+        let (Some(user), Some(side)) = (player_ref(row, seat), row.seat(seat).map(|s| s.side))
+        else {
             return self.nothing(row);
         };
         let lang = self.user_lang(&row.platform, &user.id).await;
-        let to_move = game.side_to_move().index() == side;
+        let to_move = game.seat_to_move() == seat;
         let audience = Audience::Side(Side(side as u8));
         let told = match event {
             Some(Event::Moved) => game.announcements(audience),
             _ => Vec::new(),
         };
-        let mut lines = self.moves_told(lang, row, &told, audience);
+        let mut lines = self.moves_told(lang, row, game, &told, audience);
         let key = if to_move { "your-turn" } else { "their-turn" };
         lines.push(
             self.text(
@@ -169,9 +174,10 @@ impl Service {
             buttons: Vec::new(),
             game: Some(self.game_ref(lang, row, false)),
         };
-        let view = game.view(Audience::Side(Side(side as u8)));
-        let decor = self.decor(lang, row, game, Side(side as u8));
-        let color = Side(side as u8).color_name();
+        let view = game.view(audience);
+        // Drawn from the player's own seat; the file is named by it too.
+        let decor = self.decor(lang, row, game, Side(seat as u8));
+        let color = Side(seat as u8).color_name();
         let file_name = format!("{}-{}-{color}.png", row.id, game.ply());
         self.attach_board(&mut delivery, view, decor, file_name)
             .await;
@@ -185,9 +191,13 @@ impl Service {
         &self,
         lang: Lang,
         row: &GameRow,
+        game: &Game,
         told: &[Announcement],
         audience: Audience,
     ) -> Vec<String> {
+        // The seat that just moved: seats take turns in order.
+        let seats = game.variant().players().max(1);
+        let mover = (game.seat_to_move() + seats - 1) % seats;
         told.iter()
             .filter_map(|told| match told {
                 Announcement::Moved {
@@ -196,12 +206,9 @@ impl Service {
                 } if audience == Audience::Side(*side) => {
                     Some(Msg::new("you-moved").arg("san", san.clone()))
                 }
-                Announcement::Moved {
-                    side,
-                    san: Some(san),
-                } => Some(
+                Announcement::Moved { san: Some(san), .. } => Some(
                     Msg::new("moved")
-                        .arg("player", row.player_name(side.index()).to_owned())
+                        .arg("player", row.player_name(mover).to_owned())
                         .arg("san", san.clone()),
                 ),
                 Announcement::Moved { san: None, .. } | Announcement::Check { .. } => None,
@@ -253,7 +260,9 @@ impl Service {
         let clocks = self.clock_readings(row, game);
         Decor {
             bottom,
-            names: vec![row.player_name(0).to_owned(), row.player_name(1).to_owned()],
+            names: (0..self.seat_count(row))
+                .map(|seat| row.player_name(seat).to_owned())
+                .collect(),
             clocks: clocks.into_iter().map(Some).collect(),
             status: row.status.is_over().then(|| self.result_text(lang, row)),
         }
@@ -273,7 +282,7 @@ impl Service {
                 row.opponent_name.clone().unwrap_or_else(|| "?".to_owned()),
             )
         } else {
-            (row.player_name(0).to_owned(), row.player_name(1).to_owned())
+            (row.team_names(0), row.team_names(1))
         };
         let title = self.text(
             lang,
@@ -297,8 +306,8 @@ impl Service {
             &Msg::new("game-started")
                 .arg("id", row.id.clone())
                 .arg("variant", variant.name(lang.code()).to_owned())
-                .arg("white", row.player_name(0).to_owned())
-                .arg("black", row.player_name(1).to_owned())
+                .arg("white", row.team_names(0))
+                .arg("black", row.team_names(1))
                 .arg("clock", self.clock_name(lang, &row.time_control)),
         );
         if let Some(number) = game.chess960_number() {
@@ -317,15 +326,19 @@ impl Service {
 
     /// "k7m2 · move 3 · bob (black) to move".
     pub(crate) fn turn_text(&self, lang: Lang, row: &GameRow, game: &Game) -> String {
-        let side = game.side_to_move().index();
         self.text(
             lang,
             &Msg::new("turn")
                 .arg("id", row.id.clone())
                 .arg("number", game.fullmove_number() as i64)
-                .arg("player", row.player_name(side).to_owned())
-                .arg("color", self.color_name(lang, side)),
+                .arg("player", row.player_name(game.seat_to_move()).to_owned())
+                .arg("color", self.color_name(lang, game.side_to_move().index())),
         )
+    }
+
+    /// How many seats the game has (two before its seats are filled).
+    fn seat_count(&self, row: &GameRow) -> usize {
+        row.seats.len().max(2)
     }
 
     pub(crate) fn color_name(&self, lang: Lang, side: usize) -> String {
@@ -348,17 +361,17 @@ impl Service {
         }
     }
 
-    /// Each side's time now (the side to move's clock is running).
+    /// Each seat's time now (the clock of the seat to move is running).
     fn clock_readings(&self, row: &GameRow, game: &Game) -> Vec<String> {
         if row.remaining(0).is_none() {
             return Vec::new();
         }
-        let to_move = game.side_to_move().index();
+        let to_move = game.seat_to_move();
         let running = row.status == Status::Active;
-        (0..2)
-            .map(|side| {
-                let mut left = row.remaining(side).unwrap_or(0);
-                if running && side == to_move {
+        (0..self.seat_count(row))
+            .map(|seat| {
+                let mut left = row.remaining(seat).unwrap_or(0);
+                if running && seat == to_move {
                     left -= self.now() - row.turn_started_at.unwrap_or_else(|| self.now());
                 }
                 format_remaining(left)
@@ -369,40 +382,33 @@ impl Service {
     /// "⏱ alice 4:58 · bob 5:00", or `None` without a clock.
     pub(crate) fn clock_line(&self, row: &GameRow, game: &Game) -> Option<String> {
         let readings = self.clock_readings(row, game);
-        (readings.len() == 2).then(|| {
-            format!(
-                "⏱ {} {} · {} {}",
-                row.player_name(0),
-                readings[0],
-                row.player_name(1),
-                readings[1]
-            )
+        (!readings.is_empty()).then(|| {
+            let clocks: Vec<String> = readings
+                .iter()
+                .enumerate()
+                .map(|(seat, reading)| format!("{} {reading}", row.player_name(seat)))
+                .collect();
+            format!("⏱ {}", clocks.join(" · "))
         })
     }
 
     /// "k7m2: alice (white) wins — bob resigned."
     pub(crate) fn result_text(&self, lang: Lang, row: &GameRow) -> String {
         let result = row.result.clone().unwrap_or(GameResult::NoResult);
-        // Sides, not teams: a player is named by the side they play.
-        let winner_team = result.winner();
-        let winner = winner_team
-            .and_then(|team| row.seats.iter().find(|seat| seat.team == team))
-            .map(|seat| seat.side);
-        let loser = winner_team
-            .and_then(|team| row.seats.iter().find(|seat| seat.team != team))
-            .map(|seat| seat.side);
+        // A team is named by its players and the colour of the side it plays.
+        let winner = result
+            .winner()
+            .and_then(|team| row.seats.iter().find(|seat| seat.team == team));
+        let loser = winner.map(|seat| row.opponent_names(seat.seat));
         let reason_code = row.reason.as_deref().unwrap_or("");
         let reason = self.text(
             lang,
-            &Msg::new(reason_key(reason_code)).arg(
-                "loser",
-                loser.map(|l| row.player_name(l)).unwrap_or("").to_owned(),
-            ),
+            &Msg::new(reason_key(reason_code)).arg("loser", loser.unwrap_or_default()),
         );
         let msg = match (&result, winner) {
-            (_, Some(w)) => Msg::new("result-win")
-                .arg("winner", row.player_name(w).to_owned())
-                .arg("color", self.color_name(lang, w)),
+            (_, Some(seat)) => Msg::new("result-win")
+                .arg("winner", row.team_names(seat.team))
+                .arg("color", self.color_name(lang, seat.side)),
             (GameResult::Draw, None) => Msg::new("result-draw"),
             _ => Msg::new("result-aborted"),
         };
@@ -419,11 +425,12 @@ impl Service {
         let variant = game.variant().name("en").to_owned();
         let event = format!("Kodex {variant} game {}", row.id);
         let result = row.result.as_ref().map_or("*", GameResult::pgn);
+        let (white, black) = (row.team_names(0), row.team_names(1));
         let mut tags: Vec<(&str, &str)> = vec![
             ("Event", &event),
             ("Site", "Kodex"),
-            ("White", row.player_name(0)),
-            ("Black", row.player_name(1)),
+            ("White", &white),
+            ("Black", &black),
         ];
         // Standard chess carries no Variant tag, so other programs read it as chess.
         if row.variant != "chess" {
@@ -454,8 +461,8 @@ impl Service {
             format!(
                 "{} · {variant} · {} – {}",
                 row.id,
-                row.player_name(0),
-                row.player_name(1)
+                row.team_names(0),
+                row.team_names(1)
             )
         }
     }
@@ -469,7 +476,7 @@ pub(crate) fn chat_of(row: &GameRow) -> ChatRef {
     }
 }
 
-/// The player of side `index` as a user.
+/// The player of seat `index` as a user.
 pub(crate) fn player_ref(row: &GameRow, index: usize) -> Option<UserRef> {
     Some(UserRef {
         platform: Platform::from_key(&row.platform)?,
