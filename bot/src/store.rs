@@ -29,6 +29,9 @@ pub enum StoreError {
 pub enum Status {
     /// A challenge waiting for an answer.
     Challenge,
+    /// Accepted, with the seats placing their armies before play (see
+    /// `migrations/0005_setup.sql`); no clock runs.
+    Setup,
     /// Being played.
     Active,
     /// Ended with a result.
@@ -56,6 +59,7 @@ impl Status {
     pub fn as_str(&self) -> &str {
         match self {
             Status::Challenge => "challenge",
+            Status::Setup => "setup",
             Status::Active => "active",
             Status::Finished => "finished",
             Status::Declined => "declined",
@@ -69,6 +73,7 @@ impl Status {
     pub fn parse(text: &str) -> Status {
         match text {
             "challenge" => Status::Challenge,
+            "setup" => Status::Setup,
             "active" => Status::Active,
             "finished" => Status::Finished,
             "declined" => Status::Declined,
@@ -221,6 +226,11 @@ pub struct SeatRow {
     pub team: usize,
     /// Their time when the current turn began.
     pub remaining_ms: Option<Millis>,
+    /// Their setup so far in a game with a setup phase (the engine's
+    /// `Placement::to_text` form); secret until every seat is ready.
+    pub setup: Option<String>,
+    /// Whether they declared their setup final.
+    pub ready: bool,
 }
 
 /// One row of the `games` table (see `migrations/0001_games.sql`) with its
@@ -429,7 +439,8 @@ const COLUMNS: &str =
 
 /// The seat columns read with a game (`NULL` for a game without seats); no
 /// name clashes with a game column.
-const SEAT_COLUMNS: &str = "s.seat, s.user_id, s.user_name, s.side, s.team, s.remaining_ms";
+const SEAT_COLUMNS: &str =
+    "s.seat, s.user_id, s.user_name, s.side, s.team, s.remaining_ms, s.setup, s.ready";
 
 /// The columns a game changes over its life, in the order [`bind_mutable`] binds them.
 const MUTABLE: [&str; 14] = [
@@ -508,10 +519,11 @@ async fn write_seats(
     if !row.seats.is_empty() {
         let sql = format!(
             "INSERT INTO seats (platform, game_id, seat, user_id, user_name, side, team, \
-             remaining_ms) VALUES {} ON CONFLICT (platform, game_id, seat) DO UPDATE SET \
-             user_id = excluded.user_id, user_name = excluded.user_name, side = excluded.side, \
-             team = excluded.team, remaining_ms = excluded.remaining_ms",
-            vec!["(?, ?, ?, ?, ?, ?, ?, ?)"; row.seats.len()].join(", "),
+             remaining_ms, setup, ready) VALUES {} ON CONFLICT (platform, game_id, seat) DO \
+             UPDATE SET user_id = excluded.user_id, user_name = excluded.user_name, \
+             side = excluded.side, team = excluded.team, remaining_ms = excluded.remaining_ms, \
+             setup = excluded.setup, ready = excluded.ready",
+            vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"; row.seats.len()].join(", "),
         );
         let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
         for seat in &row.seats {
@@ -523,7 +535,9 @@ async fn write_seats(
                 .bind(seat.user_name.clone())
                 .bind(seat.side as i64)
                 .bind(seat.team as i64)
-                .bind(seat.remaining_ms);
+                .bind(seat.remaining_ms)
+                .bind(seat.setup.clone())
+                .bind(seat.ready);
         }
         query.execute(&mut **tx).await?;
     }
@@ -678,6 +692,47 @@ impl Store {
         .await
     }
 
+    /// Games `user` sets up on `platform` (status `setup`), oldest first.
+    pub async fn setup_games_of(
+        &self,
+        platform: &str,
+        user: &str,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        self.games(
+            "g.platform = ? AND g.status = 'setup' \
+             AND g.id IN (SELECT game_id FROM seats WHERE platform = ? AND user_id = ?)",
+            "g.created_at, g.id",
+            &[Some(platform), Some(platform), Some(user)],
+        )
+        .await
+    }
+
+    /// `user`'s latest final setup in `variant` on `platform`, other than in
+    /// game `except`: the setup text and the side it was placed for.
+    pub async fn last_setup(
+        &self,
+        platform: &str,
+        user: &str,
+        variant: &str,
+        except: &str,
+    ) -> Result<Option<(String, usize)>, StoreError> {
+        let found = sqlx::query_as::<_, (String, i64)>(
+            "SELECT s.setup, s.side FROM seats s JOIN games g \
+             ON g.platform = s.platform AND g.id = s.game_id \
+             WHERE s.platform = ? AND s.user_id = ? AND g.variant = ? AND g.id <> ? \
+             AND s.ready = 1 AND s.setup IS NOT NULL \
+             AND g.status IN ('setup', 'active', 'finished') \
+             ORDER BY g.updated_at DESC, g.id LIMIT 1",
+        )
+        .bind(platform.to_owned())
+        .bind(user.to_owned())
+        .bind(variant.to_owned())
+        .bind(except.to_owned())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(found.map(|(text, side)| (text, side.max(0) as usize)))
+    }
+
     /// Challenges and active games involving `user` on `platform`, oldest first.
     pub async fn open_games_of(
         &self,
@@ -686,7 +741,7 @@ impl Store {
     ) -> Result<Vec<GameRow>, StoreError> {
         self.games(
             "g.platform = ? AND ( \
-             (g.status = 'active' \
+             (g.status IN ('active', 'setup') \
               AND g.id IN (SELECT game_id FROM seats WHERE platform = ? AND user_id = ?)) OR \
              (g.status = 'challenge' AND (g.challenger_id = ? OR g.opponent_id = ?)))",
             "g.created_at, g.id",
@@ -1033,6 +1088,8 @@ mod tests {
             side: seat,
             team: seat,
             remaining_ms,
+            setup: None,
+            ready: false,
         }
     }
 

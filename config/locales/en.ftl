@@ -113,6 +113,40 @@ reason-agreement = agreed
 reason-aborted = aborted
 reason-other = game over
 
+## Setup phase
+setup-started = Game { $id } is being set up: { $variant }, { $white } (white) against { $black } (black), clock: { $clock }. Each player sends their setup to me in a private chat; the clocks start when both are ready.
+setup-deadline = Time to set up: { $left }; whoever is not ready by then gets a random setup.
+setup-instructions = { $id }: set up your army ({ $color }) here, in private. Place pieces (Ke1 Qd1 e2; placing a lone piece again moves it), or send your half as FEN from your side (RNBQKBNR/PPPPPPPP), or: random, last (your previous setup in this variant), clear, board. Then send ready — a ready setup cannot be changed.
+setup-state-missing = { $id } · your setup ({ $color }): still to place { $pieces }.
+setup-state-complete = { $id } · your setup ({ $color }) is complete: send ready to confirm it.
+setup-state-invalid = { $id } · your setup ({ $color }): { $reason }
+setup-state-ready = { $id } · your setup ({ $color }) is ready; waiting for your opponent.
+setup-state-final = { $id } · your setup ({ $color }) is final.
+setup-random = A random setup was placed.
+setup-last = Your last setup in this variant was placed.
+setup-player-ready = { $id }: { $player } is ready.
+setup-timeout = { $id }: time to set up ran out; random setup for { $players }.
+setup-timeout-you = { $id }: time to set up ran out; you get a random setup.
+setup-revealed = { $id }: both setups are revealed.
+error-setup-in-public = Game { $id } is being set up in secret: send your setup to me in a private chat, not here.
+error-setup-too-long = That is too long for a setup.
+error-setup-over = Game { $id } is no longer being set up.
+error-setup-ready = { $id }: your setup is ready and cannot be changed any more.
+error-setup-no-last = You have no earlier setup in this variant.
+error-setup-not-ready = Not ready yet: { $reason }
+setup-error-nothing-to-place = There is nothing for you to set up.
+setup-error-unreadable = “{ $word }” is not a placement: write pieces like Ke1 Qd1 e2, or your half as FEN like RNBQKBNR/PPPPPPPP.
+setup-error-not-in-army = There is no piece { $piece } in your army.
+setup-error-all-placed = Every { $piece } is placed already; clear starts again.
+setup-error-outside-zone = { $square } is outside your setup zone (ranks { $from }–{ $to }).
+setup-error-pawn-rank = A pawn may not stand on { $square } (pawns: ranks { $from }–{ $to }).
+setup-error-occupied = { $square } is occupied.
+setup-error-missing = still to place { $pieces }.
+setup-error-bishops-same-colour = Bishops must stand on squares of different colours.
+setup-error-pawns-share-file = Exactly one pawn per file (two on the { $file }-file).
+reason-setup-check = { $loser } was in check before the first move
+games-setup = being set up
+
 ## Information
 games-none = You have no games or challenges. Start one: /play chess @friend
 games-header = Your games:

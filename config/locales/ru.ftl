@@ -114,6 +114,40 @@ reason-agreement = по соглашению
 reason-aborted = партия прервана
 reason-other = партия окончена
 
+## Расстановка
+setup-started = Партия { $id } расставляется: { $variant }, { $white } (белые) против { $black } (чёрные), часы: { $clock }. Каждый присылает мне свою расстановку в личный чат; часы пойдут, когда оба будут готовы.
+setup-deadline = Время на расстановку: { $left }; кто не успеет, получит случайную расстановку.
+setup-instructions = { $id }: расставьте своё войско ({ $color }) здесь, в личном чате. Ставьте фигуры (Крe1 Фd1 e2 или Ke1 Qd1 e2; повторная постановка единственной фигуры переставляет её) или пришлите свою половину в FEN со своей стороны (RNBQKBNR/PPPPPPPP), или: случайно (random), прошлая (last — ваша прошлая расстановка в этом варианте), очистить (clear), доска (board). Затем пришлите «готов» (ready) — готовую расстановку изменить нельзя.
+setup-state-missing = { $id } · ваша расстановка ({ $color }): ещё поставить { $pieces }.
+setup-state-complete = { $id } · ваша расстановка ({ $color }) полна: пришлите «готов», чтобы подтвердить.
+setup-state-invalid = { $id } · ваша расстановка ({ $color }): { $reason }
+setup-state-ready = { $id } · ваша расстановка ({ $color }) готова; ждём соперника.
+setup-state-final = { $id } · ваша расстановка ({ $color }) окончательна.
+setup-random = Поставлена случайная расстановка.
+setup-last = Поставлена ваша прошлая расстановка в этом варианте.
+setup-player-ready = { $id }: { $player } готов.
+setup-timeout = { $id }: время на расстановку вышло; случайная расстановка для: { $players }.
+setup-timeout-you = { $id }: время на расстановку вышло; вам поставлена случайная расстановка.
+setup-revealed = { $id }: обе расстановки открыты.
+error-setup-in-public = Партия { $id } расставляется втайне: пришлите расстановку мне в личный чат, не сюда.
+error-setup-too-long = Слишком длинно для расстановки.
+error-setup-over = Партия { $id } больше не расставляется.
+error-setup-ready = { $id }: ваша расстановка готова, изменить её уже нельзя.
+error-setup-no-last = У вас нет прежней расстановки в этом варианте.
+error-setup-not-ready = Ещё не готово: { $reason }
+setup-error-nothing-to-place = Вам нечего расставлять.
+setup-error-unreadable = «{ $word }» — не постановка: пишите фигуры как Крe1 Фd1 e2 или половину доски в FEN, например RNBQKBNR/PPPPPPPP.
+setup-error-not-in-army = В вашем войске нет фигуры { $piece }.
+setup-error-all-placed = Все { $piece } уже поставлены; «очистить» начинает заново.
+setup-error-outside-zone = { $square } вне вашей зоны расстановки (горизонтали { $from }–{ $to }).
+setup-error-pawn-rank = Пешка не может стоять на { $square } (пешки: горизонтали { $from }–{ $to }).
+setup-error-occupied = Поле { $square } занято.
+setup-error-missing = ещё поставить { $pieces }.
+setup-error-bishops-same-colour = Слоны должны стоять на полях разного цвета.
+setup-error-pawns-share-file = Ровно одна пешка на вертикали (две на вертикали { $file }).
+reason-setup-check = { $loser } под шахом ещё до первого хода
+games-setup = идёт расстановка
+
 ## Сведения
 games-none = У вас нет партий и вызовов. Начните: /play chess @друг
 games-header = Ваши партии:

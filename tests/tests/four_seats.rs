@@ -70,6 +70,8 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
             side: seat % 2,
             team: seat % 2,
             remaining_ms: clock,
+            setup: None,
+            ready: false,
         });
     }
     assert!(store.save(&mut row).await.expect("store"));

@@ -145,7 +145,7 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
             .fetch_all(&pool)
             .await
             .expect("migrations");
-    assert_eq!(applied, vec![1, 2, 3, 4]);
+    assert_eq!(applied, vec![1, 2, 3, 4, 5]);
     let row = chat.row("k7m2").await;
     assert_eq!(row.status, Status::Active);
     assert_eq!(
@@ -158,6 +158,8 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
                 side: 0,
                 team: 0,
                 remaining_ms: Some(170_000),
+                setup: None,
+                ready: false,
             },
             SeatRow {
                 seat: 1,
@@ -166,6 +168,8 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
                 side: 1,
                 team: 1,
                 remaining_ms: Some(175_000),
+                setup: None,
+                ready: false,
             },
         ]
     );

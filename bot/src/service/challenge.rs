@@ -163,22 +163,13 @@ impl Service {
         }])
     }
 
-    /// `/accept [id]`: starts the game.
+    /// `/accept [id]`: starts the game, or its setup phase.
     pub(crate) async fn accept(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let found = self.find_challenge(ctx, game, true).await?;
         let (_lock, row) = self.lock_fresh(&found, Status::Challenge).await?;
         let mut row =
             row.ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
         let variant = self.variant(&row)?;
-        let start = if variant.is_chess960() {
-            Start::Chess960(fastrand::u16(0..960))
-        } else {
-            Start::Standard
-        };
-        let game = Game::new(&variant, start).map_err(|e| {
-            tracing::error!(game = %row.id, error = %e, "cannot set up the start position");
-            Msg::new("error-internal")
-        })?;
         let challenger_white = match ColorChoice::parse(&row.color) {
             Some(ColorChoice::White) => true,
             Some(ColorChoice::Black) => false,
@@ -209,8 +200,23 @@ impl Service {
                 side: seat,
                 team: seat,
                 remaining_ms: initial,
+                setup: None,
+                ready: false,
             })
             .collect();
+        if variant.setup().is_some() {
+            // Play starts once every seat has placed its army.
+            return self.begin_setup(row, ctx.lang).await;
+        }
+        let start = if variant.is_chess960() {
+            Start::Chess960(fastrand::u16(0..960))
+        } else {
+            Start::Standard
+        };
+        let game = Game::new(&variant, start).map_err(|e| {
+            tracing::error!(game = %row.id, error = %e, "cannot set up the start position");
+            Msg::new("error-internal")
+        })?;
         row.start_fen = Some(game.start_fen());
         row.turn_started_at = Some(now);
         row.deadline = initial.map(|t| now.saturating_add(t));

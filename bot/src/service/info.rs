@@ -17,6 +17,13 @@ impl Service {
     /// each player gets their own view privately and others only the turn.
     /// A game in a status this version does not know counts as running.
     pub(crate) async fn board(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        // A player's game being set up: their own half, privately.
+        if let Some(board) = self
+            .route_setup(ctx, "board", game.as_deref(), false)
+            .await?
+        {
+            return Ok(board);
+        }
         let row = self.find_game(ctx, game, Role::Anyone).await?;
         let position = self.replay(&row)?;
         let active = !row.status.is_over();
@@ -75,6 +82,8 @@ impl Service {
         for row in &rows {
             let state = if row.status == Status::Challenge {
                 self.text(ctx.lang, &Msg::new("games-challenge"))
+            } else if row.status == Status::Setup {
+                self.text(ctx.lang, &Msg::new("games-setup"))
             } else {
                 let mine = row.seat_of(&ctx.actor().id);
                 let to_move = self.replay(row).ok().map(|g| g.seat_to_move());

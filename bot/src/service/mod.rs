@@ -12,6 +12,7 @@ mod lookup;
 mod offers;
 mod play;
 mod present;
+mod setup;
 
 use crate::api::{Action, Delivery, Handler, HandlerFuture, Platform, Request, Target, UserRef};
 use crate::config::Config;
@@ -294,7 +295,8 @@ impl Service {
         (ended, failed)
     }
 
-    /// Handles one deadline: a flag fall or a challenge expiry.
+    /// Handles one deadline: a flag fall, a challenge expiry, or the end of
+    /// the time to set up.
     async fn expire(&self, platform: &str, id: &str) -> Outcome {
         let _lock = self.lock(id).await;
         let Some(mut row) = self.inner.store.get(platform, id).await? else {
@@ -307,6 +309,7 @@ impl Service {
         match row.status {
             Status::Challenge => self.expire_challenge(row).await,
             Status::Active => self.flag(&mut row).await,
+            Status::Setup => self.setup_timeout(&mut row).await,
             // An ended game, or one in a status this version does not know
             // (kept as stored): nothing to judge, only a deadline to clear.
             _ => {

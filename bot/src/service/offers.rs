@@ -189,8 +189,12 @@ impl Service {
         }
     }
 
-    /// `/abort [id]`: ends a game without result before both sides have moved.
+    /// `/abort [id]`: ends a game without result before both sides have moved
+    /// (or while it is being set up).
     pub(crate) async fn abort(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        if let Some(aborted) = self.abort_setup(ctx, game.as_deref()).await? {
+            return Ok(aborted);
+        }
         let (_lock, mut row, side) = self.my_game(ctx, game).await?;
         if row.move_list().len() >= 2 {
             return Err(Msg::new("error-abort-too-late").into());

@@ -18,6 +18,10 @@ impl Service {
         plain: bool,
     ) -> Outcome {
         let quiet = |msg: Msg| if plain { Failure::Silent } else { msg.into() };
+        // A game being set up takes setup input instead (see setup.rs).
+        if let Some(answer) = self.route_setup(ctx, text, game.as_deref(), plain).await? {
+            return Ok(answer);
+        }
         let mut text = text.trim();
         let mut game = game;
         if plain {

@@ -516,6 +516,7 @@ fn reason_key(reason: &str) -> &'static str {
         "timeout-draw" => "reason-timeout-draw",
         "agreement" => "reason-agreement",
         "aborted" => "reason-aborted",
+        "setup-check" => "reason-setup-check",
         _ => "reason-other",
     }
 }

@@ -24,6 +24,7 @@ pub struct Chat {
     pub time: Arc<ManualTime>,
     pub config: Config,
     pub dir: PathBuf,
+    registry: Registry,
     outbox: UnboundedReceiver<Delivery>,
 }
 
@@ -46,15 +47,21 @@ impl Chat {
 
     /// A chat on the database [`database_url`] of `dir`, created when missing.
     pub async fn in_dir(dir: PathBuf) -> Chat {
+        Chat::with_registry(dir, Registry::builtin()).await
+    }
+
+    /// A chat offering the variants of `registry` (test variants added with
+    /// `Registry::add_definition`), on the database of `dir`.
+    pub async fn with_registry(dir: PathBuf, registry: Registry) -> Chat {
         let mut config = Config::defaults();
         config.database.url = database_url(&dir);
         config.boards.dir = dir.join("boards");
         config.boards.text = true;
-        Chat::open(config, dir, ManualTime::new(EPOCH)).await
+        Chat::open(config, dir, ManualTime::new(EPOCH), registry).await
     }
 
-    async fn open(config: Config, dir: PathBuf, time: Arc<ManualTime>) -> Chat {
-        let service = Service::open(&config, Registry::builtin(), time.clone())
+    async fn open(config: Config, dir: PathBuf, time: Arc<ManualTime>, registry: Registry) -> Chat {
+        let service = Service::open(&config, registry.clone(), time.clone())
             .await
             .expect("service opens");
         let outbox = service.outbox(Platform::Console);
@@ -64,6 +71,7 @@ impl Chat {
             time,
             config,
             dir,
+            registry,
             outbox,
         }
     }
@@ -77,15 +85,16 @@ impl Chat {
             time,
             config,
             dir,
+            registry,
             outbox,
         } = self;
         drop((console, service, outbox));
-        Chat::open(config, dir, time).await
+        Chat::open(config, dir, time, registry).await
     }
 
     /// Another service on the same database and clock, as a second process would have.
     pub async fn second_service(&self) -> Service {
-        Service::open(&self.config, Registry::builtin(), self.time.clone())
+        Service::open(&self.config, self.registry.clone(), self.time.clone())
             .await
             .expect("second service opens")
     }

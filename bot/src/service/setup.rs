@@ -1,0 +1,692 @@
+//! Setup phases: after `/accept` of a variant with a setup phase, each seat
+//! places its army before play. A seat's setup is stored on its row and goes
+//! to nobody but its player; the chat learns only who is ready. When every
+//! seat is ready (or the setup deadline passes and the late get a random
+//! setup), the setups are composed into the start position and play begins.
+
+use super::apply::finish;
+use super::play::looks_like_move;
+use super::present::{chat_of, player_ref, Event};
+use super::{Ctx, Failure, Msg, Outcome, Service};
+use crate::api::{Delivery, Target};
+use crate::clock::{format_remaining, TimeControl};
+use crate::i18n::Lang;
+use crate::store::{GameRow, Status};
+use crate::time::Millis;
+use kodex_engine::setup::{setup_view, start_fen, Placement, SetupError};
+use kodex_engine::{Audience, FenError, Game, Side, Start, Variant};
+use kodex_render::Decor;
+
+/// The longest setup text read: a whole army placed piece by piece fits.
+pub const MAX_SETUP_TEXT: usize = 200;
+
+/// How long players of a game with a running clock have to set up.
+const LIVE_SETUP_TIME: Millis = 5 * 60_000;
+
+/// What a player asks of their setup.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum SetupCommand<'a> {
+    /// Placements (`Ke1 Qd1 e2`) or a half-board FEN fragment.
+    Place(&'a str),
+    /// A random legal setup.
+    Random,
+    /// The player's last setup in this variant.
+    Last,
+    /// Start again from nothing.
+    Clear,
+    /// Show the board.
+    Board,
+    /// Declare the setup final.
+    Ready,
+}
+
+impl<'a> SetupCommand<'a> {
+    fn parse(text: &'a str) -> SetupCommand<'a> {
+        match text.trim().to_lowercase().as_str() {
+            "random" | "случайно" | "случайная" => SetupCommand::Random,
+            "last" | "прошлая" | "последняя" => SetupCommand::Last,
+            "clear" | "очистить" | "сброс" => SetupCommand::Clear,
+            "board" | "доска" => SetupCommand::Board,
+            "ready" | "готов" | "готово" => SetupCommand::Ready,
+            _ => SetupCommand::Place(text.trim()),
+        }
+    }
+}
+
+/// Whether plain chat text could be setup input: a keyword, a FEN fragment,
+/// or words that each could be a placement. Chatter is ignored without
+/// reading any game.
+fn looks_like_setup(text: &str) -> bool {
+    if !matches!(SetupCommand::parse(text), SetupCommand::Place(_)) {
+        return true;
+    }
+    let text = text.trim();
+    if text.is_empty() || text.chars().count() > MAX_SETUP_TEXT {
+        return false;
+    }
+    if text.contains('/') {
+        return !text.contains(char::is_whitespace)
+            && text.chars().all(|c| c.is_alphanumeric() || c == '/');
+    }
+    text.split_whitespace().all(|word| {
+        word.chars().count() <= 6
+            && word.chars().all(char::is_alphanumeric)
+            && word.chars().any(|c| c.is_ascii_digit())
+    })
+}
+
+/// The setup deadline after `/accept`: 5 minutes for live clocks, the time
+/// per move for correspondence, none without a clock.
+fn setup_time(time_control: &str) -> Option<Millis> {
+    match TimeControl::parse(time_control) {
+        Ok(TimeControl::Increment { .. }) => Some(LIVE_SETUP_TIME),
+        Ok(TimeControl::PerMove { per_move }) => Some(per_move),
+        Ok(TimeControl::Unlimited) | Err(_) => None,
+    }
+}
+
+/// The message naming the rule a setup breaks, in the player's language.
+fn setup_error(error: &SetupError) -> Msg {
+    match error {
+        SetupError::NothingToPlace => Msg::new("setup-error-nothing-to-place"),
+        SetupError::Unreadable(word) => {
+            Msg::new("setup-error-unreadable").arg("word", word.clone())
+        }
+        SetupError::NotInArmy(piece) => {
+            Msg::new("setup-error-not-in-army").arg("piece", piece.to_string())
+        }
+        SetupError::AllPlaced(piece) => {
+            Msg::new("setup-error-all-placed").arg("piece", piece.to_string())
+        }
+        SetupError::OutsideZone { square, from, to } => Msg::new("setup-error-outside-zone")
+            .arg("square", square.clone())
+            .arg("from", *from as i64)
+            .arg("to", *to as i64),
+        SetupError::PawnRank { square, from, to } => Msg::new("setup-error-pawn-rank")
+            .arg("square", square.clone())
+            .arg("from", *from as i64)
+            .arg("to", *to as i64),
+        SetupError::Occupied(square) => {
+            Msg::new("setup-error-occupied").arg("square", square.clone())
+        }
+        SetupError::Missing(pieces) => {
+            Msg::new("setup-error-missing").arg("pieces", spaced(pieces))
+        }
+        SetupError::BishopsSameColour => Msg::new("setup-error-bishops-same-colour"),
+        SetupError::PawnsShareFile(file) => {
+            Msg::new("setup-error-pawns-share-file").arg("file", file.to_string())
+        }
+    }
+}
+
+/// `KQP` as `K Q P`.
+fn spaced(letters: &str) -> String {
+    letters
+        .chars()
+        .map(String::from)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The stored setup of side `side` in `row` (empty when none or unreadable).
+fn placement_of(variant: &Variant, row: &GameRow, side: usize) -> Placement {
+    let mut placement = Placement::default();
+    if let Some(text) = row.seat_of_side(side).and_then(|s| s.setup.as_deref()) {
+        if let Err(e) = placement.apply(variant, Side(side as u8), text) {
+            tracing::error!(game = %row.id, side, error = %e, "stored setup does not read back");
+            return Placement::default();
+        }
+    }
+    placement
+}
+
+/// `placement`, made for side `from`, moved to side `to`'s half: ranks turn
+/// over, files stay (as a FEN fragment reads from either side).
+fn mirrored(variant: &Variant, placement: &Placement, from: usize, to: usize) -> String {
+    let geometry = &variant.definition().geometry;
+    placement
+        .pieces(variant)
+        .into_iter()
+        .filter_map(|(square, letter)| {
+            let square = geometry.parse(&square)?;
+            let square = if from == to {
+                square
+            } else {
+                let rank = geometry.ranks as i32 - 1 - geometry.rank_of(square);
+                geometry.square(geometry.file_of(square), rank)?
+            };
+            Some(format!("{letter}{}", geometry.name(square)))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether side `side` places pieces in `variant`.
+fn places(variant: &Variant, side: usize) -> bool {
+    variant
+        .setup()
+        .is_some_and(|setup| !setup.armies[side & 1].is_empty())
+}
+
+impl Service {
+    /// Starts the setup phase of the accepted game `row` (seats filled, not
+    /// yet saved): no clock runs, the setup deadline is stored, each placing
+    /// player privately gets their half of the board, the chat is told that
+    /// the game is being set up.
+    pub(crate) async fn begin_setup(&self, mut row: GameRow, lang: Lang) -> Outcome {
+        let variant = self.variant(&row)?;
+        let now = self.now();
+        row.status = Status::Setup;
+        row.start_fen = None;
+        row.turn_started_at = None;
+        row.deadline = setup_time(&row.time_control).map(|t| now.saturating_add(t));
+        for seat in &mut row.seats {
+            // A seat with nothing to place is ready from the start.
+            seat.ready = !places(&variant, seat.side);
+        }
+        self.save(&mut row).await?;
+        tracing::info!(game = %row.id, "setup phase started");
+        let mut lines = vec![self.text(
+            lang,
+            &Msg::new("setup-started")
+                .arg("id", row.id.clone())
+                .arg("variant", variant.name(lang.code()).to_owned())
+                .arg("white", row.player_name(0).to_owned())
+                .arg("black", row.player_name(1).to_owned())
+                .arg("clock", self.clock_name(lang, &row.time_control)),
+        )];
+        lines.extend(self.setup_deadline_line(lang, &row));
+        let mut deliveries = vec![self.setup_note(lang, &row, lines)];
+        for seat in row.seats.clone() {
+            if seat.ready {
+                continue;
+            }
+            let player_lang = self.user_lang(&row.platform, &seat.user_id).await;
+            let mut lines = vec![self.text(
+                player_lang,
+                &Msg::new("setup-instructions")
+                    .arg("id", row.id.clone())
+                    .arg("color", self.color_name(player_lang, seat.side)),
+            )];
+            lines.extend(self.setup_deadline_line(player_lang, &row));
+            deliveries.push(
+                self.setup_board(&row, &variant, seat.side, player_lang, lines)
+                    .await,
+            );
+        }
+        Ok(deliveries)
+    }
+
+    /// Setup input `text` from a player: `Ok(None)` when it is not for a
+    /// game of theirs being set up (the move pipeline takes it then).
+    /// `game` is the id given with `/move`; `plain` marks chat text.
+    pub(crate) async fn route_setup(
+        &self,
+        ctx: &Ctx,
+        text: &str,
+        game: Option<&str>,
+        plain: bool,
+    ) -> Outcome<Option<Vec<Delivery>>> {
+        let mut text = text.trim().to_owned();
+        if plain && !looks_like_setup(&text) {
+            return Ok(None);
+        }
+        let actor = &ctx.actor().id;
+        let mut explicit = None;
+        if let Some(id) = game.filter(|id| !id.trim().is_empty()) {
+            match self.inner.store.get(ctx.platform(), id).await? {
+                Some(row) if row.status == Status::Setup && row.side_of(actor).is_some() => {
+                    explicit = Some(row)
+                }
+                Some(_) => return Ok(None),
+                // `/move Ke1 Qd1`: the second placement was read as an id.
+                None if matches!(SetupCommand::parse(&text), SetupCommand::Place(_)) => {
+                    text = format!("{text} {}", id.trim())
+                }
+                None => return Ok(None),
+            }
+        }
+        let found = match explicit {
+            Some(row) => row,
+            None => {
+                let mut rows = self
+                    .inner
+                    .store
+                    .setup_games_of(ctx.platform(), actor)
+                    .await?;
+                if !ctx.req.private || rows.iter().any(|row| row.chat_id == ctx.req.chat.id) {
+                    rows.retain(|row| row.chat_id == ctx.req.chat.id);
+                }
+                if rows.is_empty() {
+                    return Ok(None);
+                }
+                // A move for a game in play keeps going to that game.
+                if plain && looks_like_move(&text) && !self.candidates(ctx).await?.is_empty() {
+                    return Ok(None);
+                }
+                if rows.len() > 1 {
+                    return Err(self.which_game(ctx, &rows));
+                }
+                rows.remove(0)
+            }
+        };
+        if !ctx.req.private && SetupCommand::parse(&text) != SetupCommand::Board {
+            // Refused before the text is read: a setup is secret. (A board
+            // asked for in the group goes to the player privately.)
+            return Err(Msg::new("error-setup-in-public")
+                .arg("id", found.id.clone())
+                .into());
+        }
+        if text.chars().count() > MAX_SETUP_TEXT {
+            return Err(Msg::new("error-setup-too-long").into());
+        }
+        let (_lock, row) = self.lock_fresh(&found, Status::Setup).await?;
+        let mut row =
+            row.ok_or_else(|| Msg::new("error-setup-over").arg("id", found.id.clone()))?;
+        if row.deadline.is_some_and(|deadline| self.now() >= deadline) {
+            return self.setup_timeout(&mut row).await.map(Some);
+        }
+        self.setup_input(ctx, &mut row, &text).await.map(Some)
+    }
+
+    /// `/abort` of a game being set up by one of its players: `Ok(None)`
+    /// when the caller sets up no such game.
+    pub(crate) async fn abort_setup(
+        &self,
+        ctx: &Ctx,
+        game: Option<&str>,
+    ) -> Outcome<Option<Vec<Delivery>>> {
+        let actor = &ctx.actor().id;
+        let mut rows = self
+            .inner
+            .store
+            .setup_games_of(ctx.platform(), actor)
+            .await?;
+        match game.map(|id| id.trim().trim_start_matches('#').to_lowercase()) {
+            Some(id) if !id.is_empty() => rows.retain(|row| row.id == id),
+            _ if !ctx.req.private || rows.iter().any(|row| row.chat_id == ctx.req.chat.id) => {
+                rows.retain(|row| row.chat_id == ctx.req.chat.id)
+            }
+            _ => {}
+        }
+        let found = match rows.len() {
+            0 => return Ok(None),
+            1 => rows.remove(0),
+            _ => return Err(self.which_game(ctx, &rows)),
+        };
+        let (_lock, row) = self.lock_fresh(&found, Status::Setup).await?;
+        let mut row =
+            row.ok_or_else(|| Msg::new("error-setup-over").arg("id", found.id.clone()))?;
+        let side = row
+            .side_of(actor)
+            .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
+        row.status = Status::Aborted;
+        row.result = Some(crate::store::GameResult::NoResult);
+        row.reason = Some("aborted".to_owned());
+        row.deadline = None;
+        self.save(&mut row).await?;
+        tracing::info!(game = %row.id, "aborted during setup");
+        let lang = self.chat_lang(&row.platform, &row.chat_id).await;
+        let text = self.text(
+            lang,
+            &Msg::new("game-aborted")
+                .arg("id", row.id.clone())
+                .arg("player", row.player_name(side).to_owned()),
+        );
+        Ok(Some(vec![self.setup_note(lang, &row, vec![text])]))
+    }
+
+    /// Applies one setup command of the actor to `row` (locked, in setup).
+    async fn setup_input(&self, ctx: &Ctx, row: &mut GameRow, text: &str) -> Outcome {
+        let variant = self.variant(row)?;
+        let actor = &ctx.actor().id;
+        let seat_index = row
+            .seats
+            .iter()
+            .position(|seat| seat.user_id == *actor)
+            .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
+        let side = row.seats[seat_index].side;
+        let command = SetupCommand::parse(text);
+        let lang = ctx.lang;
+        if command == SetupCommand::Board || row.seats[seat_index].ready {
+            let mut lines = Vec::new();
+            if command != SetupCommand::Board {
+                lines.push(self.text(
+                    lang,
+                    &Msg::new("error-setup-ready").arg("id", row.id.clone()),
+                ));
+            }
+            return Ok(vec![
+                self.setup_board(row, &variant, side, lang, lines).await,
+            ]);
+        }
+        let current = placement_of(&variant, row, side);
+        let changed = match command {
+            SetupCommand::Place(text) => {
+                let mut next = current.clone();
+                next.apply(&variant, Side(side as u8), text).map(|()| next)
+            }
+            SetupCommand::Random => {
+                Placement::random(&variant, Side(side as u8), fastrand::u64(..))
+            }
+            SetupCommand::Clear => Ok(Placement::default()),
+            SetupCommand::Last => {
+                let last = self
+                    .inner
+                    .store
+                    .last_setup(ctx.platform(), actor, &row.variant, &row.id)
+                    .await?;
+                let Some((stored, stored_side)) = last else {
+                    let lines = vec![self.text(lang, &Msg::new("error-setup-no-last"))];
+                    return Ok(vec![
+                        self.setup_board(row, &variant, side, lang, lines).await,
+                    ]);
+                };
+                let mut before = Placement::default();
+                let mut next = Placement::default();
+                before
+                    .apply(&variant, Side(stored_side as u8), &stored)
+                    .and_then(|()| {
+                        let text = mirrored(&variant, &before, stored_side, side);
+                        next.apply(&variant, Side(side as u8), &text)
+                    })
+                    .map(|()| next)
+            }
+            SetupCommand::Ready => current
+                .validate(&variant, Side(side as u8))
+                .map(|()| current.clone()),
+            SetupCommand::Board => Ok(current.clone()),
+        };
+        let placement = match changed {
+            Ok(placement) => placement,
+            Err(error) => {
+                let mut msg = setup_error(&error);
+                if command == SetupCommand::Ready {
+                    msg = Msg::new("error-setup-not-ready").arg("reason", self.text(lang, &msg));
+                }
+                let lines = vec![self.text(lang, &msg)];
+                return Ok(vec![
+                    self.setup_board(row, &variant, side, lang, lines).await,
+                ]);
+            }
+        };
+        let ready = command == SetupCommand::Ready;
+        let seat = &mut row.seats[seat_index];
+        seat.setup = (!placement.is_empty()).then(|| placement.to_text(&variant));
+        seat.ready = ready;
+        if !ready {
+            self.save(row).await?;
+            let lines = match command {
+                SetupCommand::Random => vec![self.text(lang, &Msg::new("setup-random"))],
+                SetupCommand::Last => vec![self.text(lang, &Msg::new("setup-last"))],
+                _ => Vec::new(),
+            };
+            return Ok(vec![
+                self.setup_board(row, &variant, side, lang, lines).await,
+            ]);
+        }
+        let chat_lang = self.chat_lang(&row.platform, &row.chat_id).await;
+        let note = self.text(
+            chat_lang,
+            &Msg::new("setup-player-ready")
+                .arg("id", row.id.clone())
+                .arg("player", row.player_name(side).to_owned()),
+        );
+        if row.seats.iter().all(|seat| seat.ready) {
+            let mut deliveries = vec![
+                self.setup_board(row, &variant, side, lang, Vec::new())
+                    .await,
+            ];
+            deliveries.extend(
+                self.start_play(row, &variant, chat_lang, vec![note])
+                    .await?,
+            );
+            return Ok(deliveries);
+        }
+        self.save(row).await?;
+        tracing::debug!(game = %row.id, side, "setup ready");
+        let mut waiting = vec![note];
+        waiting.extend(self.setup_deadline_line(chat_lang, row));
+        Ok(vec![
+            self.setup_board(row, &variant, side, lang, Vec::new())
+                .await,
+            self.setup_note(chat_lang, row, waiting),
+        ])
+    }
+
+    /// The setup deadline passed (the caller holds the lock): every player
+    /// not ready gets a random setup and is told so, then play starts.
+    pub(crate) async fn setup_timeout(&self, row: &mut GameRow) -> Outcome {
+        let variant = match self.variant(row) {
+            Ok(variant) => variant,
+            Err(e) => {
+                // A game that cannot be judged: stop its deadline rather than
+                // retry it for ever.
+                row.deadline = None;
+                self.save(row).await?;
+                return Err(e);
+            }
+        };
+        let chat_lang = self.chat_lang(&row.platform, &row.chat_id).await;
+        let mut late = Vec::new();
+        for index in 0..row.seats.len() {
+            let seat = &row.seats[index];
+            if seat.ready {
+                continue;
+            }
+            let side = seat.side;
+            let placement = Placement::random(&variant, Side(side as u8), fastrand::u64(..))
+                .map_err(|e| {
+                    tracing::error!(game = %row.id, error = %e, "no random setup");
+                    Msg::new("error-internal")
+                })?;
+            let seat = &mut row.seats[index];
+            seat.setup = Some(placement.to_text(&variant));
+            seat.ready = true;
+            late.push((side, seat.user_id.clone(), seat.user_name.clone()));
+        }
+        let mut deliveries = Vec::new();
+        for (side, user, _) in &late {
+            let lang = self.user_lang(&row.platform, user).await;
+            let lines = vec![self.text(
+                lang,
+                &Msg::new("setup-timeout-you").arg("id", row.id.clone()),
+            )];
+            deliveries.push(self.setup_board(row, &variant, *side, lang, lines).await);
+        }
+        let names: Vec<String> = late.into_iter().map(|(_, _, name)| name).collect();
+        let note = self.text(
+            chat_lang,
+            &Msg::new("setup-timeout")
+                .arg("id", row.id.clone())
+                .arg("players", names.join(", ")),
+        );
+        tracing::info!(game = %row.id, "setup deadline passed");
+        deliveries.extend(
+            self.start_play(row, &variant, chat_lang, vec![note])
+                .await?,
+        );
+        Ok(deliveries)
+    }
+
+    /// Every seat is ready: composes the start position, starts the clocks
+    /// as an ordinary start does, and reveals the board to everyone. `notes`
+    /// open the public announcement.
+    async fn start_play(
+        &self,
+        row: &mut GameRow,
+        variant: &Variant,
+        lang: Lang,
+        notes: Vec<String>,
+    ) -> Outcome {
+        let placements = [placement_of(variant, row, 0), placement_of(variant, row, 1)];
+        let fen = start_fen(variant, [&placements[0], &placements[1]]).map_err(|e| {
+            tracing::error!(game = %row.id, error = %e, "ready setups do not compose");
+            Msg::new("error-internal")
+        })?;
+        let mut notes = notes;
+        notes.push(self.text(lang, &Msg::new("setup-revealed").arg("id", row.id.clone())));
+        row.start_fen = Some(fen.clone());
+        let now = self.now();
+        match Game::new(variant, Start::Fen(fen.clone())) {
+            Ok(game) => {
+                row.status = Status::Active;
+                row.turn_started_at = Some(now);
+                let to_move = game.side_to_move().index();
+                row.deadline = row.remaining(to_move).map(|t| now.saturating_add(t));
+                self.save(row).await?;
+                tracing::info!(game = %row.id, "setup done, play starts");
+                let mut deliveries = self.announce(row, &game, Event::Started, lang).await;
+                if let Some(public) = deliveries.first_mut() {
+                    notes.push(std::mem::take(&mut public.text));
+                    public.text = notes.join("\n");
+                }
+                Ok(deliveries)
+            }
+            Err(FenError::OpponentInCheck) => {
+                // Our choice, after battle chess's first-move rule: a side
+                // already in check before the other side's first move loses
+                // at once. The record keeps the composed position.
+                let to_move = if fen.split_whitespace().nth(1) == Some("b") {
+                    1
+                } else {
+                    0
+                };
+                let result = row.win_of_side(to_move);
+                finish(row, result, "setup-check");
+                self.save(row).await?;
+                tracing::info!(game = %row.id, "setup left a side in check: game over");
+                notes.push(self.result_text(lang, row));
+                let view = setup_view(variant, [&placements[0], &placements[1]], Audience::Full);
+                let mut public = self.setup_note(lang, row, notes);
+                let decor = Decor {
+                    bottom: Side::WHITE,
+                    names: vec![row.player_name(0).to_owned(), row.player_name(1).to_owned()],
+                    clocks: Vec::new(),
+                    status: Some(self.result_text(lang, row)),
+                };
+                self.attach_board(&mut public, view, decor, format!("{}-0.png", row.id))
+                    .await;
+                Ok(vec![public])
+            }
+            Err(e) => {
+                tracing::error!(game = %row.id, error = %e, "composed setup is no position");
+                Err(Failure::User(Msg::new("error-internal")))
+            }
+        }
+    }
+
+    /// "Setup time: 4:12", when the setup has a deadline.
+    fn setup_deadline_line(&self, lang: Lang, row: &GameRow) -> Option<String> {
+        let left = row.deadline? - self.now();
+        Some(self.text(
+            lang,
+            &Msg::new("setup-deadline").arg("left", format_remaining(left)),
+        ))
+    }
+
+    /// A public note about a game being set up.
+    fn setup_note(&self, lang: Lang, row: &GameRow, lines: Vec<String>) -> Delivery {
+        Delivery {
+            target: Target::Chat(chat_of(row)),
+            text: lines.join("\n"),
+            image: None,
+            buttons: Vec::new(),
+            game: Some(self.game_ref(lang, row, false)),
+        }
+    }
+
+    /// Side `side`'s player's private board during setup: `lines`, the state
+    /// of their setup, and their half (the other side's zone is fog). Nothing
+    /// in it depends on another seat's setup.
+    async fn setup_board(
+        &self,
+        row: &GameRow,
+        variant: &Variant,
+        side: usize,
+        lang: Lang,
+        mut lines: Vec<String>,
+    ) -> Delivery {
+        let Some(user) = player_ref(row, side) else {
+            return self.setup_note(lang, row, Vec::new());
+        };
+        let own = placement_of(variant, row, side);
+        let nothing = Placement::default();
+        let placements = if side == 0 {
+            [&own, &nothing]
+        } else {
+            [&nothing, &own]
+        };
+        let ready = row.seat_of_side(side).is_some_and(|seat| seat.ready);
+        let state = if row.seats.iter().all(|seat| seat.ready) {
+            Msg::new("setup-state-final")
+        } else if ready {
+            Msg::new("setup-state-ready")
+        } else {
+            match own.validate(variant, Side(side as u8)) {
+                Ok(()) => Msg::new("setup-state-complete"),
+                Err(SetupError::Missing(pieces)) => {
+                    Msg::new("setup-state-missing").arg("pieces", spaced(&pieces))
+                }
+                Err(error) => Msg::new("setup-state-invalid")
+                    .arg("reason", self.text(lang, &setup_error(&error))),
+            }
+        };
+        lines.push(
+            self.text(
+                lang,
+                &state
+                    .arg("id", row.id.clone())
+                    .arg("color", self.color_name(lang, side)),
+            ),
+        );
+        let mut delivery = Delivery {
+            target: Target::Private(user),
+            text: lines.join("\n"),
+            image: None,
+            buttons: Vec::new(),
+            game: Some(self.game_ref(lang, row, false)),
+        };
+        let view = setup_view(variant, placements, Audience::Side(Side(side as u8)));
+        let decor = Decor {
+            bottom: Side(side as u8),
+            names: vec![row.player_name(0).to_owned(), row.player_name(1).to_owned()],
+            clocks: Vec::new(),
+            status: None,
+        };
+        let color = Side(side as u8).color_name();
+        let file_name = format!("{}-setup-{color}.png", row.id);
+        self.attach_board(&mut delivery, view, decor, file_name)
+            .await;
+        delivery
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setup_input_is_told_from_chatter() {
+        for text in [
+            "ready",
+            "Random",
+            "Ke1 Qd1 e2",
+            "RNBQKBNR/PPPPPPPP",
+            "Крe1",
+            "готов",
+        ] {
+            assert!(looks_like_setup(text), "{text}");
+        }
+        for text in ["hello", "gg well played", "what? e2", "https://x.y/1"] {
+            assert!(!looks_like_setup(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_setup_deadline_follows_the_clock() {
+        assert_eq!(setup_time("3+2"), Some(LIVE_SETUP_TIME));
+        assert_eq!(setup_time("2d"), Some(2 * 86_400_000));
+        assert_eq!(setup_time("-"), None);
+    }
+}
