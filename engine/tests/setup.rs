@@ -7,18 +7,7 @@ use kodex_engine::{Audience, Game, Registry, Side, SquareView, Start, Variant};
 
 /// A chess-battle-like test variant: the normal army within the first three
 /// ranks, pawns on ranks 2–3 one per file, bishops on opposite colours.
-const SCREEN: &str = r#"
-id = "screentest"
-extends = "chess"
-start = "8/8/8/8/8/8/8/8 w - - 0 1"
-names = { en = "Screen test", ru = "Ширма (тест)" }
-[setup]
-mode = "secret"
-army = "KQRRBBNNPPPPPPPP"
-ranks = [1, 3]
-pawn_ranks = [2, 3]
-rules = ["bishops-opposite-colours", "one-pawn-per-file"]
-"#;
+const SCREEN: &str = include_str!("../../tests/variants/screentest.toml");
 
 /// A public, one-sided setup: white places a lone amazon-like queen anywhere.
 const LONE: &str = r#"

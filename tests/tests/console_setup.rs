@@ -10,18 +10,7 @@ use console_support::{game_id, has, temp_dir, to, Chat, EPOCH};
 use kodex_bot::store::Status;
 use kodex_engine::Registry;
 
-const SCREEN: &str = r#"
-id = "screentest"
-extends = "chess"
-start = "8/8/8/8/8/8/8/8 w - - 0 1"
-names = { en = "Screen test", ru = "Ширма (тест)" }
-[setup]
-mode = "secret"
-army = "KQRRBBNNPPPPPPPP"
-ranks = [1, 3]
-pawn_ranks = [2, 3]
-rules = ["bishops-opposite-colours", "one-pawn-per-file"]
-"#;
+const SCREEN: &str = include_str!("../variants/screentest.toml");
 
 const CLASSICAL: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 

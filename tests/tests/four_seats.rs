@@ -17,21 +17,7 @@ use kodex_bot::time::ManualTime;
 use kodex_bot::Service;
 use kodex_engine::Registry;
 
-const CROSS: &str = r#"
-id = "crosstest"
-names = { en = "Cross test", ru = "Крест (тест)" }
-rules = { en = "Two teams of two; the team without rooks loses.", ru = "Две команды по двое; команда без ладей проигрывает." }
-files = 14
-ranks = 14
-holes = ["a1:c3", "l1:n3", "a12:c14", "l12:n14"]
-start = "3r6r3/14/14/14/14/14/14/14/14/14/14/14/14/3R6R3 w - - 0 1"
-seats = 4
-extinction = "loss"
-[pieces.r]
-name = "rook"
-betza = "R"
-art = "rook"
-"#;
+const CROSS: &str = include_str!("../variants/crosstest.toml");
 
 #[tokio::test]
 async fn four_seats_take_turns_in_order_and_a_team_wins() {
