@@ -102,6 +102,9 @@ pub struct Tables<B> {
     pub simple_attacks: bool,
     /// The (up to eight) neighbours of each square, for explosions.
     pub adjacent: Vec<B>,
+    /// The royal piece type ([`VariantDef::royal_type`], looked up once: it is
+    /// asked for on every check test).
+    pub royal_type: Option<usize>,
     /// Hash keys.
     pub zobrist: Zobrist,
 }
@@ -397,6 +400,7 @@ impl<B: Bits> Tables<B> {
                 .filter(|(_, p)| p.castles)
                 .fold(0, |mask, (ty, _)| mask | 1 << ty),
             simple_attacks,
+            royal_type: def.royal_type(),
             adjacent: (0..size)
                 .map(|sq| {
                     let mut near = B::EMPTY;

@@ -180,7 +180,10 @@ impl<'a, B: Bits> Rules<'a, B> {
         let t = self.t;
         let theirs = pos.by_side[side] & occupied;
         let mut found = B::EMPTY;
-        for ty in 0..self.types() {
+        let mut leapers = t.leap_attack_types[side];
+        while leapers != 0 {
+            let ty = leapers.trailing_zeros() as usize;
+            leapers &= leapers - 1;
             let pieces = pos.by_type[ty] & theirs;
             if pieces.any() {
                 found |= t.pieces[ty][side].attacked_from[square] & pieces;

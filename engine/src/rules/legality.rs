@@ -1,7 +1,7 @@
 //! Legality: which pseudo-legal moves are legal — by playing them, or on the
 //! fast path from checkers and pins — and perft's bulk count.
 
-use super::{Position, Rules};
+use super::{pieces_of_types, Position, Rules};
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
 
@@ -82,6 +82,11 @@ impl<'a, B: Bits> Rules<'a, B> {
             count: 0,
         };
         for &(ray, mask, _) in &t.rider_attacks[them] {
+            // Only a line holding an enemy rider of that line can pin.
+            let snipers = pieces_of_types(pos, mask) & pos.by_side[them] & t.rays[ray][king];
+            if snipers.is_empty() {
+                continue;
+            }
             let Some(first) = t.first_blocker(ray, king, occupied) else {
                 continue;
             };
@@ -91,11 +96,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             let Some(second) = t.first_blocker(ray, first, occupied) else {
                 continue;
             };
-            if !t.rays[ray][king].has(second) || !pos.by_side[them].has(second) {
-                continue;
-            }
-            let pinner = self.type_at(pos, second).unwrap_or(usize::MAX);
-            if pinner >= 32 || mask & (1 << pinner) == 0 {
+            if !snipers.has(second) {
                 continue;
             }
             if pins.count == pins.lines.len() {
@@ -117,7 +118,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             return;
         };
         let them = 1 - pos.side as usize;
-        let royal = self.def.royal_type().unwrap_or(usize::MAX);
+        let royal = self.royal_type().unwrap_or(usize::MAX);
         let without_king = pos.occupied() & !B::bit(pins.king);
         list.retain(|&mv| {
             let (from, to) = (mv.from as usize, mv.to as usize);
@@ -143,7 +144,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         let us = pos.side as usize;
         let them = 1 - us;
-        let royal = def.royal_type().unwrap_or(usize::MAX);
+        let royal = self.royal_type().unwrap_or(usize::MAX);
         let without_king = pos.occupied() & !B::bit(pins.king);
         let mut count = 0u64;
         self.visit_targets(pos, |ty, from, targets, kind| {
@@ -172,9 +173,19 @@ impl<'a, B: Bits> Rules<'a, B> {
             if pins.pinned.has(from) {
                 legal &= pins.line(from);
             }
+            // Without a popcount instruction (no target-cpu) counting costs: skip the
+            // empty and single-square cases, which are most of them.
             let zone = self.t.pieces[ty][us].promotion_zone;
-            count += (legal & !zone).count() as u64;
-            count += (legal & zone).count() as u64 * def.pieces[ty].promotes_to.len() as u64;
+            let promoting = legal & zone;
+            if promoting.any() {
+                legal &= !zone;
+                count += promoting.count() as u64 * def.pieces[ty].promotes_to.len() as u64;
+            }
+            if legal.more_than_one() {
+                count += legal.count() as u64;
+            } else if legal.any() {
+                count += 1;
+            }
         });
         if def.castling {
             let mut castles = MoveList::new();

@@ -114,7 +114,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                 castlers |= pos.by_type[i];
             }
             pos.castling &= castlers & !B::bit(from) & !B::bit(to);
-            if let Some(royal) = self.def.royal_type() {
+            if let Some(royal) = self.royal_type() {
                 if ty == royal && mv.kind != MoveKind::Drop {
                     pos.castling &= !self.t.first_rank[us];
                 }

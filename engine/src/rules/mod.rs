@@ -147,10 +147,16 @@ impl<'a, B: Bits> Rules<'a, B> {
             .position(|b| b.has(square))
     }
 
+    /// The royal piece type, if the variant has one.
+    #[inline]
+    pub fn royal_type(&self) -> Option<usize> {
+        self.t.royal_type
+    }
+
     /// The royal pieces of `side`.
     #[inline]
     pub fn royals(&self, pos: &Position<B>, side: usize) -> B {
-        match self.def.royal_type() {
+        match self.royal_type() {
             Some(ty) => pos.by_type[ty] & pos.by_side[side],
             None => B::EMPTY,
         }

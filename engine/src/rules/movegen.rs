@@ -163,7 +163,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         if rights.is_empty() {
             return;
         }
-        let Some(royal) = self.def.royal_type() else {
+        let Some(royal) = self.royal_type() else {
             return;
         };
         let kings = pos.by_type[royal] & pos.by_side[us] & self.t.first_rank[us];
