@@ -97,6 +97,8 @@ pub struct Tables<B> {
     /// Per attacking side, the piece types that attack by leaps or exotic moves
     /// (riders are found through `rider_attacks`).
     pub leap_attack_types: [u32; SIDES],
+    /// Per side, the piece types that may capture en passant.
+    pub en_passant_types: [u32; SIDES],
     /// Whether every piece attacks by plain leaps and riders (no hoppers, lame or
     /// bent moves, minimum ranges), so checks and pins can be computed from rays.
     pub simple_attacks: bool,
@@ -357,6 +359,15 @@ impl<B: Bits> Tables<B> {
             }
             mask
         });
+        let en_passant_types: [u32; SIDES] = std::array::from_fn(|side| {
+            let mut mask = 0u32;
+            for (ty, per_side) in pieces.iter().enumerate() {
+                if per_side[side].ep_capture.iter().any(|b| b.any()) {
+                    mask |= 1 << ty;
+                }
+            }
+            mask
+        });
         let simple_attacks = pieces.iter().flatten().all(|p: &PieceTables<B>| {
             !p.exotic
                 && p.bent.is_empty()
@@ -393,6 +404,7 @@ impl<B: Bits> Tables<B> {
             first_rank: [side_zone(0, &|r| r == 1), side_zone(1, &|r| r == 1)],
             flag,
             leap_attack_types,
+            en_passant_types,
             castling_types: def
                 .pieces
                 .iter()

@@ -93,6 +93,16 @@ impl<B: Bits> Position<B> {
         self.by_side[side].set(square);
     }
 
+    /// Removes the piece of `side` and type `ty` known to stand on `square`
+    /// (cheaper than [`Position::remove`], which looks at every type).
+    #[inline]
+    pub fn remove_piece(&mut self, square: usize, side: usize, ty: usize) {
+        let bit = !B::bit(square);
+        self.by_type[ty] &= bit;
+        self.by_side[side] &= bit;
+        self.promoted &= bit;
+    }
+
     /// Removes whatever stands on `square`.
     #[inline]
     pub fn remove(&mut self, square: usize) {
