@@ -1,6 +1,7 @@
 //! Legality: which pseudo-legal moves are legal — by playing them, or on the
 //! fast path from checkers and pins — and perft's bulk count.
 
+use super::movegen::VisitTargets;
 use super::{pieces_of_types, Position, Rules};
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
@@ -146,47 +147,17 @@ impl<'a, B: Bits> Rules<'a, B> {
         let them = 1 - us;
         let royal = self.royal_type().unwrap_or(usize::MAX);
         let without_king = pos.occupied() & !B::bit(pins.king);
-        let mut count = 0u64;
-        self.visit_targets(pos, |ty, from, targets, kind| {
-            if ty == royal {
-                count += targets
-                    .squares()
-                    .filter(|&to| !self.attacked(pos, to, them, without_king))
-                    .count() as u64;
-                return;
-            }
-            if kind == MoveKind::EnPassant {
-                let mv = Move {
-                    from: from as u8,
-                    to: targets.lowest() as u8,
-                    piece: ty as u8,
-                    promotion: 0,
-                    kind,
-                };
-                count += self.is_legal(pos, mv) as u64;
-                return;
-            }
-            if pins.double_check {
-                return;
-            }
-            let mut legal = targets & pins.evasion;
-            if pins.pinned.has(from) {
-                legal &= pins.line(from);
-            }
-            // Without a popcount instruction (no target-cpu) counting costs: skip the
-            // empty and single-square cases, which are most of them.
-            let zone = self.t.pieces[ty][us].promotion_zone;
-            let promoting = legal & zone;
-            if promoting.any() {
-                legal &= !zone;
-                count += promoting.count() as u64 * def.pieces[ty].promotes_to.len() as u64;
-            }
-            if legal.more_than_one() {
-                count += legal.count() as u64;
-            } else if legal.any() {
-                count += 1;
-            }
-        });
+        let mut counter = LegalCounter {
+            rules: self,
+            pos,
+            pins: &pins,
+            them,
+            royal,
+            without_king,
+            count: 0,
+        };
+        self.visit_targets(pos, &mut counter);
+        let mut count = counter.count;
         if def.castling {
             let mut castles = MoveList::new();
             self.castling_moves(pos, &mut castles);
@@ -225,5 +196,62 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         // Without a royal piece (antichess, the horde) every pseudo-legal move is legal.
         self.keep_compulsory_captures(list);
+    }
+}
+
+/// Counts legal moves target set by target set for [`Rules::count_legal`]: a
+/// visitor rather than a closure so that it is inlined into the generator.
+struct LegalCounter<'r, 'a, B: Bits> {
+    rules: &'r Rules<'a, B>,
+    pos: &'r Position<B>,
+    pins: &'r Pins<B>,
+    them: usize,
+    royal: usize,
+    without_king: B,
+    count: u64,
+}
+
+impl<B: Bits> VisitTargets<B> for LegalCounter<'_, '_, B> {
+    #[inline(always)]
+    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind) {
+        let (rules, pos, pins) = (self.rules, self.pos, self.pins);
+        if ty == self.royal {
+            self.count += targets
+                .squares()
+                .filter(|&to| !rules.attacked(pos, to, self.them, self.without_king))
+                .count() as u64;
+            return;
+        }
+        if kind == MoveKind::EnPassant {
+            let mv = Move {
+                from: from as u8,
+                to: targets.lowest() as u8,
+                piece: ty as u8,
+                promotion: 0,
+                kind,
+            };
+            self.count += rules.is_legal(pos, mv) as u64;
+            return;
+        }
+        if pins.double_check {
+            return;
+        }
+        let mut legal = targets & pins.evasion;
+        if pins.pinned.has(from) {
+            legal &= pins.line(from);
+        }
+        // Without a popcount instruction (no target-cpu) counting costs: skip the
+        // empty and single-square cases, which are most of them.
+        let zone = rules.t.pieces[ty][1 - self.them].promotion_zone;
+        let promoting = legal & zone;
+        if promoting.any() {
+            legal &= !zone;
+            self.count += promoting.count() as u64 * rules.def.pieces[ty].promotes_to.len() as u64;
+        }
+        if legal.more_than_one() {
+            self.count += legal.count() as u64;
+        } else if legal.any() {
+            self.count += 1;
+        }
     }
 }

@@ -6,6 +6,21 @@ use crate::betza::Hop;
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
 
+/// Receives the target sets of [`Rules::visit_targets`]: the piece type, its
+/// square, the targets and their kind. Closures are visitors; a type with an
+/// `#[inline(always)]` method is inlined at every call site.
+pub(crate) trait VisitTargets<B> {
+    /// One target set.
+    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind);
+}
+
+impl<B, F: FnMut(usize, usize, B, MoveKind)> VisitTargets<B> for F {
+    #[inline(always)]
+    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind) {
+        self(ty, from, targets, kind)
+    }
+}
+
 impl<'a, B: Bits> Rules<'a, B> {
     #[inline]
     fn push_targets(
@@ -50,11 +65,8 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// sets by kind (captures, quiet moves, double steps, en passant).
     /// Castling and drops are not included.
     #[inline(always)]
-    pub(crate) fn visit_targets(
-        &self,
-        pos: &Position<B>,
-        mut visit: impl FnMut(usize, usize, B, MoveKind),
-    ) {
+    pub(crate) fn visit_targets(&self, pos: &Position<B>, visitor: &mut impl VisitTargets<B>) {
+        let mut visit = |ty, from, targets, kind| visitor.visit(ty, from, targets, kind);
         let t = self.t;
         let us = pos.side as usize;
         let them = 1 - us;
@@ -132,7 +144,7 @@ impl<'a, B: Bits> Rules<'a, B> {
 
     /// All pseudo-legal moves (own-royal safety not checked) of the side to move.
     pub fn pseudo_moves(&self, pos: &Position<B>, list: &mut MoveList) {
-        self.visit_targets(pos, |ty, from, targets, kind| {
+        self.visit_targets(pos, &mut |ty, from, targets, kind| {
             self.push_targets(pos, list, ty, from, targets, kind)
         });
         if self.def.castling {
