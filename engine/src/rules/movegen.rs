@@ -21,8 +21,24 @@ impl<B, F: FnMut(usize, usize, B, MoveKind)> VisitTargets<B> for F {
     }
 }
 
+/// Lists the moves of each target set for [`Rules::pseudo_moves`], inlined
+/// into the generator.
+struct MovePusher<'r, 'a, B: Bits> {
+    rules: &'r Rules<'a, B>,
+    pos: &'r Position<B>,
+    list: &'r mut MoveList,
+}
+
+impl<B: Bits> VisitTargets<B> for MovePusher<'_, '_, B> {
+    #[inline(always)]
+    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind) {
+        self.rules
+            .push_targets(self.pos, self.list, ty, from, targets, kind)
+    }
+}
+
 impl<'a, B: Bits> Rules<'a, B> {
-    #[inline]
+    #[inline(always)]
     fn push_targets(
         &self,
         pos: &Position<B>,
@@ -144,9 +160,14 @@ impl<'a, B: Bits> Rules<'a, B> {
 
     /// All pseudo-legal moves (own-royal safety not checked) of the side to move.
     pub fn pseudo_moves(&self, pos: &Position<B>, list: &mut MoveList) {
-        self.visit_targets(pos, &mut |ty, from, targets, kind| {
-            self.push_targets(pos, list, ty, from, targets, kind)
-        });
+        self.visit_targets(
+            pos,
+            &mut MovePusher {
+                rules: self,
+                pos,
+                list,
+            },
+        );
         if self.def.castling {
             self.castling_moves(pos, list);
         }
