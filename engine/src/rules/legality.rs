@@ -159,9 +159,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         self.visit_targets(pos, &mut counter);
         let mut count = counter.count;
         if def.castling {
-            let mut castles = MoveList::new();
-            self.castling_moves(pos, &mut castles);
-            count += castles.iter().filter(|&&mv| self.is_legal(pos, mv)).count() as u64;
+            self.visit_castling_moves(pos, |mv| count += self.is_legal(pos, mv) as u64);
         }
         if def.drops && !pins.double_check {
             count += self.count_drops(pos, pins.evasion);

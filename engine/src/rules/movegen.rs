@@ -191,6 +191,11 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// empty way, and a king that neither starts on, passes nor lands on an
     /// attacked square.
     pub(crate) fn castling_moves(&self, pos: &Position<B>, list: &mut MoveList) {
+        self.visit_castling_moves(pos, |mv| list.push(mv));
+    }
+
+    /// Visits the castling moves of [`Rules::castling_moves`] without a list.
+    pub(crate) fn visit_castling_moves(&self, pos: &Position<B>, mut visit: impl FnMut(Move)) {
         let us = pos.side as usize;
         let rights = pos.castling & pos.by_side[us] & self.t.first_rank[us];
         if rights.is_empty() {
@@ -205,30 +210,29 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         let king = kings.lowest();
         let occupied = pos.occupied();
-        if self.attacked_for_king(pos, king, 1 - us, occupied) {
-            return;
-        }
+        // The cheap test first: most of the time every way is blocked, and
+        // then whether the king is attacked does not matter.
+        let mut free = B::EMPTY;
         for rook in rights.squares() {
             let (king_to, rook_to) = self.castling_destinations(king, rook);
             let lo = king.min(rook).min(king_to).min(rook_to);
             let hi = king.max(rook).max(king_to).max(rook_to);
-            let mut blocked = false;
-            for sq in lo..=hi {
-                if sq != king && sq != rook && occupied.has(sq) {
-                    blocked = true;
-                    break;
-                }
+            if !(lo..=hi).any(|sq| sq != king && sq != rook && occupied.has(sq)) {
+                free.set(rook);
             }
-            if blocked {
-                continue;
-            }
+        }
+        if free.is_empty() || self.attacked_for_king(pos, king, 1 - us, occupied) {
+            return;
+        }
+        for rook in free.squares() {
+            let (king_to, _) = self.castling_destinations(king, rook);
             let (a, b) = (king.min(king_to), king.max(king_to));
             let without_king = occupied & !B::bit(king) & !B::bit(rook);
             if (a..=b).any(|sq| sq != king && self.attacked_for_king(pos, sq, 1 - us, without_king))
             {
                 continue;
             }
-            list.push(Move {
+            visit(Move {
                 from: king as u8,
                 to: rook as u8,
                 piece: royal as u8,
