@@ -58,39 +58,41 @@ impl<'a, B: Bits> Rules<'a, B> {
         let king = royals.lowest();
         let occupied = pos.occupied();
         let ours = pos.by_side[us];
-        let checkers = self.attackers(pos, king, them, occupied);
-        // Squares that resolve a single check: the checker and, for a rider, the squares between.
-        let mut evasion = t.board;
-        if checkers.any() {
-            evasion = checkers;
-            if !checkers.more_than_one() {
-                let checker = checkers.lowest();
-                for &(ray, _, _) in &t.rider_attacks[them] {
-                    if t.rays[ray][king].has(checker) {
-                        evasion |= t.rays[ray][king] & !t.rays[ray][checker];
-                        break;
-                    }
-                }
-            }
-        }
-        // Pins: our piece first on a ray from the king, an enemy rider of that line behind it.
+        let theirs = pos.by_side[them];
         let mut pins = Pins {
             king,
-            double_check: checkers.more_than_one(),
-            evasion,
+            double_check: false,
+            evasion: t.board,
             pinned: B::EMPTY,
             lines: [(usize::MAX, B::EMPTY); 16],
             count: 0,
         };
+        // Checkers by leaps, then one walk over the rider lines from the king
+        // finds both checkers (an enemy rider of the line first) and pins (our
+        // piece first, an enemy rider of the line behind it).
+        let mut checkers = B::EMPTY;
+        let mut leapers = t.leap_attack_types[them];
+        while leapers != 0 {
+            let ty = leapers.trailing_zeros() as usize;
+            leapers &= leapers - 1;
+            let pieces = pos.by_type[ty] & theirs;
+            if pieces.any() {
+                checkers |= t.pieces[ty][them].attacked_from[king] & pieces;
+            }
+        }
         for &(ray, mask, _) in &t.rider_attacks[them] {
-            // Only a line holding an enemy rider of that line can pin.
-            let snipers = pieces_of_types(pos, mask) & pos.by_side[them] & t.rays[ray][king];
+            // Only a line holding an enemy rider of that line can check or pin.
+            let snipers = pieces_of_types(pos, mask) & theirs & t.rays[ray][king];
             if snipers.is_empty() {
                 continue;
             }
             let Some(first) = t.first_blocker(ray, king, occupied) else {
                 continue;
             };
+            if snipers.has(first) {
+                checkers.set(first);
+                continue;
+            }
             if !ours.has(first) {
                 continue;
             }
@@ -106,6 +108,20 @@ impl<'a, B: Bits> Rules<'a, B> {
             pins.pinned.set(first);
             pins.lines[pins.count] = (first, t.rays[ray][king] & !t.rays[ray][second]);
             pins.count += 1;
+        }
+        // Squares that resolve a single check: the checker and, for a rider, the squares between.
+        if checkers.any() {
+            pins.double_check = checkers.more_than_one();
+            pins.evasion = checkers;
+            if !pins.double_check {
+                let checker = checkers.lowest();
+                for &(ray, _, _) in &t.rider_attacks[them] {
+                    if t.rays[ray][king].has(checker) {
+                        pins.evasion |= t.rays[ray][king] & !t.rays[ray][checker];
+                        break;
+                    }
+                }
+            }
         }
         Some(pins)
     }
