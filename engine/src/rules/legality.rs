@@ -148,6 +148,30 @@ impl<'a, B: Bits> Rules<'a, B> {
         });
     }
 
+    /// Atomic: keeps the legal moves of `list`. Captures explode and king
+    /// moves may touch the enemy king, so those are played out; but when the
+    /// king is not attacked and does not touch the enemy king, a quiet move of
+    /// a piece that is not pinned leaves it unattacked, hence is legal.
+    fn retain_legal_atomic(&self, pos: &Position<B>, list: &mut MoveList) {
+        let us = pos.side as usize;
+        let royals = self.royals(pos, us);
+        let fast = royals.any()
+            && !royals.more_than_one()
+            && self.royals(pos, 1 - us).any()
+            && !self.touches_king_atomic(pos, royals.lowest(), 1 - us);
+        let pins = if fast { self.pins(pos) } else { None };
+        let Some(pins) = pins.filter(|p| p.evasion == self.t.board) else {
+            list.retain(|&mv| self.is_legal(pos, mv));
+            return;
+        };
+        let royal = self.royal_type().unwrap_or(usize::MAX);
+        list.retain(|&mv| {
+            let quiet = matches!(mv.kind, MoveKind::Quiet | MoveKind::DoubleStep);
+            (quiet && mv.piece as usize != royal && !pins.pinned.has(mv.from as usize))
+                || self.is_legal(pos, mv)
+        });
+    }
+
     /// Counts the legal moves without listing them (perft's last ply), where
     /// the plain leaper/rider fast path applies; `None` elsewhere.
     pub fn count_legal(&self, pos: &Position<B>) -> Option<u64> {
@@ -198,7 +222,9 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         self.pseudo_moves(pos, list);
         let us = pos.side as usize;
-        if self.def.atomic || !self.t.simple_attacks {
+        if self.def.atomic && self.t.simple_attacks {
+            self.retain_legal_atomic(pos, list);
+        } else if self.def.atomic || !self.t.simple_attacks {
             list.retain(|&mv| self.is_legal(pos, mv));
         } else {
             if self.royals(pos, us).any() {
