@@ -66,6 +66,9 @@ pub struct PieceTables<B> {
     pub attacked_from: Vec<B>,
     /// Whether attack detection needs the slow path (hoppers, bent riders, lame or initial captures).
     pub exotic: bool,
+    /// Whether every rider both moves and captures, without hops, minimum
+    /// ranges or initial-only moves: the generator then just unites slides.
+    pub plain_riders: bool,
 }
 
 /// A variant compiled for bit sets of type `B`.
@@ -218,6 +221,7 @@ impl<B: Bits> Tables<B> {
                     },
                     attacked_from: vec![B::EMPTY; size],
                     exotic: false,
+                    plain_riders: false,
                 };
                 for atom in &piece.atoms {
                     if let Some(second) = &atom.then {
@@ -287,6 +291,9 @@ impl<B: Bits> Tables<B> {
                         t.attacked_from[to].set(from);
                     }
                 }
+                t.plain_riders = t.riders.iter().all(|r| {
+                    r.quiet && r.capture && r.hop == Hop::None && r.min <= 1 && !r.initial
+                });
                 t
             });
             pieces.push(per_side);

@@ -5,6 +5,7 @@ use super::{Position, Rules};
 use crate::betza::Hop;
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
+use crate::tables::PieceTables;
 
 /// Receives the target sets of [`Rules::visit_targets`]: the piece type, its
 /// square, the targets and their kind. Closures are visitors; a type with an
@@ -99,29 +100,18 @@ impl<'a, B: Bits> Rules<'a, B> {
             for from in ours.squares() {
                 let mut quiet = pt.leap_quiet[from] & empty;
                 let mut capture = pt.leap_capture[from] & enemy;
-                for r in &pt.riders {
-                    if r.initial && !pt.initial_zone.has(from) {
-                        continue;
+                if pt.plain_riders {
+                    let mut reach = B::EMPTY;
+                    for r in &pt.riders {
+                        reach |= t.slide(r.ray, from, occupied);
                     }
-                    let reach = match r.hop {
-                        Hop::None => {
-                            t.slide(r.ray, from, occupied) & !t.too_near(r.ray, from, r.min)
-                        }
-                        Hop::Cannon => match t.first_blocker(r.ray, from, occupied) {
-                            Some(screen) => t.slide(r.ray, screen, occupied),
-                            None => B::EMPTY,
-                        },
-                        Hop::Grasshopper => match t.first_blocker(r.ray, from, occupied) {
-                            Some(screen) => t.ray_near[r.ray][1][screen],
-                            None => B::EMPTY,
-                        },
-                    };
-                    if r.quiet {
-                        quiet |= reach & empty;
-                    }
-                    if r.capture {
-                        capture |= reach & enemy;
-                    }
+                    quiet |= reach & empty;
+                    capture |= reach & enemy;
+                } else {
+                    let (rider_quiet, rider_capture) =
+                        self.rider_targets(pt, from, occupied, empty, enemy);
+                    quiet |= rider_quiet;
+                    capture |= rider_capture;
                 }
                 for sp in &pt.special[from] {
                     if (sp.initial && !pt.initial_zone.has(from)) || (sp.path & occupied).any() {
@@ -156,6 +146,44 @@ impl<'a, B: Bits> Rules<'a, B> {
                 }
             }
         }
+    }
+
+    /// The quiet and capturing targets of the riders of a piece on `from`
+    /// (hoppers, minimum ranges, initial-only rides).
+    #[inline]
+    fn rider_targets(
+        &self,
+        pt: &PieceTables<B>,
+        from: usize,
+        occupied: B,
+        empty: B,
+        enemy: B,
+    ) -> (B, B) {
+        let t = self.t;
+        let (mut quiet, mut capture) = (B::EMPTY, B::EMPTY);
+        for r in &pt.riders {
+            if r.initial && !pt.initial_zone.has(from) {
+                continue;
+            }
+            let reach = match r.hop {
+                Hop::None => t.slide(r.ray, from, occupied) & !t.too_near(r.ray, from, r.min),
+                Hop::Cannon => match t.first_blocker(r.ray, from, occupied) {
+                    Some(screen) => t.slide(r.ray, screen, occupied),
+                    None => B::EMPTY,
+                },
+                Hop::Grasshopper => match t.first_blocker(r.ray, from, occupied) {
+                    Some(screen) => t.ray_near[r.ray][1][screen],
+                    None => B::EMPTY,
+                },
+            };
+            if r.quiet {
+                quiet |= reach & empty;
+            }
+            if r.capture {
+                capture |= reach & enemy;
+            }
+        }
+        (quiet, capture)
     }
 
     /// All pseudo-legal moves (own-royal safety not checked) of the side to move.
