@@ -242,6 +242,12 @@ impl<'a, B: Bits> Rules<'a, B> {
         // then whether the king is attacked does not matter.
         let mut free = B::EMPTY;
         for rook in rights.squares() {
+            // Usually a piece stands between king and rook: no need to work out
+            // where they would land (which divides by the board's width).
+            let (near, far) = (king.min(rook), king.max(rook));
+            if (near + 1..far).any(|sq| occupied.has(sq)) {
+                continue;
+            }
             let (king_to, rook_to) = self.castling_destinations(king, rook);
             let lo = king.min(rook).min(king_to).min(rook_to);
             let hi = king.max(rook).max(king_to).max(rook_to);
