@@ -6,30 +6,15 @@ use super::{pieces_of_types, Position, Rules};
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
 
-/// Checkers and pins of the side to move (see [`Rules::count_legal`]).
+/// Checkers and pins of the side to move (see [`Rules::count_legal`]). Kept
+/// small, since it is built for every position counted: the line a pinned
+/// piece may move along is worked out only when asked ([`Rules::pin_line`]).
 struct Pins<B> {
     king: usize,
     double_check: bool,
     /// Where a non-royal move must land to resolve a check (everything when not in check).
     evasion: B,
     pinned: B,
-    lines: [(usize, B); 16],
-    count: usize,
-}
-
-impl<B: Bits> Pins<B> {
-    /// The line a pinned piece on `square` may move along.
-    fn line(&self, square: usize) -> B {
-        self.lines[..self.count]
-            .iter()
-            .filter(|(sq, _)| *sq == square)
-            .fold(!B::EMPTY, |acc, (_, line)| acc & *line)
-    }
-
-    /// Whether a piece on `from` may go to `to` as far as pins are concerned.
-    fn allows(&self, from: usize, to: usize) -> bool {
-        !self.pinned.has(from) || self.line(from).has(to)
-    }
 }
 
 impl<'a, B: Bits> Rules<'a, B> {
@@ -45,8 +30,7 @@ impl<'a, B: Bits> Rules<'a, B> {
     }
 
     /// Checkers and pins of the side to move, for the plain leaper/rider fast path.
-    /// `None` when the side to move does not have exactly one royal piece or
-    /// has more pins than are tracked.
+    /// `None` when the side to move does not have exactly one royal piece.
     fn pins(&self, pos: &Position<B>) -> Option<Pins<B>> {
         let t = self.t;
         let us = pos.side as usize;
@@ -64,8 +48,6 @@ impl<'a, B: Bits> Rules<'a, B> {
             double_check: false,
             evasion: t.board,
             pinned: B::EMPTY,
-            lines: [(usize::MAX, B::EMPTY); 16],
-            count: 0,
         };
         // Checkers by leaps, then one walk over the rider lines from the king
         // finds both checkers (an enemy rider of the line first) and pins (our
@@ -102,12 +84,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             if !snipers.has(second) {
                 continue;
             }
-            if pins.count == pins.lines.len() {
-                return None;
-            }
             pins.pinned.set(first);
-            pins.lines[pins.count] = (first, t.rays[ray][king] & !t.rays[ray][second]);
-            pins.count += 1;
         }
         // Squares that resolve a single check: the checker and, for a rider, the squares between.
         if checkers.any() {
@@ -124,6 +101,29 @@ impl<'a, B: Bits> Rules<'a, B> {
             }
         }
         Some(pins)
+    }
+
+    /// The line the pinned piece of the side to move on `square` may move
+    /// along (the intersection, should it be pinned twice): as [`Rules::pins`]
+    /// found the pin, between the king and the pinner, the pinner included.
+    fn pin_line(&self, pos: &Position<B>, king: usize, square: usize) -> B {
+        let t = self.t;
+        let them = 1 - pos.side as usize;
+        let occupied = pos.occupied();
+        let mut line = !B::EMPTY;
+        for &(ray, mask, _) in &t.rider_attacks[them] {
+            let from_king = t.rays[ray][king];
+            if !from_king.has(square) || t.first_blocker(ray, king, occupied) != Some(square) {
+                continue;
+            }
+            let snipers = pieces_of_types(pos, mask) & pos.by_side[them] & from_king;
+            if let Some(second) = t.first_blocker(ray, square, occupied) {
+                if snipers.has(second) {
+                    line &= from_king & !t.rays[ray][second];
+                }
+            }
+        }
+        line
     }
 
     /// Keeps the legal moves of `list` using checkers and pins instead of
@@ -143,7 +143,11 @@ impl<'a, B: Bits> Rules<'a, B> {
                 MoveKind::Castle | MoveKind::EnPassant => self.is_legal(pos, mv),
                 MoveKind::Drop => !pins.double_check && pins.evasion.has(to),
                 _ if mv.piece as usize == royal => !self.attacked(pos, to, them, without_king),
-                _ => !pins.double_check && pins.evasion.has(to) && pins.allows(from, to),
+                _ => {
+                    !pins.double_check
+                        && pins.evasion.has(to)
+                        && (!pins.pinned.has(from) || self.pin_line(pos, pins.king, from).has(to))
+                }
             }
         });
     }
@@ -278,7 +282,7 @@ impl<B: Bits> VisitTargets<B> for LegalCounter<'_, '_, B> {
         }
         let mut legal = targets & pins.evasion;
         if pins.pinned.has(from) {
-            legal &= pins.line(from);
+            legal &= rules.pin_line(pos, pins.king, from);
         }
         // Without a popcount instruction (no target-cpu) counting costs: skip the
         // empty and single-square cases, which are most of them.
