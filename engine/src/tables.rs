@@ -256,6 +256,14 @@ impl<B: Bits> Tables<B> {
                                 continue;
                             };
                             if atom.lame || atom.initial {
+                                if atom.captures {
+                                    t.exotic = true;
+                                }
+                                // An initial-only leap from elsewhere is never made: leave
+                                // it out rather than skip it on every generation.
+                                if atom.initial && !t.initial_zone.has(from) {
+                                    continue;
+                                }
                                 let mut path = B::EMPTY;
                                 if atom.lame {
                                     for sq in lame_path(g, from, step) {
@@ -269,9 +277,6 @@ impl<B: Bits> Tables<B> {
                                     capture: atom.captures,
                                     initial: atom.initial,
                                 });
-                                if atom.captures {
-                                    t.exotic = true;
-                                }
                                 continue;
                             }
                             if atom.moves {
