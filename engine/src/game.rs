@@ -11,6 +11,7 @@ use crate::moves::Move as RawMove;
 use crate::notation;
 use crate::outcome::{Outcome, Reason};
 use crate::rules::{Position, Rules};
+use crate::search::{Board, SearchBoard};
 use crate::side::Side;
 use crate::tables::{AnyTables, Tables};
 use crate::variant::{parse_definition, VariantDef, VariantError, BUILTIN};
@@ -45,6 +46,14 @@ pub enum Start {
 /// [`Game::uci`] or [`Game::san`].
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Move(pub(crate) crate::moves::Move);
+
+/// A move from the low-level search API ([`crate::search`]) for [`Game::play`],
+/// [`Game::uci`] or [`Game::san`]. `play` still checks that it is legal.
+impl From<RawMove> for Move {
+    fn from(mv: RawMove) -> Move {
+        Move(mv)
+    }
+}
 
 /// A move as it was played, in both notations.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -458,6 +467,22 @@ impl Game {
     /// The moves played, in both notations.
     pub fn history(&self) -> &[PlayedMove] {
         &self.history
+    }
+    /// The current position as a board for search: copy-make, an incremental
+    /// hash, legal moves into a reused buffer (see [`crate::search`]).
+    pub fn search_board(&self) -> SearchBoard<'_> {
+        let def = &self.variant.0;
+        match &self.inner {
+            Inner::B64(s) => {
+                SearchBoard::B64(Board::new(Rules { def, t: &s.tables }, *s.current()))
+            }
+            Inner::B128(s) => {
+                SearchBoard::B128(Board::new(Rules { def, t: &s.tables }, *s.current()))
+            }
+            Inner::B256(s) => {
+                SearchBoard::B256(Board::new(Rules { def, t: &s.tables }, *s.current()))
+            }
+        }
     }
     /// The legal moves of the side to move (none when the game is over).
     pub fn legal_moves(&self) -> Vec<Move> {

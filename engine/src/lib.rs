@@ -29,6 +29,7 @@ pub mod moves;
 pub mod notation;
 pub mod outcome;
 pub mod rules;
+pub mod search;
 pub mod setup;
 pub mod side;
 pub mod tables;

@@ -66,6 +66,9 @@ pub struct PieceTables<B> {
     pub attacked_from: Vec<B>,
     /// Whether attack detection needs the slow path (hoppers, bent riders, lame or initial captures).
     pub exotic: bool,
+    /// Whether every rider both moves and captures, without hops, minimum
+    /// ranges or initial-only moves: the generator then just unites slides.
+    pub plain_riders: bool,
 }
 
 /// A variant compiled for bit sets of type `B`.
@@ -97,11 +100,16 @@ pub struct Tables<B> {
     /// Per attacking side, the piece types that attack by leaps or exotic moves
     /// (riders are found through `rider_attacks`).
     pub leap_attack_types: [u32; SIDES],
+    /// Per side, the piece types that may capture en passant.
+    pub en_passant_types: [u32; SIDES],
     /// Whether every piece attacks by plain leaps and riders (no hoppers, lame or
     /// bent moves, minimum ranges), so checks and pins can be computed from rays.
     pub simple_attacks: bool,
     /// The (up to eight) neighbours of each square, for explosions.
     pub adjacent: Vec<B>,
+    /// The royal piece type ([`VariantDef::royal_type`], looked up once: it is
+    /// asked for on every check test).
+    pub royal_type: Option<usize>,
     /// Hash keys.
     pub zobrist: Zobrist,
 }
@@ -213,6 +221,7 @@ impl<B: Bits> Tables<B> {
                     },
                     attacked_from: vec![B::EMPTY; size],
                     exotic: false,
+                    plain_riders: false,
                 };
                 for atom in &piece.atoms {
                     if let Some(second) = &atom.then {
@@ -247,6 +256,14 @@ impl<B: Bits> Tables<B> {
                                 continue;
                             };
                             if atom.lame || atom.initial {
+                                if atom.captures {
+                                    t.exotic = true;
+                                }
+                                // An initial-only leap from elsewhere is never made: leave
+                                // it out rather than skip it on every generation.
+                                if atom.initial && !t.initial_zone.has(from) {
+                                    continue;
+                                }
                                 let mut path = B::EMPTY;
                                 if atom.lame {
                                     for sq in lame_path(g, from, step) {
@@ -260,9 +277,6 @@ impl<B: Bits> Tables<B> {
                                     capture: atom.captures,
                                     initial: atom.initial,
                                 });
-                                if atom.captures {
-                                    t.exotic = true;
-                                }
                                 continue;
                             }
                             if atom.moves {
@@ -282,6 +296,9 @@ impl<B: Bits> Tables<B> {
                         t.attacked_from[to].set(from);
                     }
                 }
+                t.plain_riders = t.riders.iter().all(|r| {
+                    r.quiet && r.capture && r.hop == Hop::None && r.min <= 1 && !r.initial
+                });
                 t
             });
             pieces.push(per_side);
@@ -354,6 +371,15 @@ impl<B: Bits> Tables<B> {
             }
             mask
         });
+        let en_passant_types: [u32; SIDES] = std::array::from_fn(|side| {
+            let mut mask = 0u32;
+            for (ty, per_side) in pieces.iter().enumerate() {
+                if per_side[side].ep_capture.iter().any(|b| b.any()) {
+                    mask |= 1 << ty;
+                }
+            }
+            mask
+        });
         let simple_attacks = pieces.iter().flatten().all(|p: &PieceTables<B>| {
             !p.exotic
                 && p.bent.is_empty()
@@ -390,6 +416,7 @@ impl<B: Bits> Tables<B> {
             first_rank: [side_zone(0, &|r| r == 1), side_zone(1, &|r| r == 1)],
             flag,
             leap_attack_types,
+            en_passant_types,
             castling_types: def
                 .pieces
                 .iter()
@@ -397,6 +424,7 @@ impl<B: Bits> Tables<B> {
                 .filter(|(_, p)| p.castles)
                 .fold(0, |mask, (ty, _)| mask | 1 << ty),
             simple_attacks,
+            royal_type: def.royal_type(),
             adjacent: (0..size)
                 .map(|sq| {
                     let mut near = B::EMPTY;

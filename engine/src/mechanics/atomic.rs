@@ -13,7 +13,7 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// cannot capture.
     #[inline]
     pub(crate) fn harmless_types(&self) -> u32 {
-        match self.def.royal_type() {
+        match self.royal_type() {
             Some(royal) if self.def.atomic => 1u32 << royal,
             _ => 0,
         }

@@ -44,7 +44,7 @@ impl<'a, B: Bits> Rules<'a, B> {
 
     /// Racing kings: whether black, to move, can put its king on the goal now.
     fn black_can_reach_flag(&self, pos: &Position<B>) -> bool {
-        let Some(royal) = self.def.royal_type() else {
+        let Some(royal) = self.royal_type() else {
             return false;
         };
         let mut list = MoveList::new();

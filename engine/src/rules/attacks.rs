@@ -167,31 +167,4 @@ impl<'a, B: Bits> Rules<'a, B> {
             .squares()
             .any(|sq| self.attacked(pos, sq, 1 - side, occupied))
     }
-
-    /// The pieces of `side` attacking `square` (leapers and plain riders only:
-    /// used where [`Tables::simple_attacks`] holds).
-    pub(crate) fn attackers(
-        &self,
-        pos: &Position<B>,
-        square: usize,
-        side: usize,
-        occupied: B,
-    ) -> B {
-        let t = self.t;
-        let theirs = pos.by_side[side] & occupied;
-        let mut found = B::EMPTY;
-        for ty in 0..self.types() {
-            let pieces = pos.by_type[ty] & theirs;
-            if pieces.any() {
-                found |= t.pieces[ty][side].attacked_from[square] & pieces;
-            }
-        }
-        for &(ray, mask, _) in &t.rider_attacks[side] {
-            let attackers = pieces_of_types(pos, mask) & theirs;
-            if (t.rays[ray][square] & attackers).any() {
-                found |= t.slide(ray, square, occupied) & attackers;
-            }
-        }
-        found
-    }
 }

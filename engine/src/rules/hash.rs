@@ -1,7 +1,9 @@
-//! Hashing positions (Zobrist) for repetition detection.
+//! Hashing positions (Zobrist): from scratch for repetition detection, and
+//! incrementally from the previous position for search.
 
 use super::{Position, Rules};
 use crate::bitboard::Bits;
+use crate::moves::Move;
 use crate::tables::{MAX_TYPES, SIDES};
 
 impl<'a, B: Bits> Rules<'a, B> {
@@ -31,5 +33,62 @@ impl<'a, B: Bits> Rules<'a, B> {
             h ^= z.black;
         }
         h
+    }
+}
+
+impl<'a, B: Bits> Rules<'a, B> {
+    /// The hash of `after`, given `before` and its hash `hash`: only what
+    /// changed between the two positions is touched, so updating costs a few
+    /// XORs instead of a walk over every piece. Correct for any pair of
+    /// positions, whichever mechanics moved pieces (explosions, drops, pockets).
+    pub fn hash_after(&self, before: &Position<B>, after: &Position<B>, hash: u64) -> u64 {
+        let z = &self.t.zobrist;
+        let mut h = hash;
+        for side in 0..SIDES {
+            for ty in 0..self.types() {
+                let changed = (before.by_type[ty] & before.by_side[side])
+                    ^ (after.by_type[ty] & after.by_side[side]);
+                for sq in changed.squares() {
+                    h ^= z.piece[side * MAX_TYPES + ty][sq];
+                }
+                let (old, new) = (before.pockets[side][ty], after.pockets[side][ty]);
+                if old != new {
+                    let key = z.pocket[side * MAX_TYPES + ty];
+                    h ^= key.wrapping_mul(old as u64) ^ key.wrapping_mul(new as u64);
+                }
+            }
+            let (old, new) = (before.checks[side], after.checks[side]);
+            if old != new {
+                h ^= z.checks[side].wrapping_mul(old as u64)
+                    ^ z.checks[side].wrapping_mul(new as u64);
+            }
+        }
+        for sq in (before.promoted ^ after.promoted).squares() {
+            h ^= z.promoted[sq];
+        }
+        for sq in (before.castling ^ after.castling).squares() {
+            h ^= z.castling[sq];
+        }
+        if before.ep != after.ep {
+            if let Some(ep) = before.ep {
+                h ^= z.ep[ep as usize];
+            }
+            if let Some(ep) = after.ep {
+                h ^= z.ep[ep as usize];
+            }
+        }
+        if before.side != after.side {
+            h ^= z.black;
+        }
+        h
+    }
+
+    /// Plays `mv` (pseudo-legal) on `pos` like [`Rules::make`] and returns the
+    /// new hash from the old one (`hash` must be `self.hash(pos)` before the
+    /// move); the result equals [`Rules::hash`] of the new position.
+    pub fn make_hashed(&self, pos: &mut Position<B>, mv: Move, hash: u64) -> u64 {
+        let before = *pos;
+        self.make(pos, mv);
+        self.hash_after(&before, pos, hash)
     }
 }

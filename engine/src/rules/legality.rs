@@ -1,34 +1,20 @@
 //! Legality: which pseudo-legal moves are legal — by playing them, or on the
 //! fast path from checkers and pins — and perft's bulk count.
 
-use super::{Position, Rules};
+use super::movegen::VisitTargets;
+use super::{pieces_of_types, Position, Rules};
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
 
-/// Checkers and pins of the side to move (see [`Rules::count_legal`]).
+/// Checkers and pins of the side to move (see [`Rules::count_legal`]). Kept
+/// small, since it is built for every position counted: the line a pinned
+/// piece may move along is worked out only when asked ([`Rules::pin_line`]).
 struct Pins<B> {
     king: usize,
     double_check: bool,
     /// Where a non-royal move must land to resolve a check (everything when not in check).
     evasion: B,
     pinned: B,
-    lines: [(usize, B); 16],
-    count: usize,
-}
-
-impl<B: Bits> Pins<B> {
-    /// The line a pinned piece on `square` may move along.
-    fn line(&self, square: usize) -> B {
-        self.lines[..self.count]
-            .iter()
-            .filter(|(sq, _)| *sq == square)
-            .fold(!B::EMPTY, |acc, (_, line)| acc & *line)
-    }
-
-    /// Whether a piece on `from` may go to `to` as far as pins are concerned.
-    fn allows(&self, from: usize, to: usize) -> bool {
-        !self.pinned.has(from) || self.line(from).has(to)
-    }
 }
 
 impl<'a, B: Bits> Rules<'a, B> {
@@ -44,8 +30,7 @@ impl<'a, B: Bits> Rules<'a, B> {
     }
 
     /// Checkers and pins of the side to move, for the plain leaper/rider fast path.
-    /// `None` when the side to move does not have exactly one royal piece or
-    /// has more pins than are tracked.
+    /// `None` when the side to move does not have exactly one royal piece.
     fn pins(&self, pos: &Position<B>) -> Option<Pins<B>> {
         let t = self.t;
         let us = pos.side as usize;
@@ -57,55 +42,88 @@ impl<'a, B: Bits> Rules<'a, B> {
         let king = royals.lowest();
         let occupied = pos.occupied();
         let ours = pos.by_side[us];
-        let checkers = self.attackers(pos, king, them, occupied);
-        // Squares that resolve a single check: the checker and, for a rider, the squares between.
-        let mut evasion = t.board;
-        if checkers.any() {
-            evasion = checkers;
-            if !checkers.more_than_one() {
-                let checker = checkers.lowest();
-                for &(ray, _, _) in &t.rider_attacks[them] {
-                    if t.rays[ray][king].has(checker) {
-                        evasion |= t.rays[ray][king] & !t.rays[ray][checker];
-                        break;
-                    }
-                }
-            }
-        }
-        // Pins: our piece first on a ray from the king, an enemy rider of that line behind it.
+        let theirs = pos.by_side[them];
         let mut pins = Pins {
             king,
-            double_check: checkers.more_than_one(),
-            evasion,
+            double_check: false,
+            evasion: t.board,
             pinned: B::EMPTY,
-            lines: [(usize::MAX, B::EMPTY); 16],
-            count: 0,
         };
+        // Checkers by leaps, then one walk over the rider lines from the king
+        // finds both checkers (an enemy rider of the line first) and pins (our
+        // piece first, an enemy rider of the line behind it).
+        let mut checkers = B::EMPTY;
+        let mut leapers = t.leap_attack_types[them];
+        while leapers != 0 {
+            let ty = leapers.trailing_zeros() as usize;
+            leapers &= leapers - 1;
+            let pieces = pos.by_type[ty] & theirs;
+            if pieces.any() {
+                checkers |= t.pieces[ty][them].attacked_from[king] & pieces;
+            }
+        }
         for &(ray, mask, _) in &t.rider_attacks[them] {
+            // Only a line holding an enemy rider of that line can check or pin.
+            let snipers = pieces_of_types(pos, mask) & theirs & t.rays[ray][king];
+            if snipers.is_empty() {
+                continue;
+            }
             let Some(first) = t.first_blocker(ray, king, occupied) else {
                 continue;
             };
+            if snipers.has(first) {
+                checkers.set(first);
+                continue;
+            }
             if !ours.has(first) {
                 continue;
             }
             let Some(second) = t.first_blocker(ray, first, occupied) else {
                 continue;
             };
-            if !t.rays[ray][king].has(second) || !pos.by_side[them].has(second) {
+            if !snipers.has(second) {
                 continue;
-            }
-            let pinner = self.type_at(pos, second).unwrap_or(usize::MAX);
-            if pinner >= 32 || mask & (1 << pinner) == 0 {
-                continue;
-            }
-            if pins.count == pins.lines.len() {
-                return None;
             }
             pins.pinned.set(first);
-            pins.lines[pins.count] = (first, t.rays[ray][king] & !t.rays[ray][second]);
-            pins.count += 1;
+        }
+        // Squares that resolve a single check: the checker and, for a rider, the squares between.
+        if checkers.any() {
+            pins.double_check = checkers.more_than_one();
+            pins.evasion = checkers;
+            if !pins.double_check {
+                let checker = checkers.lowest();
+                for &(ray, _, _) in &t.rider_attacks[them] {
+                    if t.rays[ray][king].has(checker) {
+                        pins.evasion |= t.rays[ray][king] & !t.rays[ray][checker];
+                        break;
+                    }
+                }
+            }
         }
         Some(pins)
+    }
+
+    /// The line the pinned piece of the side to move on `square` may move
+    /// along (the intersection, should it be pinned twice): as [`Rules::pins`]
+    /// found the pin, between the king and the pinner, the pinner included.
+    fn pin_line(&self, pos: &Position<B>, king: usize, square: usize) -> B {
+        let t = self.t;
+        let them = 1 - pos.side as usize;
+        let occupied = pos.occupied();
+        let mut line = !B::EMPTY;
+        for &(ray, mask, _) in &t.rider_attacks[them] {
+            let from_king = t.rays[ray][king];
+            if !from_king.has(square) || t.first_blocker(ray, king, occupied) != Some(square) {
+                continue;
+            }
+            let snipers = pieces_of_types(pos, mask) & pos.by_side[them] & from_king;
+            if let Some(second) = t.first_blocker(ray, square, occupied) {
+                if snipers.has(second) {
+                    line &= from_king & !t.rays[ray][second];
+                }
+            }
+        }
+        line
     }
 
     /// Keeps the legal moves of `list` using checkers and pins instead of
@@ -117,7 +135,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             return;
         };
         let them = 1 - pos.side as usize;
-        let royal = self.def.royal_type().unwrap_or(usize::MAX);
+        let royal = self.royal_type().unwrap_or(usize::MAX);
         let without_king = pos.occupied() & !B::bit(pins.king);
         list.retain(|&mv| {
             let (from, to) = (mv.from as usize, mv.to as usize);
@@ -125,8 +143,36 @@ impl<'a, B: Bits> Rules<'a, B> {
                 MoveKind::Castle | MoveKind::EnPassant => self.is_legal(pos, mv),
                 MoveKind::Drop => !pins.double_check && pins.evasion.has(to),
                 _ if mv.piece as usize == royal => !self.attacked(pos, to, them, without_king),
-                _ => !pins.double_check && pins.evasion.has(to) && pins.allows(from, to),
+                _ => {
+                    !pins.double_check
+                        && pins.evasion.has(to)
+                        && (!pins.pinned.has(from) || self.pin_line(pos, pins.king, from).has(to))
+                }
             }
+        });
+    }
+
+    /// Atomic: keeps the legal moves of `list`. Captures explode and king
+    /// moves may touch the enemy king, so those are played out; but when the
+    /// king is not attacked and does not touch the enemy king, a quiet move of
+    /// a piece that is not pinned leaves it unattacked, hence is legal.
+    fn retain_legal_atomic(&self, pos: &Position<B>, list: &mut MoveList) {
+        let us = pos.side as usize;
+        let royals = self.royals(pos, us);
+        let fast = royals.any()
+            && !royals.more_than_one()
+            && self.royals(pos, 1 - us).any()
+            && !self.touches_king_atomic(pos, royals.lowest(), 1 - us);
+        let pins = if fast { self.pins(pos) } else { None };
+        let Some(pins) = pins.filter(|p| p.evasion == self.t.board) else {
+            list.retain(|&mv| self.is_legal(pos, mv));
+            return;
+        };
+        let royal = self.royal_type().unwrap_or(usize::MAX);
+        list.retain(|&mv| {
+            let quiet = matches!(mv.kind, MoveKind::Quiet | MoveKind::DoubleStep);
+            (quiet && mv.piece as usize != royal && !pins.pinned.has(mv.from as usize))
+                || self.is_legal(pos, mv)
         });
     }
 
@@ -143,43 +189,21 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         let us = pos.side as usize;
         let them = 1 - us;
-        let royal = def.royal_type().unwrap_or(usize::MAX);
+        let royal = self.royal_type().unwrap_or(usize::MAX);
         let without_king = pos.occupied() & !B::bit(pins.king);
-        let mut count = 0u64;
-        self.visit_targets(pos, |ty, from, targets, kind| {
-            if ty == royal {
-                count += targets
-                    .squares()
-                    .filter(|&to| !self.attacked(pos, to, them, without_king))
-                    .count() as u64;
-                return;
-            }
-            if kind == MoveKind::EnPassant {
-                let mv = Move {
-                    from: from as u8,
-                    to: targets.lowest() as u8,
-                    piece: ty as u8,
-                    promotion: 0,
-                    kind,
-                };
-                count += self.is_legal(pos, mv) as u64;
-                return;
-            }
-            if pins.double_check {
-                return;
-            }
-            let mut legal = targets & pins.evasion;
-            if pins.pinned.has(from) {
-                legal &= pins.line(from);
-            }
-            let zone = self.t.pieces[ty][us].promotion_zone;
-            count += (legal & !zone).count() as u64;
-            count += (legal & zone).count() as u64 * def.pieces[ty].promotes_to.len() as u64;
-        });
+        let mut counter = LegalCounter {
+            rules: self,
+            pos,
+            pins: &pins,
+            them,
+            royal,
+            without_king,
+            count: 0,
+        };
+        self.visit_targets(pos, &mut counter);
+        let mut count = counter.count;
         if def.castling {
-            let mut castles = MoveList::new();
-            self.castling_moves(pos, &mut castles);
-            count += castles.iter().filter(|&&mv| self.is_legal(pos, mv)).count() as u64;
+            self.visit_castling_moves(pos, |mv| count += self.is_legal(pos, mv) as u64);
         }
         if def.drops && !pins.double_check {
             count += self.count_drops(pos, pins.evasion);
@@ -202,7 +226,9 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         self.pseudo_moves(pos, list);
         let us = pos.side as usize;
-        if self.def.atomic || !self.t.simple_attacks {
+        if self.def.atomic && self.t.simple_attacks {
+            self.retain_legal_atomic(pos, list);
+        } else if self.def.atomic || !self.t.simple_attacks {
             list.retain(|&mv| self.is_legal(pos, mv));
         } else {
             if self.royals(pos, us).any() {
@@ -214,5 +240,62 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         // Without a royal piece (antichess, the horde) every pseudo-legal move is legal.
         self.keep_compulsory_captures(list);
+    }
+}
+
+/// Counts legal moves target set by target set for [`Rules::count_legal`]: a
+/// visitor rather than a closure so that it is inlined into the generator.
+struct LegalCounter<'r, 'a, B: Bits> {
+    rules: &'r Rules<'a, B>,
+    pos: &'r Position<B>,
+    pins: &'r Pins<B>,
+    them: usize,
+    royal: usize,
+    without_king: B,
+    count: u64,
+}
+
+impl<B: Bits> VisitTargets<B> for LegalCounter<'_, '_, B> {
+    #[inline(always)]
+    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind) {
+        let (rules, pos, pins) = (self.rules, self.pos, self.pins);
+        if ty == self.royal {
+            self.count += targets
+                .squares()
+                .filter(|&to| !rules.attacked(pos, to, self.them, self.without_king))
+                .count() as u64;
+            return;
+        }
+        if kind == MoveKind::EnPassant {
+            let mv = Move {
+                from: from as u8,
+                to: targets.lowest() as u8,
+                piece: ty as u8,
+                promotion: 0,
+                kind,
+            };
+            self.count += rules.is_legal(pos, mv) as u64;
+            return;
+        }
+        if pins.double_check {
+            return;
+        }
+        let mut legal = targets & pins.evasion;
+        if pins.pinned.has(from) {
+            legal &= rules.pin_line(pos, pins.king, from);
+        }
+        // Without a popcount instruction (no target-cpu) counting costs: skip the
+        // empty and single-square cases, which are most of them.
+        let zone = rules.t.pieces[ty][1 - self.them].promotion_zone;
+        let promoting = legal & zone;
+        if promoting.any() {
+            legal &= !zone;
+            self.count += promoting.count() as u64 * rules.def.pieces[ty].promotes_to.len() as u64;
+        }
+        if legal.more_than_one() {
+            self.count += legal.count() as u64;
+        } else if legal.any() {
+            self.count += 1;
+        }
     }
 }

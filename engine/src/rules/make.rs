@@ -37,32 +37,38 @@ impl<'a, B: Bits> Rules<'a, B> {
             }
             MoveKind::EnPassant => {
                 let was_promoted = pos.promoted.has(from);
-                pos.remove(from);
+                pos.remove_piece(from, us, ty);
                 pos.put(to, us, ty);
                 if was_promoted {
                     pos.promoted.set(to);
                 }
                 if let Some(victim) = ep_victim {
                     let victim = victim as usize;
-                    if let Some(vty) = self.type_at(pos, victim) {
-                        self.capture_to_pocket(pos, us, victim, vty);
+                    match self.type_at(pos, victim) {
+                        Some(vty) => {
+                            self.capture_to_pocket(pos, us, victim, vty);
+                            pos.remove_piece(victim, them, vty);
+                        }
+                        None => pos.remove(victim),
                     }
-                    pos.remove(victim);
                 }
                 pos.halfmove = 0;
                 exploded_at = Some(to);
             }
             MoveKind::Quiet | MoveKind::DoubleStep | MoveKind::Capture => {
                 if mv.kind == MoveKind::Capture {
-                    if let Some(vty) = self.type_at(pos, to) {
-                        self.capture_to_pocket(pos, us, to, vty);
+                    match self.type_at(pos, to) {
+                        Some(vty) => {
+                            self.capture_to_pocket(pos, us, to, vty);
+                            pos.remove_piece(to, them, vty);
+                        }
+                        None => pos.remove(to),
                     }
-                    pos.remove(to);
                     pos.halfmove = 0;
                     exploded_at = Some(to);
                 }
                 let was_promoted = pos.promoted.has(from);
-                pos.remove(from);
+                pos.remove_piece(from, us, ty);
                 match mv.promotion() {
                     Some(p) => {
                         pos.put(to, us, p);
@@ -86,8 +92,11 @@ impl<'a, B: Bits> Rules<'a, B> {
                     let passed = (from + to) / 2;
                     // Only record en passant when an enemy piece could take it.
                     let mut possible = false;
-                    for (ety, per_side) in self.t.pieces.iter().enumerate() {
-                        let ep_from = &per_side[them].ep_capture;
+                    let mut takers = self.t.en_passant_types[them];
+                    while takers != 0 {
+                        let ety = takers.trailing_zeros() as usize;
+                        takers &= takers - 1;
+                        let ep_from = &self.t.pieces[ety][them].ep_capture;
                         let enemies = pos.by_type[ety] & pos.by_side[them];
                         if enemies.squares().any(|sq| ep_from[sq].has(passed)) {
                             possible = true;
@@ -114,7 +123,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                 castlers |= pos.by_type[i];
             }
             pos.castling &= castlers & !B::bit(from) & !B::bit(to);
-            if let Some(royal) = self.def.royal_type() {
+            if let Some(royal) = self.royal_type() {
                 if ty == royal && mv.kind != MoveKind::Drop {
                     pos.castling &= !self.t.first_rank[us];
                 }

@@ -93,6 +93,16 @@ impl<B: Bits> Position<B> {
         self.by_side[side].set(square);
     }
 
+    /// Removes the piece of `side` and type `ty` known to stand on `square`
+    /// (cheaper than [`Position::remove`], which looks at every type).
+    #[inline]
+    pub fn remove_piece(&mut self, square: usize, side: usize, ty: usize) {
+        let bit = !B::bit(square);
+        self.by_type[ty] &= bit;
+        self.by_side[side] &= bit;
+        self.promoted &= bit;
+    }
+
     /// Removes whatever stands on `square`.
     #[inline]
     pub fn remove(&mut self, square: usize) {
@@ -147,10 +157,16 @@ impl<'a, B: Bits> Rules<'a, B> {
             .position(|b| b.has(square))
     }
 
+    /// The royal piece type, if the variant has one.
+    #[inline]
+    pub fn royal_type(&self) -> Option<usize> {
+        self.t.royal_type
+    }
+
     /// The royal pieces of `side`.
     #[inline]
     pub fn royals(&self, pos: &Position<B>, side: usize) -> B {
-        match self.def.royal_type() {
+        match self.royal_type() {
             Some(ty) => pos.by_type[ty] & pos.by_side[side],
             None => B::EMPTY,
         }

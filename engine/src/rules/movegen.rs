@@ -5,9 +5,41 @@ use super::{Position, Rules};
 use crate::betza::Hop;
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
+use crate::tables::PieceTables;
+
+/// Receives the target sets of [`Rules::visit_targets`]: the piece type, its
+/// square, the targets and their kind. Closures are visitors; a type with an
+/// `#[inline(always)]` method is inlined at every call site.
+pub(crate) trait VisitTargets<B> {
+    /// One target set.
+    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind);
+}
+
+impl<B, F: FnMut(usize, usize, B, MoveKind)> VisitTargets<B> for F {
+    #[inline(always)]
+    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind) {
+        self(ty, from, targets, kind)
+    }
+}
+
+/// Lists the moves of each target set for [`Rules::pseudo_moves`], inlined
+/// into the generator.
+struct MovePusher<'r, 'a, B: Bits> {
+    rules: &'r Rules<'a, B>,
+    pos: &'r Position<B>,
+    list: &'r mut MoveList,
+}
+
+impl<B: Bits> VisitTargets<B> for MovePusher<'_, '_, B> {
+    #[inline(always)]
+    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind) {
+        self.rules
+            .push_targets(self.pos, self.list, ty, from, targets, kind)
+    }
+}
 
 impl<'a, B: Bits> Rules<'a, B> {
-    #[inline]
+    #[inline(always)]
     fn push_targets(
         &self,
         pos: &Position<B>,
@@ -50,11 +82,8 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// sets by kind (captures, quiet moves, double steps, en passant).
     /// Castling and drops are not included.
     #[inline(always)]
-    pub(crate) fn visit_targets(
-        &self,
-        pos: &Position<B>,
-        mut visit: impl FnMut(usize, usize, B, MoveKind),
-    ) {
+    pub(crate) fn visit_targets(&self, pos: &Position<B>, visitor: &mut impl VisitTargets<B>) {
+        let mut visit = |ty, from, targets, kind| visitor.visit(ty, from, targets, kind);
         let t = self.t;
         let us = pos.side as usize;
         let them = 1 - us;
@@ -71,29 +100,18 @@ impl<'a, B: Bits> Rules<'a, B> {
             for from in ours.squares() {
                 let mut quiet = pt.leap_quiet[from] & empty;
                 let mut capture = pt.leap_capture[from] & enemy;
-                for r in &pt.riders {
-                    if r.initial && !pt.initial_zone.has(from) {
-                        continue;
+                if pt.plain_riders {
+                    let mut reach = B::EMPTY;
+                    for r in &pt.riders {
+                        reach |= t.slide(r.ray, from, occupied);
                     }
-                    let reach = match r.hop {
-                        Hop::None => {
-                            t.slide(r.ray, from, occupied) & !t.too_near(r.ray, from, r.min)
-                        }
-                        Hop::Cannon => match t.first_blocker(r.ray, from, occupied) {
-                            Some(screen) => t.slide(r.ray, screen, occupied),
-                            None => B::EMPTY,
-                        },
-                        Hop::Grasshopper => match t.first_blocker(r.ray, from, occupied) {
-                            Some(screen) => t.ray_near[r.ray][1][screen],
-                            None => B::EMPTY,
-                        },
-                    };
-                    if r.quiet {
-                        quiet |= reach & empty;
-                    }
-                    if r.capture {
-                        capture |= reach & enemy;
-                    }
+                    quiet |= reach & empty;
+                    capture |= reach & enemy;
+                } else {
+                    let (rider_quiet, rider_capture) =
+                        self.rider_targets(pt, from, occupied, empty, enemy);
+                    quiet |= rider_quiet;
+                    capture |= rider_capture;
                 }
                 for sp in &pt.special[from] {
                     if (sp.initial && !pt.initial_zone.has(from)) || (sp.path & occupied).any() {
@@ -130,11 +148,54 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
     }
 
+    /// The quiet and capturing targets of the riders of a piece on `from`
+    /// (hoppers, minimum ranges, initial-only rides).
+    #[inline]
+    fn rider_targets(
+        &self,
+        pt: &PieceTables<B>,
+        from: usize,
+        occupied: B,
+        empty: B,
+        enemy: B,
+    ) -> (B, B) {
+        let t = self.t;
+        let (mut quiet, mut capture) = (B::EMPTY, B::EMPTY);
+        for r in &pt.riders {
+            if r.initial && !pt.initial_zone.has(from) {
+                continue;
+            }
+            let reach = match r.hop {
+                Hop::None => t.slide(r.ray, from, occupied) & !t.too_near(r.ray, from, r.min),
+                Hop::Cannon => match t.first_blocker(r.ray, from, occupied) {
+                    Some(screen) => t.slide(r.ray, screen, occupied),
+                    None => B::EMPTY,
+                },
+                Hop::Grasshopper => match t.first_blocker(r.ray, from, occupied) {
+                    Some(screen) => t.ray_near[r.ray][1][screen],
+                    None => B::EMPTY,
+                },
+            };
+            if r.quiet {
+                quiet |= reach & empty;
+            }
+            if r.capture {
+                capture |= reach & enemy;
+            }
+        }
+        (quiet, capture)
+    }
+
     /// All pseudo-legal moves (own-royal safety not checked) of the side to move.
     pub fn pseudo_moves(&self, pos: &Position<B>, list: &mut MoveList) {
-        self.visit_targets(pos, |ty, from, targets, kind| {
-            self.push_targets(pos, list, ty, from, targets, kind)
-        });
+        self.visit_targets(
+            pos,
+            &mut MovePusher {
+                rules: self,
+                pos,
+                list,
+            },
+        );
         if self.def.castling {
             self.castling_moves(pos, list);
         }
@@ -158,12 +219,17 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// empty way, and a king that neither starts on, passes nor lands on an
     /// attacked square.
     pub(crate) fn castling_moves(&self, pos: &Position<B>, list: &mut MoveList) {
+        self.visit_castling_moves(pos, |mv| list.push(mv));
+    }
+
+    /// Visits the castling moves of [`Rules::castling_moves`] without a list.
+    pub(crate) fn visit_castling_moves(&self, pos: &Position<B>, mut visit: impl FnMut(Move)) {
         let us = pos.side as usize;
         let rights = pos.castling & pos.by_side[us] & self.t.first_rank[us];
         if rights.is_empty() {
             return;
         }
-        let Some(royal) = self.def.royal_type() else {
+        let Some(royal) = self.royal_type() else {
             return;
         };
         let kings = pos.by_type[royal] & pos.by_side[us] & self.t.first_rank[us];
@@ -172,30 +238,35 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         let king = kings.lowest();
         let occupied = pos.occupied();
-        if self.attacked_for_king(pos, king, 1 - us, occupied) {
-            return;
-        }
+        // The cheap test first: most of the time every way is blocked, and
+        // then whether the king is attacked does not matter.
+        let mut free = B::EMPTY;
         for rook in rights.squares() {
+            // Usually a piece stands between king and rook: no need to work out
+            // where they would land (which divides by the board's width).
+            let (near, far) = (king.min(rook), king.max(rook));
+            if (near + 1..far).any(|sq| occupied.has(sq)) {
+                continue;
+            }
             let (king_to, rook_to) = self.castling_destinations(king, rook);
             let lo = king.min(rook).min(king_to).min(rook_to);
             let hi = king.max(rook).max(king_to).max(rook_to);
-            let mut blocked = false;
-            for sq in lo..=hi {
-                if sq != king && sq != rook && occupied.has(sq) {
-                    blocked = true;
-                    break;
-                }
+            if !(lo..=hi).any(|sq| sq != king && sq != rook && occupied.has(sq)) {
+                free.set(rook);
             }
-            if blocked {
-                continue;
-            }
+        }
+        if free.is_empty() || self.attacked_for_king(pos, king, 1 - us, occupied) {
+            return;
+        }
+        for rook in free.squares() {
+            let (king_to, _) = self.castling_destinations(king, rook);
             let (a, b) = (king.min(king_to), king.max(king_to));
             let without_king = occupied & !B::bit(king) & !B::bit(rook);
             if (a..=b).any(|sq| sq != king && self.attacked_for_king(pos, sq, 1 - us, without_king))
             {
                 continue;
             }
-            list.push(Move {
+            visit(Move {
                 from: king as u8,
                 to: rook as u8,
                 piece: royal as u8,
