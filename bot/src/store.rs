@@ -263,6 +263,10 @@ pub struct GameRow {
     /// The players once started, in seat order.
     #[sqlx(skip)]
     pub seats: Vec<SeatRow>,
+    /// The seats as last read or written, so a save writes seats only when
+    /// they changed (most moves of untimed games change none).
+    #[sqlx(skip)]
+    pub(crate) stored_seats: Vec<SeatRow>,
     /// The time control code.
     pub time_control: String,
     /// The start position once started.
@@ -503,6 +507,7 @@ fn fold_games(rows: &[sqlx::sqlite::SqliteRow]) -> Result<Vec<GameRow>, sqlx::Er
         if row.try_get::<Option<i64>, _>("seat")?.is_some() {
             let seat = SeatRow::from_row(row)?;
             if let Some(game) = games.last_mut() {
+                game.stored_seats.push(seat.clone());
                 game.seats.push(seat);
             }
         }
@@ -516,6 +521,10 @@ async fn write_seats(
     tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
     row: &GameRow,
 ) -> Result<(), sqlx::Error> {
+    let removed = row
+        .stored_seats
+        .iter()
+        .any(|stored| !row.seats.iter().any(|seat| seat.seat == stored.seat));
     if !row.seats.is_empty() {
         let sql = format!(
             "INSERT INTO seats (platform, game_id, seat, user_id, user_name, side, team, \
@@ -540,6 +549,10 @@ async fn write_seats(
                 .bind(seat.ready);
         }
         query.execute(&mut **tx).await?;
+    }
+    if !removed && !row.stored_seats.is_empty() {
+        // Only seats read with the row can be gone; none is.
+        return Ok(());
     }
     let kept = if row.seats.is_empty() {
         String::new()
@@ -616,18 +629,24 @@ impl Store {
             "UPDATE games SET {} = ?, version = version + 1 WHERE id = ? AND version = ?",
             MUTABLE.join(" = ?, "),
         );
-        let mut tx = self.pool.begin().await?;
-        let result = bind_mutable(sqlx::query(sqlx::AssertSqlSafe(sql)), row)
+        let update = bind_mutable(sqlx::query(sqlx::AssertSqlSafe(sql)), row)
             .bind(row.id.clone())
-            .bind(row.version)
-            .execute(&mut *tx)
-            .await?;
-        if result.rows_affected() != 1 {
-            // Dropping the transaction rolls it back.
-            return Ok(false);
+            .bind(row.version);
+        if row.seats == row.stored_seats {
+            // Nothing but the game row changed: one statement, no transaction.
+            if update.execute(&self.pool).await?.rows_affected() != 1 {
+                return Ok(false);
+            }
+        } else {
+            let mut tx = self.pool.begin().await?;
+            if update.execute(&mut *tx).await?.rows_affected() != 1 {
+                // Dropping the transaction rolls it back.
+                return Ok(false);
+            }
+            write_seats(&mut tx, row).await?;
+            tx.commit().await?;
+            row.stored_seats = row.seats.clone();
         }
-        write_seats(&mut tx, row).await?;
-        tx.commit().await?;
         row.version += 1;
         Ok(true)
     }
@@ -941,6 +960,7 @@ mod tests {
             opponent_name: None,
             color: "random".to_owned(),
             seats: Vec::new(),
+            stored_seats: Vec::new(),
             time_control: "-".to_owned(),
             start_fen: None,
             moves: String::new(),

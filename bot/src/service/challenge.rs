@@ -100,6 +100,7 @@ impl Service {
             opponent_name: opponent.as_ref().map(|o| o.name.clone()),
             color: color.code().to_owned(),
             seats: Vec::new(),
+            stored_seats: Vec::new(),
             time_control: time_control.code(),
             start_fen: None,
             moves: String::new(),
