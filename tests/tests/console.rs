@@ -529,15 +529,7 @@ async fn a_flag_against_a_bare_king_is_a_draw() {
         ),
         "{out:#?}"
     );
-    assert_eq!(
-        chat.row(&id)
-            .await
-            .result
-            .as_ref()
-            .map(GameResult::to_text)
-            .as_deref(),
-        Some("1/2-1/2")
-    );
+    assert_eq!(chat.result(&id).await.as_deref(), Some("1/2-1/2"));
 }
 
 #[tokio::test]
@@ -591,15 +583,7 @@ async fn a_restart_resumes_games_and_running_clocks() {
     chat.script(&["alice: Qh5", "bob: Nf6"]).await;
     let out = chat.say("alice: Qxf7#").await;
     assert!(has(&out, "alice (white) wins: checkmate"), "{out:#?}");
-    assert_eq!(
-        chat.row(&id)
-            .await
-            .result
-            .as_ref()
-            .map(GameResult::to_text)
-            .as_deref(),
-        Some("1-0")
-    );
+    assert_eq!(chat.result(&id).await.as_deref(), Some("1-0"));
     // dave's clock kept running while the process was down.
     chat.time.advance(200_000);
     let mut chat = chat.restart().await;

@@ -135,6 +135,11 @@ impl Chat {
             .expect("game exists")
     }
 
+    /// The stored result of game `id` as text (`"1-0"`, `"1/2-1/2"`), if any.
+    pub async fn result(&self, id: &str) -> Option<String> {
+        self.row(id).await.result.as_ref().map(|r| r.to_text())
+    }
+
     /// The position of game `id`.
     pub async fn position(&self, id: &str) -> Game {
         let row = self.row(id).await;
