@@ -220,6 +220,13 @@ impl Service {
     /// Setup input `text` from a player: `Ok(None)` when it is not for a
     /// game of theirs being set up (the move pipeline takes it then).
     /// `game` is the id given with `/move`; `plain` marks chat text.
+    /// The actor's games being set up on the platform, in any chat.
+    async fn setup_games(&self, ctx: &Ctx) -> Outcome<Vec<GameRow>> {
+        let mut rows = self.open_games(ctx).await?;
+        rows.retain(|row| row.status == Status::Setup);
+        Ok(rows)
+    }
+
     pub(crate) async fn route_setup(
         &self,
         ctx: &Ctx,
@@ -249,11 +256,7 @@ impl Service {
         let found = match explicit {
             Some(row) => row,
             None => {
-                let mut rows = self
-                    .inner
-                    .store
-                    .setup_games_of(ctx.platform(), actor)
-                    .await?;
+                let mut rows = self.setup_games(ctx).await?;
                 if !ctx.req.private || rows.iter().any(|row| row.chat_id == ctx.req.chat.id) {
                     rows.retain(|row| row.chat_id == ctx.req.chat.id);
                 }
@@ -297,11 +300,7 @@ impl Service {
         game: Option<&str>,
     ) -> Outcome<Option<Vec<Delivery>>> {
         let actor = &ctx.actor().id;
-        let mut rows = self
-            .inner
-            .store
-            .setup_games_of(ctx.platform(), actor)
-            .await?;
+        let mut rows = self.setup_games(ctx).await?;
         match game.map(|id| id.trim().trim_start_matches('#').to_lowercase()) {
             Some(id) if !id.is_empty() => rows.retain(|row| row.id == id),
             _ if !ctx.req.private || rows.iter().any(|row| row.chat_id == ctx.req.chat.id) => {
