@@ -10,6 +10,7 @@ mod challenge;
 mod info;
 mod lookup;
 mod offers;
+mod placing;
 mod play;
 mod present;
 mod setup;
