@@ -17,6 +17,7 @@ fn decor(bottom: Side) -> Decor {
         names: vec!["Alice".into(), "Bob".into()],
         clocks: vec![Some("4:12".into()), Some("3:58".into())],
         status: None,
+        to_move: None,
     }
 }
 

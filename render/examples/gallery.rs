@@ -17,6 +17,7 @@ fn main() -> std::io::Result<()> {
                 names: names("Alice", "Борис"),
                 clocks: clocks("5:00", "5:00"),
                 status: None,
+                to_move: None,
             },
         ),
         (
@@ -27,6 +28,7 @@ fn main() -> std::io::Result<()> {
                 names: names("Magnus", "Hikaru"),
                 clocks: clocks("2:41", "3:07"),
                 status: None,
+                to_move: None,
             },
         ),
         (
@@ -37,6 +39,7 @@ fn main() -> std::io::Result<()> {
                 names: names("zh_fan", "dropmaster"),
                 clocks: clocks("1:12", "0:58"),
                 status: None,
+                to_move: None,
             },
         ),
         (
@@ -47,6 +50,7 @@ fn main() -> std::io::Result<()> {
                 names: names("Alice", "Bob"),
                 clocks: vec![],
                 status: None,
+                to_move: None,
             },
         ),
         (
@@ -57,6 +61,7 @@ fn main() -> std::io::Result<()> {
                 names: names("Capablanca fan", "Grand player"),
                 clocks: vec![],
                 status: None,
+                to_move: None,
             },
         ),
         (
@@ -67,6 +72,7 @@ fn main() -> std::io::Result<()> {
                 names: names("Alice", "Bob"),
                 clocks: clocks("0:31", "1:02"),
                 status: Some("1–0 · three checks".to_string()),
+                to_move: None,
             },
         ),
         ("cross.png", samples::cross(), Decor::default()),
@@ -80,6 +86,7 @@ fn main() -> std::io::Result<()> {
             names: names("zh_fan", "dropmaster"),
             clocks: clocks("1:12", "0:58"),
             status: None,
+            to_move: None,
         },
     );
     println!("crazyhouse-40px.png: {} bytes", small.len());

@@ -83,8 +83,9 @@ pub(crate) fn draw(renderer: &Renderer, view: &View, decor: &Decor) -> IndexedIm
                 .enumerate()
                 .map(|(i, &side)| (side, layout.bottom_strip_y + i as u32 * layout.strip)),
         );
+    let seat_to_move = decor.to_move.unwrap_or(view.side_to_move);
     for (side, y) in strips {
-        let to_move = show_turn && view.side_to_move == side;
+        let to_move = show_turn && seat_to_move == side;
         draw_strip(renderer, &mut image, &layout, view, decor, side, y, to_move);
     }
     draw_footer(renderer, &mut image, &layout, view, decor);

@@ -48,6 +48,9 @@ pub struct Decor {
     pub clocks: Vec<Option<String>>,
     /// A status line (`"1–0 · checkmate"`), already localized; `None` to show whose turn it is.
     pub status: Option<String>,
+    /// The seat whose turn it is, where partners take turns commanding one
+    /// side (seat 2 plays white after seat 0); `None`: the view's side to move.
+    pub to_move: Option<Side>,
 }
 
 /// Forgets the compressed bands of earlier images (a board's ranks seen

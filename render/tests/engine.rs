@@ -52,6 +52,7 @@ fn a_forty_move_game_gif_stays_small() {
         names: vec!["Alice".into(), "Bob".into()],
         clocks: vec![],
         status: None,
+        to_move: None,
     };
     let frames: Vec<_> = (0..=game.ply())
         .map(|ply| (game.view_at(ply, Audience::Full), decor.clone()))

@@ -57,6 +57,7 @@ fn decor(bottom: Side) -> Decor {
         names: vec!["Alice".into(), "Bob".into()],
         clocks: vec![Some("5:00".into()), Some("4:59".into())],
         status: None,
+        to_move: None,
     }
 }
 
@@ -163,6 +164,7 @@ fn four_seats_each_see_the_board_from_their_own_edge_with_a_strip_per_seat() {
         names: ["Ann", "Bob", "Cid", "Dee"].map(String::from).to_vec(),
         clocks: vec![Some("1:00".into()); 4],
         status: None,
+        to_move: None,
     };
     let two_seat_height = decode(&render_png(&view, &decor(Side::WHITE))).height;
     for bottom in 0..4u8 {
@@ -193,6 +195,39 @@ fn four_seats_each_see_the_board_from_their_own_edge_with_a_strip_per_seat() {
             assert!(image.height > two_seat_height, "seat {bottom}");
         }
     }
+}
+
+#[test]
+fn only_the_seat_to_move_is_marked_when_partners_share_a_side() {
+    // Four seats, white to move: seat 0 or its partner seat 2 may be the one.
+    let view = samples::view("10/10/10/10/10/K9");
+    let four = |to_move: Option<u8>| Decor {
+        bottom: Side(0),
+        names: ["Ann", "Bob", "Cid", "Dee"].map(String::from).to_vec(),
+        clocks: vec![Some("1:00".into()); 4],
+        status: None,
+        to_move: to_move.map(Side),
+    };
+    let seat = |to_move| decode(&render_png(&view, &four(to_move)));
+    let (first, partner) = (seat(Some(0)), seat(Some(2)));
+    assert_eq!(seat(None).pixels, first.pixels, "by default the view's side");
+    // Both strips of the white team are below the board; the images differ
+    // there and nowhere else.
+    let (_, y, size) = shared_renderer(&view)
+        .cell_rect(&view, &four(None), 0, 0)
+        .expect("a1");
+    let width = first.width as usize;
+    let differing: Vec<usize> = (0..first.height as usize)
+        .filter(|&row| {
+            first.pixels[row * width..(row + 1) * width]
+                != partner.pixels[row * width..(row + 1) * width]
+        })
+        .collect();
+    assert!(!differing.is_empty(), "the marked strip moved");
+    assert!(
+        differing.iter().all(|&row| row >= (y + size) as usize),
+        "only strips below the board change: {differing:?}"
+    );
 }
 
 #[test]
@@ -444,6 +479,7 @@ fn odd_views_draw_without_panicking() {
         status: Some(
             "a status line far too long to fit on one line of the footer, cut short".into(),
         ),
+        to_move: None,
     };
     let mut empty = samples::view("8");
     empty.files = 0;

@@ -265,6 +265,7 @@ impl Service {
                 .collect(),
             clocks: clocks.into_iter().map(Some).collect(),
             status: row.status.is_over().then(|| self.result_text(lang, row)),
+            to_move: Some(Side(game.seat_to_move() as u8)),
         }
     }
 

@@ -170,6 +170,7 @@ pub(super) fn setup_decor(row: &GameRow, bottom: Side, status: Option<String>) -
         names: vec![row.player_name(0).to_owned(), row.player_name(1).to_owned()],
         clocks: Vec::new(),
         status,
+        to_move: None,
     }
 }
 
