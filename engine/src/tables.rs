@@ -4,6 +4,7 @@
 
 use crate::betza::{Atom, Hop};
 use crate::bitboard::{Bits, U256};
+use crate::magic::Magics;
 pub use crate::side::SIDES;
 use crate::variant::VariantDef;
 pub use crate::variant::MAX_TYPES;
@@ -69,6 +70,14 @@ pub struct PieceTables<B> {
     /// Whether every rider both moves and captures, without hops, minimum
     /// ranges or initial-only moves: the generator then just unites slides.
     pub plain_riders: bool,
+    /// With [`Tables::magic`] and plain riders: whether the riders include the
+    /// four unlimited orthogonal lines (looked up by magic, not walked).
+    pub magic_rook: bool,
+    /// Likewise for the four unlimited diagonal lines.
+    pub magic_bishop: bool,
+    /// With plain riders: the rays walked by [`Tables::slide`] (those the
+    /// magic lookups do not cover; every rider's ray without magic).
+    pub slide_rays: Vec<usize>,
 }
 
 /// A variant compiled for bit sets of type `B`.
@@ -105,6 +114,14 @@ pub struct Tables<B> {
     /// Whether every piece attacks by plain leaps and riders (no hoppers, lame or
     /// bent moves, minimum ranges), so checks and pins can be computed from rays.
     pub simple_attacks: bool,
+    /// Magic lookups for unlimited rook and bishop lines, on a full 8×8 board.
+    pub magic: Option<&'static Magics>,
+    /// Per attacking side, the piece types that capture along all four
+    /// unlimited orthogonal lines and all four diagonal ones, found by magic
+    /// lookups (only with [`Tables::magic`]).
+    pub magic_attackers: [(u32, u32); SIDES],
+    /// [`Tables::rider_attacks`] without what [`Tables::magic_attackers`] covers.
+    pub rider_attacks_rest: [Vec<(usize, u32, u8)>; SIDES],
     /// The (up to eight) neighbours of each square, for explosions.
     pub adjacent: Vec<B>,
     /// The royal piece type ([`VariantDef::royal_type`], looked up once: it is
@@ -222,6 +239,9 @@ impl<B: Bits> Tables<B> {
                     attacked_from: vec![B::EMPTY; size],
                     exotic: false,
                     plain_riders: false,
+                    magic_rook: false,
+                    magic_bishop: false,
+                    slide_rays: Vec::new(),
                 };
                 for atom in &piece.atoms {
                     if let Some(second) = &atom.then {
@@ -304,6 +324,49 @@ impl<B: Bits> Tables<B> {
             pieces.push(per_side);
         }
 
+        // Magic lookups replace walking whole sets of four unlimited lines on a full 8×8 board.
+        let magic = (g.files == 8 && g.ranks == 8 && size == 64 && (0..64).all(|sq| g.exists(sq)))
+            .then(Magics::get);
+        let full_set = |riders: &mut dyn Iterator<Item = &Rider>, steps: &[(i32, i32); 4]| {
+            let found: Vec<(i32, i32)> = riders
+                .filter(|r| rays.keys[r.ray].1 == 0)
+                .map(|r| rays.keys[r.ray].0)
+                .collect();
+            magic.is_some() && steps.iter().all(|s| found.contains(s))
+        };
+        let mut magic_attackers = [(0u32, 0u32); SIDES];
+        for (ty, per_side) in pieces.iter_mut().enumerate() {
+            for (side, t) in per_side.iter_mut().enumerate() {
+                if t.plain_riders {
+                    t.magic_rook = full_set(&mut t.riders.iter(), &Magics::ROOK_STEPS);
+                    t.magic_bishop = full_set(&mut t.riders.iter(), &Magics::BISHOP_STEPS);
+                }
+                let covered = |ray: usize| {
+                    let (step, max) = rays.keys[ray];
+                    max == 0
+                        && ((t.magic_rook && Magics::ROOK_STEPS.contains(&step))
+                            || (t.magic_bishop && Magics::BISHOP_STEPS.contains(&step)))
+                };
+                t.slide_rays = t
+                    .riders
+                    .iter()
+                    .map(|r| r.ray)
+                    .filter(|&ray| !covered(ray))
+                    .collect();
+                let capturing = || {
+                    t.riders
+                        .iter()
+                        .filter(|r| r.capture && r.hop == Hop::None && !r.initial && r.min <= 1)
+                };
+                if full_set(&mut capturing(), &Magics::ROOK_STEPS) {
+                    magic_attackers[side].0 |= 1 << ty;
+                }
+                if full_set(&mut capturing(), &Magics::BISHOP_STEPS) {
+                    magic_attackers[side].1 |= 1 << ty;
+                }
+            }
+        }
+
         // Reverse riders: a piece of side s rides along `step` to capture, so from the
         // target we look along `-step`.
         let mut rider_attacks: [Vec<(usize, u32, u8)>; SIDES] = [Vec::new(), Vec::new()];
@@ -325,6 +388,27 @@ impl<B: Bits> Tables<B> {
                 }
             }
         }
+        // What the magic lookups cover is left out of the walked reverse riders.
+        let rider_attacks_rest: [Vec<(usize, u32, u8)>; SIDES] = std::array::from_fn(|side| {
+            let (orth, diag) = magic_attackers[side];
+            rider_attacks[side]
+                .iter()
+                .map(|&(ray, mask, min)| {
+                    let (step, max) = rays.keys[ray];
+                    let mut mask = mask;
+                    if max == 0 && min <= 1 {
+                        if Magics::ROOK_STEPS.contains(&step) {
+                            mask &= !orth;
+                        }
+                        if Magics::BISHOP_STEPS.contains(&step) {
+                            mask &= !diag;
+                        }
+                    }
+                    (ray, mask, min)
+                })
+                .filter(|&(_, mask, _)| mask != 0)
+                .collect()
+        });
         let RayBuilder {
             tables: rays,
             keys: ray_keys,
@@ -424,6 +508,9 @@ impl<B: Bits> Tables<B> {
                 .filter(|(_, p)| p.castles)
                 .fold(0, |mask, (ty, _)| mask | 1 << ty),
             simple_attacks,
+            magic,
+            magic_attackers,
+            rider_attacks_rest,
             royal_type: def.royal_type(),
             adjacent: (0..size)
                 .map(|sq| {

@@ -62,7 +62,27 @@ impl<'a, B: Bits> Rules<'a, B> {
                 checkers |= t.pieces[ty][them].attacked_from[king] & pieces;
             }
         }
-        for &(ray, mask, _) in &t.rider_attacks[them] {
+        if let Some(m) = t.magic {
+            // Whole sets of four lines: an enemy rider on a line from the king
+            // checks with nothing between, and pins one piece of ours between.
+            let (orth, diag) = t.magic_attackers[them];
+            let mut snipers = B::EMPTY;
+            if orth != 0 {
+                snipers |= B::from_low_u64(m.rook(king, 0)) & pieces_of_types(pos, orth);
+            }
+            if diag != 0 {
+                snipers |= B::from_low_u64(m.bishop(king, 0)) & pieces_of_types(pos, diag);
+            }
+            for sniper in (snipers & theirs).squares() {
+                let between = B::from_low_u64(m.between(king, sniper)) & occupied;
+                if between.is_empty() {
+                    checkers.set(sniper);
+                } else if !between.more_than_one() && (between & ours).any() {
+                    pins.pinned |= between;
+                }
+            }
+        }
+        for &(ray, mask, _) in &t.rider_attacks_rest[them] {
             // Only a line holding an enemy rider of that line can check or pin.
             let snipers = pieces_of_types(pos, mask) & theirs & t.rays[ray][king];
             if snipers.is_empty() {

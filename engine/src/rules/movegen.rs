@@ -102,8 +102,16 @@ impl<'a, B: Bits> Rules<'a, B> {
                 let mut capture = pt.leap_capture[from] & enemy;
                 if pt.plain_riders {
                     let mut reach = B::EMPTY;
-                    for r in &pt.riders {
-                        reach |= t.slide(r.ray, from, occupied);
+                    if let Some(m) = t.magic {
+                        if pt.magic_rook {
+                            reach |= B::from_low_u64(m.rook(from, occupied.low_u64()));
+                        }
+                        if pt.magic_bishop {
+                            reach |= B::from_low_u64(m.bishop(from, occupied.low_u64()));
+                        }
+                    }
+                    for &ray in &pt.slide_rays {
+                        reach |= t.slide(ray, from, occupied);
                     }
                     quiet |= reach & empty;
                     capture |= reach & enemy;
