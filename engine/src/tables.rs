@@ -53,6 +53,8 @@ pub struct PieceTables<B> {
     pub ep_capture: Vec<B>,
     /// Lame, initial-only and bent leaps, per square.
     pub special: Vec<Vec<SpecialLeap<B>>>,
+    /// The squares whose `special` list is not empty.
+    pub special_from: B,
     /// Riders.
     pub riders: Vec<Rider>,
     /// Bent riders (first leg atom, second leg atom), evaluated slowly.
@@ -63,6 +65,8 @@ pub struct PieceTables<B> {
     pub drop_zone: B,
     /// Squares where it promotes.
     pub promotion_zone: B,
+    /// How many types it may promote to.
+    pub promotion_choices: u32,
     /// Reverse of `leap_capture`: squares from which this piece captures a square.
     pub attacked_from: Vec<B>,
     /// Whether attack detection needs the slow path (hoppers, bent riders, lame or initial captures).
@@ -225,6 +229,7 @@ impl<B: Bits> Tables<B> {
                     leap_capture: vec![B::EMPTY; size],
                     ep_capture: vec![B::EMPTY; size],
                     special: vec![Vec::new(); size],
+                    special_from: B::EMPTY,
                     riders: Vec::new(),
                     bent: Vec::new(),
                     initial_zone: side_zone(side, &|r| piece.initial_ranks.contains(&r)),
@@ -236,6 +241,7 @@ impl<B: Bits> Tables<B> {
                     } else {
                         side_zone(side, &|r| r >= def.promotion_rank)
                     },
+                    promotion_choices: piece.promotes_to.len() as u32,
                     attacked_from: vec![B::EMPTY; size],
                     exotic: false,
                     plain_riders: false,
@@ -314,6 +320,11 @@ impl<B: Bits> Tables<B> {
                 for from in 0..size {
                     for to in t.leap_capture[from].squares() {
                         t.attacked_from[to].set(from);
+                    }
+                }
+                for from in 0..size {
+                    if !t.special[from].is_empty() {
+                        t.special_from.set(from);
                     }
                 }
                 t.plain_riders = t.riders.iter().all(|r| {

@@ -5,6 +5,7 @@ use super::movegen::VisitTargets;
 use super::{pieces_of_types, Position, Rules};
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
+use crate::tables::PieceTables;
 
 /// Checkers and pins of the side to move (see [`Rules::count_legal`]). Kept
 /// small, since it is built for every position counted: the line a pinned
@@ -277,7 +278,7 @@ struct LegalCounter<'r, 'a, B: Bits> {
 
 impl<B: Bits> VisitTargets<B> for LegalCounter<'_, '_, B> {
     #[inline(always)]
-    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind) {
+    fn visit(&mut self, ty: usize, pt: &PieceTables<B>, from: usize, targets: B, kind: MoveKind) {
         let (rules, pos, pins) = (self.rules, self.pos, self.pins);
         if ty == self.royal {
             self.count += targets
@@ -306,11 +307,11 @@ impl<B: Bits> VisitTargets<B> for LegalCounter<'_, '_, B> {
         }
         // Without a popcount instruction (no target-cpu) counting costs: skip the
         // empty and single-square cases, which are most of them.
-        let zone = rules.t.pieces[ty][1 - self.them].promotion_zone;
+        let zone = pt.promotion_zone;
         let promoting = legal & zone;
         if promoting.any() {
             legal &= !zone;
-            self.count += promoting.count() as u64 * rules.def.pieces[ty].promotes_to.len() as u64;
+            self.count += promoting.count() as u64 * pt.promotion_choices as u64;
         }
         if legal.more_than_one() {
             self.count += legal.count() as u64;

@@ -7,34 +7,26 @@ use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::tables::PieceTables;
 
-/// Receives the target sets of [`Rules::visit_targets`]: the piece type, its
-/// square, the targets and their kind. Closures are visitors; a type with an
+/// Receives the target sets of [`Rules::visit_targets`]: the piece type and
+/// its tables for the side to move, its square, the targets and their kind. Closures are visitors; a type with an
 /// `#[inline(always)]` method is inlined at every call site.
 pub(crate) trait VisitTargets<B> {
     /// One target set.
-    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind);
-}
-
-impl<B, F: FnMut(usize, usize, B, MoveKind)> VisitTargets<B> for F {
-    #[inline(always)]
-    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind) {
-        self(ty, from, targets, kind)
-    }
+    fn visit(&mut self, ty: usize, pt: &PieceTables<B>, from: usize, targets: B, kind: MoveKind);
 }
 
 /// Lists the moves of each target set for [`Rules::pseudo_moves`], inlined
 /// into the generator.
 struct MovePusher<'r, 'a, B: Bits> {
     rules: &'r Rules<'a, B>,
-    pos: &'r Position<B>,
     list: &'r mut MoveList,
 }
 
 impl<B: Bits> VisitTargets<B> for MovePusher<'_, '_, B> {
     #[inline(always)]
-    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind) {
+    fn visit(&mut self, ty: usize, pt: &PieceTables<B>, from: usize, targets: B, kind: MoveKind) {
         self.rules
-            .push_targets(self.pos, self.list, ty, from, targets, kind)
+            .push_targets(self.list, ty, pt, from, targets, kind)
     }
 }
 
@@ -42,15 +34,14 @@ impl<'a, B: Bits> Rules<'a, B> {
     #[inline(always)]
     fn push_targets(
         &self,
-        pos: &Position<B>,
         list: &mut MoveList,
         ty: usize,
+        pt: &PieceTables<B>,
         from: usize,
         targets: B,
         kind: MoveKind,
     ) {
-        let us = pos.side as usize;
-        let zone = self.t.pieces[ty][us].promotion_zone;
+        let zone = pt.promotion_zone;
         let base = Move {
             from: from as u8,
             to: 0,
@@ -83,7 +74,6 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// Castling and drops are not included.
     #[inline(always)]
     pub(crate) fn visit_targets(&self, pos: &Position<B>, visitor: &mut impl VisitTargets<B>) {
-        let mut visit = |ty, from, targets, kind| visitor.visit(ty, from, targets, kind);
         let t = self.t;
         let us = pos.side as usize;
         let them = 1 - us;
@@ -121,19 +111,22 @@ impl<'a, B: Bits> Rules<'a, B> {
                     quiet |= rider_quiet;
                     capture |= rider_capture;
                 }
-                for sp in &pt.special[from] {
-                    if (sp.initial && !pt.initial_zone.has(from)) || (sp.path & occupied).any() {
-                        continue;
-                    }
-                    if sp.quiet && empty.has(sp.to) {
-                        if pawn && sp.initial {
-                            visit(ty, from, B::bit(sp.to), MoveKind::DoubleStep);
-                        } else {
-                            quiet.set(sp.to);
+                if pt.special_from.has(from) {
+                    for sp in &pt.special[from] {
+                        if (sp.initial && !pt.initial_zone.has(from)) || (sp.path & occupied).any()
+                        {
+                            continue;
                         }
-                    }
-                    if sp.capture && enemy.has(sp.to) {
-                        capture.set(sp.to);
+                        if sp.quiet && empty.has(sp.to) {
+                            if pawn && sp.initial {
+                                visitor.visit(ty, pt, from, B::bit(sp.to), MoveKind::DoubleStep);
+                            } else {
+                                quiet.set(sp.to);
+                            }
+                        }
+                        if sp.capture && enemy.has(sp.to) {
+                            capture.set(sp.to);
+                        }
                     }
                 }
                 if !pt.bent.is_empty() {
@@ -143,14 +136,14 @@ impl<'a, B: Bits> Rules<'a, B> {
                 }
                 if let Some(ep) = pos.ep {
                     if pt.ep_capture[from].has(ep as usize) && empty.has(ep as usize) {
-                        visit(ty, from, B::bit(ep as usize), MoveKind::EnPassant);
+                        visitor.visit(ty, pt, from, B::bit(ep as usize), MoveKind::EnPassant);
                     }
                 }
                 if capture.any() {
-                    visit(ty, from, capture, MoveKind::Capture);
+                    visitor.visit(ty, pt, from, capture, MoveKind::Capture);
                 }
                 if quiet.any() {
-                    visit(ty, from, quiet, MoveKind::Quiet);
+                    visitor.visit(ty, pt, from, quiet, MoveKind::Quiet);
                 }
             }
         }
@@ -196,14 +189,7 @@ impl<'a, B: Bits> Rules<'a, B> {
 
     /// All pseudo-legal moves (own-royal safety not checked) of the side to move.
     pub fn pseudo_moves(&self, pos: &Position<B>, list: &mut MoveList) {
-        self.visit_targets(
-            pos,
-            &mut MovePusher {
-                rules: self,
-                pos,
-                list,
-            },
-        );
+        self.visit_targets(pos, &mut MovePusher { rules: self, list });
         if self.def.castling {
             self.castling_moves(pos, list);
         }
