@@ -277,6 +277,8 @@ struct LegalCounter<'r, 'a, B: Bits> {
 }
 
 impl<B: Bits> VisitTargets<B> for LegalCounter<'_, '_, B> {
+    const MERGE_KINDS: bool = true;
+
     #[inline(always)]
     fn visit(&mut self, ty: usize, pt: &PieceTables<B>, from: usize, targets: B, kind: MoveKind) {
         let (rules, pos, pins) = (self.rules, self.pos, self.pins);

@@ -13,6 +13,11 @@ use crate::tables::PieceTables;
 pub(crate) trait VisitTargets<B> {
     /// One target set.
     fn visit(&mut self, ty: usize, pt: &PieceTables<B>, from: usize, targets: B, kind: MoveKind);
+
+    /// Whether quiet moves, captures and double steps may come as one target
+    /// set (of kind [`MoveKind::Quiet`]): for visitors that only count. En
+    /// passant always comes alone.
+    const MERGE_KINDS: bool = false;
 }
 
 /// Lists the moves of each target set for [`Rules::pseudo_moves`], inlined
@@ -73,7 +78,7 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// sets by kind (captures, quiet moves, double steps, en passant).
     /// Castling and drops are not included.
     #[inline(always)]
-    pub(crate) fn visit_targets(&self, pos: &Position<B>, visitor: &mut impl VisitTargets<B>) {
+    pub(crate) fn visit_targets<V: VisitTargets<B>>(&self, pos: &Position<B>, visitor: &mut V) {
         let t = self.t;
         let us = pos.side as usize;
         let them = 1 - us;
@@ -90,6 +95,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             for from in ours.squares() {
                 let mut quiet = pt.leap_quiet[from] & empty;
                 let mut capture = pt.leap_capture[from] & enemy;
+                let mut double = B::EMPTY;
                 if pt.plain_riders {
                     let mut reach = B::EMPTY;
                     if let Some(m) = t.magic {
@@ -119,7 +125,17 @@ impl<'a, B: Bits> Rules<'a, B> {
                         }
                         if sp.quiet && empty.has(sp.to) {
                             if pawn && sp.initial {
-                                visitor.visit(ty, pt, from, B::bit(sp.to), MoveKind::DoubleStep);
+                                if V::MERGE_KINDS {
+                                    double.set(sp.to);
+                                } else {
+                                    visitor.visit(
+                                        ty,
+                                        pt,
+                                        from,
+                                        B::bit(sp.to),
+                                        MoveKind::DoubleStep,
+                                    );
+                                }
                             } else {
                                 quiet.set(sp.to);
                             }
@@ -138,6 +154,18 @@ impl<'a, B: Bits> Rules<'a, B> {
                     if pt.ep_capture[from].has(ep as usize) && empty.has(ep as usize) {
                         visitor.visit(ty, pt, from, B::bit(ep as usize), MoveKind::EnPassant);
                     }
+                }
+                if V::MERGE_KINDS {
+                    // A double step to a square also reached otherwise is a
+                    // move of its own, as in the listing.
+                    let targets = capture | quiet | double;
+                    if targets.any() {
+                        visitor.visit(ty, pt, from, targets, MoveKind::Quiet);
+                    }
+                    if (double & quiet).any() {
+                        visitor.visit(ty, pt, from, double & quiet, MoveKind::DoubleStep);
+                    }
+                    continue;
                 }
                 if capture.any() {
                     visitor.visit(ty, pt, from, capture, MoveKind::Capture);
