@@ -82,6 +82,113 @@ pub struct PieceTables<B> {
     /// With plain riders: the rays walked by [`Tables::slide`] (those the
     /// magic lookups do not cover; every rider's ray without magic).
     pub slide_rays: Vec<usize>,
+    /// The moves as a few translations of the whole set of pieces, for
+    /// counting them all at once (pawns), on boards of up to 64 squares.
+    pub shifts: Option<Shifts>,
+}
+
+/// A piece type's moves as translations by a square offset, each from a set
+/// of squares: leaps with no riders, bent riders or overlapping targets
+/// (pawns). Exact by construction: every leap of every square is one entry.
+#[derive(Clone, Debug, Default)]
+pub struct Shifts {
+    /// Unblockable leaps to empty squares: (offset, squares they are made from).
+    pub quiet: Vec<(i32, u64)>,
+    /// Unblockable capturing leaps.
+    pub capture: Vec<(i32, u64)>,
+    /// Lame and initial-only leaps.
+    pub special: Vec<ShiftedLeap>,
+    /// Whether the piece takes en passant.
+    pub en_passant: bool,
+}
+
+/// Lame or initial-only leaps of [`Shifts`] sharing an offset, a path and flags.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShiftedLeap {
+    /// Offset from origin to destination.
+    pub offset: i32,
+    /// Offsets of the squares that must be empty.
+    pub path: Vec<i32>,
+    /// Moves to empty squares.
+    pub quiet: bool,
+    /// Captures.
+    pub capture: bool,
+    /// The squares it is made from.
+    pub from: u64,
+}
+
+/// Translates `set` by `offset` squares (the caller keeps only origins whose
+/// destination is `origin + offset`).
+#[inline(always)]
+pub fn shift(set: u64, offset: i32) -> u64 {
+    if offset >= 0 {
+        set << offset
+    } else {
+        set >> -offset
+    }
+}
+
+/// The [`Shifts`] of a piece's tables when they apply: a board of up to 64
+/// squares, leaps only, and at most `MAX_SHIFTS` translations.
+fn shifts_of<B: Bits>(t: &PieceTables<B>, size: usize) -> Option<Shifts> {
+    const MAX_SHIFTS: usize = 6;
+    if size > 64 || !t.riders.is_empty() || !t.bent.is_empty() {
+        return None;
+    }
+    let mut out = Shifts {
+        en_passant: t.ep_capture.iter().any(|b| b.any()),
+        ..Shifts::default()
+    };
+    let add = |list: &mut Vec<(i32, u64)>, from: usize, to: usize| {
+        let offset = to as i32 - from as i32;
+        match list.iter_mut().find(|e| e.0 == offset) {
+            Some(e) => e.1 |= 1 << from,
+            None => list.push((offset, 1 << from)),
+        }
+    };
+    for from in 0..size {
+        for to in t.leap_quiet[from].squares() {
+            add(&mut out.quiet, from, to);
+        }
+        for to in t.leap_capture[from].squares() {
+            add(&mut out.capture, from, to);
+        }
+        let leaps = t.leap_quiet[from] | t.leap_capture[from];
+        let mut seen = B::EMPTY;
+        for sp in &t.special[from] {
+            // Targets must not overlap, or the listing (a set per piece) would count them once.
+            if leaps.has(sp.to) || seen.has(sp.to) {
+                return None;
+            }
+            seen.set(sp.to);
+            if sp.initial && !t.initial_zone.has(from) {
+                continue;
+            }
+            let mut path: Vec<i32> = sp.path.squares().map(|q| q as i32 - from as i32).collect();
+            path.sort_unstable();
+            let leap = ShiftedLeap {
+                offset: sp.to as i32 - from as i32,
+                path,
+                quiet: sp.quiet,
+                capture: sp.capture,
+                from: 0,
+            };
+            match out.special.iter_mut().find(|e| {
+                (e.offset, &e.path, e.quiet, e.capture)
+                    == (leap.offset, &leap.path, leap.quiet, leap.capture)
+            }) {
+                Some(e) => e.from |= 1 << from,
+                None => out.special.push(ShiftedLeap {
+                    from: 1 << from,
+                    ..leap
+                }),
+            }
+        }
+        if out.quiet.len() + out.capture.len() + out.special.len() > MAX_SHIFTS {
+            return None;
+        }
+    }
+    Some(out)
 }
 
 /// A variant compiled for bit sets of type `B`.
@@ -248,6 +355,7 @@ impl<B: Bits> Tables<B> {
                     magic_rook: false,
                     magic_bishop: false,
                     slide_rays: Vec::new(),
+                    shifts: None,
                 };
                 for atom in &piece.atoms {
                     if let Some(second) = &atom.then {
@@ -327,6 +435,7 @@ impl<B: Bits> Tables<B> {
                         t.special_from.set(from);
                     }
                 }
+                t.shifts = shifts_of(&t, size);
                 t.plain_riders = t.riders.iter().all(|r| {
                     r.quiet && r.capture && r.hop == Hop::None && r.min <= 1 && !r.initial
                 });

@@ -5,7 +5,7 @@ use super::movegen::VisitTargets;
 use super::{pieces_of_types, Position, Rules};
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::tables::PieceTables;
+use crate::tables::{shift, PieceTables};
 
 /// Checkers and pins of the side to move (see [`Rules::count_legal`]). Kept
 /// small, since it is built for every position counted: the line a pinned
@@ -278,6 +278,66 @@ struct LegalCounter<'r, 'a, B: Bits> {
 
 impl<B: Bits> VisitTargets<B> for LegalCounter<'_, '_, B> {
     const MERGE_KINDS: bool = true;
+
+    /// Pieces whose moves are a few translations (pawns) are counted all at
+    /// once, but for pinned ones, and in en-passant positions those that take
+    /// en passant.
+    #[inline(always)]
+    fn pieces(&mut self, ty: usize, pt: &PieceTables<B>, ours: B) -> B {
+        let Some(sh) = &pt.shifts else {
+            return ours;
+        };
+        if ty == self.royal || (sh.en_passant && self.pos.ep.is_some()) {
+            return ours;
+        }
+        if self.pins.double_check {
+            return B::EMPTY;
+        }
+        let movers = (ours & !self.pins.pinned).low_u64();
+        if movers == 0 {
+            return ours;
+        }
+        let pos = self.pos;
+        let occupied = pos.occupied().low_u64();
+        let empty = self.rules.t.board.low_u64() & !occupied;
+        let enemy = pos.by_side[self.them].low_u64();
+        let evasion = self.pins.evasion.low_u64();
+        let zone = pt.promotion_zone.low_u64();
+        let choices = pt.promotion_choices as u64;
+        let mut count = 0u64;
+        let mut add = |targets: u64| {
+            let targets = targets & evasion;
+            if targets != 0 {
+                let promoting = targets & zone;
+                count += (targets & !zone).count_ones() as u64;
+                if promoting != 0 {
+                    count += promoting.count_ones() as u64 * choices;
+                }
+            }
+        };
+        for &(offset, from) in &sh.quiet {
+            add(shift(movers & from, offset) & empty);
+        }
+        for &(offset, from) in &sh.capture {
+            add(shift(movers & from, offset) & enemy);
+        }
+        for leap in &sh.special {
+            let mut from = movers & leap.from;
+            for &p in &leap.path {
+                from &= shift(empty, -p);
+            }
+            let mut to = 0u64;
+            if leap.quiet {
+                to |= empty;
+            }
+            if leap.capture {
+                to |= enemy;
+            }
+            add(shift(from, leap.offset) & to);
+        }
+        self.count += count;
+        ours & self.pins.pinned
+    }
 
     #[inline(always)]
     fn visit(&mut self, ty: usize, pt: &PieceTables<B>, from: usize, targets: B, kind: MoveKind) {

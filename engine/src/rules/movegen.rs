@@ -18,6 +18,14 @@ pub(crate) trait VisitTargets<B> {
     /// set (of kind [`MoveKind::Quiet`]): for visitors that only count. En
     /// passant always comes alone.
     const MERGE_KINDS: bool = false;
+
+    /// Takes the pieces `ours` of type `ty` before they are visited one by
+    /// one, and returns those still to visit (a counter may count some at once).
+    #[inline(always)]
+    fn pieces(&mut self, ty: usize, pt: &PieceTables<B>, ours: B) -> B {
+        let _ = (ty, pt);
+        ours
+    }
 }
 
 /// Lists the moves of each target set for [`Rules::pseudo_moves`], inlined
@@ -91,6 +99,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                 continue;
             }
             let pt = &t.pieces[ty][us];
+            let ours = visitor.pieces(ty, pt, ours);
             let pawn = self.def.pieces[ty].pawn;
             for from in ours.squares() {
                 let mut quiet = pt.leap_quiet[from] & empty;
