@@ -51,6 +51,8 @@ pub struct PieceTables<B> {
     pub leap_capture: Vec<B>,
     /// Leaps that capture en passant, per square.
     pub ep_capture: Vec<B>,
+    /// Reverse of `ep_capture`: squares from which this piece takes en passant onto a square.
+    pub ep_capture_from: Vec<B>,
     /// Lame, initial-only and bent leaps, per square.
     pub special: Vec<Vec<SpecialLeap<B>>>,
     /// The squares whose `special` list is not empty.
@@ -335,6 +337,7 @@ impl<B: Bits> Tables<B> {
                     leap_quiet: vec![B::EMPTY; size],
                     leap_capture: vec![B::EMPTY; size],
                     ep_capture: vec![B::EMPTY; size],
+                    ep_capture_from: vec![B::EMPTY; size],
                     special: vec![Vec::new(); size],
                     special_from: B::EMPTY,
                     riders: Vec::new(),
@@ -428,6 +431,9 @@ impl<B: Bits> Tables<B> {
                 for from in 0..size {
                     for to in t.leap_capture[from].squares() {
                         t.attacked_from[to].set(from);
+                    }
+                    for to in t.ep_capture[from].squares() {
+                        t.ep_capture_from[to].set(from);
                     }
                 }
                 for from in 0..size {
