@@ -8,8 +8,8 @@ use crate::moves::{Move, MoveKind, MoveList};
 use crate::tables::PieceTables;
 
 /// Receives the target sets of [`Rules::visit_targets`]: the piece type and
-/// its tables for the side to move, its square, the targets and their kind. Closures are visitors; a type with an
-/// `#[inline(always)]` method is inlined at every call site.
+/// its tables for the side to move, its square, the targets and their kind.
+/// A visitor with `#[inline(always)]` methods is inlined at every call site.
 pub(crate) trait VisitTargets<B> {
     /// One target set.
     fn visit(&mut self, ty: usize, pt: &PieceTables<B>, from: usize, targets: B, kind: MoveKind);
@@ -83,7 +83,8 @@ impl<'a, B: Bits> Rules<'a, B> {
     }
 
     /// Visits, for every piece of the side to move, its pseudo-legal target
-    /// sets by kind (captures, quiet moves, double steps, en passant).
+    /// sets by kind (captures, quiet moves, double steps, en passant; see
+    /// [`VisitTargets::MERGE_KINDS`] and [`VisitTargets::pieces`]).
     /// Castling and drops are not included.
     #[inline(always)]
     pub(crate) fn visit_targets<V: VisitTargets<B>>(&self, pos: &Position<B>, visitor: &mut V) {
