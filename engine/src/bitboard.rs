@@ -40,6 +40,10 @@ pub trait Bits:
     fn lowest(self) -> usize;
     /// The highest square (the set must not be empty).
     fn highest(self) -> usize;
+    /// The squares below 64, as a `u64` (the whole set on an 8×8 board).
+    fn low_u64(self) -> u64;
+    /// The set of the squares below 64 in `bits`.
+    fn from_low_u64(bits: u64) -> Self;
 
     /// Whether the set is not empty.
     #[inline]
@@ -114,6 +118,14 @@ macro_rules! primitive_bits {
             #[inline]
             fn highest(self) -> usize {
                 (<$t>::BITS - 1 - self.leading_zeros()) as usize
+            }
+            #[inline]
+            fn low_u64(self) -> u64 {
+                self as u64
+            }
+            #[inline]
+            fn from_low_u64(bits: u64) -> Self {
+                bits as Self
             }
             #[inline]
             fn more_than_one(self) -> bool {
@@ -220,6 +232,14 @@ impl Bits for U256 {
             }
         }
         256
+    }
+    #[inline]
+    fn low_u64(self) -> u64 {
+        self.0[0]
+    }
+    #[inline]
+    fn from_low_u64(bits: u64) -> Self {
+        U256([bits, 0, 0, 0])
     }
 }
 

@@ -23,6 +23,7 @@ pub mod fen;
 pub mod game;
 pub mod geometry;
 pub mod identity;
+pub mod magic;
 pub mod material;
 pub mod mechanics;
 pub mod moves;

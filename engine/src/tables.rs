@@ -4,6 +4,7 @@
 
 use crate::betza::{Atom, Hop};
 use crate::bitboard::{Bits, U256};
+use crate::magic::Magics;
 pub use crate::side::SIDES;
 use crate::variant::VariantDef;
 pub use crate::variant::MAX_TYPES;
@@ -50,8 +51,12 @@ pub struct PieceTables<B> {
     pub leap_capture: Vec<B>,
     /// Leaps that capture en passant, per square.
     pub ep_capture: Vec<B>,
+    /// Reverse of `ep_capture`: squares from which this piece takes en passant onto a square.
+    pub ep_capture_from: Vec<B>,
     /// Lame, initial-only and bent leaps, per square.
     pub special: Vec<Vec<SpecialLeap<B>>>,
+    /// The squares whose `special` list is not empty.
+    pub special_from: B,
     /// Riders.
     pub riders: Vec<Rider>,
     /// Bent riders (first leg atom, second leg atom), evaluated slowly.
@@ -62,6 +67,8 @@ pub struct PieceTables<B> {
     pub drop_zone: B,
     /// Squares where it promotes.
     pub promotion_zone: B,
+    /// How many types it may promote to.
+    pub promotion_choices: u32,
     /// Reverse of `leap_capture`: squares from which this piece captures a square.
     pub attacked_from: Vec<B>,
     /// Whether attack detection needs the slow path (hoppers, bent riders, lame or initial captures).
@@ -69,6 +76,121 @@ pub struct PieceTables<B> {
     /// Whether every rider both moves and captures, without hops, minimum
     /// ranges or initial-only moves: the generator then just unites slides.
     pub plain_riders: bool,
+    /// With [`Tables::magic`] and plain riders: whether the riders include the
+    /// four unlimited orthogonal lines (looked up by magic, not walked).
+    pub magic_rook: bool,
+    /// Likewise for the four unlimited diagonal lines.
+    pub magic_bishop: bool,
+    /// With plain riders: the rays walked by [`Tables::slide`] (those the
+    /// magic lookups do not cover; every rider's ray without magic).
+    pub slide_rays: Vec<usize>,
+    /// The moves as a few translations of the whole set of pieces, for
+    /// counting them all at once (pawns), on boards of up to 64 squares.
+    pub shifts: Option<Shifts>,
+}
+
+/// A piece type's moves as translations by a square offset, each from a set
+/// of squares: leaps with no riders, bent riders or overlapping targets
+/// (pawns). Exact by construction: every leap of every square is one entry.
+#[derive(Clone, Debug, Default)]
+pub struct Shifts {
+    /// Unblockable leaps to empty squares: (offset, squares they are made from).
+    pub quiet: Vec<(i32, u64)>,
+    /// Unblockable capturing leaps.
+    pub capture: Vec<(i32, u64)>,
+    /// Lame and initial-only leaps.
+    pub special: Vec<ShiftedLeap>,
+    /// Whether the piece takes en passant.
+    pub en_passant: bool,
+}
+
+/// Lame or initial-only leaps of [`Shifts`] sharing an offset, a path and flags.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShiftedLeap {
+    /// Offset from origin to destination.
+    pub offset: i32,
+    /// Offsets of the squares that must be empty.
+    pub path: Vec<i32>,
+    /// Moves to empty squares.
+    pub quiet: bool,
+    /// Captures.
+    pub capture: bool,
+    /// The squares it is made from.
+    pub from: u64,
+}
+
+/// Translates `set` by `offset` squares (the caller keeps only origins whose
+/// destination is `origin + offset`).
+#[inline(always)]
+pub fn shift(set: u64, offset: i32) -> u64 {
+    if offset >= 0 {
+        set << offset
+    } else {
+        set >> -offset
+    }
+}
+
+/// The [`Shifts`] of a piece's tables when they apply: a board of up to 64
+/// squares, leaps only, and at most `MAX_SHIFTS` translations.
+fn shifts_of<B: Bits>(t: &PieceTables<B>, size: usize) -> Option<Shifts> {
+    const MAX_SHIFTS: usize = 6;
+    if size > 64 || !t.riders.is_empty() || !t.bent.is_empty() {
+        return None;
+    }
+    let mut out = Shifts {
+        en_passant: t.ep_capture.iter().any(|b| b.any()),
+        ..Shifts::default()
+    };
+    let add = |list: &mut Vec<(i32, u64)>, from: usize, to: usize| {
+        let offset = to as i32 - from as i32;
+        match list.iter_mut().find(|e| e.0 == offset) {
+            Some(e) => e.1 |= 1 << from,
+            None => list.push((offset, 1 << from)),
+        }
+    };
+    for from in 0..size {
+        for to in t.leap_quiet[from].squares() {
+            add(&mut out.quiet, from, to);
+        }
+        for to in t.leap_capture[from].squares() {
+            add(&mut out.capture, from, to);
+        }
+        let leaps = t.leap_quiet[from] | t.leap_capture[from];
+        let mut seen = B::EMPTY;
+        for sp in &t.special[from] {
+            // Targets must not overlap, or the listing (a set per piece) would count them once.
+            if leaps.has(sp.to) || seen.has(sp.to) {
+                return None;
+            }
+            seen.set(sp.to);
+            if sp.initial && !t.initial_zone.has(from) {
+                continue;
+            }
+            let mut path: Vec<i32> = sp.path.squares().map(|q| q as i32 - from as i32).collect();
+            path.sort_unstable();
+            let leap = ShiftedLeap {
+                offset: sp.to as i32 - from as i32,
+                path,
+                quiet: sp.quiet,
+                capture: sp.capture,
+                from: 0,
+            };
+            match out.special.iter_mut().find(|e| {
+                (e.offset, &e.path, e.quiet, e.capture)
+                    == (leap.offset, &leap.path, leap.quiet, leap.capture)
+            }) {
+                Some(e) => e.from |= 1 << from,
+                None => out.special.push(ShiftedLeap {
+                    from: 1 << from,
+                    ..leap
+                }),
+            }
+        }
+        if out.quiet.len() + out.capture.len() + out.special.len() > MAX_SHIFTS {
+            return None;
+        }
+    }
+    Some(out)
 }
 
 /// A variant compiled for bit sets of type `B`.
@@ -105,6 +227,14 @@ pub struct Tables<B> {
     /// Whether every piece attacks by plain leaps and riders (no hoppers, lame or
     /// bent moves, minimum ranges), so checks and pins can be computed from rays.
     pub simple_attacks: bool,
+    /// Magic lookups for unlimited rook and bishop lines, on a full 8×8 board.
+    pub magic: Option<&'static Magics>,
+    /// Per attacking side, the piece types that capture along all four
+    /// unlimited orthogonal lines and all four diagonal ones, found by magic
+    /// lookups (only with [`Tables::magic`]).
+    pub magic_attackers: [(u32, u32); SIDES],
+    /// [`Tables::rider_attacks`] without what [`Tables::magic_attackers`] covers.
+    pub rider_attacks_rest: [Vec<(usize, u32, u8)>; SIDES],
     /// The (up to eight) neighbours of each square, for explosions.
     pub adjacent: Vec<B>,
     /// The royal piece type ([`VariantDef::royal_type`], looked up once: it is
@@ -207,7 +337,9 @@ impl<B: Bits> Tables<B> {
                     leap_quiet: vec![B::EMPTY; size],
                     leap_capture: vec![B::EMPTY; size],
                     ep_capture: vec![B::EMPTY; size],
+                    ep_capture_from: vec![B::EMPTY; size],
                     special: vec![Vec::new(); size],
+                    special_from: B::EMPTY,
                     riders: Vec::new(),
                     bent: Vec::new(),
                     initial_zone: side_zone(side, &|r| piece.initial_ranks.contains(&r)),
@@ -219,9 +351,14 @@ impl<B: Bits> Tables<B> {
                     } else {
                         side_zone(side, &|r| r >= def.promotion_rank)
                     },
+                    promotion_choices: piece.promotes_to.len() as u32,
                     attacked_from: vec![B::EMPTY; size],
                     exotic: false,
                     plain_riders: false,
+                    magic_rook: false,
+                    magic_bishop: false,
+                    slide_rays: Vec::new(),
+                    shifts: None,
                 };
                 for atom in &piece.atoms {
                     if let Some(second) = &atom.then {
@@ -295,13 +432,65 @@ impl<B: Bits> Tables<B> {
                     for to in t.leap_capture[from].squares() {
                         t.attacked_from[to].set(from);
                     }
+                    for to in t.ep_capture[from].squares() {
+                        t.ep_capture_from[to].set(from);
+                    }
                 }
+                for from in 0..size {
+                    if !t.special[from].is_empty() {
+                        t.special_from.set(from);
+                    }
+                }
+                t.shifts = shifts_of(&t, size);
                 t.plain_riders = t.riders.iter().all(|r| {
                     r.quiet && r.capture && r.hop == Hop::None && r.min <= 1 && !r.initial
                 });
                 t
             });
             pieces.push(per_side);
+        }
+
+        // Magic lookups replace walking whole sets of four unlimited lines on a full 8×8 board.
+        let magic = (g.files == 8 && g.ranks == 8 && size == 64 && (0..64).all(|sq| g.exists(sq)))
+            .then(Magics::get);
+        let full_set = |riders: &mut dyn Iterator<Item = &Rider>, steps: &[(i32, i32); 4]| {
+            let found: Vec<(i32, i32)> = riders
+                .filter(|r| rays.keys[r.ray].1 == 0)
+                .map(|r| rays.keys[r.ray].0)
+                .collect();
+            magic.is_some() && steps.iter().all(|s| found.contains(s))
+        };
+        let mut magic_attackers = [(0u32, 0u32); SIDES];
+        for (ty, per_side) in pieces.iter_mut().enumerate() {
+            for (side, t) in per_side.iter_mut().enumerate() {
+                if t.plain_riders {
+                    t.magic_rook = full_set(&mut t.riders.iter(), &Magics::ROOK_STEPS);
+                    t.magic_bishop = full_set(&mut t.riders.iter(), &Magics::BISHOP_STEPS);
+                }
+                let covered = |ray: usize| {
+                    let (step, max) = rays.keys[ray];
+                    max == 0
+                        && ((t.magic_rook && Magics::ROOK_STEPS.contains(&step))
+                            || (t.magic_bishop && Magics::BISHOP_STEPS.contains(&step)))
+                };
+                t.slide_rays = t
+                    .riders
+                    .iter()
+                    .map(|r| r.ray)
+                    .filter(|&ray| !covered(ray))
+                    .collect();
+                let capturing = || {
+                    t.riders
+                        .iter()
+                        .filter(|r| r.capture && r.hop == Hop::None && !r.initial && r.min <= 1)
+                };
+                if full_set(&mut capturing(), &Magics::ROOK_STEPS) {
+                    magic_attackers[side].0 |= 1 << ty;
+                }
+                if full_set(&mut capturing(), &Magics::BISHOP_STEPS) {
+                    magic_attackers[side].1 |= 1 << ty;
+                }
+            }
         }
 
         // Reverse riders: a piece of side s rides along `step` to capture, so from the
@@ -325,6 +514,27 @@ impl<B: Bits> Tables<B> {
                 }
             }
         }
+        // What the magic lookups cover is left out of the walked reverse riders.
+        let rider_attacks_rest: [Vec<(usize, u32, u8)>; SIDES] = std::array::from_fn(|side| {
+            let (orth, diag) = magic_attackers[side];
+            rider_attacks[side]
+                .iter()
+                .map(|&(ray, mask, min)| {
+                    let (step, max) = rays.keys[ray];
+                    let mut mask = mask;
+                    if max == 0 && min <= 1 {
+                        if Magics::ROOK_STEPS.contains(&step) {
+                            mask &= !orth;
+                        }
+                        if Magics::BISHOP_STEPS.contains(&step) {
+                            mask &= !diag;
+                        }
+                    }
+                    (ray, mask, min)
+                })
+                .filter(|&(_, mask, _)| mask != 0)
+                .collect()
+        });
         let RayBuilder {
             tables: rays,
             keys: ray_keys,
@@ -424,6 +634,9 @@ impl<B: Bits> Tables<B> {
                 .filter(|(_, p)| p.castles)
                 .fold(0, |mask, (ty, _)| mask | 1 << ty),
             simple_attacks,
+            magic,
+            magic_attackers,
+            rider_attacks_rest,
             royal_type: def.royal_type(),
             adjacent: (0..size)
                 .map(|sq| {

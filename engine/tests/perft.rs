@@ -241,3 +241,69 @@ fn king_of_the_hill() {
 fn fog_of_war_moves_like_chess() {
     assert_eq!(perft("fogofwar", None, 4), 197_281);
 }
+
+/// Perft's last ply counts moves without listing them (pawns all at once,
+/// sliders by magic on 8×8): on random games of every variant, and of
+/// variants with other boards and pawns, the count equals the listing.
+#[test]
+fn the_last_ply_count_equals_the_listing() {
+    let mut registry = Registry::builtin();
+    let extra = [
+        (
+            "minichess.toml",
+            "id = \"minichess\"\nextends = \"chess\"\nfiles = 6\nranks = 6\ncastling = false\n\
+             start = \"rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1\"\n\
+             [pieces.p]\ndrop_ranks = [2, 5]\n",
+        ),
+        (
+            "berolina.toml",
+            "id = \"berolina\"\nextends = \"chess\"\n[pieces.p]\nbetza = \"fmFfcWifmnA\"\n",
+        ),
+        (
+            "wide.toml",
+            "id = \"wide\"\nextends = \"chess\"\nfiles = 10\ncastling = false\n\
+             start = \"rnbqkbbqnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKBBQNR w - - 0 1\"\n",
+        ),
+        (
+            "sidestep.toml",
+            "id = \"sidestep\"\nextends = \"chess\"\n[pieces.p]\nbetza = \"fsmWfceFifmnDfcW\"\n\
+             [pieces.q]\nbetza = \"RN\"\n",
+        ),
+    ];
+    let mut extra_ids = Vec::new();
+    for (file, text) in extra {
+        let variant = registry.add_definition(file, text).expect(file);
+        extra_ids.push(variant.id().to_string());
+    }
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut below = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for variant in registry.all() {
+        for game_number in 0..8 {
+            let mut game = Game::new(variant, Start::Standard).expect("start");
+            for ply in 0..150 {
+                if game.outcome().is_some() {
+                    break;
+                }
+                let moves = game.legal_moves();
+                assert_eq!(
+                    game.perft_total(1),
+                    moves.len() as u64,
+                    "{} game {game_number} ply {ply}",
+                    variant.id()
+                );
+                if moves.is_empty() {
+                    break;
+                }
+                game.play(moves[below(moves.len())]);
+            }
+        }
+    }
+    for id in extra_ids {
+        assert!(registry.get(&id).is_some(), "{id}");
+    }
+}

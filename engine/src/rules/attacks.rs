@@ -33,7 +33,27 @@ impl<'a, B: Bits> Rules<'a, B> {
                 }
             }
         }
-        for &(ray, mask, min) in &t.rider_attacks[side] {
+        if let Some(m) = t.magic {
+            let (orth, diag) = t.magic_attackers[side];
+            let (orth, diag) = (orth & !excluded, diag & !excluded);
+            if orth != 0 {
+                let attackers = pieces_of_types(pos, orth) & theirs;
+                if attackers.any()
+                    && (B::from_low_u64(m.rook(square, occupied.low_u64())) & attackers).any()
+                {
+                    return true;
+                }
+            }
+            if diag != 0 {
+                let attackers = pieces_of_types(pos, diag) & theirs;
+                if attackers.any()
+                    && (B::from_low_u64(m.bishop(square, occupied.low_u64())) & attackers).any()
+                {
+                    return true;
+                }
+            }
+        }
+        for &(ray, mask, min) in &t.rider_attacks_rest[side] {
             if (t.rays[ray][square] & theirs).is_empty() {
                 continue;
             }

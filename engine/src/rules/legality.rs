@@ -5,6 +5,7 @@ use super::movegen::VisitTargets;
 use super::{pieces_of_types, Position, Rules};
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
+use crate::tables::{shift, PieceTables};
 
 /// Checkers and pins of the side to move (see [`Rules::count_legal`]). Kept
 /// small, since it is built for every position counted: the line a pinned
@@ -62,7 +63,27 @@ impl<'a, B: Bits> Rules<'a, B> {
                 checkers |= t.pieces[ty][them].attacked_from[king] & pieces;
             }
         }
-        for &(ray, mask, _) in &t.rider_attacks[them] {
+        if let Some(m) = t.magic {
+            // Whole sets of four lines: an enemy rider on a line from the king
+            // checks with nothing between, and pins one piece of ours between.
+            let (orth, diag) = t.magic_attackers[them];
+            let mut snipers = B::EMPTY;
+            if orth != 0 {
+                snipers |= B::from_low_u64(m.rook(king, 0)) & pieces_of_types(pos, orth);
+            }
+            if diag != 0 {
+                snipers |= B::from_low_u64(m.bishop(king, 0)) & pieces_of_types(pos, diag);
+            }
+            for sniper in (snipers & theirs).squares() {
+                let between = B::from_low_u64(m.between(king, sniper)) & occupied;
+                if between.is_empty() {
+                    checkers.set(sniper);
+                } else if !between.more_than_one() && (between & ours).any() {
+                    pins.pinned |= between;
+                }
+            }
+        }
+        for &(ray, mask, _) in &t.rider_attacks_rest[them] {
             // Only a line holding an enemy rider of that line can check or pin.
             let snipers = pieces_of_types(pos, mask) & theirs & t.rays[ray][king];
             if snipers.is_empty() {
@@ -256,8 +277,70 @@ struct LegalCounter<'r, 'a, B: Bits> {
 }
 
 impl<B: Bits> VisitTargets<B> for LegalCounter<'_, '_, B> {
+    const MERGE_KINDS: bool = true;
+
+    /// Pieces whose moves are a few translations (pawns) are counted all at
+    /// once, but for pinned ones, and in en-passant positions those that take
+    /// en passant.
     #[inline(always)]
-    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind) {
+    fn pieces(&mut self, ty: usize, pt: &PieceTables<B>, ours: B) -> B {
+        let Some(sh) = &pt.shifts else {
+            return ours;
+        };
+        if ty == self.royal || (sh.en_passant && self.pos.ep.is_some()) {
+            return ours;
+        }
+        if self.pins.double_check {
+            return B::EMPTY;
+        }
+        let movers = (ours & !self.pins.pinned).low_u64();
+        if movers == 0 {
+            return ours;
+        }
+        let pos = self.pos;
+        let occupied = pos.occupied().low_u64();
+        let empty = self.rules.t.board.low_u64() & !occupied;
+        let enemy = pos.by_side[self.them].low_u64();
+        let evasion = self.pins.evasion.low_u64();
+        let zone = pt.promotion_zone.low_u64();
+        let choices = pt.promotion_choices as u64;
+        let mut count = 0u64;
+        let mut add = |targets: u64| {
+            let targets = targets & evasion;
+            if targets != 0 {
+                let promoting = targets & zone;
+                count += (targets & !zone).count_ones() as u64;
+                if promoting != 0 {
+                    count += promoting.count_ones() as u64 * choices;
+                }
+            }
+        };
+        for &(offset, from) in &sh.quiet {
+            add(shift(movers & from, offset) & empty);
+        }
+        for &(offset, from) in &sh.capture {
+            add(shift(movers & from, offset) & enemy);
+        }
+        for leap in &sh.special {
+            let mut from = movers & leap.from;
+            for &p in &leap.path {
+                from &= shift(empty, -p);
+            }
+            let mut to = 0u64;
+            if leap.quiet {
+                to |= empty;
+            }
+            if leap.capture {
+                to |= enemy;
+            }
+            add(shift(from, leap.offset) & to);
+        }
+        self.count += count;
+        ours & self.pins.pinned
+    }
+
+    #[inline(always)]
+    fn visit(&mut self, ty: usize, pt: &PieceTables<B>, from: usize, targets: B, kind: MoveKind) {
         let (rules, pos, pins) = (self.rules, self.pos, self.pins);
         if ty == self.royal {
             self.count += targets
@@ -286,11 +369,11 @@ impl<B: Bits> VisitTargets<B> for LegalCounter<'_, '_, B> {
         }
         // Without a popcount instruction (no target-cpu) counting costs: skip the
         // empty and single-square cases, which are most of them.
-        let zone = rules.t.pieces[ty][1 - self.them].promotion_zone;
+        let zone = pt.promotion_zone;
         let promoting = legal & zone;
         if promoting.any() {
             legal &= !zone;
-            self.count += promoting.count() as u64 * rules.def.pieces[ty].promotes_to.len() as u64;
+            self.count += promoting.count() as u64 * pt.promotion_choices as u64;
         }
         if legal.more_than_one() {
             self.count += legal.count() as u64;

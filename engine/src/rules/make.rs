@@ -96,9 +96,8 @@ impl<'a, B: Bits> Rules<'a, B> {
                     while takers != 0 {
                         let ety = takers.trailing_zeros() as usize;
                         takers &= takers - 1;
-                        let ep_from = &self.t.pieces[ety][them].ep_capture;
-                        let enemies = pos.by_type[ety] & pos.by_side[them];
-                        if enemies.squares().any(|sq| ep_from[sq].has(passed)) {
+                        let origins = self.t.pieces[ety][them].ep_capture_from[passed];
+                        if (origins & pos.by_type[ety] & pos.by_side[them]).any() {
                             possible = true;
                             break;
                         }

@@ -7,18 +7,24 @@ use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::tables::PieceTables;
 
-/// Receives the target sets of [`Rules::visit_targets`]: the piece type, its
-/// square, the targets and their kind. Closures are visitors; a type with an
-/// `#[inline(always)]` method is inlined at every call site.
+/// Receives the target sets of [`Rules::visit_targets`]: the piece type and
+/// its tables for the side to move, its square, the targets and their kind.
+/// A visitor with `#[inline(always)]` methods is inlined at every call site.
 pub(crate) trait VisitTargets<B> {
     /// One target set.
-    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind);
-}
+    fn visit(&mut self, ty: usize, pt: &PieceTables<B>, from: usize, targets: B, kind: MoveKind);
 
-impl<B, F: FnMut(usize, usize, B, MoveKind)> VisitTargets<B> for F {
+    /// Whether quiet moves, captures and double steps may come as one target
+    /// set (of kind [`MoveKind::Quiet`]): for visitors that only count. En
+    /// passant always comes alone.
+    const MERGE_KINDS: bool = false;
+
+    /// Takes the pieces `ours` of type `ty` before they are visited one by
+    /// one, and returns those still to visit (a counter may count some at once).
     #[inline(always)]
-    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind) {
-        self(ty, from, targets, kind)
+    fn pieces(&mut self, ty: usize, pt: &PieceTables<B>, ours: B) -> B {
+        let _ = (ty, pt);
+        ours
     }
 }
 
@@ -26,15 +32,14 @@ impl<B, F: FnMut(usize, usize, B, MoveKind)> VisitTargets<B> for F {
 /// into the generator.
 struct MovePusher<'r, 'a, B: Bits> {
     rules: &'r Rules<'a, B>,
-    pos: &'r Position<B>,
     list: &'r mut MoveList,
 }
 
 impl<B: Bits> VisitTargets<B> for MovePusher<'_, '_, B> {
     #[inline(always)]
-    fn visit(&mut self, ty: usize, from: usize, targets: B, kind: MoveKind) {
+    fn visit(&mut self, ty: usize, pt: &PieceTables<B>, from: usize, targets: B, kind: MoveKind) {
         self.rules
-            .push_targets(self.pos, self.list, ty, from, targets, kind)
+            .push_targets(self.list, ty, pt, from, targets, kind)
     }
 }
 
@@ -42,15 +47,14 @@ impl<'a, B: Bits> Rules<'a, B> {
     #[inline(always)]
     fn push_targets(
         &self,
-        pos: &Position<B>,
         list: &mut MoveList,
         ty: usize,
+        pt: &PieceTables<B>,
         from: usize,
         targets: B,
         kind: MoveKind,
     ) {
-        let us = pos.side as usize;
-        let zone = self.t.pieces[ty][us].promotion_zone;
+        let zone = pt.promotion_zone;
         let base = Move {
             from: from as u8,
             to: 0,
@@ -79,11 +83,11 @@ impl<'a, B: Bits> Rules<'a, B> {
     }
 
     /// Visits, for every piece of the side to move, its pseudo-legal target
-    /// sets by kind (captures, quiet moves, double steps, en passant).
+    /// sets by kind (captures, quiet moves, double steps, en passant; see
+    /// [`VisitTargets::MERGE_KINDS`] and [`VisitTargets::pieces`]).
     /// Castling and drops are not included.
     #[inline(always)]
-    pub(crate) fn visit_targets(&self, pos: &Position<B>, visitor: &mut impl VisitTargets<B>) {
-        let mut visit = |ty, from, targets, kind| visitor.visit(ty, from, targets, kind);
+    pub(crate) fn visit_targets<V: VisitTargets<B>>(&self, pos: &Position<B>, visitor: &mut V) {
         let t = self.t;
         let us = pos.side as usize;
         let them = 1 - us;
@@ -96,14 +100,24 @@ impl<'a, B: Bits> Rules<'a, B> {
                 continue;
             }
             let pt = &t.pieces[ty][us];
+            let ours = visitor.pieces(ty, pt, ours);
             let pawn = self.def.pieces[ty].pawn;
             for from in ours.squares() {
                 let mut quiet = pt.leap_quiet[from] & empty;
                 let mut capture = pt.leap_capture[from] & enemy;
+                let mut double = B::EMPTY;
                 if pt.plain_riders {
                     let mut reach = B::EMPTY;
-                    for r in &pt.riders {
-                        reach |= t.slide(r.ray, from, occupied);
+                    if let Some(m) = t.magic {
+                        if pt.magic_rook {
+                            reach |= B::from_low_u64(m.rook(from, occupied.low_u64()));
+                        }
+                        if pt.magic_bishop {
+                            reach |= B::from_low_u64(m.bishop(from, occupied.low_u64()));
+                        }
+                    }
+                    for &ray in &pt.slide_rays {
+                        reach |= t.slide(ray, from, occupied);
                     }
                     quiet |= reach & empty;
                     capture |= reach & enemy;
@@ -113,19 +127,32 @@ impl<'a, B: Bits> Rules<'a, B> {
                     quiet |= rider_quiet;
                     capture |= rider_capture;
                 }
-                for sp in &pt.special[from] {
-                    if (sp.initial && !pt.initial_zone.has(from)) || (sp.path & occupied).any() {
-                        continue;
-                    }
-                    if sp.quiet && empty.has(sp.to) {
-                        if pawn && sp.initial {
-                            visit(ty, from, B::bit(sp.to), MoveKind::DoubleStep);
-                        } else {
-                            quiet.set(sp.to);
+                if pt.special_from.has(from) {
+                    for sp in &pt.special[from] {
+                        if (sp.initial && !pt.initial_zone.has(from)) || (sp.path & occupied).any()
+                        {
+                            continue;
                         }
-                    }
-                    if sp.capture && enemy.has(sp.to) {
-                        capture.set(sp.to);
+                        if sp.quiet && empty.has(sp.to) {
+                            if pawn && sp.initial {
+                                if V::MERGE_KINDS {
+                                    double.set(sp.to);
+                                } else {
+                                    visitor.visit(
+                                        ty,
+                                        pt,
+                                        from,
+                                        B::bit(sp.to),
+                                        MoveKind::DoubleStep,
+                                    );
+                                }
+                            } else {
+                                quiet.set(sp.to);
+                            }
+                        }
+                        if sp.capture && enemy.has(sp.to) {
+                            capture.set(sp.to);
+                        }
                     }
                 }
                 if !pt.bent.is_empty() {
@@ -135,14 +162,26 @@ impl<'a, B: Bits> Rules<'a, B> {
                 }
                 if let Some(ep) = pos.ep {
                     if pt.ep_capture[from].has(ep as usize) && empty.has(ep as usize) {
-                        visit(ty, from, B::bit(ep as usize), MoveKind::EnPassant);
+                        visitor.visit(ty, pt, from, B::bit(ep as usize), MoveKind::EnPassant);
                     }
                 }
+                if V::MERGE_KINDS {
+                    // A double step to a square also reached otherwise is a
+                    // move of its own, as in the listing.
+                    let targets = capture | quiet | double;
+                    if targets.any() {
+                        visitor.visit(ty, pt, from, targets, MoveKind::Quiet);
+                    }
+                    if (double & quiet).any() {
+                        visitor.visit(ty, pt, from, double & quiet, MoveKind::DoubleStep);
+                    }
+                    continue;
+                }
                 if capture.any() {
-                    visit(ty, from, capture, MoveKind::Capture);
+                    visitor.visit(ty, pt, from, capture, MoveKind::Capture);
                 }
                 if quiet.any() {
-                    visit(ty, from, quiet, MoveKind::Quiet);
+                    visitor.visit(ty, pt, from, quiet, MoveKind::Quiet);
                 }
             }
         }
@@ -188,14 +227,7 @@ impl<'a, B: Bits> Rules<'a, B> {
 
     /// All pseudo-legal moves (own-royal safety not checked) of the side to move.
     pub fn pseudo_moves(&self, pos: &Position<B>, list: &mut MoveList) {
-        self.visit_targets(
-            pos,
-            &mut MovePusher {
-                rules: self,
-                pos,
-                list,
-            },
-        );
+        self.visit_targets(pos, &mut MovePusher { rules: self, list });
         if self.def.castling {
             self.castling_moves(pos, list);
         }
