@@ -5,8 +5,10 @@
 //! requests that slipped past the in-process lock) cannot both apply a move.
 
 use crate::time::Millis;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{FromRow, Row, SqlitePool};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
+};
+use sqlx::{FromRow, Row, SqlSafeStr, SqlitePool};
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -209,20 +211,17 @@ impl<'r> sqlx::Decode<'r, sqlx::Sqlite> for GameResult {
 /// One seat of a started game (see `migrations/0004_seats.sql`): who sits
 /// there, the side they play, their team, and their clock. Seats are in turn
 /// order; with two players seat, side and team indexes coincide.
-#[derive(Clone, PartialEq, Eq, Debug, FromRow)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SeatRow {
     /// The seat index (0..=3), the turn order.
-    #[sqlx(try_from = "i64")]
     pub seat: usize,
     /// The player's user id.
     pub user_id: String,
     /// Their display name.
     pub user_name: String,
     /// The engine side index they play.
-    #[sqlx(try_from = "i64")]
     pub side: usize,
     /// Their team index.
-    #[sqlx(try_from = "i64")]
     pub team: usize,
     /// Their time when the current turn began.
     pub remaining_ms: Option<Millis>,
@@ -235,7 +234,7 @@ pub struct SeatRow {
 
 /// One row of the `games` table (see `migrations/0001_games.sql`) with its
 /// seats.
-#[derive(Clone, PartialEq, Eq, Debug, FromRow)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct GameRow {
     /// The short id.
     pub id: String,
@@ -261,11 +260,9 @@ pub struct GameRow {
     /// The challenger's wished colour.
     pub color: String,
     /// The players once started, in seat order.
-    #[sqlx(skip)]
     pub seats: Vec<SeatRow>,
     /// The seats as last read or written, so a save writes seats only when
     /// they changed (most moves of untimed games change none).
-    #[sqlx(skip)]
     pub(crate) stored_seats: Vec<SeatRow>,
     /// The time control code.
     pub time_control: String,
@@ -291,6 +288,64 @@ pub struct GameRow {
     pub updated_at: i64,
     /// Optimistic concurrency counter.
     pub version: i64,
+}
+
+/// A column holding a small non-negative index (seat, side, team).
+fn index_column(row: &SqliteRow, column: &str) -> Result<usize, sqlx::Error> {
+    let value: i64 = row.try_get(column)?;
+    usize::try_from(value).map_err(|e| sqlx::Error::ColumnDecode {
+        index: column.to_owned(),
+        source: Box::new(e),
+    })
+}
+
+// Written out rather than derived: sqlx's derive macros would build a second,
+// host copy of SQLite with every build.
+impl<'r> FromRow<'r, SqliteRow> for SeatRow {
+    fn from_row(row: &'r SqliteRow) -> Result<SeatRow, sqlx::Error> {
+        Ok(SeatRow {
+            seat: index_column(row, "seat")?,
+            user_id: row.try_get("user_id")?,
+            user_name: row.try_get("user_name")?,
+            side: index_column(row, "side")?,
+            team: index_column(row, "team")?,
+            remaining_ms: row.try_get("remaining_ms")?,
+            setup: row.try_get("setup")?,
+            ready: row.try_get("ready")?,
+        })
+    }
+}
+
+impl<'r> FromRow<'r, SqliteRow> for GameRow {
+    fn from_row(row: &'r SqliteRow) -> Result<GameRow, sqlx::Error> {
+        Ok(GameRow {
+            id: row.try_get("id")?,
+            platform: row.try_get("platform")?,
+            chat_id: row.try_get("chat_id")?,
+            home_chat_id: row.try_get("home_chat_id")?,
+            variant: row.try_get("variant")?,
+            status: row.try_get("status")?,
+            challenger_id: row.try_get("challenger_id")?,
+            challenger_name: row.try_get("challenger_name")?,
+            opponent_id: row.try_get("opponent_id")?,
+            opponent_name: row.try_get("opponent_name")?,
+            color: row.try_get("color")?,
+            seats: Vec::new(),
+            stored_seats: Vec::new(),
+            time_control: row.try_get("time_control")?,
+            start_fen: row.try_get("start_fen")?,
+            moves: row.try_get("moves")?,
+            turn_started_at: row.try_get("turn_started_at")?,
+            deadline: row.try_get("deadline")?,
+            draw_offer: row.try_get("draw_offer")?,
+            takeback_offer: row.try_get("takeback_offer")?,
+            result: row.try_get("result")?,
+            reason: row.try_get("reason")?,
+            created_at: row.try_get("created_at")?,
+            updated_at: row.try_get("updated_at")?,
+            version: row.try_get("version")?,
+        })
+    }
 }
 
 impl GameRow {
@@ -596,6 +651,49 @@ async fn write_seats(
     Ok(())
 }
 
+/// The migrations in `migrations/`, embedded: `(version, description, SQL)`.
+/// Listed by hand rather than by `sqlx::migrate!`, whose macros would build
+/// a second, host copy of SQLite with every build; a test checks the list
+/// against the folder.
+const MIGRATIONS: [(i64, &str, &str); 6] = [
+    (1, "games", include_str!("../../migrations/0001_games.sql")),
+    (
+        2,
+        "adapter memory",
+        include_str!("../../migrations/0002_adapter_memory.sql"),
+    ),
+    (
+        3,
+        "home chat",
+        include_str!("../../migrations/0003_home_chat.sql"),
+    ),
+    (4, "seats", include_str!("../../migrations/0004_seats.sql")),
+    (5, "setup", include_str!("../../migrations/0005_setup.sql")),
+    (
+        6,
+        "open game lookups",
+        include_str!("../../migrations/0006_open_game_lookups.sql"),
+    ),
+];
+
+/// The migrator of [`MIGRATIONS`].
+fn migrator() -> sqlx::migrate::Migrator {
+    sqlx::migrate::Migrator::with_migrations(
+        MIGRATIONS
+            .iter()
+            .map(|&(version, description, sql)| {
+                sqlx::migrate::Migration::new(
+                    version,
+                    description.into(),
+                    sqlx::migrate::MigrationType::Simple,
+                    sql.into_sql_str(),
+                    false,
+                )
+            })
+            .collect(),
+    )
+}
+
 impl Store {
     /// Opens (creating if missing) the database at `url` in WAL mode and
     /// applies the migrations.
@@ -612,7 +710,7 @@ impl Store {
             .max_connections(1)
             .connect_with(options.clone())
             .await?;
-        sqlx::migrate!("../migrations").run(&writer).await?;
+        migrator().run(&writer).await?;
         // An in-memory database exists once per connection: it is read where it is written.
         let pool = if url.contains(":memory:") || url.contains("mode=memory") {
             writer.clone()
@@ -948,6 +1046,19 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn the_embedded_migrations_are_the_folder_s() {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations");
+        let read = sqlx::migrate::Migrator::new(folder).await.expect("folder");
+        let embedded = migrator();
+        let summary = |m: &sqlx::migrate::Migrator| -> Vec<(i64, String, Vec<u8>)> {
+            m.iter()
+                .map(|m| (m.version, m.description.to_string(), m.checksum.to_vec()))
+                .collect()
+        };
+        assert_eq!(summary(&embedded), summary(&read));
+    }
 
     #[tokio::test]
     async fn a_users_games_are_found_from_the_user_not_by_reading_every_game() {
