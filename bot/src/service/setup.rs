@@ -4,7 +4,7 @@
 //! seat is ready (or the setup deadline passes and the late get a random
 //! setup), the setups are composed into the start position and play begins.
 
-use super::apply::finish;
+use super::apply::{finish, result_of};
 use super::play::looks_like_move;
 use super::present::{chat_of, player_ref, Event};
 use super::{Ctx, Failure, Msg, Outcome, Service};
@@ -14,7 +14,7 @@ use crate::i18n::Lang;
 use crate::store::{GameRow, Status};
 use crate::time::Millis;
 use kodex_engine::setup::{setup_view, start_fen, Placement, SetupError};
-use kodex_engine::{Audience, FenError, Game, Side, Start, Variant};
+use kodex_engine::{Audience, Game, Side, Start, Variant};
 use kodex_render::Decor;
 
 /// The longest setup text read: a whole army placed piece by piece fits.
@@ -528,52 +528,43 @@ impl Service {
         notes.push(self.text(lang, &Msg::new("setup-revealed").arg("id", row.id.clone())));
         row.start_fen = Some(fen.clone());
         let now = self.now();
-        match Game::new(variant, Start::Fen(fen.clone())) {
-            Ok(game) => {
-                row.status = Status::Active;
-                row.turn_started_at = Some(now);
-                let to_move = game.side_to_move().index();
-                row.deadline = row.remaining(to_move).map(|t| now.saturating_add(t));
-                self.save(row).await?;
-                tracing::info!(game = %row.id, "setup done, play starts");
-                let mut deliveries = self.announce(row, &game, Event::Started, lang).await;
-                if let Some(public) = deliveries.first_mut() {
-                    notes.push(std::mem::take(&mut public.text));
-                    public.text = notes.join("\n");
-                }
-                Ok(deliveries)
-            }
-            Err(FenError::OpponentInCheck) => {
-                // Our choice, after battle chess's first-move rule: a side
-                // already in check before the other side's first move loses
-                // at once. The record keeps the composed position.
-                let to_move = if fen.split_whitespace().nth(1) == Some("b") {
-                    1
-                } else {
-                    0
-                };
-                let result = row.win_of_side(to_move);
-                finish(row, result, "setup-check");
-                self.save(row).await?;
-                tracing::info!(game = %row.id, "setup left a side in check: game over");
-                notes.push(self.result_text(lang, row));
-                let view = setup_view(variant, [&placements[0], &placements[1]], Audience::Full);
-                let mut public = self.setup_note(lang, row, notes);
-                let decor = Decor {
-                    bottom: Side::WHITE,
-                    names: vec![row.player_name(0).to_owned(), row.player_name(1).to_owned()],
-                    clocks: Vec::new(),
-                    status: Some(self.result_text(lang, row)),
-                };
-                self.attach_board(&mut public, view, decor, format!("{}-0.png", row.id))
-                    .await;
-                Ok(vec![public])
-            }
-            Err(e) => {
-                tracing::error!(game = %row.id, error = %e, "composed setup is no position");
-                Err(Failure::User(Msg::new("error-internal")))
-            }
+        let game = Game::new(variant, Start::Fen(fen.clone())).map_err(|e| {
+            tracing::error!(game = %row.id, error = %e, "composed setup is no position");
+            Failure::User(Msg::new("error-internal"))
+        })?;
+        if let Some(outcome) = game.outcome() {
+            // The setups decided the game before its first move: battle
+            // chess's first-move rule (a side in check while the other is to
+            // move loses), or a mate or stalemate set up blind. The record
+            // keeps the composed position.
+            finish(row, result_of(&outcome), outcome.reason.key());
+            self.save(row).await?;
+            tracing::info!(game = %row.id, reason = outcome.reason.key(), "over before the first move");
+            notes.push(self.result_text(lang, row));
+            let view = setup_view(variant, [&placements[0], &placements[1]], Audience::Full);
+            let mut public = self.setup_note(lang, row, notes);
+            let decor = Decor {
+                bottom: Side::WHITE,
+                names: vec![row.player_name(0).to_owned(), row.player_name(1).to_owned()],
+                clocks: Vec::new(),
+                status: Some(self.result_text(lang, row)),
+            };
+            self.attach_board(&mut public, view, decor, format!("{}-0.png", row.id))
+                .await;
+            return Ok(vec![public]);
         }
+        row.status = Status::Active;
+        row.turn_started_at = Some(now);
+        let to_move = game.side_to_move().index();
+        row.deadline = row.remaining(to_move).map(|t| now.saturating_add(t));
+        self.save(row).await?;
+        tracing::info!(game = %row.id, "setup done, play starts");
+        let mut deliveries = self.announce(row, &game, Event::Started, lang).await;
+        if let Some(public) = deliveries.first_mut() {
+            notes.push(std::mem::take(&mut public.text));
+            public.text = notes.join("\n");
+        }
+        Ok(deliveries)
     }
 
     /// "Setup time: 4:12", when the setup has a deadline.

@@ -7,6 +7,7 @@
 //! - `racing`: flag squares (king of the hill, racing kings), no checks given.
 //! - `compulsory`: compulsory captures (antichess).
 //! - `extinction`: losing (or winning by losing) every piece.
+//! - `setup_check`: a side left in check by the setups loses (battle chess).
 
 mod atomic;
 mod check_count;
@@ -14,3 +15,4 @@ mod compulsory;
 mod drops;
 mod extinction;
 mod racing;
+mod setup_check;
