@@ -57,6 +57,18 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "racingkings.toml",
         include_str!("../../config/variants/racingkings.toml"),
     ),
+    (
+        "battle.toml",
+        include_str!("../../config/variants/battle.toml"),
+    ),
+    (
+        "chessbattle.toml",
+        include_str!("../../config/variants/chessbattle.toml"),
+    ),
+    (
+        "battlehouse.toml",
+        include_str!("../../config/variants/battlehouse.toml"),
+    ),
 ];
 
 /// A malformed variant definition: the file, the key and the problem.
