@@ -198,3 +198,64 @@ pub fn has(lines: &[String], text: &str) -> bool {
 pub fn to<'a>(lines: &'a [String], audience: &str) -> Vec<&'a String> {
     lines.iter().filter(|l| l.starts_with(audience)).collect()
 }
+
+/// What alice and the chat are shown while game `id` (alice white, bob
+/// black, just accepted: `accepted` is what the accept printed) is set up:
+/// alice places some pieces, then `alice_half`, bob places `bob_setup`,
+/// both look at their boards, alice gets ready, a spectator and alice ask
+/// about the game. Returns (alice's and the chat's lines, bob's lines), with
+/// the game id masked and each image replaced by its size and hash, so that
+/// two games differing only in bob's secret setup compare byte for byte.
+pub async fn seen_by_alice_and_the_chat(
+    chat: &mut Chat,
+    id: &str,
+    accepted: Vec<String>,
+    alice_half: &str,
+    bob_setup: &str,
+) -> (Vec<String>, Vec<String>) {
+    let mut seen = Vec::new();
+    let mut bob = Vec::new();
+    let keep = |out: Vec<String>, seen: &mut Vec<String>, bob: &mut Vec<String>| {
+        for line in out {
+            let line = line.replace(id, "ID");
+            if line.starts_with("[@bob]") {
+                bob.push(line);
+                continue;
+            }
+            if let Some((prefix, path)) = line.split_once(" image: ") {
+                let bytes = std::fs::read(path.replace("ID", id)).expect("image");
+                seen.push(format!(
+                    "{prefix} image of {} bytes, hash {}",
+                    bytes.len(),
+                    fnv(&bytes)
+                ));
+            } else {
+                seen.push(line);
+            }
+        }
+    };
+    keep(accepted, &mut seen, &mut bob);
+    for line in [
+        "alice (dm): Ke1 Qd1".to_owned(),
+        format!("bob (dm): {bob_setup}"),
+        "alice (dm): board".to_owned(),
+        format!("alice (dm): {alice_half}"),
+        "bob (dm): board".to_owned(),
+        "alice (dm): ready".to_owned(),
+        "alice (dm): board".to_owned(),
+        "carol: /board".to_owned(),
+        format!("carol: /board {id}"),
+        "alice: /games".to_owned(),
+    ] {
+        let out = chat.say(&line).await;
+        keep(out, &mut seen, &mut bob);
+    }
+    (seen, bob)
+}
+
+/// A 64-bit FNV-1a hash, to compare image bytes in a message.
+pub fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}

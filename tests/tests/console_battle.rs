@@ -1,0 +1,143 @@
+//! Battle chess through the console chat: a whole game — one player sets up
+//! by a FEN fragment, the other piece by piece, a refused setup names its
+//! rule (in English and Russian), ready, reveal, moves, mate — and the leak
+//! test: what alice and the chat see during setup does not depend on bob's
+//! secret setup, byte for byte.
+
+mod console_support;
+
+use console_support::{game_id, has, seen_by_alice_and_the_chat, to, Chat};
+use kodex_bot::store::Status;
+
+/// alice (white) challenges bob to battle chess with `clock`; bob accepts.
+/// Returns the game id and what the accept printed.
+async fn start(chat: &mut Chat, clock: &str) -> (String, Vec<String>) {
+    let out = chat
+        .say(&format!("alice: /play battle @bob {clock} white"))
+        .await;
+    let id = game_id(&out);
+    let out = chat.say(&format!("bob: /accept {id}")).await;
+    (id, out)
+}
+
+#[tokio::test]
+async fn a_whole_battle_chess_game() {
+    let mut chat = Chat::new("battle-game").await;
+    let (id, out) = start(&mut chat, "").await;
+    assert!(has(&out, "Battle chess"), "{out:#?}");
+    assert!(has(&out, "is being set up"), "{out:#?}");
+    assert_eq!(chat.row(&id).await.status, Status::Setup);
+
+    // alice: her half as a FEN fragment from her side, her e-pawn already on
+    // e4 and her h-pawn on the first rank — both only battle chess allows.
+    let out = chat.say("alice (dm): RNBQKBNP/PPPP1PP1/8/4P3").await;
+    assert!(has(&out, "still to place R"), "{out:#?}");
+    let out = chat.say("alice (dm): Rh2").await;
+    assert!(
+        has(&out, "[@alice]") && has(&out, "is complete"),
+        "{out:#?}"
+    );
+    assert!(!has(&out, "[#local]"), "{out:#?}");
+
+    // bob: piece by piece; first a refusal that names the rule broken.
+    let out = chat.say("bob (dm): Ke8 Qd4").await;
+    assert!(
+        has(&out, "[@bob] d4 is outside your setup zone (ranks 5–8)"),
+        "{out:#?}"
+    );
+    assert!(!has(&out, "[#local]"), "{out:#?}");
+    assert_eq!(chat.row(&id).await.seats[1].setup, None, "nothing kept");
+    chat.say("bob: /lang ru").await;
+    let out = chat.say("bob (dm): Крe4").await;
+    assert!(
+        has(
+            &out,
+            "[@bob] e4 вне вашей зоны расстановки (горизонтали 5–8)"
+        ),
+        "{out:#?}"
+    );
+    chat.say("bob: /lang en").await;
+    let out = chat.say("bob (dm): Ke8 Qd8 Ra8 Rh8 Bc8 Bf8 Nb8 Ng8").await;
+    assert!(has(&out, "still to place P P P P P P P P"), "{out:#?}");
+    let out = chat.say("bob (dm): a7 b7 c7 d7 e7 f7 g7 h7").await;
+    assert!(has(&out, "[@bob]") && has(&out, "is complete"), "{out:#?}");
+
+    // Ready: the chat hears only who is ready.
+    let out = chat.say("alice (dm): ready").await;
+    let public = to(&out, "[#local]");
+    assert_eq!(public.len(), 1, "{out:#?}");
+    assert!(public[0].contains("alice is ready"), "{out:#?}");
+    let out = chat.say("bob (dm): ready").await;
+    let public = to(&out, "[#local]");
+    assert!(
+        public
+            .iter()
+            .any(|l| l.contains("both setups are revealed")),
+        "{out:#?}"
+    );
+    assert!(public.iter().any(|l| l.contains("image:")), "{out:#?}");
+    assert!(
+        public.iter().any(|l| l.contains("R N B Q K B N P")),
+        "alice's h-pawn on h1: {out:#?}"
+    );
+    let row = chat.row(&id).await;
+    assert_eq!(row.status, Status::Active);
+    assert_eq!(
+        row.start_fen.as_deref(),
+        Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPR/RNBQKBNP w Qkq - 0 1")
+    );
+
+    // The h1 pawn may only step; then a quick mate.
+    let out = chat.say("alice: h3").await;
+    assert!(has(&out, "“h3” is not legal"), "{out:#?}");
+    chat.script(&["alice: Bc4", "bob: Nc6", "alice: Qh5", "bob: Nf6"])
+        .await;
+    let out = chat.say("alice: Qxf7#").await;
+    assert!(
+        has(&out, "alice (white) wins") && has(&out, "checkmate"),
+        "{out:#?}"
+    );
+    let row = chat.row(&id).await;
+    assert_eq!(row.status, Status::Finished);
+    assert_eq!(row.reason.as_deref(), Some("checkmate"));
+    assert_eq!(row.moves, "f1c4 b8c6 d1h5 g8f6 h5f7");
+    // The record starts from the revealed setups.
+    let out = chat.say(&format!("alice: /pgn {id}")).await;
+    assert!(
+        has(
+            &out,
+            "[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPR/RNBQKBNP w Qkq - 0 1\"]"
+        ),
+        "{out:#?}"
+    );
+}
+
+#[tokio::test]
+async fn what_alice_and_the_chat_see_does_not_depend_on_bobs_secret_setup() {
+    let seen = |name: &'static str, bob_setup: &'static str| async move {
+        let mut chat = Chat::new(name).await;
+        let (id, out) = start(&mut chat, "3+2").await;
+        seen_by_alice_and_the_chat(&mut chat, &id, out, "PPPPPPPP/RNBQKBNR", bob_setup).await
+    };
+    let (alice_one, bob_one) = seen("battle-secret-1", "rnbqkbnr/pppppppp").await;
+    let (alice_two, bob_two) = seen(
+        "battle-secret-2",
+        "Kh5 Qa5 Ra8 Rh8 Bc6 Bd6 Nd5 Ne5 a7 a6 g6 b7 c7 d7 e7 f5",
+    )
+    .await;
+    assert_eq!(alice_one, alice_two);
+    assert_ne!(bob_one, bob_two, "bob's own boards differ");
+    assert!(
+        alice_one.iter().any(|l| l.starts_with("[@alice] image of")),
+        "{alice_one:#?}"
+    );
+    let public: Vec<&String> = alice_one
+        .iter()
+        .filter(|l| l.starts_with("[#local]"))
+        .collect();
+    assert!(
+        public.iter().any(|l| l.contains("alice is ready")),
+        "{public:#?}"
+    );
+    assert!(!public.iter().any(|l| l.contains("image")), "{public:#?}");
+}
