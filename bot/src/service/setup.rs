@@ -8,7 +8,7 @@ use super::apply::{finish, result_of};
 use super::play::looks_like_move;
 use super::present::{chat_of, player_ref, Event};
 use super::{Ctx, Failure, Msg, Outcome, Service};
-use crate::api::{Delivery, Target};
+use crate::api::{Button, Delivery, Target};
 use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
 use crate::store::{GameRow, Status};
@@ -19,6 +19,12 @@ use kodex_render::Decor;
 
 /// The longest setup text read: a whole army placed piece by piece fits.
 pub const MAX_SETUP_TEXT: usize = 200;
+
+/// The data kind of the Random button under a setup board (`sr:<game>`).
+pub(crate) const SETUP_RANDOM_BUTTON: &str = "sr";
+
+/// The data kind of the Ready button under a setup board (`sy:<game>`).
+pub(crate) const SETUP_READY_BUTTON: &str = "sy";
 
 /// How long players of a game with a running clock have to set up.
 const LIVE_SETUP_TIME: Millis = 5 * 60_000;
@@ -587,6 +593,30 @@ impl Service {
         }
     }
 
+    /// The buttons under a player's setup board while it is not ready:
+    /// Random, Ready, Show board (as typing `random`, `ready`, `board`).
+    fn setup_buttons(&self, lang: Lang, row: &GameRow) -> Vec<Button> {
+        [
+            ("button-setup-random", SETUP_RANDOM_BUTTON),
+            ("button-setup-ready", SETUP_READY_BUTTON),
+            ("button-show-board", "board"),
+        ]
+        .into_iter()
+        .map(|(label, kind)| Button {
+            label: self.text(lang, &Msg::new(label)),
+            data: format!("{kind}:{}", row.id),
+        })
+        .collect()
+    }
+
+    /// A setup button of game `id` pressed: the same as typing `command` to
+    /// the bot privately; a button of a game no longer set up is stale.
+    pub(crate) async fn setup_button(&self, ctx: &Ctx, id: &str, command: &str) -> Outcome {
+        self.route_setup(ctx, command, Some(id), false)
+            .await?
+            .ok_or_else(|| Msg::new("error-stale-button").into())
+    }
+
     /// Side `side`'s player's private board during setup: `lines`, the state
     /// of their setup, and their half (the other side's zone is fog). Nothing
     /// in it depends on another seat's setup.
@@ -638,6 +668,9 @@ impl Service {
             buttons: Vec::new(),
             game: Some(self.game_ref(lang, row, false)),
         };
+        if !ready {
+            delivery.buttons = self.setup_buttons(lang, row);
+        }
         let view = setup_view(variant, placements, Audience::Side(Side(side as u8)));
         let decor = Decor {
             bottom: Side(side as u8),
