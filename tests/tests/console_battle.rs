@@ -6,8 +6,9 @@
 
 mod console_support;
 
-use console_support::{game_id, has, seen_by_alice_and_the_chat, to, Chat};
+use console_support::{assert_setup_hides_bobs_half, game_id, has, to, Chat};
 use kodex_bot::store::Status;
+use kodex_engine::Registry;
 
 /// alice (white) challenges bob to battle chess with `clock`; bob accepts.
 /// Returns the game id and what the accept printed.
@@ -114,30 +115,14 @@ async fn a_whole_battle_chess_game() {
 
 #[tokio::test]
 async fn what_alice_and_the_chat_see_does_not_depend_on_bobs_secret_setup() {
-    let seen = |name: &'static str, bob_setup: &'static str| async move {
-        let mut chat = Chat::new(name).await;
-        let (id, out) = start(&mut chat, "3+2").await;
-        seen_by_alice_and_the_chat(&mut chat, &id, out, "PPPPPPPP/RNBQKBNR", bob_setup).await
-    };
-    let (alice_one, bob_one) = seen("battle-secret-1", "rnbqkbnr/pppppppp").await;
-    let (alice_two, bob_two) = seen(
-        "battle-secret-2",
-        "Kh5 Qa5 Ra8 Rh8 Bc6 Bd6 Nd5 Ne5 a7 a6 g6 b7 c7 d7 e7 f5",
+    assert_setup_hides_bobs_half(
+        Registry::builtin(),
+        "battle",
+        "PPPPPPPP/RNBQKBNR",
+        [
+            "rnbqkbnr/pppppppp",
+            "Kh5 Qa5 Ra8 Rh8 Bc6 Bd6 Nd5 Ne5 a7 a6 g6 b7 c7 d7 e7 f5",
+        ],
     )
     .await;
-    assert_eq!(alice_one, alice_two);
-    assert_ne!(bob_one, bob_two, "bob's own boards differ");
-    assert!(
-        alice_one.iter().any(|l| l.starts_with("[@alice] image of")),
-        "{alice_one:#?}"
-    );
-    let public: Vec<&String> = alice_one
-        .iter()
-        .filter(|l| l.starts_with("[#local]"))
-        .collect();
-    assert!(
-        public.iter().any(|l| l.contains("alice is ready")),
-        "{public:#?}"
-    );
-    assert!(!public.iter().any(|l| l.contains("image")), "{public:#?}");
 }

@@ -6,7 +6,7 @@
 
 mod console_support;
 
-use console_support::{game_id, has, seen_by_alice_and_the_chat, temp_dir, to, Chat, EPOCH};
+use console_support::{assert_setup_hides_bobs_half, game_id, has, temp_dir, to, Chat, EPOCH};
 use kodex_bot::store::Status;
 use kodex_engine::Registry;
 
@@ -207,33 +207,16 @@ async fn a_refused_setup_names_its_constraint() {
 
 #[tokio::test]
 async fn secret_views_do_not_depend_on_the_opponents_setup() {
-    let seen = |name: &'static str, bob_setup: &'static str| async move {
-        let mut chat = chat(name).await;
-        let (id, out) = start(&mut chat, "3+2").await;
-        seen_by_alice_and_the_chat(&mut chat, &id, out, "RNBQKBNR/PPPPPPPP", bob_setup).await
-    };
-    let (alice_one, bob_one) = seen("setup-secret-1", "rnbqkbnr/pppppppp").await;
-    let (alice_two, bob_two) = seen(
-        "setup-secret-2",
-        "Kh8 Qa8 Ra6 Rh6 Bc6 Bf6 Nd6 Ne6 a7 b7 c7 d7 e7 f7 g7 h7",
+    assert_setup_hides_bobs_half(
+        registry(),
+        "screentest",
+        "RNBQKBNR/PPPPPPPP",
+        [
+            "rnbqkbnr/pppppppp",
+            "Kh8 Qa8 Ra6 Rh6 Bc6 Bf6 Nd6 Ne6 a7 b7 c7 d7 e7 f7 g7 h7",
+        ],
     )
     .await;
-    assert_eq!(alice_one, alice_two);
-    assert_ne!(bob_one, bob_two, "bob's own boards differ");
-    // alice got her boards; the chat got no image and no square.
-    assert!(
-        alice_one.iter().any(|l| l.starts_with("[@alice] image of")),
-        "{alice_one:#?}"
-    );
-    let public: Vec<&String> = alice_one
-        .iter()
-        .filter(|l| l.starts_with("[#local]"))
-        .collect();
-    assert!(
-        public.iter().any(|l| l.contains("alice is ready")),
-        "{public:#?}"
-    );
-    assert!(!public.iter().any(|l| l.contains("image")), "{public:#?}");
 }
 
 #[tokio::test]

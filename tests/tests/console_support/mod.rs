@@ -199,6 +199,47 @@ pub fn to<'a>(lines: &'a [String], audience: &str) -> Vec<&'a String> {
     lines.iter().filter(|l| l.starts_with(audience)).collect()
 }
 
+/// The setup leak test: two games of `variant` (from `registry`, with a
+/// 3+2 clock) that differ only in bob's secret setup — the two of
+/// `bob_setups` — show alice and the chat byte-identical texts and images
+/// throughout the setup; alice gets her boards, the chat no board at all.
+pub async fn assert_setup_hides_bobs_half(
+    registry: Registry,
+    variant: &str,
+    alice_half: &str,
+    bob_setups: [&str; 2],
+) {
+    let mut seen = Vec::new();
+    for bob_setup in bob_setups {
+        let mut chat = Chat::with_registry(temp_dir("setup-secret"), registry.clone()).await;
+        let out = chat
+            .say(&format!("alice: /play {variant} @bob 3+2 white"))
+            .await;
+        let id = game_id(&out);
+        let accepted = chat.say(&format!("bob: /accept {id}")).await;
+        seen.push(
+            seen_by_alice_and_the_chat(&mut chat, &id, accepted, alice_half, bob_setup).await,
+        );
+    }
+    let (alice_one, bob_one) = &seen[0];
+    let (alice_two, bob_two) = &seen[1];
+    assert_eq!(alice_one, alice_two);
+    assert_ne!(bob_one, bob_two, "bob's own boards differ");
+    assert!(
+        alice_one.iter().any(|l| l.starts_with("[@alice] image of")),
+        "{alice_one:#?}"
+    );
+    let public: Vec<&String> = alice_one
+        .iter()
+        .filter(|l| l.starts_with("[#local]"))
+        .collect();
+    assert!(
+        public.iter().any(|l| l.contains("alice is ready")),
+        "{public:#?}"
+    );
+    assert!(!public.iter().any(|l| l.contains("image")), "{public:#?}");
+}
+
 /// What alice and the chat are shown while game `id` (alice white, bob
 /// black, just accepted: `accepted` is what the accept printed) is set up:
 /// alice places some pieces, then `alice_half`, bob places `bob_setup`,
@@ -206,7 +247,7 @@ pub fn to<'a>(lines: &'a [String], audience: &str) -> Vec<&'a String> {
 /// about the game. Returns (alice's and the chat's lines, bob's lines), with
 /// the game id masked and each image replaced by its size and hash, so that
 /// two games differing only in bob's secret setup compare byte for byte.
-pub async fn seen_by_alice_and_the_chat(
+async fn seen_by_alice_and_the_chat(
     chat: &mut Chat,
     id: &str,
     accepted: Vec<String>,
@@ -254,7 +295,7 @@ pub async fn seen_by_alice_and_the_chat(
 }
 
 /// A 64-bit FNV-1a hash, to compare image bytes in a message.
-pub fn fnv(bytes: &[u8]) -> u64 {
+fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
         (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
