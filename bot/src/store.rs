@@ -431,7 +431,12 @@ impl LangOwner {
 /// The database.
 #[derive(Clone, Debug)]
 pub struct Store {
+    /// Connections that read.
     pool: SqlitePool,
+    /// The one connection that writes. SQLite takes one writer at a time:
+    /// writers queue here, without SQLite's busy handler, whose sleeps of
+    /// milliseconds made the slowest moves many times slower than the rest.
+    writer: SqlitePool,
 }
 
 /// The game columns read, each prefixed with the `games` alias `g`.
@@ -484,6 +489,24 @@ fn bind_mutable<'q>(query: Query<'q>, row: &GameRow) -> Query<'q> {
         .bind(row.reason.clone())
         .bind(row.updated_at)
 }
+
+/// The games `platform`, `user` plays, in `chat` or (NULL) any: found through
+/// the user's seats (`+g.platform` keeps SQLite from reading every game of the
+/// platform instead).
+const ACTIVE_GAMES_OF: &str = "+g.platform = ? AND g.status = 'active' \
+     AND g.id IN (SELECT game_id FROM seats WHERE platform = ? AND user_id = ?) \
+     AND (? IS NULL OR g.chat_id = ?)";
+
+/// The open games (challenges, setups, games in play) of `user` on `platform`,
+/// bound as platform, user three times then platform: found through the
+/// user's seats and the two challenge indexes of migration 0006.
+const OPEN_GAMES_OF: &str =
+    "g.id IN (SELECT game_id FROM seats WHERE platform = ? AND user_id = ? \
+     UNION SELECT id FROM games WHERE platform = ? AND status = 'challenge' \
+       AND challenger_id = ? \
+     UNION SELECT id FROM games WHERE platform = ? AND status = 'challenge' \
+       AND opponent_id = ?) \
+     AND +g.platform = ? AND g.status IN ('challenge', 'setup', 'active')";
 
 /// Reads games with their seats: `filter` selects games (alias `g`), `order`
 /// sorts them. One query, so a game and its seats are read from one snapshot.
@@ -585,12 +608,21 @@ impl Store {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true);
-        let pool = SqlitePoolOptions::new()
-            .max_connections(4)
-            .connect_with(options)
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options.clone())
             .await?;
-        sqlx::migrate!("../migrations").run(&pool).await?;
-        Ok(Store { pool })
+        sqlx::migrate!("../migrations").run(&writer).await?;
+        // An in-memory database exists once per connection: it is read where it is written.
+        let pool = if url.contains(":memory:") || url.contains("mode=memory") {
+            writer.clone()
+        } else {
+            SqlitePoolOptions::new()
+                .max_connections(4)
+                .connect_with(options)
+                .await?
+        };
+        Ok(Store { pool, writer })
     }
 
     /// Inserts a new row with its seats; false when the id is taken.
@@ -611,7 +643,7 @@ impl Store {
             .bind(row.time_control.clone())
             .bind(row.created_at)
             .bind(row.version);
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         let result = bind_mutable(query, row).execute(&mut *tx).await?;
         if result.rows_affected() != 1 {
             return Ok(false);
@@ -634,11 +666,11 @@ impl Store {
             .bind(row.version);
         if row.seats == row.stored_seats {
             // Nothing but the game row changed: one statement, no transaction.
-            if update.execute(&self.pool).await?.rows_affected() != 1 {
+            if update.execute(&self.writer).await?.rows_affected() != 1 {
                 return Ok(false);
             }
         } else {
-            let mut tx = self.pool.begin().await?;
+            let mut tx = self.writer.begin().await?;
             if update.execute(&mut *tx).await?.rows_affected() != 1 {
                 // Dropping the transaction rolls it back.
                 return Ok(false);
@@ -688,9 +720,7 @@ impl Store {
         chat: Option<&str>,
     ) -> Result<Vec<GameRow>, StoreError> {
         self.games(
-            "g.platform = ? AND g.status = 'active' \
-             AND g.id IN (SELECT game_id FROM seats WHERE platform = ? AND user_id = ?) \
-             AND (? IS NULL OR g.chat_id = ?)",
+            ACTIVE_GAMES_OF,
             "g.created_at, g.id",
             &[Some(platform), Some(platform), Some(user), chat, chat],
         )
@@ -707,21 +737,6 @@ impl Store {
             "g.platform = ? AND g.chat_id = ? AND g.status = 'challenge'",
             "g.created_at, g.id",
             &[Some(platform), Some(chat)],
-        )
-        .await
-    }
-
-    /// Games `user` sets up on `platform` (status `setup`), oldest first.
-    pub async fn setup_games_of(
-        &self,
-        platform: &str,
-        user: &str,
-    ) -> Result<Vec<GameRow>, StoreError> {
-        self.games(
-            "g.platform = ? AND g.status = 'setup' \
-             AND g.id IN (SELECT game_id FROM seats WHERE platform = ? AND user_id = ?)",
-            "g.created_at, g.id",
-            &[Some(platform), Some(platform), Some(user)],
         )
         .await
     }
@@ -759,17 +774,16 @@ impl Store {
         user: &str,
     ) -> Result<Vec<GameRow>, StoreError> {
         self.games(
-            "g.platform = ? AND ( \
-             (g.status IN ('active', 'setup') \
-              AND g.id IN (SELECT game_id FROM seats WHERE platform = ? AND user_id = ?)) OR \
-             (g.status = 'challenge' AND (g.challenger_id = ? OR g.opponent_id = ?)))",
+            OPEN_GAMES_OF,
             "g.created_at, g.id",
             &[
                 Some(platform),
+                Some(user),
                 Some(platform),
                 Some(user),
+                Some(platform),
                 Some(user),
-                Some(user),
+                Some(platform),
             ],
         )
         .await
@@ -838,7 +852,7 @@ impl Store {
             .bind(platform.to_owned())
             .bind(id.to_owned())
             .bind(lang.to_owned())
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         Ok(())
     }
@@ -862,7 +876,7 @@ impl Store {
         .bind(key.to_owned())
         .bind(value.to_owned())
         .bind(now)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(())
     }
@@ -907,7 +921,7 @@ impl Store {
             .bind(platform.to_owned())
             .bind(kind.to_owned())
             .bind(key.to_owned())
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         Ok(())
     }
@@ -925,7 +939,7 @@ impl Store {
         .bind(platform.to_owned())
         .bind(kind.to_owned())
         .bind(cutoff)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(result.rows_affected())
     }
@@ -934,6 +948,33 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_users_games_are_found_from_the_user_not_by_reading_every_game() {
+        let store = Store::open(&temp_url("plans")).await.expect("open");
+        for (filter, binds) in [(ACTIVE_GAMES_OF, 5), (OPEN_GAMES_OF, 7)] {
+            let sql = format!(
+                "EXPLAIN QUERY PLAN {}",
+                games_query(filter, "g.created_at, g.id")
+            );
+            let mut query = sqlx::query_as::<_, (i64, i64, i64, String)>(sqlx::AssertSqlSafe(sql));
+            for _ in 0..binds {
+                query = query.bind("x");
+            }
+            let plan = query.fetch_all(&store.pool).await.expect("plan");
+            let steps: Vec<&str> = plan.iter().map(|step| step.3.as_str()).collect();
+            assert!(
+                steps
+                    .iter()
+                    .all(|step| !step.starts_with("SCAN") && !step.contains("games_by_chat")),
+                "{filter}: {steps:?}"
+            );
+            assert!(
+                steps.iter().any(|step| step.contains("seats_by_user")),
+                "{steps:?}"
+            );
+        }
+    }
 
     /// A database file in a fresh temporary folder.
     pub(crate) fn temp_url(name: &str) -> String {

@@ -2,12 +2,15 @@
 //! constraint accepted and refused, random setups always valid, secret views
 //! that show nothing of the other side, and the start position they compose.
 
-use kodex_engine::setup::{setup_view, start_fen, Placement, SetupError};
+use kodex_engine::setup::{setup_view, start_fen, turn_to_place, Placement, SetupError};
 use kodex_engine::{Audience, Game, Reason, Registry, Side, SquareView, Start, Variant};
 
 /// A chess-battle-like test variant: the normal army within the first three
 /// ranks, pawns on ranks 2–3 one per file, bishops on opposite colours.
 const SCREEN: &str = include_str!("../../tests/variants/screentest.toml");
+
+/// A Frolov-like public setup: king, rook and two pawns each, in turn.
+const PLACE: &str = include_str!("../../tests/variants/placetest.toml");
 
 /// A public, one-sided setup: white places a lone amazon-like queen anywhere.
 const LONE: &str = r#"
@@ -28,6 +31,9 @@ fn registry() -> Registry {
     registry
         .add_definition("lonetest.toml", LONE)
         .expect("lone");
+    registry
+        .add_definition("placetest.toml", PLACE)
+        .expect("place");
     registry
 }
 
@@ -243,4 +249,107 @@ fn a_public_one_sided_setup_places_only_for_the_side_that_sets_up() {
     );
     let fen = start_fen(&lone, [&white, &Placement::default()]).expect("composes");
     assert_eq!(fen, "rnbqkbnr/pppppppp/8/8/4Q3/8/8/8 w kq - 0 1");
+}
+
+#[test]
+fn public_setups_alternate_one_piece_at_a_time_and_compose_a_start() {
+    let place = variant("placetest");
+    let (mut white, mut black) = (Placement::default(), Placement::default());
+    assert_eq!(turn_to_place(&place, [&white, &black]), Some(Side::WHITE));
+    white
+        .place_in_turn(&place, Side::WHITE, "Ke1", &black)
+        .expect("white's king");
+    assert_eq!(turn_to_place(&place, [&white, &black]), Some(Side::BLACK));
+    // One placement at a time; a square either side holds is taken.
+    for text in ["Ke8 Ra8", "k7/8", ""] {
+        assert_eq!(
+            black
+                .clone()
+                .place_in_turn(&place, Side::BLACK, text, &white),
+            Err(SetupError::OneAtATime),
+            "{text:?}"
+        );
+    }
+    assert_eq!(
+        black
+            .clone()
+            .place_in_turn(&place, Side::BLACK, "Ke1", &white),
+        Err(SetupError::Occupied("e1".into()))
+    );
+    // Black's pieces may stand anywhere, its pawns only on its ranks 2-4 (7-5).
+    assert!(matches!(
+        black
+            .clone()
+            .place_in_turn(&place, Side::BLACK, "d3", &white),
+        Err(SetupError::PawnRank { .. })
+    ));
+    black
+        .place_in_turn(&place, Side::BLACK, "Kc3", &white)
+        .expect("a king anywhere");
+    // A placed piece stays: no second king, and the first does not move.
+    assert_eq!(
+        white
+            .clone()
+            .place_in_turn(&place, Side::WHITE, "Kd1", &black),
+        Err(SetupError::AllPlaced('K'))
+    );
+    for (side, text) in [
+        (Side::WHITE, "Ra1"),
+        (Side::BLACK, "d5"),
+        (Side::WHITE, "a2"),
+        (Side::BLACK, "Rh8"),
+        (Side::WHITE, "b4"),
+    ] {
+        assert_eq!(
+            turn_to_place(&place, [&white, &black]),
+            Some(side),
+            "{text}"
+        );
+        let (own, other) = if side == Side::WHITE {
+            (&mut white, &black)
+        } else {
+            (&mut black, &white)
+        };
+        own.place_in_turn(&place, side, text, other).expect(text);
+    }
+    // White is done; black places its last piece, then nobody.
+    assert_eq!(turn_to_place(&place, [&white, &black]), Some(Side::BLACK));
+    assert!(white.validate(&place, Side::WHITE).is_ok());
+    assert_eq!(black.still_to_place(&place, Side::BLACK).len(), 1);
+    black
+        .place_in_turn(&place, Side::BLACK, "g6", &white)
+        .expect("black's last pawn");
+    assert_eq!(turn_to_place(&place, [&white, &black]), None);
+    let fen = start_fen(&place, [&white, &black]).expect("a start");
+    // A king on its home square with a rook in the corner may castle.
+    assert_eq!(fen, "7r/8/6p1/3p4/1P6/2k5/P7/R3K3 w Q - 0 1");
+    // Everyone sees a public setup whole.
+    let seen = setup_view(&place, [&white, &black], Audience::Public);
+    assert_eq!(
+        seen.squares,
+        setup_view(&place, [&white, &black], Audience::Full).squares
+    );
+}
+
+#[test]
+fn random_public_placements_always_complete_a_valid_setup() {
+    let place = variant("placetest");
+    for seed in 0..300u64 {
+        let mut placements = [Placement::default(), Placement::default()];
+        let mut turns = 0;
+        while let Some(side) = turn_to_place(&place, [&placements[0], &placements[1]]) {
+            let other = placements[1 - side.index()].clone();
+            placements[side.index()]
+                .place_random_in_turn(&place, side, &other, seed * 31 + turns)
+                .expect("a random placement");
+            turns += 1;
+        }
+        assert_eq!(turns, 8);
+        let fen = start_fen(&place, [&placements[0], &placements[1]]).expect("valid");
+        // Placements may give check: black's king in check with white to
+        // move has lost before the first move (Reason::CheckAtStart).
+        if let Err(e) = Game::new(&place, Start::Fen(fen.clone())) {
+            panic!("{fen}: {e}");
+        }
+    }
 }

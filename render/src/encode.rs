@@ -4,16 +4,18 @@ use crate::canvas::IndexedImage;
 use crate::palette::TRANSPARENT;
 
 /// An indexed image as PNG bytes with `palette` (`r g b` triples). `tile` is the
-/// side of the squares, whose repetition the compressor looks for.
-pub(crate) fn png(image: &IndexedImage, palette: &[u8], tile: u32) -> Vec<u8> {
+/// side of the squares, whose repetition the compressor looks for; `bands` are
+/// the rows where independent bands start (a board's ranks), each compressed
+/// on its own so that a band drawn before costs little (see `deflate`).
+pub(crate) fn png(image: &IndexedImage, palette: &[u8], tile: u32, bands: &[u32]) -> Vec<u8> {
+    thread_local! {
+        // The filtered rows, kept between images: a fresh half-megabyte buffer
+        // per board costs page faults.
+        static RAW: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
     let width = image.width as usize;
     // Each row starts with its filter type: 0, none (filters do not suit palette indices).
     let stride = width + 1;
-    let mut raw = Vec::with_capacity(stride * image.height as usize);
-    for row in image.pixels.chunks_exact(width.max(1)) {
-        raw.push(0);
-        raw.extend_from_slice(row);
-    }
     // Runs, the row above, the same spot one or more tiles to the left, two rows up.
     let mut distances = vec![1, stride];
     distances.extend(
@@ -22,7 +24,16 @@ pub(crate) fn png(image: &IndexedImage, palette: &[u8], tile: u32) -> Vec<u8> {
             .take_while(|&d| d < stride),
     );
     distances.push(2 * stride);
-    let compressed = crate::deflate::zlib(&raw, &distances);
+    let bands: Vec<usize> = bands.iter().map(|&row| row as usize * stride).collect();
+    let compressed = RAW.with_borrow_mut(|raw| {
+        raw.clear();
+        raw.reserve(stride * image.height as usize);
+        for row in image.pixels.chunks_exact(width.max(1)) {
+            raw.push(0);
+            raw.extend_from_slice(row);
+        }
+        crate::deflate::zlib_banded(raw, &distances, &bands)
+    });
 
     let mut bytes = Vec::with_capacity(compressed.len() + palette.len() + 64);
     bytes.extend_from_slice(b"\x89PNG\r\n\x1a\n");

@@ -50,6 +50,14 @@ pub struct Decor {
     pub status: Option<String>,
 }
 
+/// Forgets the compressed bands of earlier images (a board's ranks seen
+/// before are compressed once, see the PNG encoder), so that the next image is
+/// compressed from scratch. For benchmarks; images are the same either way.
+#[doc(hidden)]
+pub fn forget_remembered_bands() {
+    deflate::forget();
+}
+
 /// Draws `view` with `decor` as PNG bytes. The same input gives the same bytes.
 ///
 /// Uses the shared renderer for the board's size (see [`square_size_for`]).

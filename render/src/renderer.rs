@@ -99,7 +99,17 @@ impl Renderer {
 
     /// Draws `view` with `decor` as PNG bytes. The same input gives the same bytes.
     pub fn png(&self, view: &View, decor: &Decor) -> Vec<u8> {
-        encode::png(&self.draw(view, decor), &self.palette_rgb(), self.square)
+        let layout = board::layout(self.square, view, decor);
+        // A band per row of cells, one above and one below the board.
+        let bands: Vec<u32> = (0..=layout.rows as u32)
+            .map(|row| layout.board_y + row * self.square)
+            .collect();
+        encode::png(
+            &self.draw(view, decor),
+            &self.palette_rgb(),
+            self.square,
+            &bands,
+        )
     }
 
     /// Draws a game as an animated GIF, one frame per view; frames after the first

@@ -40,12 +40,8 @@ async fn chat(name: &str) -> Chat {
 /// alice (white) challenges bob to `screentest` with `clock`; bob accepts.
 /// Returns the game id and what the accept printed.
 async fn start(chat: &mut Chat, clock: &str) -> (String, Vec<String>) {
-    let out = chat
-        .say(&format!("alice: /play screentest @bob {clock} white"))
-        .await;
-    let id = game_id(&out);
-    let out = chat.say(&format!("bob: /accept {id}")).await;
-    (id, out)
+    chat.accepted("alice", "bob", &format!("screentest {clock}"))
+        .await
 }
 
 #[tokio::test]

@@ -66,16 +66,34 @@ impl Service {
     /// channel) may be about a game anywhere, but when some of the caller's
     /// games live in the chat it came from, those are the ones meant.
     pub(crate) async fn candidates(&self, ctx: &Ctx) -> Outcome<Vec<GameRow>> {
-        let chat = (!ctx.req.private).then_some(ctx.req.chat.id.as_str());
-        let mut rows = self
-            .inner
-            .store
-            .active_games_of(ctx.platform(), &ctx.actor().id, chat)
-            .await?;
+        let mut rows: Vec<GameRow> = self
+            .open_games(ctx)
+            .await?
+            .into_iter()
+            .filter(|row| row.status == Status::Active)
+            .filter(|row| ctx.req.private || row.chat_id == ctx.req.chat.id)
+            .collect();
         if ctx.req.private && rows.iter().any(|row| row.chat_id == ctx.req.chat.id) {
             rows.retain(|row| row.chat_id == ctx.req.chat.id);
         }
         Ok(rows)
+    }
+
+    /// The actor's challenges and games in setup or play on the request's
+    /// platform, in any chat: read once per request, as the lookups of one request (a setup
+    /// to route, a move's game) all start from them. Writes made by the
+    /// request are not seen: a game is re-read under its lock before any
+    /// change (see `lock_fresh`).
+    pub(crate) async fn open_games(&self, ctx: &Ctx) -> Outcome<Vec<GameRow>> {
+        if let Some(rows) = ctx.open_games.get() {
+            return Ok(rows.clone());
+        }
+        let rows = self
+            .inner
+            .store
+            .open_games_of(ctx.platform(), &ctx.actor().id)
+            .await?;
+        Ok(ctx.open_games.get_or_init(|| rows).clone())
     }
 
     /// An adapter moved `game`'s conversation from the request's chat into

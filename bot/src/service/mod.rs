@@ -10,6 +10,7 @@ mod challenge;
 mod info;
 mod lookup;
 mod offers;
+mod placing;
 mod play;
 mod present;
 mod setup;
@@ -142,6 +143,9 @@ pub(crate) type Outcome<T = Vec<Delivery>> = Result<T, Failure>;
 pub(crate) struct Ctx {
     pub(crate) req: Request,
     pub(crate) lang: Lang,
+    /// The actor's challenges and games in setup or play on the platform,
+    /// read once per request (see [`Service::open_games`]).
+    open_games: std::sync::OnceLock<Vec<GameRow>>,
 }
 
 impl Ctx {
@@ -502,7 +506,11 @@ impl Service {
 
     async fn dispatch(&self, req: Request) -> Vec<Delivery> {
         let lang = self.actor_lang(&req).await;
-        let ctx = Ctx { req, lang };
+        let ctx = Ctx {
+            req,
+            lang,
+            open_games: std::sync::OnceLock::new(),
+        };
         let result = match ctx.req.action.clone() {
             Action::Play {
                 variant,

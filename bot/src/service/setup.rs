@@ -13,7 +13,7 @@ use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
 use crate::store::{GameRow, Status};
 use crate::time::Millis;
-use kodex_engine::setup::{setup_view, start_fen, Placement, SetupError};
+use kodex_engine::setup::{setup_view, start_fen, Placement, SetupError, SetupMode};
 use kodex_engine::{Audience, Game, Side, Start, Variant};
 use kodex_render::Decor;
 
@@ -31,7 +31,7 @@ const LIVE_SETUP_TIME: Millis = 5 * 60_000;
 
 /// What a player asks of their setup.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-enum SetupCommand<'a> {
+pub(super) enum SetupCommand<'a> {
     /// Placements (`Ke1 Qd1 e2`) or a half-board FEN fragment.
     Place(&'a str),
     /// A random legal setup.
@@ -47,7 +47,7 @@ enum SetupCommand<'a> {
 }
 
 impl<'a> SetupCommand<'a> {
-    fn parse(text: &'a str) -> SetupCommand<'a> {
+    pub(super) fn parse(text: &'a str) -> SetupCommand<'a> {
         match text.trim().to_lowercase().as_str() {
             "random" | "случайно" | "случайная" => SetupCommand::Random,
             "last" | "прошлая" | "последняя" => SetupCommand::Last,
@@ -92,7 +92,7 @@ fn setup_time(time_control: &str) -> Option<Millis> {
 }
 
 /// The message naming the rule a setup breaks, in the player's language.
-fn setup_error(error: &SetupError) -> Msg {
+pub(super) fn setup_error(error: &SetupError) -> Msg {
     match error {
         SetupError::NothingToPlace => Msg::new("setup-error-nothing-to-place"),
         SetupError::Unreadable(word) => {
@@ -122,11 +122,12 @@ fn setup_error(error: &SetupError) -> Msg {
         SetupError::PawnsShareFile(file) => {
             Msg::new("setup-error-pawns-share-file").arg("file", file.to_string())
         }
+        SetupError::OneAtATime => Msg::new("setup-error-one-at-a-time"),
     }
 }
 
 /// `KQP` as `K Q P`.
-fn spaced(letters: &str) -> String {
+pub(super) fn spaced(letters: &str) -> String {
     letters
         .chars()
         .map(String::from)
@@ -135,7 +136,7 @@ fn spaced(letters: &str) -> String {
 }
 
 /// The stored setup of side `side` in `row` (empty when none or unreadable).
-fn placement_of(variant: &Variant, row: &GameRow, side: usize) -> Placement {
+pub(super) fn placement_of(variant: &Variant, row: &GameRow, side: usize) -> Placement {
     let mut placement = Placement::default();
     if let Some(text) = row.seat_of_side(side).and_then(|s| s.setup.as_deref()) {
         if let Err(e) = placement.apply(variant, Side(side as u8), text) {
@@ -167,6 +168,24 @@ fn mirrored(variant: &Variant, placement: &Placement, from: usize, to: usize) ->
         .join(" ")
 }
 
+/// What is drawn around a board of the setup phase: the players' names, no
+/// clocks (they start with play), `bottom` below.
+pub(super) fn setup_decor(row: &GameRow, bottom: Side, status: Option<String>) -> Decor {
+    Decor {
+        bottom,
+        names: vec![row.player_name(0).to_owned(), row.player_name(1).to_owned()],
+        clocks: Vec::new(),
+        status,
+    }
+}
+
+/// Whether `variant`'s setup is public: in turn, in the chat (see placing.rs).
+fn is_public(variant: &Variant) -> bool {
+    variant
+        .setup()
+        .is_some_and(|setup| setup.mode == SetupMode::Public)
+}
+
 /// Whether side `side` places pieces in `variant`.
 fn places(variant: &Variant, side: usize) -> bool {
     variant
@@ -189,6 +208,9 @@ impl Service {
         for seat in &mut row.seats {
             // A seat with nothing to place is ready from the start.
             seat.ready = !places(&variant, seat.side);
+        }
+        if is_public(&variant) {
+            return self.begin_public_setup(row, &variant, lang).await;
         }
         self.save(&mut row).await?;
         tracing::info!(game = %row.id, "setup phase started");
@@ -226,6 +248,13 @@ impl Service {
     /// Setup input `text` from a player: `Ok(None)` when it is not for a
     /// game of theirs being set up (the move pipeline takes it then).
     /// `game` is the id given with `/move`; `plain` marks chat text.
+    /// The actor's games being set up on the platform, in any chat.
+    async fn setup_games(&self, ctx: &Ctx) -> Outcome<Vec<GameRow>> {
+        let mut rows = self.open_games(ctx).await?;
+        rows.retain(|row| row.status == Status::Setup);
+        Ok(rows)
+    }
+
     pub(crate) async fn route_setup(
         &self,
         ctx: &Ctx,
@@ -255,11 +284,7 @@ impl Service {
         let found = match explicit {
             Some(row) => row,
             None => {
-                let mut rows = self
-                    .inner
-                    .store
-                    .setup_games_of(ctx.platform(), actor)
-                    .await?;
+                let mut rows = self.setup_games(ctx).await?;
                 if !ctx.req.private || rows.iter().any(|row| row.chat_id == ctx.req.chat.id) {
                     rows.retain(|row| row.chat_id == ctx.req.chat.id);
                 }
@@ -276,7 +301,8 @@ impl Service {
                 rows.remove(0)
             }
         };
-        if !ctx.req.private && SetupCommand::parse(&text) != SetupCommand::Board {
+        let public = is_public(&self.variant(&found)?);
+        if !public && !ctx.req.private && SetupCommand::parse(&text) != SetupCommand::Board {
             // Refused before the text is read: a setup is secret. (A board
             // asked for in the group goes to the player privately.)
             return Err(Msg::new("error-setup-in-public")
@@ -303,11 +329,7 @@ impl Service {
         game: Option<&str>,
     ) -> Outcome<Option<Vec<Delivery>>> {
         let actor = &ctx.actor().id;
-        let mut rows = self
-            .inner
-            .store
-            .setup_games_of(ctx.platform(), actor)
-            .await?;
+        let mut rows = self.setup_games(ctx).await?;
         match game.map(|id| id.trim().trim_start_matches('#').to_lowercase()) {
             Some(id) if !id.is_empty() => rows.retain(|row| row.id == id),
             _ if !ctx.req.private || rows.iter().any(|row| row.chat_id == ctx.req.chat.id) => {
@@ -345,6 +367,9 @@ impl Service {
     /// Applies one setup command of the actor to `row` (locked, in setup).
     async fn setup_input(&self, ctx: &Ctx, row: &mut GameRow, text: &str) -> Outcome {
         let variant = self.variant(row)?;
+        if is_public(&variant) {
+            return self.public_setup_input(ctx, row, &variant, text).await;
+        }
         let actor = &ctx.actor().id;
         let seat_index = row
             .seats
@@ -473,6 +498,9 @@ impl Service {
                 return Err(e);
             }
         };
+        if is_public(&variant) {
+            return self.public_setup_timeout(row, &variant).await;
+        }
         let chat_lang = self.chat_lang(&row.platform, &row.chat_id).await;
         let mut late = Vec::new();
         for index in 0..row.seats.len() {
@@ -518,7 +546,7 @@ impl Service {
     /// Every seat is ready: composes the start position, starts the clocks
     /// as an ordinary start does, and reveals the board to everyone. `notes`
     /// open the public announcement.
-    async fn start_play(
+    pub(super) async fn start_play(
         &self,
         row: &mut GameRow,
         variant: &Variant,
@@ -531,7 +559,9 @@ impl Service {
             Msg::new("error-internal")
         })?;
         let mut notes = notes;
-        notes.push(self.text(lang, &Msg::new("setup-revealed").arg("id", row.id.clone())));
+        if !is_public(variant) {
+            notes.push(self.text(lang, &Msg::new("setup-revealed").arg("id", row.id.clone())));
+        }
         row.start_fen = Some(fen.clone());
         let now = self.now();
         let game = Game::new(variant, Start::Fen(fen.clone())).map_err(|e| {
@@ -549,12 +579,7 @@ impl Service {
             notes.push(self.result_text(lang, row));
             let view = setup_view(variant, [&placements[0], &placements[1]], Audience::Full);
             let mut public = self.setup_note(lang, row, notes);
-            let decor = Decor {
-                bottom: Side::WHITE,
-                names: vec![row.player_name(0).to_owned(), row.player_name(1).to_owned()],
-                clocks: Vec::new(),
-                status: Some(self.result_text(lang, row)),
-            };
+            let decor = setup_decor(row, Side::WHITE, Some(self.result_text(lang, row)));
             self.attach_board(&mut public, view, decor, format!("{}-0.png", row.id))
                 .await;
             return Ok(vec![public]);
@@ -583,7 +608,7 @@ impl Service {
     }
 
     /// A public note about a game being set up.
-    fn setup_note(&self, lang: Lang, row: &GameRow, lines: Vec<String>) -> Delivery {
+    pub(super) fn setup_note(&self, lang: Lang, row: &GameRow, lines: Vec<String>) -> Delivery {
         Delivery {
             target: Target::Chat(chat_of(row)),
             text: lines.join("\n"),
@@ -672,12 +697,7 @@ impl Service {
             delivery.buttons = self.setup_buttons(lang, row);
         }
         let view = setup_view(variant, placements, Audience::Side(Side(side as u8)));
-        let decor = Decor {
-            bottom: Side(side as u8),
-            names: vec![row.player_name(0).to_owned(), row.player_name(1).to_owned()],
-            clocks: Vec::new(),
-            status: None,
-        };
+        let decor = setup_decor(row, Side(side as u8), None);
         let color = Side(side as u8).color_name();
         let file_name = format!("{}-setup-{color}.png", row.id);
         self.attach_board(&mut delivery, view, decor, file_name)

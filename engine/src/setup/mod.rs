@@ -25,8 +25,10 @@
 //! assert_eq!(start_fen(duel, [&white, &black]).unwrap(), "r3k3/3p4/8/8/8/8/4P3/4K2R w Kq - 0 1");
 //! ```
 
+mod public;
 pub mod rule;
 
+pub use public::turn_to_place;
 pub use rule::{SetupDef, SetupError, SetupMode, SetupRule};
 
 use crate::bitboard::{Bits, U256};

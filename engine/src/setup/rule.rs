@@ -81,6 +81,8 @@ pub enum SetupError {
     BishopsSameColour,
     /// Two pawns of the side on one file (the file's letter).
     PawnsShareFile(char),
+    /// In a public setup pieces are placed one at a time, by one placement.
+    OneAtATime,
 }
 
 impl fmt::Display for SetupError {
@@ -112,6 +114,7 @@ impl fmt::Display for SetupError {
             SetupError::PawnsShareFile(file) => {
                 write!(f, "exactly one pawn per file (two on the {file}-file)")
             }
+            SetupError::OneAtATime => f.write_str("place one piece at a time, like Ke1"),
         }
     }
 }

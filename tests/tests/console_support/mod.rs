@@ -160,16 +160,29 @@ impl Chat {
     /// Challenges `opponent` as `challenger` (who plays white) and accepts;
     /// returns the game id.
     pub async fn start(&mut self, challenger: &str, opponent: &str, args: &str) -> String {
-        let out = self
-            .say(&format!("{challenger}: /play {args} @{opponent} white"))
-            .await;
-        let id = game_id(&out);
-        let accepted = self.say(&format!("{opponent}: /accept {id}")).await;
+        let (id, accepted) = self.accepted(challenger, opponent, args).await;
         assert!(
             accepted.iter().any(|l| l.contains("starts")),
             "not started: {accepted:#?}"
         );
         id
+    }
+
+    /// Challenges `opponent` as `challenger` (who plays white) with `args`
+    /// (variant, clock), and the opponent accepts: the game id and what the
+    /// accept printed.
+    pub async fn accepted(
+        &mut self,
+        challenger: &str,
+        opponent: &str,
+        args: &str,
+    ) -> (String, Vec<String>) {
+        let out = self
+            .say(&format!("{challenger}: /play {args} @{opponent} white"))
+            .await;
+        let id = game_id(&out);
+        let accepted = self.say(&format!("{opponent}: /accept {id}")).await;
+        (id, accepted)
     }
 }
 
