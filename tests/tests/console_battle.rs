@@ -6,25 +6,14 @@
 
 mod console_support;
 
-use console_support::{assert_setup_hides_bobs_half, game_id, has, to, Chat};
+use console_support::{assert_revealed, assert_setup_hides_bobs_half, has, to, Chat};
 use kodex_bot::store::Status;
 use kodex_engine::Registry;
-
-/// alice (white) challenges bob to battle chess with `clock`; bob accepts.
-/// Returns the game id and what the accept printed.
-async fn start(chat: &mut Chat, clock: &str) -> (String, Vec<String>) {
-    let out = chat
-        .say(&format!("alice: /play battle @bob {clock} white"))
-        .await;
-    let id = game_id(&out);
-    let out = chat.say(&format!("bob: /accept {id}")).await;
-    (id, out)
-}
 
 #[tokio::test]
 async fn a_whole_battle_chess_game() {
     let mut chat = Chat::new("battle-game").await;
-    let (id, out) = start(&mut chat, "").await;
+    let (id, out) = chat.accepted("alice", "bob", "battle").await;
     assert!(has(&out, "Battle chess"), "{out:#?}");
     assert!(has(&out, "is being set up"), "{out:#?}");
     assert_eq!(chat.row(&id).await.status, Status::Setup);
@@ -69,18 +58,8 @@ async fn a_whole_battle_chess_game() {
     assert_eq!(public.len(), 1, "{out:#?}");
     assert!(public[0].contains("alice is ready"), "{out:#?}");
     let out = chat.say("bob (dm): ready").await;
-    let public = to(&out, "[#local]");
-    assert!(
-        public
-            .iter()
-            .any(|l| l.contains("both setups are revealed")),
-        "{out:#?}"
-    );
-    assert!(public.iter().any(|l| l.contains("image:")), "{out:#?}");
-    assert!(
-        public.iter().any(|l| l.contains("R N B Q K B N P")),
-        "alice's h-pawn on h1: {out:#?}"
-    );
+    // alice's h-pawn stands on h1.
+    assert_revealed(&out, "R N B Q K B N P");
     let row = chat.row(&id).await;
     assert_eq!(row.status, Status::Active);
     assert_eq!(

@@ -6,7 +6,9 @@
 
 mod console_support;
 
-use console_support::{assert_setup_hides_bobs_half, game_id, has, temp_dir, to, Chat, EPOCH};
+use console_support::{
+    assert_revealed, assert_setup_hides_bobs_half, game_id, has, temp_dir, to, Chat, EPOCH,
+};
 use kodex_bot::store::Status;
 use kodex_engine::Registry;
 
@@ -128,18 +130,7 @@ async fn setup_by_every_input_form_then_reveal_and_play() {
         public.iter().any(|l| l.contains("bob is ready")),
         "{out:#?}"
     );
-    assert!(
-        public
-            .iter()
-            .any(|l| l.contains("both setups are revealed")),
-        "{out:#?}"
-    );
-    assert!(public.iter().any(|l| l.contains("starts")), "{out:#?}");
-    assert!(public.iter().any(|l| l.contains("image:")), "{out:#?}");
-    assert!(
-        public.iter().any(|l| l.contains("r n b q k b n r")),
-        "{out:#?}"
-    );
+    assert_revealed(&out, "r n b q k b n r");
     let row = chat.row(&id).await;
     assert_eq!(row.status, Status::Active);
     assert_eq!(row.start_fen.as_deref(), Some(CLASSICAL));

@@ -184,6 +184,39 @@ impl Chat {
         let accepted = self.say(&format!("{opponent}: /accept {id}")).await;
         (id, accepted)
     }
+
+    /// Like [`Chat::accepted`], and a game with a secret setup phase is set
+    /// up at random by both players. Returns the game id and what the accept
+    /// (or the last `ready`) printed: the start of play, or the result of a
+    /// game the setups decided.
+    pub async fn start_set_up(
+        &mut self,
+        challenger: &str,
+        opponent: &str,
+        args: &str,
+    ) -> (String, Vec<String>) {
+        let (id, mut out) = self.accepted(challenger, opponent, args).await;
+        if out.iter().any(|l| l.contains("is being set up")) {
+            for player in [challenger, opponent] {
+                self.say(&format!("{player} (dm): random")).await;
+                out = self.say(&format!("{player} (dm): ready")).await;
+            }
+        }
+        (id, out)
+    }
+}
+
+/// Asserts that `out` reveals the setups in the chat: the note, the start
+/// of play, and the whole board as an image and as text with the row
+/// `board_row` (`r n b q k b n r`).
+pub fn assert_revealed(out: &[String], board_row: &str) {
+    let public = to(out, "[#local]");
+    for expected in ["both setups are revealed", "starts", "image:", board_row] {
+        assert!(
+            public.iter().any(|l| l.contains(expected)),
+            "{expected}: {out:#?}"
+        );
+    }
 }
 
 /// The database of a chat in `dir`.
@@ -225,11 +258,9 @@ pub async fn assert_setup_hides_bobs_half(
     let mut seen = Vec::new();
     for bob_setup in bob_setups {
         let mut chat = Chat::with_registry(temp_dir("setup-secret"), registry.clone()).await;
-        let out = chat
-            .say(&format!("alice: /play {variant} @bob 3+2 white"))
+        let (id, accepted) = chat
+            .accepted("alice", "bob", &format!("{variant} 3+2"))
             .await;
-        let id = game_id(&out);
-        let accepted = chat.say(&format!("bob: /accept {id}")).await;
         seen.push(
             seen_by_alice_and_the_chat(&mut chat, &id, accepted, alice_half, bob_setup).await,
         );
