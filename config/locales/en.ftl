@@ -89,6 +89,9 @@ game-aborted = { $player } aborted game { $id }.
 resign-confirm = Resign game { $id } against { $opponent }? This cannot be undone.
 button-resign = Resign
 button-play-on = Play on
+button-setup-random = Random
+button-setup-ready = Ready
+button-show-board = Show board
 resign-kept = Game { $id } goes on.
 
 ## Results

@@ -90,6 +90,9 @@ game-aborted = { $player } прерывает партию { $id }.
 resign-confirm = Сдать партию { $id } против { $opponent }? Отменить это нельзя.
 button-resign = Сдаться
 button-play-on = Играть дальше
+button-setup-random = Случайно
+button-setup-ready = Готов
+button-show-board = Показать доску
 resign-kept = Партия { $id } продолжается.
 
 ## Результаты

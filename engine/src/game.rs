@@ -355,9 +355,14 @@ fn new_state<B: Bits>(
 ) -> Result<State<B>, FenError> {
     let pos = crate::fen::parse::<B>(def, fen)?;
     let rules = Rules { def, t: tables };
-    // The side that just moved may not be left in check.
+    // The side that just moved may not be left in check — except after a
+    // setup phase, where that side has lost (see `mechanics::setup_check`).
     let waiting = 1 - pos.side as usize;
-    if rules.royals(&pos, waiting).any() && rules.in_check(&pos, waiting) && !def.atomic {
+    if rules.royals(&pos, waiting).any()
+        && rules.in_check(&pos, waiting)
+        && !def.atomic
+        && def.setup.is_none()
+    {
         return Err(FenError::OpponentInCheck);
     }
     Ok(State::new(&rules, tables.clone(), pos))

@@ -29,6 +29,9 @@ pub enum Reason {
     NoPieces,
     /// A side has no legal move and wins or loses by the variant (antichess).
     NoMoves,
+    /// A side was in check before the other side's first move, after a setup
+    /// phase (battle chess): it loses.
+    CheckAtStart,
 }
 
 impl Reason {
@@ -46,6 +49,7 @@ impl Reason {
             Reason::Race => "race",
             Reason::NoPieces => "no-pieces",
             Reason::NoMoves => "no-moves",
+            Reason::CheckAtStart => "setup-check",
         }
     }
 }

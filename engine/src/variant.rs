@@ -57,6 +57,18 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "racingkings.toml",
         include_str!("../../config/variants/racingkings.toml"),
     ),
+    (
+        "battle.toml",
+        include_str!("../../config/variants/battle.toml"),
+    ),
+    (
+        "chessbattle.toml",
+        include_str!("../../config/variants/chessbattle.toml"),
+    ),
+    (
+        "battlehouse.toml",
+        include_str!("../../config/variants/battlehouse.toml"),
+    ),
 ];
 
 /// A malformed variant definition: the file, the key and the problem.
@@ -105,6 +117,31 @@ pub enum FlagRule {
     /// Racing kings: if the first player gets there, the second may answer by
     /// getting there too on the very next move, which draws.
     Race,
+}
+
+/// Which drops may give mate (drop variants).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum DropMate {
+    /// Any drop may mate (crazyhouse).
+    #[default]
+    Allowed,
+    /// Only a mate "on the board": one that no drop of any piece by the mated
+    /// side could have blocked, whatever its pocket held (seed 004's house
+    /// rule as VARIANTS.md decides it for battle crazyhouse).
+    OnTheBoard,
+}
+
+/// What a captured promoted piece becomes in the captor's pocket.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum PromotedCapture {
+    /// Always a pawn (crazyhouse).
+    #[default]
+    Pawn,
+    /// A pawn when captured on the very next move after its promotion, the
+    /// promoted piece when captured later (seed 004's house rule).
+    PawnOnlyNextMove,
 }
 
 /// A piece type of a variant.
@@ -166,6 +203,10 @@ pub struct VariantDef {
     pub chess960: bool,
     /// Captured pieces go to the captor's pocket and may be dropped.
     pub drops: bool,
+    /// Which drops may give mate.
+    pub drop_mate: DropMate,
+    /// What a captured promoted piece becomes in the captor's pocket.
+    pub promoted_capture: PromotedCapture,
     /// Captures explode (atomic).
     pub atomic: bool,
     /// Piece types an explosion spares (pawns in atomic).
@@ -288,6 +329,10 @@ struct RawVariant {
     chess960: bool,
     #[serde(default)]
     drops: bool,
+    #[serde(default)]
+    drop_mate: DropMate,
+    #[serde(default)]
+    promoted_capture: PromotedCapture,
     #[serde(default)]
     atomic: bool,
     #[serde(default)]
@@ -600,6 +645,12 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     if promotion_rank == 0 || promotion_rank > raw.ranks {
         return Err(err("promotion_rank", "must be a rank of the board".into()));
     }
+    if !raw.drops && raw.drop_mate != DropMate::Allowed {
+        return Err(err("drop_mate", "needs `drops = true`".into()));
+    }
+    if !raw.drops && raw.promoted_capture != PromotedCapture::Pawn {
+        return Err(err("promoted_capture", "needs `drops = true`".into()));
+    }
     let flag_squares = squares("flag_squares", &raw.flag_squares, &geometry, &zones)?;
     let marked = squares("marked", &raw.marked, &geometry, &zones)?;
     let setup = raw
@@ -650,6 +701,8 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         castling: raw.castling,
         chess960: raw.chess960,
         drops: raw.drops,
+        drop_mate: raw.drop_mate,
+        promoted_capture: raw.promoted_capture,
         atomic: raw.atomic,
         explosion_immune,
         check_limit: raw.check_limit,

@@ -210,7 +210,11 @@ fn only_the_seat_to_move_is_marked_when_partners_share_a_side() {
     };
     let seat = |to_move| decode(&render_png(&view, &four(to_move)));
     let (first, partner) = (seat(Some(0)), seat(Some(2)));
-    assert_eq!(seat(None).pixels, first.pixels, "by default the view's side");
+    assert_eq!(
+        seat(None).pixels,
+        first.pixels,
+        "by default the view's side"
+    );
     // Both strips of the white team are below the board; the images differ
     // there and nowhere else.
     let (_, y, size) = shared_renderer(&view)

@@ -6,7 +6,9 @@
 
 mod console_support;
 
-use console_support::{game_id, has, temp_dir, to, Chat, EPOCH};
+use console_support::{
+    assert_revealed, assert_setup_hides_bobs_half, game_id, has, temp_dir, to, Chat, EPOCH,
+};
 use kodex_bot::store::Status;
 use kodex_engine::Registry;
 
@@ -128,18 +130,7 @@ async fn setup_by_every_input_form_then_reveal_and_play() {
         public.iter().any(|l| l.contains("bob is ready")),
         "{out:#?}"
     );
-    assert!(
-        public
-            .iter()
-            .any(|l| l.contains("both setups are revealed")),
-        "{out:#?}"
-    );
-    assert!(public.iter().any(|l| l.contains("starts")), "{out:#?}");
-    assert!(public.iter().any(|l| l.contains("image:")), "{out:#?}");
-    assert!(
-        public.iter().any(|l| l.contains("r n b q k b n r")),
-        "{out:#?}"
-    );
+    assert_revealed(&out, "r n b q k b n r");
     let row = chat.row(&id).await;
     assert_eq!(row.status, Status::Active);
     assert_eq!(row.start_fen.as_deref(), Some(CLASSICAL));
@@ -201,83 +192,18 @@ async fn a_refused_setup_names_its_constraint() {
     assert!(has(&out, "Ещё не готово"), "{out:#?}");
 }
 
-/// Lines for alice and the chat in a setup where bob places `bob_setup`,
-/// with game ids masked and each image replaced by its bytes.
-async fn seen_by_alice_and_the_chat(name: &str, bob_setup: &str) -> (Vec<String>, Vec<String>) {
-    let mut chat = chat(name).await;
-    let (id, out) = start(&mut chat, "3+2").await;
-    let mut seen = Vec::new();
-    let mut bob = Vec::new();
-    let keep = |out: Vec<String>, seen: &mut Vec<String>, bob: &mut Vec<String>| {
-        for line in out {
-            let line = line.replace(&id, "ID");
-            if line.starts_with("[@bob]") {
-                bob.push(line);
-                continue;
-            }
-            if let Some((prefix, path)) = line.split_once(" image: ") {
-                let bytes = std::fs::read(path.replace("ID", &id)).expect("image");
-                seen.push(format!(
-                    "{prefix} image of {} bytes, hash {}",
-                    bytes.len(),
-                    fnv(&bytes)
-                ));
-            } else {
-                seen.push(line);
-            }
-        }
-    };
-    keep(out, &mut seen, &mut bob);
-    for line in [
-        "alice (dm): Ke1 Qd1".to_owned(),
-        format!("bob (dm): {bob_setup}"),
-        "alice (dm): board".to_owned(),
-        "alice (dm): RNBQKBNR/PPPPPPPP".to_owned(),
-        "bob (dm): board".to_owned(),
-        "alice (dm): ready".to_owned(),
-        "alice (dm): board".to_owned(),
-        "carol: /board".to_owned(),
-        format!("carol: /board {id}"),
-        "alice: /games".to_owned(),
-    ] {
-        let out = chat.say(&line).await;
-        keep(out, &mut seen, &mut bob);
-    }
-    (seen, bob)
-}
-
-/// A 64-bit FNV-1a hash, to compare image bytes in a message.
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 #[tokio::test]
 async fn secret_views_do_not_depend_on_the_opponents_setup() {
-    let (alice_one, bob_one) =
-        seen_by_alice_and_the_chat("setup-secret-1", "rnbqkbnr/pppppppp").await;
-    let (alice_two, bob_two) = seen_by_alice_and_the_chat(
-        "setup-secret-2",
-        "Kh8 Qa8 Ra6 Rh6 Bc6 Bf6 Nd6 Ne6 a7 b7 c7 d7 e7 f7 g7 h7",
+    assert_setup_hides_bobs_half(
+        registry(),
+        "screentest",
+        "RNBQKBNR/PPPPPPPP",
+        [
+            "rnbqkbnr/pppppppp",
+            "Kh8 Qa8 Ra6 Rh6 Bc6 Bf6 Nd6 Ne6 a7 b7 c7 d7 e7 f7 g7 h7",
+        ],
     )
     .await;
-    assert_eq!(alice_one, alice_two);
-    assert_ne!(bob_one, bob_two, "bob's own boards differ");
-    // alice got her boards; the chat got no image and no square.
-    assert!(
-        alice_one.iter().any(|l| l.starts_with("[@alice] image of")),
-        "{alice_one:#?}"
-    );
-    let public: Vec<&String> = alice_one
-        .iter()
-        .filter(|l| l.starts_with("[#local]"))
-        .collect();
-    assert!(
-        public.iter().any(|l| l.contains("alice is ready")),
-        "{public:#?}"
-    );
-    assert!(!public.iter().any(|l| l.contains("image")), "{public:#?}");
 }
 
 #[tokio::test]

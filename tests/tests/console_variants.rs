@@ -106,9 +106,8 @@ async fn chess960_shows_its_start_position_number() {
 /// `limit` half-moves) and checks the announced result against the engine.
 async fn random_game(variant_id: &str, seed: u64, limit: usize) {
     let mut chat = Chat::new(&format!("random-{variant_id}")).await;
-    let id = chat.start("alice", "bob", variant_id).await;
+    let (id, mut last) = chat.start_set_up("alice", "bob", variant_id).await;
     let mut rng = fastrand::Rng::with_seed(seed);
-    let mut last = Vec::new();
     for _ in 0..limit {
         let game = chat.position(&id).await;
         if game.outcome().is_some() {

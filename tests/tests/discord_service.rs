@@ -623,3 +623,63 @@ async fn commands_go_to_one_guild_for_development_and_everywhere_otherwise() {
     assert!(fake.registered_commands().len() >= 13);
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_battle_game_is_set_up_with_the_buttons_of_the_setup_dms() {
+    let fake = FakeDiscord::start().await;
+    fake.add_user(&alice());
+    fake.add_user(&bob());
+    let (_service, bot) = start(&fake, "battle-setup").await;
+    accept_challenge(&fake, "battle").await;
+    fake.wait_for_message("the setup notice", |m| {
+        m.place == Place::Channel(CHANNEL) && m.content.contains("is being set up")
+    })
+    .await;
+    let (alice_board, bob_board) = fake
+        .wait_for("both setup boards", |fake| {
+            Some((
+                fake.dms_to(alice().id).into_iter().next()?,
+                fake.dms_to(bob().id).into_iter().next()?,
+            ))
+        })
+        .await;
+    for board in [&alice_board, &bob_board] {
+        assert!(board.has_png(), "{}", board.content);
+        let labels: Vec<&str> = board.buttons.iter().map(|b| b.label.as_str()).collect();
+        assert_eq!(labels, ["Random", "Ready", "Show board"]);
+    }
+    // Each player: Random, then Ready, by button in their DM.
+    for (player, board) in [(alice(), &alice_board), (bob(), &bob_board)] {
+        fake.press_button(&player, board, "sr:").await;
+        let placed = fake
+            .wait_for("the random setup", |fake| {
+                fake.dms_to(player.id)
+                    .into_iter()
+                    .find(|m| m.content.contains("random setup was placed"))
+            })
+            .await;
+        assert!(placed.content.contains("is complete"), "{}", placed.content);
+        fake.press_button(&player, &placed, "sy:").await;
+    }
+    let revealed = fake
+        .wait_for_message("the reveal", |m| {
+            m.place == Place::Channel(CHANNEL) && m.content.contains("both setups are revealed")
+        })
+        .await;
+    assert!(revealed.has_png());
+    // Until then the channel saw no board and no square.
+    for message in fake.messages_in(CHANNEL) {
+        if message.content.contains("revealed") || message.content.contains("starts") {
+            continue;
+        }
+        assert!(
+            !message.has_png(),
+            "a board in the channel: {}",
+            message.content
+        );
+    }
+    // A ready setup's board has no buttons any more.
+    let last = fake.dms_to(alice().id).into_iter().last().expect("a DM");
+    assert!(last.buttons.is_empty(), "{last:?}");
+    bot.stop().await;
+}

@@ -517,3 +517,46 @@ async fn random_updates_change_nothing_and_the_game_plays_on_after_them() {
     .await;
     assert_eq!(stored(&harness, &game).await.moves, "e2e4", "seed {seed}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_battle_game_is_set_up_with_the_inline_keyboard_of_the_private_board() {
+    let harness = start("battle-setup", true).await;
+    let fake = &harness.fake;
+    let (game, _) = alice_challenges_bob(fake, "battle").await;
+    for player in [ALICE, BOB] {
+        let (at, board) = fake
+            .wait_for(0, "a private setup board", |call| {
+                call.delivered_to(player) && is_board(call)
+            })
+            .await;
+        assert_eq!(
+            board.button_data(),
+            vec![
+                format!("sr:{game}"),
+                format!("sy:{game}"),
+                format!("board:{game}"),
+            ]
+        );
+        let message = board.message_id.expect("the board's message id");
+        fake.press(player, player, message, &format!("sr:{game}"));
+        let (at, placed) = fake
+            .wait_for(at + 1, "the random setup", |call| {
+                call.delivered_to(player) && call.text().contains("random setup was placed")
+            })
+            .await;
+        assert!(placed.text().contains("is complete"), "{}", placed.text());
+        let message = placed.message_id.expect("the answer's message id");
+        fake.press(player, player, message, &format!("sy:{game}"));
+        fake.wait_for(at + 1, "ready", |call| {
+            call.delivered_to(GROUP) && call.text().contains("is ready")
+        })
+        .await;
+    }
+    fake.wait_for(0, "the reveal", |call| {
+        call.delivered_to(GROUP) && call.text().contains("both setups are revealed")
+    })
+    .await;
+    let row = stored(&harness, &game).await;
+    assert!(row.start_fen.is_some(), "play started");
+    assert!(row.seats.iter().all(|seat| seat.ready));
+}

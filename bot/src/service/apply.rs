@@ -126,7 +126,7 @@ impl Service {
 
 /// The result the engine's `outcome` means. The one place the service reads
 /// an engine outcome: it names the winning team.
-fn result_of(outcome: &kodex_engine::Outcome) -> GameResult {
+pub(crate) fn result_of(outcome: &kodex_engine::Outcome) -> GameResult {
     match outcome.winner() {
         Some(team) => GameResult::Win { team: team.index() },
         None => GameResult::Draw,

@@ -567,6 +567,8 @@ impl Service {
             "board" => self.board(ctx, game).await,
             "rsg" => self.resign(ctx, id).await,
             "keep" => self.keep_playing(ctx, game).await,
+            setup::SETUP_RANDOM_BUTTON => self.setup_button(ctx, id, "random").await,
+            setup::SETUP_READY_BUTTON => self.setup_button(ctx, id, "ready").await,
             _ => Err(Msg::new("error-stale-button").into()),
         }
     }

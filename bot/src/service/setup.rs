@@ -4,21 +4,27 @@
 //! seat is ready (or the setup deadline passes and the late get a random
 //! setup), the setups are composed into the start position and play begins.
 
-use super::apply::finish;
+use super::apply::{finish, result_of};
 use super::play::looks_like_move;
 use super::present::{chat_of, player_ref, Event};
 use super::{Ctx, Failure, Msg, Outcome, Service};
-use crate::api::{Delivery, Target};
+use crate::api::{Button, Delivery, Target};
 use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
 use crate::store::{GameRow, Status};
 use crate::time::Millis;
 use kodex_engine::setup::{setup_view, start_fen, Placement, SetupError, SetupMode};
-use kodex_engine::{Audience, FenError, Game, Side, Start, Variant};
+use kodex_engine::{Audience, Game, Side, Start, Variant};
 use kodex_render::Decor;
 
 /// The longest setup text read: a whole army placed piece by piece fits.
 pub const MAX_SETUP_TEXT: usize = 200;
+
+/// The data kind of the Random button under a setup board (`sr:<game>`).
+pub(crate) const SETUP_RANDOM_BUTTON: &str = "sr";
+
+/// The data kind of the Ready button under a setup board (`sy:<game>`).
+pub(crate) const SETUP_READY_BUTTON: &str = "sy";
 
 /// How long players of a game with a running clock have to set up.
 const LIVE_SETUP_TIME: Millis = 5 * 60_000;
@@ -559,47 +565,38 @@ impl Service {
         }
         row.start_fen = Some(fen.clone());
         let now = self.now();
-        match Game::new(variant, Start::Fen(fen.clone())) {
-            Ok(game) => {
-                row.status = Status::Active;
-                row.turn_started_at = Some(now);
-                let to_move = game.side_to_move().index();
-                row.deadline = row.remaining(to_move).map(|t| now.saturating_add(t));
-                self.save(row).await?;
-                tracing::info!(game = %row.id, "setup done, play starts");
-                let mut deliveries = self.announce(row, &game, Event::Started, lang).await;
-                if let Some(public) = deliveries.first_mut() {
-                    notes.push(std::mem::take(&mut public.text));
-                    public.text = notes.join("\n");
-                }
-                Ok(deliveries)
-            }
-            Err(FenError::OpponentInCheck) => {
-                // Our choice, after battle chess's first-move rule: a side
-                // already in check before the other side's first move loses
-                // at once. The record keeps the composed position.
-                let to_move = if fen.split_whitespace().nth(1) == Some("b") {
-                    1
-                } else {
-                    0
-                };
-                let result = row.win_of_side(to_move);
-                finish(row, result, "setup-check");
-                self.save(row).await?;
-                tracing::info!(game = %row.id, "setup left a side in check: game over");
-                notes.push(self.result_text(lang, row));
-                let view = setup_view(variant, [&placements[0], &placements[1]], Audience::Full);
-                let mut public = self.setup_note(lang, row, notes);
-                let decor = setup_decor(row, Side::WHITE, Some(self.result_text(lang, row)));
-                self.attach_board(&mut public, view, decor, format!("{}-0.png", row.id))
-                    .await;
-                Ok(vec![public])
-            }
-            Err(e) => {
-                tracing::error!(game = %row.id, error = %e, "composed setup is no position");
-                Err(Failure::User(Msg::new("error-internal")))
-            }
+        let game = Game::new(variant, Start::Fen(fen.clone())).map_err(|e| {
+            tracing::error!(game = %row.id, error = %e, "composed setup is no position");
+            Failure::User(Msg::new("error-internal"))
+        })?;
+        if let Some(outcome) = game.outcome() {
+            // The setups decided the game before its first move: battle
+            // chess's first-move rule (a side in check while the other is to
+            // move loses), or a mate or stalemate set up blind. The record
+            // keeps the composed position.
+            finish(row, result_of(&outcome), outcome.reason.key());
+            self.save(row).await?;
+            tracing::info!(game = %row.id, reason = outcome.reason.key(), "over before the first move");
+            notes.push(self.result_text(lang, row));
+            let view = setup_view(variant, [&placements[0], &placements[1]], Audience::Full);
+            let mut public = self.setup_note(lang, row, notes);
+            let decor = setup_decor(row, Side::WHITE, Some(self.result_text(lang, row)));
+            self.attach_board(&mut public, view, decor, format!("{}-0.png", row.id))
+                .await;
+            return Ok(vec![public]);
         }
+        row.status = Status::Active;
+        row.turn_started_at = Some(now);
+        let to_move = game.side_to_move().index();
+        row.deadline = row.remaining(to_move).map(|t| now.saturating_add(t));
+        self.save(row).await?;
+        tracing::info!(game = %row.id, "setup done, play starts");
+        let mut deliveries = self.announce(row, &game, Event::Started, lang).await;
+        if let Some(public) = deliveries.first_mut() {
+            notes.push(std::mem::take(&mut public.text));
+            public.text = notes.join("\n");
+        }
+        Ok(deliveries)
     }
 
     /// "Setup time: 4:12", when the setup has a deadline.
@@ -620,6 +617,30 @@ impl Service {
             buttons: Vec::new(),
             game: Some(self.game_ref(lang, row, false)),
         }
+    }
+
+    /// The buttons under a player's setup board while it is not ready:
+    /// Random, Ready, Show board (as typing `random`, `ready`, `board`).
+    fn setup_buttons(&self, lang: Lang, row: &GameRow) -> Vec<Button> {
+        [
+            ("button-setup-random", SETUP_RANDOM_BUTTON),
+            ("button-setup-ready", SETUP_READY_BUTTON),
+            ("button-show-board", "board"),
+        ]
+        .into_iter()
+        .map(|(label, kind)| Button {
+            label: self.text(lang, &Msg::new(label)),
+            data: format!("{kind}:{}", row.id),
+        })
+        .collect()
+    }
+
+    /// A setup button of game `id` pressed: the same as typing `command` to
+    /// the bot privately; a button of a game no longer set up is stale.
+    pub(crate) async fn setup_button(&self, ctx: &Ctx, id: &str, command: &str) -> Outcome {
+        self.route_setup(ctx, command, Some(id), false)
+            .await?
+            .ok_or_else(|| Msg::new("error-stale-button").into())
     }
 
     /// Side `side`'s player's private board during setup: `lines`, the state
@@ -673,6 +694,9 @@ impl Service {
             buttons: Vec::new(),
             game: Some(self.game_ref(lang, row, false)),
         };
+        if !ready {
+            delivery.buttons = self.setup_buttons(lang, row);
+        }
         let view = setup_view(variant, placements, Audience::Side(Side(side as u8)));
         let decor = setup_decor(row, Side(side as u8), None);
         let color = Side(side as u8).color_name();

@@ -7,10 +7,15 @@
 //! - `racing`: flag squares (king of the hill, racing kings), no checks given.
 //! - `compulsory`: compulsory captures (antichess).
 //! - `extinction`: losing (or winning by losing) every piece.
+//! - `setup_check`: a side left in check by the setups loses (battle chess).
+//! - `house_rules`: seed 004's crazyhouse rules (battle crazyhouse): drop-mates
+//!   only on the board, promoted pieces demote only on the very next move.
 
 mod atomic;
 mod check_count;
 mod compulsory;
 mod drops;
 mod extinction;
+mod house_rules;
 mod racing;
+mod setup_check;

@@ -6,6 +6,7 @@ use super::{pieces_of_types, Position, Rules};
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::tables::{shift, PieceTables};
+use crate::variant::DropMate;
 
 /// Checkers and pins of the side to move (see [`Rules::count_legal`]). Kept
 /// small, since it is built for every position counted: the line a pinned
@@ -201,7 +202,12 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// the plain leaper/rider fast path applies; `None` elsewhere.
     pub fn count_legal(&self, pos: &Position<B>) -> Option<u64> {
         let def = self.def;
-        if def.atomic || def.checks_forbidden || def.must_capture || !self.t.simple_attacks {
+        if def.atomic
+            || def.checks_forbidden
+            || def.must_capture
+            || def.drop_mate != DropMate::Allowed
+            || !self.t.simple_attacks
+        {
             return None;
         }
         let pins = self.pins(pos)?;
@@ -241,6 +247,15 @@ impl<'a, B: Bits> Rules<'a, B> {
 
     /// All legal moves; none when the game is over by a rule of the variant.
     pub fn legal_moves(&self, pos: &Position<B>, list: &mut MoveList) {
+        self.legal_moves_on_board(pos, list);
+        if self.def.drops {
+            self.remove_forbidden_drop_mates(pos, list);
+        }
+    }
+
+    /// The legal moves by the position alone, before rules about what a move
+    /// leads to (drops that may not mate: [`crate::mechanics`]).
+    pub(crate) fn legal_moves_on_board(&self, pos: &Position<B>, list: &mut MoveList) {
         list.clear();
         if self.variant_outcome(pos).is_some() {
             return;

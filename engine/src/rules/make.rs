@@ -134,6 +134,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                 }
             }
         }
+        self.age_promotions(pos, mv);
         self.count_check(pos, us, them);
         pos.side = them as u8;
         if us == 1 {

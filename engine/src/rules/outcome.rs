@@ -10,9 +10,11 @@ use crate::variant::Verdict;
 
 impl<'a, B: Bits> Rules<'a, B> {
     /// The end of the game by a rule checked before moves: exploded king,
-    /// three checks, the hill, the race, no pieces left.
+    /// three checks, the hill, the race, no pieces left, a side left in check
+    /// by the setups.
     pub fn variant_outcome(&self, pos: &Position<B>) -> Option<Outcome> {
-        self.exploded_king_outcome(pos)
+        self.setup_check_outcome(pos)
+            .or_else(|| self.exploded_king_outcome(pos))
             .or_else(|| self.check_limit_outcome(pos))
             .or_else(|| self.flag_outcome(pos))
             .or_else(|| self.extinction_outcome(pos))

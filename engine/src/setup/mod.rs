@@ -60,6 +60,17 @@ fn fixed(def: &VariantDef) -> Position<U256> {
     crate::fen::parse(def, &def.start_fen).unwrap_or_default()
 }
 
+/// Relative ranks of `side` (1 = its own first rank) as the board names
+/// them, lowest first: black's ranks 1–4 are the board's 5–8.
+fn board_ranks(def: &VariantDef, side: Side, (from, to): (u8, u8)) -> (u8, u8) {
+    if side.index() & 1 == 0 {
+        (from, to)
+    } else {
+        let ranks = def.geometry.ranks;
+        (ranks + 1 - to, ranks + 1 - from)
+    }
+}
+
 fn letter(def: &VariantDef, ty: usize) -> char {
     def.pieces[ty].letter.to_ascii_uppercase()
 }
@@ -165,23 +176,22 @@ impl Placement {
         }
         let name = def.geometry.name(square);
         let rank = relative_rank(def, side.index() & 1, square);
-        let (from, to) = setup.ranks;
-        if rank < from || rank > to {
+        let outside = |(from, to): (u8, u8)| rank < from || rank > to;
+        if outside(setup.ranks) {
+            let (from, to) = board_ranks(def, side, setup.ranks);
             return Err(SetupError::OutsideZone {
                 square: name,
                 from,
                 to,
             });
         }
-        if def.pieces[ty].pawn {
-            let (from, to) = setup.pawn_ranks;
-            if rank < from || rank > to {
-                return Err(SetupError::PawnRank {
-                    square: name,
-                    from,
-                    to,
-                });
-            }
+        if def.pieces[ty].pawn && outside(setup.pawn_ranks) {
+            let (from, to) = board_ranks(def, side, setup.pawn_ranks);
+            return Err(SetupError::PawnRank {
+                square: name,
+                from,
+                to,
+            });
         }
         let placed = self
             .pieces

@@ -54,22 +54,23 @@ pub enum SetupError {
     /// Every piece of that kind is placed already (and there are several,
     /// so which one to move is unclear).
     AllPlaced(char),
-    /// The square is outside the side's setup zone (relative ranks).
+    /// The square is outside the side's setup zone.
     OutsideZone {
         /// The square's name.
         square: String,
-        /// The lowest relative rank allowed.
+        /// The lowest rank allowed, as the board names it (black's zone of
+        /// relative ranks 1–3 is ranks 6–8).
         from: u8,
-        /// The highest relative rank allowed.
+        /// The highest rank allowed, as the board names it.
         to: u8,
     },
     /// A pawn on a rank where pawns may not stand.
     PawnRank {
         /// The square's name.
         square: String,
-        /// The lowest relative rank allowed for pawns.
+        /// The lowest rank allowed for pawns, as the board names it.
         from: u8,
-        /// The highest relative rank allowed for pawns.
+        /// The highest rank allowed for pawns, as the board names it.
         to: u8,
     },
     /// The square already holds a piece.

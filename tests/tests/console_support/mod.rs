@@ -184,6 +184,39 @@ impl Chat {
         let accepted = self.say(&format!("{opponent}: /accept {id}")).await;
         (id, accepted)
     }
+
+    /// Like [`Chat::accepted`], and a game with a secret setup phase is set
+    /// up at random by both players. Returns the game id and what the accept
+    /// (or the last `ready`) printed: the start of play, or the result of a
+    /// game the setups decided.
+    pub async fn start_set_up(
+        &mut self,
+        challenger: &str,
+        opponent: &str,
+        args: &str,
+    ) -> (String, Vec<String>) {
+        let (id, mut out) = self.accepted(challenger, opponent, args).await;
+        if out.iter().any(|l| l.contains("is being set up")) {
+            for player in [challenger, opponent] {
+                self.say(&format!("{player} (dm): random")).await;
+                out = self.say(&format!("{player} (dm): ready")).await;
+            }
+        }
+        (id, out)
+    }
+}
+
+/// Asserts that `out` reveals the setups in the chat: the note, the start
+/// of play, and the whole board as an image and as text with the row
+/// `board_row` (`r n b q k b n r`).
+pub fn assert_revealed(out: &[String], board_row: &str) {
+    let public = to(out, "[#local]");
+    for expected in ["both setups are revealed", "starts", "image:", board_row] {
+        assert!(
+            public.iter().any(|l| l.contains(expected)),
+            "{expected}: {out:#?}"
+        );
+    }
 }
 
 /// The database of a chat in `dir`.
@@ -210,4 +243,104 @@ pub fn has(lines: &[String], text: &str) -> bool {
 /// Lines for one audience (`"[#local]"`, `"[@bob]"`).
 pub fn to<'a>(lines: &'a [String], audience: &str) -> Vec<&'a String> {
     lines.iter().filter(|l| l.starts_with(audience)).collect()
+}
+
+/// The setup leak test: two games of `variant` (from `registry`, with a
+/// 3+2 clock) that differ only in bob's secret setup — the two of
+/// `bob_setups` — show alice and the chat byte-identical texts and images
+/// throughout the setup; alice gets her boards, the chat no board at all.
+pub async fn assert_setup_hides_bobs_half(
+    registry: Registry,
+    variant: &str,
+    alice_half: &str,
+    bob_setups: [&str; 2],
+) {
+    let mut seen = Vec::new();
+    for bob_setup in bob_setups {
+        let mut chat = Chat::with_registry(temp_dir("setup-secret"), registry.clone()).await;
+        let (id, accepted) = chat
+            .accepted("alice", "bob", &format!("{variant} 3+2"))
+            .await;
+        seen.push(
+            seen_by_alice_and_the_chat(&mut chat, &id, accepted, alice_half, bob_setup).await,
+        );
+    }
+    let (alice_one, bob_one) = &seen[0];
+    let (alice_two, bob_two) = &seen[1];
+    assert_eq!(alice_one, alice_two);
+    assert_ne!(bob_one, bob_two, "bob's own boards differ");
+    assert!(
+        alice_one.iter().any(|l| l.starts_with("[@alice] image of")),
+        "{alice_one:#?}"
+    );
+    let public: Vec<&String> = alice_one
+        .iter()
+        .filter(|l| l.starts_with("[#local]"))
+        .collect();
+    assert!(
+        public.iter().any(|l| l.contains("alice is ready")),
+        "{public:#?}"
+    );
+    assert!(!public.iter().any(|l| l.contains("image")), "{public:#?}");
+}
+
+/// What alice and the chat are shown while game `id` (alice white, bob
+/// black, just accepted: `accepted` is what the accept printed) is set up:
+/// alice places some pieces, then `alice_half`, bob places `bob_setup`,
+/// both look at their boards, alice gets ready, a spectator and alice ask
+/// about the game. Returns (alice's and the chat's lines, bob's lines), with
+/// the game id masked and each image replaced by its size and hash, so that
+/// two games differing only in bob's secret setup compare byte for byte.
+async fn seen_by_alice_and_the_chat(
+    chat: &mut Chat,
+    id: &str,
+    accepted: Vec<String>,
+    alice_half: &str,
+    bob_setup: &str,
+) -> (Vec<String>, Vec<String>) {
+    let mut seen = Vec::new();
+    let mut bob = Vec::new();
+    let keep = |out: Vec<String>, seen: &mut Vec<String>, bob: &mut Vec<String>| {
+        for line in out {
+            let line = line.replace(id, "ID");
+            if line.starts_with("[@bob]") {
+                bob.push(line);
+                continue;
+            }
+            if let Some((prefix, path)) = line.split_once(" image: ") {
+                let bytes = std::fs::read(path.replace("ID", id)).expect("image");
+                seen.push(format!(
+                    "{prefix} image of {} bytes, hash {}",
+                    bytes.len(),
+                    fnv(&bytes)
+                ));
+            } else {
+                seen.push(line);
+            }
+        }
+    };
+    keep(accepted, &mut seen, &mut bob);
+    for line in [
+        "alice (dm): Ke1 Qd1".to_owned(),
+        format!("bob (dm): {bob_setup}"),
+        "alice (dm): board".to_owned(),
+        format!("alice (dm): {alice_half}"),
+        "bob (dm): board".to_owned(),
+        "alice (dm): ready".to_owned(),
+        "alice (dm): board".to_owned(),
+        "carol: /board".to_owned(),
+        format!("carol: /board {id}"),
+        "alice: /games".to_owned(),
+    ] {
+        let out = chat.say(&line).await;
+        keep(out, &mut seen, &mut bob);
+    }
+    (seen, bob)
+}
+
+/// A 64-bit FNV-1a hash, to compare image bytes in a message.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
