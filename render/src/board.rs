@@ -48,26 +48,39 @@ pub(crate) fn layout(square: u32, view: &View, decor: &Decor) -> Layout {
 
 /// Draws `view` with `decor`.
 pub(crate) fn draw(renderer: &Renderer, view: &View, decor: &Decor) -> IndexedImage {
+    let mut image = IndexedImage::filled(0, 0, 0);
+    draw_into(renderer, view, decor, &mut image);
+    image
+}
+
+/// Draws `view` with `decor` into `image`, whatever it held (its pixel
+/// buffer is reused).
+pub(crate) fn draw_into(renderer: &Renderer, view: &View, decor: &Decor, image: &mut IndexedImage) {
     let layout = layout(renderer.square(), view, decor);
     let page = renderer.tiles.palette().nearest(renderer.theme().page);
-    let mut image = IndexedImage::filled(layout.width, layout.height, page);
+    image.width = layout.width;
+    image.height = layout.height;
+    image.pixels.clear();
+    image
+        .pixels
+        .resize(layout.width as usize * layout.height as usize, page);
 
-    draw_cells(renderer, &mut image, &layout, view);
-    draw_coordinates(renderer, &mut image, &layout);
+    draw_cells(renderer, image, &layout, view);
+    draw_coordinates(renderer, image, &layout);
 
     let (above, below) = seats(view, decor);
     let show_turn = decor.status.is_none();
     if layout.pocket_rows > 0 {
         draw_pocket(
             renderer,
-            &mut image,
+            image,
             &layout,
             above.first().and_then(|&side| pocket_of(view, side)),
             layout.top_pocket_y,
         );
         draw_pocket(
             renderer,
-            &mut image,
+            image,
             &layout,
             pocket_of(view, decor.bottom),
             layout.bottom_pocket_y,
@@ -86,10 +99,9 @@ pub(crate) fn draw(renderer: &Renderer, view: &View, decor: &Decor) -> IndexedIm
     let seat_to_move = decor.to_move.unwrap_or(view.side_to_move);
     for (side, y) in strips {
         let to_move = show_turn && seat_to_move == side;
-        draw_strip(renderer, &mut image, &layout, view, decor, side, y, to_move);
+        draw_strip(renderer, image, &layout, view, decor, side, y, to_move);
     }
-    draw_footer(renderer, &mut image, &layout, view, decor);
-    image
+    draw_footer(renderer, image, &layout, view, decor);
 }
 
 fn pocket_of(view: &View, side: Side) -> Option<&PocketView> {

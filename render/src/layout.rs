@@ -142,6 +142,28 @@ impl Layout {
         }
     }
 
+    /// The rows where the image's horizontal bands start, top to bottom: each
+    /// player strip, each row of pocket cells, the coordinate margins, each
+    /// row of board cells, the footer. What changes from one move to the
+    /// next (a clock, a rank) then changes few bands (see the PNG encoder).
+    pub(crate) fn bands(&self) -> Vec<u32> {
+        let strip = self.strip.max(1);
+        let mut bands = vec![0, self.top_strip_y];
+        bands.extend((self.top_strip_y..self.top_pocket_y).step_by(strip as usize));
+        let pockets = self.pocket_rows * self.square;
+        bands.extend((0..self.pocket_rows).map(|row| self.top_pocket_y + row * self.square));
+        bands.push(self.top_pocket_y + pockets);
+        bands.extend((0..=self.rows as u32).map(|row| self.board_y + row * self.square));
+        bands.extend((0..self.pocket_rows).map(|row| self.bottom_pocket_y + row * self.square));
+        bands.extend((self.bottom_strip_y..self.footer_y).step_by(strip as usize));
+        bands.push(self.footer_y);
+        bands.push(self.footer_y + self.footer);
+        bands.retain(|&row| row < self.height);
+        bands.sort_unstable();
+        bands.dedup();
+        bands
+    }
+
     /// Where the cell `file`, `rank` is drawn: (column from the left, row from the top).
     pub(crate) fn screen(&self, file: u8, rank: u8) -> (u32, u32) {
         let (file, rank) = (file as u32, rank as u32);
@@ -250,6 +272,25 @@ mod tests {
             ((black.board_x + 7 * 80) as i32, black.board_y as i32)
         );
         assert!(white.width >= 640);
+    }
+
+    #[test]
+    fn bands_part_strips_margins_ranks_and_footer() {
+        let view = empty_view(8, 8);
+        let layout = Layout::new(&view, 80, Edge::South, 2, 2);
+        let bands = layout.bands();
+        assert_eq!(bands[0], 0);
+        assert!(bands.windows(2).all(|pair| pair[0] < pair[1]), "{bands:?}");
+        assert!(bands.iter().all(|&row| row < layout.height));
+        // Each strip, each rank and the footer starts a band of its own.
+        for row in (0..2)
+            .map(|i| layout.top_strip_y + i * layout.strip)
+            .chain((0..2).map(|i| layout.bottom_strip_y + i * layout.strip))
+            .chain((0..=8).map(|rank| layout.board_y + rank * 80))
+            .chain([layout.footer_y])
+        {
+            assert!(bands.contains(&row), "{row} in {bands:?}");
+        }
     }
 
     #[test]

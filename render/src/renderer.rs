@@ -100,16 +100,16 @@ impl Renderer {
     /// Draws `view` with `decor` as PNG bytes. The same input gives the same bytes.
     pub fn png(&self, view: &View, decor: &Decor) -> Vec<u8> {
         let layout = board::layout(self.square, view, decor);
-        // A band per row of cells, one above and one below the board.
-        let bands: Vec<u32> = (0..=layout.rows as u32)
-            .map(|row| layout.board_y + row * self.square)
-            .collect();
-        encode::png(
-            &self.draw(view, decor),
-            &self.palette_rgb(),
-            self.square,
-            &bands,
-        )
+        thread_local! {
+            // The image drawn last on this thread, its pixels reused: a fresh
+            // half-megabyte image per board costs allocation and page faults.
+            static IMAGE: std::cell::RefCell<IndexedImage> =
+                const { std::cell::RefCell::new(IndexedImage { width: 0, height: 0, pixels: Vec::new() }) };
+        }
+        IMAGE.with_borrow_mut(|image| {
+            board::draw_into(self, view, decor, image);
+            encode::png(image, &self.palette_rgb(), self.square, &layout.bands())
+        })
     }
 
     /// Draws a game as an animated GIF, one frame per view; frames after the first
