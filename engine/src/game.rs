@@ -844,10 +844,8 @@ impl Game {
             if ply % 2 == 0 {
                 line.push_str(&comments);
                 line.push_str(&format!("{number}. "));
-            } else if i == 0 {
-                line.push_str(&comments);
-                line.push_str(&format!("{number}... "));
-            } else if !comments.is_empty() {
+            } else if i == 0 || !comments.is_empty() {
+                // Black's move after a comment names its number again.
                 line.push_str(&comments);
                 line.push_str(&format!("{number}... "));
             }
