@@ -200,3 +200,20 @@ async fn two_kriegspiel_games_that_differ_only_in_alices_pieces_tell_bob_the_sam
         assert!(image_a == image_b, "the images differ after {line_a}");
     }
 }
+
+#[tokio::test]
+async fn an_impossible_attempt_leaves_the_clock_running() {
+    let mut chat = Chat::new("kriegspiel-clock").await;
+    let id = chat.start("alice", "bob", "kriegspiel 5+3").await;
+    chat.say("alice (dm): e4").await;
+    chat.say("bob (dm): e5").await;
+    let before = chat.row(&id).await;
+    chat.time.advance(10_000);
+    let out = chat.say("alice (dm): e5").await;
+    assert!(has(&out, "is impossible"), "{out:#?}");
+    let after = chat.row(&id).await;
+    // The turn is still hers: her clock runs on from when it started.
+    assert_eq!(after.deadline, before.deadline);
+    assert_eq!(after.turn_started_at, before.turn_started_at);
+    assert_eq!(after.remaining(0), before.remaining(0));
+}
