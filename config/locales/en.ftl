@@ -55,6 +55,24 @@ you-moved = { $id }: you played { $san }.
 your-turn = { $id } · move { $number } · your move.
 their-turn = { $id } · move { $number } · waiting for your opponent.
 you-are-in-check = You are in check!
+kriegspiel-started = Kriegspiel: you see only your own pieces. Send your moves to me in a private chat; I am the referee and announce moves, captures, checks, pawn tries and impossible attempts to you both and here.
+referee-moved = { $id }: { $player } ({ $color }) has moved.
+referee-capture = { $id }: { $player } ({ $color }) captures on { $square }.
+referee-check = { $id }: check { $direction }.
+referee-double-check = { $id }: double check — { $first } and { $second }.
+check-direction = { $direction ->
+    [rank] on the rank
+    [file] on the file
+    [long] on the long diagonal
+    [short] on the short diagonal
+   *[knight] by a knight
+}
+referee-pawn-tries = { $id }: { $player } ({ $color }) has { $count ->
+    [one] { $count } pawn try
+   *[other] { $count } pawn tries
+}.
+referee-impossible = { $id }: { $player } ({ $color }) tried an impossible move.
+you-impossible = { $id }: “{ $move }” is impossible. It is still your move — try another.
 color-white = white
 color-black = black
 clock-none = no clock
@@ -70,6 +88,8 @@ error-not-your-turn = It is not your turn in game { $id }.
 error-move-unparseable = “{ $move }” is not a move I can read. Try SAN like Nf3, exd5, O-O, e8=Q or UCI like g1f3.
 error-move-illegal = “{ $move }” is not legal in this position.
 error-move-ambiguous = “{ $move }” is ambiguous; did you mean { $candidates }?
+error-kriegspiel-move-in-public = Game { $id } is Kriegspiel: send your move to me in a private chat, not here.
+error-kriegspiel-no-such-move = “{ $move }” is not a move your pieces can make, whatever the opponent has.
 
 ## Offers
 draw-offered = { $player } offers a draw in game { $id }. { $opponent }: /draw to accept, /nodraw to decline.

@@ -55,6 +55,25 @@ you-moved = { $id }: вы сыграли { $san }.
 your-turn = { $id } · ход { $number } · ваш ход.
 their-turn = { $id } · ход { $number } · ждём соперника.
 you-are-in-check = Вам шах!
+kriegspiel-started = Кригшпиль: каждый видит только свои фигуры. Присылайте ходы мне в личный чат; я судья и объявляю вам обоим и здесь ходы, взятия, шахи, пешечные попытки и невозможные попытки.
+referee-moved = { $id }: { $player } ({ $color }) сделал ход.
+referee-capture = { $id }: { $player } ({ $color }) берёт на { $square }.
+referee-check = { $id }: шах { $direction }.
+referee-double-check = { $id }: двойной шах — { $first } и { $second }.
+check-direction = { $direction ->
+    [rank] по горизонтали
+    [file] по вертикали
+    [long] по длинной диагонали
+    [short] по короткой диагонали
+   *[knight] конём
+}
+referee-pawn-tries = { $id }: у { $player } ({ $color }) { $count ->
+    [one] { $count } пешечная попытка
+    [few] { $count } пешечные попытки
+   *[many] { $count } пешечных попыток
+}.
+referee-impossible = { $id }: { $player } ({ $color }) попытался сделать невозможный ход.
+you-impossible = { $id }: «{ $move }» — невозможно. Ход по-прежнему ваш — попробуйте другой.
 color-white = белые
 color-black = чёрные
 clock-none = без часов
@@ -71,6 +90,8 @@ error-not-your-turn = Сейчас не ваш ход в партии { $id }.
 error-move-unparseable = «{ $move }» — не ход, который я понимаю. Попробуйте SAN вроде Nf3, exd5, O-O, e8=Q или UCI вроде g1f3.
 error-move-illegal = «{ $move }» — невозможный ход в этой позиции.
 error-move-ambiguous = «{ $move }» неоднозначен; вы имели в виду { $candidates }?
+error-kriegspiel-move-in-public = Партия { $id } — кригшпиль: присылайте ход мне в личный чат, а не сюда.
+error-kriegspiel-no-such-move = «{ $move }» — такой ход ваши фигуры сделать не могут, что бы ни стояло у соперника.
 
 ## Предложения
 draw-offered = { $player } предлагает ничью в партии { $id }. { $opponent }: /draw — согласиться, /nodraw — отказаться.

@@ -16,6 +16,7 @@ use crate::side::Side;
 use crate::tables::{AnyTables, Tables};
 use crate::variant::{parse_definition, VariantDef, VariantError, BUILTIN};
 use crate::view::{Audience, View, Visibility};
+use crate::visibility::kriegspiel;
 use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -63,6 +64,32 @@ pub struct PlayedMove {
     /// SAN with check/mate suffix (`Nf3`, `exd5`, `O-O`, `e8=Q#`).
     pub san: String,
 }
+
+/// What a move typed in a Kriegspiel game turned out to be (see
+/// [`Game::parse_attempt`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Attempt {
+    /// A legal move: play it.
+    Legal(Move),
+    /// A move the player's own pieces could make but the real position does
+    /// not allow, in UCI: record it with [`Game::record_impossible`].
+    Impossible(String),
+}
+
+/// An impossible attempt in the record of a Kriegspiel game.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ImpossibleAttempt {
+    /// Moves played before it (it was tried instead of move `ply + 1`).
+    pub ply: usize,
+    /// Who tried.
+    pub side: Side,
+    /// The attempt in UCI.
+    pub uci: String,
+}
+
+/// How an impossible attempt is written in a stored move list: its UCI and
+/// this mark (`e2e4?`), among the moves played.
+pub const IMPOSSIBLE_MARK: char = '?';
 
 /// Reads a Variant's compiled state for one bit-set width.
 pub(crate) struct State<B: Bits> {
@@ -135,6 +162,7 @@ pub struct Game {
     pub(crate) variant: Variant,
     pub(crate) inner: Inner,
     history: Vec<PlayedMove>,
+    attempts: Vec<ImpossibleAttempt>,
     start_fen: String,
     chess960_number: Option<u16>,
 }
@@ -401,6 +429,7 @@ impl Game {
             variant: variant.clone(),
             inner,
             history: Vec::new(),
+            attempts: Vec::new(),
             start_fen: String::new(),
             chess960_number: number,
         };
@@ -408,7 +437,8 @@ impl Game {
         Ok(game)
     }
 
-    /// Rebuilds a game from its record: the start FEN and the UCI moves.
+    /// Rebuilds a game from its record: the start FEN and the UCI moves
+    /// (Kriegspiel's impossible attempts among them, marked `e2e4?`).
     pub fn replay<S: AsRef<str>>(
         variant: &Variant,
         start_fen: &str,
@@ -418,6 +448,10 @@ impl Game {
             Game::new(variant, Start::Fen(start_fen.to_string())).map_err(ReplayError::Fen)?;
         for (ply, uci) in moves.iter().enumerate() {
             let uci = uci.as_ref();
+            if let Some(attempt) = uci.strip_suffix(IMPOSSIBLE_MARK) {
+                game.record_impossible(attempt);
+                continue;
+            }
             let found = game.legal_moves().into_iter().find(|&m| game.uci(m) == uci);
             match found {
                 Some(mv) => {
@@ -504,6 +538,52 @@ impl Game {
         let chess960 = self.variant.0.chess960;
         with_state!(self, s, r => notation::parse(&r, text, &s.legal, chess960).map(Move))
     }
+    /// Reads a move typed by the side to move as an attempt: in Kriegspiel
+    /// from the player's own pieces only (see
+    /// [`crate::visibility::kriegspiel`]), so whether it reads, and how,
+    /// depends on nothing the player cannot see; then [`Attempt::Legal`] if
+    /// the real position allows it, else [`Attempt::Impossible`]. Other
+    /// variants read it as [`Game::parse_move`] does.
+    ///
+    /// ```
+    /// use kodex_engine::{game::Attempt, Game, Registry, Start};
+    /// let registry = Registry::builtin();
+    /// let variant = registry.get("kriegspiel").unwrap();
+    /// let mut game = Game::new(variant, Start::Standard).unwrap();
+    /// game.play_text("e4").unwrap();
+    /// game.play_text("e5").unwrap();
+    /// // The e4 pawn may try to take on d5: nothing is there.
+    /// assert_eq!(game.parse_attempt("exd5"), Ok(Attempt::Impossible("e4d5".into())));
+    /// ```
+    pub fn parse_attempt(&self, text: &str) -> Result<Attempt, MoveError> {
+        if self.variant.0.visibility != Visibility::OwnPiecesOnly {
+            return self.parse_move(text).map(Attempt::Legal);
+        }
+        if self.outcome().is_some() {
+            return Err(MoveError::Illegal);
+        }
+        let chess960 = self.variant.0.chess960;
+        with_state!(self, s, r => {
+            let attempt = kriegspiel::parse_try(&r, s.current(), text, chess960)?;
+            Ok(match kriegspiel::resolve(attempt, &s.legal) {
+                Some(mv) => Attempt::Legal(Move(mv)),
+                None => Attempt::Impossible(notation::uci(&r, attempt, chess960)),
+            })
+        })
+    }
+    /// Records an impossible attempt of the side to move (from
+    /// [`Attempt::Impossible`]): the turn does not pass.
+    pub fn record_impossible(&mut self, uci: &str) {
+        self.attempts.push(ImpossibleAttempt {
+            ply: self.history.len(),
+            side: self.side_to_move(),
+            uci: uci.chars().take(16).collect(),
+        });
+    }
+    /// The impossible attempts so far, in order.
+    pub fn impossible_attempts(&self) -> &[ImpossibleAttempt] {
+        &self.attempts
+    }
     /// A legal move in UCI.
     pub fn uci(&self, mv: Move) -> String {
         let chess960 = self.variant.0.chess960;
@@ -588,6 +668,8 @@ impl Game {
             Inner::B256(s) => pop!(s),
         }
         self.history.pop();
+        let ply = self.history.len();
+        self.attempts.retain(|attempt| attempt.ply <= ply);
         true
     }
     /// The seat whose turn it is: seats take turns in order from the start
@@ -599,21 +681,65 @@ impl Game {
     }
     /// What `audience` is told about the last half-move, by the variant's
     /// visibility policy: in hidden-information games only the mover learns
-    /// the move, and only the side in check learns of the check.
+    /// the move; in fog only the side in check learns of the check; in
+    /// Kriegspiel the referee tells everyone the capture square, the check
+    /// directions and the pawn tries of the side to move — or, when the
+    /// last thing that happened was an impossible attempt, only that.
     pub fn announcements(&self, audience: Audience) -> Vec<Announcement> {
+        if let Some(attempt) = self.attempts.last().filter(|a| a.ply == self.history.len()) {
+            return vec![Announcement::Impossible { side: attempt.side }];
+        }
         let Some(last) = self.history.last() else {
             return Vec::new();
         };
+        let kriegspiel = self.variant.0.visibility == Visibility::OwnPiecesOnly;
         let mover = with_state!(self, s, _r => s.positions[s.positions.len() - 2].turn());
         let to_move = self.side_to_move();
         let everything = !self.variant.hidden_information() || audience == Audience::Full;
         let knows_move = everything || audience == Audience::Side(mover);
+        let san = if kriegspiel && !everything {
+            // The mover's own words for the move: nothing hidden in them.
+            with_state!(self, s, r => {
+                let ply = s.moves.len() - 1;
+                kriegspiel::own_san(&r, &s.positions[ply], s.moves[ply])
+            })
+        } else {
+            last.san.clone()
+        };
         let mut told = vec![Announcement::Moved {
             side: mover,
-            san: knows_move.then(|| last.san.clone()),
+            san: knows_move.then_some(san),
         }];
-        if self.in_check() && (everything || audience == Audience::Side(to_move)) {
-            told.push(Announcement::Check { side: to_move });
+        if kriegspiel {
+            told.extend(with_state!(self, s, r => {
+                let ply = s.moves.len() - 1;
+                kriegspiel::captured_square(&s.positions[ply], s.moves[ply]).map(|square| {
+                    Announcement::Capture {
+                        side: mover,
+                        square: r.def.geometry.name(square),
+                    }
+                })
+            }));
+        }
+        if self.in_check() && (kriegspiel || everything || audience == Audience::Side(to_move)) {
+            let directions = if kriegspiel {
+                with_state!(self, s, r => kriegspiel::check_directions(&r, s.current()))
+            } else {
+                Vec::new()
+            };
+            told.push(Announcement::Check {
+                side: to_move,
+                directions,
+            });
+        }
+        if kriegspiel && self.outcome().is_none() {
+            let count = with_state!(self, s, r => kriegspiel::pawn_tries(&r, &s.legal));
+            if count > 0 {
+                told.push(Announcement::PawnTries {
+                    side: to_move,
+                    count,
+                });
+            }
         }
         told
     }
@@ -708,17 +834,30 @@ impl Game {
         let start_black = with_state!(self, s, _r => s.positions[0].side == 1);
         let first_number = with_state!(self, s, _r => s.positions[0].fullmove);
         let mut line = String::new();
+        // Kriegspiel's impossible attempts are comments before the move that followed.
+        let attempts_at = |ply: usize| -> String {
+            self.attempts
+                .iter()
+                .filter(|attempt| attempt.ply == ply)
+                .map(|attempt| format!("{{impossible {}}} ", attempt.uci))
+                .collect()
+        };
         for (i, mv) in self.history.iter().enumerate() {
             let ply = i + usize::from(start_black);
             let number = first_number as usize + ply / 2;
+            let comments = attempts_at(i);
             if ply % 2 == 0 {
+                line.push_str(&comments);
                 line.push_str(&format!("{number}. "));
-            } else if i == 0 {
+            } else if i == 0 || !comments.is_empty() {
+                // Black's move after a comment names its number again.
+                line.push_str(&comments);
                 line.push_str(&format!("{number}... "));
             }
             line.push_str(&mv.san);
             line.push(' ');
         }
+        line.push_str(&attempts_at(self.history.len()));
         line.push_str(result);
         // Wrap at 80 columns.
         let mut width = 0;

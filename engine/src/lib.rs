@@ -38,12 +38,12 @@ pub mod variant;
 pub mod view;
 pub mod visibility;
 
-pub use announce::Announcement;
+pub use announce::{Announcement, CheckDirection};
 /// The former name of [`rules`] (`position::{Position, Rules}`), kept for old paths.
 pub use rules as position;
 
 pub use error::{FenError, MoveError, ReplayError};
-pub use game::{Game, Move, PlayedMove, Registry, Start, Variant};
+pub use game::{Attempt, Game, ImpossibleAttempt, Move, PlayedMove, Registry, Start, Variant};
 pub use outcome::{Outcome, Ranking, Reason, Standing};
 pub use side::{Side, Team};
 pub use variant::VariantError;

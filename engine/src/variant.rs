@@ -54,6 +54,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../config/variants/fogofwar.toml"),
     ),
     (
+        "kriegspiel.toml",
+        include_str!("../../config/variants/kriegspiel.toml"),
+    ),
+    (
         "racingkings.toml",
         include_str!("../../config/variants/racingkings.toml"),
     ),

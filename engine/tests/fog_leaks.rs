@@ -363,7 +363,10 @@ fn only_the_mover_is_told_a_hidden_move() {
         side: Side::WHITE,
         san: san.map(String::from),
     };
-    let check = Announcement::Check { side: Side::BLACK };
+    let check = Announcement::Check {
+        side: Side::BLACK,
+        directions: Vec::new(),
+    };
     assert_eq!(
         game.announcements(Audience::Side(Side::WHITE)),
         vec![moved(Some("Qxf7+"))]

@@ -82,6 +82,7 @@ fn every_builtin_has_names_rules_and_plays() {
         "antichess",
         "horde",
         "fogofwar",
+        "kriegspiel",
         "racingkings",
     ] {
         assert!(ids.contains(&id), "{id} missing");

@@ -17,6 +17,9 @@ use kodex_engine::{Game, Move};
 pub(crate) enum Change {
     /// A legal move of the side to move, from the engine.
     Move(Move),
+    /// Kriegspiel: the side to move tried `uci` (typed as `text`), which
+    /// the real position forbids. The turn stays and its clock keeps running.
+    Impossible { uci: String, text: String },
     /// The side to move ran out of time.
     Flag,
     /// The player of seat `seat` resigned: their team loses.
@@ -70,6 +73,15 @@ impl Service {
                     finish(row, result_of(&outcome), outcome.reason.key());
                 }
                 Event::Moved
+            }
+            Change::Impossible { uci, text } => {
+                game.record_impossible(&uci);
+                if !row.moves.is_empty() {
+                    row.moves.push(' ');
+                }
+                row.moves.push_str(&uci);
+                row.moves.push(kodex_engine::game::IMPOSSIBLE_MARK);
+                Event::Impossible { text }
             }
             Change::Flag => {
                 let seat = game.seat_to_move();

@@ -5,7 +5,7 @@ use super::lookup::Role;
 use super::{Ctx, Failure, Msg, Outcome, Service, MAX_MOVE_TEXT};
 use crate::i18n::Lang;
 use crate::store::{GameRow, Status};
-use kodex_engine::MoveError;
+use kodex_engine::{Attempt, MoveError, Visibility};
 
 impl Service {
     /// `/move <move> [id]`, or plain chat text (`plain`) that may be a move:
@@ -58,12 +58,16 @@ impl Service {
             .seat_of(&ctx.actor().id)
             .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
         let mut game = self.replay(&row)?;
+        let kriegspiel = game.variant().visibility() == Visibility::OwnPiecesOnly;
         if game.variant().hidden_information() && !ctx.req.private {
             // Refused before the move is even read: the answer must not
             // depend on the position.
-            return Err(Msg::new("error-fog-move-in-public")
-                .arg("id", row.id.clone())
-                .into());
+            let key = if kriegspiel {
+                "error-kriegspiel-move-in-public"
+            } else {
+                "error-fog-move-in-public"
+            };
+            return Err(Msg::new(key).arg("id", row.id.clone()).into());
         }
         if game.seat_to_move() != seat {
             return Err(quiet(
@@ -74,17 +78,29 @@ impl Service {
         if row.deadline.is_some_and(|deadline| now >= deadline) {
             return self.flag(&mut row).await;
         }
-        let mv = match game.parse_move(text) {
-            Ok(mv) => mv,
+        // Kriegspiel reads the move from the player's own pieces; an attempt
+        // the real position forbids is recorded, and the turn stays.
+        let mv = match game.parse_attempt(text) {
+            Ok(Attempt::Legal(mv)) => mv,
+            Ok(Attempt::Impossible(uci)) => {
+                let change = Change::Impossible {
+                    uci,
+                    text: text.to_owned(),
+                };
+                return self.apply(&mut row, &mut game, change, ctx.lang).await;
+            }
             Err(MoveError::Unparseable) => {
                 return Err(quiet(
                     Msg::new("error-move-unparseable").arg("move", text.to_owned()),
                 ))
             }
             Err(MoveError::Illegal) => {
-                return Err(Msg::new("error-move-illegal")
-                    .arg("move", text.to_owned())
-                    .into())
+                let key = if kriegspiel {
+                    "error-kriegspiel-no-such-move"
+                } else {
+                    "error-move-illegal"
+                };
+                return Err(Msg::new(key).arg("move", text.to_owned()).into());
             }
             Err(MoveError::Ambiguous(candidates)) => {
                 return Err(Msg::new("error-move-ambiguous")

@@ -9,7 +9,9 @@ use crate::api::{ChatRef, Delivery, GameRef, Image, Platform, Target, UserRef};
 use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
 use crate::store::{GameResult, GameRow, Status};
-use kodex_engine::{Announcement, Audience, Game, Side, SquareView, View};
+use kodex_engine::{
+    Announcement, Audience, CheckDirection, Game, Side, SquareView, View, Visibility,
+};
 use kodex_render::Decor;
 
 /// The longest game title: Discord's limit for a thread name.
@@ -23,6 +25,9 @@ pub(crate) enum Event {
     /// A move was played (what each audience learns of it comes from the
     /// engine's announcements).
     Moved,
+    /// Kriegspiel: the side to move tried an impossible move, typed as
+    /// `text`; only its author hears which.
+    Impossible { text: String },
     /// Moves were taken back.
     TakenBack,
     /// The game ended (the row holds result and reason).
@@ -45,7 +50,7 @@ impl Service {
         let mut lines = Vec::new();
         match &event {
             Event::Started => lines.push(self.started_text(lang, row, game)),
-            Event::Moved => {
+            Event::Moved | Event::Impossible { .. } => {
                 let told = game.announcements(Audience::Public);
                 lines.extend(self.moves_told(lang, row, game, &told, Audience::Public));
             }
@@ -63,7 +68,9 @@ impl Service {
             }
         }
         let mut deliveries = Vec::new();
-        let public_view = if hidden && !ended {
+        // An impossible attempt changes no board: words only.
+        let boards = !matches!(event, Event::Impossible { .. });
+        let public_view = if (hidden && !ended) || !boards {
             None
         } else {
             Some(game.view(Audience::Full))
@@ -144,10 +151,20 @@ impl Service {
         let to_move = game.seat_to_move() == seat;
         let audience = Audience::Side(Side(side as u8));
         let told = match event {
-            Some(Event::Moved) => game.announcements(audience),
+            Some(Event::Moved | Event::Impossible { .. }) => game.announcements(audience),
             _ => Vec::new(),
         };
         let mut lines = self.moves_told(lang, row, game, &told, audience);
+        if let Some(Event::Impossible { text }) = event.filter(|_| to_move) {
+            lines.push(
+                self.text(
+                    lang,
+                    &Msg::new("you-impossible")
+                        .arg("id", row.id.clone())
+                        .arg("move", text.clone()),
+                ),
+            );
+        }
         let key = if to_move { "your-turn" } else { "their-turn" };
         lines.push(
             self.text(
@@ -157,11 +174,11 @@ impl Service {
                     .arg("number", game.fullmove_number() as i64),
             ),
         );
-        let checked = Announcement::Check {
-            side: Side(side as u8),
-        };
+        let checked = told.iter().any(
+            |told| matches!(told, Announcement::Check { side: checked, .. } if checked.index() == side),
+        );
         // A board asked for (no event) repeats a check the player was told of.
-        if told.contains(&checked) || (event.is_none() && to_move && game.in_check()) {
+        if checked || (event.is_none() && to_move && game.in_check()) {
             lines.push(self.text(lang, &Msg::new("you-are-in-check")));
         }
         if let Some(clocks) = self.clock_line(row, game) {
@@ -174,6 +191,9 @@ impl Service {
             buttons: Vec::new(),
             game: Some(self.game_ref(lang, row, false)),
         };
+        if matches!(event, Some(Event::Impossible { .. })) {
+            return delivery;
+        }
         let view = game.view(audience);
         // Drawn from the player's own seat; the file is named by it too.
         let decor = self.decor(lang, row, game, Side(seat as u8));
@@ -184,9 +204,12 @@ impl Service {
         delivery
     }
 
-    /// The moves among the engine's announcements `told` to `audience`, in
-    /// words: "alice played Nf3", or "you played Nf3" to the mover. A move
-    /// hidden from the audience says nothing.
+    /// The engine's announcements `told` to `audience`, in words: "alice
+    /// played Nf3", or "you played Nf3" to the mover; in Kriegspiel the
+    /// referee's words too. A move hidden from the audience says nothing,
+    /// except in Kriegspiel, where the referee says that a side has moved.
+    /// An impossible attempt is told to its author by the caller, with the
+    /// text they typed.
     fn moves_told(
         &self,
         lang: Lang,
@@ -198,6 +221,22 @@ impl Service {
         // The seat that just moved: seats take turns in order.
         let seats = game.variant().players().max(1);
         let mover = (game.seat_to_move() + seats - 1) % seats;
+        let referee = game.variant().visibility() == Visibility::OwnPiecesOnly;
+        // "alice (white)": the player of a side, for the referee's words.
+        let side_of = |msg: Msg, side: &Side| {
+            msg.arg("player", row.player_name(side.index()).to_owned())
+                .arg("color", self.color_name(lang, side.index()))
+        };
+        let direction = |direction: &CheckDirection| {
+            let name = match direction {
+                CheckDirection::Rank => "rank",
+                CheckDirection::File => "file",
+                CheckDirection::LongDiagonal => "long",
+                CheckDirection::ShortDiagonal => "short",
+                CheckDirection::Knight => "knight",
+            };
+            self.text(lang, &Msg::new("check-direction").arg("direction", name))
+        };
         told.iter()
             .filter_map(|told| match told {
                 Announcement::Moved {
@@ -211,7 +250,28 @@ impl Service {
                         .arg("player", row.player_name(mover).to_owned())
                         .arg("san", san.clone()),
                 ),
-                Announcement::Moved { san: None, .. } | Announcement::Check { .. } => None,
+                Announcement::Moved { side, san: None } if referee => {
+                    Some(side_of(Msg::new("referee-moved"), side))
+                }
+                Announcement::Capture { side, square } => {
+                    Some(side_of(Msg::new("referee-capture"), side).arg("square", square.clone()))
+                }
+                Announcement::Check { directions, .. } => match directions.as_slice() {
+                    [] => None,
+                    [one] => Some(Msg::new("referee-check").arg("direction", direction(one))),
+                    [first, second, ..] => Some(
+                        Msg::new("referee-double-check")
+                            .arg("first", direction(first))
+                            .arg("second", direction(second)),
+                    ),
+                },
+                Announcement::PawnTries { side, count } => {
+                    Some(side_of(Msg::new("referee-pawn-tries"), side).arg("count", *count as i64))
+                }
+                Announcement::Impossible { side } if audience != Audience::Side(*side) => {
+                    Some(side_of(Msg::new("referee-impossible"), side))
+                }
+                Announcement::Moved { san: None, .. } | Announcement::Impossible { .. } => None,
             })
             .map(|msg| self.text(lang, &msg.arg("id", row.id.clone())))
             .collect()
@@ -320,7 +380,12 @@ impl Service {
         }
         if variant.hidden_information() {
             text.push('\n');
-            text.push_str(&self.text(lang, &Msg::new("fog-started")));
+            let key = if variant.visibility() == Visibility::OwnPiecesOnly {
+                "kriegspiel-started"
+            } else {
+                "fog-started"
+            };
+            text.push_str(&self.text(lang, &Msg::new(key)));
         }
         text
     }

@@ -6,6 +6,7 @@
 //! pieces only for Kriegspiel, everything otherwise).
 
 pub mod fog;
+pub mod kriegspiel;
 
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind};
@@ -128,6 +129,14 @@ pub fn view<B: Bits>(
     } else {
         Vec::new()
     };
+    let mut marked: Vec<u16> = def.marked.iter().map(|&s| s as u16).collect();
+    if def.visibility == Visibility::OwnPiecesOnly {
+        // The referee announced the square of the last capture to everyone.
+        if let Some(square) = last.and_then(|(mv, before)| kriegspiel::captured_square(before, mv))
+        {
+            marked.push(square as u16);
+        }
+    }
     View {
         files: g.files,
         ranks: g.ranks,
@@ -138,7 +147,7 @@ pub fn view<B: Bits>(
         move_number: pos.fullmove,
         last_move,
         checked,
-        marked: def.marked.iter().map(|&s| s as u16).collect(),
+        marked,
         pockets,
         remaining_checks: (def.check_limit > 0).then(|| {
             (0..SIDES)

@@ -344,3 +344,64 @@ fn fnv(bytes: &[u8]) -> u64 {
         (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
 }
+
+/// What `audience` was told: the lines with the game id and the test's
+/// folder replaced, and the
+/// bytes of every image they were sent.
+pub fn told(chat: &Chat, id: &str, out: &[String], audience: &str) -> Vec<(String, Vec<u8>)> {
+    to(out, audience)
+        .into_iter()
+        .map(|line| {
+            let image = line
+                .split_once("image: ")
+                .map(|(_, path)| {
+                    let path = chat.dir.join("boards").join(
+                        std::path::Path::new(path.trim())
+                            .file_name()
+                            .expect("an image file name"),
+                    );
+                    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+                })
+                .unwrap_or_default();
+            let dir = chat.dir.display().to_string();
+            (line.replace(&dir, "DIR").replace(id, "ID"), image)
+        })
+        .collect()
+}
+
+/// A game of `args` between alice and bob in which alice plays her turns
+/// (each a list of lines: attempts, then her move) and bob then says his
+/// lines; returns all that bob and the chat were told. Two games whose
+/// alice differs only in what bob may not know must return the same.
+pub async fn told_bob_and_chat(
+    name: &str,
+    args: &str,
+    alice: &[&[&str]],
+    bob: &[Vec<&str>],
+) -> Vec<(String, Vec<u8>)> {
+    let mut chat = Chat::new(name).await;
+    let id = chat.start("alice", "bob", args).await;
+    let mut seen = Vec::new();
+    for (alice_lines, bob_lines) in alice.iter().zip(bob) {
+        let mut out = Vec::new();
+        for line in alice_lines.iter() {
+            chat.time.advance(1_500);
+            out = chat.say(&format!("alice (dm): {line}")).await;
+            seen.extend(told(&chat, &id, &out, "[@bob]"));
+            seen.extend(told(&chat, &id, &out, "[#local]"));
+        }
+        assert!(has(&out, "you played"), "{alice_lines:?}: {out:#?}");
+        for line in bob_lines {
+            chat.time.advance(2_000);
+            let out = chat.say(line).await;
+            seen.extend(told(&chat, &id, &out, "[@bob]"));
+            seen.extend(told(&chat, &id, &out, "[#local]"));
+        }
+    }
+    assert!(
+        seen.iter().filter(|(_, image)| !image.is_empty()).count() >= 4,
+        "bob must have been sent boards: {:#?}",
+        seen.iter().map(|(line, _)| line).collect::<Vec<_>>()
+    );
+    seen
+}
