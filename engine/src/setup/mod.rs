@@ -71,6 +71,18 @@ fn board_ranks(def: &VariantDef, side: Side, (from, to): (u8, u8)) -> (u8, u8) {
     }
 }
 
+/// Random picks from `seed` (xorshift): each call gives an index below `n`.
+/// The engine takes its randomness as an argument, so a seed repeats a setup.
+fn picker(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed | 1;
+    move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n.max(1) as u64) as usize
+    }
+}
+
 fn letter(def: &VariantDef, ty: usize) -> char {
     def.pieces[ty].letter.to_ascii_uppercase()
 }
@@ -297,13 +309,7 @@ impl Placement {
     pub fn random(variant: &Variant, side: Side, seed: u64) -> Result<Placement, SetupError> {
         let def = variant.definition();
         let setup = setup_of(def, side)?;
-        let mut rng = seed | 1;
-        let mut next = move |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n.max(1) as u64) as usize
-        };
+        let mut next = picker(seed);
         // Pawns first, then bishops, then the rest, each on a random square
         // that keeps the rules; a dead end starts again.
         let mut army = setup.armies[side.index() & 1].clone();

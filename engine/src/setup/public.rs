@@ -2,7 +2,7 @@
 //! at a time, in turn, white first, on any square of their zone that no piece
 //! of either side holds, in view of everyone. A placed piece stays.
 
-use super::{fixed, parse_placement, setup_of, Placement, SetupError};
+use super::{fixed, parse_placement, picker, setup_of, Placement, SetupError};
 use crate::game::Variant;
 use crate::side::Side;
 
@@ -62,13 +62,7 @@ impl Placement {
     ) -> Result<(), SetupError> {
         let def = variant.definition();
         let left = self.still_to_place(variant, side);
-        let mut rng = seed | 1;
-        let mut next = move |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n.max(1) as u64) as usize
-        };
+        let mut next = picker(seed);
         let squares: Vec<usize> = (0..def.geometry.size())
             .filter(|&sq| def.geometry.exists(sq) && fixed(def).piece_at(sq).is_none())
             .collect();
