@@ -658,6 +658,24 @@ impl<B: Bits> Tables<B> {
         }
     }
 
+    /// The squares rider `r` on `from` reaches with `occupied` squares:
+    /// sliding (past its minimum distance), a cannon beyond its screen, a
+    /// grasshopper just beyond it.
+    #[inline]
+    pub fn rider_reach(&self, r: &Rider, from: usize, occupied: B) -> B {
+        match r.hop {
+            Hop::None => self.slide(r.ray, from, occupied) & !self.too_near(r.ray, from, r.min),
+            Hop::Cannon => match self.first_blocker(r.ray, from, occupied) {
+                Some(screen) => self.slide(r.ray, screen, occupied),
+                None => B::EMPTY,
+            },
+            Hop::Grasshopper => match self.first_blocker(r.ray, from, occupied) {
+                Some(screen) => self.ray_near[r.ray][1][screen],
+                None => B::EMPTY,
+            },
+        }
+    }
+
     /// The squares a rider on `from` reaches along `ray`, stopping at (and
     /// including) the first occupied square.
     #[inline]

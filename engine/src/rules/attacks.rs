@@ -1,7 +1,6 @@
 //! Attacks: whether a square is attacked, by which pieces, and check.
 
 use super::{pieces_of_types, Position, Rules};
-use crate::betza::Hop;
 use crate::bitboard::Bits;
 
 impl<'a, B: Bits> Rules<'a, B> {
@@ -87,17 +86,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             if !r.capture || (r.initial && !pt.initial_zone.has(from)) {
                 continue;
             }
-            let reach = match r.hop {
-                Hop::None => t.slide(r.ray, from, occupied) & !t.too_near(r.ray, from, r.min),
-                Hop::Cannon => match t.first_blocker(r.ray, from, occupied) {
-                    Some(screen) => t.slide(r.ray, screen, occupied),
-                    None => B::EMPTY,
-                },
-                Hop::Grasshopper => match t.first_blocker(r.ray, from, occupied) {
-                    Some(screen) => t.ray_near[r.ray][1][screen],
-                    None => B::EMPTY,
-                },
-            };
+            let reach = t.rider_reach(r, from, occupied);
             if reach.has(target) {
                 return true;
             }

@@ -2,7 +2,6 @@
 //! [`crate::mechanics`]) drops.
 
 use super::{Position, Rules};
-use crate::betza::Hop;
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::tables::PieceTables;
@@ -204,17 +203,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             if r.initial && !pt.initial_zone.has(from) {
                 continue;
             }
-            let reach = match r.hop {
-                Hop::None => t.slide(r.ray, from, occupied) & !t.too_near(r.ray, from, r.min),
-                Hop::Cannon => match t.first_blocker(r.ray, from, occupied) {
-                    Some(screen) => t.slide(r.ray, screen, occupied),
-                    None => B::EMPTY,
-                },
-                Hop::Grasshopper => match t.first_blocker(r.ray, from, occupied) {
-                    Some(screen) => t.ray_near[r.ray][1][screen],
-                    None => B::EMPTY,
-                },
-            };
+            let reach = t.rider_reach(r, from, occupied);
             if r.quiet {
                 quiet |= reach & empty;
             }
