@@ -197,3 +197,5 @@ help =
     /resign (asks to confirm), /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
     /board, /games, /pgn [game], /rules <variant>, /variants, /lang en|ru, /help.
     Fog of war: send your moves to me in a private chat; your own board comes there after every move.
+    Kriegspiel: the same, and you see only your own pieces; a move the real position forbids is "impossible" and you try again.
+    Battle chess and other setup games: after /accept send your setup to me in private (Ke1 Qd1 e2, a FEN half, random, ready); in placement games (Frolov) place one piece at a time here, in turn.
