@@ -29,6 +29,7 @@ error-unknown-variant = I don't know the variant “{ $variant }”. /variants l
 error-bad-clock = “{ $clock }” is not a clock. Use none, bullet, blitz, rapid, minutes+increment like 3+2, or days per move like 1d.
 error-bad-color = “{ $color }” is not a colour: white, black or random.
 error-self-challenge = You cannot challenge yourself.
+error-computer-kriegspiel = Kriegspiel against the computer is not offered yet: challenge a person.
 error-not-a-challenge = { $id } is not a challenge waiting for an answer.
 error-own-challenge = You cannot accept your own challenge. /decline withdraws it.
 error-challenge-not-for-you = Challenge { $id } is meant for someone else.
@@ -151,6 +152,7 @@ setup-player-ready = { $id }: { $player } is ready.
 setup-timeout = { $id }: time to set up ran out; random setup for { $players }.
 setup-timeout-you = { $id }: time to set up ran out; you get a random setup.
 setup-revealed = { $id }: both setups are revealed.
+setup-kept-secret = { $id }: both sides are set up; each keeps seeing only their own pieces.
 setup-public-started = Game { $id } is being set up: { $variant }, { $white } (white) against { $black } (black), clock: { $clock }. The players place their pieces here, one at a time, in turn: a placement like Ke1 (e2 for a pawn), or random. The clocks start when every piece stands.
 setup-public-turn = { $id }: { $player } ({ $color }) places next: { $pieces }.
 setup-public-deadline = Time for this placement: { $left }; after that the rest of those pieces are placed at random.
@@ -177,6 +179,9 @@ setup-error-missing = still to place { $pieces }.
 setup-error-bishops-same-colour = Bishops must stand on squares of different colours.
 setup-error-pawns-share-file = Exactly one pawn per file (two on the { $file }-file).
 reason-setup-check = { $loser } was in check before the first move
+reason-king-capture = the king could be taken at once after the placement
+reason-mate-at-once = mate at once was possible after the placement
+setup-error-gives-check = A piece on { $square } would attack the enemy king.
 games-setup = being set up
 
 ## Information
@@ -198,4 +203,4 @@ help =
     /board, /games, /pgn [game], /rules <variant>, /variants, /lang en|ru, /help.
     Fog of war: send your moves to me in a private chat; your own board comes there after every move.
     Kriegspiel: the same, and you see only your own pieces; a move the real position forbids is "impossible" and you try again.
-    Battle chess and other setup games: after /accept send your setup to me in private (Ke1 Qd1 e2, a FEN half, random, ready); in placement games (Frolov) place one piece at a time here, in turn.
+    Battle chess and other setup games: after /accept send your setup to me in private (Ke1 Qd1 e2, a FEN half, random, ready); in placement games (Frolov chess, Maharajah) place one piece at a time here, in turn. Kriegspiel from a secret setup (kriegspielbattle) keeps both setups secret for the whole game.

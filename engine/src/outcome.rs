@@ -32,6 +32,11 @@ pub enum Reason {
     /// A side was in check before the other side's first move, after a setup
     /// phase (battle chess): it loses.
     CheckAtStart,
+    /// White could take the enemy king at once after the placement phase
+    /// (Frolov chess).
+    KingCapture,
+    /// White could mate at once after the placement phase (Frolov chess).
+    MateAtOnce,
 }
 
 impl Reason {
@@ -50,6 +55,8 @@ impl Reason {
             Reason::NoPieces => "no-pieces",
             Reason::NoMoves => "no-moves",
             Reason::CheckAtStart => "setup-check",
+            Reason::KingCapture => "king-capture",
+            Reason::MateAtOnce => "mate-at-once",
         }
     }
 }

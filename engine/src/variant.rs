@@ -8,7 +8,7 @@
 use crate::betza::{self, Atom};
 use crate::geometry::Geometry;
 use crate::outcome::Ranking;
-use crate::setup::rule::{SetupDef, SetupMode, SetupRule};
+use crate::setup::rule::{FirstMove, SetupDef, SetupMode, SetupRule};
 use crate::side::{Side, Team, SIDES};
 use crate::view::{Art, BoardStyle, Visibility};
 use serde::Deserialize;
@@ -72,6 +72,18 @@ pub const BUILTIN: &[(&str, &str)] = &[
     (
         "battlehouse.toml",
         include_str!("../../config/variants/battlehouse.toml"),
+    ),
+    (
+        "kriegspielbattle.toml",
+        include_str!("../../config/variants/kriegspielbattle.toml"),
+    ),
+    (
+        "frolov.toml",
+        include_str!("../../config/variants/frolov.toml"),
+    ),
+    (
+        "maharajah.toml",
+        include_str!("../../config/variants/maharajah.toml"),
     ),
 ];
 
@@ -227,6 +239,10 @@ pub struct VariantDef {
     pub extinction: Option<Verdict>,
     /// What a stalemated side gets.
     pub stalemate: Verdict,
+    /// What a side without a royal piece gets when it has no legal move, if
+    /// not [`VariantDef::stalemate`] (Maharajah: the maharajah left without a
+    /// move loses, while a stalemated black king draws).
+    pub kingless_stalemate: Option<Verdict>,
     /// A move giving check is illegal (racing kings).
     pub checks_forbidden: bool,
     /// What each player sees during play.
@@ -352,6 +368,7 @@ struct RawVariant {
     extinction: Option<Verdict>,
     #[serde(default)]
     stalemate: Verdict,
+    kingless_stalemate: Option<Verdict>,
     #[serde(default)]
     checks_forbidden: bool,
     /// The old spelling of `visibility = "fog"`.
@@ -382,6 +399,8 @@ struct RawSetup {
     pawn_ranks: Option<[u8; 2]>,
     #[serde(default)]
     rules: Vec<SetupRule>,
+    #[serde(default)]
+    first_move: FirstMove,
 }
 
 /// Merges `child` over `parent`: tables merge key by key, other values replace.
@@ -715,6 +734,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         must_capture: raw.must_capture,
         extinction: raw.extinction,
         stalemate: raw.stalemate,
+        kingless_stalemate: raw.kingless_stalemate,
         checks_forbidden: raw.checks_forbidden,
         setup,
         visibility: raw.visibility.unwrap_or(if raw.fog {
@@ -766,6 +786,7 @@ fn build_setup(raw: RawSetup, pieces: &[PieceDef], board_ranks: u8) -> Result<Se
         ranks,
         pawn_ranks: range(raw.pawn_ranks, ranks)?,
         rules: raw.rules,
+        first_move: raw.first_move,
     })
 }
 

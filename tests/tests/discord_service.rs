@@ -683,3 +683,94 @@ async fn a_battle_game_is_set_up_with_the_buttons_of_the_setup_dms() {
     assert!(last.buttons.is_empty(), "{last:?}");
     bot.stop().await;
 }
+
+/// The channel's messages with the game id `id` taken out (a random id may
+/// spell a square).
+fn channel_texts(fake: &FakeDiscord, id: &str) -> Vec<String> {
+    fake.messages_in(CHANNEL)
+        .iter()
+        .map(|m| m.content.replace(id, "ID"))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kriegspiel_game_is_played_by_dm_and_refereed_in_the_channel() {
+    let fake = FakeDiscord::start().await;
+    fake.add_user(&alice());
+    fake.add_user(&bob());
+    let (_service, bot) = start(&fake, "kriegspiel").await;
+    let started = accepted_game(&fake, "kriegspiel").await;
+    assert!(!started.has_png(), "no public board in Kriegspiel");
+    fake.wait_for("both private boards", |fake| {
+        (fake.dms_to(alice().id).len() == 1 && fake.dms_to(bob().id).len() == 1).then_some(())
+    })
+    .await;
+    let alice_dm = fake.dm_channel_of(alice().id).expect("alice's DM channel");
+    let bob_dm = fake.dm_channel_of(bob().id).expect("bob's DM channel");
+    let heard = |fake: &FakeDiscord, text: &str| {
+        fake.messages_in(CHANNEL)
+            .iter()
+            .filter(|m| m.content.contains(text))
+            .count()
+    };
+
+    fake.say(&alice(), alice_dm, None, "e4").await;
+    let moved = fake
+        .wait_for_message("the referee: alice has moved", |m| {
+            m.place == Place::Channel(CHANNEL) && m.content.contains("alice (white) has moved")
+        })
+        .await;
+    let id = moved
+        .content
+        .split(':')
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    let told_bob = fake
+        .wait_for("bob hears it with his board", |fake| {
+            fake.dms_to(bob().id)
+                .into_iter()
+                .find(|m| m.content.contains("alice (white) has moved"))
+        })
+        .await;
+    assert!(told_bob.has_png());
+    assert!(!told_bob.content.replace(&id, "ID").contains("e4"));
+
+    fake.say(&bob(), bob_dm, None, "e5").await;
+    fake.wait_for("the referee: bob has moved", |fake| {
+        (heard(fake, "bob (black) has moved") == 1).then_some(())
+    })
+    .await;
+    // An impossible attempt: "impossible" to alice, announced to all.
+    fake.say(&alice(), alice_dm, None, "e5").await;
+    fake.wait_for("impossible, to alice", |fake| {
+        fake.dms_to(alice().id)
+            .into_iter()
+            .find(|m| m.content.contains("is impossible"))
+    })
+    .await;
+    fake.wait_for("the attempt, to all", |fake| {
+        (heard(fake, "alice (white) tried an impossible move") == 1).then_some(())
+    })
+    .await;
+    // Still her turn: d4, then bob takes it.
+    fake.say(&alice(), alice_dm, None, "d4").await;
+    fake.wait_for("alice's second move", |fake| {
+        (heard(fake, "alice (white) has moved") == 2).then_some(())
+    })
+    .await;
+    fake.say(&bob(), bob_dm, None, "exd4").await;
+    fake.wait_for("the capture square", |fake| {
+        (heard(fake, "bob (black) captures on d4") == 1).then_some(())
+    })
+    .await;
+
+    // The channel heard the referee, never a move or a board.
+    for text in channel_texts(&fake, &id) {
+        for secret in ["e4", "e5", "exd4", "you played"] {
+            assert!(!text.contains(secret), "the channel saw {secret}: {text}");
+        }
+    }
+    assert!(fake.messages_in(CHANNEL).iter().all(|m| !m.has_png()));
+    bot.stop().await;
+}

@@ -6,7 +6,7 @@
 
 mod console_support;
 
-use console_support::{has, to, told_bob_and_chat, Chat};
+use console_support::{has, to, told, told_bob_and_chat, Chat};
 
 #[tokio::test]
 async fn a_kriegspiel_game_to_mate_with_an_impossible_attempt_each() {
@@ -216,4 +216,63 @@ async fn an_impossible_attempt_leaves_the_clock_running() {
     assert_eq!(after.deadline, before.deadline);
     assert_eq!(after.turn_started_at, before.turn_started_at);
     assert_eq!(after.remaining(0), before.remaining(0));
+}
+
+/// A Kriegspiel game from a secret setup in which alice sets up `alice_setup`
+/// and plays `alice_moves`, bob the same setup and moves every time; returns
+/// all that bob and the chat were told, from the accept on.
+async fn from_setup(name: &str, alice_setup: &str, alice_moves: &[&str]) -> Vec<(String, Vec<u8>)> {
+    let mut chat = Chat::new(name).await;
+    let (id, out) = chat.accepted("alice", "bob", "kriegspielbattle 5+3").await;
+    let mut seen = told(&chat, &id, &out, "[@bob]");
+    seen.extend(told(&chat, &id, &out, "[#local]"));
+    for line in ["bob (dm): rnbqkbnr/pppppppp", "bob (dm): ready"] {
+        let out = chat.say(line).await;
+        seen.extend(told(&chat, &id, &out, "[@bob]"));
+        seen.extend(told(&chat, &id, &out, "[#local]"));
+    }
+    chat.say(&format!("alice (dm): {alice_setup}")).await;
+    let out = chat.say("alice (dm): ready").await;
+    // Play starts without revealing anything: bob's board holds his pieces.
+    assert!(
+        has(&out, "each keeps seeing only their own pieces"),
+        "{out:#?}"
+    );
+    assert!(!has(&out, "revealed"), "{out:#?}");
+    seen.extend(told(&chat, &id, &out, "[@bob]"));
+    seen.extend(told(&chat, &id, &out, "[#local]"));
+    for (alice, bob) in alice_moves.iter().zip(["h6", "h5", "g6"]) {
+        chat.time.advance(1_500);
+        let out = chat.say(&format!("alice (dm): {alice}")).await;
+        assert!(has(&out, "you played"), "{alice}: {out:#?}");
+        seen.extend(told(&chat, &id, &out, "[@bob]"));
+        seen.extend(told(&chat, &id, &out, "[#local]"));
+        chat.time.advance(2_000);
+        for line in ["bob: /board".to_string(), format!("bob (dm): {bob}")] {
+            let out = chat.say(&line).await;
+            seen.extend(told(&chat, &id, &out, "[@bob]"));
+            seen.extend(told(&chat, &id, &out, "[#local]"));
+        }
+    }
+    assert!(
+        seen.iter().filter(|(_, image)| !image.is_empty()).count() >= 4,
+        "bob must have been sent boards"
+    );
+    seen
+}
+
+#[tokio::test]
+async fn two_kriegspiel_games_from_different_secret_setups_tell_bob_the_same() {
+    let first = from_setup("krieg-setup-a", "RNBQKBNR/PPPPPPPP", &["Nc3", "a3", "Nb1"]).await;
+    let second = from_setup(
+        "krieg-setup-b",
+        "RNBKQBNR/PPP1PPPP/3P4",
+        &["Nf3", "h3", "Ng1"],
+    )
+    .await;
+    assert_eq!(first.len(), second.len());
+    for ((line_a, image_a), (line_b, image_b)) in first.iter().zip(&second) {
+        assert_eq!(line_a, line_b);
+        assert!(image_a == image_b, "the images differ after {line_a}");
+    }
 }

@@ -94,6 +94,15 @@ fn is_board(call: &Call) -> bool {
     }
 }
 
+/// The Telegram ids of the game's white and black player (alice or bob).
+fn white_and_black(row: &GameRow) -> (i64, i64) {
+    if row.player_id(0) == Some(&*ALICE.to_string()) {
+        (ALICE, BOB)
+    } else {
+        (BOB, ALICE)
+    }
+}
+
 fn challenge_id(call: &Call) -> Option<String> {
     call.button_data()
         .iter()
@@ -129,12 +138,7 @@ async fn a_real_game_is_accepted_by_button_and_played_by_replies_and_m_to_mate()
         })
         .await;
 
-    let row = stored(&harness, &game).await;
-    let (white, black) = if row.player_id(0) == Some(&*ALICE.to_string()) {
-        (ALICE, BOB)
-    } else {
-        (BOB, ALICE)
-    };
+    let (white, black) = white_and_black(&stored(&harness, &game).await);
 
     // Fool's mate: by a reply to the board, by /m, by /move, by a reply again.
     fake.reply(GROUP, white, "f3", board.message_id.expect("board id"));
@@ -559,4 +563,100 @@ async fn a_battle_game_is_set_up_with_the_inline_keyboard_of_the_private_board()
     let row = stored(&harness, &game).await;
     assert!(row.start_fen.is_some(), "play started");
     assert!(row.seats.iter().all(|seat| seat.ready));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kriegspiel_game_is_played_in_private_and_refereed_in_the_group() {
+    let harness = start("kriegspiel", true).await;
+    let fake = &harness.fake;
+    let (game, _) = alice_challenges_bob(fake, "kriegspiel").await;
+    for player in [ALICE, BOB] {
+        fake.wait_for(0, "a private board", |call| {
+            call.delivered_to(player) && is_board(call)
+        })
+        .await;
+    }
+    let (white, black) = white_and_black(&stored(&harness, &game).await);
+    let (w, b) = if white == ALICE {
+        ("alice (white)", "bob (black)")
+    } else {
+        ("bob (white)", "alice (black)")
+    };
+    let heard =
+        |text: String| move |call: &Call| call.delivered_to(GROUP) && call.text().contains(&text);
+
+    fake.say(white, white, "e4");
+    let (at, _) = fake
+        .wait_for(
+            0,
+            "the referee: white has moved",
+            heard(format!("{w} has moved")),
+        )
+        .await;
+    let (_, told) = fake
+        .wait_for(0, "black hears it", |call| {
+            call.delivered_to(black) && call.text().contains(&format!("{w} has moved"))
+        })
+        .await;
+    assert!(!told.text().replace(&game, "ID").contains("e4"));
+    fake.say(black, black, "e5");
+    let (at, _) = fake
+        .wait_for(
+            at + 1,
+            "the referee: black has moved",
+            heard(format!("{b} has moved")),
+        )
+        .await;
+    fake.say(white, white, "e5");
+    fake.wait_for(at + 1, "impossible, to white", |call| {
+        call.delivered_to(white) && call.text().contains("is impossible")
+    })
+    .await;
+    let (at, _) = fake
+        .wait_for(
+            at + 1,
+            "the attempt, to all",
+            heard(format!("{w} tried an impossible move")),
+        )
+        .await;
+    fake.say(white, white, "d4");
+    let (at, _) = fake
+        .wait_for(
+            at + 1,
+            "white's second move",
+            heard(format!("{w} has moved")),
+        )
+        .await;
+    fake.say(black, black, "exd4");
+    fake.wait_for(
+        at + 1,
+        "the capture square",
+        heard(format!("{b} captures on d4")),
+    )
+    .await;
+    assert_eq!(
+        stored(&harness, &game).await.moves,
+        "e2e4 e7e5 e4e5? d2d4 e5d4"
+    );
+
+    // The group heard the referee: no move, no board of a player.
+    let calls = fake.calls();
+    let private: Vec<&Vec<u8>> = calls
+        .iter()
+        .filter(|call| call.delivered_to(ALICE) || call.delivered_to(BOB))
+        .filter_map(|call| call.upload.as_ref().map(|upload| &upload.bytes))
+        .collect();
+    assert!(private.len() >= 4, "{}", fake.describe_calls());
+    for call in calls.iter().filter(|call| call.delivered_to(GROUP)) {
+        if let Some(upload) = &call.upload {
+            assert!(
+                !private.contains(&&upload.bytes),
+                "a private board reached the group"
+            );
+        }
+        let text = call.text().replace(&game, "ID");
+        for secret in ["e4", "e5", "exd4", "you played"] {
+            assert!(!text.contains(secret), "the group saw {secret}: {text}");
+        }
+    }
 }

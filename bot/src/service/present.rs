@@ -583,6 +583,8 @@ fn reason_key(reason: &str) -> &'static str {
         "agreement" => "reason-agreement",
         "aborted" => "reason-aborted",
         "setup-check" => "reason-setup-check",
+        "king-capture" => "reason-king-capture",
+        "mate-at-once" => "reason-mate-at-once",
         _ => "reason-other",
     }
 }

@@ -123,6 +123,9 @@ pub(super) fn setup_error(error: &SetupError) -> Msg {
             Msg::new("setup-error-pawns-share-file").arg("file", file.to_string())
         }
         SetupError::OneAtATime => Msg::new("setup-error-one-at-a-time"),
+        SetupError::GivesCheck(square) => {
+            Msg::new("setup-error-gives-check").arg("square", square.clone())
+        }
     }
 }
 
@@ -561,7 +564,14 @@ impl Service {
         })?;
         let mut notes = notes;
         if !is_public(variant) {
-            notes.push(self.text(lang, &Msg::new("setup-revealed").arg("id", row.id.clone())));
+            // Kriegspiel from a secret setup never reveals it: each side
+            // keeps seeing its own pieces only.
+            let key = if variant.hidden_information() {
+                "setup-kept-secret"
+            } else {
+                "setup-revealed"
+            };
+            notes.push(self.text(lang, &Msg::new(key).arg("id", row.id.clone())));
         }
         row.start_fen = Some(fen.clone());
         let now = self.now();

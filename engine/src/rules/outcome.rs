@@ -36,13 +36,19 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         let us = pos.side as usize;
         let mover = pos.turn();
-        if self.royals(pos, us).any() && self.in_check(pos, us) {
+        let royal = self.royals(pos, us).any();
+        if royal && self.in_check(pos, us) {
             return Some(self.win(mover.opponent(), Reason::Checkmate));
         }
-        Some(match self.def.stalemate {
+        let verdict = match self.def.kingless_stalemate {
+            Some(verdict) if !royal => verdict,
+            _ => self.def.stalemate,
+        };
+        Some(match verdict {
             Verdict::Draw => Outcome::draw(Reason::Stalemate),
             Verdict::Win => self.win(mover, Reason::NoMoves),
-            Verdict::Loss => self.win(mover.opponent(), Reason::Stalemate),
+            Verdict::Loss if royal => self.win(mover.opponent(), Reason::Stalemate),
+            Verdict::Loss => self.win(mover.opponent(), Reason::NoMoves),
         })
     }
 }

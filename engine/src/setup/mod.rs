@@ -29,7 +29,7 @@ mod public;
 pub mod rule;
 
 pub use public::turn_to_place;
-pub use rule::{SetupDef, SetupError, SetupMode, SetupRule};
+pub use rule::{FirstMove, SetupDef, SetupError, SetupMode, SetupRule};
 
 use crate::bitboard::{Bits, U256};
 use crate::game::Variant;
@@ -300,6 +300,8 @@ impl Placement {
                     }
                 }
             }
+            // Needs the whole board: checked by `place_in_turn`.
+            SetupRule::NoCheck => {}
         }
         Ok(())
     }

@@ -2,8 +2,9 @@
 //! at a time, in turn, white first, on any square of their zone that no piece
 //! of either side holds, in view of everyone. A placed piece stays.
 
-use super::{fixed, parse_placement, picker, setup_of, Placement, SetupError};
-use crate::game::Variant;
+use super::{fixed, parse_placement, picker, setup_of, Placement, SetupError, SetupRule};
+use crate::bitboard::{Bits, U256};
+use crate::game::{Game, Start, Variant};
 use crate::side::Side;
 
 impl Placement {
@@ -46,8 +47,32 @@ impl Placement {
         for rule in &setup.rules {
             next.check_rule(def, *rule)?;
         }
+        if setup.rules.contains(&SetupRule::NoCheck) && next.attacks_king(variant, side, other) {
+            return Err(SetupError::GivesCheck(def.geometry.name(square)));
+        }
         *self = next;
         Ok(())
+    }
+
+    /// Whether `side`'s pieces, this placement with `other` (the other
+    /// side's) and the variant's fixed pieces on the board, attack the other
+    /// side's king.
+    fn attacks_king(&self, variant: &Variant, side: Side, other: &Placement) -> bool {
+        let def = variant.definition();
+        let mut pos = fixed(def);
+        let them = 1 - (side.index() & 1);
+        for (owner, placement) in [(side.index() & 1, self), (them, other)] {
+            for &(sq, ty) in &placement.pieces {
+                pos.put(sq as usize, owner, ty as usize);
+            }
+        }
+        // The enemy to move: then "in check" is the question asked.
+        pos.side = them as u8;
+        pos.castling = U256::EMPTY;
+        pos.ep = None;
+        pos.ep_victim = None;
+        let fen = crate::fen::write(def, &pos, def.chess960);
+        Game::new(variant, Start::Fen(fen)).is_ok_and(|game| game.in_check())
     }
 
     /// Places one of `side`'s pieces still to place on a random square where

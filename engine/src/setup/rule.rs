@@ -24,6 +24,23 @@ pub enum SetupRule {
     BishopsOppositeColours,
     /// No two pawns of a side on one file.
     OnePawnPerFile,
+    /// No placed piece may attack the enemy king (Maharajah: the maharajah
+    /// is not placed where it could take the king on its first move).
+    NoCheck,
+}
+
+/// What decides the game before the first move, once the setups stand.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FirstMove {
+    /// Mironov's rule (battle chess): a side in check while the other is to
+    /// move loses at once.
+    #[default]
+    CheckLoses,
+    /// Frolov's rule: if the side to move can take the enemy king (without
+    /// its own king standing in check after it) or mate at once, it wins at
+    /// once; otherwise play starts, a king in check answering it as usual.
+    Frolov,
 }
 
 /// A variant's setup phase (compiled from its `[setup]` table).
@@ -39,6 +56,8 @@ pub struct SetupDef {
     pub pawn_ranks: (u8, u8),
     /// Further constraints on a complete setup.
     pub rules: Vec<SetupRule>,
+    /// What decides the game before the first move.
+    pub first_move: FirstMove,
 }
 
 /// Why a setup (or a placement in it) was refused. Each names the rule it
@@ -83,6 +102,8 @@ pub enum SetupError {
     PawnsShareFile(char),
     /// In a public setup pieces are placed one at a time, by one placement.
     OneAtATime,
+    /// A piece on this square would attack the enemy king.
+    GivesCheck(String),
 }
 
 impl fmt::Display for SetupError {
@@ -115,6 +136,9 @@ impl fmt::Display for SetupError {
                 write!(f, "exactly one pawn per file (two on the {file}-file)")
             }
             SetupError::OneAtATime => f.write_str("place one piece at a time, like Ke1"),
+            SetupError::GivesCheck(square) => {
+                write!(f, "a piece on {square} would attack the enemy king")
+            }
         }
     }
 }

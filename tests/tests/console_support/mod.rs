@@ -185,8 +185,8 @@ impl Chat {
         (id, accepted)
     }
 
-    /// Like [`Chat::accepted`], and a game with a secret setup phase is set
-    /// up at random by both players. Returns the game id and what the accept
+    /// Like [`Chat::accepted`], and a game with a setup phase is set up at
+    /// random by both players (secretly, or one piece at a time in turn). Returns the game id and what the accept
     /// (or the last `ready`) printed: the start of play, or the result of a
     /// game the setups decided.
     pub async fn start_set_up(
@@ -196,7 +196,19 @@ impl Chat {
         args: &str,
     ) -> (String, Vec<String>) {
         let (id, mut out) = self.accepted(challenger, opponent, args).await;
-        if out.iter().any(|l| l.contains("is being set up")) {
+        if out.iter().any(|l| l.contains("one at a time, in turn")) {
+            // A public setup: whoever's turn it is places a piece at random
+            // (the other's attempt is refused and changes nothing).
+            'placing: for _ in 0..200 {
+                for player in [challenger, opponent] {
+                    let said = self.say(&format!("{player}: random")).await;
+                    if self.row(&id).await.status != kodex_bot::store::Status::Setup {
+                        out = said;
+                        break 'placing;
+                    }
+                }
+            }
+        } else if out.iter().any(|l| l.contains("is being set up")) {
             for player in [challenger, opponent] {
                 self.say(&format!("{player} (dm): random")).await;
                 out = self.say(&format!("{player} (dm): ready")).await;
