@@ -523,6 +523,12 @@ impl Game {
             }
         }
     }
+    /// The hashes of the positions before the current one, oldest first: a
+    /// search's memory of the game for repetitions
+    /// ([`crate::search::think_with`]).
+    pub fn position_hashes(&self) -> Vec<u64> {
+        with_state!(self, s, _r => s.hashes[..s.hashes.len().saturating_sub(1)].to_vec())
+    }
     /// The legal moves of the side to move (none when the game is over).
     pub fn legal_moves(&self) -> Vec<Move> {
         if self.outcome().is_some() {

@@ -56,3 +56,412 @@ fn an_eight_by_eight_game_searches_on_64_bit_sets() {
     let game = Game::new(registry.get("chess").expect("chess"), Start::Standard).expect("start");
     assert!(matches!(game.search_board(), SearchBoard::B64(_)));
 }
+
+// ---------------------------------------------------------------------------
+// The computer player: mates in every family, legality, determinism, levels,
+// play from a view.
+
+use kodex_engine::search::{
+    pick_move, pick_move_from_view, think, Level, Limits, SearchResult, Searcher, MATE_BOUND,
+};
+use kodex_engine::{Audience, Side, SquareView};
+
+fn game_from(variant: &str, fen: &str) -> Game {
+    let registry = Registry::builtin();
+    let variant = registry.get(variant).expect("variant");
+    Game::new(variant, Start::Fen(fen.to_string())).expect("fen")
+}
+
+fn search(game: &Game, depth: u32) -> SearchResult {
+    let mut searcher = Searcher::new(4);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    think(&game.search_board(), &limits, &mut searcher).expect("a move")
+}
+
+/// The search finds a forced win in `moves` moves, and (for a win in one) the
+/// move it names wins by the rules at once.
+fn assert_wins_in(variant: &str, fen: &str, moves: i32, expected_first: &[&str]) {
+    let game = game_from(variant, fen);
+    let result = search(&game, (2 * moves + 1) as u32);
+    let first = game.uci(result.best.into());
+    assert_eq!(
+        result.mate_in(),
+        Some(moves),
+        "{variant} {fen}: score {} best {first}",
+        result.score
+    );
+    if !expected_first.is_empty() {
+        assert!(
+            expected_first.contains(&first.as_str()),
+            "{variant} {fen}: played {first}, expected one of {expected_first:?}"
+        );
+    }
+    // Play the line out against the defender's best replies: it must end in a win.
+    let mover = game.side_to_move();
+    let mut line = game.clone();
+    for _ in 0..(2 * moves + 2) {
+        if line.outcome().is_some() {
+            break;
+        }
+        let reply = search(&line, (2 * moves + 1) as u32);
+        line.play(reply.best.into());
+    }
+    let outcome = line.outcome().expect("the game ended");
+    assert_eq!(
+        outcome.winner(),
+        Some(game.variant().definition().team_of(mover)),
+        "{variant} {fen}: {outcome:?}"
+    );
+}
+
+#[test]
+fn chess_mates_in_one_two_and_three() {
+    assert_wins_in("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, &["a1a8"]);
+    assert_wins_in(
+        "chess",
+        "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+        2,
+        &["d5f6"],
+    );
+    assert_wins_in(
+        "chess",
+        "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1",
+        3,
+        &["f6a6"],
+    );
+}
+
+#[test]
+fn atomic_wins_by_explosion() {
+    // Nxd7 explodes the king on e8.
+    assert_wins_in("atomic", "4k3/3p4/8/4N3/8/8/8/4K3 w - - 0 1", 1, &["e5d7"]);
+    // Ne5 threatens both f7 and d7 next to the king.
+    assert_wins_in(
+        "atomic",
+        "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1",
+        2,
+        &["f3e5"],
+    );
+}
+
+#[test]
+fn crazyhouse_mates_with_a_drop() {
+    assert_wins_in(
+        "crazyhouse",
+        "6k1/5ppp/8/8/8/8/8/6K1[R] w - - 0 1",
+        1,
+        &["R@a8", "R@b8", "R@c8", "R@d8", "R@e8"],
+    );
+}
+
+#[test]
+fn antichess_wins_by_losing_everything() {
+    // White offers the last rook; black must take it and white has nothing left.
+    assert_wins_in("antichess", "7r/8/8/8/8/8/8/R7 w - - 0 1", 1, &[]);
+}
+
+#[test]
+fn racing_kings_and_king_of_the_hill_race_to_their_squares() {
+    assert_wins_in(
+        "racingkings",
+        "8/6K1/8/8/8/8/k7/8 w - - 0 1",
+        1,
+        &["g7g8", "g7h8", "g7f8"],
+    );
+    assert_wins_in("racingkings", "8/8/6K1/8/8/8/k7/8 w - - 0 1", 2, &[]);
+    assert_wins_in(
+        "kingofthehill",
+        "8/8/8/8/8/4K3/8/k7 w - - 0 1",
+        1,
+        &["e3e4", "e3d4"],
+    );
+    assert_wins_in("kingofthehill", "8/8/8/8/8/8/4K3/k7 w - - 0 1", 2, &[]);
+}
+
+#[test]
+fn three_check_gives_the_third_check() {
+    assert_wins_in(
+        "threecheck",
+        "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1+3 0 3",
+        1,
+        &["f1b5"],
+    );
+}
+
+#[test]
+fn horde_is_won_by_taking_the_last_pawn() {
+    assert_wins_in("horde", "4k3/8/8/8/8/8/3P4/3r4 b - - 0 1", 1, &["d1d2"]);
+}
+
+/// Extra variants: a 10×10 board with compound pieces (128-bit sets).
+fn registry_with_big_boards() -> Registry {
+    let mut registry = Registry::builtin();
+    registry
+        .add_definition(
+            "grandish.toml",
+            "id = \"grandish\"\nextends = \"chess\"\nfiles = 10\nranks = 10\ncastling = false\n\
+             start = \"rnbqkacbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBQKACBNR w - - 0 1\"\n\
+             [pieces.a]\nname = \"archbishop\"\nbetza = \"BN\"\n\
+             [pieces.c]\nname = \"chancellor\"\nbetza = \"RN\"\n",
+        )
+        .expect("grandish");
+    registry
+}
+
+#[test]
+fn piece_values_follow_mobility() {
+    let registry = registry_with_big_boards();
+    let game =
+        Game::new(registry.get("grandish").expect("grandish"), Start::Standard).expect("start");
+    let SearchBoard::B128(board) = game.search_board() else {
+        panic!("a 10×10 board searches on 128-bit sets");
+    };
+    let ev = kodex_engine::search::Evaluator::new(board.rules());
+    let def = game.variant().definition();
+    let value = |letter| ev.value(def.piece_by_letter(letter).expect("piece"));
+    assert!(
+        value('n') < value('b'),
+        "knight {} bishop {}",
+        value('n'),
+        value('b')
+    );
+    assert!(value('b') < value('r'));
+    assert!(value('r') < value('c') && value('a') < value('c'));
+    assert!(value('c') < value('q'));
+    assert_eq!(value('p'), 100);
+
+    let chess = Game::new(
+        Registry::builtin().get("chess").expect("chess"),
+        Start::Standard,
+    )
+    .expect("start");
+    let SearchBoard::B64(board) = chess.search_board() else {
+        panic!("8×8");
+    };
+    let ev = kodex_engine::search::Evaluator::new(board.rules());
+    let def = chess.variant().definition();
+    let value = |letter| ev.value(def.piece_by_letter(letter).expect("piece"));
+    assert!((280..=330).contains(&value('n')), "knight {}", value('n'));
+    assert!((300..=350).contains(&value('b')), "bishop {}", value('b'));
+    assert!((470..=530).contains(&value('r')), "rook {}", value('r'));
+    assert!((850..=950).contains(&value('q')), "queen {}", value('q'));
+}
+
+/// Random positions of every variant (and a 10×10 one): the search's move is legal.
+fn random_positions_get_legal_moves(positions_per_variant: usize, nodes: u64) {
+    let registry = registry_with_big_boards();
+    let mut random = Random(0x2545_F491_4F6C_DD1D);
+    let mut searcher = Searcher::new(2);
+    for variant in registry.all() {
+        if variant.setup().is_some() {
+            // Set-up variants start empty: their play is chess, covered by the others.
+            continue;
+        }
+        let mut done = 0;
+        let mut game = Game::new(variant, Start::Standard).expect("start");
+        while done < positions_per_variant {
+            if game.outcome().is_some() || game.ply() > 160 {
+                game = Game::new(variant, Start::Standard).expect("start");
+            }
+            let moves = game.legal_moves();
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let result = think(&game.search_board(), &limits, &mut searcher).expect("a move");
+            let best: kodex_engine::Move = result.best.into();
+            assert!(
+                moves.contains(&best),
+                "{} {}: {} is not legal",
+                variant.id(),
+                game.fen(),
+                game.uci(best)
+            );
+            assert!(result.score.abs() <= kodex_engine::search::MATE);
+            done += 1;
+            // Walk on at random, with a searched move now and then.
+            let next = if random.below(4) == 0 {
+                best
+            } else {
+                moves[random.below(moves.len())]
+            };
+            game.play(next);
+            for _ in 0..random.below(3) {
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                game.play(moves[random.below(moves.len())]);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_search_plays_legal_moves_in_every_variant() {
+    random_positions_get_legal_moves(30, 600);
+}
+
+/// The long version: `cargo test -p kodex-engine --test search -- --ignored`.
+#[test]
+#[ignore]
+fn the_search_plays_legal_moves_in_every_variant_at_length() {
+    random_positions_get_legal_moves(400, 5_000);
+}
+
+#[test]
+fn the_same_seed_plays_the_same_move() {
+    let registry = Registry::builtin();
+    for id in ["chess", "crazyhouse", "atomic", "antichess"] {
+        let mut game = Game::new(registry.get(id).expect(id), Start::Standard).expect("start");
+        for ply in 0..6 {
+            let level = Level::new(1 + (ply % 7) as u8 + 1).expect("level");
+            let a = pick_move(&game, level, 42 + ply, None).expect("a move");
+            let b = pick_move(&game, level, 42 + ply, None).expect("a move");
+            assert_eq!(a, b, "{id} ply {ply}");
+            game.play(a);
+        }
+    }
+}
+
+#[test]
+fn node_limited_search_is_deterministic() {
+    let game = game_from(
+        "chess",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    );
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let a = think(&game.search_board(), &limits, &mut Searcher::new(2)).expect("a move");
+    let b = think(&game.search_board(), &limits, &mut Searcher::new(2)).expect("a move");
+    assert_eq!(
+        (a.best, a.score, a.depth, a.nodes),
+        (b.best, b.score, b.depth, b.nodes)
+    );
+}
+
+#[test]
+fn the_stop_flag_ends_an_infinite_search() {
+    let registry = Registry::builtin();
+    let game = Game::new(registry.get("chess").expect("chess"), Start::Standard).expect("start");
+    let mut searcher = Searcher::new(2);
+    let stop = searcher.stop_flag();
+    let board = game.search_board();
+    let handle = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let started = std::time::Instant::now();
+    let result = think(&board, &Limits::default(), &mut searcher).expect("a move");
+    handle.join().expect("the stopper");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert!(game.legal_moves().contains(&result.best.into()));
+}
+
+#[test]
+fn a_hanging_queen_is_taken_and_mate_scores_mean_mate() {
+    let game = game_from("chess", "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+    let result = search(&game, 4);
+    assert_eq!(game.uci(result.best.into()), "d1d5");
+    assert!(result.score > 300 && result.score < MATE_BOUND);
+}
+
+/// Level 8 against level 1 from the start: level 8 wins, or at least ends far ahead on material.
+#[test]
+fn level_eight_beats_level_one() {
+    let registry = Registry::builtin();
+    for (game_number, id) in ["chess", "chess", "atomic"].iter().enumerate() {
+        let variant = registry.get(id).expect(id);
+        let mut game = Game::new(variant, Start::Standard).expect("start");
+        let strong = Side(game_number as u8 % 2);
+        let mut searcher = Searcher::new(4);
+        while game.outcome().is_none() && game.ply() < 120 {
+            let mv = if game.side_to_move() == strong {
+                // Level 8 on a node budget so the test stays fast and repeatable.
+                let limits = Limits {
+                    nodes: Some(8_000),
+                    ..Limits::default()
+                };
+                let history = game.position_hashes();
+                kodex_engine::search::think_with(
+                    &game.search_board(),
+                    &history,
+                    &limits,
+                    &mut searcher,
+                    &mut |_| {},
+                )
+                .expect("a move")
+                .best
+                .into()
+            } else {
+                pick_move(&game, Level::WEAKEST, game.ply() as u64, None).expect("a move")
+            };
+            game.play(mv);
+        }
+        let team = variant.definition().team_of(strong);
+        match game.outcome() {
+            Some(outcome) => assert_eq!(
+                outcome.winner(),
+                Some(team),
+                "{id} game {game_number}: {outcome:?} {}",
+                game.fen()
+            ),
+            None => {
+                let score = kodex_engine::search::evaluate(&game, strong);
+                assert!(
+                    score > 500,
+                    "{id} game {game_number}: level 8 only {score} ahead: {}",
+                    game.fen()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn two_positions_with_the_same_view_get_the_same_move() {
+    let registry = Registry::builtin();
+    let variant = registry.get("fogofwar").expect("fog");
+    // Black's hidden queen stands on d8 in one game and on a far square in the
+    // other; white sees neither.
+    let a = Game::new(
+        variant,
+        Start::Fen("3qk3/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1".into()),
+    )
+    .expect("a");
+    let b = Game::new(
+        variant,
+        Start::Fen("4k2q/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1".into()),
+    )
+    .expect("b");
+    let view_a = a.view(Audience::Side(Side::WHITE));
+    let view_b = b.view(Audience::Side(Side::WHITE));
+    assert_eq!(view_a, view_b, "the test needs equal views");
+    assert!(view_a.squares.iter().any(|s| matches!(s, SquareView::Fog)));
+    let level = Level::new(4).expect("level");
+    let moves_a = pick_move_from_view(variant, &view_a, None, level, 9, 4, None);
+    let moves_b = pick_move_from_view(variant, &view_b, None, level, 9, 4, None);
+    assert!(!moves_a.is_empty());
+    assert_eq!(moves_a, moves_b);
+    assert!(a.legal_moves().contains(&moves_a[0]));
+}
+
+#[test]
+fn a_view_sees_a_capture_it_can_make() {
+    let registry = Registry::builtin();
+    let variant = registry.get("fogofwar").expect("fog");
+    // The black queen on d5 is visible to the white rook on d1 and hangs.
+    let game = Game::new(
+        variant,
+        Start::Fen("4k3/pppppppp/8/3q4/8/8/PPP1PPPP/3RK3 w - - 0 1".into()),
+    )
+    .expect("fen");
+    let view = game.view(Audience::Side(Side::WHITE));
+    let moves = pick_move_from_view(variant, &view, None, Level::STRONGEST, 3, 4, None);
+    assert_eq!(game.uci(moves[0]), "d1d5");
+}

@@ -60,6 +60,17 @@ impl<'a, B: Bits> Board<'a, B> {
         self.hash = self.rules.make_hashed(&mut self.position, mv, self.hash);
     }
 
+    /// Passes the turn (a null move, for null-move pruning): the other side
+    /// moves next, en passant lapses, the hash follows.
+    #[inline]
+    pub(crate) fn make_null(&mut self) {
+        let before = self.position;
+        self.position.side ^= 1;
+        self.position.ep = None;
+        self.position.ep_victim = None;
+        self.hash = self.rules.hash_after(&before, &self.position, self.hash);
+    }
+
     /// The Zobrist hash of the position, equal to [`Rules::hash`].
     #[inline]
     pub fn hash(&self) -> u64 {

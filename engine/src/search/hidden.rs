@@ -1,0 +1,283 @@
+//! Playing without seeing everything (fog of war): the computer takes only
+//! what its seat may see — a [`View`] — never the true position. It samples
+//! positions consistent with the view (determinization: the enemy pieces it
+//! cannot see placed on squares it cannot see, by a seeded generator),
+//! searches each with a small budget and ranks its moves by their summed
+//! scores.
+
+use super::alphabeta::{think, Limits, Searcher, MATE_BOUND};
+use super::level::Level;
+use crate::game::{Game, Move, Start, Variant};
+use crate::view::{Audience, SquareView, View};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// How many positions [`pick_move_from_view`] samples by default.
+pub const DEFAULT_SAMPLES: usize = 8;
+
+/// A seat's moves from what it sees, best first (its own moves as the
+/// sampled positions allow them; a move a hidden piece makes illegal in the
+/// true position may be among them, so the caller plays the first legal one).
+/// Empty when the view is not a seat's view of its own turn, or no position
+/// fits it.
+///
+/// `enemy_army` is every piece the opponent is believed to still have
+/// (letters, case ignored; seen or not); `None` assumes its army of the
+/// variant's start position. `samples` positions are searched, each with a
+/// share of `level`'s budget; the same view, army, level and seed give the
+/// same moves (unless the deadline cut a search).
+///
+/// ```
+/// use kodex_engine::search::{pick_move_from_view, Level};
+/// use kodex_engine::{Audience, Game, Registry, Side, Start};
+/// let registry = Registry::builtin();
+/// let variant = registry.get("fogofwar").unwrap();
+/// let game = Game::new(variant, Start::Standard).unwrap();
+/// let view = game.view(Audience::Side(Side::WHITE));
+/// let ranked = pick_move_from_view(variant, &view, None, Level::new(3).unwrap(), 1, 4, None);
+/// assert!(game.legal_moves().contains(&ranked[0]));
+/// ```
+pub fn pick_move_from_view(
+    variant: &Variant,
+    view: &View,
+    enemy_army: Option<&[char]>,
+    level: Level,
+    seed: u64,
+    samples: usize,
+    deadline: Option<Instant>,
+) -> Vec<Move> {
+    let Audience::Side(us) = view.audience else {
+        return Vec::new();
+    };
+    if us != view.side_to_move {
+        return Vec::new();
+    }
+    let positions = sample_positions(variant, view, enemy_army, seed, samples.max(1));
+    if positions.is_empty() {
+        return Vec::new();
+    }
+    let strength = level.strength();
+    let budget = strength.nodes.unwrap_or(400_000);
+    let per_sample = (budget / positions.len() as u64).max(500);
+    let mut searcher = Searcher::new(4);
+    // Summed scores by move, in UCI, with the move itself.
+    let mut totals: BTreeMap<String, (i64, Move)> = BTreeMap::new();
+    let count = positions.len() as i64;
+    for game in &positions {
+        let limits = Limits {
+            depth: strength.depth,
+            nodes: Some(per_sample),
+            deadline,
+            root_margin: 400,
+        };
+        let Some(result) = think(&game.search_board(), &limits, &mut searcher) else {
+            continue;
+        };
+        for &(mv, score) in &result.root_scores {
+            let mv: Move = mv.into();
+            let uci = game.uci(mv);
+            let score = score.clamp(-MATE_BOUND / 10, MATE_BOUND / 10) as i64;
+            let entry = totals.entry(uci).or_insert((0, mv));
+            entry.0 += score;
+        }
+        // Each sample a move is missing from (illegal there) counts as a heavy loss.
+        let seen: Vec<String> = result
+            .root_scores
+            .iter()
+            .map(|&(mv, _)| game.uci(mv.into()))
+            .collect();
+        for (uci, entry) in totals.iter_mut() {
+            if !seen.contains(uci) {
+                entry.0 -= 1_000;
+            }
+        }
+    }
+    let mut ranked: Vec<(String, i64, Move)> = totals
+        .into_iter()
+        .map(|(uci, (score, mv))| (uci, score / count, mv))
+        .collect();
+    // Best first; ties by notation, so the order never depends on anything else.
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    ranked.into_iter().map(|(_, _, mv)| mv).collect()
+}
+
+/// Up to `samples` positions that `view`'s seat would see exactly as `view`,
+/// the unseen enemy pieces placed on fogged squares by a generator seeded with
+/// `seed`. Only what the view shows is read.
+pub fn sample_positions(
+    variant: &Variant,
+    view: &View,
+    enemy_army: Option<&[char]>,
+    seed: u64,
+    samples: usize,
+) -> Vec<Game> {
+    let Audience::Side(us) = view.audience else {
+        return Vec::new();
+    };
+    let def = variant.definition();
+    let enemy = us.opponent();
+    let enemy_upper = enemy.index() & 1 == 0;
+    let believed: Vec<char> = match enemy_army {
+        Some(army) => army.iter().map(|c| c.to_ascii_lowercase()).collect(),
+        None => start_army(&def.start_fen, enemy_upper),
+    };
+    // The believed pieces not in sight.
+    let mut unseen = believed;
+    for square in &view.squares {
+        if let SquareView::Piece(glyph) = square {
+            if glyph.side == enemy {
+                let letter = glyph.letter.to_ascii_lowercase();
+                if let Some(i) = unseen.iter().position(|&c| c == letter) {
+                    unseen.remove(i);
+                }
+            }
+        }
+    }
+    // The royal piece first, so it always finds a square.
+    let royal = def.royal_type().map(|ty| def.pieces[ty].letter);
+    unseen.sort_by_key(|&c| (Some(c) != royal, c));
+    let royal_seen = view.squares.iter().any(|s| {
+        matches!(s, SquareView::Piece(g) if g.side == enemy && Some(g.letter.to_ascii_lowercase()) == royal)
+    });
+    if royal.is_some() && !royal_seen && unseen.first().is_none_or(|&c| Some(c) != royal) {
+        if let Some(king) = royal {
+            unseen.insert(0, king);
+        }
+    }
+    let fogged: Vec<usize> = view
+        .squares
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, SquareView::Fog))
+        .map(|(i, _)| i)
+        .collect();
+
+    let mut random = crate::setup::picker(seed ^ 0xA076_1D64_78BD_642F);
+    let mut found = Vec::new();
+    let mut attempts = 0;
+    while found.len() < samples && attempts < samples * 16 {
+        attempts += 1;
+        // After many misfits, try with fewer hidden pieces (only the royal one).
+        let army: &[char] = if attempts > samples * 8 {
+            &unseen[..unseen.len().min(1)]
+        } else {
+            &unseen
+        };
+        let mut board: Vec<Option<char>> = view
+            .squares
+            .iter()
+            .map(|s| match s {
+                SquareView::Piece(g) => Some(if g.side.index() & 1 == 0 {
+                    g.letter.to_ascii_uppercase()
+                } else {
+                    g.letter.to_ascii_lowercase()
+                }),
+                _ => None,
+            })
+            .collect();
+        let mut free = fogged.clone();
+        for &letter in army {
+            let Some(ty) = def.piece_by_letter(letter) else {
+                continue;
+            };
+            let pawn = def.pieces[ty].pawn;
+            for _ in 0..12 {
+                if free.is_empty() {
+                    break;
+                }
+                let pick = random(free.len());
+                let square = free[pick];
+                let rank = crate::tables::relative_rank(def, enemy.index() & 1, square);
+                if pawn && (rank <= 1 || rank >= def.promotion_rank) {
+                    continue;
+                }
+                free.swap_remove(pick);
+                board[square] = Some(if enemy_upper {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter
+                });
+                break;
+            }
+        }
+        let fen = fen_of(view, &board);
+        let Ok(game) = Game::new(variant, Start::Fen(fen)) else {
+            continue;
+        };
+        if game.outcome().is_some() {
+            continue;
+        }
+        let seen_again = game.view(Audience::Side(us));
+        if seen_again.squares == view.squares && seen_again.checked == view.checked {
+            found.push(game);
+        }
+    }
+    found
+}
+
+/// The letters (lower case) of one side's army in a start FEN.
+fn start_army(fen: &str, upper: bool) -> Vec<char> {
+    let placement = fen.split_whitespace().next().unwrap_or("");
+    let placement = placement.split('[').next().unwrap_or("");
+    placement
+        .chars()
+        .filter(|c| c.is_ascii_alphabetic() && c.is_ascii_uppercase() == upper)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// A FEN for the view's board with `board`'s pieces: pockets and check
+/// counters as the view shows them; no castling, no en passant (a view does
+/// not say).
+fn fen_of(view: &View, board: &[Option<char>]) -> String {
+    let mut fen = String::new();
+    for rank in (0..view.ranks).rev() {
+        let mut empty = 0;
+        for file in 0..view.files {
+            match board.get(view.index(file, rank)).copied().flatten() {
+                Some(letter) => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    fen.push(letter);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    if !view.pockets.is_empty() {
+        fen.push('[');
+        for pocket in &view.pockets {
+            for (glyph, count) in &pocket.pieces {
+                let letter = if pocket.side.index() & 1 == 0 {
+                    glyph.letter.to_ascii_uppercase()
+                } else {
+                    glyph.letter.to_ascii_lowercase()
+                };
+                for _ in 0..*count {
+                    fen.push(letter);
+                }
+            }
+        }
+        fen.push(']');
+    }
+    fen.push_str(if view.side_to_move.index() & 1 == 0 {
+        " w - -"
+    } else {
+        " b - -"
+    });
+    if let Some(remaining) = &view.remaining_checks {
+        if let [white, black, ..] = remaining.as_slice() {
+            fen.push_str(&format!(" {white}+{black}"));
+        }
+    }
+    fen.push_str(&format!(" 0 {}", view.move_number.max(1)));
+    fen
+}
