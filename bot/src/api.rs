@@ -62,6 +62,36 @@ pub struct UserRef {
     pub handle: Option<String>,
 }
 
+impl UserRef {
+    /// The stored-id prefix of the computer opponent (`computer:3`).
+    pub const COMPUTER_PREFIX: &'static str = "computer:";
+
+    /// The computer opponent at `level` (1–8) on `platform`: a seat holder
+    /// like a person, whose messages the adapters never send.
+    pub fn computer(platform: Platform, level: u8) -> UserRef {
+        UserRef {
+            platform,
+            id: format!("{}{level}", UserRef::COMPUTER_PREFIX),
+            name: format!("Kodex L{level}"),
+            handle: None,
+        }
+    }
+
+    /// The computer's level, when this is the computer.
+    pub fn computer_level(&self) -> Option<u8> {
+        UserRef::level_of(&self.id)
+    }
+
+    /// The computer's level in a stored user id (`computer:3` → 3).
+    pub fn level_of(user_id: &str) -> Option<u8> {
+        let level: u8 = user_id
+            .strip_prefix(UserRef::COMPUTER_PREFIX)?
+            .parse()
+            .ok()?;
+        (1..=8).contains(&level).then_some(level)
+    }
+}
+
 /// What a person asked for.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Action {

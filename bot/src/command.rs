@@ -68,9 +68,64 @@ pub fn parse(text: &str, mention: impl Fn(&str) -> Option<UserRef>) -> Option<Ac
     Some(action)
 }
 
+/// The words that name the computer as the opponent.
+const COMPUTER_WORDS: [&str; 7] = [
+    "computer",
+    "@computer",
+    "@kodex",
+    "kodex",
+    "компьютер",
+    "@компьютер",
+    "кодекс",
+];
+
+/// Takes the computer opponent out of `/play` arguments: `computer` (or
+/// `@kodex`, `компьютер`) and its level (`level 5`, `l5`, `уровень 5`,
+/// `ур5`; 1–8). Returns the level (the default when none is given) if the
+/// computer was named, and the other words.
+pub fn computer_opponent<'a>(args: &[&'a str]) -> (Option<u8>, Vec<&'a str>) {
+    let mut named = false;
+    let mut level = None;
+    let mut rest = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let lower = args[i].to_lowercase();
+        let number = |text: &str| text.parse::<u8>().ok().filter(|n| (1..=8).contains(n));
+        if COMPUTER_WORDS.contains(&lower.as_str()) {
+            named = true;
+        } else if ["level", "lvl", "уровень", "ур"].contains(&lower.as_str())
+            && args.get(i + 1).and_then(|n| number(n)).is_some()
+        {
+            level = args.get(i + 1).and_then(|n| number(n));
+            i += 1;
+        } else if let Some(n) = ["lvl", "l", "ур", "у"]
+            .iter()
+            .find_map(|prefix| lower.strip_prefix(prefix).and_then(number))
+        {
+            level = Some(n);
+        } else {
+            rest.push(args[i]);
+        }
+        i += 1;
+    }
+    if !named {
+        return (None, args.to_vec());
+    }
+    (
+        Some(level.unwrap_or(crate::service::DEFAULT_COMPUTER_LEVEL)),
+        rest,
+    )
+}
+
 fn play(args: &[&str], mention: impl Fn(&str) -> Option<UserRef>) -> Action {
+    let (computer, args) = computer_opponent(args);
+    let args = args.as_slice();
     let mut variant = String::new();
     let (mut opponent, mut clock, mut color) = (None, None::<String>, None);
+    // The service puts the computer on the platform of the request.
+    if let Some(level) = computer {
+        opponent = Some(UserRef::computer(crate::api::Platform::Console, level));
+    }
     for (i, arg) in args.iter().enumerate() {
         let lower = arg.to_lowercase();
         if i == 0 {
@@ -115,6 +170,33 @@ mod tests {
             name: name.to_owned(),
             handle: None,
         })
+    }
+
+    #[test]
+    fn the_computer_and_its_level_are_read_in_any_order() {
+        let computer = |level| Some(UserRef::computer(Platform::Console, level));
+        for (text, level) in [
+            ("/play chess computer", 3),
+            ("/play chess @kodex level 5 3+2", 5),
+            ("/play chess l7 компьютер", 7),
+            ("/play chess уровень 2 кодекс", 2),
+        ] {
+            let Some(Action::Play { opponent, .. }) = parse(text, user) else {
+                panic!("{text}");
+            };
+            assert_eq!(opponent, computer(level), "{text}");
+        }
+        // A level without the computer is part of the clock, as before.
+        let Some(Action::Play {
+            opponent, clock, ..
+        }) = parse("/play chess l5", user)
+        else {
+            panic!("a play");
+        };
+        assert_eq!((opponent, clock.as_deref()), (None, Some("l5")));
+        // Out of range: not a level.
+        let (level, rest) = computer_opponent(&["computer", "level", "9"]);
+        assert_eq!((level, rest), (Some(3), vec!["level", "9"]));
     }
 
     #[test]

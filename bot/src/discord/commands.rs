@@ -15,7 +15,7 @@ use serenity::{AutocompleteChoice, CreateAutocompleteResponse};
 use super::caller::{user_ref, Caller};
 use super::texts::Lang;
 use super::{Context, Data, Error};
-use crate::api::Action;
+use crate::api::{Action, UserRef};
 
 /// Every command, ready for poise.
 pub(super) fn all() -> Vec<poise::Command<Data, Error>> {
@@ -133,10 +133,28 @@ async fn play(
     #[name_localized("ru", "цвет")]
     #[description_localized("ru", "Ваш цвет")]
     colour: Option<Colour>,
+    #[description = "The computer's level, 1 to 8, when you play the bot"]
+    #[name_localized("ru", "уровень")]
+    #[description_localized("ru", "Уровень компьютера, от 1 до 8, если вы играете с ботом")]
+    #[min = 1]
+    #[max = 8]
+    level: Option<u8>,
 ) -> Result<(), Error> {
+    // Challenging a bot (this one: `/play chess @Kodex`) is a game against
+    // the computer.
+    let computer = |user: &serenity::User| {
+        user.bot.then(|| {
+            UserRef::computer(
+                crate::api::Platform::Discord,
+                level.unwrap_or(crate::service::DEFAULT_COMPUTER_LEVEL),
+            )
+        })
+    };
     let action = Action::Play {
         variant,
-        opponent: opponent.as_ref().map(|user| user_ref(user, None)),
+        opponent: opponent
+            .as_ref()
+            .map(|user| computer(user).unwrap_or_else(|| user_ref(user, None))),
         clock: clock.map(|clock| clock.service_text().to_string()),
         color: colour.map(|colour| colour.service_text().to_string()),
     };

@@ -78,6 +78,10 @@ impl Service {
         {
             return Err(Msg::new("error-self-challenge").into());
         }
+        let computer = opponent.as_ref().and_then(UserRef::computer_level);
+        if computer.is_some() && variant.visibility() == kodex_engine::Visibility::OwnPiecesOnly {
+            return Err(Msg::new("error-computer-kriegspiel").into());
+        }
         let now = self.now();
         let mut row = GameRow {
             id: String::new(),
@@ -127,6 +131,10 @@ impl Service {
             return Err(Msg::new("error-internal").into());
         }
         self.inner.wake.notify_one();
+        if computer.is_some() {
+            tracing::info!(game = %row.id, variant = %row.variant, "game against the computer");
+            return self.accept_for_computer(ctx, &row).await;
+        }
         tracing::info!(game = %row.id, variant = %row.variant, "challenge created");
         let lang = ctx.lang;
         let color_text = match color {

@@ -7,6 +7,8 @@
 
 mod apply;
 mod challenge;
+mod computer;
+pub use computer::DEFAULT_LEVEL as DEFAULT_COMPUTER_LEVEL;
 mod info;
 mod lookup;
 mod offers;
@@ -80,6 +82,10 @@ struct Inner {
     lang_choices: Mutex<HashMap<(LangOwner, String, String), Option<Lang>>>,
     /// One permit per core for drawing images (see [`Service::draw_off_runtime`]).
     drawing: tokio::sync::Semaphore,
+    /// One permit per core for the computer's searches.
+    computing: Arc<tokio::sync::Semaphore>,
+    /// The computer's searches under way.
+    thinking: computer::Thinking,
 }
 
 pub(crate) use crate::store::LangOwner;
@@ -197,6 +203,10 @@ impl Service {
                 drawing: tokio::sync::Semaphore::new(
                     std::thread::available_parallelism().map_or(2, usize::from),
                 ),
+                computing: Arc::new(tokio::sync::Semaphore::new(
+                    std::thread::available_parallelism().map_or(2, usize::from),
+                )),
+                thinking: computer::Thinking::default(),
             }),
         }
     }
@@ -235,6 +245,9 @@ impl Service {
         let weak = Arc::downgrade(&self.inner);
         let wake = self.inner.wake.clone();
         let time = self.inner.time.clone();
+        // Games against the computer go on where they were.
+        let service = self.clone();
+        tokio::spawn(async move { service.resume_computers().await });
         tokio::spawn(async move {
             loop {
                 let next = {
@@ -325,14 +338,29 @@ impl Service {
     }
 
     fn send(&self, deliveries: Vec<Delivery>) {
+        for platform in [Platform::Console, Platform::Discord, Platform::Telegram] {
+            let of_platform: Vec<Delivery> = deliveries
+                .iter()
+                .filter(|d| target_platform(d) == platform)
+                .cloned()
+                .collect();
+            if !of_platform.is_empty() {
+                self.computers_follow(platform, &of_platform);
+            }
+        }
+        self.deliver(deliveries);
+    }
+
+    /// Puts deliveries in their platforms' outboxes (none for the computer).
+    fn deliver(&self, deliveries: Vec<Delivery>) {
         let Ok(outboxes) = self.inner.outboxes.lock() else {
             return;
         };
-        for delivery in deliveries {
-            let platform = match &delivery.target {
-                Target::Chat(chat) => chat.platform,
-                Target::Private(user) | Target::Ephemeral(user) => user.platform,
-            };
+        for delivery in deliveries
+            .into_iter()
+            .filter(|d| !computer::for_computer(d))
+        {
+            let platform = target_platform(&delivery);
             match outboxes.get(&platform) {
                 Some(outbox) => {
                     if outbox.send(delivery).is_err() {
@@ -542,7 +570,13 @@ impl Service {
                 .into()),
         };
         match result {
-            Ok(deliveries) => deliveries,
+            Ok(deliveries) => {
+                self.computers_follow(ctx.req.chat.platform, &deliveries);
+                deliveries
+                    .into_iter()
+                    .filter(|d| !computer::for_computer(d))
+                    .collect()
+            }
             Err(Failure::Silent) => Vec::new(),
             Err(Failure::User(msg)) => vec![self.reply(&ctx, &msg)],
             Err(Failure::Conflict) => vec![self.reply(&ctx, &Msg::new("error-conflict"))],
@@ -588,6 +622,14 @@ impl Service {
 impl Handler for Service {
     fn handle(&self, request: Request) -> HandlerFuture<'_> {
         Box::pin(self.dispatch(request))
+    }
+}
+
+/// The platform a delivery goes to.
+fn target_platform(delivery: &Delivery) -> Platform {
+    match &delivery.target {
+        Target::Chat(chat) => chat.platform,
+        Target::Private(user) | Target::Ephemeral(user) => user.platform,
     }
 }
 

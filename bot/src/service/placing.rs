@@ -35,6 +35,12 @@ fn placements(variant: &Variant, row: &GameRow) -> [Placement; 2] {
     [placement_of(variant, row, 0), placement_of(variant, row, 1)]
 }
 
+/// The side that places next in `row`'s public setup (index), if any.
+pub(super) fn places_next(variant: &Variant, row: &GameRow) -> Option<usize> {
+    let [white, black] = placements(variant, row);
+    turn_to_place(variant, [&white, &black]).map(|side| side.index())
+}
+
 /// The last piece placed, as `Ke1`.
 fn last_placed(variant: &Variant, placement: &Placement) -> String {
     placement

@@ -81,7 +81,16 @@ fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
     let mut opponent = None;
     let mut clock = None;
     let mut color = None;
-    for word in args.split_whitespace() {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    // `/play chess computer level 5` (or `@kodex`, `компьютер`).
+    let (computer, words) = crate::command::computer_opponent(&words);
+    if let Some(level) = computer {
+        opponent = Some(crate::api::UserRef::computer(
+            crate::api::Platform::Telegram,
+            level,
+        ));
+    }
+    for word in words {
         if let Some(username) = word.strip_prefix('@').filter(|name| !name.is_empty()) {
             opponent = Some((context.resolve_username)(username));
         } else if is_color(word) {

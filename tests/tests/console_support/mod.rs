@@ -125,6 +125,22 @@ impl Chat {
         out
     }
 
+    /// Waits (up to a minute) for deliveries no request caused — the
+    /// computer's moves — until `done` holds for all printed so far; returns
+    /// those lines.
+    pub async fn wait_for(&mut self, what: &str, done: impl Fn(&[String]) -> bool) -> Vec<String> {
+        let mut out = Vec::new();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !done(&out) {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match tokio::time::timeout(left, self.outbox.recv()).await {
+                Ok(Some(delivery)) => out.extend(self.console.show(&delivery)),
+                _ => panic!("no {what} within a minute: {out:#?}"),
+            }
+        }
+        out
+    }
+
     /// The stored row of game `id`.
     pub async fn row(&self, id: &str) -> GameRow {
         self.service
@@ -245,6 +261,19 @@ pub fn game_id(lines: &[String]) -> String {
             Some(rest.split(']').next()?.to_owned())
         })
         .unwrap_or_else(|| panic!("no challenge in {lines:#?}"))
+}
+
+/// The id of the game whose start (or setup) `lines` announce: "Game k7m2
+/// starts", "Game k7m2 is being set up".
+pub fn game_id_of_start(lines: &[String]) -> String {
+    lines
+        .iter()
+        .find_map(|line| {
+            let (_, rest) = line.split_once("Game ")?;
+            let id = rest.split_whitespace().next()?;
+            (rest.contains(" starts") || rest.contains(" is being set up")).then(|| id.to_owned())
+        })
+        .unwrap_or_else(|| panic!("no game started in {lines:#?}"))
 }
 
 /// Whether any line contains `text`.

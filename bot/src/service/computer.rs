@@ -1,0 +1,431 @@
+//! The computer opponent: `/play <variant> computer [level N]`.
+//!
+//! The computer is a seat like any other, held by the user id
+//! `computer:<level>` ([`UserRef::computer`]). It accepts at once; whenever
+//! a game it sits in changes (after any request or deadline), it looks at
+//! the game as stored and acts the way a person would, through the same
+//! requests: it places its army in a setup phase, answers draw offers by its
+//! evaluation and takeback requests with yes, resigns hopeless positions at
+//! the higher levels, and moves when it is its turn. The thinking runs off
+//! the async runtime, at most one search per core at a time, and a search is
+//! cancelled when its game ends. Nothing of this is stored apart from the
+//! game: after a restart [`Service::resume_computers`] picks every game up
+//! where it was.
+//!
+//! In hidden-information games the computer is given its seat's view only,
+//! never the position: in fog of war it plays from its view
+//! ([`search::pick_move_from_view`]) among its own legal moves, which a
+//! player knows; Kriegspiel is not offered against the computer yet.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::{Ctx, Msg, Outcome, Service};
+use crate::api::{Action, ChatRef, Delivery, Platform, Request, Target, UserRef};
+use crate::store::{GameRow, Status};
+use kodex_engine::search::{self, Level, Searcher};
+use kodex_engine::{Audience, Side, Visibility};
+
+/// The level of a `/play … computer` without one.
+pub const DEFAULT_LEVEL: u8 = 3;
+/// Below this (centipawns, for the computer) a position is hopeless.
+const HOPELESS: i32 = -1_200;
+/// From this level on the computer resigns hopeless positions.
+const RESIGNS_FROM_LEVEL: u8 = 5;
+/// Positions sampled from a fog-of-war view.
+const FOG_SAMPLES: usize = 6;
+
+/// What the service keeps about the computer's thinking: one search at a
+/// time per game, each with a flag that cancels it.
+#[derive(Default)]
+pub(crate) struct Thinking {
+    games: std::sync::Mutex<HashMap<String, Arc<AtomicBool>>>,
+}
+
+impl Thinking {
+    /// Marks `game` as being thought about, `stop` cancelling the search;
+    /// `false` if it already is.
+    fn start(&self, game: &str, stop: Arc<AtomicBool>) -> bool {
+        let Ok(mut games) = self.games.lock() else {
+            return false;
+        };
+        if games.contains_key(game) {
+            return false;
+        }
+        games.insert(game.to_owned(), stop);
+        true
+    }
+
+    fn finish(&self, game: &str) {
+        if let Ok(mut games) = self.games.lock() {
+            games.remove(game);
+        }
+    }
+
+    /// Stops the search of `game`, if one runs.
+    pub(crate) fn cancel(&self, game: &str) {
+        if let Ok(games) = self.games.lock() {
+            if let Some(stop) = games.get(game) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// Whether a delivery is for the computer (which reads no messages).
+pub(crate) fn for_computer(delivery: &Delivery) -> bool {
+    match &delivery.target {
+        Target::Private(user) | Target::Ephemeral(user) => user.computer_level().is_some(),
+        // The computer's "private chat", where its own requests come from.
+        Target::Chat(chat) => is_computer(&chat.id),
+    }
+}
+
+/// What the computer does next in a game, read from the stored row.
+enum Step {
+    /// Nothing: not its turn, or the game is over.
+    Wait,
+    /// Say this, as the computer (setup input, answers to offers).
+    Say(Action, bool),
+    /// Think and move (or resign).
+    Move(usize, Level),
+}
+
+impl Service {
+    /// Acts for every computer seat of the games these deliveries are
+    /// about, in the background.
+    pub(crate) fn computers_follow(&self, platform: Platform, deliveries: &[Delivery]) {
+        let mut ids: Vec<&str> = deliveries
+            .iter()
+            .filter_map(|d| d.game.as_ref().map(|g| g.id.as_str()))
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        for id in ids {
+            self.computer_follow(platform, id);
+        }
+    }
+
+    fn computer_follow(&self, platform: Platform, id: &str) {
+        let service = self.clone();
+        let id = id.to_owned();
+        tokio::spawn(async move { service.computer_act(platform, &id).await });
+    }
+
+    /// After a restart: every game with a computer seat continues.
+    pub async fn resume_computers(&self) {
+        for platform in [Platform::Console, Platform::Discord, Platform::Telegram] {
+            for level in 1..=8 {
+                let user = UserRef::computer(platform, level);
+                match self
+                    .inner
+                    .store
+                    .open_games_of(platform.key(), &user.id)
+                    .await
+                {
+                    Ok(rows) => {
+                        for row in rows {
+                            self.computer_follow(platform, &row.id);
+                        }
+                    }
+                    Err(e) => tracing::error!(error = %e, "cannot read the computer's games"),
+                }
+            }
+        }
+    }
+
+    /// One step of the computer in game `id`; each request it makes leads,
+    /// through [`Service::computers_follow`], to the next step.
+    async fn computer_act(self, platform: Platform, id: &str) {
+        let Ok(Some(row)) = self.inner.store.get(platform.key(), id).await else {
+            return;
+        };
+        if row.status.is_over() {
+            self.inner.thinking.cancel(id);
+            return;
+        }
+        let step = match self.next_step(&row) {
+            Ok(step) => step,
+            Err(_) => return,
+        };
+        match step {
+            Step::Wait => {}
+            Step::Say(action, private) => {
+                let Some(seat) = row.seats.iter().find(|s| is_computer(&s.user_id)) else {
+                    return;
+                };
+                let level = UserRef::level_of(&seat.user_id).unwrap_or(DEFAULT_LEVEL);
+                let user = UserRef::computer(platform, level);
+                self.computer_says(&row, user, action, private).await;
+            }
+            Step::Move(seat, level) => self.computer_moves(platform, row, seat, level).await,
+        }
+    }
+
+    /// What the computer does next in `row`.
+    fn next_step(&self, row: &GameRow) -> Outcome<Step> {
+        let computer_seats: Vec<usize> = row
+            .seats
+            .iter()
+            .filter(|s| is_computer(&s.user_id))
+            .map(|s| s.seat)
+            .collect();
+        if computer_seats.is_empty() {
+            return Ok(Step::Wait);
+        }
+        let id = Some(row.id.clone());
+        match row.status {
+            Status::Setup => {
+                let variant = self.variant(row)?;
+                let public = variant
+                    .setup()
+                    .is_some_and(|s| s.mode == kodex_engine::setup::SetupMode::Public);
+                for &index in &computer_seats {
+                    let Some(seat) = row.seat(index) else {
+                        continue;
+                    };
+                    if public {
+                        if super::placing::places_next(&variant, row) == Some(seat.side) {
+                            let text = "random".to_owned();
+                            return Ok(Step::Say(Action::Move { text, game: id }, false));
+                        }
+                    } else if !seat.ready {
+                        let text = if seat.setup.is_some() {
+                            "ready"
+                        } else {
+                            "random"
+                        };
+                        let text = text.to_owned();
+                        return Ok(Step::Say(Action::Move { text, game: id }, true));
+                    }
+                }
+                Ok(Step::Wait)
+            }
+            Status::Active => {
+                let game = self.replay(row)?;
+                let side_of = |seat: usize| row.seat(seat).map(|s| s.side);
+                let ours = |side: usize| computer_seats.iter().any(|&s| side_of(s) == Some(side));
+                if let Some(offerer) = row.draw_offer.map(|s| s as usize) {
+                    if !ours(offerer) {
+                        let &seat = computer_seats.first().unwrap_or(&0);
+                        let side = Side(side_of(seat).unwrap_or(0) as u8);
+                        // Accepted only when the computer is not better.
+                        let action = if search::evaluate(&game, side) <= 0 {
+                            Action::Draw { game: id }
+                        } else {
+                            Action::DeclineDraw { game: id }
+                        };
+                        return Ok(Step::Say(action, true));
+                    }
+                }
+                if let Some(asker) = row.takeback_offer.map(|s| s as usize) {
+                    if !ours(asker) {
+                        return Ok(Step::Say(Action::Takeback { game: id }, true));
+                    }
+                }
+                let seat = game.seat_to_move();
+                match row.seat(seat) {
+                    Some(s) if is_computer(&s.user_id) && game.outcome().is_none() => {
+                        let level = UserRef::level_of(&s.user_id).unwrap_or(DEFAULT_LEVEL);
+                        let level = Level::new(level).unwrap_or_default();
+                        Ok(Step::Move(seat, level))
+                    }
+                    _ => Ok(Step::Wait),
+                }
+            }
+            _ => Ok(Step::Wait),
+        }
+    }
+
+    /// Sends `action` as the computer of `row` and follows up on its answer.
+    async fn computer_says(&self, row: &GameRow, user: UserRef, action: Action, private: bool) {
+        let platform = user.platform;
+        let chat = if private {
+            ChatRef {
+                platform,
+                id: user.id.clone(),
+            }
+        } else {
+            ChatRef {
+                platform,
+                id: row.chat_id.clone(),
+            }
+        };
+        let request = Request {
+            chat,
+            private,
+            actor: user,
+            locale: None,
+            action,
+        };
+        // Handled like anyone's request, which also lets the computer follow
+        // up on its own answer.
+        let deliveries = Box::pin(self.dispatch(request)).await;
+        self.deliver(deliveries);
+    }
+
+    /// Thinks about `row` for its computer seat `seat`, then moves (or
+    /// resigns a hopeless position). While it thinks it holds the service
+    /// only weakly: a service that stops (a restart) drops the move, and the
+    /// next process thinks again ([`Service::resume_computers`]).
+    async fn computer_moves(self, platform: Platform, row: GameRow, seat: usize, level: Level) {
+        let mut searcher = Searcher::new(8);
+        if !self.inner.thinking.start(&row.id, searcher.stop_flag()) {
+            return;
+        }
+        let Some(work) = self.decision(&row, seat, level) else {
+            self.inner.thinking.finish(&row.id);
+            return;
+        };
+        let Ok(permit) = self.inner.computing.clone().acquire_owned().await else {
+            return;
+        };
+        let weak = Arc::downgrade(&self.inner);
+        drop(self);
+        let decision = tokio::task::spawn_blocking(move || work(&mut searcher))
+            .await
+            .ok()
+            .flatten();
+        drop(permit);
+        let Some(inner) = weak.upgrade() else {
+            return;
+        };
+        let service = Service { inner };
+        service.inner.thinking.finish(&row.id);
+        let Some((text, resign)) = decision else {
+            return;
+        };
+        // A takeback may have changed the game while it thought: think again.
+        match service.inner.store.get(platform.key(), &row.id).await {
+            Ok(Some(now)) if now.moves == row.moves && now.status == row.status => {}
+            Ok(Some(_)) => return service.computer_follow(platform, &row.id),
+            _ => return,
+        }
+        let user = UserRef::computer(platform, level.number());
+        let action = if resign {
+            let side = if row.seat(seat).map(|s| s.side) == Some(0) {
+                "w"
+            } else {
+                "b"
+            };
+            Action::Button {
+                data: format!("rsg:{}:{side}", row.id),
+            }
+        } else {
+            Action::Move {
+                text,
+                game: Some(row.id.clone()),
+            }
+        };
+        service.computer_says(&row, user, action, true).await;
+    }
+
+    /// The thinking to do for the computer seat `seat` of `row`, to run off
+    /// the runtime: its move (UCI) and whether it resigns instead; `None`
+    /// when it has nothing to play or was cancelled.
+    #[allow(clippy::type_complexity)]
+    fn decision(
+        &self,
+        row: &GameRow,
+        seat: usize,
+        level: Level,
+    ) -> Option<Box<dyn FnOnce(&mut Searcher) -> Option<(String, bool)> + Send>> {
+        let game = self.replay(row).ok()?;
+        let side = Side(row.seat(seat)?.side as u8);
+        let live = row.remaining(seat).is_some();
+        let think = level.strength().think_time;
+        // By correspondence there is no hurry: a little longer, not much.
+        let think = if live {
+            think
+        } else {
+            (think * 2).min(Duration::from_secs(4))
+        };
+        let ply = row.move_list().len();
+        let seed = seed_of(&row.id, ply);
+        Some(Box::new(move |searcher: &mut Searcher| {
+            let deadline = Some(Instant::now() + think);
+            let hidden = game.variant().hidden_information();
+            let mv = if hidden {
+                if game.variant().visibility() == Visibility::OwnPiecesOnly {
+                    return None;
+                }
+                // Its view and its own legal moves: what a player knows.
+                let view = game.view(Audience::Side(side));
+                let legal = game.legal_moves();
+                let ranked = search::pick_move_from_view(
+                    game.variant(),
+                    &view,
+                    None,
+                    level,
+                    seed,
+                    FOG_SAMPLES,
+                    deadline,
+                );
+                ranked
+                    .into_iter()
+                    .find(|mv| legal.contains(mv))
+                    .or_else(|| legal.first().copied())?
+            } else {
+                search::pick_move_with(searcher, &game, level, seed, deadline)?
+            };
+            let resign = !hidden
+                && level.number() >= RESIGNS_FROM_LEVEL
+                && ply >= 20
+                && search::evaluate(&game, side) < HOPELESS;
+            Some((game.uci(mv), resign))
+        }))
+    }
+
+    /// `/play <variant> computer`: the challenge is accepted at once.
+    pub(crate) async fn accept_for_computer(&self, ctx: &Ctx, row: &GameRow) -> Outcome {
+        let Some(opponent) = row.opponent_id.as_deref() else {
+            return Err(Msg::new("error-internal").into());
+        };
+        let level = UserRef::level_of(opponent).unwrap_or(DEFAULT_LEVEL);
+        let computer = Ctx {
+            req: Request {
+                chat: ctx.req.chat.clone(),
+                private: ctx.req.private,
+                actor: UserRef::computer(ctx.req.chat.platform, level),
+                locale: None,
+                action: Action::Accept {
+                    game: Some(row.id.clone()),
+                },
+            },
+            lang: ctx.lang,
+            open_games: std::sync::OnceLock::new(),
+        };
+        self.accept(&computer, Some(row.id.clone())).await
+    }
+}
+
+/// Whether a stored user id is the computer's.
+pub(crate) fn is_computer(user_id: &str) -> bool {
+    UserRef::level_of(user_id).is_some()
+}
+
+/// A seed for the computer's choice at this ply of this game.
+fn seed_of(id: &str, ply: usize) -> u64 {
+    id.bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+        .wrapping_add(ply as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_computer_is_known_by_its_id_and_level() {
+        let computer = UserRef::computer(Platform::Console, 5);
+        assert_eq!(computer.computer_level(), Some(5));
+        assert!(is_computer(&computer.id));
+        assert!(!is_computer("alice"));
+        assert_eq!(UserRef::level_of("computer:9"), None);
+        assert_ne!(seed_of("k7m2", 1), seed_of("k7m2", 2));
+    }
+}

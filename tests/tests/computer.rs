@@ -1,0 +1,131 @@
+//! Games against the computer through the console: it accepts at once,
+//! moves when it is its turn (also first, and after a restart), sets up in
+//! battle chess and places in Frolov chess, plays from its view in fog of
+//! war, approves takebacks, and every game it plays is an ordinary game.
+
+mod console_support;
+
+use console_support::{game_id_of_start, has, Chat};
+use kodex_bot::store::Status;
+
+/// Whether the computer (`Kodex L<level>`) has played a move in `lines`.
+fn computer_played(lines: &[String]) -> bool {
+    lines
+        .iter()
+        .any(|l| l.contains("Kodex L") && l.contains("played"))
+}
+
+#[tokio::test]
+async fn the_computer_accepts_at_once_and_answers_every_move() {
+    let mut chat = Chat::new("computer-chess").await;
+    let out = chat
+        .say("alice: /play chess computer level 2 white 5+3")
+        .await;
+    assert!(has(&out, "starts"), "{out:#?}");
+    assert!(has(&out, "Kodex L2"), "{out:#?}");
+    let id = game_id_of_start(&out);
+    let row = chat.row(&id).await;
+    assert_eq!(row.status, Status::Active);
+    assert_eq!(row.player_id(1), Some("computer:2"));
+    for (ply, mv) in ["e4", "d4", "Nf3"].into_iter().enumerate() {
+        let out = chat.say(&format!("alice: {mv}")).await;
+        assert!(has(&out, "alice played"), "{out:#?}");
+        chat.wait_for("the computer's move", computer_played).await;
+        assert_eq!(chat.row(&id).await.move_list().len(), 2 * ply + 2);
+    }
+    // It approves a takeback, then answers the move again.
+    chat.say("alice: /takeback").await;
+    let row = chat.row(&id).await;
+    let out = chat
+        .wait_for("the takeback", |out| has(out, "taken back"))
+        .await;
+    assert!(has(&out, "taken back"), "{out:#?}");
+    let after = chat.row(&id).await;
+    assert!(after.move_list().len() < row.move_list().len(), "{out:#?}");
+}
+
+#[tokio::test]
+async fn the_computer_moves_first_as_white_and_again_after_a_restart() {
+    let mut chat = Chat::new("computer-white").await;
+    let out = chat.say("alice: /play chess computer black").await;
+    let id = game_id_of_start(&out);
+    chat.wait_for("the computer's first move", computer_played)
+        .await;
+    assert_eq!(chat.row(&id).await.move_list().len(), 1);
+    chat.say("alice: e5").await;
+    // Restarted before it answered: the new process picks the game up.
+    let mut chat = chat.restart().await;
+    chat.service.resume_computers().await;
+    chat.wait_for("the computer's move after the restart", computer_played)
+        .await;
+    assert_eq!(chat.row(&id).await.move_list().len(), 3);
+}
+
+#[tokio::test]
+async fn the_computer_sets_up_in_battle_chess_and_places_in_frolov_chess() {
+    let mut chat = Chat::new("computer-setups").await;
+    let out = chat.say("alice: /play battle computer white").await;
+    assert!(has(&out, "is being set up"), "{out:#?}");
+    let id = game_id_of_start(&out);
+    chat.say("alice (dm): random").await;
+    let mut out = chat.say("alice (dm): ready").await;
+    // The computer gets ready on its own time: before alice (then her
+    // ready reveals), or after (then its ready does).
+    if !has(&out, "both setups are revealed") {
+        out = chat
+            .wait_for("the reveal", |out| has(out, "both setups are revealed"))
+            .await;
+    }
+    assert!(has(&out, "starts") || has(&out, "wins"), "{out:#?}");
+    assert!(chat.row(&id).await.status != Status::Setup);
+
+    let out = chat.say("alice: /play frolov @kodex white").await;
+    let id = game_id_of_start(&out);
+    for _ in 0..16 {
+        let out = chat.say("alice: random").await;
+        if chat.row(&id).await.status != Status::Setup {
+            break;
+        }
+        assert!(has(&out, "alice placed"), "{out:#?}");
+        chat.wait_for("the computer's placement", |out| {
+            has(out, "Kodex L3 placed")
+        })
+        .await;
+    }
+    let row = chat.row(&id).await;
+    assert_ne!(row.status, Status::Setup, "every piece stands");
+    assert_eq!(
+        row.seats[1].setup.as_deref().map(|s| s.split(' ').count()),
+        Some(16)
+    );
+}
+
+#[tokio::test]
+async fn the_computer_plays_fog_of_war_from_its_view() {
+    let mut chat = Chat::new("computer-fog").await;
+    let out = chat.say("alice: /play fogofwar computer l4 white").await;
+    let id = game_id_of_start(&out);
+    for mv in ["e4", "Nf3", "Bc4"] {
+        let out = chat.say(&format!("alice (dm): {mv}")).await;
+        if chat.row(&id).await.status != Status::Active {
+            break;
+        }
+        assert!(has(&out, "you played"), "{out:#?}");
+        let out = chat
+            .wait_for("the computer's move", |out| has(out, "your move"))
+            .await;
+        // The chat hears whose turn it is, never the computer's move.
+        assert!(!has(&out, "Kodex L4 played"), "{out:#?}");
+    }
+    assert!(chat.row(&id).await.move_list().len() >= 2);
+}
+
+#[tokio::test]
+async fn kriegspiel_against_the_computer_is_refused_clearly() {
+    let mut chat = Chat::new("computer-krieg").await;
+    let out = chat.say("alice: /play kriegspiel computer").await;
+    assert!(has(&out, "Kriegspiel against the computer"), "{out:#?}");
+    chat.say("alice: /lang ru").await;
+    let out = chat.say("alice: /play kriegspiel компьютер").await;
+    assert!(has(&out, "Кригшпиль против компьютера"), "{out:#?}");
+}
