@@ -1,10 +1,12 @@
 //! Load bench: end-to-end move handling (parse, validate, persist, render)
 //! with many concurrent games on one SQLite file.
 //!
-//! `cargo bench -p kodex-bot --bench moves [-- <games> <plies> <rate>]` prints
-//! p50 / p99 latency per move and the throughput: first with every game
-//! moving as fast as it can, then with the games together offering `rate`
-//! moves per second.
+//! `cargo bench -p kodex-bot --bench moves [-- <games> <plies> <rate>
+//! <computer games>]` prints p50 / p99 latency per move and the throughput:
+//! first with every game moving as fast as it can, then with the games
+//! together offering `rate` moves per second, and then (when `<computer
+//! games>` is not 0, default 100) the same paced moves again while that many
+//! games against the computer (level 5) are played at the same time.
 
 use kodex_bot::api::{Action, ChatRef, Handler, Platform, Request, UserRef};
 use kodex_bot::config::Config;
@@ -51,6 +53,7 @@ async fn main() {
     let games = args.next().unwrap_or(1_000);
     let plies = args.next().unwrap_or(OPENING.len()).min(OPENING.len());
     let rate = args.next().unwrap_or(500).max(1);
+    let computer_games = args.next().unwrap_or(100);
 
     let dir = std::env::temp_dir().join(format!("kodex-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -62,18 +65,8 @@ async fn main() {
 
     // Set up the games: one chat per pair, so no move is ambiguous.
     for i in 0..games {
-        let (white, black) = (user(format!("w{i}")), user(format!("b{i}")));
-        let chat = format!("chat{i}");
-        let play = Action::Play {
-            variant: "chess".into(),
-            opponent: Some(black.clone()),
-            clock: Some("10+0".into()),
-            color: Some("white".into()),
-        };
-        service.handle(request(&chat, &white, play)).await;
-        service
-            .handle(request(&chat, &black, Action::Accept { game: None }))
-            .await;
+        let players = [user(format!("w{i}")), user(format!("b{i}"))];
+        start_game(&service, &format!("chat{i}"), &players).await;
     }
 
     // The renderer's share: one board image of a middle-game position.
@@ -100,7 +93,7 @@ async fn main() {
     // Phase 1, saturation: every game moves as fast as it can (closed loop).
     let half = plies / 2;
     let started = Instant::now();
-    let latencies = run_phase(&service, games, 0..half, None).await;
+    let latencies = run_phase(&service, games, 0..half, None, "").await;
     report("saturated", games, started.elapsed(), latencies);
 
     // Phase 2, paced: the games together offer `rate` moves per second, as
@@ -108,32 +101,143 @@ async fn main() {
     // an artificial burst.
     let interval = Duration::from_secs_f64(games as f64 / rate as f64);
     let started = Instant::now();
-    let latencies = run_phase(&service, games, half..plies, Some(interval)).await;
+    let latencies = run_phase(&service, games, half..plies, Some(interval), "").await;
     report(
         &format!("paced at {rate} moves/s"),
         games,
         started.elapsed(),
         latencies,
     );
+
+    if computer_games > 0 {
+        // Phase 3: the same paced moves (the games start afresh) while
+        // people play the computer in `computer_games` other chats.
+        for i in 0..games {
+            let players = [user(format!("p3w{i}")), user(format!("p3b{i}"))];
+            start_game(&service, &format!("p3chat{i}"), &players).await;
+        }
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut humans = Vec::new();
+        for i in 0..computer_games {
+            humans.push(tokio::spawn(play_the_computer(
+                service.clone(),
+                i,
+                stop.clone(),
+            )));
+        }
+        // Let the computer games get going.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let started = Instant::now();
+        let latencies = run_phase(&service, games, 0..plies, Some(interval), "p3").await;
+        report(
+            &format!("paced at {rate} moves/s, {computer_games} games against the computer"),
+            games,
+            started.elapsed(),
+            latencies,
+        );
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let mut computer_moves = 0;
+        for human in humans {
+            computer_moves += human.await.unwrap_or(0);
+        }
+        println!("meanwhile the computer made {computer_moves} moves in {computer_games} games");
+    }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A chess game between `players` (white first) in `chat`, 10+0.
+async fn start_game(service: &Service, chat: &str, players: &[UserRef; 2]) {
+    let play = Action::Play {
+        variant: "chess".into(),
+        opponent: Some(players[1].clone()),
+        clock: Some("10+0".into()),
+        color: Some("white".into()),
+    };
+    service.handle(request(chat, &players[0], play)).await;
+    service
+        .handle(request(chat, &players[1], Action::Accept { game: None }))
+        .await;
+}
+
+/// A person who plays black against the computer (level 5) in chat
+/// `comp<i>`, answering each of its moves after 0.5–2 s with a random legal
+/// move, until `stop`; returns how many moves the computer made.
+async fn play_the_computer(
+    service: Service,
+    i: usize,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> usize {
+    let human = user(format!("h{i}"));
+    let chat = format!("comp{i}");
+    let play = Action::Play {
+        variant: "chess".into(),
+        opponent: Some(UserRef::computer(Platform::Console, 5)),
+        clock: None,
+        color: Some("black".into()),
+    };
+    let out = service.handle(request(&chat, &human, play)).await;
+    let Some(id) = out
+        .iter()
+        .find_map(|d| d.game.as_ref().map(|g| g.id.clone()))
+    else {
+        return 0;
+    };
+    let variant = Registry::builtin().get("chess").cloned().expect("chess");
+    let mut answered = 0;
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        // A person looks at the board now and then, and takes a moment.
+        tokio::time::sleep(Duration::from_millis(500 + fastrand::u64(..1_500))).await;
+        let Ok(Some(row)) = service.store().get("console", &id).await else {
+            break;
+        };
+        if row.status.is_over() {
+            break;
+        }
+        let start = row.start_fen.clone().unwrap_or_default();
+        let Ok(game) = Game::replay(&variant, &start, &row.move_list()) else {
+            break;
+        };
+        if game.side_to_move().index() != 1 {
+            continue;
+        }
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = game.uci(moves[fastrand::usize(..moves.len())]);
+        answered += 1;
+        service
+            .handle(request(
+                &chat,
+                &human,
+                Action::Move {
+                    text: mv,
+                    game: Some(id.clone()),
+                },
+            ))
+            .await;
+    }
+    answered
 }
 
 /// Plays half-moves `plies` of the opening in every game at once; with
 /// `interval`, each game waits that long between its moves (starting at a
-/// random offset). Returns every move's latency.
+/// random offset). Players and chats are named with `prefix`. Returns every
+/// move's latency.
 async fn run_phase(
     service: &Service,
     games: usize,
     plies: std::ops::Range<usize>,
     interval: Option<Duration>,
+    prefix: &'static str,
 ) -> Vec<Duration> {
     let mut tasks = Vec::with_capacity(games);
     for i in 0..games {
         let service = service.clone();
         let plies = plies.clone();
         tasks.push(tokio::spawn(async move {
-            let players = [user(format!("w{i}")), user(format!("b{i}"))];
-            let chat = format!("chat{i}");
+            let players = [user(format!("{prefix}w{i}")), user(format!("{prefix}b{i}"))];
+            let chat = format!("{prefix}chat{i}");
             let mut latencies = Vec::with_capacity(plies.len());
             let start = tokio::time::Instant::now()
                 + interval.map_or(Duration::ZERO, |d| d.mul_f64(fastrand::f64()));

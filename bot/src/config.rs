@@ -53,6 +53,20 @@ pub struct GamesConfig {
     pub challenge_expiry_secs: u64,
     /// Language for users and chats that chose none.
     pub default_lang: String,
+    /// Open challenges one person may have at once.
+    #[serde(default = "default_max_open_challenges")]
+    pub max_open_challenges: usize,
+    /// Games in setup or play one person may have at once.
+    #[serde(default = "default_max_running_games")]
+    pub max_running_games: usize,
+}
+
+fn default_max_open_challenges() -> usize {
+    10
+}
+
+fn default_max_running_games() -> usize {
+    50
 }
 
 /// `[variants]`.
@@ -197,6 +211,20 @@ impl Config {
         }
         if let Some(v) = env("KODEX_DEFAULT_LANG") {
             self.games.default_lang = v;
+        }
+        for (variable, slot) in [
+            (
+                "KODEX_MAX_OPEN_CHALLENGES",
+                &mut self.games.max_open_challenges,
+            ),
+            ("KODEX_MAX_RUNNING_GAMES", &mut self.games.max_running_games),
+        ] {
+            if let Some(v) = env(variable) {
+                *slot = v.trim().parse().map_err(|_| ConfigError::Environment {
+                    variable,
+                    message: format!("expected a number, got {v:?}"),
+                })?;
+            }
         }
         if let Some(v) = env("KODEX_VARIANTS_DIR") {
             self.variants.dir = v;

@@ -154,13 +154,18 @@ impl Console {
 
     /// Reads lines from `input` until it ends, printing answers and the
     /// service's unsolicited deliveries (flag falls, expiries) to stdout.
-    pub async fn run<R: AsyncBufRead + Unpin>(mut self, input: R) -> std::io::Result<()> {
+    /// Bytes that are not UTF-8 are replaced (`�`), never fatal.
+    pub async fn run<R: AsyncBufRead + Unpin + Send + 'static>(
+        mut self,
+        input: R,
+    ) -> std::io::Result<()> {
         let mut outbox = self.service.outbox(Platform::Console);
-        let mut lines = input.lines();
+        let mut lines = read_lines(input);
         loop {
             tokio::select! {
-                line = lines.next_line() => {
-                    let Some(line) = line? else { return Ok(()) };
+                line = lines.recv() => {
+                    let Some(line) = line else { return Ok(()) };
+                    let line = line?;
                     for out in self.line(&line).await {
                         println!("{out}");
                     }
@@ -173,6 +178,32 @@ impl Console {
             }
         }
     }
+}
+
+/// The lines of `input`, read by a task of their own (so that waiting for
+/// one never loses half a line), invalid UTF-8 replaced.
+fn read_lines<R: AsyncBufRead + Unpin + Send + 'static>(
+    mut input: R,
+) -> tokio::sync::mpsc::Receiver<std::io::Result<String>> {
+    let (sender, receiver) = tokio::sync::mpsc::channel(16);
+    tokio::spawn(async move {
+        let mut buffer = Vec::new();
+        loop {
+            buffer.clear();
+            let line = match input.read_until(b'\n', &mut buffer).await {
+                Ok(0) => return,
+                Ok(_) => Ok(String::from_utf8_lossy(&buffer)
+                    .trim_end_matches(['\n', '\r'])
+                    .to_owned()),
+                Err(e) => Err(e),
+            };
+            let failed = line.is_err();
+            if sender.send(line).await.is_err() || failed {
+                return;
+            }
+        }
+    });
+    receiver
 }
 
 fn write_image(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

@@ -2,6 +2,9 @@
 
 ## Languages
 lang-set = Language set: English.
+lang-chat-set = This chat's language is now { $lang }.
+lang-name-en = English
+lang-name-ru = Russian
 lang-current = Your language: { $lang }. Change it with /lang en or /lang ru (/lang chat ru sets the chat's language).
 error-bad-lang = I speak English (en) and Russian (ru): /lang en or /lang ru.
 
@@ -29,6 +32,9 @@ error-unknown-variant = I don't know the variant “{ $variant }”. /variants l
 error-bad-clock = “{ $clock }” is not a clock. Use none, bullet, blitz, rapid, minutes+increment like 3+2, or days per move like 1d.
 error-bad-color = “{ $color }” is not a colour: white, black or random.
 error-self-challenge = You cannot challenge yourself.
+error-challenge-elsewhere = Challenge { $id } is open to the chat where it was made: accept it there.
+error-too-many-challenges = You have { $max } open challenges already: wait for answers, or /decline one of them.
+error-too-many-games = You are playing { $max } games already: finish one before you start another.
 error-computer-kriegspiel = Kriegspiel against the computer is not offered yet: challenge a person.
 error-not-a-challenge = { $id } is not a challenge waiting for an answer.
 error-own-challenge = You cannot accept your own challenge. /decline withdraws it.

@@ -2,6 +2,9 @@
 
 ## Языки
 lang-set = Язык: русский.
+lang-chat-set = Язык этого чата теперь { $lang }.
+lang-name-en = английский
+lang-name-ru = русский
 lang-current = Ваш язык: { $lang }. Сменить: /lang en или /lang ru (/lang chat ru задаёт язык чата).
 error-bad-lang = Я говорю по-английски (en) и по-русски (ru): /lang en или /lang ru.
 
@@ -29,6 +32,9 @@ error-unknown-variant = Я не знаю варианта «{ $variant }». Сп
 error-bad-clock = «{ $clock }» — не контроль времени. Можно: none, bullet, blitz, rapid, минуты+добавка вроде 3+2 или дни на ход вроде 1d.
 error-bad-color = «{ $color }» — не цвет: white, black или random.
 error-self-challenge = Нельзя вызвать самого себя.
+error-challenge-elsewhere = Вызов { $id } открыт для чата, где он сделан: примите его там.
+error-too-many-challenges = У вас уже { $max } открытых вызовов: дождитесь ответов или отмените один (/decline).
+error-too-many-games = Вы уже играете { $max } партий: закончите одну, прежде чем начинать новую.
 error-computer-kriegspiel = Кригшпиль против компьютера пока не предлагается: вызовите человека.
 error-not-a-challenge = { $id } — не вызов, ждущий ответа.
 error-own-challenge = Нельзя принять собственный вызов. /decline отзывает его.

@@ -666,7 +666,11 @@ async fn language_follows_the_user_then_the_platform_locale_then_the_chat() {
     );
     // The chat's language is the fallback for users without either.
     let out = chat.say("bob: /lang chat ru").await;
-    assert!(has(&out, "[@bob]"), "{out:#?}");
+    // Confirmed to bob in his language, naming the chat's new one.
+    assert!(
+        has(&out, "[@bob] This chat's language is now Russian."),
+        "{out:#?}"
+    );
     let fallback = chat.service.handle(help(None, "carol")).await;
     assert!(
         fallback[0].text.contains("шахматные варианты"),

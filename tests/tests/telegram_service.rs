@@ -660,3 +660,34 @@ async fn a_kriegspiel_game_is_played_in_private_and_refereed_in_the_group() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_computer_in_a_group() {
+    let harness = start("computer", true).await;
+    let fake = &harness.fake;
+    fake.say(GROUP, ALICE, "/play chess computer level 2 white");
+    let (at, board) = fake
+        .wait_for(0, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    assert!(board.text().contains("Kodex L2"), "{}", board.text());
+    let game = board
+        .text()
+        .split_whitespace()
+        .skip_while(|word| *word != "Game")
+        .nth(1)
+        .expect("the game id")
+        .to_owned();
+    let mut at = at;
+    for (ply, mv) in ["e4", "d4", "Nc3"].into_iter().enumerate() {
+        fake.say(GROUP, ALICE, mv);
+        let (next, _) = fake
+            .wait_for(at + 1, "the computer's answer", |call| {
+                call.delivered_to(GROUP) && call.text().contains("Kodex L2 played")
+            })
+            .await;
+        at = next;
+        assert_eq!(stored(&harness, &game).await.move_list().len(), 2 * ply + 2);
+    }
+}

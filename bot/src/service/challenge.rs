@@ -78,6 +78,7 @@ impl Service {
         {
             return Err(Msg::new("error-self-challenge").into());
         }
+        self.check_limits(ctx, true).await?;
         let computer = opponent.as_ref().and_then(UserRef::computer_level);
         if computer.is_some() && variant.visibility() == kodex_engine::Visibility::OwnPiecesOnly {
             return Err(Msg::new("error-computer-kriegspiel").into());
@@ -172,8 +173,39 @@ impl Service {
         }])
     }
 
+    /// Refuses a new challenge (`challenging`) or an accept when the actor
+    /// already has as many open challenges or running games as one person
+    /// may (a flood of games is refused, not stored).
+    async fn check_limits(&self, ctx: &Ctx, challenging: bool) -> Outcome<()> {
+        if ctx.actor().computer_level().is_some() {
+            return Ok(());
+        }
+        let open = self.open_games(ctx).await?;
+        let settings = &self.inner.settings;
+        let challenges = open
+            .iter()
+            .filter(|row| row.status == Status::Challenge && row.challenger_id == ctx.actor().id)
+            .count();
+        if challenging && challenges >= settings.max_open_challenges {
+            return Err(Msg::new("error-too-many-challenges")
+                .arg("max", settings.max_open_challenges as i64)
+                .into());
+        }
+        let running = open
+            .iter()
+            .filter(|row| matches!(row.status, Status::Setup | Status::Active))
+            .count();
+        if running >= settings.max_running_games {
+            return Err(Msg::new("error-too-many-games")
+                .arg("max", settings.max_running_games as i64)
+                .into());
+        }
+        Ok(())
+    }
+
     /// `/accept [id]`: starts the game, or its setup phase.
     pub(crate) async fn accept(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        self.check_limits(ctx, false).await?;
         let found = self.find_challenge(ctx, game, true).await?;
         let (_lock, row) = self.lock_fresh(&found, Status::Challenge).await?;
         let mut row =

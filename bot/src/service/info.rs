@@ -200,10 +200,17 @@ impl Service {
             self.choose_lang(LangOwner::User, ctx.platform(), &ctx.actor().id, lang)
                 .await?;
         }
-        let ctx_lang = if for_chat { ctx.lang } else { lang };
+        // A person hears it in the new language; a chat's change is
+        // confirmed in the actor's, naming the chat's new language.
+        let text = if for_chat {
+            let name = self.text(ctx.lang, &Msg::new(lang_name_key(lang)));
+            self.text(ctx.lang, &Msg::new("lang-chat-set").arg("lang", name))
+        } else {
+            self.text(lang, &Msg::new("lang-set"))
+        };
         Ok(vec![Delivery {
             target: Target::Ephemeral(ctx.actor().clone()),
-            text: self.text(ctx_lang, &Msg::new("lang-set")),
+            text,
             image: None,
             buttons: Vec::new(),
             game: None,
@@ -219,5 +226,13 @@ impl Service {
             buttons: Vec::new(),
             game: None,
         }
+    }
+}
+
+/// The i18n key of a language's name.
+fn lang_name_key(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "lang-name-en",
+        Lang::Ru => "lang-name-ru",
     }
 }

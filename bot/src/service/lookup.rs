@@ -173,6 +173,14 @@ impl Service {
                     .arg("id", row.id)
                     .into());
             }
+            // An open challenge is for the people of its chat: its id
+            // typed elsewhere takes nothing. The named opponent may answer
+            // from anywhere (a private chat with the bot, too).
+            if accepting && row.chat_id != ctx.req.chat.id && !challenged(&row) {
+                return Err(Msg::new("error-challenge-elsewhere")
+                    .arg("id", row.id)
+                    .into());
+            }
             return Ok(row);
         }
         let all = if ctx.req.private {

@@ -49,6 +49,10 @@ pub struct Settings {
     pub default_lang: Lang,
     /// Add a text board to every board image (for the console).
     pub text_boards: bool,
+    /// Open challenges one person may have at once.
+    pub max_open_challenges: usize,
+    /// Games in setup or play one person may have at once.
+    pub max_running_games: usize,
 }
 
 impl Settings {
@@ -58,6 +62,8 @@ impl Settings {
             challenge_expiry: (config.games.challenge_expiry_secs as Millis).saturating_mul(1000),
             default_lang: Lang::parse(&config.games.default_lang).unwrap_or_default(),
             text_boards: config.boards.text,
+            max_open_challenges: config.games.max_open_challenges,
+            max_running_games: config.games.max_running_games,
         }
     }
 }
@@ -82,7 +88,7 @@ struct Inner {
     lang_choices: Mutex<HashMap<(LangOwner, String, String), Option<Lang>>>,
     /// One permit per core for drawing images (see [`Service::draw_off_runtime`]).
     drawing: tokio::sync::Semaphore,
-    /// One permit per core for the computer's searches.
+    /// One permit per core but one for the computer's searches.
     computing: Arc<tokio::sync::Semaphore>,
     /// The computer's searches under way.
     thinking: computer::Thinking,
@@ -112,8 +118,21 @@ impl Msg {
         }
     }
 
+    /// Adds an argument. Text is echoed without control characters (but
+    /// line breaks) and bidirectional overrides: what someone typed cannot
+    /// rewrite the line it is echoed in (a carriage return, a terminal
+    /// escape, a right-to-left override).
     pub(crate) fn arg(mut self, name: &'static str, value: impl Into<FluentValue<'static>>) -> Msg {
-        self.args.push((name, value.into()));
+        let value = match value.into() {
+            FluentValue::String(text) if text.chars().any(is_unsafe_char) => FluentValue::String(
+                text.chars()
+                    .filter(|&c| !is_unsafe_char(c))
+                    .collect::<String>()
+                    .into(),
+            ),
+            value => value,
+        };
+        self.args.push((name, value));
         self
     }
 }
@@ -203,8 +222,11 @@ impl Service {
                 drawing: tokio::sync::Semaphore::new(
                     std::thread::available_parallelism().map_or(2, usize::from),
                 ),
+                // One core stays free for people's moves.
                 computing: Arc::new(tokio::sync::Semaphore::new(
-                    std::thread::available_parallelism().map_or(2, usize::from),
+                    std::thread::available_parallelism()
+                        .map_or(1, |n| usize::from(n).saturating_sub(1))
+                        .max(1),
                 )),
                 thinking: computer::Thinking::default(),
             }),
@@ -625,6 +647,12 @@ impl Handler for Service {
     }
 }
 
+/// A character never echoed: control characters but the line break, and
+/// the bidirectional embeddings, overrides and isolates.
+fn is_unsafe_char(c: char) -> bool {
+    (c.is_control() && c != '\n') || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 /// The platform a delivery goes to.
 fn target_platform(delivery: &Delivery) -> Platform {
     match &delivery.target {
@@ -640,4 +668,21 @@ pub(crate) fn new_game_id(len: usize) -> String {
     (0..len)
         .map(|_| ALPHABET[fastrand::usize(..ALPHABET.len())] as char)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn echoed_text_loses_control_characters_and_overrides() {
+        let msg = Msg::new("error-unknown-variant")
+            .arg("variant", "at\u{1b}[31mom\ric\u{202E}x\ty\nz")
+            .arg("count", 3);
+        match &msg.args[0].1 {
+            FluentValue::String(text) => assert_eq!(text, "at[31momicxy\nz"),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(msg.args[1].1, FluentValue::Number(_)));
+    }
 }

@@ -60,6 +60,17 @@ impl Chat {
         Chat::open(config, dir, ManualTime::new(EPOCH), registry).await
     }
 
+    /// A new chat whose configuration `configure` changes first.
+    pub async fn configured(name: &str, configure: impl FnOnce(&mut Config)) -> Chat {
+        let dir = temp_dir(name);
+        let mut config = Config::defaults();
+        config.database.url = database_url(&dir);
+        config.boards.dir = dir.join("boards");
+        config.boards.text = true;
+        configure(&mut config);
+        Chat::open(config, dir, ManualTime::new(EPOCH), Registry::builtin()).await
+    }
+
     async fn open(config: Config, dir: PathBuf, time: Arc<ManualTime>, registry: Registry) -> Chat {
         let service = Service::open(&config, registry.clone(), time.clone())
             .await
