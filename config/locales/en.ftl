@@ -193,6 +193,7 @@ games-setup = being set up
 ## Information
 games-none = You have no games or challenges. Start one: /play chess @friend
 games-header = Your games:
+games-more = …and { $count } more.
 games-challenge = challenge, waiting for an answer
 games-your-move = your move
 games-their-move = opponent's move

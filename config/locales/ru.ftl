@@ -195,6 +195,7 @@ games-setup = идёт расстановка
 ## Сведения
 games-none = У вас нет партий и вызовов. Начните: /play chess @друг
 games-header = Ваши партии:
+games-more = …и ещё { $count }.
 games-challenge = вызов, ждёт ответа
 games-your-move = ваш ход
 games-their-move = ход соперника

@@ -78,3 +78,26 @@ async fn console_input_that_is_not_utf8_is_replaced_not_fatal() {
     assert_eq!(rows.len(), 1, "{rows:#?}");
     assert_eq!(rows[0].moves, "e2e4");
 }
+
+#[tokio::test]
+async fn the_list_of_games_stays_short() {
+    let mut chat = Chat::new("many-games").await;
+    for i in 0..15 {
+        let out = chat.say(&format!("alice: /play chess @p{i} black")).await;
+        let id = game_id(&out);
+        chat.say(&format!("p{i}: /accept {id}")).await;
+    }
+    // One game waits for alice: it is listed first.
+    chat.say("p3: /play atomic @alice white").await;
+    let out = chat.say("alice: /accept").await;
+    let id = console_support::game_id_of_start(&out);
+    chat.say(&format!("p3: e4 {id}")).await;
+    let out = chat.say("alice: /games").await;
+    let lines: Vec<&String> = out.iter().filter(|l| l.starts_with("[@alice]")).collect();
+    assert_eq!(lines.len(), 1 + 12 + 1, "{out:#?}");
+    assert!(
+        lines[1].contains(&id) && lines[1].contains("your move"),
+        "{out:#?}"
+    );
+    assert!(lines[13].contains("…and 4 more."), "{out:#?}");
+}

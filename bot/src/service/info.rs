@@ -12,6 +12,8 @@ use kodex_render::Decor;
 /// Longer games get their PGN without an animation (it would be large and slow to draw).
 const MAX_GIF_PLIES: usize = 300;
 
+/// The most games `/games` lists; the rest are counted.
+const GAMES_LISTED: usize = 12;
 impl Service {
     /// `/board [id]`: the position; in a running hidden-information game
     /// each player gets their own view privately and others only the turn.
@@ -78,22 +80,39 @@ impl Service {
         if rows.is_empty() {
             return Ok(vec![self.reply(ctx, &Msg::new("games-none"))]);
         }
+        // Games waiting for the actor first, then the rest; however many
+        // there are, the answer stays short.
+        let mut listed: Vec<(bool, String)> = rows
+            .iter()
+            .map(|row| {
+                let (yours, key) = match row.status {
+                    Status::Challenge => (false, "games-challenge"),
+                    Status::Setup => (false, "games-setup"),
+                    _ => {
+                        let mine = row.seat_of(&ctx.actor().id);
+                        let to_move = self.replay(row).ok().map(|g| g.seat_to_move());
+                        if to_move.is_some() && to_move == mine {
+                            (true, "games-your-move")
+                        } else {
+                            (false, "games-their-move")
+                        }
+                    }
+                };
+                let state = self.text(ctx.lang, &Msg::new(key));
+                (yours, format!("{} · {state}", self.describe(ctx.lang, row)))
+            })
+            .collect();
+        listed.sort_by_key(|(yours, _)| !yours);
         let mut lines = vec![self.text(ctx.lang, &Msg::new("games-header"))];
-        for row in &rows {
-            let state = if row.status == Status::Challenge {
-                self.text(ctx.lang, &Msg::new("games-challenge"))
-            } else if row.status == Status::Setup {
-                self.text(ctx.lang, &Msg::new("games-setup"))
-            } else {
-                let mine = row.seat_of(&ctx.actor().id);
-                let to_move = self.replay(row).ok().map(|g| g.seat_to_move());
-                if to_move.is_some() && to_move == mine {
-                    self.text(ctx.lang, &Msg::new("games-your-move"))
-                } else {
-                    self.text(ctx.lang, &Msg::new("games-their-move"))
-                }
-            };
-            lines.push(format!("{} · {state}", self.describe(ctx.lang, row)));
+        lines.extend(
+            listed
+                .iter()
+                .take(GAMES_LISTED)
+                .map(|(_, line)| line.clone()),
+        );
+        if listed.len() > GAMES_LISTED {
+            let more = listed.len() - GAMES_LISTED;
+            lines.push(self.text(ctx.lang, &Msg::new("games-more").arg("count", more as i64)));
         }
         Ok(vec![self.note(ctx, lines.join("\n"))])
     }
