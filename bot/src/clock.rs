@@ -7,8 +7,10 @@
 use crate::time::Millis;
 use std::fmt;
 
-const SECOND: Millis = 1_000;
-const MINUTE: Millis = 60 * SECOND;
+/// A second, in milliseconds.
+pub const SECOND: Millis = 1_000;
+/// A minute, in milliseconds.
+pub const MINUTE: Millis = 60 * SECOND;
 const HOUR: Millis = 60 * MINUTE;
 const DAY: Millis = 24 * HOUR;
 
@@ -41,10 +43,20 @@ impl fmt::Display for TimeControlError {
     }
 }
 
+/// The named clocks, one table for every way of choosing them (typed
+/// `/play chess rapid`, Discord's clock choices, help texts): name,
+/// minutes, seconds of increment.
+pub const PRESETS: [(&str, Millis, Millis); 4] = [
+    ("bullet", 1, 0),
+    ("blitz", 3, 2),
+    ("rapid", 10, 5),
+    ("classical", 30, 20),
+];
+
 impl TimeControl {
-    /// Reads a typed time control: `none`, `1d`…`14d` (per move), `bullet`
-    /// (1+0), `blitz` (3+2), `rapid` (10+0), `classical` (30+0), or
-    /// `<minutes>+<seconds>` with 1–180 minutes and 0–180 seconds.
+    /// Reads a typed time control: `none`, `1d`…`14d` (per move), a preset
+    /// of [`PRESETS`] (`bullet` 1+0, `blitz` 3+2, `rapid` 10+5, `classical`
+    /// 30+20), or `<minutes>+<seconds>` with 1–180 minutes and 0–180 seconds.
     ///
     /// ```
     /// use kodex_bot::clock::TimeControl;
@@ -60,13 +72,11 @@ impl TimeControl {
             base: minutes * MINUTE,
             increment: seconds * SECOND,
         };
-        match lower.as_str() {
-            "" | "none" | "no" | "-" | "unlimited" => return Ok(TimeControl::Unlimited),
-            "bullet" => return Ok(increment(1, 0)),
-            "blitz" => return Ok(increment(3, 2)),
-            "rapid" => return Ok(increment(10, 0)),
-            "classical" => return Ok(increment(30, 0)),
-            _ => {}
+        if matches!(lower.as_str(), "" | "none" | "no" | "-" | "unlimited") {
+            return Ok(TimeControl::Unlimited);
+        }
+        if let Some(&(_, minutes, seconds)) = PRESETS.iter().find(|(name, ..)| *name == lower) {
+            return Ok(increment(minutes, seconds));
         }
         if let Some(days) = lower.strip_suffix('d') {
             let days: Millis = days.parse().map_err(|_| fail())?;
@@ -154,7 +164,8 @@ mod tests {
             ("15+10", inc(15, 10)),
             ("Blitz", inc(3, 2)),
             ("bullet", inc(1, 0)),
-            ("rapid", inc(10, 0)),
+            ("rapid", inc(10, 5)),
+            ("classical", inc(30, 20)),
             ("1d", TimeControl::PerMove { per_move: DAY }),
             ("3d", TimeControl::PerMove { per_move: 3 * DAY }),
             ("none", TimeControl::Unlimited),

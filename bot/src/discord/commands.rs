@@ -61,14 +61,37 @@ pub(super) enum Clock {
 }
 
 impl Clock {
-    /// The clock as the service reads it.
+    /// The clock as the service reads it: the preset's name (one table,
+    /// [`crate::clock::PRESETS`], for typed and chosen clocks alike).
     fn service_text(self) -> &'static str {
         match self {
-            Clock::Bullet => "1+0",
-            Clock::Blitz => "3+2",
-            Clock::Rapid => "10+5",
-            Clock::Classical => "30+20",
+            Clock::Bullet => "bullet",
+            Clock::Blitz => "blitz",
+            Clock::Rapid => "rapid",
+            Clock::Classical => "classical",
             Clock::Daily => "1d",
+        }
+    }
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::Clock;
+    use crate::clock::{TimeControl, MINUTE, SECOND};
+    use poise::ChoiceParameter;
+
+    #[test]
+    fn the_clock_choices_show_what_the_service_plays() {
+        for clock in [Clock::Bullet, Clock::Blitz, Clock::Rapid, Clock::Classical] {
+            let Ok(TimeControl::Increment { base, increment }) =
+                TimeControl::parse(clock.service_text())
+            else {
+                panic!("{clock:?} is a preset");
+            };
+            let label = format!("{}+{}", base / MINUTE, increment / SECOND);
+            assert!(clock.name().ends_with(&label), "{} is {label}", clock.name());
+            let russian = clock.localized_name("ru").unwrap_or_default();
+            assert!(russian.ends_with(&label), "{russian} is {label}");
         }
     }
 }
