@@ -1,7 +1,9 @@
 //! The `kodex` binary: reads the configuration, opens the database, starts
 //! the clock scheduler and the platforms — the console chat when no platform
-//! token is configured (or with `kodex console`).
+//! token is configured (or with `kodex console`); `kodex render` draws a
+//! position. `kodex --help` lists it all.
 
+use clap::{Arg, Command};
 use kodex_bot::config::Config;
 use kodex_bot::console::Console;
 use kodex_bot::time::SystemTime;
@@ -11,19 +13,51 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-const USAGE: &str = "\
-Usage: kodex [console] [--config <path>]
-
-  console          run the local console chat even when platform tokens are set
-  --config <path>  read settings from this TOML file (over the built-in defaults)
-
+/// The environment, shown under `kodex --help`.
+const ENVIRONMENT: &str = "\
 Environment: KODEX_DISCORD_TOKEN, KODEX_TELEGRAM_TOKEN, KODEX_DATABASE_URL,
 KODEX_BOARDS_DIR, KODEX_TEXT_BOARDS, KODEX_CHALLENGE_EXPIRY_SECS, KODEX_DEFAULT_LANG,
+KODEX_MAX_OPEN_CHALLENGES, KODEX_MAX_RUNNING_GAMES,
 KODEX_VARIANTS_DIR, KODEX_LOG, KODEX_DISCORD_THREADS (a thread per game),
 KODEX_DISCORD_GUILD (one guild for development), KODEX_DISCORD_API_URL and
 KODEX_DISCORD_RATE_LIMITER=off (an API proxy that limits requests itself),
 KODEX_TELEGRAM_API_URL, KODEX_TELEGRAM_WEBHOOK_URL, KODEX_TELEGRAM_WEBHOOK_LISTEN,
 KODEX_TELEGRAM_BOARDS_AS_FILES.";
+
+/// The command line.
+fn cli() -> Command {
+    let config = Arg::new("config")
+        .long("config")
+        .value_name("PATH")
+        .global(true)
+        .value_parser(clap::value_parser!(PathBuf))
+        .help("Read settings from this TOML file (over the built-in defaults)");
+    Command::new("kodex")
+        .about("Kodex: chess variants in Discord, Telegram and a local console chat")
+        .version(env!("CARGO_PKG_VERSION"))
+        .arg(config)
+        .after_help(ENVIRONMENT)
+        .subcommand(Command::new("run").about(
+            "Run the bot (the default): Discord and Telegram when their tokens are set, \
+             else the local console chat",
+        ))
+        .subcommand(
+            Command::new("console")
+                .about("Run the local console chat, even when platform tokens are set"),
+        )
+        .subcommand(
+            Command::new("render")
+                .about("Draw one position of any variant as a PNG (kodex render --help)")
+                .disable_help_flag(true)
+                .arg(
+                    Arg::new("options")
+                        .num_args(0..)
+                        .trailing_var_arg(true)
+                        .allow_hyphen_values(true)
+                        .help("--variant <v> --fen <fen> [--pov …] [--fog …] [--lastmove …] --out <file.png>"),
+                ),
+        )
+}
 
 /// What the command line asked for.
 struct Args {
@@ -31,42 +65,17 @@ struct Args {
     config: Option<PathBuf>,
 }
 
-fn parse_args() -> Result<Args, String> {
-    let mut args = Args {
-        console: false,
-        config: None,
-    };
-    let mut words = std::env::args().skip(1);
-    while let Some(word) = words.next() {
-        match word.as_str() {
-            "console" => args.console = true,
-            "--config" => {
-                let path = words.next().ok_or("--config needs a file path")?;
-                args.config = Some(PathBuf::from(path));
-            }
-            "-h" | "--help" | "help" => return Err(String::new()),
-            other => return Err(format!("unknown argument {other:?}")),
-        }
-    }
-    Ok(args)
-}
-
 #[tokio::main]
 async fn main() -> ExitCode {
-    let args = match parse_args() {
-        Ok(args) => args,
-        Err(problem) => {
-            if !problem.is_empty() {
-                eprintln!("kodex: {problem}");
-            }
-            eprintln!("{USAGE}");
-            return if problem.is_empty() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(2)
-            };
-        }
+    let matches = cli().get_matches();
+    let args = Args {
+        console: matches.subcommand_name() == Some("console"),
+        config: matches.get_one::<PathBuf>("config").cloned(),
     };
+    if let Some(("render", render)) = matches.subcommand() {
+        let options = render.get_many::<String>("options").into_iter().flatten();
+        return kodex_render::cli::main(options.cloned());
+    }
     let config = match Config::load(args.config.as_deref(), |name| std::env::var(name).ok()) {
         Ok(config) => config,
         Err(e) => {

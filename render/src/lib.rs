@@ -21,6 +21,7 @@
 mod art;
 mod board;
 mod canvas;
+pub mod cli;
 mod deflate;
 mod encode;
 mod layout;

@@ -89,7 +89,11 @@ mod clock_tests {
                 panic!("{clock:?} is a preset");
             };
             let label = format!("{}+{}", base / MINUTE, increment / SECOND);
-            assert!(clock.name().ends_with(&label), "{} is {label}", clock.name());
+            assert!(
+                clock.name().ends_with(&label),
+                "{} is {label}",
+                clock.name()
+            );
             let russian = clock.localized_name("ru").unwrap_or_default();
             assert!(russian.ends_with(&label), "{russian} is {label}");
         }

@@ -1,0 +1,71 @@
+//! The `kodex` command line: subcommands with their help, and `kodex render`
+//! drawing a PNG as the `kodex-render` alias does.
+
+use std::process::Command;
+
+fn kodex(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_kodex"))
+        .args(args)
+        .env_remove("KODEX_DISCORD_TOKEN")
+        .env_remove("KODEX_TELEGRAM_TOKEN")
+        .output()
+        .expect("kodex runs")
+}
+
+#[test]
+fn help_lists_the_subcommands() {
+    let out = kodex(&["--help"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for sub in ["run", "console", "render", "--config", "KODEX_DATABASE_URL"] {
+        assert!(text.contains(sub), "{sub}: {text}");
+    }
+    let out = kodex(&["console", "--help"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("console chat"));
+    let out = kodex(&["render", "--help"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--variant"));
+}
+
+#[test]
+fn a_wrong_subcommand_is_an_error() {
+    let out = kodex(&["bogus"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bogus"));
+}
+
+#[test]
+fn render_draws_a_png() {
+    let file = std::env::temp_dir().join(format!("kodex-cli-{}.png", std::process::id()));
+    let path = file.to_string_lossy().to_string();
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let out = kodex(&[
+        "render",
+        "--variant",
+        "chess",
+        "--fen",
+        fen,
+        "--lastmove",
+        "e2e4",
+        "--out",
+        &path,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&file).expect("the file is written");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+    let _ = std::fs::remove_file(&file);
+    let out = kodex(&[
+        "render",
+        "--variant",
+        "nosuch",
+        "--fen",
+        fen,
+        "--out",
+        &path,
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant"));
+}
