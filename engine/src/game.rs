@@ -14,6 +14,7 @@ use crate::rules::{Position, Rules};
 use crate::search::{Board, SearchBoard};
 use crate::side::Side;
 use crate::tables::{AnyTables, Tables};
+use crate::timeline::{looks_like_jump, Travel};
 use crate::variant::{parse_definition, VariantDef, VariantError, BUILTIN};
 use crate::view::{Audience, View, Visibility};
 use crate::visibility::kriegspiel;
@@ -104,6 +105,10 @@ pub(crate) struct State<B: Bits> {
     pub(crate) ids: Vec<IdBoard>,
     /// The next fresh piece identity.
     pub(crate) next_id: u32,
+    /// Time travel: the last position of each abandoned timeline and the move
+    /// that led to it, by timeline number − 1 (always empty in other variants).
+    #[allow(clippy::type_complexity)]
+    pub(crate) left: Vec<(Position<B>, Option<(RawMove, Position<B>)>)>,
 }
 
 impl<B: Bits> Clone for State<B> {
@@ -116,6 +121,7 @@ impl<B: Bits> Clone for State<B> {
             legal: self.legal.clone(),
             ids: self.ids.clone(),
             next_id: self.next_id,
+            left: self.left.clone(),
         }
     }
 }
@@ -155,6 +161,7 @@ macro_rules! with_state {
         }
     };
 }
+pub(crate) use with_state;
 
 /// A game in progress (or finished): variant, start position, moves.
 #[derive(Clone)]
@@ -163,6 +170,8 @@ pub struct Game {
     pub(crate) inner: Inner,
     history: Vec<PlayedMove>,
     attempts: Vec<ImpossibleAttempt>,
+    /// Time travel (only in variants with `[time_travel]`).
+    pub(crate) travel: Option<Box<Travel>>,
     start_fen: String,
     chess960_number: Option<u16>,
 }
@@ -365,12 +374,13 @@ impl<B: Bits> State<B> {
             hashes: vec![rules.hash(&start)],
             positions: vec![start],
             moves: Vec::new(),
+            left: Vec::new(),
             legal,
             tables,
         }
     }
 
-    fn current(&self) -> &Position<B> {
+    pub(crate) fn current(&self) -> &Position<B> {
         // `positions` always holds the start position.
         &self.positions[self.positions.len() - 1]
     }
@@ -430,10 +440,18 @@ impl Game {
             inner,
             history: Vec::new(),
             attempts: Vec::new(),
+            travel: None,
             start_fen: String::new(),
             chess960_number: number,
         };
         game.start_fen = game.fen_at(0);
+        if let Some(config) = def.time_travel {
+            game.travel = Some(Box::new(Travel::new(
+                config.charges,
+                config.max_back,
+                game.start_fen.clone(),
+            )));
+        }
         Ok(game)
     }
 
@@ -450,6 +468,15 @@ impl Game {
             let uci = uci.as_ref();
             if let Some(attempt) = uci.strip_suffix(IMPOSSIBLE_MARK) {
                 game.record_impossible(attempt);
+                continue;
+            }
+            if game.travel.is_some() && looks_like_jump(uci) {
+                if game.jump_text(uci).is_err() {
+                    return Err(ReplayError::Move {
+                        ply,
+                        uci: uci.chars().take(16).collect(),
+                    });
+                }
                 continue;
             }
             let found = game.legal_moves().into_iter().find(|&m| game.uci(m) == uci);
@@ -503,9 +530,13 @@ impl Game {
     pub fn fullmove_number(&self) -> u32 {
         with_state!(self, s, _r => s.current().fullmove)
     }
-    /// The moves played, in both notations.
+    /// The moves of the present line, in both notations (in time travel the
+    /// line restored by the last jump and what followed; see [`Game::record`]).
     pub fn history(&self) -> &[PlayedMove] {
         &self.history
+    }
+    pub(crate) fn history_mut(&mut self) -> &mut Vec<PlayedMove> {
+        &mut self.history
     }
     /// The current position as a board for search: copy-make, an incremental
     /// hash, legal moves into a reused buffer (see [`crate::search`]).
@@ -635,6 +666,9 @@ impl Game {
         };
         if applied {
             self.history.push(played.clone());
+            if let Some(travel) = &mut self.travel {
+                travel.moved(&played);
+            }
         }
         played
     }
@@ -643,8 +677,22 @@ impl Game {
         let mv = self.parse_move(text)?;
         Ok(self.play(mv))
     }
-    /// Takes back the last half-move; false at the start.
+    /// Takes back the last half-move (in time travel: the last action of
+    /// [`Game::record`], a move or a jump); false at the start.
     pub fn undo(&mut self) -> bool {
+        if let Some(travel) = &self.travel {
+            let mut record = travel.record.clone();
+            if record.pop().is_none() {
+                return false;
+            }
+            return match Game::replay(&self.variant, &self.start_fen, &record) {
+                Ok(game) => {
+                    *self = game;
+                    true
+                }
+                Err(_) => false,
+            };
+        }
         if self.history.is_empty() {
             return false;
         }
@@ -752,6 +800,10 @@ impl Game {
     }
     /// The outcome if the game has ended by the rules.
     pub fn outcome(&self) -> Option<Outcome> {
+        if self.pending_jump().is_some() {
+            // Half a turn: the jumper moves next, whatever the restored board repeats.
+            return None;
+        }
         with_state!(self, s, r => {
             let pos = s.current();
             if let Some(o) = r.outcome(pos, &s.legal) {
