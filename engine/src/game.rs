@@ -864,14 +864,12 @@ impl Game {
     /// The game as PGN, with extra `tags` (Event, White, Black …) and the result
     /// (`"1-0"`, `"0-1"`, `"1/2-1/2"`, `"*"`).
     pub fn pgn(&self, tags: &[(&str, &str)], result: &str) -> String {
+        if self.travel.is_some() {
+            return self.timelines_pgn(tags, result);
+        }
         let mut out = String::new();
         let has = |name: &str| tags.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
-        for (k, v) in tags {
-            out.push_str(&format!(
-                "[{k} \"{}\"]\n",
-                v.replace('\\', "\\\\").replace('"', "\\\"")
-            ));
-        }
+        pgn_tags(&mut out, tags);
         if !has("Variant") && self.variant.id() != "chess" {
             out.push_str(&format!("[Variant \"{}\"]\n", self.variant.name("en")));
         }
@@ -885,7 +883,6 @@ impl Game {
         out.push('\n');
         let start_black = with_state!(self, s, _r => s.positions[0].side == 1);
         let first_number = with_state!(self, s, _r => s.positions[0].fullmove);
-        let mut line = String::new();
         // Kriegspiel's impossible attempts are comments before the move that followed.
         let attempts_at = |ply: usize| -> String {
             self.attempts
@@ -894,37 +891,13 @@ impl Game {
                 .map(|attempt| format!("{{impossible {}}} ", attempt.uci))
                 .collect()
         };
-        for (i, mv) in self.history.iter().enumerate() {
-            let ply = i + usize::from(start_black);
-            let number = first_number as usize + ply / 2;
-            let comments = attempts_at(i);
-            if ply % 2 == 0 {
-                line.push_str(&comments);
-                line.push_str(&format!("{number}. "));
-            } else if i == 0 || !comments.is_empty() {
-                // Black's move after a comment names its number again.
-                line.push_str(&comments);
-                line.push_str(&format!("{number}... "));
-            }
-            line.push_str(&mv.san);
-            line.push(' ');
-        }
-        line.push_str(&attempts_at(self.history.len()));
-        line.push_str(result);
-        // Wrap at 80 columns.
-        let mut width = 0;
-        for word in line.split(' ') {
-            if width + word.len() + 1 > 80 && width > 0 {
-                out.push('\n');
-                width = 0;
-            } else if width > 0 {
-                out.push(' ');
-                width += 1;
-            }
-            out.push_str(word);
-            width += word.len();
-        }
-        out.push('\n');
+        out.push_str(&pgn_movetext(
+            start_black,
+            first_number,
+            &self.history,
+            attempts_at,
+            result,
+        ));
         out
     }
 
@@ -961,6 +934,61 @@ impl Game {
     pub fn uci_with(&self, mv: Move, chess960: bool) -> String {
         with_state!(self, _s, r => notation::uci(&r, mv.0, chess960))
     }
+}
+
+/// Writes PGN tag pairs, escaped.
+pub(crate) fn pgn_tags(out: &mut String, tags: &[(&str, &str)]) {
+    for (k, v) in tags {
+        out.push_str(&format!(
+            "[{k} \"{}\"]\n",
+            v.replace('\\', "\\\\").replace('"', "\\\"")
+        ));
+    }
+}
+
+/// PGN movetext: numbered SAN moves from a start (`start_black`: black moves
+/// first, numbered from `first_number`), `comments_at(i)` before move `i`
+/// (and after the last), the result, wrapped at 80 columns.
+pub(crate) fn pgn_movetext(
+    start_black: bool,
+    first_number: u32,
+    moves: &[PlayedMove],
+    comments_at: impl Fn(usize) -> String,
+    result: &str,
+) -> String {
+    let mut line = String::new();
+    for (i, mv) in moves.iter().enumerate() {
+        let ply = i + usize::from(start_black);
+        let number = first_number as usize + ply / 2;
+        let comments = comments_at(i);
+        if ply % 2 == 0 {
+            line.push_str(&comments);
+            line.push_str(&format!("{number}. "));
+        } else if i == 0 || !comments.is_empty() {
+            // Black's move after a comment names its number again.
+            line.push_str(&comments);
+            line.push_str(&format!("{number}... "));
+        }
+        line.push_str(&mv.san);
+        line.push(' ');
+    }
+    line.push_str(&comments_at(moves.len()));
+    line.push_str(result);
+    let mut out = String::new();
+    let mut width = 0;
+    for word in line.split(' ') {
+        if width + word.len() + 1 > 80 && width > 0 {
+            out.push('\n');
+            width = 0;
+        } else if width > 0 {
+            out.push(' ');
+            width += 1;
+        }
+        out.push_str(word);
+        width += word.len();
+    }
+    out.push('\n');
+    out
 }
 
 fn chess960_number_of(fen: &str) -> Option<u16> {
