@@ -769,7 +769,7 @@ impl Game {
                         .map(|m| format!(" after {}", m.san))
                         .unwrap_or_default();
                     format!(
-                        "{{Jump {}: {} {}{left}, back {} own moves; the line it left is timeline {}.}} ",
+                        "{{Jump {}: {} {}{left}, back {} own move(s); the line it left is timeline {}.}} ",
                         jump.number,
                         side_name(jump.side),
                         jump.text,

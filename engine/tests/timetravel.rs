@@ -330,3 +330,105 @@ fn perft_counts_turns_with_jumps() {
     assert_eq!(jumps, [&("t1a2".to_string(), 17)]);
     assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), 34);
 }
+
+/// A small deterministic generator (xorshift), so failures repeat.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
+}
+
+/// Plays a random game where a quarter of the turns try a jump, checking
+/// every position reached; returns the finished game.
+fn random_game(seed: u64, max_turns: usize) -> Game {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut game = Game::new(&variant(), Start::Standard).unwrap();
+    for _ in 0..max_turns {
+        if game.outcome().is_some() {
+            break;
+        }
+        let jumps = game.legal_jumps();
+        if !jumps.is_empty() && rng.below(4) == 0 {
+            let request = jumps[rng.below(jumps.len())];
+            let jump = game.jump(request).unwrap();
+            assert_eq!(game.pending_jump(), Some(&jump));
+            check_position(&game, seed);
+        }
+        let moves = game.legal_moves();
+        assert!(!moves.is_empty() || game.pending_jump().is_none());
+        if moves.is_empty() {
+            break;
+        }
+        game.play(moves[rng.below(moves.len())]);
+        check_position(&game, seed);
+    }
+    game
+}
+
+/// The position reads back from its FEN as a legal position (so the side
+/// that moved is not in check, kings are single, pawns off the edge ranks).
+fn check_position(game: &Game, seed: u64) {
+    let fen = game.fen();
+    let again = Game::new(&variant(), Start::Fen(fen.clone()))
+        .unwrap_or_else(|e| panic!("seed {seed}: {fen}: {e}"));
+    assert_eq!(again.fen(), fen, "seed {seed}");
+    let board = fen.split(' ').next().unwrap_or("");
+    assert_eq!(board.matches('K').count(), 1, "seed {seed}: {fen}");
+    assert_eq!(board.matches('k').count(), 1, "seed {seed}: {fen}");
+    let ranks: Vec<&str> = board.split('/').collect();
+    for edge in [ranks[0], ranks[7]] {
+        assert!(!edge.contains(['P', 'p']), "seed {seed}: {fen}");
+    }
+    let pieces = board.chars().filter(char::is_ascii_alphabetic).count();
+    assert!(pieces <= 32, "seed {seed}: a piece was duplicated: {fen}");
+}
+
+fn check_replay(game: &Game, seed: u64) {
+    let record = game.record();
+    let replayed = Game::replay(&variant(), &game.start_fen(), &record)
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}: {}", record.join(" ")));
+    assert_eq!(replayed.fen(), game.fen(), "seed {seed}");
+    assert_eq!(replayed.timelines(), game.timelines(), "seed {seed}");
+    assert_eq!(replayed.jumps(), game.jumps(), "seed {seed}");
+    assert_eq!(replayed.record(), record, "seed {seed}");
+    assert_eq!(replayed.pgn(&[], "*"), game.pgn(&[], "*"), "seed {seed}");
+    for side in [kodex_engine::Side(0), kodex_engine::Side(1)] {
+        assert_eq!(replayed.charges(side), game.charges(side), "seed {seed}");
+    }
+    // The record as the bot stores it: one space-separated string.
+    let stored = record.join(" ");
+    let split: Vec<&str> = stored.split(' ').filter(|m| !m.is_empty()).collect();
+    let again = Game::replay(&variant(), &game.start_fen(), &split).unwrap();
+    assert_eq!(again.fen(), game.fen(), "seed {seed}");
+}
+
+#[test]
+fn random_games_stay_valid_and_replay_to_the_same_tree() {
+    let mut jumps = 0;
+    for seed in 1..=40 {
+        let game = random_game(seed, 60);
+        jumps += game.jumps().len();
+        check_replay(&game, seed);
+    }
+    assert!(jumps >= 40, "too few jumps tried: {jumps}");
+}
+
+/// Thousands of random games: `KODEX_TT_GAMES=5000 cargo test -p kodex-engine
+/// --release --test timetravel -- --ignored`.
+#[test]
+#[ignore]
+fn many_random_games() {
+    let count: u64 = std::env::var("KODEX_TT_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2000);
+    for seed in 1..=count {
+        let game = random_game(seed, 120);
+        check_replay(&game, seed);
+    }
+}
