@@ -43,13 +43,7 @@ fn main() {
         ("Variant", "Time travel"),
     ];
     print!("{}", game.pgn(&tags, "*"));
-    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
-    let mut below = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n.max(1) as u64) as usize
-    };
+    let mut below = kodex_engine::setup::picker(0x2545_F491_4F6C_DD1D);
     for _ in 0..count {
         let Ok(mut game) = Game::new(variant, Start::Standard) else {
             continue;

@@ -331,30 +331,19 @@ fn perft_counts_turns_with_jumps() {
     assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), 34);
 }
 
-/// A small deterministic generator (xorshift), so failures repeat.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
-}
-
 /// Plays a random game where a quarter of the turns try a jump, checking
 /// every position reached; returns the finished game.
 fn random_game(seed: u64, max_turns: usize) -> Game {
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    // A deterministic generator, so failures repeat.
+    let mut below = kodex_engine::setup::picker(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut game = Game::new(&variant(), Start::Standard).unwrap();
     for _ in 0..max_turns {
         if game.outcome().is_some() {
             break;
         }
         let jumps = game.legal_jumps();
-        if !jumps.is_empty() && rng.below(4) == 0 {
-            let request = jumps[rng.below(jumps.len())];
+        if !jumps.is_empty() && below(4) == 0 {
+            let request = jumps[below(jumps.len())];
             let jump = game.jump(request).unwrap();
             assert_eq!(game.pending_jump(), Some(&jump));
             check_position(&game, seed);
@@ -364,7 +353,7 @@ fn random_game(seed: u64, max_turns: usize) -> Game {
         if moves.is_empty() {
             break;
         }
-        game.play(moves[rng.below(moves.len())]);
+        game.play(moves[below(moves.len())]);
         check_position(&game, seed);
     }
     game
