@@ -14,7 +14,7 @@ use crate::rules::{Position, Rules};
 use crate::search::{Board, SearchBoard};
 use crate::side::Side;
 use crate::tables::{AnyTables, Tables};
-use crate::timeline::{looks_like_jump, Travel};
+use crate::timeline::{looks_like_jump, Jump, Travel};
 use crate::variant::{parse_definition, VariantDef, VariantError, BUILTIN};
 use crate::view::{Audience, View, Visibility};
 use crate::visibility::kriegspiel;
@@ -470,29 +470,28 @@ impl Game {
                 game.record_impossible(attempt);
                 continue;
             }
-            if game.travel.is_some() && looks_like_jump(uci) {
-                if game.jump_text(uci).is_err() {
-                    return Err(ReplayError::Move {
-                        ply,
-                        uci: uci.chars().take(16).collect(),
-                    });
-                }
-                continue;
-            }
-            let found = game.legal_moves().into_iter().find(|&m| game.uci(m) == uci);
-            match found {
-                Some(mv) => {
-                    game.play(mv);
-                }
-                None => {
-                    return Err(ReplayError::Move {
-                        ply,
-                        uci: uci.chars().take(16).collect(),
-                    })
-                }
+            if game.apply_stored(uci).is_none() {
+                return Err(ReplayError::Move {
+                    ply,
+                    uci: uci.chars().take(16).collect(),
+                });
             }
         }
         Ok(game)
+    }
+
+    /// Applies one action of a stored record: a UCI move, or in time travel a
+    /// jump (`t2f3`). `None` if it is not legal here; `Some(jump)` for a jump.
+    pub(crate) fn apply_stored(&mut self, action: &str) -> Option<Option<Jump>> {
+        if self.travel.is_some() && looks_like_jump(action) {
+            return self.jump_text(action).ok().map(Some);
+        }
+        let mv = self
+            .legal_moves()
+            .into_iter()
+            .find(|&m| self.uci(m) == action)?;
+        self.play(mv);
+        Some(None)
     }
 
     /// The variant.

@@ -47,6 +47,6 @@ pub use error::{FenError, MoveError, ReplayError};
 pub use game::{Attempt, Game, ImpossibleAttempt, Move, PlayedMove, Registry, Start, Variant};
 pub use outcome::{Outcome, Ranking, Reason, Standing};
 pub use side::{Side, Team};
-pub use timeline::{Jump, JumpError, JumpRequest, Timeline, Turn, TurnError};
+pub use timeline::{Frame, Jump, JumpError, JumpRequest, Timeline, Turn, TurnError};
 pub use variant::VariantError;
 pub use view::{Art, Audience, BoardStyle, PieceGlyph, PocketView, SquareView, View, Visibility};

@@ -263,6 +263,29 @@ pub struct JumpRequest {
     piece: Option<usize>,
 }
 
+impl JumpRequest {
+    /// A jump `back` own moves with the piece now on `square` (an index, as
+    /// in [`View::squares`]).
+    pub fn new(back: u8, square: u16) -> JumpRequest {
+        JumpRequest {
+            back,
+            square,
+            piece: None,
+        }
+    }
+}
+
+/// One step of the game as it happened, for a game-end animation: the
+/// board after each action of [`Game::record`].
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Frame {
+    /// The board after the action (its `last_move` lights a move; after a
+    /// jump it still shows the restored moment's last move).
+    pub view: View,
+    /// The jump, when the action was one: light [`Jump::appeared`] and [`Jump::vanished`].
+    pub jump: Option<Jump>,
+}
+
 /// Whether `text` starts like a jump: `T`, `t` or Cyrillic `Т`/`т`, an
 /// optional `-`, then a digit.
 pub fn looks_like_jump(text: &str) -> bool {
@@ -446,6 +469,37 @@ impl Game {
             let last = last.as_ref().map(|(mv, before)| (*mv, before));
             Some(crate::visibility::view(&r, position, last, audience))
         })
+    }
+
+    /// The game as it happened, one frame per action of [`Game::record`]
+    /// (the start first), jumps included: what a game-end GIF shows.
+    pub fn frames(&self, audience: Audience) -> Vec<Frame> {
+        let Some(travel) = &self.travel else {
+            return (0..=self.ply())
+                .map(|ply| Frame {
+                    view: self.view_at(ply, audience),
+                    jump: None,
+                })
+                .collect();
+        };
+        let Ok(mut game) = Game::new(&self.variant, crate::game::Start::Fen(self.start_fen()))
+        else {
+            return Vec::new();
+        };
+        let mut frames = vec![Frame {
+            view: game.view(audience),
+            jump: None,
+        }];
+        for action in &travel.record {
+            let Some(jump) = game.apply_stored(action) else {
+                break;
+            };
+            frames.push(Frame {
+                view: game.view(audience),
+                jump,
+            });
+        }
+        frames
     }
 
     /// Every action of the game in order, as the bot stores it (UCI moves and

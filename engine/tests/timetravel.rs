@@ -421,3 +421,83 @@ fn many_random_games() {
         check_replay(&game, seed);
     }
 }
+
+#[test]
+fn frames_show_every_action_with_its_jump() {
+    let mut g = game("e4 e5 Nf3 Nc6 Bc4 Nf6");
+    g.play_turn("T-2:Bc4 d4").unwrap();
+    let frames = g.frames(kodex_engine::Audience::Full);
+    assert_eq!(frames.len(), 1 + g.record().len());
+    let jumps: Vec<usize> = frames
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.jump.is_some())
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(jumps, [7]);
+    assert_eq!(frames[8].view, g.view(kodex_engine::Audience::Full));
+}
+
+#[test]
+fn operators_enable_time_travel_with_two_keys() {
+    let mut registry = Registry::builtin();
+    let text = "id = \"tt1\"\nextends = \"chess\"\n[time_travel]\ncharges = 1\nmax_back = 1\n";
+    let tt1 = registry.add_definition("tt1.toml", text).unwrap().clone();
+    let mut g = Game::new(&tt1, Start::Standard).unwrap();
+    for mv in ["e4", "e5", "Nf3", "Nc6"] {
+        g.play_turn(mv).unwrap();
+    }
+    assert_eq!(g.charges(kodex_engine::Side(0)), Some(1));
+    assert_eq!(
+        g.play_turn("T-2:Nf3"),
+        Err(TurnError::Jump(JumpError::TooFarBack { max: 1 }))
+    );
+    g.play_turn("T-1:Nf3 d4").unwrap();
+    g.play_turn("d6").unwrap();
+    assert_eq!(
+        g.play_turn("T-1:d4"),
+        Err(TurnError::Jump(JumpError::NoCharges))
+    );
+    for bad in [
+        "id = \"x\"\nextends = \"chess\"\n[time_travel]\nmax_back = 0\n",
+        "id = \"x\"\nextends = \"crazyhouse\"\n[time_travel]\n",
+        "id = \"x\"\nextends = \"fogofwar\"\n[time_travel]\n",
+        "id = \"x\"\nextends = \"chess\"\n[time_travel]\ncharge = 2\n",
+    ] {
+        let err = registry.add_definition("x.toml", bad).unwrap_err();
+        assert!(
+            err.to_string().contains("time_travel") || err.key.contains("charge"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn kodex_uci_takes_jumps_and_counts_them_in_perft() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kodex-uci"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = "setoption name UCI_Variant value timetravel\n\
+                 position startpos moves e2e4 e7e5\n\
+                 go perft 1\n\
+                 position startpos moves e2e4 e7e5 t1e4 d2d4\n\
+                 go perft 1\n\
+                 position startpos moves e2e4 e7e5 t1e5\n\
+                 quit\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    assert!(out.contains("t1e4: 30\n"), "{out}");
+    assert!(out.contains("Nodes searched: 59\n"), "{out}");
+    // After T-1:e4 d4 black has the 20 moves of the start, nothing to jump with yet.
+    assert!(out.contains("Nodes searched: 20\n"), "{out}");
+    assert!(out.contains("info string illegal jump t1e5"), "{out}");
+}
