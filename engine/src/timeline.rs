@@ -96,7 +96,7 @@ impl fmt::Display for JumpError {
                 write!(f, "a jump goes back 1 to {max} of your own moves")
             }
             JumpError::NotThatManyMoves { made } => {
-                write!(f, "you have made only {made} moves in this timeline")
+                write!(f, "you have made only {made} own move(s) in this timeline")
             }
             JumpError::NotYourPiece => f.write_str("none of your pieces stands on that square"),
             JumpError::KingCannotTravel => f.write_str("the king cannot travel in time"),

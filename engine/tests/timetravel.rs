@@ -64,6 +64,44 @@ fn the_rules_example_works() {
 }
 
 #[test]
+fn jumps_read_in_russian_and_in_uci() {
+    let text = "e4 e5 Nf3 Nc6 Bc4 Nf6";
+    for typed in [
+        "Т-2:Сc4 d4",
+        "т2Сc4 d4",
+        "T2Bc4 d4",
+        "t2c4 d2d4",
+        "T-2:Bc4  d4",
+    ] {
+        let mut g = game(text);
+        let turn = g
+            .play_turn(typed)
+            .unwrap_or_else(|e| panic!("{typed}: {e}"));
+        assert_eq!(turn.record(), ["t2c4", "d2d4"], "{typed}");
+    }
+    let mut g = game(text);
+    assert_eq!(
+        g.play_turn("Т-2:Кc4"),
+        Err(TurnError::Jump(JumpError::WrongPiece))
+    );
+    // A jump is a turn of its own kind: `play_text` reads moves only.
+    assert!(g.play_text("T-2:Bc4").is_err());
+    // Every refusal says which rule it breaks.
+    for error in [
+        JumpError::GivesCheck,
+        JumpError::PawnOnEdgeRank,
+        JumpError::NoMoveAfter,
+        JumpError::TooFarBack { max: 3 },
+    ] {
+        assert!(!error.to_string().is_empty());
+    }
+    assert_eq!(
+        JumpError::KingThere.to_string(),
+        "in the past a king stands on that square"
+    );
+}
+
+#[test]
 fn a_jump_destroys_the_enemy_piece_on_the_landing_square() {
     let mut game = game("e4 d5 exd5 Nf6");
     let turn = game.play_turn("T-1:d5 c4").unwrap();
