@@ -23,15 +23,18 @@
 //! assert_eq!(game.timelines().len(), 1);
 //! ```
 
+mod landing;
+mod perft;
+mod pgn;
+
 use crate::bitboard::Bits;
 use crate::error::MoveError;
-use crate::game::{Game, Inner, PlayedMove, State};
-use crate::identity::IdBoard;
-use crate::moves::Move as RawMove;
+use crate::game::{Game, Inner, PlayedMove};
 use crate::notation;
-use crate::rules::{Position, Rules};
+use crate::rules::Rules;
 use crate::side::Side;
 use crate::view::{Audience, View};
+use landing::{commit, prepare};
 use std::fmt;
 
 /// Longest jump text we try to read.
@@ -296,124 +299,6 @@ pub fn looks_like_jump(text: &str) -> bool {
     let rest = chars.as_str();
     let rest = rest.strip_prefix(['-', '−', '–']).unwrap_or(rest);
     rest.starts_with(|c: char| c.is_ascii_digit())
-}
-
-/// What the board looks like after a jump, before it is committed.
-struct Landing<B: Bits> {
-    position: Position<B>,
-    ids: IdBoard,
-    legal: Vec<RawMove>,
-    to_ply: usize,
-    vanished: Option<usize>,
-    destroyed: bool,
-    piece: usize,
-}
-
-/// Checks a jump against the rules, without changing anything.
-fn prepare<B: Bits>(
-    r: &Rules<B>,
-    s: &State<B>,
-    back: u8,
-    square: usize,
-) -> Result<Landing<B>, JumpError> {
-    let present_ply = s.positions.len() - 1;
-    let present = &s.positions[present_ply];
-    let us = present.side as usize;
-    let Some((side, piece)) = present.piece_at(square) else {
-        return Err(JumpError::NotYourPiece);
-    };
-    if side != us {
-        return Err(JumpError::NotYourPiece);
-    }
-    if Some(piece) == r.royal_type() {
-        return Err(JumpError::KingCannotTravel);
-    }
-    let rank = r.def.geometry.rank_of(square);
-    if r.def.pieces[piece].pawn && (rank == 0 || rank == r.def.geometry.ranks as i32 - 1) {
-        return Err(JumpError::PawnOnEdgeRank);
-    }
-    let plies_back = back as usize * crate::side::SIDES;
-    let Some(to_ply) = present_ply.checked_sub(plies_back) else {
-        return Err(JumpError::NotThatManyMoves {
-            made: present_ply / crate::side::SIDES,
-        });
-    };
-    let past = &s.positions[to_ply];
-    let past_ids = &s.ids[to_ply];
-    let id = s.ids[present_ply].get(square).copied().unwrap_or(0);
-    let vanished = past_ids.iter().position(|&i| i == id && id != 0);
-    if vanished == Some(square) {
-        return Err(JumpError::SameSquare);
-    }
-    let mut destroyed = false;
-    if let Some((side_then, piece_then)) = past.piece_at(square) {
-        if Some(piece_then) == r.royal_type() {
-            return Err(JumpError::KingThere);
-        }
-        if side_then == us {
-            return Err(JumpError::OwnPieceThere);
-        }
-        destroyed = true;
-    }
-    let mut position = *past;
-    let mut ids = past_ids.clone();
-    let mut changed = B::bit(square);
-    if let Some(from) = vanished {
-        position.remove(from);
-        ids[from] = 0;
-        changed |= B::bit(from);
-    }
-    position.remove(square);
-    position.put(square, us, piece);
-    if present.promoted.has(square) {
-        position.promoted |= B::bit(square);
-    }
-    ids[square] = id;
-    // A rook that left or was destroyed takes its castling right along; a
-    // pawn that left or was destroyed can no longer be taken en passant.
-    position.castling &= !changed;
-    let ep_touched = position.ep_victim.is_some_and(|v| changed.has(v as usize))
-        || position.ep.is_some_and(|e| changed.has(e as usize));
-    if ep_touched {
-        position.ep = None;
-        position.ep_victim = None;
-    }
-    if r.in_check(&position, 1 - us) {
-        return Err(JumpError::GivesCheck);
-    }
-    let mut legal = Vec::new();
-    r.legal_moves(&position, &mut legal);
-    if legal.is_empty() {
-        return Err(JumpError::NoMoveAfter);
-    }
-    Ok(Landing {
-        position,
-        ids,
-        legal,
-        to_ply,
-        vanished,
-        destroyed,
-        piece,
-    })
-}
-
-/// Applies a checked jump: the present line is cut at the restored moment,
-/// what followed is kept for the timeline. Returns the abandoned part.
-fn commit<B: Bits>(r: &Rules<B>, s: &mut State<B>, landing: Landing<B>) {
-    let present_ply = s.positions.len() - 1;
-    let last = present_ply
-        .checked_sub(1)
-        .map(|i| (s.moves[i], s.positions[i]));
-    s.left.push((s.positions[present_ply], last));
-    let to = landing.to_ply;
-    s.positions.truncate(to);
-    s.ids.truncate(to);
-    s.hashes.truncate(to);
-    s.moves.truncate(to);
-    s.hashes.push(r.hash(&landing.position));
-    s.positions.push(landing.position);
-    s.ids.push(landing.ids);
-    s.legal = landing.legal;
 }
 
 impl Game {
@@ -727,140 +612,4 @@ impl Game {
             }
         }
     }
-
-    /// Perft counting whole turns, jumps included (a jump and its follow-up
-    /// are one turn): per first action (a move in UCI, or a jump `t2f3` with
-    /// all its follow-ups), the leaves `depth` turns deep. Game ends
-    /// (repetition, fifty moves, material) stop the count as in play.
-    pub fn perft_turns(&self, depth: u32) -> Vec<(String, u64)> {
-        let mut out = Vec::new();
-        if depth == 0 {
-            return out;
-        }
-        for mv in self.legal_moves() {
-            let mut next = self.clone();
-            let played = next.play(mv);
-            out.push((played.uci, turns_below(&next, depth - 1)));
-        }
-        for request in self.legal_jumps() {
-            let mut jumped = self.clone();
-            let Ok(jump) = jumped.jump(request) else {
-                continue;
-            };
-            let mut total = 0;
-            for mv in jumped.legal_moves() {
-                let mut next = jumped.clone();
-                next.play(mv);
-                total += turns_below(&next, depth - 1);
-            }
-            out.push((jump.uci, total));
-        }
-        out
-    }
-}
-
-impl Game {
-    /// A time-travel game as PGN: a board that changes by a jump cannot be
-    /// a move of a PGN line, so the record is a collection of games, one per
-    /// timeline start — the game from the start, then one from each jump's
-    /// restored moment (`[SetUp "1"]`, `[FEN …]`) — each plain chess that
-    /// any viewer replays. A `[TimeTravel]` tag and a comment say which jump
-    /// began it; the last game is the present timeline and carries `result`.
-    pub(crate) fn timelines_pgn(&self, tags: &[(&str, &str)], result: &str) -> String {
-        let Some(travel) = &self.travel else {
-            return String::new();
-        };
-        let def = &self.variant.0;
-        let classical = def.pieces.iter().map(|p| p.letter).collect::<String>() == "kqrbnp"
-            && !def.chess960
-            && def.check_limit == 0
-            && def.flag_squares.is_empty()
-            && !def.must_capture;
-        let skip = ["Result", "FEN", "SetUp", "TimeTravel"];
-        let kept: Vec<(&str, &str)> = tags
-            .iter()
-            .copied()
-            .filter(|(k, _)| !skip.iter().any(|s| k.eq_ignore_ascii_case(s)))
-            .filter(|(k, _)| !(classical && k.eq_ignore_ascii_case("Variant")))
-            .collect();
-        let mut out = String::new();
-        let count = travel.segments.len();
-        for (index, segment) in travel.segments.iter().enumerate() {
-            if index > 0 {
-                out.push('\n');
-            }
-            crate::game::pgn_tags(&mut out, &kept);
-            let has_variant = kept.iter().any(|(k, _)| k.eq_ignore_ascii_case("Variant"));
-            if !classical && !has_variant {
-                out.push_str(&format!("[Variant \"{}\"]\n", self.variant.name("en")));
-            }
-            let jump = segment.jump.and_then(|j| travel.jumps.get(j));
-            let description = match jump {
-                None => "timeline 0: the game from the start".to_string(),
-                Some(jump) => format!(
-                    "after jump {}: {} {}",
-                    jump.number,
-                    side_name(jump.side),
-                    jump.text
-                ),
-            };
-            crate::game::pgn_tags(&mut out, &[("TimeTravel", &description)]);
-            if segment.start_fen != def.start_fen {
-                out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{}\"]\n", segment.start_fen));
-            }
-            let last = index + 1 == count;
-            let game_result = if last { result } else { "*" };
-            out.push_str(&format!("[Result \"{game_result}\"]\n\n"));
-            let mut fields = segment.start_fen.split_whitespace().skip(1);
-            let start_black = fields.next() == Some("b");
-            let first_number = fields.nth(3).and_then(|n| n.parse().ok()).unwrap_or(1);
-            let opening = jump
-                .map(|jump| {
-                    let left = travel
-                        .timelines
-                        .get(jump.number - 1)
-                        .and_then(|t| t.moves.last())
-                        .map(|m| format!(" after {}", m.san))
-                        .unwrap_or_default();
-                    format!(
-                        "{{Jump {}: {} {}{left}, back {} own move(s); the line it left is timeline {}.}} ",
-                        jump.number,
-                        side_name(jump.side),
-                        jump.text,
-                        jump.back,
-                        jump.number
-                    )
-                })
-                .unwrap_or_default();
-            let comments = |i: usize| {
-                if i == 0 {
-                    opening.clone()
-                } else {
-                    String::new()
-                }
-            };
-            out.push_str(&crate::game::pgn_movetext(
-                start_black,
-                first_number,
-                &segment.moves,
-                comments,
-                game_result,
-            ));
-        }
-        out
-    }
-}
-
-fn side_name(side: Side) -> &'static str {
-    match side.index() {
-        0 => "White",
-        _ => "Black",
-    }
-}
-
-fn turns_below(game: &Game, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    game.perft_turns(depth).iter().map(|(_, n)| n).sum()
 }
