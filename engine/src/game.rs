@@ -521,7 +521,8 @@ impl Game {
     pub fn side_to_move(&self) -> Side {
         with_state!(self, s, _r => s.current().turn())
     }
-    /// Half-moves played.
+    /// Half-moves played in the present line (a time-travel jump rolls it
+    /// back; [`Game::record`] holds every action).
     pub fn ply(&self) -> usize {
         self.history.len()
     }
