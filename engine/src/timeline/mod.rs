@@ -218,6 +218,9 @@ pub(crate) struct Travel {
     /// Runs of moves on one unmodified board, for PGN: the first from the
     /// start, then one from each jump's restored moment.
     pub(crate) segments: Vec<Segment>,
+    /// Where each position of the present line stands in `segments`:
+    /// (segment, moves of that segment before it), by ply.
+    pub(crate) line: Vec<(usize, usize)>,
 }
 
 /// Moves played on one board without a jump in between (a PGN game of its own).
@@ -226,6 +229,9 @@ pub(crate) struct Segment {
     pub(crate) start_fen: String,
     pub(crate) jump: Option<usize>,
     pub(crate) moves: Vec<PlayedMove>,
+    /// Jumps that came back to a moment of this segment: (moves of the
+    /// segment before that moment, jump index).
+    pub(crate) left_by: Vec<(usize, usize)>,
 }
 
 impl Travel {
@@ -241,7 +247,9 @@ impl Travel {
                 start_fen,
                 jump: None,
                 moves: Vec::new(),
+                left_by: Vec::new(),
             }],
+            line: vec![(0, 0)],
         }
     }
 
@@ -249,8 +257,10 @@ impl Travel {
     pub(crate) fn moved(&mut self, played: &PlayedMove) {
         self.pending = None;
         self.record.push(played.uci.clone());
+        let index = self.segments.len() - 1;
         if let Some(segment) = self.segments.last_mut() {
             segment.moves.push(played.clone());
+            self.line.push((index, segment.moves.len()));
         }
     }
 }
@@ -536,7 +546,15 @@ impl Game {
             left_fen,
             jump: jump.clone(),
         });
+        if let Some(&(segment, moves)) = travel.line.get(to_ply) {
+            if let Some(left) = travel.segments.get_mut(segment) {
+                left.left_by.push((moves, travel.jumps.len()));
+            }
+        }
+        travel.line.truncate(to_ply);
+        travel.line.push((travel.segments.len(), 0));
         travel.segments.push(Segment {
+            left_by: Vec::new(),
             start_fen,
             jump: Some(travel.jumps.len()),
             moves: Vec::new(),

@@ -76,12 +76,26 @@ impl Game {
                     )
                 })
                 .unwrap_or_default();
+            // Where a later jump came back to, the line this game follows was left.
             let comments = |i: usize| {
-                if i == 0 {
+                let mut text = if i == 0 {
                     opening.clone()
                 } else {
                     String::new()
+                };
+                for &(_, j) in segment.left_by.iter().filter(|(at, _)| *at == i) {
+                    if let Some(jump) = travel.jumps.get(j) {
+                        text.push_str(&format!(
+                            "{{Jump {} ({} {}) came back to this moment: from here on this \
+                             is timeline {}.}} ",
+                            jump.number,
+                            side_name(jump.side),
+                            jump.text,
+                            jump.number
+                        ));
+                    }
                 }
+                text
             };
             out.push_str(&crate::game::pgn_movetext(
                 start_black,
