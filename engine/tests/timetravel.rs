@@ -539,3 +539,19 @@ fn kodex_uci_takes_jumps_and_counts_them_in_perft() {
     assert!(out.contains("Nodes searched: 20\n"), "{out}");
     assert!(out.contains("info string illegal jump t1e5"), "{out}");
 }
+
+#[test]
+fn pgn_is_one_game_per_timeline_start() {
+    let mut g = game("e4 e5 Nf3 Nc6 Bc4 Nf6");
+    g.play_turn("T-2:Bc4 d4").unwrap();
+    let pgn = g.pgn(&[("Event", "test"), ("Variant", "Time travel")], "1-0");
+    assert_eq!(pgn.matches("[Event \"test\"]").count(), 2, "{pgn}");
+    // Every game is plain chess from its position: no Variant tag to trip a reader.
+    assert!(!pgn.contains("[Variant"), "{pgn}");
+    assert!(
+        pgn.contains("[FEN \"rnbqkbnr/pppp1ppp/8/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR w KQkq - 0 2\"]")
+    );
+    assert!(pgn.contains("1. e4 e5 {Jump 1 (White T-2:Bc4) came back to this moment"));
+    assert!(pgn.contains("2. Nf3 Nc6 3. Bc4 Nf6 *"), "{pgn}");
+    assert!(pgn.trim_end().ends_with("2. d4 1-0"), "{pgn}");
+}
