@@ -14,6 +14,7 @@ use crate::rules::{Position, Rules};
 use crate::search::{Board, SearchBoard};
 use crate::side::Side;
 use crate::tables::{AnyTables, Tables};
+use crate::timeline::{looks_like_jump, Jump, Travel};
 use crate::variant::{parse_definition, VariantDef, VariantError, BUILTIN};
 use crate::view::{Audience, View, Visibility};
 use crate::visibility::kriegspiel;
@@ -104,6 +105,10 @@ pub(crate) struct State<B: Bits> {
     pub(crate) ids: Vec<IdBoard>,
     /// The next fresh piece identity.
     pub(crate) next_id: u32,
+    /// Time travel: the last position of each abandoned timeline and the move
+    /// that led to it, by timeline number − 1 (always empty in other variants).
+    #[allow(clippy::type_complexity)]
+    pub(crate) left: Vec<(Position<B>, Option<(RawMove, Position<B>)>)>,
 }
 
 impl<B: Bits> Clone for State<B> {
@@ -116,6 +121,7 @@ impl<B: Bits> Clone for State<B> {
             legal: self.legal.clone(),
             ids: self.ids.clone(),
             next_id: self.next_id,
+            left: self.left.clone(),
         }
     }
 }
@@ -155,6 +161,7 @@ macro_rules! with_state {
         }
     };
 }
+pub(crate) use with_state;
 
 /// A game in progress (or finished): variant, start position, moves.
 #[derive(Clone)]
@@ -163,6 +170,8 @@ pub struct Game {
     pub(crate) inner: Inner,
     history: Vec<PlayedMove>,
     attempts: Vec<ImpossibleAttempt>,
+    /// Time travel (only in variants with `[time_travel]`).
+    pub(crate) travel: Option<Box<Travel>>,
     start_fen: String,
     chess960_number: Option<u16>,
 }
@@ -365,12 +374,13 @@ impl<B: Bits> State<B> {
             hashes: vec![rules.hash(&start)],
             positions: vec![start],
             moves: Vec::new(),
+            left: Vec::new(),
             legal,
             tables,
         }
     }
 
-    fn current(&self) -> &Position<B> {
+    pub(crate) fn current(&self) -> &Position<B> {
         // `positions` always holds the start position.
         &self.positions[self.positions.len() - 1]
     }
@@ -430,10 +440,18 @@ impl Game {
             inner,
             history: Vec::new(),
             attempts: Vec::new(),
+            travel: None,
             start_fen: String::new(),
             chess960_number: number,
         };
         game.start_fen = game.fen_at(0);
+        if let Some(config) = def.time_travel {
+            game.travel = Some(Box::new(Travel::new(
+                config.charges,
+                config.max_back,
+                game.start_fen.clone(),
+            )));
+        }
         Ok(game)
     }
 
@@ -452,20 +470,28 @@ impl Game {
                 game.record_impossible(attempt);
                 continue;
             }
-            let found = game.legal_moves().into_iter().find(|&m| game.uci(m) == uci);
-            match found {
-                Some(mv) => {
-                    game.play(mv);
-                }
-                None => {
-                    return Err(ReplayError::Move {
-                        ply,
-                        uci: uci.chars().take(16).collect(),
-                    })
-                }
+            if game.apply_stored(uci).is_none() {
+                return Err(ReplayError::Move {
+                    ply,
+                    uci: uci.chars().take(16).collect(),
+                });
             }
         }
         Ok(game)
+    }
+
+    /// Applies one action of a stored record: a UCI move, or in time travel a
+    /// jump (`t2f3`). `None` if it is not legal here; `Some(jump)` for a jump.
+    pub(crate) fn apply_stored(&mut self, action: &str) -> Option<Option<Jump>> {
+        if self.travel.is_some() && looks_like_jump(action) {
+            return self.jump_text(action).ok().map(Some);
+        }
+        let mv = self
+            .legal_moves()
+            .into_iter()
+            .find(|&m| self.uci(m) == action)?;
+        self.play(mv);
+        Some(None)
     }
 
     /// The variant.
@@ -495,7 +521,8 @@ impl Game {
     pub fn side_to_move(&self) -> Side {
         with_state!(self, s, _r => s.current().turn())
     }
-    /// Half-moves played.
+    /// Half-moves played in the present line (a time-travel jump rolls it
+    /// back; [`Game::record`] holds every action).
     pub fn ply(&self) -> usize {
         self.history.len()
     }
@@ -503,9 +530,13 @@ impl Game {
     pub fn fullmove_number(&self) -> u32 {
         with_state!(self, s, _r => s.current().fullmove)
     }
-    /// The moves played, in both notations.
+    /// The moves of the present line, in both notations (in time travel the
+    /// line restored by the last jump and what followed; see [`Game::record`]).
     pub fn history(&self) -> &[PlayedMove] {
         &self.history
+    }
+    pub(crate) fn history_mut(&mut self) -> &mut Vec<PlayedMove> {
+        &mut self.history
     }
     /// The current position as a board for search: copy-make, an incremental
     /// hash, legal moves into a reused buffer (see [`crate::search`]).
@@ -641,6 +672,9 @@ impl Game {
         };
         if applied {
             self.history.push(played.clone());
+            if let Some(travel) = &mut self.travel {
+                travel.moved(&played);
+            }
         }
         played
     }
@@ -649,8 +683,22 @@ impl Game {
         let mv = self.parse_move(text)?;
         Ok(self.play(mv))
     }
-    /// Takes back the last half-move; false at the start.
+    /// Takes back the last half-move (in time travel: the last action of
+    /// [`Game::record`], a move or a jump); false at the start.
     pub fn undo(&mut self) -> bool {
+        if let Some(travel) = &self.travel {
+            let mut record = travel.record.clone();
+            if record.pop().is_none() {
+                return false;
+            }
+            return match Game::replay(&self.variant, &self.start_fen, &record) {
+                Ok(game) => {
+                    *self = game;
+                    true
+                }
+                Err(_) => false,
+            };
+        }
         if self.history.is_empty() {
             return false;
         }
@@ -758,6 +806,10 @@ impl Game {
     }
     /// The outcome if the game has ended by the rules.
     pub fn outcome(&self) -> Option<Outcome> {
+        if self.pending_jump().is_some() {
+            // Half a turn: the jumper moves next, whatever the restored board repeats.
+            return None;
+        }
         with_state!(self, s, r => {
             let pos = s.current();
             if let Some(o) = r.outcome(pos, &s.legal) {
@@ -818,14 +870,12 @@ impl Game {
     /// The game as PGN, with extra `tags` (Event, White, Black …) and the result
     /// (`"1-0"`, `"0-1"`, `"1/2-1/2"`, `"*"`).
     pub fn pgn(&self, tags: &[(&str, &str)], result: &str) -> String {
+        if self.travel.is_some() {
+            return self.timelines_pgn(tags, result);
+        }
         let mut out = String::new();
         let has = |name: &str| tags.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
-        for (k, v) in tags {
-            out.push_str(&format!(
-                "[{k} \"{}\"]\n",
-                v.replace('\\', "\\\\").replace('"', "\\\"")
-            ));
-        }
+        pgn_tags(&mut out, tags);
         if !has("Variant") && self.variant.id() != "chess" {
             out.push_str(&format!("[Variant \"{}\"]\n", self.variant.name("en")));
         }
@@ -839,7 +889,6 @@ impl Game {
         out.push('\n');
         let start_black = with_state!(self, s, _r => s.positions[0].side == 1);
         let first_number = with_state!(self, s, _r => s.positions[0].fullmove);
-        let mut line = String::new();
         // Kriegspiel's impossible attempts are comments before the move that followed.
         let attempts_at = |ply: usize| -> String {
             self.attempts
@@ -848,37 +897,13 @@ impl Game {
                 .map(|attempt| format!("{{impossible {}}} ", attempt.uci))
                 .collect()
         };
-        for (i, mv) in self.history.iter().enumerate() {
-            let ply = i + usize::from(start_black);
-            let number = first_number as usize + ply / 2;
-            let comments = attempts_at(i);
-            if ply % 2 == 0 {
-                line.push_str(&comments);
-                line.push_str(&format!("{number}. "));
-            } else if i == 0 || !comments.is_empty() {
-                // Black's move after a comment names its number again.
-                line.push_str(&comments);
-                line.push_str(&format!("{number}... "));
-            }
-            line.push_str(&mv.san);
-            line.push(' ');
-        }
-        line.push_str(&attempts_at(self.history.len()));
-        line.push_str(result);
-        // Wrap at 80 columns.
-        let mut width = 0;
-        for word in line.split(' ') {
-            if width + word.len() + 1 > 80 && width > 0 {
-                out.push('\n');
-                width = 0;
-            } else if width > 0 {
-                out.push(' ');
-                width += 1;
-            }
-            out.push_str(word);
-            width += word.len();
-        }
-        out.push('\n');
+        out.push_str(&pgn_movetext(
+            start_black,
+            first_number,
+            &self.history,
+            attempts_at,
+            result,
+        ));
         out
     }
 
@@ -915,6 +940,61 @@ impl Game {
     pub fn uci_with(&self, mv: Move, chess960: bool) -> String {
         with_state!(self, _s, r => notation::uci(&r, mv.0, chess960))
     }
+}
+
+/// Writes PGN tag pairs, escaped.
+pub(crate) fn pgn_tags(out: &mut String, tags: &[(&str, &str)]) {
+    for (k, v) in tags {
+        out.push_str(&format!(
+            "[{k} \"{}\"]\n",
+            v.replace('\\', "\\\\").replace('"', "\\\"")
+        ));
+    }
+}
+
+/// PGN movetext: numbered SAN moves from a start (`start_black`: black moves
+/// first, numbered from `first_number`), `comments_at(i)` before move `i`
+/// (and after the last), the result, wrapped at 80 columns.
+pub(crate) fn pgn_movetext(
+    start_black: bool,
+    first_number: u32,
+    moves: &[PlayedMove],
+    comments_at: impl Fn(usize) -> String,
+    result: &str,
+) -> String {
+    let mut line = String::new();
+    for (i, mv) in moves.iter().enumerate() {
+        let ply = i + usize::from(start_black);
+        let number = first_number as usize + ply / 2;
+        let comments = comments_at(i);
+        if ply % 2 == 0 {
+            line.push_str(&comments);
+            line.push_str(&format!("{number}. "));
+        } else if i == 0 || !comments.is_empty() {
+            // Black's move after a comment names its number again.
+            line.push_str(&comments);
+            line.push_str(&format!("{number}... "));
+        }
+        line.push_str(&mv.san);
+        line.push(' ');
+    }
+    line.push_str(&comments_at(moves.len()));
+    line.push_str(result);
+    let mut out = String::new();
+    let mut width = 0;
+    for word in line.split(' ') {
+        if width + word.len() + 1 > 80 && width > 0 {
+            out.push('\n');
+            width = 0;
+        } else if width > 0 {
+            out.push(' ');
+            width += 1;
+        }
+        out.push_str(word);
+        width += word.len();
+    }
+    out.push('\n');
+    out
 }
 
 fn chess960_number_of(fen: &str) -> Option<u16> {

@@ -118,7 +118,7 @@ pub fn san<B: Bits>(r: &Rules<B>, pos: &Position<B>, mv: Move, legal: &[Move]) -
 }
 
 /// Replaces Russian piece letters and look-alike Cyrillic file letters by Latin ones.
-fn latinize<B: Bits>(r: &Rules<B>, text: &str) -> String {
+pub(crate) fn latinize<B: Bits>(r: &Rules<B>, text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
     'outer: while let Some(c) = rest.chars().next() {

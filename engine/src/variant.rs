@@ -85,6 +85,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "maharajah.toml",
         include_str!("../../config/variants/maharajah.toml"),
     ),
+    (
+        "timetravel.toml",
+        include_str!("../../config/variants/timetravel.toml"),
+    ),
 ];
 
 /// A malformed variant definition: the file, the key and the problem.
@@ -158,6 +162,28 @@ pub enum PromotedCapture {
     /// A pawn when captured on the very next move after its promotion, the
     /// promoted piece when captured later (seed 004's house rule).
     PawnOnlyNextMove,
+}
+
+/// Time travel (Codex 03): a player may spend a charge to go back in their
+/// own moves, bringing one piece from the present (`[time_travel]` in TOML).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeTravel {
+    /// Jumps each player may make in a game.
+    #[serde(default = "TimeTravel::default_charges")]
+    pub charges: u8,
+    /// How many of the jumper's own moves a jump may go back, at most.
+    #[serde(default = "TimeTravel::default_max_back")]
+    pub max_back: u8,
+}
+
+impl TimeTravel {
+    fn default_charges() -> u8 {
+        2
+    }
+    fn default_max_back() -> u8 {
+        3
+    }
 }
 
 /// A piece type of a variant.
@@ -249,6 +275,8 @@ pub struct VariantDef {
     pub visibility: Visibility,
     /// The setup phase before play, if the variant has one.
     pub setup: Option<SetupDef>,
+    /// Time travel, if the variant has it (see [`crate::timeline`]).
+    pub time_travel: Option<TimeTravel>,
     /// Relative rank (1-based) where pawns promote.
     pub promotion_rank: u8,
     /// Squares drawn marked (the hill).
@@ -376,6 +404,7 @@ struct RawVariant {
     fog: bool,
     visibility: Option<Visibility>,
     setup: Option<RawSetup>,
+    time_travel: Option<TimeTravel>,
     promotion_rank: Option<u8>,
     #[serde(default)]
     marked: Vec<String>,
@@ -712,6 +741,21 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
             teams.into_iter().map(Team).collect()
         }
     };
+    if let Some(travel) = raw.time_travel {
+        if !(1..=9).contains(&travel.max_back) {
+            return Err(err(
+                "time_travel.max_back",
+                "must be 1 to 9 own moves".into(),
+            ));
+        }
+        let hidden = raw.fog || raw.visibility.is_some_and(|v| v != Visibility::Full);
+        if raw.seats.is_some_and(|s| s != SIDES as u8) || raw.drops || raw.atomic || hidden {
+            return Err(err(
+                "time_travel",
+                "time travel needs two players, full visibility, no drops and no explosions".into(),
+            ));
+        }
+    }
     let def = VariantDef {
         uci_name: raw.uci.unwrap_or_else(|| raw.id.clone()),
         id: raw.id,
@@ -737,6 +781,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         kingless_stalemate: raw.kingless_stalemate,
         checks_forbidden: raw.checks_forbidden,
         setup,
+        time_travel: raw.time_travel,
         visibility: raw.visibility.unwrap_or(if raw.fog {
             Visibility::Fog
         } else {

@@ -8,6 +8,10 @@
 //! position startpos|fen <fen> [moves <uci>…]
 //! go perft <depth>
 //! ```
+//!
+//! Time travel: `position … moves` takes jumps (`t2f3`) among the moves, and
+//! `go perft` counts whole turns, a jump and its follow-up being one turn
+//! (divide lines name the jump: `t2f3: <nodes>`).
 
 use kodex_engine::{Game, Registry, Start, Variant};
 use std::io::{self, BufRead, Write};
@@ -79,7 +83,11 @@ impl Session {
                 Ok(depth) if depth >= 1 => {
                     let start = Instant::now();
                     let chess960 = self.chess960 || self.variant.is_chess960();
-                    let divide = self.game.perft(depth, chess960);
+                    let divide = if self.game.has_time_travel() {
+                        self.game.perft_turns(depth)
+                    } else {
+                        self.game.perft(depth, chess960)
+                    };
                     let total: u64 = divide.iter().map(|(_, n)| n).sum();
                     for (mv, n) in &divide {
                         writeln!(out, "{mv}: {n}")?;
@@ -125,6 +133,11 @@ impl Session {
         };
         let chess960 = self.chess960 || variant.is_chess960();
         for mv in moves {
+            if game.has_time_travel() && kodex_engine::timeline::looks_like_jump(mv) {
+                game.jump_text(mv)
+                    .map_err(|e| format!("illegal jump {mv}: {e}"))?;
+                continue;
+            }
             let found = game
                 .legal_moves()
                 .into_iter()

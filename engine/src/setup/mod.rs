@@ -72,8 +72,9 @@ fn board_ranks(def: &VariantDef, side: Side, (from, to): (u8, u8)) -> (u8, u8) {
 }
 
 /// Random picks from `seed` (xorshift): each call gives an index below `n`.
-/// The engine takes its randomness as an argument, so a seed repeats a setup.
-pub(crate) fn picker(seed: u64) -> impl FnMut(usize) -> usize {
+/// The engine takes its randomness as an argument, so a seed repeats a setup
+/// (tests and examples use it for random games too).
+pub fn picker(seed: u64) -> impl FnMut(usize) -> usize {
     let mut state = seed | 1;
     move |n: usize| {
         state ^= state << 13;

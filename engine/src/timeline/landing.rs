@@ -1,0 +1,127 @@
+//! The board after a jump: the rules a jump must pass, and cutting the
+//! present line at the restored moment.
+
+use super::JumpError;
+use crate::bitboard::Bits;
+use crate::game::State;
+use crate::identity::IdBoard;
+use crate::moves::Move as RawMove;
+use crate::rules::{Position, Rules};
+
+/// What the board looks like after a jump, before it is committed.
+pub(super) struct Landing<B: Bits> {
+    pub(super) position: Position<B>,
+    pub(super) ids: IdBoard,
+    pub(super) legal: Vec<RawMove>,
+    pub(super) to_ply: usize,
+    pub(super) vanished: Option<usize>,
+    pub(super) destroyed: bool,
+    pub(super) piece: usize,
+}
+
+/// Checks a jump against the rules, without changing anything.
+pub(super) fn prepare<B: Bits>(
+    r: &Rules<B>,
+    s: &State<B>,
+    back: u8,
+    square: usize,
+) -> Result<Landing<B>, JumpError> {
+    let present_ply = s.positions.len() - 1;
+    let present = &s.positions[present_ply];
+    let us = present.side as usize;
+    let Some((side, piece)) = present.piece_at(square) else {
+        return Err(JumpError::NotYourPiece);
+    };
+    if side != us {
+        return Err(JumpError::NotYourPiece);
+    }
+    if Some(piece) == r.royal_type() {
+        return Err(JumpError::KingCannotTravel);
+    }
+    let rank = r.def.geometry.rank_of(square);
+    if r.def.pieces[piece].pawn && (rank == 0 || rank == r.def.geometry.ranks as i32 - 1) {
+        return Err(JumpError::PawnOnEdgeRank);
+    }
+    let plies_back = back as usize * crate::side::SIDES;
+    let Some(to_ply) = present_ply.checked_sub(plies_back) else {
+        return Err(JumpError::NotThatManyMoves {
+            made: present_ply / crate::side::SIDES,
+        });
+    };
+    let past = &s.positions[to_ply];
+    let past_ids = &s.ids[to_ply];
+    let id = s.ids[present_ply].get(square).copied().unwrap_or(0);
+    let vanished = past_ids.iter().position(|&i| i == id && id != 0);
+    if vanished == Some(square) {
+        return Err(JumpError::SameSquare);
+    }
+    let mut destroyed = false;
+    if let Some((side_then, piece_then)) = past.piece_at(square) {
+        if Some(piece_then) == r.royal_type() {
+            return Err(JumpError::KingThere);
+        }
+        if side_then == us {
+            return Err(JumpError::OwnPieceThere);
+        }
+        destroyed = true;
+    }
+    let mut position = *past;
+    let mut ids = past_ids.clone();
+    let mut changed = B::bit(square);
+    if let Some(from) = vanished {
+        position.remove(from);
+        ids[from] = 0;
+        changed |= B::bit(from);
+    }
+    position.remove(square);
+    position.put(square, us, piece);
+    if present.promoted.has(square) {
+        position.promoted |= B::bit(square);
+    }
+    ids[square] = id;
+    // A rook that left or was destroyed takes its castling right along; a
+    // pawn that left or was destroyed can no longer be taken en passant.
+    position.castling &= !changed;
+    let ep_touched = position.ep_victim.is_some_and(|v| changed.has(v as usize))
+        || position.ep.is_some_and(|e| changed.has(e as usize));
+    if ep_touched {
+        position.ep = None;
+        position.ep_victim = None;
+    }
+    if r.in_check(&position, 1 - us) {
+        return Err(JumpError::GivesCheck);
+    }
+    let mut legal = Vec::new();
+    r.legal_moves(&position, &mut legal);
+    if legal.is_empty() {
+        return Err(JumpError::NoMoveAfter);
+    }
+    Ok(Landing {
+        position,
+        ids,
+        legal,
+        to_ply,
+        vanished,
+        destroyed,
+        piece,
+    })
+}
+
+/// Applies a checked jump: the present line is cut at the restored moment,
+/// and its last position is kept for the timeline's board.
+pub(super) fn commit<B: Bits>(r: &Rules<B>, s: &mut State<B>, landing: Landing<B>) {
+    let present_ply = s.positions.len() - 1;
+    let last = present_ply
+        .checked_sub(1)
+        .map(|i| (s.moves[i], s.positions[i]));
+    s.left.push((s.positions[present_ply], last));
+    let to = landing.to_ply;
+    s.positions.truncate(to);
+    s.ids.truncate(to);
+    s.hashes.truncate(to);
+    s.moves.truncate(to);
+    s.hashes.push(r.hash(&landing.position));
+    s.positions.push(landing.position);
+    s.ids.push(landing.ids);
+    s.legal = landing.legal;
+}
