@@ -184,6 +184,26 @@ setup-error-occupied = { $square } is occupied.
 setup-error-missing = still to place { $pieces }.
 setup-error-bishops-same-colour = Bishops must stand on squares of different colours.
 setup-error-pawns-share-file = Exactly one pawn per file (two on the { $file }-file).
+time-jump = { $id }: { $player } travels in time: { $jump } ({ $charges ->
+    [one] 1 time charge
+   *[other] { $charges } time charges
+} left).
+error-jump = The jump { $jump } is not possible: { $reason }.
+error-jump-alone-then-move = You have jumped: now make your move in the new timeline.
+jump-no-charges = you have no time charges left
+jump-too-far-back = a jump goes back 1 to { $max } of your own moves
+jump-not-that-many-moves = you have made only { $made } of your own moves in this timeline
+jump-not-your-piece = none of your pieces stands on that square
+jump-king-cannot-travel = the king does not travel in time
+jump-wrong-piece = that is not the piece on that square
+jump-own-piece-there = in the past your own piece stands on that square
+jump-king-there = in the past a king stands on that square
+jump-same-square = the piece stood on that square then already
+jump-gives-check = its appearance would give check
+jump-pawn-on-edge-rank = a pawn may not appear on the first or last rank
+jump-no-move-after = after it you would have no legal move
+jump-unreadable = write a jump like T-2:Nf3 (back 2 of your moves with the knight now on f3), then your move
+jump-other = this variant or this moment allows no jump
 reason-setup-check = { $loser } was in check before the first move
 reason-king-capture = the king could be taken at once after the placement
 reason-mate-at-once = mate at once was possible after the placement
@@ -210,5 +230,6 @@ help =
     /resign (asks to confirm), /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
     /board, /games, /pgn [game], /rules <variant>, /variants, /lang en|ru, /help.
     Fog of war: send your moves to me in a private chat; your own board comes there after every move.
+    Time travel: T-2:Nf3 e5 jumps back 2 of your moves with the knight now on f3 and plays e5 in the new timeline (or send the jump, then the move); two charges each, /rules timetravel.
     Kriegspiel: the same, and you see only your own pieces; a move the real position forbids is "impossible" and you try again.
     Battle chess and other setup games: after /accept send your setup to me in private (Ke1 Qd1 e2, a FEN half, random, ready); in placement games (Frolov chess, Maharajah) place one piece at a time here, in turn. Kriegspiel from a secret setup (kriegspielbattle) keeps both setups secret for the whole game.

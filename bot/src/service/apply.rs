@@ -28,6 +28,16 @@ pub(crate) enum Change {
     DrawAgreed,
     /// Half-moves taken back with the opponent's consent.
     TakeBack { plies: usize },
+    /// Time travel: the engine already played a turn of seat `seat` — a
+    /// jump (`jump`, as people write it) and, when `moved`, the move after
+    /// it; `record` is what the stored move list gains. A jump alone keeps
+    /// the turn (and the clock running) until its move follows.
+    Turn {
+        seat: usize,
+        record: Vec<String>,
+        jump: Option<String>,
+        moved: bool,
+    },
 }
 
 impl Service {
@@ -48,31 +58,26 @@ impl Service {
             Change::Move(mv) => {
                 let seat = game.seat_to_move();
                 let played = game.play(mv);
-                if !row.moves.is_empty() {
-                    row.moves.push(' ');
-                }
-                row.moves.push_str(&played.uci);
-                if clock != TimeControl::Unlimited {
-                    // The mover's clock stops (with its increment); the next seat's starts.
-                    let elapsed = now - row.turn_started_at.unwrap_or(now);
-                    let left = clock
-                        .after_move(row.remaining(seat).unwrap_or(0), elapsed)
-                        .unwrap_or_default();
-                    row.set_remaining(seat, Some(left));
-                    self.start_turn(row, game, now);
-                }
-                // Playing on declines an offer made to the mover; a takeback request lapses.
-                if row
-                    .draw_offer
-                    .is_some_and(|offer| row.team_of_seat(offer as usize) != row.team_of_seat(seat))
-                {
-                    row.draw_offer = None;
-                }
-                row.takeback_offer = None;
-                if let Some(outcome) = game.outcome() {
-                    finish(row, result_of(&outcome), outcome.reason.key());
-                }
+                record(row, &played.uci);
+                self.turn_done(row, game, seat, clock, now);
                 Event::Moved
+            }
+            Change::Turn {
+                seat,
+                record: entries,
+                jump,
+                moved,
+            } => {
+                for entry in &entries {
+                    record(row, entry);
+                }
+                if moved {
+                    self.turn_done(row, game, seat, clock, now);
+                }
+                match jump {
+                    Some(jump) => Event::Travelled { jump, moved },
+                    None => Event::Moved,
+                }
             }
             Change::Impossible { uci, text } => {
                 game.record_impossible(&uci);
@@ -128,12 +133,52 @@ impl Service {
         Ok(self.announce(row, game, event, lang).await)
     }
 
+    /// Seat `seat` has made its move in `game`: its clock stops (with its
+    /// increment) and the next seat's starts, offers settle, and the game
+    /// ends if the engine says so.
+    fn turn_done(
+        &self,
+        row: &mut GameRow,
+        game: &Game,
+        seat: usize,
+        clock: TimeControl,
+        now: crate::time::Millis,
+    ) {
+        if clock != TimeControl::Unlimited {
+            let elapsed = now - row.turn_started_at.unwrap_or(now);
+            let left = clock
+                .after_move(row.remaining(seat).unwrap_or(0), elapsed)
+                .unwrap_or_default();
+            row.set_remaining(seat, Some(left));
+            self.start_turn(row, game, now);
+        }
+        // Playing on declines an offer made to the mover; a takeback request lapses.
+        if row
+            .draw_offer
+            .is_some_and(|offer| row.team_of_seat(offer as usize) != row.team_of_seat(seat))
+        {
+            row.draw_offer = None;
+        }
+        row.takeback_offer = None;
+        if let Some(outcome) = game.outcome() {
+            finish(row, result_of(&outcome), outcome.reason.key());
+        }
+    }
+
     /// Starts the clock of the seat to move at `now`.
     fn start_turn(&self, row: &mut GameRow, game: &Game, now: crate::time::Millis) {
         let next = game.seat_to_move();
         row.turn_started_at = Some(now);
         row.deadline = Some(now.saturating_add(row.remaining(next).unwrap_or(0)));
     }
+}
+
+/// Appends one entry to the stored move list.
+fn record(row: &mut GameRow, entry: &str) {
+    if !row.moves.is_empty() {
+        row.moves.push(' ');
+    }
+    row.moves.push_str(entry);
 }
 
 /// The result the engine's `outcome` means. The one place the service reads

@@ -3,9 +3,13 @@
 use super::apply::Change;
 use super::lookup::Role;
 use super::{Ctx, Failure, Msg, Outcome, Service, MAX_MOVE_TEXT};
+
+/// The longest time-travel turn typed as one message (`T-2:Nf3 exd8=Q+`).
+const MAX_TURN_TEXT: usize = 32;
 use crate::i18n::Lang;
 use crate::store::{GameRow, Status};
-use kodex_engine::{Attempt, MoveError, Visibility};
+use kodex_engine::timeline::looks_like_jump;
+use kodex_engine::{Attempt, JumpError, MoveError, TurnError, Visibility};
 
 impl Service {
     /// `/move <move> [id]`, or plain chat text (`plain`) that may be a move:
@@ -24,7 +28,9 @@ impl Service {
         }
         let mut text = text.trim();
         let mut game = game;
-        if plain {
+        // A time-travel turn typed as one message: `T-2:Nf3 e5`.
+        let jump = looks_like_jump(text);
+        if plain && !jump {
             // "e4 k7m2": a move for a named game.
             if let Some((mv, id)) = text.split_once(char::is_whitespace) {
                 if id.trim().chars().count() <= 10 && !id.trim().contains(' ') {
@@ -36,7 +42,8 @@ impl Service {
         if text.is_empty() {
             return Err(quiet(Msg::new("error-move-usage")));
         }
-        if text.chars().count() > MAX_MOVE_TEXT || (plain && !looks_like_move(text)) {
+        let limit = if jump { MAX_TURN_TEXT } else { MAX_MOVE_TEXT };
+        if text.chars().count() > limit || (plain && !jump && !looks_like_move(text)) {
             return Err(quiet(Msg::new("error-move-too-long")));
         }
         let found = match game {
@@ -78,6 +85,25 @@ impl Service {
         if row.deadline.is_some_and(|deadline| now >= deadline) {
             return self.flag(&mut row).await;
         }
+        if game.has_time_travel() {
+            let seat = game.seat_to_move();
+            return match game.play_turn(text) {
+                Ok(turn) => {
+                    let change = Change::Turn {
+                        seat,
+                        record: turn.record(),
+                        jump: turn.jump.as_ref().map(|jump| jump.text.clone()),
+                        moved: turn.moved.is_some(),
+                    };
+                    self.apply(&mut row, &mut game, change, ctx.lang).await
+                }
+                Err(TurnError::Move(MoveError::Unparseable)) if plain && !jump => {
+                    Err(Failure::Silent)
+                }
+                Err(TurnError::Move(error)) => Err(move_error(error, text, false).into()),
+                Err(TurnError::Jump(error)) => Err(self.jump_error(ctx, &error, text).into()),
+            };
+        }
         // Kriegspiel reads the move from the player's own pieces; an attempt
         // the real position forbids is recorded, and the turn stays.
         let mv = match game.parse_attempt(text) {
@@ -89,28 +115,40 @@ impl Service {
                 };
                 return self.apply(&mut row, &mut game, change, ctx.lang).await;
             }
-            Err(MoveError::Unparseable) => {
-                return Err(quiet(
-                    Msg::new("error-move-unparseable").arg("move", text.to_owned()),
-                ))
-            }
-            Err(MoveError::Illegal) => {
-                let key = if kriegspiel {
-                    "error-kriegspiel-no-such-move"
-                } else {
-                    "error-move-illegal"
-                };
-                return Err(Msg::new(key).arg("move", text.to_owned()).into());
-            }
-            Err(MoveError::Ambiguous(candidates)) => {
-                return Err(Msg::new("error-move-ambiguous")
-                    .arg("move", text.to_owned())
-                    .arg("candidates", candidates.join(", "))
-                    .into())
-            }
+            Err(MoveError::Unparseable) if plain => return Err(Failure::Silent),
+            Err(error) => return Err(move_error(error, text, kriegspiel).into()),
         };
         self.apply(&mut row, &mut game, Change::Move(mv), ctx.lang)
             .await
+    }
+
+    /// Why the jump `text` was refused, in the actor's language.
+    fn jump_error(&self, ctx: &Ctx, error: &JumpError, text: &str) -> Msg {
+        let reason = match error {
+            JumpError::MoveAfterJumpPending => return Msg::new("error-jump-alone-then-move"),
+            JumpError::NoCharges => Msg::new("jump-no-charges"),
+            JumpError::TooFarBack { max } => {
+                Msg::new("jump-too-far-back").arg("max", i64::from(*max))
+            }
+            JumpError::NotThatManyMoves { made } => {
+                Msg::new("jump-not-that-many-moves").arg("made", *made as i64)
+            }
+            JumpError::NotYourPiece => Msg::new("jump-not-your-piece"),
+            JumpError::KingCannotTravel => Msg::new("jump-king-cannot-travel"),
+            JumpError::WrongPiece => Msg::new("jump-wrong-piece"),
+            JumpError::OwnPieceThere => Msg::new("jump-own-piece-there"),
+            JumpError::KingThere => Msg::new("jump-king-there"),
+            JumpError::SameSquare => Msg::new("jump-same-square"),
+            JumpError::GivesCheck => Msg::new("jump-gives-check"),
+            JumpError::PawnOnEdgeRank => Msg::new("jump-pawn-on-edge-rank"),
+            JumpError::NoMoveAfter => Msg::new("jump-no-move-after"),
+            JumpError::Unparseable => Msg::new("jump-unreadable"),
+            JumpError::NotTimeTravel | JumpError::GameOver => Msg::new("jump-other"),
+        };
+        let jump: String = text.split_whitespace().next().unwrap_or(text).to_owned();
+        Msg::new("error-jump")
+            .arg("jump", jump)
+            .arg("reason", self.text(ctx.lang, &reason))
     }
 
     /// The game a move without an id goes to: the caller's only game here,
@@ -158,6 +196,25 @@ impl Service {
         };
         let lang: Lang = self.chat_lang(&row.platform, &row.chat_id).await;
         self.apply(row, &mut game, Change::Flag, lang).await
+    }
+}
+
+/// Why the move `text` was refused (`kriegspiel`: read from the player's
+/// own pieces).
+fn move_error(error: MoveError, text: &str, kriegspiel: bool) -> Msg {
+    match error {
+        MoveError::Unparseable => Msg::new("error-move-unparseable").arg("move", text.to_owned()),
+        MoveError::Illegal => {
+            let key = if kriegspiel {
+                "error-kriegspiel-no-such-move"
+            } else {
+                "error-move-illegal"
+            };
+            Msg::new(key).arg("move", text.to_owned())
+        }
+        MoveError::Ambiguous(candidates) => Msg::new("error-move-ambiguous")
+            .arg("move", text.to_owned())
+            .arg("candidates", candidates.join(", ")),
     }
 }
 

@@ -28,6 +28,9 @@ pub(crate) enum Event {
     /// Kriegspiel: the side to move tried an impossible move, typed as
     /// `text`; only its author hears which.
     Impossible { text: String },
+    /// Time travel: a jump (as people write it), and the move after it
+    /// when `moved`.
+    Travelled { jump: String, moved: bool },
     /// Moves were taken back.
     TakenBack,
     /// The game ended (the row holds result and reason).
@@ -53,6 +56,13 @@ impl Service {
             Event::Moved | Event::Impossible { .. } => {
                 let told = game.announcements(Audience::Public);
                 lines.extend(self.moves_told(lang, row, game, &told, Audience::Public));
+            }
+            Event::Travelled { jump, moved } => {
+                lines.push(self.jump_text(lang, row, game, jump));
+                if *moved {
+                    let told = game.announcements(Audience::Public);
+                    lines.extend(self.moves_told(lang, row, game, &told, Audience::Public));
+                }
             }
             Event::TakenBack => {
                 lines.push(self.text(lang, &Msg::new("takeback-done").arg("id", row.id.clone())))
@@ -87,7 +97,9 @@ impl Service {
         };
         if let Some(view) = public_view {
             let decor = self.decor(lang, row, game, Side::WHITE);
-            let file_name = format!("{}-{}.png", row.id, game.ply());
+            // Numbered by the record, which (unlike the present line of a
+            // time-travel game) only grows.
+            let file_name = format!("{}-{}.png", row.id, row.move_list().len());
             self.attach_board(&mut public, view, decor, file_name).await;
         }
         deliveries.push(public);
@@ -132,6 +144,22 @@ impl Service {
             }
         }
         deliveries
+    }
+
+    /// "alice travels in time: T-2:Nf3 (1 time charge left)."
+    fn jump_text(&self, lang: Lang, row: &GameRow, game: &Game, jump: &str) -> String {
+        let side = game
+            .last_turn_jump()
+            .map_or(game.side_to_move(), |made| made.side);
+        let seat = row.seat_of_side(side.index()).map_or(0, |seat| seat.seat);
+        self.text(
+            lang,
+            &Msg::new("time-jump")
+                .arg("id", row.id.clone())
+                .arg("player", row.player_name(seat).to_owned())
+                .arg("jump", jump.to_owned())
+                .arg("charges", i64::from(game.charges(side).unwrap_or(0))),
+        )
     }
 
     /// The board of the player in `seat` of a hidden-information game,

@@ -1,0 +1,73 @@
+//! Time travel (Codex 03) through the console: a jump with its move in one
+//! message, a jump alone and its move after it, refusals that name the rule
+//! (in English and Russian), charges running out, and the record that
+//! replays the whole tree.
+
+mod console_support;
+
+use console_support::{has, to, Chat};
+
+#[tokio::test]
+async fn a_game_with_two_jumps() {
+    let mut chat = Chat::new("time-travel").await;
+    let id = chat.start("alice", "bob", "timetravel 5+3").await;
+    chat.script(&["alice: e4", "bob: e5", "alice: Nf3", "bob: Nc6"])
+        .await;
+
+    // Back one of her moves with the knight, and d4 in the new timeline.
+    let out = chat.say("alice: T-1:Nf3 d4").await;
+    let public = to(&out, "[#local]");
+    assert!(
+        public
+            .iter()
+            .any(|l| l.contains("alice travels in time: T-1:Nf3 (1 time charge left).")),
+        "{out:#?}"
+    );
+    assert!(has(&out, "alice played d4"), "{out:#?}");
+    assert!(public.iter().any(|l| l.contains("image:")), "{out:#?}");
+    assert_eq!(chat.row(&id).await.moves, "e2e4 e7e5 g1f3 b8c6 t1f3 d2d4");
+    chat.say("bob: exd4").await;
+
+    // A jump back one move with a piece that stood there then: refused.
+    let out = chat.say("alice: T-1:Nf3").await;
+    assert!(
+        has(
+            &out,
+            "The jump T-1:Nf3 is not possible: the piece stood on that square then already."
+        ),
+        "{out:#?}"
+    );
+    // A jump alone: the turn stays hers, then her move.
+    let out = chat.say("alice: T-2:e4").await;
+    assert!(
+        has(&out, "alice travels in time: T-2:e4 (0 time charges left)."),
+        "{out:#?}"
+    );
+    assert!(has(&out, "alice (white) to move"), "{out:#?}");
+    let out = chat.say("bob: /move Nc6").await;
+    assert!(has(&out, "not your turn"), "{out:#?}");
+    let out = chat.say("alice: T-1:e4").await;
+    assert!(has(&out, "You have jumped: now make your move"), "{out:#?}");
+    let out = chat.say("alice: d4").await;
+    assert!(has(&out, "alice played d4"), "{out:#?}");
+    chat.say("bob: Nc6").await;
+
+    // No charges left, said in Russian.
+    chat.say("alice: /lang ru").await;
+    let out = chat.say("alice: T-1:d4 Nf3").await;
+    assert!(has(&out, "у вас не осталось зарядов времени"), "{out:#?}");
+
+    let row = chat.row(&id).await;
+    assert_eq!(
+        row.moves,
+        "e2e4 e7e5 g1f3 b8c6 t1f3 d2d4 e5d4 t2e4 d2d4 b8c6"
+    );
+    // The record rebuilds the game, timelines included.
+    let game = chat.position(&id).await;
+    assert_eq!(game.timelines().len(), 2);
+    assert_eq!(game.charges(kodex_engine::Side::WHITE), Some(0));
+    assert_eq!(game.charges(kodex_engine::Side::BLACK), Some(2));
+    // The PGN keeps every line.
+    let out = chat.say("carol: /pgn").await;
+    assert!(has(&out, "[TimeTravel"), "{out:#?}");
+}
