@@ -372,8 +372,21 @@ async fn with_threads_on_a_game_moves_into_its_own_thread_and_ends_there() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_discord_refuses_a_thread_the_game_stays_in_the_channel() {
+    // 50013: no permission to create threads.
+    a_refused_thread_keeps_the_game_in_the_channel(|fake| fake.forbid_threads_in(CHANNEL)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_the_server_has_too_many_threads_the_game_stays_in_the_channel() {
+    // 160006: the server's active threads are at their maximum.
+    a_refused_thread_keeps_the_game_in_the_channel(|fake| fake.limit_active_threads(0)).await;
+}
+
+/// A game with threads on, where Discord refuses the thread as `refuse`
+/// makes it: the game plays on in the channel.
+async fn a_refused_thread_keeps_the_game_in_the_channel(refuse: impl Fn(&FakeDiscord)) {
     let fake = FakeDiscord::start().await;
-    fake.forbid_threads_in(CHANNEL);
+    refuse(&fake);
     let (_service, bot) = start_with(&fake, "threads-refused", |discord| {
         discord.game_threads = true;
     })
