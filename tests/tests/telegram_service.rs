@@ -85,13 +85,13 @@ async fn stored(harness: &Harness, game: &str) -> GameRow {
         .expect("the game exists")
 }
 
-/// A board: a PNG, or (while the service's PNG rendering is not wired in) its
-/// monospace text board, sent as an HTML `<pre>` block.
+/// A board: a PNG sent as a photo (or a file). A text board is not one: the
+/// service draws every board.
 fn is_board(call: &Call) -> bool {
-    match &call.upload {
-        Some(upload) => upload.bytes.starts_with(PNG_SIGNATURE),
-        None => call.text().contains("<pre>") && call.params["parse_mode"] == "HTML",
-    }
+    call.upload.as_ref().is_some_and(|upload| {
+        upload.bytes.starts_with(PNG_SIGNATURE)
+            && matches!(upload.field.as_str(), "photo" | "document")
+    })
 }
 
 fn challenge_id(call: &Call) -> Option<String> {
@@ -212,47 +212,51 @@ async fn a_real_fog_game_sends_boards_privately_and_a_deep_link_to_a_new_player(
         .await;
     assert!(board.text().contains(&game));
 
-    // The group never got a private view: every group image is the public one
-    // (same bytes whatever the position) or none, and no move text.
+    // White moves privately; the group hears that a move was made.
+    let row = stored(&harness, &game).await;
+    let white = if row.player_id(0) == Some(&*ALICE.to_string()) {
+        ALICE
+    } else {
+        BOB
+    };
+    let before = fake.calls().len();
+    fake.say(white, white, "e4");
+    fake.wait_for(before, "the group told of the move", |call| {
+        call.delivered_to(GROUP)
+    })
+    .await;
+    fake.wait_for(before, "white's private board after e4", |call| {
+        call.delivered_to(white) && is_board(call)
+    })
+    .await;
+
+    // While the game runs the group gets no image at all (a public board
+    // of a fog game would show what a side sees) and no private board.
     let calls = fake.calls();
     let refused = calls
         .iter()
         .filter(|call| call.chat_id() == Some(BOB) && call.outcome == Outcome::Forbidden)
         .count();
     assert!(refused >= 1, "{}", fake.describe_calls());
-    let private_images: Vec<&Vec<u8>> = calls
+    let private_boards = calls
         .iter()
-        .filter(|call| call.delivered_to(ALICE) || call.delivered_to(BOB))
-        .filter_map(|call| call.upload.as_ref().map(|upload| &upload.bytes))
-        .collect();
-    let private_boards: Vec<String> = calls
+        .filter(|call| (call.delivered_to(ALICE) || call.delivered_to(BOB)) && is_board(call))
+        .count();
+    assert!(private_boards >= 3, "{}", fake.describe_calls());
+    let group_images: Vec<String> = calls
         .iter()
-        .filter(|call| call.delivered_to(ALICE) || call.delivered_to(BOB))
-        .filter_map(|call| {
-            let text = call.text();
-            let start = text.find("<pre>")?;
-            Some(text[start..].to_owned())
-        })
+        .filter(|call| call.delivered_to(GROUP) && call.upload.is_some())
+        .map(|call| format!("{} {:?}", call.method, call.text()))
         .collect();
-    // Private boards arrive as PNGs (or as text boards when images are off).
     assert!(
-        private_images.len() + private_boards.len() >= 2,
-        "{}",
-        fake.describe_calls()
+        group_images.is_empty(),
+        "images reached the group of a running fog game: {group_images:?}"
     );
     for call in calls.iter().filter(|call| call.delivered_to(GROUP)) {
-        if let Some(upload) = &call.upload {
-            assert!(
-                !private_images.contains(&&upload.bytes),
-                "a private board reached the group"
-            );
-        }
         let text = call.text();
         assert!(
-            private_boards
-                .iter()
-                .all(|board| !text.contains(board.as_str())),
-            "a private board reached the group: {text}"
+            !text.contains("<pre>"),
+            "a text board reached the group: {text}"
         );
     }
 }
