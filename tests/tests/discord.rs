@@ -96,6 +96,19 @@ async fn challenge(fake: &FakeDiscord, variant: &str) -> SentMessage {
     .await
 }
 
+/// Bob accepts `challenge` by its button; returns the game's first message.
+async fn accept(fake: &FakeDiscord, challenge: &SentMessage) -> SentMessage {
+    fake.press_button(&bob(), challenge, "acc:").await;
+    fake.wait_for_message("the game starts", |m| m.content.contains("White to move"))
+        .await
+}
+
+/// Alice challenges Bob to chess and he accepts: game `g1` runs.
+async fn accepted_chess_game(fake: &FakeDiscord) -> SentMessage {
+    let challenge = challenge(fake, "chess").await;
+    accept(fake, &challenge).await
+}
+
 // ---------------------------------------------------------------------------
 // Tests
 
@@ -350,9 +363,7 @@ async fn bad_input_gets_a_clear_reply_and_changes_nothing() {
     assert!(matches!(answer.place, Place::Followup(_)));
     assert_eq!(service.status("g1"), Some(Status::Challenged));
 
-    fake.press_button(&bob(), &challenge, "acc:").await;
-    fake.wait_for_message("the game starts", |m| m.content.contains("White to move"))
-        .await;
+    accept(&fake, &challenge).await;
     // A stranger's /move, a garbage move, a move out of turn.
     let token = slash_move(&fake, &carol(), "e4").await;
     let answer = fake
@@ -520,10 +531,7 @@ async fn a_button_on_an_old_message_works_after_a_restart() {
     // A new adapter process; the service (and its games) stayed up.
     let bot = RunningBot::start(&fake, service.clone(), variants());
     fake.wait_for_sessions(2).await;
-    fake.press_button(&bob(), &challenge, "acc:").await;
-    let started = fake
-        .wait_for_message("the game starts", |m| m.content.contains("White to move"))
-        .await;
+    let started = accept(&fake, &challenge).await;
     assert!(started.has_png());
     assert_eq!(service.status("g1"), Some(Status::Playing));
     bot.stop().await;
@@ -533,10 +541,7 @@ async fn a_button_on_an_old_message_works_after_a_restart() {
 async fn resign_shows_the_services_question_with_its_buttons_ephemerally() {
     let fake = FakeDiscord::start().await;
     let (service, bot) = start(&fake);
-    let challenge = challenge(&fake, "chess").await;
-    fake.press_button(&bob(), &challenge, "acc:").await;
-    fake.wait_for_message("the game starts", |m| m.content.contains("White to move"))
-        .await;
+    accepted_chess_game(&fake).await;
 
     let token = command(&fake, &bob(), "resign", vec![], &[]).await;
     let question = fake
@@ -590,10 +595,7 @@ async fn without_the_message_content_intent_the_bot_runs_and_slash_moves_work() 
     let intents = |i: usize| identifies[i]["intents"].as_u64().unwrap_or(0);
     assert_ne!(intents(0) & (1 << 15), 0, "first asks for Message Content");
     assert_eq!(intents(1) & (1 << 15), 0, "then runs without it");
-    let challenge = challenge(&fake, "chess").await;
-    fake.press_button(&bob(), &challenge, "acc:").await;
-    fake.wait_for_message("the game starts", |m| m.content.contains("White to move"))
-        .await;
+    accepted_chess_game(&fake).await;
     // `/move` plays without the intent.
     let token = slash_move(&fake, &alice(), "e4").await;
     fake.wait_for("alice's move played", |_| {
@@ -670,9 +672,7 @@ async fn the_bot_reconnects_when_discord_drops_the_gateway() {
     let challenge = challenge(&fake, "chess").await;
     fake.drop_gateway_connection().await;
     fake.wait_for_sessions(2).await;
-    fake.press_button(&bob(), &challenge, "acc:").await;
-    fake.wait_for_message("the game starts", |m| m.content.contains("White to move"))
-        .await;
+    accept(&fake, &challenge).await;
     assert_eq!(service.status("g1"), Some(Status::Playing));
     assert_eq!(fake.resumes().len(), 1, "serenity resumed the session");
     assert_eq!(fake.identifies().len(), 1);
@@ -819,10 +819,7 @@ async fn an_image_larger_than_discord_takes_is_left_out_and_the_text_says_so() {
 async fn a_move_whose_interaction_discord_forgot_is_still_played() {
     let fake = FakeDiscord::start().await;
     let (service, bot) = start(&fake);
-    let challenge = challenge(&fake, "chess").await;
-    fake.press_button(&bob(), &challenge, "acc:").await;
-    fake.wait_for_message("the game starts", |m| m.content.contains("White to move"))
-        .await;
+    accepted_chess_game(&fake).await;
     // The bot is too slow for Discord: every first response is refused (10062).
     fake.set_initial_response_window(Duration::ZERO);
     let token = slash_move(&fake, &alice(), "e4").await;

@@ -85,6 +85,15 @@ async fn stored(harness: &Harness, game: &str) -> GameRow {
         .expect("the game exists")
 }
 
+/// Who plays white in a game between Alice and Bob.
+fn white_of(row: &GameRow) -> i64 {
+    if row.player_id(0) == Some(&*ALICE.to_string()) {
+        ALICE
+    } else {
+        BOB
+    }
+}
+
 /// A board: a PNG sent as a photo (or a file). A text board is not one: the
 /// service draws every board.
 fn is_board(call: &Call) -> bool {
@@ -213,12 +222,7 @@ async fn a_real_fog_game_sends_boards_privately_and_a_deep_link_to_a_new_player(
     assert!(board.text().contains(&game));
 
     // White moves privately; the group hears that a move was made.
-    let row = stored(&harness, &game).await;
-    let white = if row.player_id(0) == Some(&*ALICE.to_string()) {
-        ALICE
-    } else {
-        BOB
-    };
+    let white = white_of(&stored(&harness, &game).await);
     let before = fake.calls().len();
     fake.say(white, white, "e4");
     fake.wait_for(before, "the group told of the move", |call| {
@@ -508,11 +512,7 @@ async fn random_updates_change_nothing_and_the_game_plays_on_after_them() {
         "seed {seed}: strangers changed the game"
     );
 
-    let white = if before.player_id(0) == Some(&*ALICE.to_string()) {
-        ALICE
-    } else {
-        BOB
-    };
+    let white = white_of(&before);
     let at = fake.calls().len();
     fake.say(GROUP, white, "/m e4");
     fake.wait_for(at, "the board after e4", |call| {

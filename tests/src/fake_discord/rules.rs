@@ -49,29 +49,32 @@ pub fn valid_command_name(name: &str) -> bool {
         })
 }
 
-fn check_description(field: &str, description: &Value) -> Result<(), Refusal> {
-    let length = description.as_str().map_or(0, |text| text.chars().count());
-    if (1..=100).contains(&length) {
+/// `Ok` when `valid`, else 50035 for `field` with Discord's `code` and `message`.
+fn require(valid: bool, field: &str, code: &str, message: &str) -> Result<(), Refusal> {
+    if valid {
         Ok(())
     } else {
-        Err(invalid_form(
-            field,
-            "BASE_TYPE_BAD_LENGTH",
-            "Must be between 1 and 100 in length.",
-        ))
+        Err(invalid_form(field, code, message))
     }
 }
 
+fn check_description(field: &str, description: &Value) -> Result<(), Refusal> {
+    let length = description.as_str().map_or(0, |text| text.chars().count());
+    require(
+        (1..=100).contains(&length),
+        field,
+        "BASE_TYPE_BAD_LENGTH",
+        "Must be between 1 and 100 in length.",
+    )
+}
+
 fn check_name(field: &str, name: &Value) -> Result<(), Refusal> {
-    if name.as_str().is_some_and(valid_command_name) {
-        Ok(())
-    } else {
-        Err(invalid_form(
-            field,
-            "APPLICATION_COMMAND_INVALID_NAME",
-            "Command name is invalid",
-        ))
-    }
+    require(
+        name.as_str().is_some_and(valid_command_name),
+        field,
+        "APPLICATION_COMMAND_INVALID_NAME",
+        "Command name is invalid",
+    )
 }
 
 fn check_localized(field: &str, command: &Value) -> Result<(), Refusal> {
@@ -241,15 +244,12 @@ fn check_components(rows: &[Value]) -> Result<(), Refusal> {
 /// Checks a new thread's name (1–100 characters).
 pub fn check_thread_name(json: &Value) -> Result<(), Refusal> {
     let length = json["name"].as_str().map_or(0, |name| name.chars().count());
-    if (1..=100).contains(&length) {
-        Ok(())
-    } else {
-        Err(invalid_form(
-            "name",
-            "BASE_TYPE_BAD_LENGTH",
-            "Must be between 1 and 100 in length.",
-        ))
-    }
+    require(
+        (1..=100).contains(&length),
+        "name",
+        "BASE_TYPE_BAD_LENGTH",
+        "Must be between 1 and 100 in length.",
+    )
 }
 
 #[cfg(test)]
