@@ -279,6 +279,36 @@ pub(crate) fn gif_within(frames: &[(View, Decor)], limit: usize) -> Vec<u8> {
 mod tests {
     use super::*;
 
+    /// The frames of a short chess game, one per position.
+    fn frames() -> Vec<(View, Decor)> {
+        let registry = kodex_engine::Registry::builtin();
+        let variant = registry.get("chess").expect("chess exists");
+        let mut game =
+            kodex_engine::Game::new(variant, kodex_engine::Start::Standard).expect("a game");
+        for san in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"] {
+            game.play_text(san).expect("a legal move");
+        }
+        (0..=game.ply())
+            .map(|ply| (game.view_at(ply, Audience::Full), Decor::default()))
+            .collect()
+    }
+
+    #[test]
+    fn a_game_gif_too_large_gets_fewer_frames_then_smaller_squares() {
+        let frames = frames();
+        let full = gif_within(&frames, usize::MAX);
+        assert!(full.starts_with(b"GIF8"));
+        let fewer_frames = gif_within(&frames, full.len() - 1);
+        assert!(!fewer_frames.is_empty() && fewer_frames.len() < full.len());
+        let two = kodex_render::render_gif(&[frames[0].clone(), frames[8].clone()]);
+        let smaller_squares = gif_within(&frames, two.len() - 1);
+        assert!(!smaller_squares.is_empty() && smaller_squares.len() < two.len());
+        assert!(
+            gif_within(&frames, 10).is_empty(),
+            "nothing fits in 10 bytes"
+        );
+    }
+
     #[test]
     fn evenly_spaced_keeps_the_first_and_the_last() {
         assert_eq!(evenly_spaced(5, 10), vec![0, 1, 2, 3, 4]);
