@@ -10,7 +10,7 @@ use kodex_bot::telegram::run;
 use kodex_bot::time::ManualTime;
 use kodex_bot::Service;
 use kodex_engine::Registry;
-use kodex_tests::fake_telegram::{Call, FakeTelegram, Outcome};
+use kodex_tests::fake_telegram::{Call, Failure, FakeTelegram, Outcome, CALLBACK_DEADLINE};
 
 const GROUP: i64 = -100_300;
 const ALICE: i64 = 11;
@@ -450,10 +450,12 @@ fn group_sends(calls: &[Call]) -> Vec<&Call> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn random_updates_change_nothing_and_the_game_plays_on_after_them() {
     use kodex_tests::garbage::random_text;
+    const OTHER_GROUP: i64 = -100_301;
     let seed = kodex_tests::garbage::seed();
     let harness = start("garbage", true).await;
     let fake = &harness.fake;
     fake.add_person(DAVE, "dave", "ru", false);
+    fake.add_group(OTHER_GROUP, "Off-topic");
     let (game, at) = alice_challenges_bob(fake, "chess").await;
     let (at, board) = fake
         .wait_for(at, "the first board", |call| {
@@ -463,9 +465,23 @@ async fn random_updates_change_nothing_and_the_game_plays_on_after_them() {
     let before = stored(&harness, &game).await;
     let known = board.message_id.expect("board id");
 
-    for _ in 0..200 {
+    for round in 0..200 {
+        // Telegram fails now and then, as it does: flood control, a proxy's
+        // error page, presses answered too late, a group that removed the bot.
+        match round {
+            40 => fake.fail_next("sendMessage", Failure::RetryAfter(1)),
+            80 => fake.fail_next("sendPhoto", Failure::BadGateway),
+            100 => fake.set_callback_deadline(std::time::Duration::ZERO),
+            120 => fake.kick_bot_from(OTHER_GROUP),
+            150 => fake.set_callback_deadline(CALLBACK_DEADLINE),
+            _ => {}
+        }
         let stranger = if fastrand::bool() { CAROL } else { DAVE };
-        let chat = if fastrand::bool() { GROUP } else { stranger };
+        let chat = match fastrand::u8(..3) {
+            0 => GROUP,
+            1 => OTHER_GROUP,
+            _ => stranger,
+        };
         let on = if fastrand::bool() {
             known
         } else {
@@ -506,6 +522,17 @@ async fn random_updates_change_nothing_and_the_game_plays_on_after_them() {
         .filter(|call| call.method == "answerCallbackQuery")
         .count();
     assert!(answered > 0, "seed {seed}: presses were answered");
+    // Refused only for what the test made Telegram refuse: nothing the bot
+    // built was malformed (too long, empty, bad HTML, bad button data).
+    for call in fake.calls() {
+        if let Outcome::Rejected(why) = &call.outcome {
+            assert!(
+                why.contains("query is too old") || why.contains("kicked"),
+                "seed {seed}: Telegram refused {}: {why}",
+                call.method
+            );
+        }
+    }
     assert_eq!(
         stored(&harness, &game).await,
         before,
