@@ -23,6 +23,19 @@ impl Platform {
         }
     }
 
+    /// The largest file, in bytes, that every way this platform's adapter
+    /// sends an image accepts: Discord takes 10 MiB per message from bots;
+    /// Telegram takes photos up to 10 MB (animations and documents up to
+    /// 50 MB, but a board may go as a photo). Adapters check it before
+    /// sending, and the service draws animations within it.
+    pub fn file_size_limit(self) -> usize {
+        match self {
+            Platform::Console => usize::MAX,
+            Platform::Discord => 10 * 1024 * 1024,
+            Platform::Telegram => 10 * 1000 * 1000,
+        }
+    }
+
     /// The platform with storage key `key`.
     pub fn from_key(key: &str) -> Option<Platform> {
         match key {

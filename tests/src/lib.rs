@@ -4,4 +4,5 @@ pub mod discord_bot;
 pub mod fake_discord;
 pub mod fake_telegram;
 pub mod garbage;
+pub mod image_header;
 pub mod toy_handler;

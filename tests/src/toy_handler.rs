@@ -141,10 +141,19 @@ impl ToyGame {
     }
 }
 
-/// Whether two references are the same person: by id, or by the `@username`
-/// a challenger typed for someone the adapter had not seen yet.
+/// Whether two references are the same person, as the service decides: by
+/// id, or — for a challenge to an `@username` the adapter had not seen yet
+/// (stored with the id `"@name"`) — by the handle the platform vouches for.
+/// Never by display name, which anyone can set to anything.
 fn same(expected: &UserRef, actual: &UserRef) -> bool {
-    expected.id == actual.id || expected.name.eq_ignore_ascii_case(&actual.name)
+    if expected.platform != actual.platform {
+        return false;
+    }
+    if expected.id == actual.id {
+        return true;
+    }
+    let wanted = expected.id.strip_prefix('@');
+    wanted.is_some_and(|wanted| actual.handle.as_deref() == Some(&*wanted.to_lowercase()))
 }
 
 /// A plain text delivery, with no image, buttons or game.

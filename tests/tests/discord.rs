@@ -4,14 +4,17 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
-use kodex_bot::api::{Action, ChatRef, Platform, Target, UserRef};
+use kodex_bot::api::{Action, ChatRef, Image, Platform, Target, UserRef};
 use kodex_bot::discord::VariantChoice;
 use kodex_tests::discord_bot::RunningBot;
 use kodex_tests::fake_discord::payloads::{
     autocomplete, integer_option, string_option, user_option,
 };
-use kodex_tests::fake_discord::{FakeDiscord, FakeUser, Place, SentMessage, GUILD_ID};
+use kodex_tests::fake_discord::{
+    FakeDiscord, FakeUser, Place, SentMessage, APPLICATION_ID, GUILD_ID,
+};
 use kodex_tests::toy_handler::{note, Status, ToyHandler};
 use serde_json::{json, Value};
 
@@ -91,6 +94,19 @@ async fn challenge(fake: &FakeDiscord, variant: &str) -> SentMessage {
             && m.content.contains(variant)
     })
     .await
+}
+
+/// Bob accepts `challenge` by its button; returns the game's first message.
+async fn accept(fake: &FakeDiscord, challenge: &SentMessage) -> SentMessage {
+    fake.press_button(&bob(), challenge, "acc:").await;
+    fake.wait_for_message("the game starts", |m| m.content.contains("White to move"))
+        .await
+}
+
+/// Alice challenges Bob to chess and he accepts: game `g1` runs.
+async fn accepted_chess_game(fake: &FakeDiscord) -> SentMessage {
+    let challenge = challenge(fake, "chess").await;
+    accept(fake, &challenge).await
 }
 
 // ---------------------------------------------------------------------------
@@ -347,9 +363,7 @@ async fn bad_input_gets_a_clear_reply_and_changes_nothing() {
     assert!(matches!(answer.place, Place::Followup(_)));
     assert_eq!(service.status("g1"), Some(Status::Challenged));
 
-    fake.press_button(&bob(), &challenge, "acc:").await;
-    fake.wait_for_message("the game starts", |m| m.content.contains("White to move"))
-        .await;
+    accept(&fake, &challenge).await;
     // A stranger's /move, a garbage move, a move out of turn.
     let token = slash_move(&fake, &carol(), "e4").await;
     let answer = fake
@@ -447,8 +461,21 @@ async fn private_boards_go_by_dm_and_nothing_hidden_reaches_the_channel() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_dm_falls_back_to_a_button_and_an_ephemeral_board() {
+    // 50007: Bob closed his DMs.
+    a_refused_dm_reveals_nothing(|fake| fake.refuse_dms_from(bob().id)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dm_refused_for_want_of_a_mutual_server_is_handled_like_closed_dms() {
+    // 50278: Bob shares no server with the bot any more.
+    a_refused_dm_reveals_nothing(|fake| fake.share_no_guild_with(bob().id)).await;
+}
+
+/// A fog game where Discord refuses Bob's DMs as `refuse` makes it: his
+/// boards reach him only ephemerally, and the channel sees no board.
+async fn a_refused_dm_reveals_nothing(refuse: impl Fn(&FakeDiscord)) {
     let fake = FakeDiscord::start().await;
-    fake.refuse_dms_from(bob().id);
+    refuse(&fake);
     let (_service, bot) = start(&fake);
 
     let challenge = challenge(&fake, "fog").await;
@@ -504,10 +531,7 @@ async fn a_button_on_an_old_message_works_after_a_restart() {
     // A new adapter process; the service (and its games) stayed up.
     let bot = RunningBot::start(&fake, service.clone(), variants());
     fake.wait_for_sessions(2).await;
-    fake.press_button(&bob(), &challenge, "acc:").await;
-    let started = fake
-        .wait_for_message("the game starts", |m| m.content.contains("White to move"))
-        .await;
+    let started = accept(&fake, &challenge).await;
     assert!(started.has_png());
     assert_eq!(service.status("g1"), Some(Status::Playing));
     bot.stop().await;
@@ -517,10 +541,7 @@ async fn a_button_on_an_old_message_works_after_a_restart() {
 async fn resign_shows_the_services_question_with_its_buttons_ephemerally() {
     let fake = FakeDiscord::start().await;
     let (service, bot) = start(&fake);
-    let challenge = challenge(&fake, "chess").await;
-    fake.press_button(&bob(), &challenge, "acc:").await;
-    fake.wait_for_message("the game starts", |m| m.content.contains("White to move"))
-        .await;
+    accepted_chess_game(&fake).await;
 
     let token = command(&fake, &bob(), "resign", vec![], &[]).await;
     let question = fake
@@ -568,14 +589,46 @@ async fn resign_shows_the_services_question_with_its_buttons_ephemerally() {
 async fn without_the_message_content_intent_the_bot_runs_and_slash_moves_work() {
     let fake = FakeDiscord::start().await;
     fake.deny_message_content_intent();
-    let (_service, bot) = start(&fake);
+    let (service, bot) = start(&fake);
     fake.wait_for_sessions(2).await;
     let identifies = fake.identifies();
     let intents = |i: usize| identifies[i]["intents"].as_u64().unwrap_or(0);
     assert_ne!(intents(0) & (1 << 15), 0, "first asks for Message Content");
     assert_eq!(intents(1) & (1 << 15), 0, "then runs without it");
+    accepted_chess_game(&fake).await;
+    // `/move` plays without the intent.
     let token = slash_move(&fake, &alice(), "e4").await;
-    fake.wait_for_ephemeral("an answer to /move", &token).await;
+    fake.wait_for("alice's move played", |_| {
+        (service.moves("g1") == ["e4"]).then_some(())
+    })
+    .await;
+    fake.wait_for_message("the board after e4", |m| {
+        m.content.contains("1. e4") && m.has_png()
+    })
+    .await;
+    assert!(
+        !fake.callbacks(&token).is_empty(),
+        "the command was answered"
+    );
+    // A move typed in the channel arrives empty without the intent …
+    fake.say(&bob(), CHANNEL, Some(GUILD_ID), "e5").await;
+    // … but one addressed to the bot keeps its text.
+    fake.say(
+        &bob(),
+        CHANNEL,
+        Some(GUILD_ID),
+        &format!("<@{APPLICATION_ID}> d5"),
+    )
+    .await;
+    fake.wait_for("bob's addressed move played", |_| {
+        (service.moves("g1").len() == 2).then_some(())
+    })
+    .await;
+    assert_eq!(
+        service.moves("g1"),
+        ["e4", "d5"],
+        "the unaddressed e5 never arrived"
+    );
     bot.stop().await;
 }
 
@@ -619,9 +672,7 @@ async fn the_bot_reconnects_when_discord_drops_the_gateway() {
     let challenge = challenge(&fake, "chess").await;
     fake.drop_gateway_connection().await;
     fake.wait_for_sessions(2).await;
-    fake.press_button(&bob(), &challenge, "acc:").await;
-    fake.wait_for_message("the game starts", |m| m.content.contains("White to move"))
-        .await;
+    accept(&fake, &challenge).await;
     assert_eq!(service.status("g1"), Some(Status::Playing));
     assert_eq!(fake.resumes().len(), 1, "serenity resumed the session");
     assert_eq!(fake.identifies().len(), 1);
@@ -731,5 +782,63 @@ async fn with_threads_on_a_started_game_is_relocated_in_the_accepting_players_na
         "not even tried"
     );
     assert_eq!(fake.threads().len(), 1);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_image_larger_than_discord_takes_is_left_out_and_the_text_says_so() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake);
+    fake.wait_for_sessions(1).await;
+    let channel = ChatRef {
+        platform: Platform::Discord,
+        id: CHANNEL.to_string(),
+    };
+    let mut delivery = note(Target::Chat(channel), "Game over.");
+    delivery.image = Some(Image {
+        file_name: "g1.gif".into(),
+        bytes: [b"GIF89a".as_slice(), &vec![0; 10 * 1024 * 1024]].concat(),
+    });
+    let outbox = bot.outbox.as_ref().expect("the bot's own outbox");
+    outbox.send(delivery).expect("the outbox is open");
+    let message = fake
+        .wait_for_message("the text without the image", |m| {
+            m.content.starts_with("Game over.")
+        })
+        .await;
+    assert!(message.files.is_empty());
+    assert!(message.content.contains("too large"), "{}", message.content);
+    assert!(
+        fake.requests().iter().all(|request| request.status != 413),
+        "nothing was sent that Discord refuses"
+    );
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_whose_interaction_discord_forgot_is_still_played() {
+    let fake = FakeDiscord::start().await;
+    let (service, bot) = start(&fake);
+    accepted_chess_game(&fake).await;
+    // The bot is too slow for Discord: every first response is refused (10062).
+    fake.set_initial_response_window(Duration::ZERO);
+    let token = slash_move(&fake, &alice(), "e4").await;
+    fake.wait_for("the move played", |_| {
+        (service.moves("g1") == ["e4"]).then_some(())
+    })
+    .await;
+    fake.wait_for_message("the board posted in the channel", |m| {
+        m.place == Place::Channel(CHANNEL) && m.content.contains("1. e4") && m.has_png()
+    })
+    .await;
+    let refused = fake
+        .requests()
+        .into_iter()
+        .find(|request| request.path.contains(&token) && request.path.ends_with("/callback"))
+        .expect("the bot tried to answer");
+    assert_eq!(
+        (refused.status, refused.response["code"].as_u64()),
+        (404, Some(10062))
+    );
     bot.stop().await;
 }

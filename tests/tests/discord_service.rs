@@ -372,8 +372,21 @@ async fn with_threads_on_a_game_moves_into_its_own_thread_and_ends_there() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_discord_refuses_a_thread_the_game_stays_in_the_channel() {
+    // 50013: no permission to create threads.
+    a_refused_thread_keeps_the_game_in_the_channel(|fake| fake.forbid_threads_in(CHANNEL)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_the_server_has_too_many_threads_the_game_stays_in_the_channel() {
+    // 160006: the server's active threads are at their maximum.
+    a_refused_thread_keeps_the_game_in_the_channel(|fake| fake.limit_active_threads(0)).await;
+}
+
+/// A game with threads on, where Discord refuses the thread as `refuse`
+/// makes it: the game plays on in the channel.
+async fn a_refused_thread_keeps_the_game_in_the_channel(refuse: impl Fn(&FakeDiscord)) {
     let fake = FakeDiscord::start().await;
-    fake.forbid_threads_in(CHANNEL);
+    refuse(&fake);
     let (_service, bot) = start_with(&fake, "threads-refused", |discord| {
         discord.game_threads = true;
     })
@@ -498,7 +511,14 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
     ];
     const OPTIONS: &[&str] = &["move", "game", "variant", "language", "opponent"];
     let mut interactions = Vec::new();
-    for _ in 0..150 {
+    for round in 0..150 {
+        // Mid-game, Carol's DMs stop working: no server in common any more
+        // (50278), then closed DMs (50007).
+        match round {
+            50 => fake.share_no_guild_with(carol().id),
+            100 => fake.refuse_dms_from(carol().id),
+            _ => {}
+        }
         match fastrand::u8(..5) {
             0 => {
                 fake.say(&carol(), CHANNEL, Some(GUILD_ID), &random_text())
@@ -580,6 +600,18 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
         1,
         "seed {seed}: no reconnection was needed"
     );
+    // Discord refused only the DMs the test closed: nothing the bot built
+    // was malformed (empty, too long, bad components) or too late.
+    for request in fake.requests() {
+        let code = request.response["code"].as_u64();
+        assert!(
+            request.status < 400 || matches!(code, Some(50007 | 50278)),
+            "seed {seed}: Discord refused {} {}: {}",
+            request.method,
+            request.path,
+            request.response
+        );
+    }
     bot.stop().await;
 }
 

@@ -5,7 +5,12 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use kodex_bot::api::{Action, ChatRef, Delivery, Image, Platform, Target, UserRef};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use kodex_bot::api::{
+    Action, ChatRef, Delivery, Handler, HandlerFuture, Image, Platform, Request, Target, UserRef,
+};
 use kodex_bot::store::Store;
 use kodex_bot::telegram::{run_until, Mode, TelegramConfig, VariantChoice};
 use kodex_tests::fake_telegram::{Call, Failure, FakeTelegram, Outcome, TOKEN};
@@ -620,6 +625,11 @@ async fn webhook_mode_takes_updates_posted_by_telegram() {
     assert!(set.params["secret_token"]
         .as_str()
         .is_some_and(|secret| !secret.is_empty()));
+    // Only the updates the adapter handles: Telegram would send every kind.
+    assert_eq!(
+        fake.webhook_allowed_updates(),
+        Some(serde_json::json!(["message", "callback_query"]))
+    );
 
     alice_challenges_bob(fake, "chess").await;
     fake.wait_for(0, "the first board", |call| {
@@ -827,4 +837,229 @@ async fn a_username_learnt_before_a_restart_still_names_its_holder() {
         .filter(|request| request.actor.id == BOB.to_string())
         .count();
     assert_eq!(greetings, 1);
+}
+
+/// The toy, slowed down: button presses and texts containing "slow" take
+/// [`Slow::DELAY`]. Records the order in which requests finish.
+#[derive(Default)]
+struct Slow {
+    toy: Arc<ToyHandler>,
+    finished: Mutex<Vec<String>>,
+}
+
+impl Slow {
+    const DELAY: Duration = Duration::from_secs(3);
+
+    fn finished(&self) -> Vec<String> {
+        self.finished.lock().map(|f| f.clone()).unwrap_or_default()
+    }
+}
+
+impl Handler for Slow {
+    fn handle(&self, request: Request) -> HandlerFuture<'_> {
+        Box::pin(async move {
+            let label = match &request.action {
+                Action::Move { text, .. } | Action::Text { text } => text.clone(),
+                Action::Button { data } => format!("slow press {data}"),
+                other => format!("{other:?}"),
+            };
+            if label.contains("slow") {
+                tokio::time::sleep(Self::DELAY).await;
+            }
+            let deliveries = self.toy.handle(request).await;
+            if let Ok(mut finished) = self.finished.lock() {
+                finished.push(label);
+            }
+            deliveries
+        })
+    }
+}
+
+/// The adapter with `handler` behind it, against a fake with the usual people.
+async fn start_slow(handler: Arc<Slow>) -> (FakeTelegram, tokio::task::JoinHandle<()>) {
+    let fake = FakeTelegram::start().await;
+    fake.add_group(GROUP, "Chess club");
+    fake.add_person(ALICE, "alice", "en", true);
+    fake.add_person(BOB, "bob", "en", true);
+    fake.add_person(CAROL, "carol", "en", true);
+    let config = fake.adapter_config();
+    let (_outbox, receiver) = unbounded_channel();
+    let task = tokio::spawn(async move {
+        let _keep_outbox_open = _outbox;
+        if let Err(error) = run_until(config, handler, receiver, std::future::pending()).await {
+            panic!("the Telegram adapter stopped: {error}");
+        }
+    });
+    (fake, task)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_press_is_answered_before_telegram_gives_up_however_slow_the_service() {
+    let slow = Arc::new(Slow::default());
+    let (fake, task) = start_slow(Arc::clone(&slow)).await;
+    // Telegram's deadline, shorter than the service takes.
+    fake.set_callback_deadline(Slow::DELAY - Duration::from_millis(500));
+    fake.say(GROUP, ALICE, "/play chess @bob");
+    let (_, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && !call.button_data().is_empty()
+        })
+        .await;
+    let press = fake.press(GROUP, BOB, challenge.message_id.expect("id"), "acc:g1");
+    let (index, _) = fake.press_answer(0, &press).await;
+    assert_eq!(
+        fake.calls()[index].outcome,
+        Outcome::Ok,
+        "answered in time:\n{}",
+        fake.describe_calls()
+    );
+    // The service's answer still comes, after the press was answered.
+    let (started, _) = fake
+        .wait_for(0, "the game starts", |call| {
+            call.delivered_to(GROUP) && call.upload.is_some()
+        })
+        .await;
+    assert!(index < started);
+    assert_eq!(slow.toy.status("g1"), Some(Status::Playing));
+    task.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_chat_delays_no_other_chat_and_each_chat_keeps_its_order() {
+    let slow = Arc::new(Slow::default());
+    let (fake, task) = start_slow(Arc::clone(&slow)).await;
+    fake.say(GROUP, ALICE, "slow one");
+    fake.say(GROUP, CAROL, "then this");
+    fake.say(ALICE, ALICE, "quick");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while slow.finished().len() < 3 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        slow.finished(),
+        ["quick", "slow one", "then this"],
+        "the private chat went first; the group kept its order"
+    );
+    task.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_migrated_group_gets_its_message_and_a_kicked_one_stops_nothing() {
+    let harness = start(true).await;
+    let fake = &harness.fake;
+    const SUPERGROUP: i64 = -100_900;
+    let group = |id: i64| ChatRef {
+        platform: Platform::Telegram,
+        id: id.to_string(),
+    };
+    fake.migrate_group(GROUP, SUPERGROUP);
+    harness
+        .outbox
+        .send(note(Target::Chat(group(GROUP)), "Flag fell in g1."))
+        .expect("the outbox is open");
+    let (at, _) = fake
+        .wait_for(0, "the message in the new supergroup", |call| {
+            call.delivered_to(SUPERGROUP) && call.text() == "Flag fell in g1."
+        })
+        .await;
+    fake.kick_bot_from(SUPERGROUP);
+    harness
+        .outbox
+        .send(note(Target::Chat(group(SUPERGROUP)), "Nobody reads this."))
+        .expect("open");
+    harness
+        .outbox
+        .send(note(
+            Target::Private(telegram_user(ALICE, "alice")),
+            "Still here.",
+        ))
+        .expect("open");
+    fake.wait_for(at, "the private message after the kick", |call| {
+        call.delivered_to(ALICE) && call.text() == "Still here."
+    })
+    .await;
+    let refused = fake
+        .calls()
+        .iter()
+        .filter(|call| call.chat_id() == Some(SUPERGROUP))
+        .filter(|call| matches!(&call.outcome, Outcome::Rejected(text) if text.contains("kicked")))
+        .count();
+    assert_eq!(
+        refused,
+        1,
+        "tried once, not retried: {}",
+        fake.describe_calls()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn images_are_checked_against_telegrams_limits_before_sending() {
+    let harness = start(true).await;
+    let fake = &harness.fake;
+    let group = ChatRef {
+        platform: Platform::Telegram,
+        id: GROUP.to_string(),
+    };
+    // A board over the photo limit goes as a file at once.
+    let mut big = note(Target::Chat(group.clone()), "A big board.");
+    let mut bytes = BOARD_PNG.to_vec();
+    bytes.resize(10_000_001, 0);
+    big.image = Some(Image {
+        file_name: "board-g1-1.png".into(),
+        bytes,
+    });
+    harness.outbox.send(big).expect("open");
+    let (at, sent) = fake
+        .wait_for(0, "the big board", |call| call.text() == "A big board.")
+        .await;
+    assert_eq!(sent.method, "sendDocument", "{}", fake.describe_calls());
+    assert_eq!(sent.outcome, Outcome::Ok);
+    // Larger than any upload: the text goes, saying the image did not.
+    let mut huge = note(Target::Chat(group), "The whole game.");
+    huge.image = Some(Image {
+        file_name: "g1.gif".into(),
+        bytes: [b"GIF89a".as_slice(), &vec![0; 50_000_001]].concat(),
+    });
+    harness.outbox.send(huge).expect("open");
+    let (_, sent) = fake
+        .wait_for(at, "the text of the huge animation", |call| {
+            call.text().starts_with("The whole game.")
+        })
+        .await;
+    assert_eq!(sent.method, "sendMessage");
+    assert!(sent.text().contains("too large"), "{}", sent.text());
+    assert!(
+        fake.calls()
+            .iter()
+            .all(|call| !matches!(call.outcome, Outcome::Rejected(_))),
+        "{}",
+        fake.describe_calls()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_display_name_that_looks_like_the_challenged_username_accepts_nothing() {
+    let harness = start(true).await;
+    let fake = &harness.fake;
+    const MALLORY: i64 = 44;
+    // No username, and a first name anyone may choose.
+    fake.add_person(MALLORY, "", "en", true);
+    fake.set_first_name(MALLORY, "@bob");
+    fake.say(GROUP, ALICE, "/play chess @bob");
+    let (at, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && call.button_data().contains(&"acc:g1".to_owned())
+        })
+        .await;
+    let message = challenge.message_id.expect("id");
+    let press = fake.press(GROUP, MALLORY, message, "acc:g1");
+    let (at, answer) = fake.press_answer(at, &press).await;
+    assert_eq!(answer.as_deref(), Some("This challenge is not for you."));
+    assert_eq!(harness.toy.status("g1"), Some(Status::Challenged));
+    fake.press(GROUP, BOB, message, "acc:g1");
+    fake.wait_for(at, "the game starts for the real @bob", |call| {
+        call.delivered_to(GROUP) && call.upload.is_some()
+    })
+    .await;
+    assert_eq!(harness.toy.status("g1"), Some(Status::Playing));
 }

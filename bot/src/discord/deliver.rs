@@ -30,9 +30,11 @@ const MAX_CONTENT_CHARS: usize = 2000;
 const BUTTONS_PER_ROW: usize = 5;
 const MAX_ROWS: usize = 5;
 const MAX_LABEL_CHARS: usize = 80;
-const MAX_CUSTOM_ID_BYTES: usize = 100;
-/// Discord's JSON error code for "Cannot send messages to this user".
-const CANNOT_MESSAGE_USER: isize = 50007;
+const MAX_CUSTOM_ID_CHARS: usize = 100;
+/// Discord's JSON error codes for a refused DM: "Cannot send messages to
+/// this user" (closed DMs, a blocked bot) and "… due to having no mutual
+/// guilds" (the person left every server the bot is in).
+const DM_REFUSED_CODES: [isize; 2] = [50007, 50278];
 
 /// What the adapter remembers about users while it runs (lost on restart,
 /// and nothing depends on it surviving one).
@@ -125,6 +127,14 @@ impl InteractionOrigin {
 }
 
 impl Origin {
+    /// The language of whoever is waiting for an answer (English when nobody is).
+    fn lang(&self) -> Lang {
+        match self {
+            Origin::Interaction(interaction) => Lang::of(Some(&interaction.locale)),
+            Origin::Outbox | Origin::Message { .. } => Lang::English,
+        }
+    }
+
     fn public_channel(&self) -> Option<ChannelId> {
         match self {
             Origin::Outbox => None,
@@ -177,7 +187,8 @@ impl Deliverer {
                         tracing::warn!("delivery to a chat with a malformed Discord id");
                         continue;
                     };
-                    if let Err(error) = self.send_to_channel(channel, &delivery).await {
+                    let lang = origin.lang();
+                    if let Err(error) = self.send_to_channel(channel, &delivery, lang).await {
                         tracing::warn!("posting in channel {channel} failed: {error}");
                         self.report_failure(origin).await;
                     }
@@ -219,8 +230,9 @@ impl Deliverer {
         &self,
         channel: ChannelId,
         delivery: &Delivery,
+        lang: Lang,
     ) -> Result<(), serenity::Error> {
-        for part in parts(delivery) {
+        for part in parts(delivery, lang) {
             let mut message = CreateMessage::new()
                 .content(part.text)
                 .allowed_mentions(CreateAllowedMentions::new())
@@ -241,8 +253,9 @@ impl Deliverer {
             tracing::warn!("private delivery to a malformed Discord user id");
             return;
         };
+        let lang = self.state.lang_of(user_id);
         let sent = match self.dm_channel(user_id).await {
-            Ok(channel) => self.send_to_channel(channel, delivery).await,
+            Ok(channel) => self.send_to_channel(channel, delivery, lang).await,
             Err(error) => Err(error),
         };
         let error = match sent {
@@ -300,7 +313,8 @@ impl Deliverer {
         interaction: &mut InteractionOrigin,
         delivery: &Delivery,
     ) {
-        for part in parts(delivery) {
+        let lang = Lang::of(Some(&interaction.locale));
+        for part in parts(delivery, lang) {
             let result = if interaction.thinking {
                 interaction.thinking = false;
                 let mut edit = EditInteractionResponse::new()
@@ -362,7 +376,7 @@ fn is_dm_refused(error: &serenity::Error) -> bool {
     matches!(
         error,
         serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response))
-            if response.error.code == CANNOT_MESSAGE_USER
+            if DM_REFUSED_CODES.contains(&response.error.code)
     )
 }
 
@@ -374,11 +388,24 @@ struct Part {
 }
 
 /// Splits a delivery into messages within Discord's limits: long text is cut
-/// at line ends, the image and the buttons go with the last message.
-fn parts(delivery: &Delivery) -> Vec<Part> {
-    let mut chunks = split_text(&delivery.text, MAX_CONTENT_CHARS);
+/// at line ends, the image and the buttons go with the last message. An
+/// image larger than Discord takes is left out and the text says so (in
+/// `lang`). Nothing at all (no text, image or buttons) makes no message:
+/// Discord refuses empty ones (50006).
+fn parts(delivery: &Delivery, lang: Lang) -> Vec<Part> {
+    let limit = crate::api::Platform::Discord.file_size_limit();
+    let image = delivery
+        .image
+        .as_ref()
+        .filter(|image| image.bytes.len() <= limit);
+    let mut text = delivery.text.clone();
+    if image.is_none() && delivery.image.is_some() {
+        tracing::error!("an image is larger than Discord accepts; sending the text alone");
+        text = format!("{}\n{}", text.trim_end(), lang.file_too_large());
+    }
+    let mut chunks = split_text(&text, MAX_CONTENT_CHARS);
     if chunks.is_empty() {
-        if delivery.image.is_none() && delivery.buttons.is_empty() {
+        if image.is_none() && delivery.buttons.is_empty() {
             return Vec::new();
         }
         chunks.push(String::new());
@@ -391,9 +418,7 @@ fn parts(delivery: &Delivery) -> Vec<Part> {
             let is_last = index == last;
             Part {
                 text,
-                file: delivery
-                    .image
-                    .as_ref()
+                file: image
                     .filter(|_| is_last)
                     .map(|image| CreateAttachment::bytes(image.bytes.clone(), &image.file_name)),
                 rows: if is_last {
@@ -441,15 +466,21 @@ fn split_text(text: &str, limit: usize) -> Vec<String> {
 }
 
 /// The service's buttons as Discord action rows (5 per row, at most 5 rows).
+/// Discord refuses the whole message for one bad button, so a button it
+/// would refuse is left out (and logged): an empty label or custom id, a
+/// custom id over 100 characters, or one already used in the message.
 fn button_rows(buttons: &[Button]) -> Vec<CreateActionRow> {
+    let mut seen = std::collections::HashSet::new();
     let usable: Vec<CreateButton> = buttons
         .iter()
         .filter(|button| {
-            let fits = !button.data.is_empty() && button.data.len() <= MAX_CUSTOM_ID_BYTES;
+            let fits = !button.data.is_empty()
+                && button.data.chars().count() <= MAX_CUSTOM_ID_CHARS
+                && !button.label.trim().is_empty();
             if !fits {
-                tracing::warn!("dropping a button whose data does not fit a Discord custom id");
+                tracing::warn!("dropping a button Discord would refuse (label or custom id)");
             }
-            fits
+            fits && seen.insert(button.data.as_str())
         })
         .take(BUTTONS_PER_ROW * MAX_ROWS)
         .enumerate()
@@ -495,6 +526,26 @@ mod tests {
             chunks.iter().map(|c| c.chars().count()).collect::<Vec<_>>(),
             [2000, 2000, 500]
         );
+    }
+
+    #[test]
+    fn buttons_discord_would_refuse_are_left_out() {
+        let button = |label: &str, data: &str| Button {
+            label: label.into(),
+            data: data.into(),
+        };
+        let rows = button_rows(&[
+            button("Accept", "acc:1"),
+            button("Accept again", "acc:1"),
+            button("", "dec:1"),
+            button("Long", &"x".repeat(101)),
+            button("Decline", "dec:1"),
+        ]);
+        assert_eq!(rows.len(), 1);
+        let CreateActionRow::Buttons(buttons) = &rows[0] else {
+            panic!("a row of buttons");
+        };
+        assert_eq!(buttons.len(), 2);
     }
 
     #[test]

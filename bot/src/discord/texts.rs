@@ -78,6 +78,14 @@ impl Lang {
         }
     }
 
+    /// Added to a message whose image was larger than Discord accepts.
+    pub(crate) fn file_too_large(self) -> &'static str {
+        match self {
+            Lang::English => "(The image was too large for Discord to take.)",
+            Lang::Russian => "(Картинка оказалась слишком большой для Discord.)",
+        }
+    }
+
     /// Told the user when their command's options could not be read.
     pub(crate) fn bad_options(self) -> &'static str {
         match self {

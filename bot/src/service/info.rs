@@ -9,8 +9,9 @@ use crate::store::Status;
 use kodex_engine::{Audience, Side, View};
 use kodex_render::Decor;
 
-/// Longer games get their PGN without an animation (it would be large and slow to draw).
-const MAX_GIF_PLIES: usize = 300;
+/// The most frames a game animation holds: a longer game is shown with
+/// evenly spaced positions (the first and the last always among them).
+const MAX_GIF_FRAMES: usize = 300;
 
 /// The most games `/games` lists; the rest are counted.
 const GAMES_LISTED: usize = 12;
@@ -132,28 +133,36 @@ impl Service {
             buttons: Vec::new(),
             game: Some(self.game_ref(ctx.lang, &row, false)),
         };
-        delivery.image = self.game_gif(ctx.lang, &row, &position).await;
+        let limit = ctx.req.chat.platform.file_size_limit();
+        delivery.image = self.game_gif(ctx.lang, &row, &position, limit).await;
         Ok(vec![delivery])
     }
 
-    /// The whole game as an animated GIF (public: only for finished or
-    /// open-information games), or `None` when it is too long or fails.
+    /// The whole game as an animated GIF of at most `limit` bytes (public:
+    /// only for finished or open-information games), or `None` before the
+    /// first move or when drawing fails. A long game or a large GIF gets
+    /// fewer frames, then smaller squares (see [`gif_within`]).
     pub(crate) async fn game_gif(
         &self,
         lang: Lang,
         row: &crate::store::GameRow,
         position: &kodex_engine::Game,
+        limit: usize,
     ) -> Option<Image> {
-        if position.ply() == 0 || position.ply() > MAX_GIF_PLIES {
+        if position.ply() == 0 {
             return None;
         }
         let decor = self.decor(lang, row, position, Side::WHITE);
-        let frames: Vec<(View, Decor)> = (0..=position.ply())
+        let frames: Vec<(View, Decor)> = evenly_spaced(position.ply() + 1, MAX_GIF_FRAMES)
+            .into_iter()
             .map(|ply| (position.view_at(ply, Audience::Full), decor.clone()))
             .collect();
         let bytes = self
-            .draw_off_runtime(move || kodex_render::render_gif(&frames))
+            .draw_off_runtime(move || gif_within(&frames, limit))
             .await?;
+        if bytes.is_empty() {
+            tracing::error!(game = %row.id, limit, "no game animation fits the platform's file limit");
+        }
         (!bytes.is_empty()).then(|| Image {
             file_name: format!("{}.gif", row.id),
             bytes,
@@ -253,5 +262,93 @@ fn lang_name_key(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "lang-name-en",
         Lang::Ru => "lang-name-ru",
+    }
+}
+
+/// `count` indices out of `0..total`, evenly spaced, always with the first
+/// and the last (all of them when `total <= count`).
+fn evenly_spaced(total: usize, count: usize) -> Vec<usize> {
+    if total <= count || count < 2 {
+        return (0..total).collect();
+    }
+    let mut picked: Vec<usize> = (0..count)
+        .map(|index| index * (total - 1) / (count - 1))
+        .collect();
+    picked.dedup();
+    picked
+}
+
+/// Draws `frames` as a GIF of at most `limit` bytes: all of them if they
+/// fit, else half as many (evenly spaced, the last position kept) until two
+/// are left, then with smaller squares. Empty if nothing fits.
+pub(crate) fn gif_within(frames: &[(View, Decor)], limit: usize) -> Vec<u8> {
+    let Some((first, _)) = frames.first() else {
+        return Vec::new();
+    };
+    let usual = kodex_render::shared_renderer(first);
+    let mut smaller: Option<kodex_render::Renderer> = None;
+    let mut square = kodex_render::square_size_for(first.files, first.ranks);
+    let mut count = frames.len();
+    loop {
+        let chosen: Vec<(View, Decor)> = evenly_spaced(frames.len(), count)
+            .into_iter()
+            .filter_map(|index| frames.get(index).cloned())
+            .collect();
+        let bytes = smaller.as_ref().unwrap_or(usual).gif(&chosen);
+        if bytes.len() <= limit {
+            return bytes;
+        }
+        if count > 2 {
+            count = count.div_ceil(2);
+        } else if square / 2 >= *kodex_render::SQUARE_SIZES.start() {
+            square /= 2;
+            smaller = Some(kodex_render::Renderer::new(square));
+        } else {
+            return Vec::new();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The frames of a short chess game, one per position.
+    fn frames() -> Vec<(View, Decor)> {
+        let registry = kodex_engine::Registry::builtin();
+        let variant = registry.get("chess").expect("chess exists");
+        let mut game =
+            kodex_engine::Game::new(variant, kodex_engine::Start::Standard).expect("a game");
+        for san in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"] {
+            game.play_text(san).expect("a legal move");
+        }
+        (0..=game.ply())
+            .map(|ply| (game.view_at(ply, Audience::Full), Decor::default()))
+            .collect()
+    }
+
+    #[test]
+    fn a_game_gif_too_large_gets_fewer_frames_then_smaller_squares() {
+        let frames = frames();
+        let full = gif_within(&frames, usize::MAX);
+        assert!(full.starts_with(b"GIF8"));
+        let fewer_frames = gif_within(&frames, full.len() - 1);
+        assert!(!fewer_frames.is_empty() && fewer_frames.len() < full.len());
+        let two = kodex_render::render_gif(&[frames[0].clone(), frames[8].clone()]);
+        let smaller_squares = gif_within(&frames, two.len() - 1);
+        assert!(!smaller_squares.is_empty() && smaller_squares.len() < two.len());
+        assert!(
+            gif_within(&frames, 10).is_empty(),
+            "nothing fits in 10 bytes"
+        );
+    }
+
+    #[test]
+    fn evenly_spaced_keeps_the_first_and_the_last() {
+        assert_eq!(evenly_spaced(5, 10), vec![0, 1, 2, 3, 4]);
+        assert_eq!(evenly_spaced(11, 3), vec![0, 5, 10]);
+        let many = evenly_spaced(1000, 300);
+        assert_eq!(many.len(), 300);
+        assert_eq!((many[0], many[299]), (0, 999));
     }
 }

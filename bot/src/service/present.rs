@@ -122,7 +122,8 @@ impl Service {
         }
         if ended {
             // The game-end summary: the whole game, move by move.
-            if let Some(gif) = self.game_gif(lang, row, game).await {
+            let limit = chat_of(row).platform.file_size_limit();
+            if let Some(gif) = self.game_gif(lang, row, game, limit).await {
                 deliveries.push(Delivery {
                     target: Target::Chat(chat_of(row)),
                     text: self.text(lang, &Msg::new("game-gif").arg("id", row.id.clone())),

@@ -32,6 +32,12 @@ const CAPTION_LIMIT: usize = 1024;
 const MESSAGE_LIMIT: usize = 4096;
 /// Telegram's limit on callback data, in bytes.
 const CALLBACK_DATA_LIMIT: usize = 64;
+/// Telegram's limit on a photo, in bytes (larger boards go as documents).
+const PHOTO_BYTES_LIMIT: usize = 10 * 1000 * 1000;
+/// Telegram's limit on a photo's width plus height, in pixels.
+const PHOTO_SIDES_LIMIT: u32 = 10_000;
+/// Telegram's limit on other files a bot uploads (animations, documents), in bytes.
+const FILE_BYTES_LIMIT: usize = 50 * 1000 * 1000;
 /// How often one call is tried when the network fails.
 const ATTEMPTS: u32 = 6;
 
@@ -53,16 +59,26 @@ pub(super) struct Parcel {
 }
 
 impl Parcel {
-    /// A plain parcel with text, optional image and buttons.
-    pub fn new(text: String, image: Option<Image>, buttons: Vec<Button>) -> Self {
-        Parcel {
+    /// A plain parcel with text, optional image and buttons; `None` (and a
+    /// warning) when it would be an empty message, which Telegram refuses
+    /// ("message text is empty"): no text and no image. Buttons alone
+    /// cannot be sent either, for they hang under a message.
+    pub fn new(text: String, image: Option<Image>, buttons: Vec<Button>) -> Option<Self> {
+        if text.trim().is_empty() && image.is_none() {
+            tracing::warn!(
+                buttons = buttons.len(),
+                "a message with neither text nor image was not sent"
+            );
+            return None;
+        }
+        Some(Parcel {
             text,
             image,
             buttons,
             link: None,
             reply_to: None,
             if_refused: None,
-        }
+        })
     }
 }
 
@@ -210,11 +226,13 @@ impl Courier {
                     tracing::error!("the deep link is not a valid URL");
                     return;
                 };
-                let mut prompt = Parcel::new(
+                let Some(mut prompt) = Parcel::new(
                     texts::deep_link_prompt(locale.as_deref(), &player_name),
                     None,
                     Vec::new(),
-                );
+                ) else {
+                    return;
+                };
                 prompt.link = Some(Link {
                     label: texts::deep_link_button(locale.as_deref()),
                     url,
@@ -222,9 +240,10 @@ impl Courier {
                 self.enqueue(group, prompt);
             }
             Some(Refusal::ReplyInGroup { group, reply_to }) => {
-                let mut reply = Parcel::new(parcel.text, None, parcel.buttons);
-                reply.reply_to = reply_to;
-                self.enqueue(group, reply);
+                if let Some(mut reply) = Parcel::new(parcel.text, None, parcel.buttons) {
+                    reply.reply_to = reply_to;
+                    self.enqueue(group, reply);
+                }
             }
             None => tracing::warn!(chat = chat.0, "a chat refused a message"),
         }
@@ -239,7 +258,25 @@ impl Courier {
         // Telegram shows literally unless the text is sent as HTML.
         let html = text.contains("```");
         let mut answering = parcel.reply_to;
-        if let Some(image) = &parcel.image {
+        let image = parcel
+            .image
+            .as_ref()
+            .filter(|image| image.bytes.len() <= FILE_BYTES_LIMIT);
+        let noted;
+        let text = if image.is_none() && parcel.image.is_some() {
+            tracing::error!(
+                chat = chat.0,
+                "an image is larger than Telegram accepts; sending the text alone"
+            );
+            let locale = u64::try_from(chat.0)
+                .ok()
+                .and_then(|person| self.directory.locale(UserId(person)));
+            noted = format!("{}\n{}", text, texts::file_too_large(locale.as_deref()));
+            noted.trim()
+        } else {
+            text
+        };
+        if let Some(image) = image {
             let caption_fits = text.chars().count() <= CAPTION_LIMIT;
             let caption = Some(text)
                 .filter(|text| caption_fits && !text.is_empty())
@@ -299,7 +336,7 @@ impl Courier {
             return send_media(|| self.bot.send_animation(chat, file()), extras).await;
         }
         let as_document = || send_media(|| self.bot.send_document(chat, file()), extras);
-        if self.boards_as_documents {
+        if self.boards_as_documents || !fits_as_photo(&image.bytes) {
             return as_document().await;
         }
         match send_media(|| self.bot.send_photo(chat, file()), extras).await {
@@ -487,22 +524,44 @@ pub(super) fn describe(error: &RequestError) -> String {
     }
 }
 
+/// Whether Telegram takes the image as a photo: at most 10 MB, width plus
+/// height at most 10000, sides at most 20 to 1 (a PNG's size is in its header).
+fn fits_as_photo(bytes: &[u8]) -> bool {
+    let number = |at: usize| -> Option<u32> {
+        let four: [u8; 4] = bytes.get(at..at + 4)?.try_into().ok()?;
+        Some(u32::from_be_bytes(four))
+    };
+    let size = bytes
+        .starts_with(b"\x89PNG\r\n\x1a\n")
+        .then(|| Some((number(16)?, number(20)?)))
+        .flatten();
+    bytes.len() <= PHOTO_BYTES_LIMIT
+        && size.is_none_or(|(width, height)| {
+            let (long, short) = (width.max(height), width.min(height).max(1));
+            width.saturating_add(height) <= PHOTO_SIDES_LIMIT && long / short <= 20
+        })
+}
+
 fn is_gif(image: &Image) -> bool {
     image.bytes.starts_with(b"GIF8") || image.file_name.to_lowercase().ends_with(".gif")
 }
 
 /// Lays buttons out in rows (three short labels or two long ones per row), then
-/// the URL button on its own row. Buttons whose data Telegram would reject are
-/// left out rather than failing the whole message.
+/// the URL button on its own row. Buttons Telegram would reject (no label,
+/// data empty or over 64 bytes) are left out rather than failing the whole
+/// message.
 fn keyboard(buttons: &[Button], link: Option<&Link>) -> Option<InlineKeyboardMarkup> {
     let usable: Vec<&Button> = buttons
         .iter()
         .filter(|button| {
-            let fits = !button.data.is_empty() && button.data.len() <= CALLBACK_DATA_LIMIT;
+            let fits = !button.data.is_empty()
+                && button.data.len() <= CALLBACK_DATA_LIMIT
+                && !button.label.trim().is_empty();
             if !fits {
                 tracing::warn!(
                     bytes = button.data.len(),
-                    "a button's data does not fit Telegram's 64 bytes; left out"
+                    "a button without a label, or whose data does not fit Telegram's 64 bytes, \
+                     was left out"
                 );
             }
             fits
@@ -606,6 +665,37 @@ mod tests {
         assert_eq!(markup.inline_keyboard.len(), 1);
         assert_eq!(markup.inline_keyboard[0].len(), 1);
         assert!(keyboard(&buttons[1..], None).is_none());
+    }
+
+    #[test]
+    fn an_empty_message_cannot_be_made() {
+        let button = Button {
+            label: "Accept".into(),
+            data: "acc:1".into(),
+        };
+        assert!(Parcel::new(String::new(), None, Vec::new()).is_none());
+        assert!(Parcel::new(" \n".into(), None, vec![button]).is_none());
+        let image = Image {
+            file_name: "board.png".into(),
+            bytes: vec![1],
+        };
+        assert!(Parcel::new(String::new(), Some(image), Vec::new()).is_some());
+        assert!(Parcel::new("e4".into(), None, Vec::new()).is_some());
+    }
+
+    #[test]
+    fn photos_beyond_telegrams_limits_are_not_photos() {
+        let png = |width: u32, height: u32, size: usize| {
+            let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+            bytes.extend(width.to_be_bytes());
+            bytes.extend(height.to_be_bytes());
+            bytes.resize(size, 0);
+            bytes
+        };
+        assert!(fits_as_photo(&png(640, 640, 100)));
+        assert!(!fits_as_photo(&png(640, 640, PHOTO_BYTES_LIMIT + 1)));
+        assert!(!fits_as_photo(&png(6000, 4001, 100)));
+        assert!(!fits_as_photo(&png(4200, 200, 100)));
     }
 
     #[test]

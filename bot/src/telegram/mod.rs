@@ -23,6 +23,7 @@
 mod commands;
 mod courier;
 mod directory;
+mod lanes;
 mod memory;
 mod picker;
 mod texts;
@@ -45,6 +46,7 @@ use tokio_stream::StreamExt as _;
 use crate::api::{Delivery, Handler};
 use crate::store::Store;
 use directory::Directory;
+use lanes::Lanes;
 use memory::Journal;
 use picker::Picker;
 use updates::Adapter;
@@ -216,9 +218,14 @@ pub async fn run(
     run_until(config, handler, outbox, std::future::pending()).await
 }
 
+/// The updates the adapter handles; Telegram sends no others (and would
+/// otherwise send every kind but a few, with polling and webhooks alike).
+const ALLOWED_UPDATES: [AllowedUpdate; 2] = [AllowedUpdate::Message, AllowedUpdate::CallbackQuery];
+
 /// Runs the Telegram bot until `stop` completes: checks the token (`getMe`),
-/// registers the command menus in English and Russian, then handles updates one
-/// at a time in arrival order while deliveries go out through per-chat queues.
+/// registers the command menus in English and Russian, then handles updates,
+/// each chat's in arrival order and different chats side by side, while
+/// deliveries go out through per-chat queues.
 /// Deliveries arriving on `outbox` (a flag fell, a challenge expired) are sent
 /// the same way.
 pub async fn run_until(
@@ -268,7 +275,7 @@ pub async fn run_until(
             }
             let polling = Polling::builder(bot)
                 .timeout(config.poll_timeout)
-                .allowed_updates(vec![AllowedUpdate::Message, AllowedUpdate::CallbackQuery])
+                .allowed_updates(ALLOWED_UPDATES.to_vec())
                 .build();
             consume(polling, &adapter, stop, courier::describe).await;
             Ok(())
@@ -316,10 +323,25 @@ async fn serve_webhook(
             address: listen,
             source,
         })?;
-    let options = webhooks::Options::new(listen, url);
-    let (listener, shutdown, router) = webhooks::axum_to_router(bot, options)
+    // teloxide's own webhook setup sends no `allowed_updates`: set it here.
+    let mut options = webhooks::Options::new(listen, url.clone());
+    let secret = options.get_or_gen_secret_token().to_owned();
+    bot.set_webhook(url)
+        .secret_token(secret)
+        .allowed_updates(ALLOWED_UPDATES.to_vec())
+        .send()
         .await
         .map_err(|error: RequestError| TelegramError::Webhook(courier::describe(&error)))?;
+    let (listener, stopped, router) = webhooks::axum_no_setup(options);
+    let shutdown = async move {
+        stopped.await;
+        if let Err(error) = bot.delete_webhook().send().await {
+            tracing::warn!(
+                error = courier::describe(&error),
+                "could not remove the webhook"
+            );
+        }
+    };
     tokio::spawn(async move {
         if let Err(error) = axum::serve(tcp, router)
             .with_graceful_shutdown(shutdown)
@@ -344,6 +366,7 @@ async fn consume<L>(
     L: UpdateListener,
 {
     let stop_token = listener.stop_token();
+    let lanes = Lanes::new(Arc::clone(adapter));
     let updates = listener.as_stream();
     tokio::pin!(updates);
     tokio::pin!(stop);
@@ -361,7 +384,7 @@ async fn consume<L>(
             }
         };
         match update {
-            Some(Ok(update)) => adapter.on_update(update).await,
+            Some(Ok(update)) => lanes.push(update),
             // Polling retries by itself (with backoff); just note it.
             Some(Err(error)) => {
                 tracing::warn!(error = describe(&error), "could not get Telegram updates")
@@ -369,4 +392,6 @@ async fn consume<L>(
             None => break,
         }
     }
+    // Updates already taken are handled before the adapter stops.
+    lanes.finish().await;
 }

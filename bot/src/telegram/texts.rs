@@ -29,6 +29,15 @@ pub(super) fn deep_link_button(locale: Option<&str>) -> String {
     }
 }
 
+/// Added to a message whose image was larger than Telegram accepts.
+pub(super) fn file_too_large(locale: Option<&str>) -> String {
+    if is_russian(locale) {
+        "(Картинка оказалась слишком большой для Telegram.)".to_owned()
+    } else {
+        "(The image was too large for Telegram to take.)".to_owned()
+    }
+}
+
 /// The text above the variant picker.
 pub(super) fn picker_prompt(locale: Option<&str>) -> String {
     if is_russian(locale) {

@@ -23,6 +23,11 @@ use crate::api::{Action, ChatRef, Delivery, GameRef, Handler, Platform, Request,
 const CALLBACK_ANSWER_LIMIT: usize = 200;
 /// Callback answers longer than this are shown as an alert box, not a toast.
 const TOAST_LIMIT: usize = 80;
+/// How long a button press waits for the service before it is answered
+/// anyway: Telegram refuses late answers ("query is too old") and the
+/// presser's button spins until the answer. Notes the service gives later go
+/// to the presser's private chat instead of the answer.
+const ANSWER_WITHIN: std::time::Duration = std::time::Duration::from_millis(1500);
 
 /// Where a request came from, to route its answers.
 struct Origin {
@@ -129,8 +134,9 @@ impl Adapter {
         if !private {
             let locale = from.language_code.as_deref();
             if let Some(buttons) = self.picker.open(&action, from.id, locale) {
-                let menu = Parcel::new(texts::picker_prompt(locale), None, buttons);
-                self.courier.enqueue(chat, menu);
+                if let Some(menu) = Parcel::new(texts::picker_prompt(locale), None, buttons) {
+                    self.courier.enqueue(chat, menu);
+                }
                 return;
             }
         }
@@ -172,67 +178,81 @@ impl Adapter {
     }
 
     async fn on_callback(&self, query: CallbackQuery) {
-        let mut notes = Vec::new();
-        if let (Some(data), Some(message)) = (query.data.clone(), query.message.as_ref()) {
-            let chat = message.chat();
-            self.directory
-                .remember(&query.from, chat.id, chat.is_private());
-            let locale = query.from.language_code.as_deref();
-            let action = match self.picker.choose(&data, query.from.id) {
-                None => Action::Button { data },
-                Some(Choice::Play(action)) => action,
-                Some(Choice::NotYours) => {
-                    self.answer_callback(query.id, vec![texts::picker_not_yours(locale)])
-                        .await;
-                    return;
-                }
-                Some(Choice::Expired) => {
-                    self.answer_callback(query.id, vec![texts::picker_expired(locale)])
-                        .await;
-                    return;
-                }
-            };
-            let request = Request {
-                chat: chat_ref(chat.id),
-                private: chat.is_private(),
-                actor: user_ref(&query.from),
-                locale: query.from.language_code.clone(),
-                action,
-            };
-            let origin = Origin {
-                chat: chat.id,
-                private: chat.is_private(),
-                message: None,
-            };
-            let deliveries = self.handler.handle(request).await;
-            // A press answered in a chat (a challenge accepted, a resignation
-            // confirmed, a variant chosen) settled what the buttons asked: they
-            // go, so nobody presses them again. A press answered only with a
-            // note (not yours, too late) leaves them for whoever they are for.
-            let settled = deliveries
-                .iter()
-                .any(|delivery| matches!(delivery.target, Target::Chat(_)));
-            if settled {
-                let courier = Arc::clone(&self.courier);
-                let (chat, message) = (chat.id, message.id());
-                tokio::spawn(async move { courier.remove_buttons(chat, message).await });
+        let (Some(data), Some(message)) = (query.data.clone(), query.message.as_ref()) else {
+            self.answer_callback(query.id, Vec::new()).await;
+            return;
+        };
+        let chat = message.chat();
+        self.directory
+            .remember(&query.from, chat.id, chat.is_private());
+        let locale = query.from.language_code.as_deref();
+        let action = match self.picker.choose(&data, query.from.id) {
+            None => Action::Button { data },
+            Some(Choice::Play(action)) => action,
+            Some(Choice::NotYours) => {
+                self.answer_callback(query.id, vec![texts::picker_not_yours(locale)])
+                    .await;
+                return;
             }
-            for delivery in deliveries {
-                // A short private note for the presser ("not your game") is what
-                // the callback answer is for: only they see it.
-                let is_note_for_presser = matches!(&delivery.target,
+            Some(Choice::Expired) => {
+                self.answer_callback(query.id, vec![texts::picker_expired(locale)])
+                    .await;
+                return;
+            }
+        };
+        let request = Request {
+            chat: chat_ref(chat.id),
+            private: chat.is_private(),
+            actor: user_ref(&query.from),
+            locale: query.from.language_code.clone(),
+            action,
+        };
+        let origin = Origin {
+            chat: chat.id,
+            private: chat.is_private(),
+            message: None,
+        };
+        // The press is answered by the deadline whatever the service does.
+        let mut handling = self.handler.handle(request);
+        let (deliveries, answered) = match tokio::time::timeout(ANSWER_WITHIN, &mut handling).await
+        {
+            Ok(deliveries) => (deliveries, false),
+            Err(_) => {
+                self.answer_callback(query.id.clone(), Vec::new()).await;
+                (handling.await, true)
+            }
+        };
+        // A press answered in a chat (a challenge accepted, a resignation
+        // confirmed, a variant chosen) settled what the buttons asked: they
+        // go, so nobody presses them again. A press answered only with a
+        // note (not yours, too late) leaves them for whoever they are for.
+        let settled = deliveries
+            .iter()
+            .any(|delivery| matches!(delivery.target, Target::Chat(_)));
+        if settled {
+            let courier = Arc::clone(&self.courier);
+            let (chat, message) = (chat.id, message.id());
+            tokio::spawn(async move { courier.remove_buttons(chat, message).await });
+        }
+        let mut notes = Vec::new();
+        for delivery in deliveries {
+            // A short private note for the presser ("not your game") is what
+            // the callback answer is for: only they see it.
+            let is_note_for_presser = !answered
+                && matches!(&delivery.target,
                     Target::Ephemeral(user) if self.directory.user_id(user) == Some(query.from.id))
-                    && delivery.image.is_none()
-                    && delivery.buttons.is_empty()
-                    && delivery.text.chars().count() <= CALLBACK_ANSWER_LIMIT;
-                if is_note_for_presser {
-                    notes.push(delivery.text);
-                } else {
-                    self.dispatch(delivery, Some(&origin));
-                }
+                && delivery.image.is_none()
+                && delivery.buttons.is_empty()
+                && delivery.text.chars().count() <= CALLBACK_ANSWER_LIMIT;
+            if is_note_for_presser {
+                notes.push(delivery.text);
+            } else {
+                self.dispatch(delivery, Some(&origin));
             }
         }
-        self.answer_callback(query.id, notes).await;
+        if !answered {
+            self.answer_callback(query.id, notes).await;
+        }
     }
 
     /// Answers a button press, with `notes` shown only to the presser. Every
@@ -265,7 +285,9 @@ impl Adapter {
             buttons,
             game,
         } = delivery;
-        let parcel = Parcel::new(text, image, buttons);
+        let Some(parcel) = Parcel::new(text, image, buttons) else {
+            return;
+        };
         match target {
             Target::Chat(chat) => match telegram_chat(&chat) {
                 Some(chat) => self.courier.enqueue(chat, parcel),

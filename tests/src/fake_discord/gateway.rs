@@ -78,6 +78,11 @@ async fn session(stream: TcpStream, state: Arc<State>) {
         }
     };
     let mut sequence;
+    // A resumed session keeps what it identified with; only Identify says.
+    let mut message_content = lock(&state.identifies)
+        .last()
+        .and_then(|identify| identify["intents"].as_u64())
+        .is_some_and(|intents| intents & MESSAGE_CONTENT != 0);
     if op == Some(6) {
         // Resume: continue the old session's sequence.
         sequence = hello_reply["seq"].as_u64().unwrap_or(0) + 1;
@@ -91,6 +96,7 @@ async fn session(stream: TcpStream, state: Arc<State>) {
         }
     } else {
         let intents = hello_reply["intents"].as_u64().unwrap_or(0);
+        message_content = intents & MESSAGE_CONTENT != 0;
         lock(&state.identifies).push(hello_reply);
         state.changed();
         if intents & MESSAGE_CONTENT != 0 && state.deny_message_content.load(Ordering::SeqCst) {
@@ -118,7 +124,10 @@ async fn session(stream: TcpStream, state: Arc<State>) {
         }
     }
     let (dispatch, mut dispatches) = mpsc::unbounded_channel::<(String, Value)>();
-    *lock(&state.session) = Some(Session { dispatch });
+    *lock(&state.session) = Some(Session {
+        dispatch,
+        message_content,
+    });
     state.changed();
     loop {
         tokio::select! {

@@ -12,11 +12,12 @@ mod gateway;
 pub mod multipart;
 pub mod payloads;
 mod rest;
+pub mod rules;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tokio::net::TcpListener;
@@ -127,9 +128,40 @@ pub struct FakeThread {
     pub auto_archive_minutes: Option<u64>,
 }
 
+/// How long Discord waits for the first response to an interaction.
+pub const INITIAL_RESPONSE_WINDOW: Duration = Duration::from_secs(3);
+/// How long an interaction token may be used for followups and edits.
+pub const TOKEN_LIFETIME: Duration = Duration::from_secs(15 * 60);
+
 /// A gateway connection that has identified.
 struct Session {
     dispatch: mpsc::UnboundedSender<(String, Value)>,
+    /// Whether it asked for (and got) the Message Content intent.
+    message_content: bool,
+}
+
+/// An interaction the fake sent, as Discord tracks it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct InteractionState {
+    /// When it was created.
+    pub(crate) created: Instant,
+    /// Whether it has been responded to (callback).
+    pub(crate) acknowledged: bool,
+}
+
+/// Channels and users that refuse the bot, and other limits a test sets.
+#[derive(Default)]
+pub(crate) struct Refusals {
+    /// Channels that do not exist (10003).
+    pub(crate) unknown_channels: HashSet<u64>,
+    /// Channels the bot cannot see (50001).
+    pub(crate) hidden_channels: HashSet<u64>,
+    /// Users who share no server with the bot (50278).
+    pub(crate) no_mutual_guild: HashSet<u64>,
+    /// The most threads the bot may have open (160006 beyond).
+    pub(crate) max_active_threads: Option<usize>,
+    /// How long the first response to an interaction may take.
+    pub(crate) initial_response_window: Option<Duration>,
 }
 
 /// Everything the fake knows, shared by its servers.
@@ -160,6 +192,9 @@ pub(crate) struct State {
     /// press's original response edits that message.
     pressed_messages: Mutex<HashMap<String, String>>,
     gateway_url: Mutex<String>,
+    /// Interaction token → its state.
+    interactions: Mutex<HashMap<String, InteractionState>>,
+    refusals: Mutex<Refusals>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -232,6 +267,8 @@ impl FakeDiscord {
             interaction_places: Mutex::new(HashMap::new()),
             pressed_messages: Mutex::new(HashMap::new()),
             gateway_url: Mutex::new(gateway_url),
+            interactions: Mutex::new(HashMap::new()),
+            refusals: Mutex::new(Refusals::default()),
         });
         let tasks = vec![
             tokio::spawn(rest::serve(rest, Arc::clone(&state))),
@@ -262,6 +299,47 @@ impl FakeDiscord {
     /// From now on, messages to this user's DM channel fail with 50007.
     pub fn refuse_dms_from(&self, user_id: u64) {
         lock(&self.state.refused_dm_users).insert(user_id);
+    }
+
+    /// From now on, DMs to this user fail with 50278 (no mutual guilds).
+    pub fn share_no_guild_with(&self, user_id: u64) {
+        lock(&self.state.refusals).no_mutual_guild.insert(user_id);
+    }
+
+    /// From now on, this channel does not exist (10003 Unknown Channel).
+    pub fn delete_channel(&self, channel_id: u64) {
+        lock(&self.state.refusals)
+            .unknown_channels
+            .insert(channel_id);
+    }
+
+    /// From now on, the bot cannot see this channel (50001 Missing Access).
+    pub fn hide_channel(&self, channel_id: u64) {
+        lock(&self.state.refusals)
+            .hidden_channels
+            .insert(channel_id);
+    }
+
+    /// The bot may have at most `count` active threads (160006 beyond).
+    pub fn limit_active_threads(&self, count: usize) {
+        lock(&self.state.refusals).max_active_threads = Some(count);
+    }
+
+    /// Interactions must get their first response within `window` (10062
+    /// after), instead of Discord's three seconds.
+    pub fn set_initial_response_window(&self, window: Duration) {
+        lock(&self.state.refusals).initial_response_window = Some(window);
+    }
+
+    /// Makes an interaction `by` older, as if time had passed (its token
+    /// expires 15 minutes after creation).
+    pub fn age_interaction(&self, token: &str, by: Duration) {
+        if let Some(interaction) = lock(&self.state.interactions).get_mut(token) {
+            interaction.created = interaction
+                .created
+                .checked_sub(by)
+                .unwrap_or(interaction.created);
+        }
     }
 
     /// From now on, posting in this channel fails with 50013 (Missing Permissions).
@@ -458,6 +536,18 @@ impl FakeDiscord {
         .await
     }
 
+    /// Makes an interaction token known, as if Discord had just sent the
+    /// interaction (used in `channel`, of `guild` if any): its first
+    /// response is due within three seconds, its token lasts 15 minutes.
+    pub fn open_interaction(&self, token: &str, channel: u64, guild: Option<u64>) {
+        lock(&self.state.interaction_places).insert(token.to_string(), (channel, guild));
+        let fresh = InteractionState {
+            created: Instant::now(),
+            acknowledged: false,
+        };
+        lock(&self.state.interactions).insert(token.to_string(), fresh);
+    }
+
     /// Sends a gateway event to the connected bot (waiting for a session).
     pub async fn dispatch(&self, event: &str, data: Value) {
         if let (Some(token), Some(channel)) = (
@@ -469,17 +559,18 @@ impl FakeDiscord {
             let guild = data["guild_id"]
                 .as_str()
                 .and_then(|id| id.parse::<u64>().ok());
-            lock(&self.state.interaction_places).insert(token.to_string(), (channel, guild));
+            self.open_interaction(token, channel, guild);
         }
         loop {
             self.wait_for_sessions(1).await;
             let mut session = lock(&self.state.session);
             if let Some(current) = &*session {
-                if current
-                    .dispatch
-                    .send((event.to_string(), data.clone()))
-                    .is_ok()
-                {
+                let data = if event == "MESSAGE_CREATE" && !current.message_content {
+                    without_content(data.clone())
+                } else {
+                    data.clone()
+                };
+                if current.dispatch.send((event.to_string(), data)).is_ok() {
                     return;
                 }
                 // That connection just closed; wait for the next one.
@@ -571,6 +662,31 @@ impl FakeDiscord {
         })
         .await;
     }
+}
+
+/// A guild message as a bot without the Message Content intent receives
+/// it: content, embeds, attachments and components empty, unless the bot is
+/// mentioned (DMs always keep them).
+fn without_content(mut message: Value) -> Value {
+    let bot = FakeUser::bot().id.to_string();
+    let in_guild = message
+        .get("guild_id")
+        .is_some_and(|guild| !guild.is_null());
+    let content = message["content"].as_str().unwrap_or_default();
+    let mentioned = content.contains(&format!("<@{bot}>"))
+        || content.contains(&format!("<@!{bot}>"))
+        || message["mentions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|user| user["id"] == bot.as_str());
+    if in_guild && !mentioned {
+        message["content"] = Value::String(String::new());
+        for field in ["embeds", "attachments", "components"] {
+            message[field] = Value::Array(Vec::new());
+        }
+    }
+    message
 }
 
 /// Reads a successful message-creating request as a [`SentMessage`].

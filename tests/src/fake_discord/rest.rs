@@ -15,7 +15,8 @@ use super::payloads::{
     dm_channel_json, message_json, text_channel_json, thread_json, FakeUser, APPLICATION_ID,
     GUILD_ID,
 };
-use super::{lock, multipart, FakeThread, RecordedFile, RecordedRequest, State};
+use super::rules::{self, Refusal};
+use super::{lock, multipart, FakeThread, RecordedFile, RecordedRequest, State, TOKEN_LIFETIME};
 
 /// Accepts connections until the task is aborted.
 pub(crate) async fn serve(listener: TcpListener, state: Arc<State>) {
@@ -69,7 +70,7 @@ async fn handle(state: &State, request: Request<Incoming>) -> Response<Full<Byte
         Err(_) => Vec::new(),
     };
     let (json, files) = read_body(&content_type, &body);
-    let (status, answer, response) = route(state, &method, &path, &json);
+    let (status, answer, response) = route(state, &method, &path, &json, &files);
     state.record(RecordedRequest {
         method,
         path,
@@ -107,13 +108,44 @@ fn read_body(content_type: &str, body: &[u8]) -> (Value, Vec<RecordedFile>) {
     }
 }
 
+/// A refusal as a response.
+fn refuse((status, body): Refusal) -> (u16, Value, Response<Full<Bytes>>) {
+    reply(status, &body)
+}
+
 fn route(
     state: &State,
     method: &str,
     path: &str,
     json: &Value,
+    files: &[RecordedFile],
 ) -> (u16, Value, Response<Full<Bytes>>) {
     let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let sizes: Vec<usize> = files.iter().map(|file| file.bytes.len()).collect();
+    let checked = match (method, segments.as_slice()) {
+        ("POST", ["interactions", _, token, "callback"]) => {
+            respond_to_interaction(state, token, json, &sizes)
+        }
+        ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
+            use_token(state, token).and_then(|()| rules::check_message(json, &sizes, true))
+        }
+        ("DELETE", ["webhooks", _, token, "messages", "@original"]) => use_token(state, token),
+        ("POST", ["webhooks", _, token]) => {
+            use_token(state, token).and_then(|()| rules::check_message(json, &sizes, false))
+        }
+        ("POST", ["channels", channel, "messages"]) => {
+            channel_refusal(state, channel).and_then(|()| rules::check_message(json, &sizes, false))
+        }
+        ("PUT", ["applications", _, "commands"])
+        | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
+            rules::check_commands(json.as_array().map(Vec::as_slice).unwrap_or_default())
+        }
+        ("POST", ["channels", _, "threads"]) => rules::check_thread_name(json),
+        _ => Ok(()),
+    };
+    if let Err(refusal) = checked {
+        return refuse(refusal);
+    }
     match (method, segments.as_slice()) {
         ("GET", ["gateway"]) => reply(200, &json!({ "url": *lock(&state.gateway_url) })),
         ("GET", ["gateway", "bot"]) => reply(
@@ -134,19 +166,19 @@ fn route(
         ("POST", ["interactions", _, token, "callback"]) => {
             // Type 4 answers with a message: remember it so tests can press its buttons.
             let message = if json["type"] == 4 {
-                interaction_message(state, token, &json["data"])
+                interaction_message(state, token, &json["data"], files)
             } else {
                 Value::Null
             };
             reply(204, &message)
         }
         ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
-            let message = interaction_message(state, token, json);
+            let message = interaction_message(state, token, json, files);
             reply(200, &message)
         }
         ("DELETE", ["webhooks", _, _, "messages", "@original"]) => reply(204, &Value::Null),
         ("POST", ["webhooks", _, token]) => {
-            let message = interaction_message(state, token, json);
+            let message = interaction_message(state, token, json, files);
             reply(200, &message)
         }
         ("POST", ["users", "@me", "channels"]) => {
@@ -188,8 +220,18 @@ fn route(
                     403,
                     &json!({ "code": 50007, "message": "Cannot send messages to this user" }),
                 ),
-                Some(_) => reply(200, &bot_message(state, channel, None, json)),
-                None => reply(200, &bot_message(state, channel, Some(GUILD_ID), json)),
+                Some(user) if lock(&state.refusals).no_mutual_guild.contains(&user) => reply(
+                    403,
+                    &json!({
+                        "code": 50278,
+                        "message": "Cannot send messages to this user due to having no mutual guilds"
+                    }),
+                ),
+                Some(_) => reply(200, &bot_message(state, channel, None, json, files)),
+                None => reply(
+                    200,
+                    &bot_message(state, channel, Some(GUILD_ID), json, files),
+                ),
             }
         }
         _ => reply(404, &json!({ "code": 0, "message": "404: Not Found" })),
@@ -224,14 +266,25 @@ fn create_thread(
             &json!({ "code": 50013, "message": "Missing Permissions" }),
         );
     }
+    if let Err(refusal) = channel_refusal(state, channel) {
+        return refuse(refusal);
+    }
     let in_dm = lock(&state.dm_channels).contains_key(&parent);
     let in_thread = lock(&state.threads).iter().any(|t| t.id == parent);
     let name = json["name"].as_str().unwrap_or_default();
-    if in_dm || in_thread || name.is_empty() || name.chars().count() > 100 {
+    if in_dm || in_thread {
         return reply(
             400,
             &json!({ "code": 50024, "message": "Cannot execute action on this channel type" }),
         );
+    }
+    let limit = lock(&state.refusals).max_active_threads;
+    if limit.is_some_and(|limit| lock(&state.threads).len() >= limit) {
+        return refuse(rules::error(
+            400,
+            160_006,
+            "Maximum number of active threads reached",
+        ));
     }
     let thread = FakeThread {
         id: state.next_id(),
@@ -248,12 +301,83 @@ fn create_thread(
 /// The message object for something the bot posted answering the
 /// interaction with this token, where that interaction was used (channel 1
 /// if unknown: ids are never 0).
-fn interaction_message(state: &State, token: &str, json: &Value) -> Value {
+fn interaction_message(state: &State, token: &str, json: &Value, files: &[RecordedFile]) -> Value {
     let (channel, guild) = lock(&state.interaction_places)
         .get(token)
         .copied()
         .unwrap_or((1, None));
-    bot_message(state, channel, guild, json)
+    bot_message(state, channel, guild, json, files)
+}
+
+/// The first response to an interaction: within the initial window (10062
+/// after), and only once (40060).
+fn respond_to_interaction(
+    state: &State,
+    token: &str,
+    json: &Value,
+    sizes: &[usize],
+) -> Result<(), Refusal> {
+    let window = lock(&state.refusals)
+        .initial_response_window
+        .unwrap_or(super::INITIAL_RESPONSE_WINDOW);
+    let mut interactions = lock(&state.interactions);
+    let Some(interaction) = interactions.get_mut(token) else {
+        return Err(rules::error(404, 10062, "Unknown interaction"));
+    };
+    if interaction.acknowledged {
+        return Err(rules::error(
+            400,
+            40060,
+            "Interaction has already been acknowledged.",
+        ));
+    }
+    if interaction.created.elapsed() > window {
+        return Err(rules::error(404, 10062, "Unknown interaction"));
+    }
+    if json["type"] == 4 {
+        rules::check_message(&json["data"], sizes, false)?;
+    }
+    let choices = json["data"]["choices"].as_array().map_or(0, Vec::len);
+    if json["type"] == 8 && choices > 25 {
+        return Err(rules::invalid_form(
+            "data.choices",
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 25 or fewer in length.",
+        ));
+    }
+    interaction.acknowledged = true;
+    Ok(())
+}
+
+/// A followup or an edit with an interaction token: only after the first
+/// response (10015 Unknown Webhook before) and for 15 minutes (50027 after).
+fn use_token(state: &State, token: &str) -> Result<(), Refusal> {
+    let interactions = lock(&state.interactions);
+    let Some(interaction) = interactions.get(token) else {
+        return Err(rules::error(404, 10015, "Unknown Webhook"));
+    };
+    if interaction.created.elapsed() > TOKEN_LIFETIME {
+        return Err(rules::error(401, 50027, "Invalid Webhook Token"));
+    }
+    if !interaction.acknowledged {
+        return Err(rules::error(404, 10015, "Unknown Webhook"));
+    }
+    Ok(())
+}
+
+/// Channels that do not exist (10003) or that the bot cannot see (50001).
+fn channel_refusal(state: &State, channel: &str) -> Result<(), Refusal> {
+    let Ok(channel) = channel.parse::<u64>() else {
+        return Err(rules::error(404, 10003, "Unknown Channel"));
+    };
+    let refusals = lock(&state.refusals);
+    if refusals.unknown_channels.contains(&channel) {
+        return Err(rules::error(404, 10003, "Unknown Channel"));
+    }
+    if refusals.hidden_channels.contains(&channel) {
+        return Err(rules::error(403, 50001, "Missing Access"));
+    }
+    Ok(())
 }
 
 fn existing_dm_channel(state: &State, user_id: u64) -> Option<u64> {
@@ -263,20 +387,54 @@ fn existing_dm_channel(state: &State, user_id: u64) -> Option<u64> {
         .map(|(channel, _)| *channel)
 }
 
-/// The message object for something the bot posted.
-fn bot_message(state: &State, channel: u64, guild: Option<u64>, json: &Value) -> Value {
+/// The message object for something the bot posted, with its attachments
+/// as Discord describes them.
+fn bot_message(
+    state: &State,
+    channel: u64,
+    guild: Option<u64>,
+    json: &Value,
+    files: &[RecordedFile],
+) -> Value {
     let components = match &json["components"] {
         Value::Array(rows) => Value::Array(rows.clone()),
         _ => json!([]),
     };
-    message_json(
-        state.next_id(),
+    let id = state.next_id();
+    let mut message = message_json(
+        id,
         channel,
         guild,
         &FakeUser::bot(),
         json["content"].as_str().unwrap_or_default(),
         components,
-    )
+    );
+    message["attachments"] = files
+        .iter()
+        .map(|file| {
+            let attachment_id = state.next_id();
+            let url = format!(
+                "https://cdn.discordapp.com/attachments/{channel}/{attachment_id}/{}",
+                file.name
+            );
+            let mut attachment = json!({
+                "id": attachment_id.to_string(),
+                "filename": file.name,
+                "size": file.bytes.len(),
+                "url": url,
+                "proxy_url": url,
+            });
+            if let Some(content_type) = &file.content_type {
+                attachment["content_type"] = json!(content_type);
+            }
+            if let Some((width, height)) = crate::image_header::image_size(&file.bytes) {
+                attachment["width"] = json!(width);
+                attachment["height"] = json!(height);
+            }
+            attachment
+        })
+        .collect();
+    message
 }
 
 /// Stores a command registration and answers with the commands as Discord

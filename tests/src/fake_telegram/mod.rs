@@ -7,11 +7,12 @@
 //! pressed Start, and scripted failures such as 429 `retry_after`), and records
 //! every call the bot makes so a test can assert on it.
 
+pub mod rules;
 mod server;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use kodex_bot::telegram::{Limits, TelegramConfig};
 use serde_json::{json, Value};
@@ -27,6 +28,11 @@ pub const TOKEN: &str = "123456:TEST-TOKEN";
 /// How long a test waits for the bot before failing with the record so far.
 /// A guard against hangs, not a timing assertion.
 const PATIENCE: Duration = Duration::from_secs(60);
+
+/// How long the fake waits for the answer to a button press before it
+/// answers "query is too old". Telegram does not document the figure;
+/// clients give up after about 15 seconds, and answers later than that fail.
+pub const CALLBACK_DEADLINE: Duration = Duration::from_secs(15);
 
 /// A failure to serve instead of the next successful answer to a method.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +52,8 @@ pub enum Outcome {
     Forbidden,
     /// A scripted failure.
     Failed(Failure),
+    /// Refused as the real Bot API refuses it (the `description`).
+    Rejected(String),
 }
 
 /// A file the bot uploaded.
@@ -154,6 +162,16 @@ struct World {
     get_updates_calls: usize,
     /// Set by `setWebhook`: where to post updates, and the secret header.
     webhook: Option<Webhook>,
+    /// The `allowed_updates` of the last `setWebhook`.
+    webhook_allowed_updates: Option<Value>,
+    /// Button presses not answered yet, and when they were made.
+    unanswered_callbacks: HashMap<String, Instant>,
+    /// How long Telegram waits for the answer to a button press.
+    callback_deadline: Duration,
+    /// Groups the bot was removed from.
+    kicked_from: HashSet<i64>,
+    /// Groups that became supergroups: old id → new id.
+    migrated: HashMap<i64, i64>,
 }
 
 /// A webhook the bot asked for.
@@ -198,6 +216,7 @@ impl FakeTelegram {
                 next_update_id: 1,
                 next_message_id: 1,
                 next_callback_id: 1,
+                callback_deadline: CALLBACK_DEADLINE,
                 ..World::default()
             }),
             updates_changed: Notify::new(),
@@ -294,9 +313,36 @@ impl FakeTelegram {
             }
         });
         push_update(&mut world, update);
+        world
+            .unanswered_callbacks
+            .insert(id.clone(), Instant::now());
         drop(world);
         self.shared.updates_changed.notify_waiters();
         id
+    }
+
+    /// From now on, button presses must be answered within `deadline`.
+    pub fn set_callback_deadline(&self, deadline: Duration) {
+        self.shared.world().callback_deadline = deadline;
+    }
+
+    /// Removes the bot from a group: sends there fail with 403.
+    pub fn kick_bot_from(&self, group: i64) {
+        self.shared.world().kicked_from.insert(group);
+    }
+
+    /// Turns a group into a supergroup with a new id: sends to the old id
+    /// fail with `migrate_to_chat_id`.
+    pub fn migrate_group(&self, old: i64, new: i64) {
+        let mut world = self.shared.world();
+        let title = world.groups.remove(&old).unwrap_or_default();
+        world.groups.insert(new, title);
+        world.migrated.insert(old, new);
+    }
+
+    /// The `allowed_updates` the bot gave with its last `setWebhook`.
+    pub fn webhook_allowed_updates(&self) -> Option<Value> {
+        self.shared.world().webhook_allowed_updates.clone()
     }
 
     /// The next call to `method` fails with `failure` (then calls succeed again).

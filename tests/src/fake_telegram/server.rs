@@ -12,11 +12,17 @@ use axum::routing::post;
 use axum::{Json, Router};
 use serde_json::{json, Map, Value};
 
+use super::rules::{self, Refusal};
 use super::{bot_json, new_message, Call, Failure, Outcome, Shared, Upload, Webhook, World};
 
 pub(super) async fn serve(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
+    // Telegram takes uploads up to 50 MB (axum's own limit is 2 MB); a bit
+    // more gets through, so that the fake can refuse it as Telegram does.
     let app = Router::new()
         .route("/{token}/{method}", post(answer))
+        .layer(axum::extract::DefaultBodyLimit::max(
+            rules::FILE_BYTES_LIMIT + 1_000_000,
+        ))
         .with_state(shared);
     // The server runs until the test drops the fake; an error only ends it early.
     let _ = axum::serve(listener, app).await;
@@ -66,6 +72,7 @@ async fn answer(
             "pending_update_count": 0,
         })),
         "setWebhook" => {
+            shared.world().webhook_allowed_updates = params.get("allowed_updates").cloned();
             shared.world().webhook = params["url"].as_str().map(|url| Webhook {
                 url: url.to_owned(),
                 secret_token: params["secret_token"].as_str().map(str::to_owned),
@@ -79,9 +86,21 @@ async fn answer(
             record(&shared, method, params, upload, Outcome::Ok, None);
             ok(json!(true))
         }
-        "setMyCommands" | "answerCallbackQuery" => {
-            record(&shared, method, params, upload, Outcome::Ok, None);
-            ok(json!(true))
+        "setMyCommands" => {
+            let checked = rules::check_commands(&params);
+            answer_true(&shared, method, params, checked)
+        }
+        "answerCallbackQuery" => {
+            let checked = rules::check_callback_answer(&params).and_then(|()| {
+                let id = params["callback_query_id"].as_str().unwrap_or_default();
+                let mut world = shared.world();
+                let deadline = world.callback_deadline;
+                match world.unanswered_callbacks.remove(id) {
+                    Some(pressed) if pressed.elapsed() <= deadline => Ok(()),
+                    _ => Err(rules::query_too_old()),
+                }
+            });
+            answer_true(&shared, method, params, checked)
         }
         "sendMessage" | "sendPhoto" | "sendAnimation" | "sendDocument" => {
             send(&shared, method, params, upload)
@@ -206,6 +225,25 @@ fn send(shared: &Shared, method: String, params: Value, upload: Option<Upload>) 
                 .into_response(),
         };
     }
+    let checked = chat_state(&world, chat)
+        .and_then(|()| rules::check_send(&method, &params, upload.as_ref()));
+    if let Err((refusal, parameters)) = checked.map_err(|refusal| {
+        let parameters = (refusal == rules::group_migrated())
+            .then(|| {
+                world
+                    .migrated
+                    .get(&chat)
+                    .map(|to| json!({ "migrate_to_chat_id": to }))
+            })
+            .flatten();
+        (refusal, parameters)
+    }) {
+        let outcome = Outcome::Rejected(refusal.description.clone());
+        push_call(&mut world, method, params, upload, outcome, None);
+        drop(world);
+        shared.calls_changed.notify_waiters();
+        return refuse(&refusal, parameters);
+    }
     let closed = chat > 0 && world.people.get(&chat).is_none_or(|person| !person.started);
     if closed {
         push_call(&mut world, method, params, upload, Outcome::Forbidden, None);
@@ -222,6 +260,9 @@ fn send(shared: &Shared, method: String, params: Value, upload: Option<Upload>) 
         .or(params["caption"].as_str())
         .unwrap_or_default();
     let (message_id, mut message) = new_message(&mut world, chat, bot_json(), text);
+    if let Some(upload) = &upload {
+        media_shape(&mut message, &method, upload, message_id);
+    }
     if !params["reply_markup"].is_null() {
         message["reply_markup"] = params["reply_markup"].clone();
     }
@@ -242,6 +283,27 @@ fn send(shared: &Shared, method: String, params: Value, upload: Option<Upload>) 
 /// Replaces (or, without `reply_markup`, removes) the keyboard of a message.
 fn edit_reply_markup(shared: &Shared, method: String, params: Value) -> Response {
     let id = params["message_id"].as_i64().unwrap_or_default();
+    let new_markup = params
+        .get("reply_markup")
+        .filter(|markup| !markup.is_null())
+        .cloned()
+        .unwrap_or(Value::Null);
+    let unchanged = shared
+        .world()
+        .messages
+        .get(&id)
+        .is_some_and(|message| message["reply_markup"] == new_markup);
+    if let Err(refusal) = rules::check_keyboard(&new_markup).and_then(|()| {
+        if unchanged {
+            Err(rules::not_modified())
+        } else {
+            Ok(())
+        }
+    }) {
+        let outcome = Outcome::Rejected(refusal.description.clone());
+        record(shared, method, params, None, outcome, Some(id));
+        return refuse(&refusal, None);
+    }
     let edited = {
         let mut world = shared.world();
         world.messages.get_mut(&id).map(|message| {
@@ -270,6 +332,98 @@ fn edit_reply_markup(shared: &Shared, method: String, params: Value) -> Response
             None,
         ),
     }
+}
+
+/// Answers `true`, or the refusal, and records the call either way.
+fn answer_true(
+    shared: &Shared,
+    method: String,
+    params: Value,
+    checked: Result<(), Refusal>,
+) -> Response {
+    match checked {
+        Ok(()) => {
+            record(shared, method, params, None, Outcome::Ok, None);
+            ok(json!(true))
+        }
+        Err(refusal) => {
+            let outcome = Outcome::Rejected(refusal.description.clone());
+            record(shared, method, params, None, outcome, None);
+            refuse(&refusal, None)
+        }
+    }
+}
+
+/// Whether the bot may post in `chat`: a group it is in (not kicked, not
+/// migrated away), or any private chat (refused later if never opened).
+fn chat_state(world: &World, chat: i64) -> Result<(), Refusal> {
+    if chat > 0 {
+        return Ok(());
+    }
+    if world.migrated.contains_key(&chat) {
+        return Err(rules::group_migrated());
+    }
+    if world.kicked_from.contains(&chat) {
+        return Err(rules::kicked());
+    }
+    if !world.groups.contains_key(&chat) {
+        return Err(rules::chat_not_found());
+    }
+    Ok(())
+}
+
+/// Adds what Telegram answers about an uploaded file: `photo` (sizes),
+/// `animation` (with its `document` twin) or `document`; the text is the
+/// caption then.
+fn media_shape(message: &mut Value, method: &str, upload: &Upload, message_id: i64) {
+    let (width, height) = rules::image_size(&upload.bytes).unwrap_or((0, 0));
+    let size = upload.bytes.len();
+    let file_name = upload.file_name.clone().unwrap_or_default();
+    let file = |kind: &str| {
+        json!({
+            "file_id": format!("{kind}-{message_id}"),
+            "file_unique_id": format!("u{kind}{message_id}"),
+            "file_size": size,
+        })
+    };
+    if let Some(fields) = message.as_object_mut() {
+        if let Some(text) = fields.remove("text") {
+            if text.as_str().is_some_and(|text| !text.is_empty()) {
+                fields.insert("caption".to_owned(), text);
+            }
+        }
+    }
+    match method {
+        "sendPhoto" => {
+            let mut photo = file("photo");
+            photo["width"] = json!(width);
+            photo["height"] = json!(height);
+            message["photo"] = json!([photo]);
+        }
+        "sendAnimation" => {
+            let mut animation = file("animation");
+            animation["width"] = json!(width);
+            animation["height"] = json!(height);
+            animation["duration"] = json!(1);
+            animation["file_name"] = json!(file_name);
+            animation["mime_type"] = json!("image/gif");
+            let mut document = file("animation");
+            document["file_name"] = json!(file_name);
+            document["mime_type"] = json!("image/gif");
+            message["animation"] = animation;
+            message["document"] = document;
+        }
+        _ => {
+            let mut document = file("document");
+            document["file_name"] = json!(file_name);
+            message["document"] = document;
+        }
+    }
+}
+
+fn refuse(refusal: &Refusal, parameters: Option<Value>) -> Response {
+    let status = StatusCode::from_u16(refusal.status).unwrap_or(StatusCode::BAD_REQUEST);
+    error(status, &refusal.description, parameters)
 }
 
 fn record(
@@ -356,7 +510,7 @@ async fn read_body(
                 .parse::<i64>()
                 .map(Value::from)
                 .unwrap_or(Value::String(text)),
-            "reply_markup" | "reply_parameters" => {
+            "reply_markup" | "reply_parameters" | "allowed_updates" => {
                 serde_json::from_str(&text).unwrap_or(Value::String(text))
             }
             _ => Value::String(text),

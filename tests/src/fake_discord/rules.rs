@@ -1,0 +1,291 @@
+//! What the real Discord API refuses, with its JSON error codes, from
+//! discord-api-docs: application commands (names match
+//! `^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$` and are lowercase where
+//! the letter has a lowercase form; descriptions 1–100 characters; at most
+//! 25 options and 25 choices; required options before optional ones),
+//! messages (content at most 2000 characters; not empty unless it carries
+//! embeds, files or components — 50006; at most 5 action rows of at most 5
+//! buttons; `custom_id` 1–100 characters and unique in the message; labels at
+//! most 80 characters), uploads (10 MiB per request for bots; 40005 above),
+//! thread names (1–100 characters), and autocomplete answers (at most 25
+//! choices). Form errors are 50035 "Invalid Form
+//! Body" with an `errors` object naming the field.
+
+use serde_json::{json, Value};
+
+/// The largest upload a bot may send in one message, in bytes.
+pub const UPLOAD_LIMIT: usize = 10 * 1024 * 1024;
+/// The longest message content, in characters.
+pub const CONTENT_LIMIT: usize = 2000;
+
+/// A refusal: HTTP status and Discord's JSON error body.
+pub type Refusal = (u16, Value);
+
+/// Discord's error body.
+pub fn error(status: u16, code: u32, message: &str) -> Refusal {
+    (status, json!({ "code": code, "message": message }))
+}
+
+/// 50035 with the offending field and Discord's error code for it.
+pub fn invalid_form(field: &str, code: &str, message: &str) -> Refusal {
+    (
+        400,
+        json!({
+            "code": 50035,
+            "message": "Invalid Form Body",
+            "errors": { field: { "_errors": [{ "code": code, "message": message }] } },
+        }),
+    )
+}
+
+/// Whether a name fits the command/option name pattern and is lowercase.
+pub fn valid_command_name(name: &str) -> bool {
+    let in_script = |c: char| matches!(c, '\u{0900}'..='\u{097F}' | '\u{0E00}'..='\u{0E7F}');
+    let length = name.chars().count();
+    (1..=32).contains(&length)
+        && name.chars().all(|c| {
+            (c.is_alphabetic() || c.is_numeric() || c == '-' || c == '_' || in_script(c))
+                && !c.is_uppercase()
+        })
+}
+
+/// `Ok` when `valid`, else 50035 for `field` with Discord's `code` and `message`.
+fn require(valid: bool, field: &str, code: &str, message: &str) -> Result<(), Refusal> {
+    if valid {
+        Ok(())
+    } else {
+        Err(invalid_form(field, code, message))
+    }
+}
+
+fn check_description(field: &str, description: &Value) -> Result<(), Refusal> {
+    let length = description.as_str().map_or(0, |text| text.chars().count());
+    require(
+        (1..=100).contains(&length),
+        field,
+        "BASE_TYPE_BAD_LENGTH",
+        "Must be between 1 and 100 in length.",
+    )
+}
+
+fn check_name(field: &str, name: &Value) -> Result<(), Refusal> {
+    require(
+        name.as_str().is_some_and(valid_command_name),
+        field,
+        "APPLICATION_COMMAND_INVALID_NAME",
+        "Command name is invalid",
+    )
+}
+
+fn check_localized(field: &str, command: &Value) -> Result<(), Refusal> {
+    check_name(&format!("{field}.name"), &command["name"])?;
+    if let Some(names) = command["name_localizations"].as_object() {
+        for (locale, name) in names {
+            check_name(&format!("{field}.name_localizations.{locale}"), name)?;
+        }
+    }
+    if command["type"].as_u64().unwrap_or(1) == 1 {
+        check_description(&format!("{field}.description"), &command["description"])?;
+        if let Some(descriptions) = command["description_localizations"].as_object() {
+            for (locale, text) in descriptions {
+                check_description(&format!("{field}.description_localizations.{locale}"), text)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks a bulk command registration.
+pub fn check_commands(commands: &[Value]) -> Result<(), Refusal> {
+    if commands.len() > 100 {
+        return Err(invalid_form(
+            "_",
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 100 or fewer in length.",
+        ));
+    }
+    for (index, command) in commands.iter().enumerate() {
+        check_localized(&index.to_string(), command)?;
+        check_options(&format!("{index}.options"), &command["options"])?;
+    }
+    Ok(())
+}
+
+fn check_options(field: &str, options: &Value) -> Result<(), Refusal> {
+    let options = options.as_array().cloned().unwrap_or_default();
+    if options.len() > 25 {
+        return Err(invalid_form(
+            field,
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 25 or fewer in length.",
+        ));
+    }
+    let mut seen_optional = false;
+    for (index, option) in options.iter().enumerate() {
+        let here = format!("{field}.{index}");
+        check_localized(&here, option)?;
+        let required = option["required"].as_bool().unwrap_or(false);
+        if required && seen_optional {
+            return Err(invalid_form(
+                &here,
+                "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                "Required options must be placed before non-required options",
+            ));
+        }
+        seen_optional |= !required;
+        let choices = option["choices"].as_array().cloned().unwrap_or_default();
+        if choices.len() > 25 {
+            return Err(invalid_form(
+                &format!("{here}.choices"),
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 25 or fewer in length.",
+            ));
+        }
+        for (number, choice) in choices.iter().enumerate() {
+            let length = choice["name"]
+                .as_str()
+                .map_or(0, |name| name.chars().count());
+            if !(1..=100).contains(&length) {
+                return Err(invalid_form(
+                    &format!("{here}.choices.{number}.name"),
+                    "BASE_TYPE_BAD_LENGTH",
+                    "Must be between 1 and 100 in length.",
+                ));
+            }
+        }
+        check_options(&format!("{here}.options"), &option["options"])?;
+    }
+    Ok(())
+}
+
+/// Checks a message the bot sends (channel message, interaction response,
+/// followup, or an edit when `edit` is set: an edit may leave content out).
+pub fn check_message(json: &Value, file_bytes: &[usize], edit: bool) -> Result<(), Refusal> {
+    if file_bytes.iter().sum::<usize>() > UPLOAD_LIMIT {
+        return Err(error(413, 40005, "Request entity too large"));
+    }
+    let content = json["content"].as_str().unwrap_or_default();
+    if content.chars().count() > CONTENT_LIMIT {
+        return Err(invalid_form(
+            "content",
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 2000 or fewer in length.",
+        ));
+    }
+    let rows = json["components"].as_array().cloned().unwrap_or_default();
+    let has_embeds = json["embeds"].as_array().is_some_and(|e| !e.is_empty());
+    let empty =
+        content.trim().is_empty() && file_bytes.is_empty() && rows.is_empty() && !has_embeds;
+    let touches_nothing = edit && json.get("content").is_none();
+    if empty && !touches_nothing {
+        return Err(error(400, 50006, "Cannot send an empty message"));
+    }
+    check_components(&rows)
+}
+
+fn check_components(rows: &[Value]) -> Result<(), Refusal> {
+    if rows.len() > 5 {
+        return Err(invalid_form(
+            "components",
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 5 or fewer in length.",
+        ));
+    }
+    let mut custom_ids = std::collections::HashSet::new();
+    for (row_index, row) in rows.iter().enumerate() {
+        let buttons = row["components"].as_array().cloned().unwrap_or_default();
+        if row["type"] != 1 || buttons.is_empty() || buttons.len() > 5 {
+            return Err(invalid_form(
+                &format!("components.{row_index}.components"),
+                "BASE_TYPE_BAD_LENGTH",
+                "Must be between 1 and 5 in length.",
+            ));
+        }
+        for (index, button) in buttons.iter().enumerate() {
+            let field = format!("components.{row_index}.components.{index}");
+            let label = button["label"].as_str().map_or(0, |l| l.chars().count());
+            if label == 0 && button.get("emoji").is_none_or(Value::is_null) {
+                return Err(invalid_form(
+                    &format!("{field}.label"),
+                    "BUTTON_COMPONENT_INVALID",
+                    "A button needs a label or an emoji.",
+                ));
+            }
+            if label > 80 {
+                return Err(invalid_form(
+                    &format!("{field}.label"),
+                    "BASE_TYPE_MAX_LENGTH",
+                    "Must be 80 or fewer in length.",
+                ));
+            }
+            if button["style"] == 5 {
+                continue;
+            }
+            let custom_id = button["custom_id"].as_str().unwrap_or_default();
+            if !(1..=100).contains(&custom_id.chars().count()) {
+                return Err(invalid_form(
+                    &format!("{field}.custom_id"),
+                    "BASE_TYPE_BAD_LENGTH",
+                    "Must be between 1 and 100 in length.",
+                ));
+            }
+            if !custom_ids.insert(custom_id.to_owned()) {
+                return Err(invalid_form(
+                    &format!("{field}.custom_id"),
+                    "COMPONENT_CUSTOM_ID_DUPLICATED",
+                    "Component custom id cannot be duplicated",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks a new thread's name (1–100 characters).
+pub fn check_thread_name(json: &Value) -> Result<(), Refusal> {
+    let length = json["name"].as_str().map_or(0, |name| name.chars().count());
+    require(
+        (1..=100).contains(&length),
+        "name",
+        "BASE_TYPE_BAD_LENGTH",
+        "Must be between 1 and 100 in length.",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_names_follow_discords_pattern() {
+        assert!(valid_command_name("play"));
+        assert!(valid_command_name("ход"));
+        assert!(valid_command_name("take-back_2"));
+        assert!(!valid_command_name("Play"));
+        assert!(!valid_command_name("play now"));
+        assert!(!valid_command_name(""));
+        assert!(!valid_command_name(&"a".repeat(33)));
+    }
+
+    #[test]
+    fn empty_and_oversized_messages_are_refused() {
+        assert_eq!(
+            check_message(&json!({"content": " "}), &[], false)
+                .unwrap_err()
+                .1["code"],
+            50006
+        );
+        assert!(check_message(&json!({"components": []}), &[], true).is_ok());
+        let long = json!({"content": "x".repeat(2001)});
+        assert_eq!(
+            check_message(&long, &[], false).unwrap_err().1["code"],
+            50035
+        );
+        assert_eq!(
+            check_message(&json!({"content": "x"}), &[UPLOAD_LIMIT + 1], false)
+                .unwrap_err()
+                .1["code"],
+            40005
+        );
+    }
+}

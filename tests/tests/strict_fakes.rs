@@ -1,0 +1,709 @@
+//! The fakes refuse what the real services refuse, with the real codes:
+//! each failure mode asked for by hand over HTTP, as a client would.
+
+use std::time::Duration;
+
+use kodex_tests::fake_discord::{FakeDiscord, GUILD_ID};
+use kodex_tests::fake_telegram::{FakeTelegram, TOKEN};
+use serde_json::{json, Value};
+
+const GROUP: i64 = -100_300;
+const ALICE: i64 = 11;
+
+/// A PNG header claiming `width` × `height`, padded to `size` bytes.
+fn png(width: u32, height: u32, size: usize) -> Vec<u8> {
+    let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    bytes.extend(width.to_be_bytes());
+    bytes.extend(height.to_be_bytes());
+    bytes.resize(size.max(bytes.len()), 0);
+    bytes
+}
+
+/// A multipart body with text `fields` and one file; returns the content type too.
+fn multipart(fields: &[(&str, String)], file: (&str, &str, &[u8])) -> (String, Vec<u8>) {
+    let boundary = "kodex-boundary-7f3a";
+    let mut body = Vec::new();
+    for (name, value) in fields {
+        body.extend(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n")
+                .into_bytes(),
+        );
+    }
+    let (name, file_name, bytes) = file;
+    body.extend(
+        format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{file_name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+        )
+        .into_bytes(),
+    );
+    body.extend_from_slice(bytes);
+    body.extend(format!("\r\n--{boundary}--\r\n").into_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+async fn send(request: reqwest::RequestBuilder) -> (u16, Value) {
+    let response = request.send().await.expect("the fake answers");
+    let status = response.status().as_u16();
+    let bytes = response.bytes().await.expect("a body");
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Telegram
+
+struct Telegram {
+    fake: FakeTelegram,
+    client: reqwest::Client,
+}
+
+impl Telegram {
+    async fn start() -> Telegram {
+        let fake = FakeTelegram::start().await;
+        fake.add_group(GROUP, "Chess club");
+        fake.add_person(ALICE, "alice", "en", true);
+        Telegram {
+            fake,
+            client: reqwest::Client::new(),
+        }
+    }
+
+    fn url(&self, method: &str) -> String {
+        format!("{}bot{TOKEN}/{method}", self.fake.url())
+    }
+
+    async fn call(&self, method: &str, params: Value) -> (u16, Value) {
+        send(
+            self.client
+                .post(self.url(method))
+                .header("content-type", "application/json")
+                .body(params.to_string()),
+        )
+        .await
+    }
+
+    async fn upload(
+        &self,
+        method: &str,
+        fields: &[(&str, String)],
+        field: &str,
+        bytes: &[u8],
+    ) -> (u16, Value) {
+        let (content_type, body) = multipart(fields, (field, "board.png", bytes));
+        send(
+            self.client
+                .post(self.url(method))
+                .header("content-type", content_type)
+                .body(body),
+        )
+        .await
+    }
+}
+
+/// Asserts a Telegram refusal: status and the start of the description.
+fn refused(answer: &(u16, Value), status: u16, description: &str) {
+    assert_eq!(answer.0, status, "{answer:?}");
+    assert_eq!(answer.1["ok"], false, "{answer:?}");
+    assert_eq!(answer.1["error_code"], status, "{answer:?}");
+    let said = answer.1["description"].as_str().unwrap_or_default();
+    assert!(
+        said.starts_with(description),
+        "{said:?} is not {description:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn telegram_refuses_empty_long_and_badly_formatted_texts() {
+    let telegram = Telegram::start().await;
+    let text = |text: &str| json!({"chat_id": GROUP, "text": text});
+    refused(
+        &telegram.call("sendMessage", text("")).await,
+        400,
+        "Bad Request: message text is empty",
+    );
+    refused(
+        &telegram.call("sendMessage", text(" \n")).await,
+        400,
+        "Bad Request: message text is empty",
+    );
+    let longest = "я".repeat(4096);
+    assert_eq!(telegram.call("sendMessage", text(&longest)).await.0, 200);
+    refused(
+        &telegram
+            .call("sendMessage", text(&format!("{longest}!")))
+            .await,
+        400,
+        "Bad Request: message is too long",
+    );
+    // Counted after entity parsing: tags and entities are not characters.
+    let html = json!({"chat_id": GROUP, "parse_mode": "HTML",
+        "text": format!("<pre>{}</pre>&amp;", "x".repeat(4095))});
+    assert_eq!(telegram.call("sendMessage", html).await.0, 200);
+    for broken in ["<div>x</div>", "<b>x", "a &nbsp; b", "<b>x</i>"] {
+        let html = json!({"chat_id": GROUP, "parse_mode": "HTML", "text": broken});
+        refused(
+            &telegram.call("sendMessage", html).await,
+            400,
+            "Bad Request: can't parse entities",
+        );
+    }
+    // Without a parse mode the same text is just text.
+    assert_eq!(
+        telegram.call("sendMessage", text("<div>x</div>")).await.0,
+        200
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn telegram_refuses_bad_callback_data_commands_and_callback_answers() {
+    let telegram = Telegram::start().await;
+    let keyboard = |data: &str| {
+        json!({"chat_id": GROUP, "text": "pick",
+            "reply_markup": {"inline_keyboard": [[{"text": "A", "callback_data": data}]]}})
+    };
+    assert_eq!(
+        telegram
+            .call("sendMessage", keyboard(&"d".repeat(64)))
+            .await
+            .0,
+        200
+    );
+    for data in [String::new(), "d".repeat(65), "я".repeat(33)] {
+        refused(
+            &telegram.call("sendMessage", keyboard(&data)).await,
+            400,
+            "Bad Request: BUTTON_DATA_INVALID",
+        );
+    }
+
+    let commands = |name: &str, description: &str| json!({"commands": [{"command": name, "description": description}]});
+    assert_eq!(
+        telegram
+            .call("setMyCommands", commands("play_2", "Play"))
+            .await
+            .0,
+        200
+    );
+    for name in ["Play", "play-now", "", &"p".repeat(33), "ход"] {
+        refused(
+            &telegram.call("setMyCommands", commands(name, "Play")).await,
+            400,
+            "Bad Request: BOT_COMMAND_INVALID",
+        );
+    }
+    for description in [String::new(), "d".repeat(257)] {
+        refused(
+            &telegram
+                .call("setMyCommands", commands("play", &description))
+                .await,
+            400,
+            "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID",
+        );
+    }
+
+    // Callback answers: at most 200 characters, once, within the deadline.
+    let (_, sent) = telegram.call("sendMessage", keyboard("acc:1")).await;
+    let message = sent["result"]["message_id"].as_i64().expect("a message id");
+    let answer = |id: &str, text: &str| json!({"callback_query_id": id, "text": text});
+    let press = telegram.fake.press(GROUP, ALICE, message, "acc:1");
+    refused(
+        &telegram
+            .call("answerCallbackQuery", answer(&press, &"n".repeat(201)))
+            .await,
+        400,
+        "Bad Request: MESSAGE_TOO_LONG",
+    );
+    assert_eq!(
+        telegram
+            .call("answerCallbackQuery", answer(&press, &"n".repeat(200)))
+            .await
+            .0,
+        200
+    );
+    refused(
+        &telegram
+            .call("answerCallbackQuery", answer(&press, ""))
+            .await,
+        400,
+        "Bad Request: query is too old",
+    );
+    telegram
+        .fake
+        .set_callback_deadline(Duration::from_millis(50));
+    let late = telegram.fake.press(GROUP, ALICE, message, "acc:1");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    refused(
+        &telegram
+            .call("answerCallbackQuery", answer(&late, ""))
+            .await,
+        400,
+        "Bad Request: query is too old",
+    );
+
+    // An edit that changes nothing.
+    let edit = json!({"chat_id": GROUP, "message_id": message,
+        "reply_markup": {"inline_keyboard": [[{"text": "A", "callback_data": "acc:1"}]]}});
+    refused(
+        &telegram.call("editMessageReplyMarkup", edit).await,
+        400,
+        "Bad Request: message is not modified",
+    );
+    let remove = json!({"chat_id": GROUP, "message_id": message});
+    assert_eq!(
+        telegram
+            .call("editMessageReplyMarkup", remove.clone())
+            .await
+            .0,
+        200
+    );
+    refused(
+        &telegram.call("editMessageReplyMarkup", remove).await,
+        400,
+        "Bad Request: message is not modified",
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn telegram_refuses_oversized_photos_and_long_captions_and_answers_media_shapes() {
+    let telegram = Telegram::start().await;
+    let chat = [("chat_id", GROUP.to_string())];
+    let (status, photo) = telegram
+        .upload("sendPhoto", &chat, "photo", &png(640, 480, 2000))
+        .await;
+    assert_eq!(status, 200, "{photo}");
+    let sizes = &photo["result"]["photo"];
+    assert_eq!(sizes[0]["width"], 640, "{photo}");
+    assert_eq!(sizes[0]["height"], 480, "{photo}");
+    assert!(
+        photo["result"].get("text").is_none(),
+        "media carry captions, not text"
+    );
+
+    refused(
+        &telegram
+            .upload("sendPhoto", &chat, "photo", &png(640, 480, 10_000_001))
+            .await,
+        400,
+        "Bad Request: PHOTO_SAVE_FILE_INVALID",
+    );
+    refused(
+        &telegram
+            .upload("sendPhoto", &chat, "photo", &png(6000, 4001, 100))
+            .await,
+        400,
+        "Bad Request: PHOTO_INVALID_DIMENSIONS",
+    );
+    refused(
+        &telegram
+            .upload("sendPhoto", &chat, "photo", &png(4200, 200, 100))
+            .await,
+        400,
+        "Bad Request: PHOTO_INVALID_DIMENSIONS",
+    );
+    // The same large image goes as a document.
+    let (status, document) = telegram
+        .upload(
+            "sendDocument",
+            &chat,
+            "document",
+            &png(640, 480, 10_000_001),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(document["result"]["document"]["file_name"], "board.png");
+    refused(
+        &telegram
+            .upload("sendDocument", &chat, "document", &png(1, 1, 50_000_001))
+            .await,
+        413,
+        "Request Entity Too Large",
+    );
+
+    let captioned = [
+        ("chat_id", GROUP.to_string()),
+        ("caption", "c".repeat(1025)),
+    ];
+    refused(
+        &telegram
+            .upload("sendPhoto", &captioned, "photo", &png(64, 64, 100))
+            .await,
+        400,
+        "Bad Request: message caption is too long",
+    );
+    let gif = {
+        let mut gif = b"GIF89a".to_vec();
+        gif.extend([0x40, 0x01, 0xf0, 0x00]);
+        gif.resize(200, 0);
+        gif
+    };
+    let captioned = [
+        ("chat_id", GROUP.to_string()),
+        ("caption", "Game".to_owned()),
+    ];
+    let (status, animation) = telegram
+        .upload("sendAnimation", &captioned, "animation", &gif)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(animation["result"]["animation"]["width"], 320);
+    assert_eq!(animation["result"]["animation"]["height"], 240);
+    assert_eq!(animation["result"]["caption"], "Game");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn telegram_refuses_groups_the_bot_left_does_not_know_or_that_migrated() {
+    let telegram = Telegram::start().await;
+    let text = |chat: i64| json!({"chat_id": chat, "text": "hello"});
+    refused(
+        &telegram.call("sendMessage", text(-999)).await,
+        400,
+        "Bad Request: chat not found",
+    );
+    telegram.fake.migrate_group(GROUP, -100_777);
+    let migrated = telegram.call("sendMessage", text(GROUP)).await;
+    refused(
+        &migrated,
+        400,
+        "Bad Request: group chat was upgraded to a supergroup chat",
+    );
+    assert_eq!(migrated.1["parameters"]["migrate_to_chat_id"], -100_777);
+    assert_eq!(telegram.call("sendMessage", text(-100_777)).await.0, 200);
+    telegram.fake.kick_bot_from(-100_777);
+    refused(
+        &telegram.call("sendMessage", text(-100_777)).await,
+        403,
+        "Forbidden: bot was kicked from the supergroup chat",
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Discord
+
+const CHANNEL: u64 = 300;
+
+struct Discord {
+    fake: FakeDiscord,
+    client: reqwest::Client,
+}
+
+impl Discord {
+    async fn start() -> Discord {
+        Discord {
+            fake: FakeDiscord::start().await,
+            client: reqwest::Client::new(),
+        }
+    }
+
+    async fn call(&self, method: reqwest::Method, path: &str, body: Value) -> (u16, Value) {
+        send(
+            self.client
+                .request(method, format!("{}/api/v10{path}", self.fake.rest_url()))
+                .header("content-type", "application/json")
+                .body(body.to_string()),
+        )
+        .await
+    }
+
+    async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        self.call(reqwest::Method::POST, path, body).await
+    }
+
+    /// Opens a DM channel with `user` and says hello there.
+    async fn dm(&self, user: u64) -> (u16, Value) {
+        let opened = json!({"recipient_id": user.to_string()});
+        let (_, channel) = self.post("/users/@me/channels", opened).await;
+        let id = channel["id"].as_str().expect("a DM channel").to_owned();
+        self.post(
+            &format!("/channels/{id}/messages"),
+            json!({"content": "hello"}),
+        )
+        .await
+    }
+}
+
+/// Asserts a Discord refusal: status and JSON error code.
+fn code(answer: &(u16, Value), status: u16, code: u64) {
+    assert_eq!(
+        (answer.0, answer.1["code"].as_u64()),
+        (status, Some(code)),
+        "{answer:?}"
+    );
+}
+
+fn buttons(count: usize, prefix: &str) -> Value {
+    let buttons: Vec<Value> = (0..count)
+        .map(|index| json!({"type": 2, "style": 1, "label": "B", "custom_id": format!("{prefix}{index}")}))
+        .collect();
+    json!({"type": 1, "components": buttons})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_refuses_bad_command_registrations() {
+    let discord = Discord::start().await;
+    let path = "/applications/100/commands";
+    let put = |commands: Value| discord.call(reqwest::Method::PUT, path, commands);
+    let option = |name: &str, required: bool| json!({"type": 3, "name": name, "description": "d", "required": required});
+    let good = json!([{"name": "play", "description": "Start a game",
+        "name_localizations": {"ru": "играть"},
+        "options": [option("variant", true), option("clock", false)]}]);
+    assert_eq!(put(good).await.0, 200);
+    for name in ["Play", "play now", "", &"p".repeat(33)] {
+        code(
+            &put(json!([{"name": name, "description": "d"}])).await,
+            400,
+            50035,
+        );
+    }
+    code(
+        &put(json!([{"name": "play", "description": "d", "name_localizations": {"ru": "Играть"}}]))
+            .await,
+        400,
+        50035,
+    );
+    code(
+        &put(json!([{"name": "play", "description": ""}])).await,
+        400,
+        50035,
+    );
+    code(
+        &put(json!([{"name": "play", "description": "d".repeat(101)}])).await,
+        400,
+        50035,
+    );
+    let many: Vec<Value> = (0..26).map(|i| option(&format!("o{i}"), false)).collect();
+    code(
+        &put(json!([{"name": "play", "description": "d", "options": many}])).await,
+        400,
+        50035,
+    );
+    let order = json!([{"name": "play", "description": "d",
+        "options": [option("clock", false), option("variant", true)]}]);
+    let refused = put(order).await;
+    code(&refused, 400, 50035);
+    assert!(refused
+        .1
+        .to_string()
+        .contains("APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID"));
+    let choices: Vec<Value> = (0..26)
+        .map(|i| json!({"name": format!("c{i}"), "value": i}))
+        .collect();
+    let mut with_choices = option("variant", true);
+    with_choices["choices"] = json!(choices);
+    code(
+        &put(json!([{"name": "play", "description": "d", "options": [with_choices]}])).await,
+        400,
+        50035,
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_refuses_empty_long_and_overfull_messages() {
+    let discord = Discord::start().await;
+    let path = format!("/channels/{CHANNEL}/messages");
+    code(
+        &discord.post(&path, json!({"content": ""})).await,
+        400,
+        50006,
+    );
+    code(
+        &discord.post(&path, json!({"content": "  "})).await,
+        400,
+        50006,
+    );
+    code(
+        &discord
+            .post(&path, json!({"content": "x".repeat(2001)}))
+            .await,
+        400,
+        50035,
+    );
+    assert_eq!(
+        discord
+            .post(&path, json!({"content": "x".repeat(2000)}))
+            .await
+            .0,
+        200
+    );
+    // Components alone make a message.
+    assert_eq!(
+        discord
+            .post(&path, json!({"components": [buttons(5, "a")]}))
+            .await
+            .0,
+        200
+    );
+    let rows: Vec<Value> = (0..6).map(|row| buttons(1, &format!("r{row}-"))).collect();
+    code(
+        &discord
+            .post(&path, json!({"content": "x", "components": rows}))
+            .await,
+        400,
+        50035,
+    );
+    code(
+        &discord
+            .post(
+                &path,
+                json!({"content": "x", "components": [buttons(6, "a")]}),
+            )
+            .await,
+        400,
+        50035,
+    );
+    let twice = json!({"content": "x", "components": [buttons(2, "same"), buttons(1, "same")]});
+    let duplicated = discord.post(&path, twice).await;
+    code(&duplicated, 400, 50035);
+    assert!(duplicated
+        .1
+        .to_string()
+        .contains("COMPONENT_CUSTOM_ID_DUPLICATED"));
+    let long_id = json!({"content": "x", "components": [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "B", "custom_id": "c".repeat(101)}]}]});
+    code(&discord.post(&path, long_id).await, 400, 50035);
+    let no_id = json!({"content": "x", "components": [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "B", "custom_id": ""}]}]});
+    code(&discord.post(&path, no_id).await, 400, 50035);
+
+    // Files: up to 10 MiB; the message answers with its attachment.
+    let upload = |size: usize| {
+        let (content_type, body) = multipart(
+            &[("payload_json", json!({"content": "board"}).to_string())],
+            ("files[0]", "board.png", &png(80, 60, size)),
+        );
+        discord
+            .client
+            .post(format!("{}/api/v10{path}", discord.fake.rest_url()))
+            .header("content-type", content_type)
+            .body(body)
+    };
+    let (status, message) = send(upload(1000)).await;
+    assert_eq!(status, 200);
+    let attachment = &message["attachments"][0];
+    assert_eq!(attachment["filename"], "board.png");
+    assert_eq!(attachment["size"], 1000);
+    assert_eq!(
+        (attachment["width"].as_u64(), attachment["height"].as_u64()),
+        (Some(80), Some(60))
+    );
+    code(&send(upload(10 * 1024 * 1024 + 1)).await, 413, 40005);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_refuses_unknown_hidden_and_closed_channels() {
+    let discord = Discord::start().await;
+    let fake = &discord.fake;
+    let message = json!({"content": "hello"});
+    fake.delete_channel(301);
+    code(
+        &discord
+            .post("/channels/301/messages", message.clone())
+            .await,
+        404,
+        10003,
+    );
+    fake.hide_channel(302);
+    code(
+        &discord
+            .post("/channels/302/messages", message.clone())
+            .await,
+        403,
+        50001,
+    );
+    fake.refuse_dms_from(7);
+    code(&discord.dm(7).await, 403, 50007);
+    fake.share_no_guild_with(8);
+    code(&discord.dm(8).await, 403, 50278);
+    assert_eq!(discord.dm(9).await.0, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_refuses_late_repeated_and_expired_interaction_responses() {
+    let discord = Discord::start().await;
+    let fake = &discord.fake;
+    let callback = |token: &str| format!("/interactions/1/{token}/callback");
+    let followup = |token: &str| format!("/webhooks/100/{token}");
+    let deferred = json!({"type": 5, "data": {"flags": 64}});
+
+    fake.open_interaction("early", CHANNEL, Some(GUILD_ID));
+    code(
+        &discord
+            .post(&followup("early"), json!({"content": "x"}))
+            .await,
+        404,
+        10015,
+    );
+    assert_eq!(
+        discord.post(&callback("early"), deferred.clone()).await.0,
+        204
+    );
+    code(
+        &discord.post(&callback("early"), deferred.clone()).await,
+        400,
+        40060,
+    );
+    assert_eq!(
+        discord
+            .post(&followup("early"), json!({"content": "x"}))
+            .await
+            .0,
+        200
+    );
+    code(
+        &discord
+            .post(&followup("early"), json!({"content": ""}))
+            .await,
+        400,
+        50006,
+    );
+    fake.age_interaction("early", Duration::from_secs(15 * 60 + 1));
+    code(
+        &discord
+            .post(&followup("early"), json!({"content": "x"}))
+            .await,
+        401,
+        50027,
+    );
+
+    fake.open_interaction("late", CHANNEL, Some(GUILD_ID));
+    fake.age_interaction("late", Duration::from_millis(3100));
+    code(
+        &discord.post(&callback("late"), deferred.clone()).await,
+        404,
+        10062,
+    );
+    code(
+        &discord.post(&callback("never-sent"), deferred).await,
+        404,
+        10062,
+    );
+
+    // An answer with a message is checked like any message.
+    fake.open_interaction("empty", CHANNEL, Some(GUILD_ID));
+    code(
+        &discord
+            .post(
+                &callback("empty"),
+                json!({"type": 4, "data": {"content": ""}}),
+            )
+            .await,
+        400,
+        50006,
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_refuses_bad_thread_names_and_too_many_threads() {
+    let discord = Discord::start().await;
+    let path = format!("/channels/{CHANNEL}/threads");
+    let thread = |name: &str| json!({"name": name, "type": 11, "auto_archive_duration": 1440});
+    code(&discord.post(&path, thread("")).await, 400, 50035);
+    code(
+        &discord.post(&path, thread(&"t".repeat(101))).await,
+        400,
+        50035,
+    );
+    assert_eq!(discord.post(&path, thread(&"t".repeat(100))).await.0, 201);
+    discord.fake.limit_active_threads(1);
+    code(&discord.post(&path, thread("second")).await, 400, 160_006);
+}
