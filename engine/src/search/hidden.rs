@@ -69,6 +69,7 @@ pub fn pick_move_from_view(
             nodes: Some(per_sample),
             deadline,
             root_margin: 400,
+            ..Limits::default()
         };
         let Some(result) = think(&game.search_board(), &limits, &mut searcher) else {
             continue;

@@ -87,6 +87,7 @@ impl Level {
             nodes: s.nodes,
             deadline,
             root_margin: s.margin,
+            ..Limits::default()
         }
     }
 }
