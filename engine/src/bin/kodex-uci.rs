@@ -266,6 +266,8 @@ impl Session {
             limits.depth = min_option(limits.depth, own.depth);
             limits.nodes = min_option(limits.nodes, own.nodes);
             limits.root_margin = own.root_margin;
+            limits.deadline = limits.deadline.map(|d| level.share_of(now, d));
+            limits.soft_deadline = limits.soft_deadline.map(|d| level.share_of(now, d));
         }
         if game.legal_moves().is_empty() {
             writeln!(out, "bestmove (none)")?;
