@@ -113,6 +113,14 @@ def main():
         opponent = chess.engine.SimpleEngine.popen_uci(args.fsf)
         opponent.configure({"UCI_LimitStrength": True, "UCI_Elo": args.fsf_elo})
         name = f"Fairy-Stockfish Elo {args.fsf_elo}"
+    uci_variant = board_for(args.variant).uci_variant
+    for engine, label in ((kodex, "kodex-uci"), (opponent, name)):
+        option = engine.options.get("UCI_Variant")
+        if uci_variant != "chess" and (option is None or uci_variant not in option.var):
+            print(f"{label} does not play {uci_variant}", file=sys.stderr)
+            kodex.quit()
+            opponent.quit()
+            sys.exit(2)
     limit = chess.engine.Limit(time=args.movetime)
     print(f"kodex level {args.level} vs {name}, {args.variant}, {args.movetime} s/move", flush=True)
 
@@ -128,8 +136,9 @@ def main():
             try:
                 result = play_game(white, black, board, limit, args.max_plies)
             except chess.engine.EngineError as error:
-                print(f"engine error: {error}", file=sys.stderr)
-                result = "0-1" if kodex_white else "1-0"
+                # Not a result of play: the game does not count.
+                print(f"engine error, game skipped: {error}", file=sys.stderr)
+                continue
             if result == "1/2-1/2":
                 point = 0.5
                 draws += 1
@@ -146,6 +155,9 @@ def main():
     kodex.quit()
     opponent.quit()
     n = len(points)
+    if n == 0:
+        print("no games finished")
+        return
     score = sum(points) / n
     deviation = math.sqrt(sum((p - score) ** 2 for p in points) / max(n - 1, 1))
     margin = 1.96 * deviation / math.sqrt(n)
