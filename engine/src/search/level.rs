@@ -42,6 +42,8 @@ impl Level {
     pub const WEAKEST: Level = Level(1);
     /// The strongest level.
     pub const STRONGEST: Level = Level(8);
+    /// The node budget of a level without its own when no deadline is given.
+    pub const NODES_WITHOUT_DEADLINE: u64 = 1_500_000;
 
     /// Level `n` (1–8).
     pub fn new(n: u8) -> Option<Level> {
@@ -89,11 +91,17 @@ impl Level {
     }
 
     /// The search limits of this level, stopping at `deadline` at the latest.
+    /// Without a deadline the strongest level stops after
+    /// [`Level::NODES_WITHOUT_DEADLINE`] nodes (about two seconds).
     pub fn limits(self, deadline: Option<Instant>) -> Limits {
         let s = self.strength();
+        let nodes = match (s.nodes, deadline) {
+            (None, None) => Some(Level::NODES_WITHOUT_DEADLINE),
+            (nodes, _) => nodes,
+        };
         Limits {
             depth: s.depth,
-            nodes: s.nodes,
+            nodes,
             deadline,
             root_margin: s.margin,
             ..Limits::default()
