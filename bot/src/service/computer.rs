@@ -363,18 +363,20 @@ impl Service {
                     FOG_SAMPLES,
                     deadline,
                 );
+                let legal: Vec<String> = legal.into_iter().map(|mv| game.uci(mv)).collect();
                 ranked
                     .into_iter()
                     .find(|mv| legal.contains(mv))
-                    .or_else(|| legal.first().copied())?
+                    .or_else(|| legal.first().cloned())?
             } else {
-                search::pick_move_with(searcher, &game, level, seed, deadline)?
+                let mv = search::pick_move_with(searcher, &game, level, seed, deadline)?;
+                game.uci(mv)
             };
             let resign = !hidden
                 && level.number() >= RESIGNS_FROM_LEVEL
                 && ply >= 20
                 && search::evaluate(&game, side) < HOPELESS;
-            Some((game.uci(mv), resign))
+            Some((mv, resign))
         }))
     }
 

@@ -41,6 +41,8 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop at this instant.
     pub deadline: Option<Instant>,
+    /// Start no new iteration after this instant (a clock's soft limit).
+    pub soft_deadline: Option<Instant>,
     /// Score every root move within this many centipawns of the best exactly
     /// (for weaker levels and sampling); 0 scores only the best exactly.
     pub root_margin: i32,
@@ -140,7 +142,9 @@ impl Searcher {
     }
 
     /// The flag that stops a running search: set it from any thread and
-    /// the search returns its best move so far. Cleared when a search starts.
+    /// the search returns its best move so far (it always finishes depth 1).
+    /// The search lowers it when it returns; a flag raised before a search
+    /// starts stops that search after depth 1.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         self.stop.clone()
     }
@@ -213,7 +217,6 @@ impl Searcher {
         if root_moves.is_empty() {
             return None;
         }
-        self.stop.store(false, Ordering::Relaxed);
         self.tt.new_search();
         self.nodes = 0;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
@@ -290,10 +293,15 @@ impl Searcher {
                 // A forced end found within the horizon: deeper adds nothing.
                 break;
             }
-            if self.should_stop_now() {
+            if self.should_stop_now()
+                || matches!(limits.soft_deadline, Some(d) if Instant::now() >= d)
+            {
                 break;
             }
         }
+        // Lowered on the way out, so the next search starts afresh; a stop
+        // raised before this search began was honoured.
+        self.stop.store(false, Ordering::Relaxed);
         result.map(|mut r| {
             r.nodes = self.nodes;
             r

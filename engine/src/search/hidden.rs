@@ -6,6 +6,7 @@
 //! scores.
 
 use super::alphabeta::{think, Limits, Searcher, MATE_BOUND};
+use super::board::SearchBoard;
 use super::level::Level;
 use crate::game::{Game, Move, Start, Variant};
 use crate::view::{Audience, SquareView, View};
@@ -15,9 +16,10 @@ use std::time::Instant;
 /// How many positions [`pick_move_from_view`] samples by default.
 pub const DEFAULT_SAMPLES: usize = 8;
 
-/// A seat's moves from what it sees, best first (its own moves as the
-/// sampled positions allow them; a move a hidden piece makes illegal in the
-/// true position may be among them, so the caller plays the first legal one).
+/// A seat's moves from what it sees, in UCI, best first: its own moves as
+/// the sampled positions allow them. A hidden piece may make a move illegal
+/// in the true position (a block, a pin), so the caller plays the first one
+/// [`Game::parse_move`] accepts (in Kriegspiel the others are attempts).
 /// Empty when the view is not a seat's view of its own turn, or no position
 /// fits it.
 ///
@@ -35,7 +37,7 @@ pub const DEFAULT_SAMPLES: usize = 8;
 /// let game = Game::new(variant, Start::Standard).unwrap();
 /// let view = game.view(Audience::Side(Side::WHITE));
 /// let ranked = pick_move_from_view(variant, &view, None, Level::new(3).unwrap(), 1, 4, None);
-/// assert!(game.legal_moves().contains(&ranked[0]));
+/// assert!(game.parse_move(&ranked[0]).is_ok());
 /// ```
 pub fn pick_move_from_view(
     variant: &Variant,
@@ -45,7 +47,7 @@ pub fn pick_move_from_view(
     seed: u64,
     samples: usize,
     deadline: Option<Instant>,
-) -> Vec<Move> {
+) -> Vec<String> {
     let Audience::Side(us) = view.audience else {
         return Vec::new();
     };
@@ -60,8 +62,8 @@ pub fn pick_move_from_view(
     let budget = strength.nodes.unwrap_or(400_000);
     let per_sample = (budget / positions.len() as u64).max(500);
     let mut searcher = Searcher::new(4);
-    // Summed scores by move, in UCI, with the move itself.
-    let mut totals: BTreeMap<String, (i64, Move)> = BTreeMap::new();
+    // Summed scores by move, in UCI.
+    let mut totals: BTreeMap<String, i64> = BTreeMap::new();
     let count = positions.len() as i64;
     for game in &positions {
         let limits = Limits {
@@ -69,6 +71,7 @@ pub fn pick_move_from_view(
             nodes: Some(per_sample),
             deadline,
             root_margin: 400,
+            ..Limits::default()
         };
         let Some(result) = think(&game.search_board(), &limits, &mut searcher) else {
             continue;
@@ -77,8 +80,7 @@ pub fn pick_move_from_view(
             let mv: Move = mv.into();
             let uci = game.uci(mv);
             let score = score.clamp(-MATE_BOUND / 10, MATE_BOUND / 10) as i64;
-            let entry = totals.entry(uci).or_insert((0, mv));
-            entry.0 += score;
+            *totals.entry(uci).or_insert(0) += score;
         }
         // Each sample a move is missing from (illegal there) counts as a heavy loss.
         let seen: Vec<String> = result
@@ -86,19 +88,19 @@ pub fn pick_move_from_view(
             .iter()
             .map(|&(mv, _)| game.uci(mv.into()))
             .collect();
-        for (uci, entry) in totals.iter_mut() {
+        for (uci, total) in totals.iter_mut() {
             if !seen.contains(uci) {
-                entry.0 -= 1_000;
+                *total -= 1_000;
             }
         }
     }
-    let mut ranked: Vec<(String, i64, Move)> = totals
+    let mut ranked: Vec<(String, i64)> = totals
         .into_iter()
-        .map(|(uci, (score, mv))| (uci, score / count, mv))
+        .map(|(uci, score)| (uci, score / count))
         .collect();
     // Best first; ties by notation, so the order never depends on anything else.
     ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    ranked.into_iter().map(|(_, _, mv)| mv).collect()
+    ranked.into_iter().map(|(uci, _)| uci).collect()
 }
 
 /// Up to `samples` positions that `view`'s seat would see exactly as `view`,
@@ -152,6 +154,19 @@ pub fn sample_positions(
         .map(|(i, _)| i)
         .collect();
 
+    // Where each enemy piece stands at the start of the variant (public knowledge).
+    let mut home: BTreeMap<char, Vec<usize>> = BTreeMap::new();
+    if let Ok(start) = Game::new(variant, Start::Standard) {
+        for (square, seen) in start.view(Audience::Full).squares.iter().enumerate() {
+            if let SquareView::Piece(glyph) = seen {
+                if glyph.side == enemy && fogged.contains(&square) {
+                    home.entry(glyph.letter.to_ascii_lowercase())
+                        .or_default()
+                        .push(square);
+                }
+            }
+        }
+    }
     let mut random = crate::setup::picker(seed ^ 0xA076_1D64_78BD_642F);
     let mut found = Vec::new();
     let mut attempts = 0;
@@ -181,30 +196,62 @@ pub fn sample_positions(
                 continue;
             };
             let pawn = def.pieces[ty].pawn;
-            for _ in 0..12 {
-                if free.is_empty() {
-                    break;
-                }
-                let pick = random(free.len());
-                let square = free[pick];
-                let rank = crate::tables::relative_rank(def, enemy.index() & 1, square);
-                if pawn && (rank <= 1 || rank >= def.promotion_rank) {
-                    continue;
-                }
-                free.swap_remove(pick);
-                board[square] = Some(if enemy_upper {
-                    letter.to_ascii_uppercase()
+            // Plausibly: most often a piece not seen is still at home, else
+            // somewhere on its own half, else anywhere unseen.
+            let homes: Vec<usize> = home
+                .get(&letter)
+                .map(|squares| {
+                    squares
+                        .iter()
+                        .copied()
+                        .filter(|sq| free.contains(sq))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let roll = random(100);
+            let square = if roll < 60 && !homes.is_empty() {
+                Some(homes[random(homes.len())])
+            } else {
+                let own_half: Vec<usize> = free
+                    .iter()
+                    .copied()
+                    .filter(|&sq| {
+                        crate::tables::relative_rank(def, enemy.index() & 1, sq) as u32 * 2
+                            <= def.geometry.ranks as u32
+                    })
+                    .collect();
+                let pool = if roll < 85 && !own_half.is_empty() {
+                    own_half
                 } else {
-                    letter
-                });
-                break;
-            }
+                    free.clone()
+                };
+                let fits = |sq: usize| {
+                    let rank = crate::tables::relative_rank(def, enemy.index() & 1, sq);
+                    !(pawn && (rank <= 1 || rank >= def.promotion_rank))
+                };
+                if pool.is_empty() {
+                    None
+                } else {
+                    (0..12)
+                        .map(|_| pool[random(pool.len())])
+                        .find(|&sq| fits(sq))
+                }
+            };
+            let Some(square) = square else {
+                continue;
+            };
+            free.retain(|&sq| sq != square);
+            board[square] = Some(if enemy_upper {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            });
         }
         let fen = fen_of(view, &board);
         let Ok(game) = Game::new(variant, Start::Fen(fen)) else {
             continue;
         };
-        if game.outcome().is_some() {
+        if game.outcome().is_some() || waiting_side_in_check(&game) {
             continue;
         }
         let seen_again = game.view(Audience::Side(us));
@@ -213,6 +260,17 @@ pub fn sample_positions(
         }
     }
     found
+}
+
+/// Whether the side that just moved stands in check (an impossible position:
+/// its royal piece could be taken). Kriegspiel views do not rule it out.
+fn waiting_side_in_check(game: &Game) -> bool {
+    let waiting = game.side_to_move().opponent().index() & 1;
+    match game.search_board() {
+        SearchBoard::B64(b) => b.rules().in_check(b.position(), waiting),
+        SearchBoard::B128(b) => b.rules().in_check(b.position(), waiting),
+        SearchBoard::B256(b) => b.rules().in_check(b.position(), waiting),
+    }
 }
 
 /// The letters (lower case) of one side's army in a start FEN.

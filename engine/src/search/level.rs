@@ -33,6 +33,8 @@ pub struct Strength {
     pub noise: i32,
     /// Percent of moves played at random among all legal moves.
     pub random_percent: u32,
+    /// Percent of the time a caller allows that this level uses.
+    pub time_percent: u32,
 }
 
 impl Level {
@@ -40,6 +42,8 @@ impl Level {
     pub const WEAKEST: Level = Level(1);
     /// The strongest level.
     pub const STRONGEST: Level = Level(8);
+    /// The node budget of a level without its own when no deadline is given.
+    pub const NODES_WITHOUT_DEADLINE: u64 = 1_500_000;
 
     /// Level `n` (1–8).
     pub fn new(n: u8) -> Option<Level> {
@@ -59,15 +63,15 @@ impl Level {
     /// The budget and the weakness of this level.
     pub fn strength(self) -> Strength {
         let ms = Duration::from_millis;
-        let (depth, nodes, think_time, margin, noise, random_percent) = match self.0 {
-            1 => (Some(1), Some(2_000), ms(100), 900, 400, 65),
-            2 => (Some(1), Some(5_000), ms(150), 350, 220, 15),
-            3 => (Some(2), Some(10_000), ms(200), 220, 140, 5),
-            4 => (Some(3), Some(25_000), ms(300), 140, 80, 0),
-            5 => (Some(4), Some(60_000), ms(500), 80, 45, 0),
-            6 => (Some(6), Some(150_000), ms(800), 40, 22, 0),
-            7 => (None, Some(400_000), ms(1_200), 16, 8, 0),
-            _ => (None, None, ms(2_000), 0, 0, 0),
+        let (depth, nodes, think_time, margin, noise, random_percent, time_percent) = match self.0 {
+            1 => (Some(1), Some(2_000), ms(100), 900, 400, 65, 100),
+            2 => (Some(1), Some(5_000), ms(150), 350, 220, 15, 100),
+            3 => (Some(2), Some(10_000), ms(200), 220, 140, 5, 100),
+            4 => (Some(3), Some(25_000), ms(300), 140, 80, 0, 100),
+            5 => (Some(4), Some(60_000), ms(500), 80, 45, 0, 100),
+            6 => (Some(6), Some(150_000), ms(800), 40, 22, 0, 25),
+            7 => (None, Some(400_000), ms(1_200), 25, 14, 0, 35),
+            _ => (None, None, ms(2_000), 0, 0, 0, 100),
         };
         Strength {
             depth,
@@ -76,17 +80,31 @@ impl Level {
             margin,
             noise,
             random_percent,
+            time_percent,
         }
     }
 
+    /// This level's share of the time from `now` to `deadline`.
+    pub fn share_of(self, now: Instant, deadline: Instant) -> Instant {
+        let percent = self.strength().time_percent.min(100);
+        now + deadline.saturating_duration_since(now) * percent / 100
+    }
+
     /// The search limits of this level, stopping at `deadline` at the latest.
+    /// Without a deadline the strongest level stops after
+    /// [`Level::NODES_WITHOUT_DEADLINE`] nodes (about two seconds).
     pub fn limits(self, deadline: Option<Instant>) -> Limits {
         let s = self.strength();
+        let nodes = match (s.nodes, deadline) {
+            (None, None) => Some(Level::NODES_WITHOUT_DEADLINE),
+            (nodes, _) => nodes,
+        };
         Limits {
             depth: s.depth,
-            nodes: s.nodes,
+            nodes,
             deadline,
             root_margin: s.margin,
+            ..Limits::default()
         }
     }
 }
@@ -131,6 +149,7 @@ pub fn pick_move_with(
         return None;
     }
     let history = game.position_hashes();
+    let deadline = deadline.map(|d| level.share_of(Instant::now(), d));
     let result = think_with(
         &game.search_board(),
         &history,
