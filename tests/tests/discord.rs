@@ -268,7 +268,8 @@ async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
                 name: "bob".into(),
                 handle: None,
             }),
-            clock: Some("3+2".into()),
+            // Discord's "Blitz 3+2" is the preset the service reads as 3+2.
+            clock: Some("blitz".into()),
             color: None,
         }
     );

@@ -25,6 +25,12 @@ async fn a_game_with_two_jumps() {
     );
     assert!(has(&out, "alice played d4"), "{out:#?}");
     assert!(public.iter().any(|l| l.contains("image:")), "{out:#?}");
+    // The strips show the charges left.
+    let game = chat.position(&id).await;
+    assert_eq!(game.charges(kodex_engine::Side::WHITE), Some(1));
+    let jump = game.last_turn_jump().expect("the jump");
+    assert_eq!(jump.vanished, Some(6), "from g1");
+    assert_eq!(jump.appeared, 21, "to f3");
     assert_eq!(chat.row(&id).await.moves, "e2e4 e7e5 g1f3 b8c6 t1f3 d2d4");
     chat.say("bob: exd4").await;
 

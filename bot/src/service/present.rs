@@ -83,7 +83,7 @@ impl Service {
         let public_view = if (hidden && !ended) || !boards {
             None
         } else {
-            Some(game.view(Audience::Full))
+            Some(with_jump_marks(game.view(Audience::Full), game, &event))
         };
         if hidden && ended {
             lines.push(self.pgn_text(row, game));
@@ -347,10 +347,16 @@ impl Service {
 
     pub(crate) fn decor(&self, lang: Lang, row: &GameRow, game: &Game, bottom: Side) -> Decor {
         let clocks = self.clock_readings(row, game);
+        // Time travel: each strip shows its player's charges left.
+        let charges = |seat: usize| {
+            let side = row.seat(seat).map_or(seat, |s| s.side);
+            game.charges(Side(side as u8))
+                .map_or_else(String::new, |n| format!(" · T×{n}"))
+        };
         Decor {
             bottom,
             names: (0..self.seat_count(row))
-                .map(|seat| row.player_name(seat).to_owned())
+                .map(|seat| format!("{}{}", row.player_name(seat), charges(seat)))
                 .collect(),
             clocks: clocks.into_iter().map(Some).collect(),
             status: row.status.is_over().then(|| self.result_text(lang, row)),
@@ -616,6 +622,18 @@ fn reason_key(reason: &str) -> &'static str {
         "mate-at-once" => "reason-mate-at-once",
         _ => "reason-other",
     }
+}
+
+/// After a time-travel jump, the board marks the square where the
+/// traveller appeared and the one it vanished from in the past.
+fn with_jump_marks(mut view: View, game: &Game, event: &Event) -> View {
+    if matches!(event, Event::Travelled { .. }) {
+        if let Some(jump) = game.last_turn_jump() {
+            view.marked.push(jump.appeared);
+            view.marked.extend(jump.vanished);
+        }
+    }
+    view
 }
 
 /// A monospace board: upper case for the first side, lower case for the
