@@ -1,7 +1,7 @@
 //! The `kodex` binary: reads the configuration, opens the database, starts
 //! the clock scheduler and the platforms — the console chat when no platform
 //! token is configured (or with `kodex console`); `kodex render` draws a
-//! position. `kodex --help` lists it all.
+//! position; `kodex uci` speaks UCI. `kodex --help` lists it all.
 
 use clap::{Arg, Command};
 use kodex_bot::config::Config;
@@ -57,6 +57,10 @@ fn cli() -> Command {
                         .help("--variant <v> --fen <fen> [--pov …] [--fog …] [--lastmove …] --out <file.png>"),
                 ),
         )
+        .subcommand(Command::new("uci").about(
+            "Speak UCI on standard input and output: perft, and the computer player \
+             for every variant (Skill Level 1-8)",
+        ))
 }
 
 /// What the command line asked for.
@@ -72,9 +76,21 @@ async fn main() -> ExitCode {
         console: matches.subcommand_name() == Some("console"),
         config: matches.get_one::<PathBuf>("config").cloned(),
     };
-    if let Some(("render", render)) = matches.subcommand() {
-        let options = render.get_many::<String>("options").into_iter().flatten();
-        return kodex_render::cli::main(options.cloned());
+    match matches.subcommand() {
+        Some(("render", render)) => {
+            let options = render.get_many::<String>("options").into_iter().flatten();
+            return kodex_render::cli::main(options.cloned());
+        }
+        Some(("uci", _)) => {
+            return match kodex_engine::uci::run() {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("kodex uci: {e}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
+        _ => {}
     }
     let config = match Config::load(args.config.as_deref(), |name| std::env::var(name).ok()) {
         Ok(config) => config,

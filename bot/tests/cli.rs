@@ -17,7 +17,14 @@ fn help_lists_the_subcommands() {
     let out = kodex(&["--help"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    for sub in ["run", "console", "render", "--config", "KODEX_DATABASE_URL"] {
+    for sub in [
+        "run",
+        "console",
+        "render",
+        "uci",
+        "--config",
+        "KODEX_DATABASE_URL",
+    ] {
         assert!(text.contains(sub), "{sub}: {text}");
     }
     let out = kodex(&["console", "--help"]);
@@ -68,4 +75,25 @@ fn render_draws_a_png() {
     ]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant"));
+}
+
+#[test]
+fn uci_plays_a_move() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kodex"))
+        .arg("uci")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("kodex uci runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"uci\nsetoption name Skill Level value 2\nposition startpos moves e2e4\ngo nodes 2000\nisready\nquit\n")
+        .expect("written");
+    let out = child.wait_with_output().expect("it ends");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("uciok"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
 }

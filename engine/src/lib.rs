@@ -35,6 +35,7 @@ pub mod setup;
 pub mod side;
 pub mod tables;
 pub mod timeline;
+pub mod uci;
 pub mod variant;
 pub mod view;
 pub mod visibility;
