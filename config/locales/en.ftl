@@ -35,7 +35,6 @@ error-self-challenge = You cannot challenge yourself.
 error-challenge-elsewhere = Challenge { $id } is open to the chat where it was made: accept it there.
 error-too-many-challenges = You have { $max } open challenges already: wait for answers, or /decline one of them.
 error-too-many-games = You are playing { $max } games already: finish one before you start another.
-error-computer-kriegspiel = Kriegspiel against the computer is not offered yet: challenge a person.
 error-not-a-challenge = { $id } is not a challenge waiting for an answer.
 error-own-challenge = You cannot accept your own challenge. /decline withdraws it.
 error-challenge-not-for-you = Challenge { $id } is meant for someone else.
@@ -224,7 +223,7 @@ variants-hidden-mark = {" "}(hidden information: moves in private chat)
 help =
     Kodex — chess variants in chat.
     /play <variant> [@opponent] [clock] [color] — challenge someone (no opponent: anyone may accept). Clock: none, bullet (1+0), blitz (3+2), rapid (10+5), classical (30+20), 3+2, 15+10, 1d (days per move). Colour: white, black, random.
-    /play <variant> computer [level 1-8] — play the computer at once (default level 3; on Discord: /play with the bot as opponent). It plays every variant but Kriegspiel, from its own view in fog of war, answers draw offers by its evaluation and allows takebacks.
+    /play <variant> computer [level 1-8] — play the computer at once (default level 3; on Discord: /play with the bot as opponent). It plays every variant (from its own view in fog of war and Kriegspiel), answers draw offers by its evaluation and allows takebacks.
     /accept, /decline — answer a challenge (add the game id if there are several).
     /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3).
     /resign (asks to confirm), /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).

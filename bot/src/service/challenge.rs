@@ -80,9 +80,6 @@ impl Service {
         }
         self.check_limits(ctx, true).await?;
         let computer = opponent.as_ref().and_then(UserRef::computer_level);
-        if computer.is_some() && variant.visibility() == kodex_engine::Visibility::OwnPiecesOnly {
-            return Err(Msg::new("error-computer-kriegspiel").into());
-        }
         let now = self.now();
         let mut row = GameRow {
             id: String::new(),

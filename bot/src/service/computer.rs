@@ -15,7 +15,8 @@
 //! In hidden-information games the computer is given its seat's view only,
 //! never the position: in fog of war it plays from its view
 //! ([`search::pick_move_from_view`]) among its own legal moves, which a
-//! player knows; Kriegspiel is not offered against the computer yet.
+//! player knows; in Kriegspiel it ranks what its own pieces could do and
+//! tries those moves in turn, each impossible attempt announced as anyone's.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,6 +37,8 @@ const HOPELESS: i32 = -1_200;
 const RESIGNS_FROM_LEVEL: u8 = 5;
 /// Positions sampled from a fog-of-war view.
 const FOG_SAMPLES: usize = 6;
+/// Kriegspiel: the most attempts it makes in one turn before resigning.
+const MAX_ATTEMPTS: usize = 40;
 
 /// What the service keeps about the computer's thinking: one search at a
 /// time per game, each with a flag that cancels it.
@@ -293,17 +296,35 @@ impl Service {
             return;
         };
         let service = Service { inner };
-        service.inner.thinking.finish(&row.id);
-        let Some((text, resign)) = decision else {
+        let Some((candidates, resign)) = decision else {
+            service.inner.thinking.finish(&row.id);
             return;
         };
         // A takeback may have changed the game while it thought: think again.
         match service.inner.store.get(platform.key(), &row.id).await {
             Ok(Some(now)) if now.moves == row.moves && now.status == row.status => {}
-            Ok(Some(_)) => return service.computer_follow(platform, &row.id),
-            _ => return,
+            Ok(Some(_)) => {
+                service.inner.thinking.finish(&row.id);
+                return service.computer_follow(platform, &row.id);
+            }
+            _ => {
+                service.inner.thinking.finish(&row.id);
+                return;
+            }
         }
         let user = UserRef::computer(platform, level.number());
+        if candidates.len() > 1 {
+            // Kriegspiel: it tries its moves, best first, as a player does;
+            // each impossible attempt is announced like anyone's. Still
+            // "thinking" meanwhile, so its own follow-ups wait.
+            service
+                .computer_attempts(platform, &row, user, candidates)
+                .await;
+            service.inner.thinking.finish(&row.id);
+            return;
+        }
+        service.inner.thinking.finish(&row.id);
+        let text = candidates.into_iter().next().unwrap_or_default();
         let action = if resign {
             let side = if row.seat(seat).map(|s| s.side) == Some(0) {
                 "w"
@@ -322,6 +343,60 @@ impl Service {
         service.computer_says(&row, user, action, true).await;
     }
 
+    /// Tries `candidates` in order as the computer's moves in the Kriegspiel
+    /// game `row` until one is played (or the game is no longer its turn);
+    /// resigns when none of them is possible.
+    async fn computer_attempts(
+        &self,
+        platform: Platform,
+        row: &GameRow,
+        user: UserRef,
+        candidates: Vec<String>,
+    ) {
+        let mut before = row.move_list().len();
+        for uci in candidates.into_iter().take(MAX_ATTEMPTS) {
+            let action = Action::Move {
+                text: uci.clone(),
+                game: Some(row.id.clone()),
+            };
+            self.computer_says(row, user.clone(), action, true).await;
+            let Ok(Some(now)) = self.inner.store.get(platform.key(), &row.id).await else {
+                return;
+            };
+            let moves = now.move_list();
+            let impossible = moves.len() == before + 1
+                && moves
+                    .last()
+                    .is_some_and(|m| m.ends_with(kodex_engine::game::IMPOSSIBLE_MARK));
+            if now.status != Status::Active {
+                return;
+            }
+            if !impossible {
+                // Refused as no move of its pieces: the next one. Otherwise
+                // it was played, and the turn is over.
+                if moves.len() == before {
+                    continue;
+                }
+                return;
+            }
+            before = moves.len();
+        }
+        let side = if row
+            .seat_of(&user.id)
+            .and_then(|s| row.seat(s))
+            .map(|s| s.side)
+            == Some(0)
+        {
+            "w"
+        } else {
+            "b"
+        };
+        let resign = Action::Button {
+            data: format!("rsg:{}:{side}", row.id),
+        };
+        self.computer_says(row, user, resign, true).await;
+    }
+
     /// The thinking to do for the computer seat `seat` of `row`, to run off
     /// the runtime: its move (UCI) and whether it resigns instead; `None`
     /// when it has nothing to play or was cancelled.
@@ -331,7 +406,7 @@ impl Service {
         row: &GameRow,
         seat: usize,
         level: Level,
-    ) -> Option<Box<dyn FnOnce(&mut Searcher) -> Option<(String, bool)> + Send>> {
+    ) -> Option<Box<dyn FnOnce(&mut Searcher) -> Option<(Vec<String>, bool)> + Send>> {
         let game = self.replay(row).ok()?;
         let side = Side(row.seat(seat)?.side as u8);
         let live = row.remaining(seat).is_some();
@@ -348,11 +423,22 @@ impl Service {
             let deadline = Some(Instant::now() + think);
             let hidden = game.variant().hidden_information();
             let mv = if hidden {
+                let view = game.view(Audience::Side(side));
                 if game.variant().visibility() == Visibility::OwnPiecesOnly {
-                    return None;
+                    // Its own pieces and nothing else: every move they could
+                    // make, best first, to try in turn.
+                    let ranked = search::pick_move_from_view(
+                        game.variant(),
+                        &view,
+                        None,
+                        level,
+                        seed,
+                        FOG_SAMPLES,
+                        deadline,
+                    );
+                    return (!ranked.is_empty()).then_some((ranked, false));
                 }
                 // Its view and its own legal moves: what a player knows.
-                let view = game.view(Audience::Side(side));
                 let legal = game.legal_moves();
                 let ranked = search::pick_move_from_view(
                     game.variant(),
@@ -376,7 +462,7 @@ impl Service {
                 && level.number() >= RESIGNS_FROM_LEVEL
                 && ply >= 20
                 && search::evaluate(&game, side) < HOPELESS;
-            Some((mv, resign))
+            Some((vec![mv], resign))
         }))
     }
 
