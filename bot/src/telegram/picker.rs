@@ -19,6 +19,8 @@ use crate::store::Store;
 
 /// The prefix of picker button data.
 const PREFIX: &str = "pv:";
+/// The index part of the "against the computer" button's data.
+const COMPUTER: &str = "c";
 /// Menus kept at most; the oldest are forgotten first.
 const MENUS_KEPT: usize = 1_000;
 /// Record kind of an open menu (key: its number in hex, as in the button data).
@@ -94,6 +96,9 @@ struct Menus {
 pub(super) enum Choice {
     /// The person who asked chose: play this.
     Play(Action),
+    /// The person who asked chose to play the computer: open the menu of
+    /// this `/play` (the computer as the opponent) instead.
+    Computer(Action),
     /// Someone else pressed.
     NotYours,
     /// The menu is unknown (old, or from before a restart).
@@ -209,25 +214,59 @@ impl Picker {
         }
         drop(menus);
         let russian = locale.is_some_and(|code| code.to_lowercase().starts_with("ru"));
-        Some(
-            self.variants
-                .iter()
-                .enumerate()
-                .map(|(index, variant)| Button {
-                    label: if russian {
-                        variant.name_ru.clone()
-                    } else {
-                        variant.name.clone()
-                    },
-                    data: format!("{PREFIX}{key:x}:{index}"),
-                })
-                .collect(),
-        )
+        let mut buttons: Vec<Button> = self
+            .variants
+            .iter()
+            .enumerate()
+            .map(|(index, variant)| Button {
+                label: if russian {
+                    variant.name_ru.clone()
+                } else {
+                    variant.name.clone()
+                },
+                data: format!("{PREFIX}{key:x}:{index}"),
+            })
+            .collect();
+        // An open challenge may become a game against the computer.
+        if opponent.is_none() {
+            buttons.push(Button {
+                label: if russian {
+                    "🤖 С компьютером".to_owned()
+                } else {
+                    "🤖 Against the computer".to_owned()
+                },
+                data: format!("{PREFIX}{key:x}:{COMPUTER}"),
+            });
+        }
+        Some(buttons)
     }
 
     /// Reads a button press; `None` when the data is not a picker's.
     pub fn choose(&self, data: &str, pressed_by: UserId) -> Option<Choice> {
         let rest = data.strip_prefix(PREFIX)?;
+        if let Some(key) = rest
+            .strip_suffix(COMPUTER)
+            .and_then(|key| key.strip_suffix(':'))
+            .and_then(|key| u64::from_str_radix(key, 16).ok())
+        {
+            let mut menus = self.menus();
+            match menus.open.get(&key) {
+                None => return Some(Choice::Expired),
+                Some(menu) if menu.asked_by != pressed_by.0 => return Some(Choice::NotYours),
+                Some(_) => {}
+            }
+            let menu = menus.open.remove(&key)?;
+            self.journal.forget(MENUS, format!("{key:x}"));
+            return Some(Choice::Computer(Action::Play {
+                variant: String::new(),
+                opponent: Some(UserRef::computer(
+                    Platform::Telegram,
+                    crate::service::DEFAULT_COMPUTER_LEVEL,
+                )),
+                clock: menu.clock,
+                color: menu.color,
+            }));
+        }
         let parsed = rest.split_once(':').and_then(|(key, index)| {
             Some((
                 u64::from_str_radix(key, 16).ok()?,
@@ -310,6 +349,39 @@ mod tests {
             Some(Choice::Expired)
         ));
         assert!(picker.choose("acc:k3x9", UserId(1)).is_none());
+    }
+
+    #[test]
+    fn an_open_challenge_can_become_a_game_against_the_computer() {
+        let picker = picker();
+        let buttons = picker
+            .open(&incomplete_play(), UserId(1), None)
+            .expect("a menu");
+        let computer = buttons.last().expect("a button");
+        assert_eq!(computer.label, "🤖 Against the computer");
+        assert!(matches!(
+            picker.choose(&computer.data, UserId(2)),
+            Some(Choice::NotYours)
+        ));
+        let Some(Choice::Computer(play)) = picker.choose(&computer.data, UserId(1)) else {
+            panic!("the asker's choice");
+        };
+        // The next menu has the computer as the opponent: no such button.
+        let next = picker.open(&play, UserId(1), None).expect("a menu");
+        assert_eq!(next.len(), 2);
+        match picker.choose(&next[0].data, UserId(1)) {
+            Some(Choice::Play(Action::Play {
+                variant,
+                opponent: Some(opponent),
+                clock,
+                ..
+            })) => {
+                assert_eq!(variant, "chess");
+                assert_eq!(opponent.computer_level(), Some(3));
+                assert_eq!(clock.as_deref(), Some("3+2"));
+            }
+            _ => panic!("a game against the computer"),
+        }
     }
 
     #[test]

@@ -47,6 +47,15 @@ pub(super) fn picker_prompt(locale: Option<&str>) -> String {
     }
 }
 
+/// The variant picker's prompt for a game against the computer.
+pub(super) fn picker_computer_prompt(locale: Option<&str>) -> String {
+    if is_russian(locale) {
+        "Игра с компьютером. Выберите вариант:".to_owned()
+    } else {
+        "A game against the computer. Choose a variant:".to_owned()
+    }
+}
+
 /// The answer when someone presses another person's variant picker.
 pub(super) fn picker_not_yours(locale: Option<&str>) -> String {
     if is_russian(locale) {

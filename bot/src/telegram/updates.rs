@@ -189,6 +189,18 @@ impl Adapter {
         let action = match self.picker.choose(&data, query.from.id) {
             None => Action::Button { data },
             Some(Choice::Play(action)) => action,
+            Some(Choice::Computer(play)) => {
+                // The variant menu again, for a game against the computer.
+                if let Some(buttons) = self.picker.open(&play, query.from.id, locale) {
+                    if let Some(menu) =
+                        Parcel::new(texts::picker_computer_prompt(locale), None, buttons)
+                    {
+                        self.courier.enqueue(chat.id, menu);
+                    }
+                }
+                self.answer_callback(query.id, Vec::new()).await;
+                return;
+            }
             Some(Choice::NotYours) => {
                 self.answer_callback(query.id, vec![texts::picker_not_yours(locale)])
                     .await;
