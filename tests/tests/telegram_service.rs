@@ -722,3 +722,40 @@ async fn a_game_against_the_computer_in_a_group() {
         assert_eq!(stored(&harness, &game).await.move_list().len(), 2 * ply + 2);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_time_travel_game_with_a_jump_each_in_a_group() {
+    let harness = start("timetravel", true).await;
+    let fake = &harness.fake;
+    let (game, at) = alice_challenges_bob(fake, "timetravel").await;
+    let (_, _) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let (white, black) = white_and_black(&stored(&harness, &game).await);
+    let mut at = at;
+    for (player, text) in [
+        (white, "e4"),
+        (black, "e5"),
+        (white, "Nf3"),
+        (black, "Nc6"),
+        (white, "T-1:Nf3 d4"),
+        (black, "T-1:e5 d6"),
+    ] {
+        fake.say(GROUP, player, text);
+        let expected = if text.starts_with('T') {
+            "travels in time"
+        } else {
+            "played"
+        };
+        let (next, _) = fake
+            .wait_for(at + 1, text, |call| {
+                call.delivered_to(GROUP) && call.text().contains(expected) && is_board(call)
+            })
+            .await;
+        at = next;
+    }
+    let row = stored(&harness, &game).await;
+    assert_eq!(row.moves, "e2e4 e7e5 g1f3 b8c6 t1f3 d2d4 t1e5 d7d6");
+}

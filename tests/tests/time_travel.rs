@@ -73,7 +73,13 @@ async fn a_game_with_two_jumps() {
     assert_eq!(game.timelines().len(), 2);
     assert_eq!(game.charges(kodex_engine::Side::WHITE), Some(0));
     assert_eq!(game.charges(kodex_engine::Side::BLACK), Some(2));
-    // The PGN keeps every line.
+    // The PGN keeps every line, and the animation every action: the start
+    // and the ten entries of the record, jumps included (the present line
+    // alone would be three frames). Each frame has its graphic control block.
     let out = chat.say("carol: /pgn").await;
     assert!(has(&out, "[TimeTravel"), "{out:#?}");
+    let gif = chat.dir.join("boards").join(format!("{id}.gif"));
+    let bytes = std::fs::read(&gif).unwrap_or_else(|e| panic!("{}: {e}", gif.display()));
+    let frames = bytes.windows(3).filter(|w| w == b"\x21\xf9\x04").count();
+    assert!(frames >= 11, "{frames} frames");
 }

@@ -149,14 +149,35 @@ impl Service {
         position: &kodex_engine::Game,
         limit: usize,
     ) -> Option<Image> {
-        if position.ply() == 0 {
+        if position.ply() == 0 && !position.has_time_travel() {
             return None;
         }
         let decor = self.decor(lang, row, position, Side::WHITE);
-        let frames: Vec<(View, Decor)> = evenly_spaced(position.ply() + 1, MAX_GIF_FRAMES)
-            .into_iter()
-            .map(|ply| (position.view_at(ply, Audience::Full), decor.clone()))
-            .collect();
+        let frames: Vec<(View, Decor)> = if position.has_time_travel() {
+            // The game as it happened, jumps included: each jump's frame
+            // marks where the traveller appeared and where it vanished from.
+            let all = position.frames(Audience::Full);
+            evenly_spaced(all.len(), MAX_GIF_FRAMES)
+                .into_iter()
+                .filter_map(|index| all.get(index))
+                .map(|frame| {
+                    let mut view = frame.view.clone();
+                    if let Some(jump) = &frame.jump {
+                        view.marked.push(jump.appeared);
+                        view.marked.extend(jump.vanished);
+                    }
+                    (view, decor.clone())
+                })
+                .collect()
+        } else {
+            evenly_spaced(position.ply() + 1, MAX_GIF_FRAMES)
+                .into_iter()
+                .map(|ply| (position.view_at(ply, Audience::Full), decor.clone()))
+                .collect()
+        };
+        if frames.len() < 2 {
+            return None;
+        }
         let bytes = self
             .draw_off_runtime(move || gif_within(&frames, limit))
             .await?;
