@@ -45,9 +45,34 @@ const MAX_ATTEMPTS: usize = 40;
 #[derive(Default)]
 pub(crate) struct Thinking {
     games: std::sync::Mutex<HashMap<String, Arc<AtomicBool>>>,
+    /// The open games with a computer seat (made here, or found after a
+    /// restart): only these are looked at after a change, so games between
+    /// people cost no extra read.
+    playing: std::sync::Mutex<std::collections::HashSet<String>>,
 }
 
 impl Thinking {
+    /// `game` has a computer seat.
+    fn plays(&self, game: &str) {
+        if let Ok(mut playing) = self.playing.lock() {
+            playing.insert(game.to_owned());
+        }
+    }
+
+    /// `game` is over for the computer.
+    fn stops_playing(&self, game: &str) {
+        if let Ok(mut playing) = self.playing.lock() {
+            playing.remove(game);
+        }
+    }
+
+    /// Whether `game` has a computer seat.
+    fn is_playing(&self, game: &str) -> bool {
+        self.playing
+            .lock()
+            .is_ok_and(|playing| playing.contains(game))
+    }
+
     /// Marks `game` as being thought about, `stop` cancelling the search;
     /// `false` if it already is.
     fn start(&self, game: &str, stop: Arc<AtomicBool>) -> bool {
@@ -97,17 +122,20 @@ enum Step {
 }
 
 impl Service {
-    /// Acts for every computer seat of the games these deliveries are
-    /// about, in the background.
-    pub(crate) fn computers_follow(&self, platform: Platform, deliveries: &[Delivery]) {
-        let mut ids: Vec<&str> = deliveries
+    /// Acts, in the background, in every game with a computer seat that
+    /// these deliveries are about (each on its own platform); other games
+    /// cost nothing.
+    pub(crate) fn computers_follow(&self, deliveries: &[Delivery]) {
+        let mut games: Vec<(Platform, &str)> = deliveries
             .iter()
-            .filter_map(|d| d.game.as_ref().map(|g| g.id.as_str()))
+            .filter_map(|d| Some((super::target_platform(d), d.game.as_ref()?.id.as_str())))
             .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        for id in ids {
-            self.computer_follow(platform, id);
+        games.sort_unstable_by_key(|&(platform, id)| (platform.key(), id));
+        games.dedup();
+        for (platform, id) in games {
+            if self.inner.thinking.is_playing(id) {
+                self.computer_follow(platform, id);
+            }
         }
     }
 
@@ -130,6 +158,7 @@ impl Service {
                 {
                     Ok(rows) => {
                         for row in rows {
+                            self.inner.thinking.plays(&row.id);
                             self.computer_follow(platform, &row.id);
                         }
                     }
@@ -147,6 +176,7 @@ impl Service {
         };
         if row.status.is_over() {
             self.inner.thinking.cancel(id);
+            self.inner.thinking.stops_playing(id);
             return;
         }
         let step = match self.next_step(&row) {
@@ -326,14 +356,7 @@ impl Service {
         service.inner.thinking.finish(&row.id);
         let text = candidates.into_iter().next().unwrap_or_default();
         let action = if resign {
-            let side = if row.seat(seat).map(|s| s.side) == Some(0) {
-                "w"
-            } else {
-                "b"
-            };
-            Action::Button {
-                data: format!("rsg:{}:{side}", row.id),
-            }
+            resignation(&row, seat)
         } else {
             Action::Move {
                 text,
@@ -381,20 +404,11 @@ impl Service {
             }
             before = moves.len();
         }
-        let side = if row
-            .seat_of(&user.id)
-            .and_then(|s| row.seat(s))
-            .map(|s| s.side)
-            == Some(0)
-        {
-            "w"
-        } else {
-            "b"
+        let Some(seat) = row.seat_of(&user.id) else {
+            return;
         };
-        let resign = Action::Button {
-            data: format!("rsg:{}:{side}", row.id),
-        };
-        self.computer_says(row, user, resign, true).await;
+        self.computer_says(row, user, resignation(row, seat), true)
+            .await;
     }
 
     /// The thinking to do for the computer seat `seat` of `row`, to run off
@@ -424,22 +438,6 @@ impl Service {
             let hidden = game.variant().hidden_information();
             let mv = if hidden {
                 let view = game.view(Audience::Side(side));
-                if game.variant().visibility() == Visibility::OwnPiecesOnly {
-                    // Its own pieces and nothing else: every move they could
-                    // make, best first, to try in turn.
-                    let ranked = search::pick_move_from_view(
-                        game.variant(),
-                        &view,
-                        None,
-                        level,
-                        seed,
-                        FOG_SAMPLES,
-                        deadline,
-                    );
-                    return (!ranked.is_empty()).then_some((ranked, false));
-                }
-                // Its view and its own legal moves: what a player knows.
-                let legal = game.legal_moves();
                 let ranked = search::pick_move_from_view(
                     game.variant(),
                     &view,
@@ -449,6 +447,13 @@ impl Service {
                     FOG_SAMPLES,
                     deadline,
                 );
+                if game.variant().visibility() == Visibility::OwnPiecesOnly {
+                    // Its own pieces and nothing else: every move they could
+                    // make, best first, to try in turn.
+                    return (!ranked.is_empty()).then_some((ranked, false));
+                }
+                // Its view and its own legal moves: what a player knows.
+                let legal = game.legal_moves();
                 let legal: Vec<String> = legal.into_iter().map(|mv| game.uci(mv)).collect();
                 ranked
                     .into_iter()
@@ -485,7 +490,21 @@ impl Service {
             lang: ctx.lang,
             open_games: std::sync::OnceLock::new(),
         };
+        self.inner.thinking.plays(&row.id);
         self.accept(&computer, Some(row.id.clone())).await
+    }
+}
+
+/// The confirmed resignation of seat `seat` in `row` (the button a person
+/// presses to confirm it).
+fn resignation(row: &GameRow, seat: usize) -> Action {
+    let side = if row.seat(seat).map(|s| s.side) == Some(0) {
+        "w"
+    } else {
+        "b"
+    };
+    Action::Button {
+        data: format!("rsg:{}:{side}", row.id),
     }
 }
 

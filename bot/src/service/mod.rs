@@ -360,16 +360,7 @@ impl Service {
     }
 
     fn send(&self, deliveries: Vec<Delivery>) {
-        for platform in [Platform::Console, Platform::Discord, Platform::Telegram] {
-            let of_platform: Vec<Delivery> = deliveries
-                .iter()
-                .filter(|d| target_platform(d) == platform)
-                .cloned()
-                .collect();
-            if !of_platform.is_empty() {
-                self.computers_follow(platform, &of_platform);
-            }
-        }
+        self.computers_follow(&deliveries);
         self.deliver(deliveries);
     }
 
@@ -593,7 +584,7 @@ impl Service {
         };
         match result {
             Ok(deliveries) => {
-                self.computers_follow(ctx.req.chat.platform, &deliveries);
+                self.computers_follow(&deliveries);
                 deliveries
                     .into_iter()
                     .filter(|d| !computer::for_computer(d))

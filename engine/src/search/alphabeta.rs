@@ -583,16 +583,7 @@ impl Searcher {
         let mut best_move = None;
         self.path.push(hash);
         for (searched, i) in (0..list.len()).enumerate() {
-            // Selection sort: take the most promising move left.
-            let mut pick = i;
-            for j in i + 1..list.len() {
-                if order[j] > order[pick] {
-                    pick = j;
-                }
-            }
-            list.swap(i, pick);
-            order.swap(i, pick);
-            let mv = list[i];
+            let mv = take_best(&mut list, &mut order, i);
             let quiet = !mv.is_capture() && mv.promotion == 0;
             let mut child = *board;
             child.make(mv);
@@ -719,15 +710,7 @@ impl Searcher {
         }
         let mut order = self.order_moves(ev, board, &list, None, ply);
         for i in 0..list.len() {
-            let mut pick = i;
-            for j in i + 1..list.len() {
-                if order[j] > order[pick] {
-                    pick = j;
-                }
-            }
-            list.swap(i, pick);
-            order.swap(i, pick);
-            let mv = list[i];
+            let mv = take_best(&mut list, &mut order, i);
             let mut child = *board;
             child.make(mv);
             let score = -self.quiesce(ev, &child, -beta, -alpha, ply + 1, qdepth + 1);
@@ -786,4 +769,18 @@ fn score_from_table(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
+}
+
+/// Selection sort, one step: moves the most promising of `list[i..]` (by
+/// `order`) to `i` and returns it.
+fn take_best(list: &mut [Move], order: &mut [i32], i: usize) -> Move {
+    let mut pick = i;
+    for j in i + 1..list.len() {
+        if order[j] > order[pick] {
+            pick = j;
+        }
+    }
+    list.swap(i, pick);
+    order.swap(i, pick);
+    list[i]
 }
