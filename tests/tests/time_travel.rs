@@ -86,10 +86,7 @@ async fn a_game_with_two_jumps() {
 
 /// Width and height of a PNG, from its header.
 fn png_size(bytes: &[u8]) -> (u32, u32) {
-    assert_eq!(bytes.get(..8), Some(&b"\x89PNG\r\n\x1a\n"[..]), "a PNG");
-    let number =
-        |at: usize| u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-    (number(16), number(20))
+    kodex_tests::image_header::image_size(bytes).expect("a PNG")
 }
 
 /// The image written for the last `image:` line of `out`.
