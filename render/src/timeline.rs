@@ -80,11 +80,9 @@ fn compose(big: &Renderer, present: &View, decor: &Decor, insets: &[Inset]) -> I
         (width, board.height + rows * (cell_height + gap))
     };
     // As many columns as fit under the board; more only to keep within the limit.
-    let mut columns = ((board.width.saturating_sub(gap)) / (cell_width + gap)).clamp(1, count);
-    while columns < count && {
-        let (width, height) = size(columns);
-        width + height > MAX_WIDTH_PLUS_HEIGHT
-    } {
+    let mut columns = (board.width.saturating_sub(gap) / (cell_width + gap)).clamp(1, count);
+    let too_large = |(width, height): (u32, u32)| width + height > MAX_WIDTH_PLUS_HEIGHT;
+    while columns < count && too_large(size(columns)) {
         columns += 1;
     }
     let (width, height) = size(columns);
