@@ -200,5 +200,4 @@ async fn a_time_travel_game_against_the_computer_ends_with_legal_turns() {
         .filter(|line| line.contains("Kodex L5 travels in time"))
         .count();
     assert_eq!(announced, computer_jumps, "{}", row.moves);
-    eprintln!("{} jumps by the computer: {}", computer_jumps, row.moves);
 }
