@@ -184,6 +184,9 @@ pub struct Request {
     pub actor: UserRef,
     /// The platform's locale of the actor (`"ru"`, `"en-US"`), if known.
     pub locale: Option<String>,
+    /// The platform's locale of the chat (a Discord guild's locale), if known:
+    /// what the chat's public messages are in unless `/lang chat` chose.
+    pub chat_locale: Option<String>,
     /// What they asked for.
     pub action: Action,
 }

@@ -358,6 +358,28 @@ impl Variant {
     pub fn definition(&self) -> &VariantDef {
         &self.0
     }
+    /// `san` with Russian piece letters (`Nf3` → `Кf3`, `exd8=Q` →
+    /// `exd8=Ф`, `N@f3` → `К@f3`) for the pieces that have them; castling,
+    /// squares and pieces without a Russian letter stay as they are. What it
+    /// writes, [`Game::parse_move`] reads back.
+    pub fn russian_san(&self, san: &str) -> String {
+        if san.starts_with("O-O") {
+            return san.to_owned();
+        }
+        let mut out = String::with_capacity(san.len() + 4);
+        for c in san.chars() {
+            let russian = c
+                .is_ascii_uppercase()
+                .then(|| self.0.piece_by_letter(c))
+                .flatten()
+                .and_then(|piece| self.0.pieces[piece].russian.as_deref());
+            match russian {
+                Some(name) => out.push_str(name),
+                None => out.push(c),
+            }
+        }
+        out
+    }
     fn tables(&self) -> &AnyTables {
         self.1.get_or_init(|| AnyTables::build(&self.0))
     }

@@ -386,6 +386,7 @@ async fn submit(ctx: Context<'_>, action: Action) -> Result<(), Error> {
         channel: interaction.channel_id,
         in_dm: interaction.guild_id.is_none(),
         locale: Some(&interaction.locale),
+        chat_locale: interaction.guild_locale.as_deref(),
     };
     // A `/move` is private even in a channel: nobody else sees a slash
     // command whose answer is ephemeral. That is what lets a fog-of-war

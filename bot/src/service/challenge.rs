@@ -134,7 +134,7 @@ impl Service {
             return self.accept_for_computer(ctx, &row).await;
         }
         tracing::info!(game = %row.id, variant = %row.variant, "challenge created");
-        let lang = ctx.lang;
+        let lang = ctx.chat_lang;
         let color_text = match color {
             ColorChoice::Random => self.text(lang, &Msg::new("color-random")),
             ColorChoice::White => self.color_name(lang, 0),
@@ -244,7 +244,8 @@ impl Service {
             .collect();
         if variant.setup().is_some() {
             // Play starts once every seat has placed its army.
-            return self.begin_setup(row, ctx.lang).await;
+            let lang = self.game_chat_lang(ctx, &row).await;
+            return self.begin_setup(row, lang).await;
         }
         let start = if variant.is_chess960() {
             Start::Chess960(fastrand::u16(0..960))
@@ -260,7 +261,8 @@ impl Service {
         row.deadline = initial.map(|t| now.saturating_add(t));
         self.save(&mut row).await?;
         tracing::info!(game = %row.id, "game started");
-        Ok(self.announce(&row, &game, Event::Started, ctx.lang).await)
+        let lang = self.game_chat_lang(ctx, &row).await;
+        Ok(self.announce(&row, &game, Event::Started, lang).await)
     }
 
     /// `/decline [id]`: the challenged declines, or the challenger withdraws.
@@ -277,8 +279,9 @@ impl Service {
         } else {
             "challenge-declined"
         };
+        let lang = self.game_chat_lang(ctx, &row).await;
         let text = self.text(
-            ctx.lang,
+            lang,
             &Msg::new(key)
                 .arg("id", row.id.clone())
                 .arg("player", ctx.actor().name.clone()),
@@ -288,7 +291,7 @@ impl Service {
             text,
             image: None,
             buttons: Vec::new(),
-            game: Some(self.game_ref(ctx.lang, &row, false)),
+            game: Some(self.game_ref(lang, &row, false)),
         }])
     }
 
