@@ -145,6 +145,8 @@ pub enum Action {
     Games,
     /// The game record as PGN.
     Pgn { game: Option<String> },
+    /// Time travel: the present board and every abandoned timeline, in one image.
+    Timeline { game: Option<String> },
     /// The rules of a variant.
     Rules { variant: String },
     /// The list of variants.

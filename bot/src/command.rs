@@ -53,6 +53,7 @@ pub fn parse(text: &str, mention: impl Fn(&str) -> Option<UserRef>) -> Option<Ac
         "board" => Action::Board { game: game() },
         "games" => Action::Games,
         "pgn" => Action::Pgn { game: game() },
+        "timeline" | "timelines" => Action::Timeline { game: game() },
         "rules" => Action::Rules {
             variant: args.join(" "),
         },

@@ -203,6 +203,13 @@ jump-pawn-on-edge-rank = a pawn may not appear on the first or last rank
 jump-no-move-after = after it you would have no legal move
 jump-unreadable = write a jump like T-2:Nf3 (back 2 of your moves with the knight now on f3), then your move
 jump-other = this variant or this moment allows no jump
+timeline-caption = Game { $id }: the present board on top, under it { $count ->
+    [one] the abandoned timeline
+   *[other] { $count } abandoned timelines
+} at the moment each was left.
+timeline-none = Game { $id } has no abandoned timeline yet: this is the present board.
+timeline-label = Line { $number } · { $move } { $jump }
+error-timeline-not-time-travel = Game { $id } is not a time-travel game: it has no timelines.
 reason-setup-check = { $loser } was in check before the first move
 reason-king-capture = the king could be taken at once after the placement
 reason-mate-at-once = mate at once was possible after the placement
@@ -229,6 +236,6 @@ help =
     /resign (asks to confirm), /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
     /board, /games, /pgn [game], /rules <variant>, /variants, /lang en|ru, /help.
     Fog of war: send your moves to me in a private chat; your own board comes there after every move.
-    Time travel: T-2:Nf3 e5 jumps back 2 of your moves with the knight now on f3 and plays e5 in the new timeline (or send the jump, then the move); two charges each, /rules timetravel.
+    Time travel: T-2:Nf3 e5 jumps back 2 of your moves with the knight now on f3 and plays e5 in the new timeline (or send the jump, then the move); two charges each, /rules timetravel; /timeline [game] shows every abandoned timeline under the present board.
     Kriegspiel: the same, and you see only your own pieces; a move the real position forbids is "impossible" and you try again.
     Battle chess and other setup games: after /accept send your setup to me in private (Ke1 Qd1 e2, a FEN half, random, ready); in placement games (Frolov chess, Maharajah) place one piece at a time here, in turn. Kriegspiel from a secret setup (kriegspielbattle) keeps both setups secret for the whole game.

@@ -555,3 +555,80 @@ fn pgn_is_one_game_per_timeline_start() {
     assert!(pgn.contains("2. Nf3 Nc6 3. Bc4 Nf6 *"), "{pgn}");
     assert!(pgn.trim_end().ends_with("2. d4 1-0"), "{pgn}");
 }
+
+#[test]
+fn undo_turn_takes_back_a_jump_with_its_move_or_a_pending_jump() {
+    let mut whole = game("e4 e5 Nf3 Nc6");
+    whole.play_turn("T-1:Nf3 d4").unwrap();
+    assert_eq!(whole.turns(), 5);
+    assert_eq!(whole.undo_turn(), 2);
+    assert_eq!(whole.record(), game("e4 e5 Nf3 Nc6").record());
+    assert_eq!(whole.charges(kodex_engine::Side::WHITE), Some(2));
+    assert!(whole.timelines().is_empty() && whole.jumps().is_empty());
+
+    let mut pending = game("e4 e5 Nf3 Nc6");
+    pending.play_turn("T-2:e4").unwrap();
+    assert_eq!(pending.turns(), 5, "a jump begun is a turn");
+    assert_eq!(pending.undo_turn(), 1);
+    assert!(pending.pending_jump().is_none());
+    assert_eq!(pending.fen(), game("e4 e5 Nf3 Nc6").fen());
+    assert_eq!(pending.charges(kodex_engine::Side::WHITE), Some(2));
+    // A plain move is one action; nothing left, nothing taken.
+    assert_eq!(pending.undo_turn(), 1);
+    assert_eq!(pending.turns(), 3);
+    let mut start = game("");
+    assert_eq!(start.undo_turn(), 0);
+}
+
+/// After 1.e4 e5 2.Qh5 Nc6 3.Bc4 g6 the queen is attacked and nothing
+/// mates; back one move with the bishop now on c4, Qxf7 is scholar's mate.
+fn scholars_jump() -> Game {
+    game("e4 e5 Qh5 Nc6 Bc4 g6")
+}
+
+#[test]
+fn the_computer_jumps_back_for_a_mate_the_present_does_not_have() {
+    use kodex_engine::search::{pick_move, pick_turn_with, Level, Searcher};
+    let game = scholars_jump();
+    for number in 2..=8 {
+        let level = Level::new(number).unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+        let turn = pick_turn_with(&mut Searcher::new(1), &game, level, 11, Some(deadline))
+            .expect("a turn");
+        assert_eq!(turn.text, "t1c4 h5f7", "level {number}");
+        let mut played = game.clone();
+        played.play_turn(&turn.text).unwrap();
+        assert!(played.outcome().is_some(), "mate");
+        // Without its jumps the same level has no mate.
+        let mv = pick_move(&game, level, 11, Some(deadline)).unwrap();
+        let mut plain = game.clone();
+        plain.play(mv);
+        assert!(plain.outcome().is_none());
+    }
+}
+
+#[test]
+fn the_computers_turns_are_legal_jumps_included() {
+    use kodex_engine::search::{pick_turn_with, Level, Searcher};
+    let mut jumps = 0;
+    for seed in 0..4u64 {
+        let mut game = game("");
+        let mut searcher = Searcher::new(1);
+        for ply in 0..40u64 {
+            let level = Level::new(1 + ((seed + ply) % 4) as u8).unwrap();
+            let Some(turn) = pick_turn_with(&mut searcher, &game, level, seed * 100 + ply, None)
+            else {
+                break;
+            };
+            let played = game
+                .play_turn(&turn.text)
+                .unwrap_or_else(|e| panic!("{}: {e}", turn.text));
+            assert_eq!(played.record().join(" "), turn.text);
+            assert!(game.pending_jump().is_none(), "a whole turn");
+            jumps += usize::from(turn.jump.is_some());
+        }
+        let replayed = Game::replay(&variant(), &game.start_fen(), &game.record()).unwrap();
+        assert_eq!(replayed.fen(), game.fen());
+    }
+    assert!(jumps > 0, "the computer travels too");
+}

@@ -31,10 +31,12 @@ pub mod samples;
 mod text;
 mod theme;
 mod tiles;
+mod timeline;
 
 pub use canvas::IndexedImage;
 pub use renderer::{shared_renderer, square_size_for, Renderer, SQUARE_SIZES};
 pub use theme::{PieceColors, Rgb, Theme};
+pub use timeline::{render_timelines_png, Inset, MAX_INSETS, MAX_WIDTH_PLUS_HEIGHT};
 
 use kodex_engine::{Side, View};
 

@@ -1,7 +1,10 @@
 //! The renderer seen from outside: decoded PNG and GIF properties on hand-built views.
 
 use kodex_engine::{Art, BoardStyle, PieceGlyph, Side, SquareView, View};
-use kodex_render::{render_gif, render_png, samples, shared_renderer, Decor, Renderer, Rgb, Theme};
+use kodex_render::{
+    render_gif, render_png, render_timelines_png, samples, shared_renderer, Decor, Inset, Renderer,
+    Rgb, Theme, MAX_WIDTH_PLUS_HEIGHT,
+};
 use std::collections::HashSet;
 
 /// A decoded PNG: width, height, and RGB pixels.
@@ -506,4 +509,59 @@ fn odd_views_draw_without_panicking() {
         let image = decode(&png);
         assert!(image.width > 0 && image.height > 0);
     }
+}
+
+#[test]
+fn a_timeline_picture_is_the_present_board_over_a_grid_of_small_labelled_boards() {
+    let theme = Theme::default();
+    let present = samples::middlegame();
+    let decor = decor(Side::WHITE);
+    let alone = decode(&render_png(&present, &decor));
+    // No abandoned timeline: just the present board.
+    let empty = decode(&render_timelines_png(&present, &decor, &[]));
+    assert_eq!((empty.width, empty.height), (alone.width, alone.height));
+    assert_eq!(empty.pixels, alone.pixels);
+
+    // Three timelines, each with the traveller's square marked (d4, dark).
+    let mut left = samples::view("4k3/8/8/8/3N4/8/8/4K3");
+    left.marked = vec![samples::square(&left, "d4")];
+    let insets: Vec<Inset> = (1..=3)
+        .map(|n| Inset {
+            view: left.clone(),
+            decor: Decor::default(),
+            label: format!("{n} · 12. T-2:Nd4"),
+        })
+        .collect();
+    let picture = decode(&render_timelines_png(&present, &decor, &insets));
+    // Two small boards a row under the big one: as wide, two rows taller.
+    assert_eq!(picture.width, alone.width);
+    let row_height = (picture.height - alone.height) / 2;
+    assert!(row_height > alone.height / 3, "{row_height}");
+    assert!(picture.height > alone.height + 2 * (alone.height / 3));
+    assert!(picture.width + picture.height <= MAX_WIDTH_PLUS_HEIGHT);
+    // The present board on top, unchanged.
+    let top: Vec<Rgb> = picture.pixels[..(alone.width * alone.height) as usize].to_vec();
+    assert_eq!(top, alone.pixels);
+    // Below: three marked d4 squares, label text, and the page elsewhere.
+    let below = &picture.pixels[(alone.width * alone.height) as usize..];
+    let marked = count(below, theme.dark_marked);
+    assert!(marked > 0 && marked % 3 == 0, "{marked}");
+    // The first row holds two boards: marked squares left and right of the middle.
+    let first_row = alone.height..alone.height + row_height;
+    let marked_in = |columns: std::ops::Range<u32>| {
+        first_row.clone().any(|y| {
+            columns
+                .clone()
+                .any(|x| picture.at(x, y) == theme.dark_marked)
+        })
+    };
+    assert!(marked_in(0..picture.width / 2));
+    assert!(marked_in(picture.width / 2..picture.width));
+    assert_eq!(
+        picture.at(picture.width - 1, picture.height - 1),
+        theme.page
+    );
+    let text_row = (alone.height..alone.height + row_height / 8)
+        .any(|y| (0..picture.width / 2).any(|x| picture.at(x, y) == theme.text));
+    assert!(text_row, "the first label is written above its board");
 }

@@ -155,3 +155,49 @@ async fn the_computer_plays_kriegspiel_by_attempts() {
     let game = chat.position(&id).await;
     assert!(game.ply() >= 2, "{}", chat.row(&id).await.moves);
 }
+
+#[tokio::test]
+async fn a_time_travel_game_against_the_computer_ends_with_legal_turns() {
+    let mut chat = Chat::new("computer-timetravel").await;
+    let out = chat.say("alice: /play timetravel computer l5 black").await;
+    let id = game_id_of_start(&out);
+    let mut heard = chat
+        .wait_for("the computer's first move", computer_played)
+        .await;
+    for _ in 0..80 {
+        if chat.row(&id).await.status != Status::Active {
+            break;
+        }
+        // Alice plays badly: the first of her legal moves.
+        let game = chat.position(&id).await;
+        let Some(&first) = game.legal_moves().first() else {
+            break;
+        };
+        let out = chat.say(&format!("alice: {}", game.uci(first))).await;
+        assert!(has(&out, "alice played"), "{out:#?}");
+        if chat.row(&id).await.status != Status::Active {
+            break;
+        }
+        heard.extend(
+            chat.wait_for("the computer's turn", |out| {
+                computer_played(out) || has(out, "wins")
+            })
+            .await,
+        );
+    }
+    let row = chat.row(&id).await;
+    assert_eq!(row.status, Status::Finished, "{}", row.moves);
+    // The record replays: every turn it played was legal, its jumps too,
+    // and the chat heard each of its jumps as it would a person's.
+    let game = chat.position(&id).await;
+    let computer_jumps = game
+        .jumps()
+        .iter()
+        .filter(|jump| jump.side == kodex_engine::Side::WHITE)
+        .count();
+    let announced = heard
+        .iter()
+        .filter(|line| line.contains("Kodex L5 travels in time"))
+        .count();
+    assert_eq!(announced, computer_jumps, "{}", row.moves);
+}

@@ -138,6 +138,7 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
         "notakeback",
         "abort",
         "board",
+        "timeline",
         "games",
         "pgn",
         "rules",

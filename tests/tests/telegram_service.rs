@@ -759,3 +759,44 @@ async fn a_time_travel_game_with_a_jump_each_in_a_group() {
     let row = stored(&harness, &game).await;
     assert_eq!(row.moves, "e2e4 e7e5 g1f3 b8c6 t1f3 d2d4 t1e5 d7d6");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_timeline_of_a_time_travel_game_comes_as_one_photo() {
+    let harness = start("timetravel", true).await;
+    let fake = &harness.fake;
+    let (game, at) = alice_challenges_bob(fake, "timetravel").await;
+    let (mut at, _) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let (white, black) = white_and_black(&stored(&harness, &game).await);
+    for (player, text) in [(white, "e4"), (black, "e5"), (white, "T-1:e4 d4")] {
+        fake.say(GROUP, player, text);
+        let (next, _) = fake
+            .wait_for(at + 1, text, |call| {
+                call.delivered_to(GROUP) && is_board(call)
+            })
+            .await;
+        at = next;
+    }
+    fake.say(GROUP, CAROL, &format!("/timeline {game}"));
+    let (_, call) = fake
+        .wait_for(at + 1, "the timeline picture", |call| {
+            call.delivered_to(GROUP) && is_board(call) && call.text().contains("abandoned")
+        })
+        .await;
+    let upload = call.upload.as_ref().expect("an image");
+    assert_eq!(upload.field, "photo", "within Telegram's photo limits");
+    let (width, height) = kodex_tests::image_header::image_size(&upload.bytes).expect("a PNG size");
+    assert!(
+        height > width,
+        "the small board under the big one: {width}×{height}"
+    );
+    assert!(width + height <= 10_000);
+    assert!(
+        call.text().contains("the abandoned timeline"),
+        "{}",
+        call.text()
+    );
+}

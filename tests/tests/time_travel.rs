@@ -83,3 +83,109 @@ async fn a_game_with_two_jumps() {
     let frames = bytes.windows(3).filter(|w| w == b"\x21\xf9\x04").count();
     assert!(frames >= 11, "{frames} frames");
 }
+
+/// Width and height of a PNG, from its header.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    kodex_tests::image_header::image_size(bytes).expect("a PNG")
+}
+
+/// The image written for the last `image:` line of `out`.
+fn last_image(chat: &Chat, out: &[String]) -> Vec<u8> {
+    let line = out
+        .iter()
+        .rev()
+        .find_map(|line| line.split_once("image: "))
+        .map(|(_, path)| path.trim().to_owned())
+        .unwrap_or_else(|| panic!("an image in {out:#?}"));
+    let name = std::path::Path::new(&line)
+        .file_name()
+        .expect("an image file name");
+    let path = chat.dir.join("boards").join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[tokio::test]
+async fn the_timeline_shows_the_present_board_over_every_abandoned_line() {
+    let mut chat = Chat::new("time-travel-timeline").await;
+    let id = chat.start("alice", "bob", "timetravel").await;
+    chat.script(&["alice: e4", "bob: e5", "alice: Nf3", "bob: Nc6"])
+        .await;
+
+    // No jump yet: the present board and a note.
+    let out = chat.say("carol: /timeline").await;
+    assert!(
+        has(&out, &format!("Game {id} has no abandoned timeline yet")),
+        "{out:#?}"
+    );
+    let alone = png_size(&last_image(&chat, &out));
+    let out = chat.say("carol: /board").await;
+    assert_eq!(png_size(&last_image(&chat, &out)), alone);
+
+    // Two jumps, one each: two small boards under the present one.
+    chat.script(&["alice: T-1:Nf3 d4", "bob: T-1:e5 d6"]).await;
+    let out = chat.say(&format!("carol: /timeline {id}")).await;
+    assert!(has(&out, "2 abandoned timelines"), "{out:#?}");
+    let (width, height) = png_size(&last_image(&chat, &out));
+    assert_eq!(width, alone.0, "two small boards side by side");
+    assert!(height > alone.1 + alone.1 / 3, "{height} vs {}", alone.1);
+    assert!(width + height <= 10_000 && height <= 20 * width);
+    // Showing changes nothing.
+    assert_eq!(
+        chat.row(&id).await.moves,
+        "e2e4 e7e5 g1f3 b8c6 t1f3 d2d4 t1e5 d7d6"
+    );
+
+    // In Russian; and a game without time travel is refused.
+    chat.say("carol: /lang ru").await;
+    let out = chat.say("carol: /timeline").await;
+    assert!(has(&out, "2 оставленные линии времени"), "{out:#?}");
+    let chess = chat.start("dave", "erin", "chess").await;
+    let out = chat.say(&format!("dave: /timeline {chess}")).await;
+    assert!(
+        has(&out, &format!("Game {chess} is not a time-travel game")),
+        "{out:#?}"
+    );
+    assert!(!out.iter().any(|l| l.contains("image:")), "{out:#?}");
+    let out = chat.say(&format!("carol: /timeline {chess}")).await;
+    assert!(
+        has(&out, &format!("Партия {chess} — не путешествие во времени")),
+        "{out:#?}"
+    );
+}
+
+#[tokio::test]
+async fn a_takeback_undoes_a_whole_jump_turn_or_a_pending_jump() {
+    let mut chat = Chat::new("time-travel-takeback").await;
+    let id = chat.start("alice", "bob", "timetravel").await;
+    chat.script(&["alice: e4", "bob: e5", "alice: T-1:e4 d4"])
+        .await;
+    assert_eq!(chat.row(&id).await.moves, "e2e4 e7e5 t1e4 d2d4");
+
+    // The jump and its move go together: charge back, timeline gone.
+    let out = chat.script(&["alice: /takeback", "bob: /takeback"]).await;
+    assert!(has(&out, "taken back"), "{out:#?}");
+    assert_eq!(chat.row(&id).await.moves, "e2e4 e7e5");
+    let game = chat.position(&id).await;
+    assert_eq!(game.charges(kodex_engine::Side::WHITE), Some(2));
+    assert!(game.timelines().is_empty());
+    assert_eq!(game.side_to_move(), kodex_engine::Side::WHITE);
+
+    // A jump alone, taken back by the jumper before the move.
+    chat.say("alice: T-1:e4").await;
+    assert!(chat.position(&id).await.pending_jump().is_some());
+    chat.script(&["alice: /takeback", "bob: /takeback"]).await;
+    assert_eq!(chat.row(&id).await.moves, "e2e4 e7e5");
+    let game = chat.position(&id).await;
+    assert!(game.pending_jump().is_none());
+    assert_eq!(game.charges(kodex_engine::Side::WHITE), Some(2));
+
+    // Bob takes back his move while alice's jump waits: both go.
+    chat.say("alice: T-1:e4").await;
+    chat.script(&["bob: /takeback", "alice: /takeback"]).await;
+    assert_eq!(chat.row(&id).await.moves, "e2e4");
+    let game = chat.position(&id).await;
+    assert_eq!(game.side_to_move(), kodex_engine::Side::BLACK);
+    assert_eq!(game.charges(kodex_engine::Side::WHITE), Some(2));
+    let out = chat.say("bob: e5").await;
+    assert!(has(&out, "bob played e5"), "{out:#?}");
+}

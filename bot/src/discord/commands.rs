@@ -31,6 +31,7 @@ pub(super) fn all() -> Vec<poise::Command<Data, Error>> {
         notakeback(),
         abort(),
         board(),
+        timeline(),
         games(),
         pgn(),
         rules(),
@@ -251,6 +252,9 @@ simple_commands! {
     pgn(game) => Pgn,
         "The game record as PGN.",
         "pgn", "Запись партии в PGN";
+    timeline(game) => Timeline,
+        "Time travel: the present board and every abandoned timeline.",
+        "линии", "Путешествие во времени: доска сейчас и все оставленные линии";
     games() => Games,
         "Lists your games.",
         "партии", "Ваши партии";

@@ -26,8 +26,9 @@ pub(crate) enum Change {
     Resign { seat: usize },
     /// Every player agreed to a draw.
     DrawAgreed,
-    /// Half-moves taken back with the opponent's consent.
-    TakeBack { plies: usize },
+    /// Turns taken back with the opponent's consent (in time travel a jump
+    /// and its move are one turn, a pending jump a turn begun).
+    TakeBack { turns: usize },
     /// Time travel: the engine already played a turn of seat `seat` — a
     /// jump (`jump`, as people write it) and, when `moved`, the move after
     /// it; `record` is what the stored move list gains. A jump alone keeps
@@ -110,12 +111,12 @@ impl Service {
                 finish(row, GameResult::Draw, "agreement");
                 Event::Ended
             }
-            Change::TakeBack { plies } => {
+            Change::TakeBack { turns } => {
                 let kept = {
                     let mut moves = row.move_list();
-                    for _ in 0..plies {
-                        game.undo();
-                        moves.pop();
+                    for _ in 0..turns {
+                        let removed = game.undo_turn();
+                        moves.truncate(moves.len().saturating_sub(removed));
                     }
                     moves.join(" ")
                 };

@@ -17,6 +17,8 @@
 //! ([`search::pick_move_from_view`]) among its own legal moves, which a
 //! player knows; in Kriegspiel it ranks what its own pieces could do and
 //! tries those moves in turn, each impossible attempt announced as anyone's.
+//! In time travel its turn may begin with a jump ([`search::pick_turn_with`]),
+//! sent as one message (`t1c4 h5f7`) and announced like a person's.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -461,8 +463,9 @@ impl Service {
                     .find(|mv| legal.contains(mv))
                     .or_else(|| legal.first().cloned())?
             } else {
-                let mv = search::pick_move_with(searcher, &game, level, seed, deadline)?;
-                game.uci(mv)
+                // In time travel the turn may begin with a jump (`t1c4 h5f7`),
+                // sent as one message like a person's.
+                search::pick_turn_with(searcher, &game, level, seed, deadline)?.text
             };
             let resign = !hidden
                 && level.number() >= RESIGNS_FROM_LEVEL

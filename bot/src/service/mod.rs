@@ -16,6 +16,7 @@ mod placing;
 mod play;
 mod present;
 mod setup;
+mod timeline;
 
 use crate::api::{Action, Delivery, Handler, HandlerFuture, Platform, Request, Target, UserRef};
 use crate::config::Config;
@@ -615,6 +616,7 @@ impl Service {
             Action::Board { game } => self.board(&ctx, game).await,
             Action::Games => self.games(&ctx).await,
             Action::Pgn { game } => self.pgn(&ctx, game).await,
+            Action::Timeline { game } => self.timeline(&ctx, game).await,
             Action::Rules { variant } => self.rules(&ctx, &variant),
             Action::Variants => self.variants(&ctx),
             Action::Help => self.help(&ctx),

@@ -140,17 +140,19 @@ impl Service {
         }
         match row.takeback_offer.map(|s| s as usize) {
             Some(requester) if requester != side => {
-                // Back to the requester's turn: one half-move if they moved
-                // last, more if others have moved since.
+                // Back to the requester's turn: one turn if they moved
+                // last, more if others have moved since. A time-travel jump
+                // whose move is still to come is a turn begun.
                 let seats = position.variant().players().max(1);
-                let plies = (position.seat_to_move() + seats - requester - 1) % seats + 1;
-                if position.ply() < plies {
+                let next = position.seat_to_move() + usize::from(position.pending_jump().is_some());
+                let turns = (next + seats - requester - 1) % seats + 1;
+                if position.turns() < turns {
                     return Err(Msg::new("error-takeback-nothing").into());
                 }
                 self.apply(
                     &mut row,
                     &mut position,
-                    Change::TakeBack { plies },
+                    Change::TakeBack { turns },
                     lang,
                 )
                 .await
@@ -158,8 +160,8 @@ impl Service {
             Some(_) => Err(Msg::new("error-takeback-already").into()),
             None => {
                 // A side may only ask to take back a move it has made.
-                let first_own_ply = side + 1;
-                if position.ply() < first_own_ply {
+                let first_own_turn = side + 1;
+                if position.turns() < first_own_turn {
                     return Err(Msg::new("error-takeback-nothing").into());
                 }
                 row.takeback_offer = Some(side as i64);

@@ -172,18 +172,31 @@ pub fn choose(result: &SearchResult, level: Level, seed: u64) -> crate::moves::M
     if strength.random_percent > 0 && (random(100) as u32) < strength.random_percent {
         return moves[random(moves.len())].0;
     }
-    if strength.noise == 0 || result.score > MATE_BOUND {
-        return result.best;
+    choose_near_best(moves, (result.best, result.score), level, &mut random)
+}
+
+/// A seeded pick among `scored` candidates within the level's margin of
+/// `best` (its candidate and score), each score shaken by the level's noise;
+/// `best` itself at level 8 or when it wins by force.
+pub(crate) fn choose_near_best<T: Copy>(
+    scored: &[(T, i32)],
+    (best, best_score): (T, i32),
+    level: Level,
+    random: &mut impl FnMut(usize) -> usize,
+) -> T {
+    let strength = level.strength();
+    if strength.noise == 0 || best_score > MATE_BOUND {
+        return best;
     }
-    let floor = result.score - strength.margin;
-    let mut chosen = result.best;
+    let floor = best_score - strength.margin;
+    let mut chosen = best;
     let mut chosen_value = i32::MIN;
-    for &(mv, score) in moves.iter().filter(|&&(_, s)| s >= floor) {
+    for &(candidate, score) in scored.iter().filter(|&&(_, s)| s >= floor) {
         let shake = random(2 * strength.noise as usize + 1) as i32 - strength.noise;
         let value = score + shake;
         if value > chosen_value {
             chosen_value = value;
-            chosen = mv;
+            chosen = candidate;
         }
     }
     chosen

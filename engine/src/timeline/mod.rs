@@ -565,6 +565,57 @@ impl Game {
         Ok(jump)
     }
 
+    /// Turns played, for takebacks: a jump and the move after it are one
+    /// turn, and so is a jump whose move is still to come. Without time
+    /// travel, the half-moves played ([`Game::ply`]).
+    pub fn turns(&self) -> usize {
+        match &self.travel {
+            Some(travel) => {
+                travel.record.len() - travel.jumps.len() + usize::from(travel.pending.is_some())
+            }
+            None => self.ply(),
+        }
+    }
+
+    /// Takes back the last turn: in time travel a jump together with the move
+    /// after it (the charge comes back and the timeline the jump left is gone),
+    /// or a pending jump alone; otherwise one half-move (see [`Game::undo`]).
+    /// Returns how many entries of [`Game::record`] went (0: nothing to take back).
+    ///
+    /// ```
+    /// use kodex_engine::{Game, Registry, Side, Start};
+    /// let registry = Registry::builtin();
+    /// let mut game = Game::new(registry.get("timetravel").unwrap(), Start::Standard).unwrap();
+    /// for turn in ["e4", "e5", "T-1:e4 d4"] {
+    ///     game.play_turn(turn).unwrap();
+    /// }
+    /// assert_eq!(game.undo_turn(), 2);
+    /// assert_eq!(game.record(), ["e2e4", "e7e5"]);
+    /// assert_eq!(game.charges(Side::WHITE), Some(2));
+    /// assert!(game.timelines().is_empty());
+    /// ```
+    pub fn undo_turn(&mut self) -> usize {
+        let Some(travel) = &self.travel else {
+            return usize::from(self.undo());
+        };
+        let mut record = travel.record.clone();
+        let Some(last) = record.pop() else {
+            return 0;
+        };
+        let mut removed = 1;
+        if !looks_like_jump(&last) && record.last().is_some_and(|a| looks_like_jump(a)) {
+            record.pop();
+            removed += 1;
+        }
+        match Game::replay(&self.variant, &self.start_fen(), &record) {
+            Ok(game) => {
+                *self = game;
+                removed
+            }
+            Err(_) => 0,
+        }
+    }
+
     /// Every jump the side to move could make now (none while a jump is
     /// pending or without charges), for perft and the computer.
     pub fn legal_jumps(&self) -> Vec<JumpRequest> {
