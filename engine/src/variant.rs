@@ -717,9 +717,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
             Some("pawn") => Art::Pawn,
             Some(other) => match crate::view::JanggiArt::named(other) {
                 Some(janggi) => Art::Janggi(janggi),
-                None => {
-                    return Err(err(&format!("{key}.art"), format!("unknown art `{other}`")))
-                }
+                None => return Err(err(&format!("{key}.art"), format!("unknown art `{other}`"))),
             },
         };
         let mut promotes_to = Vec::new();
@@ -950,9 +948,7 @@ fn build_palace(
         let straight = (df == 0 || dr == 0 || df.abs() == dr.abs()) && a != b;
         let steps = df.abs().max(dr.abs());
         let squares: Vec<usize> = (0..=steps)
-            .filter_map(|k| {
-                geometry.offset(a, df.signum() * k, dr.signum() * k)
-            })
+            .filter_map(|k| geometry.offset(a, df.signum() * k, dr.signum() * k))
             .collect();
         if !straight || squares.len() != steps as usize + 1 {
             return Err((

@@ -136,7 +136,12 @@ fn rasterise(svg: &str, size: u32) -> Pixmap {
 
 /// The sprite of a Janggi piece of `side` (blue for the first player, red
 /// for the second, as tradition has them) on a transparent `size` × `size` square.
-pub(crate) fn janggi_sprite(kind: kodex_engine::JanggiArt, side: u8, theme: &crate::theme::Theme, size: u32) -> Pixmap {
+pub(crate) fn janggi_sprite(
+    kind: kodex_engine::JanggiArt,
+    side: u8,
+    theme: &crate::theme::Theme,
+    size: u32,
+) -> Pixmap {
     let blue = side % 2 == 0;
     rasterise(
         &crate::janggi::document(kind, blue, theme.janggi_ink(side), theme.pieces[0].fill),

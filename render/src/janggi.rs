@@ -36,7 +36,9 @@ fn strokes(kind: JanggiArt, blue: bool) -> &'static str {
              M60 58 L76 50 M62 68 L80 62"
         }
         // 車
-        (JanggiArt::Chariot, _) => "M28 16 H72 M50 8 V92 M31 28 H69 V62 H31 Z M31 45 H69 M20 75 H80",
+        (JanggiArt::Chariot, _) => {
+            "M28 16 H72 M50 8 V92 M31 28 H69 V62 H31 Z M31 45 H69 M20 75 H80"
+        }
         // 包
         (JanggiArt::Cannon, _) => {
             "M42 10 L28 34 M36 24 H74 Q78 24 77 32 L73 78 L64 73 \
@@ -68,7 +70,11 @@ fn octagon(r: f32) -> String {
     let mut points = String::new();
     for k in 0..8 {
         let angle = std::f32::consts::PI / 8.0 * (2 * k + 1) as f32;
-        points += &format!("{:.2},{:.2} ", 50.0 + r * angle.cos(), 50.0 + r * angle.sin());
+        points += &format!(
+            "{:.2},{:.2} ",
+            50.0 + r * angle.cos(),
+            50.0 + r * angle.sin()
+        );
     }
     points
 }
@@ -119,6 +125,9 @@ mod tests {
         }
         assert!(radius(JanggiArt::General) > radius(JanggiArt::Chariot));
         assert!(radius(JanggiArt::Chariot) > radius(JanggiArt::Soldier));
-        assert_ne!(strokes(JanggiArt::General, true), strokes(JanggiArt::General, false));
+        assert_ne!(
+            strokes(JanggiArt::General, true),
+            strokes(JanggiArt::General, false)
+        );
     }
 }

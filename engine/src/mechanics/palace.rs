@@ -93,7 +93,12 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// rule: `None` when the rule has nothing to say. While the royals face
     /// each other, a pass is always legal (it ends the game) and any other
     /// move must break the facing.
-    pub(crate) fn facing_legality(&self, pos: &Position<B>, mv: Move, after: &Position<B>) -> Option<bool> {
+    pub(crate) fn facing_legality(
+        &self,
+        pos: &Position<B>,
+        mv: Move,
+        after: &Position<B>,
+    ) -> Option<bool> {
         if !self.def.palace.bikjang || !self.royals_facing(pos) {
             return None;
         }
@@ -138,7 +143,9 @@ impl<'a, B: Bits> Rules<'a, B> {
         let counting = self.def.palace.counting.as_ref()?;
         Some(std::array::from_fn(|side| {
             let pieces: f64 = (0..self.types())
-                .map(|ty| counting.values[ty] * (pos.by_type[ty] & pos.by_side[side]).count() as f64)
+                .map(|ty| {
+                    counting.values[ty] * (pos.by_type[ty] & pos.by_side[side]).count() as f64
+                })
                 .sum();
             pieces + counting.bonus[side]
         }))
