@@ -213,6 +213,10 @@ error-timeline-not-time-travel = Game { $id } is not a time-travel game: it has 
 reason-setup-check = { $loser } was in check before the first move
 reason-king-capture = the king could be taken at once after the placement
 reason-mate-at-once = mate at once was possible after the placement
+# Janggi: ends decided by counting points.
+reason-bikjang = the generals kept facing each other (bikjang), decided on points
+reason-passes = both sides passed, decided on points
+reason-points = a drawn position decided on points
 setup-error-gives-check = A piece on { $square } would attack the enemy king.
 games-setup = being set up
 
@@ -239,3 +243,4 @@ help =
     Time travel: T-2:Nf3 e5 jumps back 2 of your moves with the knight now on f3 and plays e5 in the new timeline (or send the jump, then the move); two charges each, /rules timetravel; /timeline [game] shows every abandoned timeline under the present board.
     Kriegspiel: the same, and you see only your own pieces; a move the real position forbids is "impossible" and you try again.
     Battle chess and other setup games: after /accept send your setup to me in private (Ke1 Qd1 e2, a FEN half, random, ready); in placement games (Frolov chess, Maharajah) place one piece at a time here, in turn. Kriegspiel from a secret setup (kriegspielbattle) keeps both setups secret for the whole game.
+    Janggi: pieces stand on the points; type pass (or your general's square twice, e2e2) to pass your turn; a draw is decided on points (/rules janggi).

@@ -838,14 +838,15 @@ impl Game {
                 return Some(o);
             }
             let hash = s.hashes[s.hashes.len() - 1];
+            // `decide_draw`: a draw, or a win on points where the variant counts them.
             if s.hashes.iter().filter(|&&h| h == hash).count() >= 3 {
-                return Some(Outcome::draw(Reason::Repetition));
+                return Some(r.decide_draw(pos, Reason::Repetition));
             }
             if pos.halfmove >= 100 {
-                return Some(Outcome::draw(Reason::FiftyMoves));
+                return Some(r.decide_draw(pos, Reason::FiftyMoves));
             }
             if material::insufficient(&r, pos, 0) && material::insufficient(&r, pos, 1) {
-                return Some(Outcome::draw(Reason::InsufficientMaterial));
+                return Some(r.decide_draw(pos, Reason::InsufficientMaterial));
             }
             None
         })

@@ -620,6 +620,9 @@ fn reason_key(reason: &str) -> &'static str {
         "setup-check" => "reason-setup-check",
         "king-capture" => "reason-king-capture",
         "mate-at-once" => "reason-mate-at-once",
+        "bikjang" => "reason-bikjang",
+        "passes" => "reason-passes",
+        "points" => "reason-points",
         _ => "reason-other",
     }
 }
