@@ -4,6 +4,7 @@
 //! receiving board's record as a gift (`+n`: a black knight for black), so
 //! each board replays deterministically from its own record.
 
+use crate::bitboard::Bits;
 use crate::game::{with_state, Game, Inner};
 use crate::rules::Rules;
 

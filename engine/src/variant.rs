@@ -301,6 +301,9 @@ pub struct VariantDef {
     /// How many players take turns (`seats = 4` in TOML; default two, one
     /// per side). Seat `k` plays side `k % 2`.
     pub seats: u8,
+    /// How many boards one game is played on (`boards = 2`: bughouse, each
+    /// board with its own two players; default one). See [`VariantDef::seating`].
+    pub boards: u8,
     /// The file it came from.
     pub source: String,
 }

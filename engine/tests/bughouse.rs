@@ -97,7 +97,7 @@ fn a_capture_passes_to_the_partner_and_a_promoted_piece_passes_as_a_pawn() {
     assert_eq!(board.captured_for_partner(), None);
 
     // The queen promoted on b8 is taken at once: passed on as a white pawn.
-    let mut board = game("2k5/1P6/8/8/8/8/8/4K3[] w - - 0 1");
+    let mut board = game("8/1Pk5/8/8/8/8/8/4K3[] w - - 0 1");
     board.play_text("b8=Q+").expect("legal");
     board.play_text("Kxb8").expect("legal");
     assert_eq!(board.captured_for_partner(), Some('P'));
