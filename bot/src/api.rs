@@ -119,6 +119,21 @@ pub enum Action {
         /// `white`, `black` or `random`, as typed.
         color: Option<String>,
     },
+    /// `/play <variant> [@partner] vs [@opponent …] [clock] [color]`: a team
+    /// challenge for a game of four seats. Seats nobody is named for are open
+    /// to anyone in the chat; the game starts when every seat is taken.
+    PlayTeams {
+        /// Variant id or alias as typed.
+        variant: String,
+        /// The caller's partners (named before `vs`).
+        partners: Vec<UserRef>,
+        /// The other team's players (named after `vs`).
+        opponents: Vec<UserRef>,
+        /// Clock as typed, `None` for no clock.
+        clock: Option<String>,
+        /// The caller's team colour (`white`, `black`, `random`), as typed.
+        color: Option<String>,
+    },
     /// Accept a challenge (the one in this chat, or by game id).
     Accept { game: Option<String> },
     /// Decline a challenge.

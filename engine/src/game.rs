@@ -478,7 +478,8 @@ impl Game {
     }
 
     /// Rebuilds a game from its record: the start FEN and the UCI moves
-    /// (Kriegspiel's impossible attempts among them, marked `e2e4?`).
+    /// (Kriegspiel's impossible attempts among them, marked `e2e4?`; in
+    /// bughouse the pieces a partner passed on, `+n`, see [`Game::receive`]).
     pub fn replay<S: AsRef<str>>(
         variant: &Variant,
         start_fen: &str,
@@ -491,6 +492,15 @@ impl Game {
             if let Some(attempt) = uci.strip_suffix(IMPOSSIBLE_MARK) {
                 game.record_impossible(attempt);
                 continue;
+            }
+            if let Some(letter) = crate::passing::gift_letter(uci) {
+                if game.receive(letter) {
+                    continue;
+                }
+                return Err(ReplayError::Move {
+                    ply,
+                    uci: uci.chars().take(16).collect(),
+                });
             }
             if game.apply_stored(uci).is_none() {
                 return Err(ReplayError::Move {

@@ -29,6 +29,7 @@ pub mod mechanics;
 pub mod moves;
 pub mod notation;
 pub mod outcome;
+pub mod passing;
 pub mod rules;
 pub mod search;
 pub mod setup;

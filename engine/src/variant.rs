@@ -42,6 +42,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../config/variants/crazyhouse.toml"),
     ),
     (
+        "bughouse.toml",
+        include_str!("../../config/variants/bughouse.toml"),
+    ),
+    (
         "antichess.toml",
         include_str!("../../config/variants/antichess.toml"),
     ),
@@ -306,6 +310,12 @@ pub struct VariantDef {
     pub drop_mate: DropMate,
     /// What a captured promoted piece becomes in the captor's pocket.
     pub promoted_capture: PromotedCapture,
+    /// Pockets are filled from outside, by a partner's captures on another
+    /// board (bughouse; `partner_pockets = true`): a capture does not go to
+    /// the captor's pocket, and a side without a legal move that some drop
+    /// would save is neither mated nor stalemated — it waits for pieces.
+    /// See [`crate::mechanics`] (`partner_pockets`).
+    pub partner_pockets: bool,
     /// Captures explode (atomic).
     pub atomic: bool,
     /// Piece types an explosion spares (pawns in atomic).
@@ -348,6 +358,9 @@ pub struct VariantDef {
     /// How many players take turns (`seats = 4` in TOML; default two, one
     /// per side). Seat `k` plays side `k % 2`.
     pub seats: u8,
+    /// How many boards one game is played on (`boards = 2`: bughouse, each
+    /// board with its own two players; default one). See [`VariantDef::seating`].
+    pub boards: u8,
     /// The file it came from.
     pub source: String,
     /// Palaces, lines, passing, facing royals, counting (Janggi).
@@ -374,6 +387,36 @@ impl VariantDef {
     /// take turns commanding their army: seats 0 and 2 play side 0).
     pub fn side_of_seat(&self, seat: usize) -> Side {
         Side((seat % SIDES) as u8)
+    }
+
+    /// Every player's place in a game, in seat order: the board, the side on
+    /// it and the team. One board: the seats take turns
+    /// ([`VariantDef::side_of_seat`]). Two boards (bughouse): seats 0 and 1
+    /// play white and black on the first board, seats 2 and 3 white and
+    /// black on the second, and partners play opposite colours (seats 0 and
+    /// 3 are team 0, seats 1 and 2 team 1).
+    ///
+    /// ```
+    /// use kodex_engine::{Registry, Side, Team};
+    /// let registry = Registry::builtin();
+    /// let bughouse = registry.get("bughouse").unwrap().definition();
+    /// assert_eq!(bughouse.seating()[3], (1, Side::BLACK, Team(0)));
+    /// ```
+    pub fn seating(&self) -> Vec<(usize, Side, Team)> {
+        if self.boards == 2 {
+            return (0..4)
+                .map(|seat| {
+                    let (board, side) = (seat / 2, seat % 2);
+                    (board, Side(side as u8), Team(((side + board) % 2) as u8))
+                })
+                .collect();
+        }
+        (0..usize::from(self.seats))
+            .map(|seat| {
+                let side = self.side_of_seat(seat);
+                (0, side, self.team_of(side))
+            })
+            .collect()
     }
 
     /// The team `side` plays for: the `teams` table of the definition, or by
@@ -451,6 +494,8 @@ struct RawVariant {
     #[serde(default)]
     promoted_capture: PromotedCapture,
     #[serde(default)]
+    partner_pockets: bool,
+    #[serde(default)]
     atomic: bool,
     #[serde(default)]
     explosion_immune: Vec<String>,
@@ -489,6 +534,7 @@ struct RawVariant {
     #[serde(default)]
     bikjang: bool,
     counting: Option<RawCounting>,
+    boards: Option<u8>,
 }
 
 /// A definition's `[counting]` table.
@@ -797,6 +843,9 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     if !raw.drops && raw.drop_mate != DropMate::Allowed {
         return Err(err("drop_mate", "needs `drops = true`".into()));
     }
+    if !raw.drops && raw.partner_pockets {
+        return Err(err("partner_pockets", "needs `drops = true`".into()));
+    }
     if !raw.drops && raw.promoted_capture != PromotedCapture::Pawn {
         return Err(err("promoted_capture", "needs `drops = true`".into()));
     }
@@ -807,6 +856,17 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         .map(|setup| build_setup(setup, &pieces, raw.ranks))
         .transpose()
         .map_err(|problem| err("setup", problem))?;
+    let boards = match raw.boards {
+        None | Some(1) => 1,
+        Some(2) if raw.drops && raw.seats.is_none_or(|s| s == SIDES as u8) => 2,
+        Some(2) => {
+            return Err(err(
+                "boards",
+                "two boards need drops and two players a board (bughouse)".into(),
+            ))
+        }
+        Some(other) => return Err(err("boards", format!("{other} boards: 1 or 2"))),
+    };
     let seats = match raw.seats {
         None => SIDES as u8,
         Some(seats @ (2 | 4)) => seats,
@@ -867,6 +927,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         drops: raw.drops,
         drop_mate: raw.drop_mate,
         promoted_capture: raw.promoted_capture,
+        partner_pockets: raw.partner_pockets,
         atomic: raw.atomic,
         explosion_immune,
         check_limit: raw.check_limit,
@@ -890,6 +951,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         style,
         teams,
         seats,
+        boards,
         source: file.to_string(),
         palace,
     };

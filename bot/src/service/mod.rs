@@ -17,6 +17,7 @@ mod play;
 mod present;
 mod setup;
 mod timeline;
+mod teams;
 
 use crate::api::{Action, Delivery, Handler, HandlerFuture, Platform, Request, Target, UserRef};
 use crate::config::Config;
@@ -603,6 +604,16 @@ impl Service {
                 clock,
                 color,
             } => self.play(&ctx, &variant, opponent, clock, color).await,
+            Action::PlayTeams {
+                variant,
+                partners,
+                opponents,
+                clock,
+                color,
+            } => {
+                self.play_teams(&ctx, &variant, partners, opponents, clock, color)
+                    .await
+            }
             Action::Accept { game } => self.accept(&ctx, game).await,
             Action::Decline { game } => self.decline(&ctx, game).await,
             Action::Move { text, game } => self.make_move(&ctx, &text, game, false).await,
@@ -659,6 +670,7 @@ impl Service {
             "board" => self.board(ctx, game).await,
             "rsg" => self.resign(ctx, id).await,
             "keep" => self.keep_playing(ctx, game).await,
+            teams::TAKE_SEAT_BUTTON => self.take_seat_button(ctx, id).await,
             setup::SETUP_RANDOM_BUTTON => self.setup_button(ctx, id, "random").await,
             setup::SETUP_READY_BUTTON => self.setup_button(ctx, id, "ready").await,
             _ => Err(Msg::new("error-stale-button").into()),

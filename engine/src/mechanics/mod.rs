@@ -12,6 +12,8 @@
 //!   only on the board, promoted pieces demote only on the very next move.
 //! - `palace`: Janggi's cannon limits, passing, facing royals (bikjang) and
 //!   counting points.
+//! - `partner_pockets`: pockets a partner fills (bughouse): no captures to
+//!   one's own pocket, no mate that a drop could block.
 
 mod atomic;
 mod check_count;
@@ -20,5 +22,6 @@ mod drops;
 mod extinction;
 mod house_rules;
 pub mod palace;
+mod partner_pockets;
 mod racing;
 mod setup_check;

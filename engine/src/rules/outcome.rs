@@ -32,7 +32,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         if let Some(o) = self.variant_outcome(pos) {
             return Some(o);
         }
-        if !legal.is_empty() {
+        if !legal.is_empty() || self.waits_for_pieces(pos) {
             return None;
         }
         let us = pos.side as usize;
