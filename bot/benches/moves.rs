@@ -41,6 +41,7 @@ fn request(chat: &str, actor: &UserRef, action: Action) -> Request {
         private: false,
         actor: actor.clone(),
         locale: None,
+        chat_locale: None,
         action,
     }
 }

@@ -119,6 +119,21 @@ pub enum Action {
         /// `white`, `black` or `random`, as typed.
         color: Option<String>,
     },
+    /// `/play <variant> [@partner] vs [@opponent …] [clock] [color]`: a team
+    /// challenge for a game of four seats. Seats nobody is named for are open
+    /// to anyone in the chat; the game starts when every seat is taken.
+    PlayTeams {
+        /// Variant id or alias as typed.
+        variant: String,
+        /// The caller's partners (named before `vs`).
+        partners: Vec<UserRef>,
+        /// The other team's players (named after `vs`).
+        opponents: Vec<UserRef>,
+        /// Clock as typed, `None` for no clock.
+        clock: Option<String>,
+        /// The caller's team colour (`white`, `black`, `random`), as typed.
+        color: Option<String>,
+    },
     /// Accept a challenge (the one in this chat, or by game id).
     Accept { game: Option<String> },
     /// Decline a challenge.
@@ -186,6 +201,9 @@ pub struct Request {
     pub actor: UserRef,
     /// The platform's locale of the actor (`"ru"`, `"en-US"`), if known.
     pub locale: Option<String>,
+    /// The platform's locale of the chat (a Discord guild's locale), if known:
+    /// what the chat's public messages are in unless `/lang chat` chose.
+    pub chat_locale: Option<String>,
     /// What they asked for.
     pub action: Action,
 }

@@ -122,17 +122,16 @@ fn play(args: &[&str], mention: impl Fn(&str) -> Option<UserRef>) -> Action {
     let (computer, args) = computer_opponent(args);
     let args = args.as_slice();
     let mut variant = String::new();
-    let (mut opponent, mut clock, mut color) = (None, None::<String>, None);
-    // The service puts the computer on the platform of the request.
-    if let Some(level) = computer {
-        opponent = Some(UserRef::computer(crate::api::Platform::Console, level));
-    }
+    let mut lineup = Lineup::default();
+    let (mut clock, mut color) = (None::<String>, None);
     for (i, arg) in args.iter().enumerate() {
         let lower = arg.to_lowercase();
         if i == 0 {
             variant = (*arg).to_owned();
+        } else if is_versus(&lower) {
+            lineup.versus();
         } else if let Some(user) = arg.strip_prefix('@').and_then(&mention) {
-            opponent = Some(user);
+            lineup.add(user);
         } else if ["white", "black", "random", "w", "b"].contains(&lower.as_str()) {
             color = Some(lower);
         } else {
@@ -144,11 +143,84 @@ fn play(args: &[&str], mention: impl Fn(&str) -> Option<UserRef>) -> Action {
             });
         }
     }
-    Action::Play {
-        variant,
-        opponent,
-        clock,
-        color,
+    // The service puts the computer on the platform of the request; a
+    // person named as well is the opponent instead.
+    if let Some(level) = computer.filter(|_| lineup.is_empty()) {
+        lineup.add(UserRef::computer(crate::api::Platform::Console, level));
+    }
+    lineup.into_action(variant, clock, color)
+}
+
+/// Whether `word` (lowercase) separates partners from opponents in `/play`.
+pub fn is_versus(word: &str) -> bool {
+    ["vs", "vs.", "v", "против", "—"].contains(&word)
+}
+
+/// The people named in a `/play`: before `vs` the caller's partners, after
+/// it (or without it) opponents.
+#[derive(Default, Debug)]
+pub struct Lineup {
+    before: Vec<UserRef>,
+    after: Vec<UserRef>,
+    versus: bool,
+}
+
+impl Lineup {
+    /// Someone named (a partner before `vs`, an opponent otherwise).
+    pub fn add(&mut self, user: UserRef) {
+        if self.versus {
+            self.after.push(user);
+        } else {
+            self.before.push(user);
+        }
+    }
+
+    /// Whether nobody was named and `vs` not said.
+    pub fn is_empty(&self) -> bool {
+        !self.versus && self.before.is_empty()
+    }
+
+    /// `vs` was said: whoever follows is an opponent.
+    pub fn versus(&mut self) {
+        self.versus = true;
+    }
+
+    /// The challenge: one person named without `vs` is a two-player
+    /// challenge ([`Action::Play`]); `vs` or more people make a team
+    /// challenge ([`Action::PlayTeams`]).
+    ///
+    /// ```
+    /// use kodex_bot::api::Action;
+    /// use kodex_bot::command::parse;
+    /// let named = |name: &str| Some(kodex_bot::api::UserRef {
+    ///     platform: kodex_bot::api::Platform::Console,
+    ///     id: name.to_owned(), name: name.to_owned(), handle: None,
+    /// });
+    /// let Some(Action::PlayTeams { partners, opponents, .. }) =
+    ///     parse("/play bughouse @carol vs @bob @dave", named) else { panic!() };
+    /// assert_eq!((partners.len(), opponents.len()), (1, 2));
+    /// ```
+    pub fn into_action(self, variant: String, clock: Option<String>, color: Option<String>) -> Action {
+        if !self.versus && self.before.len() <= 1 {
+            return Action::Play {
+                variant,
+                opponent: self.before.into_iter().next(),
+                clock,
+                color,
+            };
+        }
+        let (partners, opponents) = if self.versus {
+            (self.before, self.after)
+        } else {
+            (Vec::new(), self.before)
+        };
+        Action::PlayTeams {
+            variant,
+            partners,
+            opponents,
+            clock,
+            color,
+        }
     }
 }
 
@@ -220,6 +292,46 @@ mod tests {
                 color: None,
             })
         );
+    }
+
+    #[test]
+    fn team_challenges_name_partners_before_vs_and_opponents_after() {
+        let Some(Action::PlayTeams {
+            partners,
+            opponents,
+            clock,
+            ..
+        }) = parse("/play bughouse @carol vs @bob @dave 3+0", user)
+        else {
+            panic!("a team challenge");
+        };
+        assert_eq!(partners, vec![user("carol").unwrap()]);
+        assert_eq!(opponents, vec![user("bob").unwrap(), user("dave").unwrap()]);
+        assert_eq!(clock.as_deref(), Some("3+0"));
+        // Without `vs` everyone named is an opponent; `vs` alone names none.
+        let Some(Action::PlayTeams {
+            partners,
+            opponents,
+            ..
+        }) = parse("/play bughouse @bob @dave", user)
+        else {
+            panic!("a team challenge");
+        };
+        assert_eq!((partners.len(), opponents.len()), (0, 2));
+        let Some(Action::PlayTeams {
+            partners,
+            opponents,
+            ..
+        }) = parse("/play bughouse против", user)
+        else {
+            panic!("a team challenge");
+        };
+        assert_eq!((partners.len(), opponents.len()), (0, 0));
+        // One opponent and no `vs`: the usual challenge.
+        assert!(matches!(
+            parse("/play bughouse @bob", user),
+            Some(Action::Play { .. })
+        ));
     }
 
     #[test]

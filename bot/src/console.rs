@@ -92,6 +92,7 @@ impl Console {
             private,
             actor,
             locale: None,
+            chat_locale: None,
             action,
         };
         let deliveries = self.service.handle(request).await;

@@ -144,6 +144,43 @@ mod tests {
         assert_eq!(en, ru);
     }
 
+    /// Russian verbs in the past tense agree with the subject's gender,
+    /// which the bot does not know: no message that names a person uses one
+    /// ("alice сыграл"); present tense and impersonal forms are neutral.
+    #[test]
+    fn russian_texts_about_people_are_gender_neutral() {
+        const PEOPLE: [&str; 8] = [
+            "$player", "$players", "$loser", "$winner", "$challenger", "$opponent", "$white",
+            "$black",
+        ];
+        // Impersonal past forms agreeing with a thing ("партия началась").
+        const THINGS: [&str; 1] = ["началась"];
+        let gendered = |word: &str| {
+            let word = word.trim_end_matches("ся").trim_end_matches("сь");
+            let stem_vowel = |tail: &str| {
+                word.strip_suffix(tail)
+                    .and_then(|stem| stem.chars().last())
+                    .is_some_and(|c| "аяиыеёу".contains(c))
+            };
+            word.chars().count() > 3 && (stem_vowel("л") || stem_vowel("ла"))
+        };
+        let mut found = Vec::new();
+        for line in RU.lines().filter(|l| PEOPLE.iter().any(|p| l.contains(p))) {
+            for word in line
+                .split(|c: char| !c.is_alphabetic())
+                .map(str::to_lowercase)
+            {
+                if gendered(&word) && !THINGS.contains(&word.as_str()) {
+                    found.push(format!("{word}: {line}"));
+                }
+            }
+        }
+        assert!(found.is_empty(), "{found:#?}");
+        // The test sees the past tense it looks for.
+        assert!(gendered("сыграл") && gendered("сдался") && gendered("поставила"));
+        assert!(!gendered("ставит") && !gendered("сдаётся") && !gendered("стол"));
+    }
+
     #[test]
     fn languages_and_fallbacks() {
         let i18n = I18n::new();

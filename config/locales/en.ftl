@@ -46,6 +46,22 @@ challenge-open = { $challenger } is looking for an opponent: { $variant } ({ $cl
 challenge-declined = { $player } declined challenge { $id }.
 challenge-withdrawn = { $player } withdrew challenge { $id }.
 challenge-expired = Challenge { $id } by { $challenger } expired unanswered.
+error-not-a-team-game = { $variant } is a game for two: challenge one opponent, /play <variant> @opponent.
+error-two-boards = { $variant } is played on two boards, which this bot cannot host yet: its rules work in /rules and in the engine, the two-board game itself comes later.
+error-team-computer = The computer does not play games for four yet: name people, or leave their seats open.
+error-team-twice = Someone is named twice: each seat needs a different player.
+error-team-size = { $variant } has { $partners } partner seat(s) and { $opponents } opponent seat(s): /play <variant> @partner vs @opponent @opponent.
+error-seat-yours = You already sit in game { $id }; the game starts when every seat is taken.
+error-seat-taken = Seat { $seat } is taken by { $player }: pick an open seat.
+error-no-open-seat = Every seat of game { $id } is taken or kept for someone.
+challenge-teams = { $challenger } proposes a team game of { $variant } ({ $clock }). Game { $id }:
+seat-taken = { $player } takes seat { $seat } in game { $id }:
+seat-team = Team { $team }: { $seats }
+seat-line = seat { $seat } ({ $color }) { $player }
+seat-open = open
+seat-invited = { $player } (invited)
+seat-how = Take a seat with the buttons or /accept { $id } (someone invited takes their own seat); the game starts when every seat is taken.
+button-take-seat = Take seat { $seat } ({ $color })
 button-accept = Accept
 button-decline = Decline
 
@@ -213,6 +229,10 @@ error-timeline-not-time-travel = Game { $id } is not a time-travel game: it has 
 reason-setup-check = { $loser } was in check before the first move
 reason-king-capture = the king could be taken at once after the placement
 reason-mate-at-once = mate at once was possible after the placement
+# Janggi: ends decided by counting points.
+reason-bikjang = the generals kept facing each other (bikjang), decided on points
+reason-passes = both sides passed, decided on points
+reason-points = a drawn position decided on points
 setup-error-gives-check = A piece on { $square } would attack the enemy king.
 games-setup = being set up
 
@@ -239,3 +259,4 @@ help =
     Time travel: T-2:Nf3 e5 jumps back 2 of your moves with the knight now on f3 and plays e5 in the new timeline (or send the jump, then the move); two charges each, /rules timetravel; /timeline [game] shows every abandoned timeline under the present board.
     Kriegspiel: the same, and you see only your own pieces; a move the real position forbids is "impossible" and you try again.
     Battle chess and other setup games: after /accept send your setup to me in private (Ke1 Qd1 e2, a FEN half, random, ready); in placement games (Frolov chess, Maharajah) place one piece at a time here, in turn. Kriegspiel from a secret setup (kriegspielbattle) keeps both setups secret for the whole game.
+    Janggi: pieces stand on the points; type pass (or your general's square twice, e2e2) to pass your turn; a draw is decided on points (/rules janggi).

@@ -46,6 +46,22 @@ challenge-open = { $challenger } ищет соперника: { $variant } ({ $c
 challenge-declined = { $player } отклоняет вызов { $id }.
 challenge-withdrawn = { $player } отзывает вызов { $id }.
 challenge-expired = Вызов { $id } от { $challenger } истёк без ответа.
+error-not-a-team-game = { $variant } — игра вдвоём: вызовите одного соперника, /play <вариант> @соперник.
+error-two-boards = { $variant } играются на двух досках, а их бот пока не проводит: правила есть в /rules и в движке, сама игра на двух досках появится позже.
+error-team-computer = Компьютер пока не играет вчетвером: назовите людей или оставьте их места свободными.
+error-team-twice = Кто-то назван дважды: на каждом месте должен быть другой игрок.
+error-team-size = В игре { $variant } мест партнёров: { $partners }, мест соперников: { $opponents }. /play <вариант> @партнёр vs @соперник @соперник.
+error-seat-yours = Вы уже сидите в партии { $id }; она начнётся, когда займут все места.
+error-seat-taken = Место { $seat } занято: { $player }. Выберите свободное.
+error-no-open-seat = Все места партии { $id } заняты или за кем-то оставлены.
+challenge-teams = { $challenger } предлагает командную партию: { $variant } ({ $clock }). Партия { $id }:
+seat-taken = { $player } занимает место { $seat } в партии { $id }:
+seat-team = Команда { $team }: { $seats }
+seat-line = место { $seat } ({ $color }) { $player }
+seat-open = свободно
+seat-invited = { $player } (приглашён)
+seat-how = Займите место кнопкой или командой /accept { $id } (приглашённый занимает своё); партия начнётся, когда займут все места.
+button-take-seat = Занять место { $seat } ({ $color })
 button-accept = Принять
 button-decline = Отклонить
 
@@ -54,7 +70,7 @@ game-started = Партия { $id } началась: { $variant }, { $white } (
 chess960-position = Начальная позиция номер { $number }.
 fog-started = Туман войны: присылайте ходы мне в личный чат; там же каждый получает свою доску.
 turn = { $id } · ход { $number } · ходит { $player } ({ $color })
-moved = { $id }: { $player } сыграл { $san }.
+moved = { $id }: ход { $player }: { $san }.
 game-title = { $variant }: { $white } — { $black } · { $id }
 game-gif = Партия { $id }, ход за ходом.
 you-moved = { $id }: вы сыграли { $san }.
@@ -62,7 +78,7 @@ your-turn = { $id } · ход { $number } · ваш ход.
 their-turn = { $id } · ход { $number } · ждём соперника.
 you-are-in-check = Вам шах!
 kriegspiel-started = Кригшпиль: каждый видит только свои фигуры. Присылайте ходы мне в личный чат; я судья и объявляю вам обоим и здесь ходы, взятия, шахи, пешечные попытки и невозможные попытки.
-referee-moved = { $id }: { $player } ({ $color }) сделал ход.
+referee-moved = { $id }: ход { $player } ({ $color }) сделан.
 referee-capture = { $id }: { $player } ({ $color }) берёт на { $square }.
 referee-check = { $id }: шах { $direction }.
 referee-double-check = { $id }: двойной шах — { $first } и { $second }.
@@ -78,7 +94,7 @@ referee-pawn-tries = { $id }: у { $player } ({ $color }) { $count ->
     [few] { $count } пешечные попытки
    *[many] { $count } пешечных попыток
 }.
-referee-impossible = { $id }: { $player } ({ $color }) попытался сделать невозможный ход.
+referee-impossible = { $id }: { $player } ({ $color }): попытка невозможного хода.
 you-impossible = { $id }: «{ $move }» — невозможно. Ход по-прежнему ваш — попробуйте другой.
 color-white = белые
 color-black = чёрные
@@ -137,7 +153,7 @@ reason-hill = король на вершине горы
 reason-race = король дошёл до последней горизонтали
 reason-no-pieces = не осталось фигур
 reason-no-moves = не осталось ходов
-reason-resign = { $loser } сдался
+reason-resign = { $loser } сдаётся
 reason-timeout = у { $loser } кончилось время
 reason-timeout-draw = время вышло, но у соперника нет материала для мата
 reason-agreement = по соглашению
@@ -155,7 +171,7 @@ setup-state-ready = { $id } · ваша расстановка ({ $color }) го
 setup-state-final = { $id } · ваша расстановка ({ $color }) окончательна.
 setup-random = Поставлена случайная расстановка.
 setup-last = Поставлена ваша прошлая расстановка в этом варианте.
-setup-player-ready = { $id }: { $player } готов.
+setup-player-ready = { $id }: расстановка { $player } готова.
 setup-timeout = { $id }: время на расстановку вышло; случайная расстановка для: { $players }.
 setup-timeout-you = { $id }: время на расстановку вышло; вам поставлена случайная расстановка.
 setup-revealed = { $id }: обе расстановки открыты.
@@ -163,7 +179,7 @@ setup-kept-secret = { $id }: обе стороны расставлены; ка�
 setup-public-started = Партия { $id } расставляется: { $variant }, { $white } (белые) против { $black } (чёрные), часы: { $clock }. Игроки ставят фигуры здесь, по одной, по очереди: например Крe1 или Ke1 (e2 — пешка), или «случайно». Часы пойдут, когда будут расставлены все фигуры.
 setup-public-turn = { $id }: ставит { $player } ({ $color }): { $pieces }.
 setup-public-deadline = Время на этот ход расстановки: { $left }; потом оставшиеся фигуры встанут случайно.
-setup-public-placed = { $id }: { $player } поставил { $placement }.
+setup-public-placed = { $id }: { $player } ставит { $placement }.
 setup-public-placed-random = { $id }: { $player } — случайно: { $placement }.
 setup-public-timeout = { $id }: у { $player } вышло время на расстановку; остальные фигуры встанут случайно.
 setup-public-done = { $id }: все фигуры расставлены; игра начинается.
@@ -213,6 +229,10 @@ error-timeline-not-time-travel = Партия { $id } — не путешест�
 reason-setup-check = { $loser } под шахом ещё до первого хода
 reason-king-capture = после расстановки короля можно было сразу взять
 reason-mate-at-once = после расстановки можно было сразу дать мат
+# Чанги: концы партии, решённые подсчётом очков.
+reason-bikjang = генералы остались друг против друга (бикчан), решено по очкам
+reason-passes = обе стороны пропустили ход, решено по очкам
+reason-points = ничейная позиция решена по очкам
 setup-error-gives-check = Фигура на { $square } нападала бы на короля соперника.
 games-setup = идёт расстановка
 
@@ -239,3 +259,4 @@ help =
     Путешествие во времени: T-2:Кf3 e5 — прыжок на 2 своих хода назад с конём, который сейчас на f3, и ход e5 в новой линии времени (или прыжок, потом ход); по два заряда, /rules timetravel; /timeline [партия] показывает под доской все оставленные линии времени.
     Кригшпиль: так же, но вы видите только свои фигуры; ход, невозможный в настоящей позиции, объявляется «невозможным», и вы ходите снова.
     Боевые шахматы и другие игры с расстановкой: после /accept пришлите мне расстановку в личный чат (Крe1 Фd1 e2, половина доски в FEN, «случайно», «готов»); в играх с поочерёдной расстановкой (шахматы Фролова, «Махараджа») ставьте здесь по одной фигуре по очереди. В кригшпиле с тайной расстановкой (kriegspielbattle) расстановки остаются тайными всю партию.
+    Чанги: фигуры стоят на пересечениях; чтобы пропустить ход, напишите пас (или поле генерала дважды, e2e2); ничья решается по очкам (/rules janggi).

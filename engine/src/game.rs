@@ -358,6 +358,28 @@ impl Variant {
     pub fn definition(&self) -> &VariantDef {
         &self.0
     }
+    /// `san` with Russian piece letters (`Nf3` → `Кf3`, `exd8=Q` →
+    /// `exd8=Ф`, `N@f3` → `К@f3`) for the pieces that have them; castling,
+    /// squares and pieces without a Russian letter stay as they are. What it
+    /// writes, [`Game::parse_move`] reads back.
+    pub fn russian_san(&self, san: &str) -> String {
+        if san.starts_with("O-O") {
+            return san.to_owned();
+        }
+        let mut out = String::with_capacity(san.len() + 4);
+        for c in san.chars() {
+            let russian = c
+                .is_ascii_uppercase()
+                .then(|| self.0.piece_by_letter(c))
+                .flatten()
+                .and_then(|piece| self.0.pieces[piece].russian.as_deref());
+            match russian {
+                Some(name) => out.push_str(name),
+                None => out.push(c),
+            }
+        }
+        out
+    }
     fn tables(&self) -> &AnyTables {
         self.1.get_or_init(|| AnyTables::build(&self.0))
     }
@@ -456,7 +478,8 @@ impl Game {
     }
 
     /// Rebuilds a game from its record: the start FEN and the UCI moves
-    /// (Kriegspiel's impossible attempts among them, marked `e2e4?`).
+    /// (Kriegspiel's impossible attempts among them, marked `e2e4?`; in
+    /// bughouse the pieces a partner passed on, `+n`, see [`Game::receive`]).
     pub fn replay<S: AsRef<str>>(
         variant: &Variant,
         start_fen: &str,
@@ -469,6 +492,15 @@ impl Game {
             if let Some(attempt) = uci.strip_suffix(IMPOSSIBLE_MARK) {
                 game.record_impossible(attempt);
                 continue;
+            }
+            if let Some(letter) = crate::passing::gift_letter(uci) {
+                if game.receive(letter) {
+                    continue;
+                }
+                return Err(ReplayError::Move {
+                    ply,
+                    uci: uci.chars().take(16).collect(),
+                });
             }
             if game.apply_stored(uci).is_none() {
                 return Err(ReplayError::Move {
@@ -816,14 +848,15 @@ impl Game {
                 return Some(o);
             }
             let hash = s.hashes[s.hashes.len() - 1];
+            // `decide_draw`: a draw, or a win on points where the variant counts them.
             if s.hashes.iter().filter(|&&h| h == hash).count() >= 3 {
-                return Some(Outcome::draw(Reason::Repetition));
+                return Some(r.decide_draw(pos, Reason::Repetition));
             }
             if pos.halfmove >= 100 {
-                return Some(Outcome::draw(Reason::FiftyMoves));
+                return Some(r.decide_draw(pos, Reason::FiftyMoves));
             }
             if material::insufficient(&r, pos, 0) && material::insufficient(&r, pos, 1) {
-                return Some(Outcome::draw(Reason::InsufficientMaterial));
+                return Some(r.decide_draw(pos, Reason::InsufficientMaterial));
             }
             None
         })

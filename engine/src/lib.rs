@@ -29,6 +29,7 @@ pub mod mechanics;
 pub mod moves;
 pub mod notation;
 pub mod outcome;
+pub mod passing;
 pub mod rules;
 pub mod search;
 pub mod setup;
@@ -50,4 +51,6 @@ pub use outcome::{Outcome, Ranking, Reason, Standing};
 pub use side::{Side, Team};
 pub use timeline::{Frame, Jump, JumpError, JumpRequest, Timeline, Turn, TurnError};
 pub use variant::VariantError;
-pub use view::{Art, Audience, BoardStyle, PieceGlyph, PocketView, SquareView, View, Visibility};
+pub use view::{
+    Art, Audience, BoardStyle, JanggiArt, PieceGlyph, PocketView, SquareView, View, Visibility,
+};

@@ -37,7 +37,7 @@ fn material<B: Bits>(r: &Rules<B>, pos: &Position<B>) -> Material<B> {
             Art::Bishop => m.bishops |= b,
             Art::Knight => m.knights |= b,
             Art::Pawn => m.pawns |= b,
-            Art::Token => m.others |= b,
+            Art::Token | Art::Janggi(_) => m.others |= b,
         }
     }
     let g = &def.geometry;
@@ -52,6 +52,10 @@ fn material<B: Bits>(r: &Rules<B>, pos: &Position<B>) -> Material<B> {
 /// Whether `side` can never win by the rules (it lacks winning material).
 pub fn insufficient<B: Bits>(r: &Rules<B>, pos: &Position<B>, side: usize) -> bool {
     let def = r.def;
+    if def.partner_pockets {
+        // A partner may send any piece at any time.
+        return false;
+    }
     let m = material(r, pos);
     if m.others.any() || r.t.flag.any() {
         // Fairy pieces: assume they can win; a lone king can walk to the hill or the goal.

@@ -57,6 +57,9 @@ pub fn san_body<B: Bits>(r: &Rules<B>, mv: Move, legal: &[Move]) -> String {
         }
         _ => {}
     }
+    if crate::mechanics::palace::is_pass(mv) {
+        return "pass".into();
+    }
     let mut s = String::new();
     let from = mv.from as usize;
     if piece.pawn {
@@ -171,6 +174,14 @@ pub fn parse<B: Bits>(
     let text = text.trim();
     if text.is_empty() || text.len() > MAX_MOVE_TEXT {
         return Err(MoveError::Unparseable);
+    }
+    // A pass (Janggi): `pass`, `пас`, `пропуск`.
+    if matches!(text.to_lowercase().as_str(), "pass" | "пас" | "пропуск") {
+        return legal
+            .iter()
+            .copied()
+            .find(|&m| crate::mechanics::palace::is_pass(m))
+            .ok_or(MoveError::Illegal);
     }
     let text = latinize(r, text);
     let text = text.trim_end_matches(['+', '#', '!', '?']);

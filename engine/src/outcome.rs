@@ -37,6 +37,13 @@ pub enum Reason {
     KingCapture,
     /// White could mate at once after the placement phase (Frolov chess).
     MateAtOnce,
+    /// The royals kept facing each other after a move (Janggi's bikjang),
+    /// decided by points where the variant counts them.
+    Bikjang,
+    /// Both sides passed in a row, decided by points where counted.
+    Passes,
+    /// A draw (repetition, fifty moves, material) decided by points (Janggi).
+    Points,
 }
 
 impl Reason {
@@ -57,6 +64,9 @@ impl Reason {
             Reason::CheckAtStart => "setup-check",
             Reason::KingCapture => "king-capture",
             Reason::MateAtOnce => "mate-at-once",
+            Reason::Bikjang => "bikjang",
+            Reason::Passes => "passes",
+            Reason::Points => "points",
         }
     }
 }

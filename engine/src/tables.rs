@@ -87,6 +87,10 @@ pub struct PieceTables<B> {
     /// The moves as a few translations of the whole set of pieces, for
     /// counting them all at once (pawns), on boards of up to 64 squares.
     pub shifts: Option<Shifts>,
+    /// Piece types (mask) a hopper may not jump over (the Janggi cannon).
+    pub not_screens: u32,
+    /// Piece types (mask) it may not capture.
+    pub not_captured: u32,
 }
 
 /// A piece type's moves as translations by a square offset, each from a set
@@ -320,6 +324,7 @@ impl<B: Bits> Tables<B> {
             tables: Vec::new(),
             keys: Vec::new(),
         };
+        let palace = &def.palace;
         let side_zone = |side: usize, ranks: &dyn Fn(u8) -> bool| -> B {
             let mut zone = B::EMPTY;
             for sq in 0..size {
@@ -359,8 +364,23 @@ impl<B: Bits> Tables<B> {
                     magic_bishop: false,
                     slide_rays: Vec::new(),
                     shifts: None,
+                    not_screens: piece.palace.not_screens,
+                    not_captured: piece.palace.not_captured,
                 };
-                for atom in &piece.atoms {
+                let zone = piece.palace.confined.as_ref().map(|zones| {
+                    let mut set = B::EMPTY;
+                    for &sq in &zones[side] {
+                        set.set(sq);
+                    }
+                    set
+                });
+                let atoms = piece.atoms.iter().map(|a| (a, false));
+                let line_atoms = piece.palace.line_atoms.iter().map(|a| (a, true));
+                for (atom, on_lines) in atoms.chain(line_atoms) {
+                    let walk = Walk {
+                        lines: on_lines,
+                        zone,
+                    };
                     if let Some(second) = &atom.then {
                         t.bent.push((atom.clone(), (**second).clone()));
                         if atom.captures {
@@ -371,7 +391,7 @@ impl<B: Bits> Tables<B> {
                     for &step in &atom.steps {
                         let step = orient(side, step);
                         if atom.is_rider() || atom.hop != Hop::None || atom.min_range > 1 {
-                            let id = rays.id(g, step, atom.max_range);
+                            let id = rays.id(def, step, atom.max_range, walk);
                             t.riders.push(Rider {
                                 ray: id,
                                 quiet: atom.moves,
@@ -392,6 +412,9 @@ impl<B: Bits> Tables<B> {
                             let Some(to) = g.offset(from, step.0, step.1) else {
                                 continue;
                             };
+                            if !walk.allows(palace, from, to) {
+                                continue;
+                            }
                             if atom.lame || atom.initial {
                                 if atom.captures {
                                     t.exotic = true;
@@ -455,8 +478,8 @@ impl<B: Bits> Tables<B> {
             .then(Magics::get);
         let full_set = |riders: &mut dyn Iterator<Item = &Rider>, steps: &[(i32, i32); 4]| {
             let found: Vec<(i32, i32)> = riders
-                .filter(|r| rays.keys[r.ray].1 == 0)
-                .map(|r| rays.keys[r.ray].0)
+                .filter(|r| rays.keys[r.ray].max == 0 && rays.keys[r.ray].walk.is_plain())
+                .map(|r| rays.keys[r.ray].step)
                 .collect();
             magic.is_some() && steps.iter().all(|s| found.contains(s))
         };
@@ -468,8 +491,9 @@ impl<B: Bits> Tables<B> {
                     t.magic_bishop = full_set(&mut t.riders.iter(), &Magics::BISHOP_STEPS);
                 }
                 let covered = |ray: usize| {
-                    let (step, max) = rays.keys[ray];
+                    let RayKey { step, max, walk } = rays.keys[ray];
                     max == 0
+                        && walk.is_plain()
                         && ((t.magic_rook && Magics::ROOK_STEPS.contains(&step))
                             || (t.magic_bishop && Magics::BISHOP_STEPS.contains(&step)))
                 };
@@ -502,8 +526,8 @@ impl<B: Bits> Tables<B> {
                     if !r.capture || r.hop != Hop::None || r.initial {
                         continue;
                     }
-                    let (step, max) = rays.keys[r.ray];
-                    let reverse = rays.id(g, (-step.0, -step.1), max);
+                    let RayKey { step, max, walk } = rays.keys[r.ray];
+                    let reverse = rays.id(def, (-step.0, -step.1), max, walk);
                     match rider_attacks[side]
                         .iter_mut()
                         .find(|e| e.0 == reverse && e.2 == r.min)
@@ -520,9 +544,9 @@ impl<B: Bits> Tables<B> {
             rider_attacks[side]
                 .iter()
                 .map(|&(ray, mask, min)| {
-                    let (step, max) = rays.keys[ray];
+                    let RayKey { step, max, walk } = rays.keys[ray];
                     let mut mask = mask;
-                    if max == 0 && min <= 1 {
+                    if max == 0 && min <= 1 && walk.is_plain() {
                         if Magics::ROOK_STEPS.contains(&step) {
                             mask &= !orth;
                         }
@@ -541,13 +565,13 @@ impl<B: Bits> Tables<B> {
         } = rays;
         let ray_increasing = ray_keys
             .iter()
-            .map(|((dx, dy), _)| *dy > 0 || (*dy == 0 && *dx > 0))
+            .map(|k| k.step.1 > 0 || (k.step.1 == 0 && k.step.0 > 0))
             .collect();
-        let ray_step = ray_keys.iter().map(|(step, _)| *step).collect();
+        let ray_step = ray_keys.iter().map(|k| k.step).collect();
         let ray_near = rays
             .iter()
             .zip(&ray_keys)
-            .map(|(table, (step, _))| {
+            .map(|(table, RayKey { step, .. })| {
                 (0..4)
                     .map(|k| {
                         (0..size)
@@ -718,17 +742,48 @@ impl<B: Bits> Tables<B> {
     }
 }
 
-/// Builds ray tables on demand, one per (step, range).
+/// Where a movement may go besides staying on the board: only along the
+/// variant's marked lines (palace diagonals), only inside a zone (a palace).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+struct Walk<B> {
+    lines: bool,
+    zone: Option<B>,
+}
+
+impl<B: Bits> Walk<B> {
+    /// Whether a step from `from` to its neighbour `to` is allowed.
+    fn allows(&self, palace: &crate::variant::PalaceRules, from: usize, to: usize) -> bool {
+        self.zone.is_none_or(|z| z.has(from) && z.has(to))
+            && (!self.lines || palace.linked(from, to))
+    }
+
+    /// Whether it is just the board (magic lookups apply).
+    fn is_plain(&self) -> bool {
+        !self.lines && self.zone.is_none()
+    }
+}
+
+/// What a ray table is for: a step, a range, a walk.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+struct RayKey<B> {
+    step: (i32, i32),
+    max: u8,
+    walk: Walk<B>,
+}
+
+/// Builds ray tables on demand, one per (step, range, walk).
 struct RayBuilder<B> {
     tables: Vec<Vec<B>>,
-    keys: Vec<((i32, i32), u8)>,
+    keys: Vec<RayKey<B>>,
 }
 
 impl<B: Bits> RayBuilder<B> {
-    fn id(&mut self, g: &crate::geometry::Geometry, step: (i32, i32), max: u8) -> usize {
-        if let Some(i) = self.keys.iter().position(|k| *k == (step, max)) {
+    fn id(&mut self, def: &VariantDef, step: (i32, i32), max: u8, walk: Walk<B>) -> usize {
+        let key = RayKey { step, max, walk };
+        if let Some(i) = self.keys.iter().position(|k| *k == key) {
             return i;
         }
+        let g = &def.geometry;
         let size = g.size();
         let mut table = vec![B::EMPTY; size];
         for (sq, entry) in table.iter_mut().enumerate() {
@@ -738,6 +793,9 @@ impl<B: Bits> RayBuilder<B> {
             let mut cur = sq;
             let mut n = 0;
             while let Some(next) = g.offset(cur, step.0, step.1) {
+                if !walk.allows(&def.palace, cur, next) {
+                    break;
+                }
                 entry.set(next);
                 cur = next;
                 n += 1;
@@ -746,7 +804,7 @@ impl<B: Bits> RayBuilder<B> {
                 }
             }
         }
-        self.keys.push((step, max));
+        self.keys.push(key);
         self.tables.push(table);
         self.tables.len() - 1
     }

@@ -42,6 +42,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../config/variants/crazyhouse.toml"),
     ),
     (
+        "bughouse.toml",
+        include_str!("../../config/variants/bughouse.toml"),
+    ),
+    (
         "antichess.toml",
         include_str!("../../config/variants/antichess.toml"),
     ),
@@ -88,6 +92,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     (
         "timetravel.toml",
         include_str!("../../config/variants/timetravel.toml"),
+    ),
+    (
+        "janggi.toml",
+        include_str!("../../config/variants/janggi.toml"),
     ),
 ];
 
@@ -216,6 +224,59 @@ pub struct PieceDef {
     pub russian: Option<String>,
     /// Castles with the king (rooks).
     pub castles: bool,
+    /// Palaces and lines (Janggi): see [`PalacePiece`].
+    pub palace: PalacePiece,
+}
+
+/// What a piece may do on marked lines and in zones, and whom a hopper may
+/// not jump over or take (Janggi: `lines`, `confined`, `hops_not_over`,
+/// `captures_not` in a piece's TOML table).
+#[derive(Clone, Debug, Default)]
+pub struct PalacePiece {
+    /// Movement allowed only along the variant's marked lines (the palace diagonals).
+    pub line_atoms: Vec<Atom>,
+    /// The squares each side's piece may never leave (its palace), by side.
+    pub confined: Option<[Vec<usize>; SIDES]>,
+    /// Piece types (mask) a hopper may not use as its screen.
+    pub not_screens: u32,
+    /// Piece types (mask) it may not capture.
+    pub not_captured: u32,
+}
+
+/// Counting points to decide what would be a draw (Janggi): `[counting]` in TOML.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Counting {
+    /// Points of each piece type, by type index.
+    pub values: Vec<f64>,
+    /// Points each side gets besides its pieces (the second player's compensation), by side.
+    pub bonus: [f64; SIDES],
+}
+
+/// Palaces, marked lines, passing and facing royals (Janggi), as variant keys.
+#[derive(Clone, Debug, Default)]
+pub struct PalaceRules {
+    /// Marked straight lines (`lines = ["d1-f3"]`), each as its squares in order.
+    pub lines: Vec<Vec<usize>>,
+    /// A river drawn between this rank (1-based) and the next (`river = 5`).
+    pub river: Option<u8>,
+    /// A side not in check may pass (its royal "moves" to its own square);
+    /// two passes in a row end the game (by points where counted, else drawn).
+    pub pass: bool,
+    /// Bikjang: when royals face each other on a line with nothing between,
+    /// the side to move must break the facing or pass; a facing that
+    /// survives a move ends the game (by points where counted, else drawn).
+    pub bikjang: bool,
+    /// Draws are decided by points.
+    pub counting: Option<Counting>,
+}
+
+impl PalaceRules {
+    /// Whether `a` and `b` are neighbours on one marked line.
+    pub fn linked(&self, a: usize, b: usize) -> bool {
+        self.lines
+            .iter()
+            .any(|line| line.windows(2).any(|w| w == [a, b] || w == [b, a]))
+    }
 }
 
 /// Most piece types a variant may define.
@@ -249,6 +310,12 @@ pub struct VariantDef {
     pub drop_mate: DropMate,
     /// What a captured promoted piece becomes in the captor's pocket.
     pub promoted_capture: PromotedCapture,
+    /// Pockets are filled from outside, by a partner's captures on another
+    /// board (bughouse; `partner_pockets = true`): a capture does not go to
+    /// the captor's pocket, and a side without a legal move that some drop
+    /// would save is neither mated nor stalemated — it waits for pieces.
+    /// See [`crate::mechanics`] (`partner_pockets`).
+    pub partner_pockets: bool,
     /// Captures explode (atomic).
     pub atomic: bool,
     /// Piece types an explosion spares (pawns in atomic).
@@ -291,8 +358,13 @@ pub struct VariantDef {
     /// How many players take turns (`seats = 4` in TOML; default two, one
     /// per side). Seat `k` plays side `k % 2`.
     pub seats: u8,
+    /// How many boards one game is played on (`boards = 2`: bughouse, each
+    /// board with its own two players; default one). See [`VariantDef::seating`].
+    pub boards: u8,
     /// The file it came from.
     pub source: String,
+    /// Palaces, lines, passing, facing royals, counting (Janggi).
+    pub palace: PalaceRules,
 }
 
 impl fmt::Debug for VariantDef {
@@ -315,6 +387,36 @@ impl VariantDef {
     /// take turns commanding their army: seats 0 and 2 play side 0).
     pub fn side_of_seat(&self, seat: usize) -> Side {
         Side((seat % SIDES) as u8)
+    }
+
+    /// Every player's place in a game, in seat order: the board, the side on
+    /// it and the team. One board: the seats take turns
+    /// ([`VariantDef::side_of_seat`]). Two boards (bughouse): seats 0 and 1
+    /// play white and black on the first board, seats 2 and 3 white and
+    /// black on the second, and partners play opposite colours (seats 0 and
+    /// 3 are team 0, seats 1 and 2 team 1).
+    ///
+    /// ```
+    /// use kodex_engine::{Registry, Side, Team};
+    /// let registry = Registry::builtin();
+    /// let bughouse = registry.get("bughouse").unwrap().definition();
+    /// assert_eq!(bughouse.seating()[3], (1, Side::BLACK, Team(0)));
+    /// ```
+    pub fn seating(&self) -> Vec<(usize, Side, Team)> {
+        if self.boards == 2 {
+            return (0..4)
+                .map(|seat| {
+                    let (board, side) = (seat / 2, seat % 2);
+                    (board, Side(side as u8), Team(((side + board) % 2) as u8))
+                })
+                .collect();
+        }
+        (0..usize::from(self.seats))
+            .map(|seat| {
+                let side = self.side_of_seat(seat);
+                (0, side, self.team_of(side))
+            })
+            .collect()
     }
 
     /// The team `side` plays for: the `teams` table of the definition, or by
@@ -350,6 +452,16 @@ struct RawPiece {
     ru: Option<String>,
     #[serde(default)]
     castles: bool,
+    /// Betza movement allowed only along marked lines.
+    lines: Option<String>,
+    /// Zone names, one per side, the piece may not leave.
+    confined: Option<[String; 2]>,
+    /// Letters of pieces a hopper may not jump over.
+    #[serde(default)]
+    hops_not_over: Vec<String>,
+    /// Letters of pieces it may not capture.
+    #[serde(default)]
+    captures_not: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -382,6 +494,8 @@ struct RawVariant {
     #[serde(default)]
     promoted_capture: PromotedCapture,
     #[serde(default)]
+    partner_pockets: bool,
+    #[serde(default)]
     atomic: bool,
     #[serde(default)]
     explosion_immune: Vec<String>,
@@ -412,6 +526,24 @@ struct RawVariant {
     /// The team of each side, by side index.
     teams: Option<Vec<u8>>,
     seats: Option<u8>,
+    #[serde(default)]
+    lines: Vec<String>,
+    river: Option<u8>,
+    #[serde(default)]
+    pass: bool,
+    #[serde(default)]
+    bikjang: bool,
+    counting: Option<RawCounting>,
+    boards: Option<u8>,
+}
+
+/// A definition's `[counting]` table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCounting {
+    values: BTreeMap<String, f64>,
+    #[serde(default)]
+    bonus: [f64; 2],
 }
 
 /// A definition's `[setup]` table.
@@ -593,12 +725,19 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         return Err(err("pieces", format!("at most {} piece types", MAX_TYPES)));
     }
     let mut raw_pieces = Vec::new();
+    let mut raw_palace = Vec::new();
     for (letter, value) in &letters {
         let key = format!("pieces.{letter}");
         let piece: RawPiece = (*value)
             .clone()
             .try_into()
             .map_err(|e: toml::de::Error| err(&key, e.message().to_string()))?;
+        raw_palace.push(RawPalacePiece {
+            lines: piece.lines.clone(),
+            confined: piece.confined.clone(),
+            hops_not_over: piece.hops_not_over.clone(),
+            captures_not: piece.captures_not.clone(),
+        });
         raw_pieces.push((*letter, piece));
     }
     let index_of = |c: &str| -> Option<usize> {
@@ -622,9 +761,10 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
             Some("bishop") => Art::Bishop,
             Some("knight") => Art::Knight,
             Some("pawn") => Art::Pawn,
-            Some(other) => {
-                return Err(err(&format!("{key}.art"), format!("unknown art `{other}`")))
-            }
+            Some(other) => match crate::view::JanggiArt::named(other) {
+                Some(janggi) => Art::Janggi(janggi),
+                None => return Err(err(&format!("{key}.art"), format!("unknown art `{other}`"))),
+            },
         };
         let mut promotes_to = Vec::new();
         for target in &p.promotes_to {
@@ -665,8 +805,11 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
             drop_ranks,
             russian: p.ru,
             castles: p.castles,
+            palace: PalacePiece::default(),
         });
     }
+    let palace = build_palace(&raw, &raw_palace, &letters, &geometry, &zones, &mut pieces)
+        .map_err(|(key, problem)| err(&key, problem))?;
     if pieces.iter().filter(|p| p.royal).count() > 1 {
         return Err(err("pieces", "at most one royal piece type".into()));
     }
@@ -700,6 +843,9 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     if !raw.drops && raw.drop_mate != DropMate::Allowed {
         return Err(err("drop_mate", "needs `drops = true`".into()));
     }
+    if !raw.drops && raw.partner_pockets {
+        return Err(err("partner_pockets", "needs `drops = true`".into()));
+    }
     if !raw.drops && raw.promoted_capture != PromotedCapture::Pawn {
         return Err(err("promoted_capture", "needs `drops = true`".into()));
     }
@@ -710,6 +856,17 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         .map(|setup| build_setup(setup, &pieces, raw.ranks))
         .transpose()
         .map_err(|problem| err("setup", problem))?;
+    let boards = match raw.boards {
+        None | Some(1) => 1,
+        Some(2) if raw.drops && raw.seats.is_none_or(|s| s == SIDES as u8) => 2,
+        Some(2) => {
+            return Err(err(
+                "boards",
+                "two boards need drops and two players a board (bughouse)".into(),
+            ))
+        }
+        Some(other) => return Err(err("boards", format!("{other} boards: 1 or 2"))),
+    };
     let seats = match raw.seats {
         None => SIDES as u8,
         Some(seats @ (2 | 4)) => seats,
@@ -770,6 +927,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         drops: raw.drops,
         drop_mate: raw.drop_mate,
         promoted_capture: raw.promoted_capture,
+        partner_pockets: raw.partner_pockets,
         atomic: raw.atomic,
         explosion_immune,
         check_limit: raw.check_limit,
@@ -793,9 +951,129 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         style,
         teams,
         seats,
+        boards,
         source: file.to_string(),
+        palace,
     };
     Ok(def)
+}
+
+/// A piece's palace keys, kept apart from the rest of its table.
+struct RawPalacePiece {
+    lines: Option<String>,
+    confined: Option<[String; 2]>,
+    hops_not_over: Vec<String>,
+    captures_not: Vec<String>,
+}
+
+/// Compiles the palace keys (Janggi): marked lines, river, passing, bikjang,
+/// counting, and each piece's line moves, confinement and hopping limits.
+/// Errors are (key, problem).
+fn build_palace(
+    raw: &RawVariant,
+    raw_pieces: &[RawPalacePiece],
+    letters: &[(char, &toml::Value)],
+    geometry: &Geometry,
+    zones: &BTreeMap<String, Vec<usize>>,
+    pieces: &mut [PieceDef],
+) -> Result<PalaceRules, (String, String)> {
+    let type_of = |key: &str, text: &str| -> Result<usize, (String, String)> {
+        let mut chars = text.chars();
+        let found = match (chars.next(), chars.next()) {
+            (Some(c), None) => letters
+                .iter()
+                .position(|(l, _)| *l == c.to_ascii_lowercase()),
+            _ => None,
+        };
+        found.ok_or_else(|| {
+            (
+                key.to_string(),
+                format!("`{text}` is not a piece of this variant"),
+            )
+        })
+    };
+    let mut lines = Vec::new();
+    for text in &raw.lines {
+        let ends = text
+            .split_once('-')
+            .and_then(|(a, b)| Some((geometry.parse(a)?, geometry.parse(b)?)));
+        let Some((a, b)) = ends else {
+            return Err((
+                "lines".into(),
+                format!("`{text}` is not a line like d1-f3 between two squares of the board"),
+            ));
+        };
+        let (df, dr) = (
+            geometry.file_of(b) - geometry.file_of(a),
+            geometry.rank_of(b) - geometry.rank_of(a),
+        );
+        let straight = (df == 0 || dr == 0 || df.abs() == dr.abs()) && a != b;
+        let steps = df.abs().max(dr.abs());
+        let squares: Vec<usize> = (0..=steps)
+            .filter_map(|k| geometry.offset(a, df.signum() * k, dr.signum() * k))
+            .collect();
+        if !straight || squares.len() != steps as usize + 1 {
+            return Err((
+                "lines".into(),
+                format!("`{text}` is not a straight line over existing squares"),
+            ));
+        }
+        lines.push(squares);
+    }
+    if raw.river.is_some_and(|r| r == 0 || r >= raw.ranks) {
+        return Err(("river".into(), "must be a rank below the last one".into()));
+    }
+    let counting = match &raw.counting {
+        None => None,
+        Some(c) => {
+            let mut values = vec![0.0; pieces.len()];
+            for (letter, value) in &c.values {
+                values[type_of("counting.values", letter)?] = *value;
+            }
+            Some(Counting {
+                values,
+                bonus: c.bonus,
+            })
+        }
+    };
+    for (((letter, _), rp), piece) in letters.iter().zip(raw_pieces).zip(pieces.iter_mut()) {
+        let key = format!("pieces.{letter}");
+        if let Some(text) = &rp.lines {
+            piece.palace.line_atoms =
+                betza::parse(text).map_err(|e| (format!("{key}.lines"), e.to_string()))?;
+            if lines.is_empty() {
+                return Err((
+                    format!("{key}.lines"),
+                    "the variant marks no `lines` to move along".into(),
+                ));
+            }
+        }
+        if let Some(names) = &rp.confined {
+            let mut sets: [Vec<usize>; SIDES] = Default::default();
+            for (side, name) in names.iter().enumerate() {
+                sets[side] = zones.get(name).cloned().ok_or_else(|| {
+                    (
+                        format!("{key}.confined"),
+                        format!("`{name}` is not a zone of this variant"),
+                    )
+                })?;
+            }
+            piece.palace.confined = Some(sets);
+        }
+        for text in &rp.hops_not_over {
+            piece.palace.not_screens |= 1 << type_of(&format!("{key}.hops_not_over"), text)?;
+        }
+        for text in &rp.captures_not {
+            piece.palace.not_captured |= 1 << type_of(&format!("{key}.captures_not"), text)?;
+        }
+    }
+    Ok(PalaceRules {
+        lines,
+        river: raw.river,
+        pass: raw.pass,
+        bikjang: raw.bikjang,
+        counting,
+    })
 }
 
 /// Compiles a `[setup]` table against the variant's pieces.

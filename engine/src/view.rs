@@ -52,6 +52,43 @@ pub enum Art {
     Pawn,
     /// A round token showing [`PieceGlyph::letter`].
     Token,
+    /// A Janggi piece: an octagonal token with its sign, sized by rank.
+    Janggi(JanggiArt),
+}
+
+/// The Janggi pieces, drawn as octagonal tokens (`art = "janggi-horse"`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum JanggiArt {
+    /// The general (the largest token).
+    General,
+    /// A guard (the smallest).
+    Guard,
+    /// A horse.
+    Horse,
+    /// An elephant.
+    Elephant,
+    /// A chariot.
+    Chariot,
+    /// A cannon.
+    Cannon,
+    /// A soldier (the smallest).
+    Soldier,
+}
+
+impl JanggiArt {
+    /// The art named `janggi-<name>` in a definition, if any.
+    pub fn named(name: &str) -> Option<JanggiArt> {
+        Some(match name.strip_prefix("janggi-")? {
+            "general" => JanggiArt::General,
+            "guard" => JanggiArt::Guard,
+            "horse" => JanggiArt::Horse,
+            "elephant" => JanggiArt::Elephant,
+            "chariot" => JanggiArt::Chariot,
+            "cannon" => JanggiArt::Cannon,
+            "soldier" => JanggiArt::Soldier,
+            _ => return None,
+        })
+    }
 }
 
 /// A piece as the renderer draws it.
@@ -133,6 +170,21 @@ pub struct View {
     pub pockets: Vec<PocketView>,
     /// Checks each side still has to give to win (three-check), per side.
     pub remaining_checks: Option<Vec<u8>>,
+    /// Marked lines drawn between neighbouring squares (palace diagonals).
+    pub lines: Vec<(u16, u16)>,
+    /// A river drawn between this rank (0-based) and the next, if any.
+    pub river: Option<u8>,
+}
+
+/// The board marks of a definition's palace keys: each marked line as pairs
+/// of neighbouring squares, and the river's rank (0-based, for [`View::river`]).
+pub fn palace_marks(palace: &crate::variant::PalaceRules) -> (Vec<(u16, u16)>, Option<u8>) {
+    let lines = palace
+        .lines
+        .iter()
+        .flat_map(|line| line.windows(2).map(|w| (w[0] as u16, w[1] as u16)))
+        .collect();
+    (lines, palace.river.map(|rank| rank - 1))
 }
 
 impl View {

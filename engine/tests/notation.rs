@@ -386,3 +386,37 @@ fn pieces_keep_their_identity() {
     let knight = z.piece_id_at(1, sq("f3")).expect("dropped queen has an id");
     assert!(knight > 2);
 }
+
+/// Russian SAN is what a Russian audience reads: every legal move of
+/// pseudo-random games written with Russian letters reads back as the same
+/// move, and the letters are the Russian ones.
+#[test]
+fn russian_san_reads_back_as_the_same_move() {
+    let mut seen = std::collections::BTreeSet::new();
+    for variant in ["chess", "crazyhouse", "antichess", "horde"] {
+        let mut g = game(variant);
+        let mut seed = 7u64;
+        for _ in 0..80 {
+            let moves = g.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            for &mv in &moves {
+                let russian = g.variant().russian_san(&g.san(mv));
+                assert!(!russian.chars().any(|c| "NBRQK".contains(c)), "{russian}");
+                seen.extend(russian.chars().filter(|c| !c.is_ascii()));
+                assert_eq!(g.parse_move(&russian), Ok(mv), "{variant}: {russian}");
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            g.play(moves[(seed >> 33) as usize % moves.len()]);
+        }
+    }
+    assert_eq!(
+        Game::new(Registry::builtin().get("chess").unwrap(), Start::Standard)
+            .unwrap()
+            .variant()
+            .russian_san("exd8=Q+"),
+        "exd8=Ф+"
+    );
+    assert!(["К", "С"].iter().all(|l| seen.contains(&l.chars().next().unwrap())));
+}

@@ -77,6 +77,17 @@ fn main() -> std::io::Result<()> {
         ),
         ("cross.png", samples::cross(), Decor::default()),
         ("points.png", points_board(), Decor::default()),
+        (
+            "janggi.png",
+            janggi_board(),
+            Decor {
+                bottom: Side::WHITE,
+                names: names("Cho", "Han"),
+                clocks: clocks("4:12", "3:55"),
+                status: None,
+                to_move: None,
+            },
+        ),
     ];
     // The smallest squares the shared renderers use (boards of 15 × 15 and more).
     let small = Renderer::new(40).png(
@@ -99,10 +110,34 @@ fn main() -> std::io::Result<()> {
     Ok(())
 }
 
-/// A 9 × 10 point board (the shape of janggi and xiangqi), fairy pieces as tokens.
+/// A 9 × 10 point board (the shape of xiangqi: palaces and a river), fairy pieces as tokens.
 fn points_board() -> kodex_engine::View {
     let mut view = samples::view("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR");
     view.style = BoardStyle::Points;
     view.last_move = vec![samples::square(&view, "b3"), samples::square(&view, "e3")];
+    let mut palaces = kodex_engine::variant::PalaceRules {
+        river: Some(5),
+        ..Default::default()
+    };
+    for (from, to) in [("d1", "f3"), ("f1", "d3"), ("d8", "f10"), ("f8", "d10")] {
+        let (a, b) = (samples::square(&view, from), samples::square(&view, to));
+        palaces
+            .lines
+            .push(vec![a as usize, ((a + b) / 2) as usize, b as usize]);
+    }
+    (view.lines, view.river) = kodex_engine::view::palace_marks(&palaces);
     view
+}
+
+/// A Janggi game in the middle, as the bot draws it.
+fn janggi_board() -> kodex_engine::View {
+    let registry = kodex_engine::Registry::builtin();
+    let janggi = registry.get("janggi").expect("janggi is built in");
+    let mut game = kodex_engine::Game::new(janggi, kodex_engine::Start::Standard).expect("start");
+    for mv in [
+        "c4c5", "i7h7", "b1c3", "h10g8", "h3e3", "c10d8", "c3d5", "b8e8", "pass", "a10a9",
+    ] {
+        game.play_text(mv).expect("a legal move");
+    }
+    game.view(kodex_engine::Audience::Full)
 }

@@ -21,7 +21,7 @@ fn drawing(art: Art) -> &'static str {
         Art::Rook => ROOK,
         Art::Queen => QUEEN,
         Art::King => KING,
-        Art::Token => TOKEN,
+        Art::Token | Art::Janggi(_) => TOKEN,
     }
 }
 
@@ -132,6 +132,21 @@ fn rasterise(svg: &str, size: u32) -> Pixmap {
         );
     }
     pixmap
+}
+
+/// The sprite of a Janggi piece of `side` (blue for the first player, red
+/// for the second, as tradition has them) on a transparent `size` × `size` square.
+pub(crate) fn janggi_sprite(
+    kind: kodex_engine::JanggiArt,
+    side: u8,
+    theme: &crate::theme::Theme,
+    size: u32,
+) -> Pixmap {
+    let blue = side % 2 == 0;
+    rasterise(
+        &crate::janggi::document(kind, blue, theme.janggi_ink(side), theme.pieces[0].fill),
+        size,
+    )
 }
 
 /// The sprite of a piece: `art` in `colors` on a transparent `size` × `size` square,

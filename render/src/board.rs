@@ -155,11 +155,20 @@ fn point_lines(view: &View, layout: &Layout, file: u8, rank: u8) -> u8 {
             .cell_at(column, row)
             .is_some_and(|(file, rank)| view.at(file, rank) != SquareView::Absent)
     };
+    // The river cuts the vertical lines between its banks but on the edge files.
+    let crosses_river = |other_row: i32| {
+        let edge = file == 0 || file + 1 == view.files;
+        let other = layout.cell_at(column, other_row).map(|(_, r)| r);
+        !edge
+            && view.river.is_some_and(|bank| {
+                other.is_some_and(|other| rank.min(other) == bank && rank.max(other) == bank + 1)
+            })
+    };
     let mut lines = 0;
-    if exists(column, row - 1) {
+    if exists(column, row - 1) && !crosses_river(row - 1) {
         lines |= line::UP;
     }
-    if exists(column, row + 1) {
+    if exists(column, row + 1) && !crosses_river(row + 1) {
         lines |= line::DOWN;
     }
     if exists(column - 1, row) {
@@ -167,6 +176,25 @@ fn point_lines(view: &View, layout: &Layout, file: u8, rank: u8) -> u8 {
     }
     if exists(column + 1, row) {
         lines |= line::RIGHT;
+    }
+    // Marked diagonals (palaces) towards the neighbours they join.
+    let here = view.index(file, rank) as u16;
+    for (bit, dc, dr) in [
+        (line::UP_LEFT, -1, -1),
+        (line::UP_RIGHT, 1, -1),
+        (line::DOWN_LEFT, -1, 1),
+        (line::DOWN_RIGHT, 1, 1),
+    ] {
+        if let Some((f, r)) = layout.cell_at(column + dc, row + dr) {
+            let there = view.index(f, r) as u16;
+            if view
+                .lines
+                .iter()
+                .any(|&pair| pair == (here, there) || pair == (there, here))
+            {
+                lines |= bit;
+            }
+        }
     }
     lines
 }

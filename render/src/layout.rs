@@ -255,6 +255,8 @@ mod tests {
             marked: vec![],
             pockets: vec![],
             remaining_checks: None,
+            lines: vec![],
+            river: None,
         }
     }
 

@@ -102,6 +102,11 @@ impl Palette {
         ramps.push((theme.promoted, theme.page));
         ramps.push((theme.pieces[0].fill, theme.page));
         ramps.push((theme.pieces[1].fill, theme.page));
+        // Janggi tokens: red and blue ink on ivory, ivory on the point board.
+        for ink in [theme.janggi_ink(0), theme.janggi_ink(1)] {
+            ramps.push((ink, theme.pieces[0].fill));
+            ramps.push((ink, theme.points));
+        }
         for (from, to) in ramps {
             for step in 1..=RAMP_STEPS {
                 add(from.mix(to, step as f32 / (RAMP_STEPS + 1) as f32));

@@ -163,6 +163,15 @@ impl Theme {
         }
     }
 
+    /// The ink of `side`'s Janggi pieces: blue for the first player, red for the second.
+    pub fn janggi_ink(&self, side: u8) -> Rgb {
+        if side % 2 == 0 {
+            self.pieces[3].fill
+        } else {
+            self.pieces[2].fill
+        }
+    }
+
     /// The colours of `side`'s pieces (sides past the fourth reuse the first four).
     pub fn piece_colors(&self, side: u8) -> PieceColors {
         self.pieces[side as usize % self.pieces.len()]

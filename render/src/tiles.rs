@@ -37,6 +37,14 @@ pub(crate) mod line {
     pub const LEFT: u8 = 4;
     /// … towards the right.
     pub const RIGHT: u8 = 8;
+    /// A marked diagonal line leaves towards the top left corner.
+    pub const UP_LEFT: u8 = 16;
+    /// … towards the top right corner.
+    pub const UP_RIGHT: u8 = 32;
+    /// … towards the bottom left corner.
+    pub const DOWN_LEFT: u8 = 64;
+    /// … towards the bottom right corner.
+    pub const DOWN_RIGHT: u8 = 128;
 }
 
 /// How one visible board cell looks.
@@ -163,15 +171,20 @@ impl Tiles {
         if let Some(found) = self.sprites.read().ok().and_then(|s| s.get(&key).cloned()) {
             return found;
         }
-        let made = Arc::new(art::piece_sprite(
-            fonts,
-            piece.art,
-            piece.letter,
-            piece.promoted,
-            &self.theme.piece_colors(piece.side.0),
-            self.theme.promoted,
-            self.square,
-        ));
+        let made = Arc::new(match piece.art {
+            kodex_engine::Art::Janggi(kind) => {
+                art::janggi_sprite(kind, piece.side.0, &self.theme, self.square)
+            }
+            _ => art::piece_sprite(
+                fonts,
+                piece.art,
+                piece.letter,
+                piece.promoted,
+                &self.theme.piece_colors(piece.side.0),
+                self.theme.promoted,
+                self.square,
+            ),
+        });
         if let Ok(mut sprites) = self.sprites.write() {
             sprites.insert(key, made.clone());
         }
@@ -349,6 +362,19 @@ impl Tiles {
         }
         if lines & line::RIGHT != 0 {
             rect(start + width, start, s - start - width, width);
+        }
+        let c = s as f32 / 2.0;
+        for (bit, x, y) in [
+            (line::UP_LEFT, 0.0, 0.0),
+            (line::UP_RIGHT, s as f32, 0.0),
+            (line::DOWN_LEFT, 0.0, s as f32),
+            (line::DOWN_RIGHT, s as f32, s as f32),
+        ] {
+            if lines & bit != 0 {
+                shapes += &format!(
+                    r#"<line x1="{c}" y1="{c}" x2="{x}" y2="{y}" stroke="{color}" stroke-width="{width}"/>"#
+                );
+            }
         }
         svg(s, s, &shapes)
     }

@@ -25,6 +25,7 @@ fn move_request(actor: &str, text: &str) -> Request {
         private: false,
         actor: user(actor),
         locale: None,
+        chat_locale: None,
         action: Action::Move {
             text: text.to_owned(),
             game: None,
@@ -645,6 +646,7 @@ async fn language_follows_the_user_then_the_platform_locale_then_the_chat() {
         private: false,
         actor: user(actor),
         locale: locale.map(str::to_owned),
+        chat_locale: None,
         action: Action::Help,
     };
     let english = chat.service.handle(help(None, "alice")).await;

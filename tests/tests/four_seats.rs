@@ -3,16 +3,16 @@
 //! a clock and a strip per seat, and the result is the team's.
 //!
 //! The test variant has two armies of two rooks on the 14×14 cross; partners
-//! take turns commanding their army. Games for four are challenged seat by
-//! seat in a later step (team challenges); here the two extra seats are added
-//! to a started game in the store.
+//! take turns commanding their army. The game is a team challenge: people
+//! named are invited to their seats, the others open, and it starts when
+//! every seat is taken.
 
 mod console_support;
 
 use console_support::{game_id, has, temp_dir, to, EPOCH};
 use kodex_bot::config::Config;
 use kodex_bot::console::Console;
-use kodex_bot::store::{GameResult, SeatRow, Status};
+use kodex_bot::store::{GameResult, Status};
 use kodex_bot::time::ManualTime;
 use kodex_bot::Service;
 use kodex_engine::Registry;
@@ -35,32 +35,77 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
         .expect("service opens");
     let mut console = Console::new(service.clone(), config.boards.dir.clone());
 
-    let out = console.line("alice: /play crosstest @bob 5+0 white").await;
+    // Two people for two seats make no team game; a team has one partner.
+    let out = console.line("alice: /play chess @carol vs @bob").await;
+    assert!(has(&out, "is a game for two"), "{out:#?}");
+    let out = console
+        .line("alice: /play crosstest @carol @erin vs @bob 5+0")
+        .await;
+    assert!(has(&out, "1 partner seat(s) and 2 opponent seat(s)"), "{out:#?}");
+    let out = console.line("alice: /play crosstest @carol vs @carol").await;
+    assert!(has(&out, "named twice"), "{out:#?}");
+
+    // Alice and carol (white) against bob and an open seat (black): seats,
+    // partners and colours are shown before the start.
+    let out = console
+        .line("alice: /play crosstest @carol vs @bob 5+0 white")
+        .await;
     let id = game_id(&out);
-    let out = console.line(&format!("bob: /accept {id}")).await;
-    assert!(has(&out, "starts"), "{out:#?}");
-    // Carol joins alice's team (white, seat 2), dave bob's (black, seat 3).
+    assert!(
+        has(&out, "Team 1: seat 1 (white) alice · seat 3 (white) carol (invited)"),
+        "{out:#?}"
+    );
+    assert!(
+        has(&out, "Team 2: seat 2 (black) bob (invited) · seat 4 (black) open"),
+        "{out:#?}"
+    );
+    assert!(has(&out, &format!("/press seat:{id}:3")), "{out:#?}");
+    // A seat kept for bob is not dave's; the challenger sits already.
+    let out = console.line(&format!("dave: /press seat:{id}:1")).await;
+    assert!(has(&out, "Seat 2 is taken by bob"), "{out:#?}");
+    let out = console.line(&format!("alice: /press seat:{id}:3")).await;
+    assert!(has(&out, "your own challenge"), "{out:#?}");
+    let out = console.line(&format!("dave: /press seat:{id}:3")).await;
+    assert!(has(&out, "dave takes seat 4"), "{out:#?}");
+    assert!(has(&out, "seat 4 (black) dave"), "{out:#?}");
+    let out = console.line(&format!("dave: /accept {id}")).await;
+    assert!(has(&out, "already sit in game"), "{out:#?}");
+    let out = console.line(&format!("erin: /accept {id}")).await;
+    assert!(has(&out, "taken or kept for someone"), "{out:#?}");
+    let out = console.line("bob: /accept").await;
+    assert!(has(&out, "bob takes seat 2"), "{out:#?}");
+    // Nothing starts before the last seat is taken.
     let store = service.store();
-    let mut row = store
+    let row = store
+        .get("console", &id)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_eq!(row.status, Status::Challenge);
+    let out = console.line(&format!("carol: /accept {id}")).await;
+    assert!(has(&out, "starts"), "{out:#?}");
+    assert!(has(&out, "alice & carol (white) against bob & dave (black)"), "{out:#?}");
+    let row = store
         .get("console", &id)
         .await
         .expect("store")
         .expect("game");
     assert_eq!(row.status, Status::Active);
-    let clock = row.seats[0].remaining_ms;
-    for (seat, name) in [(2, "carol"), (3, "dave")] {
-        row.seats.push(SeatRow {
-            seat,
-            user_id: name.into(),
-            user_name: name.into(),
-            side: seat % 2,
-            team: seat % 2,
-            remaining_ms: clock,
-            setup: None,
-            ready: false,
-        });
-    }
-    assert!(store.save(&mut row).await.expect("store"));
+    let seats: Vec<(usize, &str, usize, usize)> = row
+        .seats
+        .iter()
+        .map(|s| (s.seat, s.user_id.as_str(), s.side, s.team))
+        .collect();
+    assert_eq!(
+        seats,
+        vec![
+            (0, "alice", 0, 0),
+            (1, "bob", 1, 1),
+            (2, "carol", 0, 0),
+            (3, "dave", 1, 1)
+        ]
+    );
+    assert!(row.seats.iter().all(|s| s.remaining_ms == Some(300_000)));
 
     // Seat 0 (alice) moves first; nobody else may.
     for (who, line) in [("dave", "d14d13"), ("carol", "d1d13"), ("bob", "d14d13")] {

@@ -112,6 +112,7 @@ async fn random_requests_never_panic_and_only_players_change_a_game() {
             private: fastrand::bool(),
             actor: random_user(),
             locale: maybe_text(),
+            chat_locale: maybe_text(),
             action: random_action(&game),
         };
         let asked: String = format!("{:?}", request.action).chars().take(300).collect();
@@ -158,6 +159,7 @@ async fn random_requests_never_panic_and_only_players_change_a_game() {
             private: fastrand::bool(),
             actor: kodex_bot::console::console_user(player),
             locale: None,
+            chat_locale: None,
             action,
         };
         chat.service.handle(request).await;

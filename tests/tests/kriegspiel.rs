@@ -133,7 +133,7 @@ async fn the_referee_speaks_russian_to_a_russian_chat() {
     chat.say("bob (dm): /lang ru").await;
     let out = chat.say("alice (dm): e4").await;
     assert!(
-        has(&out, &format!("[@bob] {id}: alice (белые) сделал ход.")),
+        has(&out, &format!("[@bob] {id}: ход alice (белые) сделан.")),
         "{out:#?}"
     );
     let out = chat.say("bob (dm): d5").await;

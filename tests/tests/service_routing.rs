@@ -38,6 +38,7 @@ async fn ask(
             private,
             actor: actor.clone(),
             locale: None,
+            chat_locale: None,
             action,
         })
         .await

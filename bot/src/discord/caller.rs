@@ -21,6 +21,8 @@ pub(super) struct Caller<'a> {
     pub(super) in_dm: bool,
     /// Their Discord locale, when the event carries it (interactions do).
     pub(super) locale: Option<&'a str>,
+    /// The guild's locale, when the event carries it (interactions in a guild do).
+    pub(super) chat_locale: Option<&'a str>,
 }
 
 impl Caller<'_> {
@@ -37,6 +39,7 @@ impl Caller<'_> {
             private,
             actor: user_ref(self.user, self.nick),
             locale: self.locale.map(str::to_string),
+            chat_locale: self.chat_locale.map(str::to_string),
             action,
         }
     }

@@ -167,6 +167,17 @@ async fn play(
     #[min = 1]
     #[max = 8]
     level: Option<u8>,
+    #[description = "Your partner in a game for four (open seat if empty)"]
+    #[name_localized("ru", "партнёр")]
+    #[description_localized("ru", "Ваш партнёр в игре вчетвером (свободное место, если пусто)")]
+    partner: Option<serenity::User>,
+    #[description = "The second opponent in a game for four (open seat if empty)"]
+    #[name_localized("ru", "соперник2")]
+    #[description_localized(
+        "ru",
+        "Второй соперник в игре вчетвером (свободное место, если пусто)"
+    )]
+    opponent2: Option<serenity::User>,
 ) -> Result<(), Error> {
     // Challenging a bot (this one: `/play chess @Kodex`) is a game against
     // the computer.
@@ -178,13 +189,30 @@ async fn play(
             )
         })
     };
-    let action = Action::Play {
-        variant,
-        opponent: opponent
-            .as_ref()
-            .map(|user| computer(user).unwrap_or_else(|| user_ref(user, None))),
-        clock: clock.map(|clock| clock.service_text().to_string()),
-        color: colour.map(|colour| colour.service_text().to_string()),
+    let clock = clock.map(|clock| clock.service_text().to_string());
+    let color = colour.map(|colour| colour.service_text().to_string());
+    let action = if partner.is_some() || opponent2.is_some() {
+        // A team challenge: the seats nobody is named for stay open.
+        Action::PlayTeams {
+            variant,
+            partners: partner.iter().map(|user| user_ref(user, None)).collect(),
+            opponents: [opponent, opponent2]
+                .iter()
+                .flatten()
+                .map(|user| user_ref(user, None))
+                .collect(),
+            clock,
+            color,
+        }
+    } else {
+        Action::Play {
+            variant,
+            opponent: opponent
+                .as_ref()
+                .map(|user| computer(user).unwrap_or_else(|| user_ref(user, None))),
+            clock,
+            color,
+        }
     };
     submit(ctx, action).await
 }
@@ -390,6 +418,7 @@ async fn submit(ctx: Context<'_>, action: Action) -> Result<(), Error> {
         channel: interaction.channel_id,
         in_dm: interaction.guild_id.is_none(),
         locale: Some(&interaction.locale),
+        chat_locale: interaction.guild_locale.as_deref(),
     };
     // A `/move` is private even in a channel: nobody else sees a slash
     // command whose answer is ephemeral. That is what lets a fog-of-war

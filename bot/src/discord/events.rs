@@ -61,6 +61,7 @@ async fn on_message(bot: UserId, data: &Data, message: &serenity::Message) {
         channel: message.channel_id,
         in_dm: message.guild_id.is_none(),
         locale: None,
+        chat_locale: None,
     };
     let action = Action::Text {
         text: text.to_string(),
@@ -106,6 +107,7 @@ async fn on_button(data: &Data, component: &serenity::ComponentInteraction) {
         channel: component.channel_id,
         in_dm: component.guild_id.is_none(),
         locale: Some(&component.locale),
+        chat_locale: component.guild_locale.as_deref(),
     };
     let request = caller.request(data, caller.in_dm, action);
     let acknowledged_ok = acknowledged.is_ok();

@@ -66,6 +66,7 @@ pub(super) async fn move_new_games(
             private: false,
             actor: request.actor.clone(),
             locale: request.locale.clone(),
+            chat_locale: request.chat_locale.clone(),
             action: Action::Relocate {
                 game: game.id.clone(),
                 chat: thread.to_string(),

@@ -5,19 +5,20 @@ use super::present::{chat_of, Event};
 use super::{new_game_id, Ctx, Msg, Outcome, Service};
 use crate::api::{Button, Delivery, Target, UserRef};
 use crate::clock::TimeControl;
+use crate::i18n::Lang;
 use crate::store::{GameRow, SeatRow, Status};
-use kodex_engine::{Game, Start};
+use kodex_engine::{Game, Start, Variant};
 
 /// The colour a challenger asked for.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-enum ColorChoice {
+pub(super) enum ColorChoice {
     White,
     Black,
     Random,
 }
 
 impl ColorChoice {
-    fn parse(text: &str) -> Option<ColorChoice> {
+    pub(super) fn parse(text: &str) -> Option<ColorChoice> {
         match text.trim().to_lowercase().as_str() {
             "white" | "w" | "белые" => Some(ColorChoice::White),
             "black" | "b" | "черные" | "чёрные" => Some(ColorChoice::Black),
@@ -35,6 +36,23 @@ impl ColorChoice {
     }
 }
 
+/// What a `/play` asked for, checked.
+pub(super) struct Terms {
+    pub(super) variant: Variant,
+    pub(super) time_control: TimeControl,
+    pub(super) color: ColorChoice,
+}
+
+/// A user id as stored: `@name` (someone the platform has not shown us yet)
+/// lowercase, as handles are case-insensitive.
+pub(super) fn stored_user_id(id: &str) -> String {
+    if id.starts_with('@') {
+        id.to_lowercase()
+    } else {
+        id.to_owned()
+    }
+}
+
 impl Service {
     /// `/play <variant> [@opponent] [clock] [color]`.
     pub(crate) async fn play(
@@ -45,33 +63,18 @@ impl Service {
         clock: Option<String>,
         color: Option<String>,
     ) -> Outcome {
-        if ctx.req.private {
-            return Err(Msg::new("error-play-in-private").into());
+        let terms = self.challenge_terms(ctx, variant, clock, color)?;
+        if super::teams::is_team_game(&terms.variant) {
+            // A game for four: the one named is an opponent, the other seats open.
+            return self
+                .play_teams_with(ctx, terms, Vec::new(), opponent.into_iter().collect())
+                .await;
         }
-        let variant_text = variant.trim();
-        if variant_text.is_empty() {
-            return Err(Msg::new("error-play-usage").into());
-        }
-        let Some(variant) = self.inner.registry.get(variant_text).cloned() else {
-            let shown: String = variant_text.chars().take(32).collect();
-            return Err(Msg::new("error-unknown-variant")
-                .arg("variant", shown)
-                .into());
-        };
-        let time_control = match clock.as_deref() {
-            None => TimeControl::Unlimited,
-            Some(text) => TimeControl::parse(text).map_err(|_| {
-                let shown: String = text.chars().take(32).collect();
-                Msg::new("error-bad-clock").arg("clock", shown)
-            })?,
-        };
-        let color = match color.as_deref() {
-            None => ColorChoice::Random,
-            Some(text) => ColorChoice::parse(text).ok_or_else(|| {
-                let shown: String = text.chars().take(16).collect();
-                Msg::new("error-bad-color").arg("color", shown)
-            })?,
-        };
+        let Terms {
+            variant,
+            time_control,
+            color,
+        } = terms;
         if opponent
             .as_ref()
             .is_some_and(|o| is_user(ctx.actor(), &o.id))
@@ -80,61 +83,18 @@ impl Service {
         }
         self.check_limits(ctx, true).await?;
         let computer = opponent.as_ref().and_then(UserRef::computer_level);
-        let now = self.now();
-        let mut row = GameRow {
-            id: String::new(),
-            platform: ctx.platform().to_owned(),
-            chat_id: ctx.req.chat.id.clone(),
-            home_chat_id: None,
-            variant: variant.id().to_owned(),
-            status: Status::Challenge,
-            challenger_id: ctx.actor().id.clone(),
-            challenger_name: ctx.actor().name.clone(),
-            // `@name` (someone the platform has not shown us yet) is kept
-            // lowercase: handles are case-insensitive.
-            opponent_id: opponent.as_ref().map(|o| {
-                if o.id.starts_with('@') {
-                    o.id.to_lowercase()
-                } else {
-                    o.id.clone()
-                }
-            }),
-            opponent_name: opponent.as_ref().map(|o| o.name.clone()),
-            color: color.code().to_owned(),
-            seats: Vec::new(),
-            stored_seats: Vec::new(),
-            time_control: time_control.code(),
-            start_fen: None,
-            moves: String::new(),
-            turn_started_at: None,
-            deadline: Some(now.saturating_add(self.inner.settings.challenge_expiry)),
-            draw_offer: None,
-            takeback_offer: None,
-            result: None,
-            reason: None,
-            created_at: now,
-            updated_at: now,
-            version: 0,
-        };
-        // Ids are short; on the rare collision try a longer one.
-        let mut inserted = false;
-        for len in [4, 4, 5, 6, 8] {
-            row.id = new_game_id(len);
-            if self.inner.store.insert(&row).await? {
-                inserted = true;
-                break;
-            }
-        }
-        if !inserted {
-            return Err(Msg::new("error-internal").into());
-        }
-        self.inner.wake.notify_one();
+        let mut row = self.challenge_row(ctx, &variant, &time_control, color);
+        // `@name` (someone the platform has not shown us yet) is kept
+        // lowercase: handles are case-insensitive.
+        row.opponent_id = opponent.as_ref().map(|o| stored_user_id(&o.id));
+        row.opponent_name = opponent.as_ref().map(|o| o.name.clone());
+        self.insert_challenge(&mut row).await?;
         if computer.is_some() {
             tracing::info!(game = %row.id, variant = %row.variant, "game against the computer");
             return self.accept_for_computer(ctx, &row).await;
         }
         tracing::info!(game = %row.id, variant = %row.variant, "challenge created");
-        let lang = ctx.lang;
+        let lang = ctx.chat_lang;
         let color_text = match color {
             ColorChoice::Random => self.text(lang, &Msg::new("color-random")),
             ColorChoice::White => self.color_name(lang, 0),
@@ -170,10 +130,104 @@ impl Service {
         }])
     }
 
+    /// The variant, clock and colour of a `/play`, each checked: an unknown
+    /// variant, an unreadable clock or colour is refused with its own message.
+    pub(super) fn challenge_terms(
+        &self,
+        ctx: &Ctx,
+        variant: &str,
+        clock: Option<String>,
+        color: Option<String>,
+    ) -> Outcome<Terms> {
+        if ctx.req.private {
+            return Err(Msg::new("error-play-in-private").into());
+        }
+        let variant_text = variant.trim();
+        if variant_text.is_empty() {
+            return Err(Msg::new("error-play-usage").into());
+        }
+        let Some(variant) = self.inner.registry.get(variant_text).cloned() else {
+            let shown: String = variant_text.chars().take(32).collect();
+            return Err(Msg::new("error-unknown-variant")
+                .arg("variant", shown)
+                .into());
+        };
+        let time_control = match clock.as_deref() {
+            None => TimeControl::Unlimited,
+            Some(text) => TimeControl::parse(text).map_err(|_| {
+                let shown: String = text.chars().take(32).collect();
+                Msg::new("error-bad-clock").arg("clock", shown)
+            })?,
+        };
+        let color = match color.as_deref() {
+            None => ColorChoice::Random,
+            Some(text) => ColorChoice::parse(text).ok_or_else(|| {
+                let shown: String = text.chars().take(16).collect();
+                Msg::new("error-bad-color").arg("color", shown)
+            })?,
+        };
+        Ok(Terms {
+            variant,
+            time_control,
+            color,
+        })
+    }
+
+    /// A new challenge row by the actor in the request's chat, not yet stored.
+    pub(super) fn challenge_row(
+        &self,
+        ctx: &Ctx,
+        variant: &Variant,
+        time_control: &TimeControl,
+        color: ColorChoice,
+    ) -> GameRow {
+        let now = self.now();
+        GameRow {
+            id: String::new(),
+            platform: ctx.platform().to_owned(),
+            chat_id: ctx.req.chat.id.clone(),
+            home_chat_id: None,
+            variant: variant.id().to_owned(),
+            status: Status::Challenge,
+            challenger_id: ctx.actor().id.clone(),
+            challenger_name: ctx.actor().name.clone(),
+            opponent_id: None,
+            opponent_name: None,
+            color: color.code().to_owned(),
+            seats: Vec::new(),
+            stored_seats: Vec::new(),
+            time_control: time_control.code(),
+            start_fen: None,
+            moves: String::new(),
+            turn_started_at: None,
+            deadline: Some(now.saturating_add(self.inner.settings.challenge_expiry)),
+            draw_offer: None,
+            takeback_offer: None,
+            result: None,
+            reason: None,
+            created_at: now,
+            updated_at: now,
+            version: 0,
+        }
+    }
+
+    /// Stores a new challenge under a fresh id (written into `row`).
+    pub(super) async fn insert_challenge(&self, row: &mut GameRow) -> Outcome<()> {
+        // Ids are short; on the rare collision try a longer one.
+        for len in [4, 4, 5, 6, 8] {
+            row.id = new_game_id(len);
+            if self.inner.store.insert(row).await? {
+                self.inner.wake.notify_one();
+                return Ok(());
+            }
+        }
+        Err(Msg::new("error-internal").into())
+    }
+
     /// Refuses a new challenge (`challenging`) or an accept when the actor
     /// already has as many open challenges or running games as one person
     /// may (a flood of games is refused, not stored).
-    async fn check_limits(&self, ctx: &Ctx, challenging: bool) -> Outcome<()> {
+    pub(super) async fn check_limits(&self, ctx: &Ctx, challenging: bool) -> Outcome<()> {
         if ctx.actor().computer_level().is_some() {
             return Ok(());
         }
@@ -200,7 +254,8 @@ impl Service {
         Ok(())
     }
 
-    /// `/accept [id]`: starts the game, or its setup phase.
+    /// `/accept [id]`: starts the game, or its setup phase; in a team
+    /// challenge, takes a seat.
     pub(crate) async fn accept(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         self.check_limits(ctx, false).await?;
         let found = self.find_challenge(ctx, game, true).await?;
@@ -208,6 +263,9 @@ impl Service {
         let mut row =
             row.ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
         let variant = self.variant(&row)?;
+        if super::teams::is_team_game(&variant) {
+            return self.take_seat(ctx, row, &variant, None).await;
+        }
         let challenger_white = match ColorChoice::parse(&row.color) {
             Some(ColorChoice::White) => true,
             Some(ColorChoice::Black) => false,
@@ -220,11 +278,6 @@ impl Service {
         } else {
             (accepter.clone(), challenger)
         };
-        let now = self.now();
-        let initial = TimeControl::parse(&row.time_control)
-            .ok()
-            .and_then(TimeControl::initial);
-        row.status = Status::Active;
         row.opponent_id = Some(accepter.0);
         row.opponent_name = Some(accepter.1);
         // Two seats: white moves first; each side is a team of its own.
@@ -237,21 +290,37 @@ impl Service {
                 user_name,
                 side: seat,
                 team: seat,
-                remaining_ms: initial,
+                remaining_ms: None,
                 setup: None,
                 ready: false,
             })
             .collect();
+        let lang = self.game_chat_lang(ctx, &row).await;
+        self.start(row, &variant, lang).await
+    }
+
+    /// Starts the game of `row`, whose seats are filled: its setup phase, or
+    /// play with every clock at its initial time.
+    pub(super) async fn start(&self, mut row: GameRow, variant: &Variant, lang: Lang) -> Outcome {
+        let now = self.now();
+        let initial = TimeControl::parse(&row.time_control)
+            .ok()
+            .and_then(TimeControl::initial);
+        row.status = Status::Active;
+        for seat in &mut row.seats {
+            seat.remaining_ms = initial;
+            seat.ready = false;
+        }
         if variant.setup().is_some() {
             // Play starts once every seat has placed its army.
-            return self.begin_setup(row, ctx.lang).await;
+            return self.begin_setup(row, lang).await;
         }
         let start = if variant.is_chess960() {
             Start::Chess960(fastrand::u16(0..960))
         } else {
             Start::Standard
         };
-        let game = Game::new(&variant, start).map_err(|e| {
+        let game = Game::new(variant, start).map_err(|e| {
             tracing::error!(game = %row.id, error = %e, "cannot set up the start position");
             Msg::new("error-internal")
         })?;
@@ -260,7 +329,7 @@ impl Service {
         row.deadline = initial.map(|t| now.saturating_add(t));
         self.save(&mut row).await?;
         tracing::info!(game = %row.id, "game started");
-        Ok(self.announce(&row, &game, Event::Started, ctx.lang).await)
+        Ok(self.announce(&row, &game, Event::Started, lang).await)
     }
 
     /// `/decline [id]`: the challenged declines, or the challenger withdraws.
@@ -277,8 +346,9 @@ impl Service {
         } else {
             "challenge-declined"
         };
+        let lang = self.game_chat_lang(ctx, &row).await;
         let text = self.text(
-            ctx.lang,
+            lang,
             &Msg::new(key)
                 .arg("id", row.id.clone())
                 .arg("player", ctx.actor().name.clone()),
@@ -288,7 +358,7 @@ impl Service {
             text,
             image: None,
             buttons: Vec::new(),
-            game: Some(self.game_ref(ctx.lang, &row, false)),
+            game: Some(self.game_ref(lang, &row, false)),
         }])
     }
 

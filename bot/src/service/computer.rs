@@ -293,6 +293,7 @@ impl Service {
             private,
             actor: user,
             locale: None,
+            chat_locale: None,
             action,
         };
         // Handled like anyone's request, which also lets the computer follow
@@ -486,11 +487,13 @@ impl Service {
                 private: ctx.req.private,
                 actor: UserRef::computer(ctx.req.chat.platform, level),
                 locale: None,
+                chat_locale: ctx.req.chat_locale.clone(),
                 action: Action::Accept {
                     game: Some(row.id.clone()),
                 },
             },
             lang: ctx.lang,
+            chat_lang: ctx.chat_lang,
             open_games: std::sync::OnceLock::new(),
         };
         self.inner.thinking.plays(&row.id);

@@ -44,9 +44,9 @@ impl Service {
             }]);
         }
         let mut text = if active {
-            self.turn_text(ctx.lang, &row, &position)
+            self.turn_text(ctx.chat_lang, &row, &position)
         } else {
-            self.result_text(ctx.lang, &row)
+            self.result_text(ctx.chat_lang, &row)
         };
         if let Some(clocks) = self.clock_line(&row, &position).filter(|_| active) {
             text.push('\n');
@@ -61,9 +61,9 @@ impl Service {
             text,
             image: None,
             buttons: Vec::new(),
-            game: Some(self.game_ref(ctx.lang, &row, false)),
+            game: Some(self.game_ref(ctx.chat_lang, &row, false)),
         };
-        let decor = self.decor(ctx.lang, &row, &position, bottom);
+        let decor = self.decor(ctx.chat_lang, &row, &position, bottom);
         let view = position.view(Audience::Full);
         let file_name = format!("{}-{}.png", row.id, position.ply());
         self.attach_board(&mut delivery, view, decor, file_name)
@@ -131,10 +131,10 @@ impl Service {
             text: self.pgn_text(&row, &position),
             image: None,
             buttons: Vec::new(),
-            game: Some(self.game_ref(ctx.lang, &row, false)),
+            game: Some(self.game_ref(ctx.chat_lang, &row, false)),
         };
         let limit = ctx.req.chat.platform.file_size_limit();
-        delivery.image = self.game_gif(ctx.lang, &row, &position, limit).await;
+        delivery.image = self.game_gif(ctx.chat_lang, &row, &position, limit).await;
         Ok(vec![delivery])
     }
 

@@ -148,10 +148,12 @@ impl Service {
         accepting: bool,
     ) -> Outcome<GameRow> {
         let actor = &ctx.actor().id;
+        // Named as the opponent, or to a seat of a team challenge.
         let challenged = |row: &GameRow| {
             row.opponent_id
                 .as_deref()
                 .is_some_and(|o| is_user(ctx.actor(), o))
+                || row.seats.iter().any(|seat| is_user(ctx.actor(), &seat.user_id))
         };
         let fits = |row: &GameRow| {
             if accepting {

@@ -17,6 +17,7 @@ mod play;
 mod present;
 mod setup;
 mod timeline;
+mod teams;
 
 use crate::api::{Action, Delivery, Handler, HandlerFuture, Platform, Request, Target, UserRef};
 use crate::config::Config;
@@ -87,6 +88,9 @@ struct Inner {
     wake: Arc<Notify>,
     /// Language choices read so far.
     lang_choices: Mutex<HashMap<(LangOwner, String, String), Option<Lang>>>,
+    /// The platform locale last seen for each chat (platform, chat id): a
+    /// Discord guild's locale, the chat's language until `/lang chat`.
+    chat_locales: Mutex<HashMap<(String, String), Lang>>,
     /// One permit per core for drawing images (see [`Service::draw_off_runtime`]).
     drawing: tokio::sync::Semaphore,
     /// One permit per core but one for the computer's searches.
@@ -168,7 +172,11 @@ pub(crate) type Outcome<T = Vec<Delivery>> = Result<T, Failure>;
 /// One request being handled, with the actor's language.
 pub(crate) struct Ctx {
     pub(crate) req: Request,
+    /// The actor's language: what is said to them alone is in it.
     pub(crate) lang: Lang,
+    /// The language of the chat the request came from: what is posted there
+    /// for everyone is in it (the actor's own in a private chat).
+    pub(crate) chat_lang: Lang,
     /// The actor's challenges and games in setup or play on the platform,
     /// read once per request (see [`Service::open_games`]).
     open_games: std::sync::OnceLock<Vec<GameRow>>,
@@ -220,6 +228,7 @@ impl Service {
                 outboxes: Mutex::new(HashMap::new()),
                 wake: Arc::new(Notify::new()),
                 lang_choices: Mutex::new(HashMap::new()),
+                chat_locales: Mutex::new(HashMap::new()),
                 drawing: tokio::sync::Semaphore::new(
                     std::thread::available_parallelism().map_or(2, usize::from),
                 ),
@@ -517,10 +526,43 @@ impl Service {
             .unwrap_or(self.inner.settings.default_lang)
     }
 
+    /// A chat's language: `/lang chat`, else the platform's locale of the
+    /// chat (a Discord guild's, as last seen), else the default.
     async fn chat_lang(&self, platform: &str, chat: &str) -> Lang {
-        self.chosen_lang(LangOwner::Chat, platform, chat)
-            .await
+        if let Some(lang) = self.chosen_lang(LangOwner::Chat, platform, chat).await {
+            return lang;
+        }
+        self.inner
+            .chat_locales
+            .lock()
+            .ok()
+            .and_then(|seen| seen.get(&(platform.to_owned(), chat.to_owned())).copied())
             .unwrap_or(self.inner.settings.default_lang)
+    }
+
+    /// The language of a public message about `row` in its chat: the
+    /// request's chat language when the game lives there.
+    pub(crate) async fn game_chat_lang(&self, ctx: &Ctx, row: &GameRow) -> Lang {
+        if row.chat_id == ctx.req.chat.id && row.platform == ctx.platform() {
+            ctx.chat_lang
+        } else {
+            self.chat_lang(&row.platform, &row.chat_id).await
+        }
+    }
+
+    /// The language of what is posted in the request's chat; remembers the
+    /// chat's platform locale for messages sent later (flags, expiries).
+    async fn request_chat_lang(&self, req: &Request, actor_lang: Lang) -> Lang {
+        if req.private {
+            return actor_lang;
+        }
+        let platform = req.chat.platform.key();
+        if let Some(lang) = req.chat_locale.as_deref().and_then(Lang::parse) {
+            if let Ok(mut seen) = self.inner.chat_locales.lock() {
+                seen.insert((platform.to_owned(), req.chat.id.clone()), lang);
+            }
+        }
+        self.chat_lang(platform, &req.chat.id).await
     }
 
     /// The actor's choice, else the platform locale, else the chat's, else the default.
@@ -548,9 +590,11 @@ impl Service {
 
     async fn dispatch(&self, req: Request) -> Vec<Delivery> {
         let lang = self.actor_lang(&req).await;
+        let chat_lang = self.request_chat_lang(&req, lang).await;
         let ctx = Ctx {
             req,
             lang,
+            chat_lang,
             open_games: std::sync::OnceLock::new(),
         };
         let result = match ctx.req.action.clone() {
@@ -560,6 +604,16 @@ impl Service {
                 clock,
                 color,
             } => self.play(&ctx, &variant, opponent, clock, color).await,
+            Action::PlayTeams {
+                variant,
+                partners,
+                opponents,
+                clock,
+                color,
+            } => {
+                self.play_teams(&ctx, &variant, partners, opponents, clock, color)
+                    .await
+            }
             Action::Accept { game } => self.accept(&ctx, game).await,
             Action::Decline { game } => self.decline(&ctx, game).await,
             Action::Move { text, game } => self.make_move(&ctx, &text, game, false).await,
@@ -616,6 +670,7 @@ impl Service {
             "board" => self.board(ctx, game).await,
             "rsg" => self.resign(ctx, id).await,
             "keep" => self.keep_playing(ctx, game).await,
+            teams::TAKE_SEAT_BUTTON => self.take_seat_button(ctx, id).await,
             setup::SETUP_RANDOM_BUTTON => self.setup_button(ctx, id, "random").await,
             setup::SETUP_READY_BUTTON => self.setup_button(ctx, id, "ready").await,
             _ => Err(Msg::new("error-stale-button").into()),

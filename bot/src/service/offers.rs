@@ -7,6 +7,7 @@ use super::lookup::Role;
 use super::present::chat_of;
 use super::{Ctx, Msg, Outcome, Service};
 use crate::api::{Button, Delivery, Target};
+use crate::i18n::Lang;
 use crate::store::{GameResult, GameRow, Status};
 use tokio::sync::MutexGuard;
 
@@ -68,6 +69,7 @@ impl Service {
     pub(crate) async fn resign(&self, ctx: &Ctx, target: &str) -> Outcome {
         let (game, wanted) = target.split_once(':').unwrap_or((target, ""));
         let (_lock, mut row, side) = self.my_game(ctx, Some(game.to_owned())).await?;
+        let lang = self.game_chat_lang(ctx, &row).await;
         if wanted != side_code(side) {
             return Err(Msg::new("error-not-your-button").into());
         }
@@ -76,7 +78,7 @@ impl Service {
             &mut row,
             &mut position,
             Change::Resign { seat: side },
-            ctx.lang,
+            lang,
         )
         .await
     }
@@ -84,11 +86,12 @@ impl Service {
     /// `/draw [id]`: offers a draw, or accepts the opponent's offer.
     pub(crate) async fn draw(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let (_lock, mut row, side) = self.my_game(ctx, game).await?;
+        let lang = self.game_chat_lang(ctx, &row).await;
         let other_team = |offerer: usize| row.team_of_seat(offerer) != row.team_of_seat(side);
         match row.draw_offer.map(|s| s as usize) {
             Some(offerer) if other_team(offerer) => {
                 let mut position = self.replay(&row)?;
-                self.apply(&mut row, &mut position, Change::DrawAgreed, ctx.lang)
+                self.apply(&mut row, &mut position, Change::DrawAgreed, lang)
                     .await
             }
             Some(_) => Err(Msg::new("error-draw-already-offered").into()),
@@ -96,13 +99,13 @@ impl Service {
                 row.draw_offer = Some(side as i64);
                 self.save(&mut row).await?;
                 let text = self.text(
-                    ctx.lang,
+                    lang,
                     &Msg::new("draw-offered")
                         .arg("id", row.id.clone())
                         .arg("player", row.player_name(side).to_owned())
                         .arg("opponent", row.opponent_names(side)),
                 );
-                Ok(vec![self.offer_delivery(ctx, &row, text, "draw", "nodraw")])
+                Ok(vec![self.offer_delivery(lang, &row, text, "draw", "nodraw")])
             }
         }
     }
@@ -110,12 +113,13 @@ impl Service {
     /// `/nodraw [id]`: declines the opponent's draw offer.
     pub(crate) async fn decline_draw(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let (_lock, mut row, side) = self.my_game(ctx, game).await?;
+        let lang = self.game_chat_lang(ctx, &row).await;
         match row.draw_offer.map(|s| s as usize) {
             Some(offerer) if offerer != side => {
                 row.draw_offer = None;
                 self.save(&mut row).await?;
                 Ok(vec![self.chat_note(
-                    ctx,
+                    lang,
                     &row,
                     Msg::new("draw-declined").arg("player", row.player_name(side).to_owned()),
                 )])
@@ -129,6 +133,7 @@ impl Service {
     /// opponent's request. Not in hidden-information games.
     pub(crate) async fn takeback(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let (_lock, mut row, side) = self.my_game(ctx, game).await?;
+        let lang = self.game_chat_lang(ctx, &row).await;
         let mut position = self.replay(&row)?;
         if position.variant().hidden_information() {
             return Err(Msg::new("error-takeback-hidden").into());
@@ -148,7 +153,7 @@ impl Service {
                     &mut row,
                     &mut position,
                     Change::TakeBack { turns },
-                    ctx.lang,
+                    lang,
                 )
                 .await
             }
@@ -162,13 +167,13 @@ impl Service {
                 row.takeback_offer = Some(side as i64);
                 self.save(&mut row).await?;
                 let text = self.text(
-                    ctx.lang,
+                    lang,
                     &Msg::new("takeback-requested")
                         .arg("id", row.id.clone())
                         .arg("player", row.player_name(side).to_owned())
                         .arg("opponent", row.opponent_names(side)),
                 );
-                Ok(vec![self.offer_delivery(ctx, &row, text, "tb", "notb")])
+                Ok(vec![self.offer_delivery(lang, &row, text, "tb", "notb")])
             }
         }
     }
@@ -176,12 +181,13 @@ impl Service {
     /// `/notakeback [id]`: refuses the opponent's takeback request.
     pub(crate) async fn refuse_takeback(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let (_lock, mut row, side) = self.my_game(ctx, game).await?;
+        let lang = self.game_chat_lang(ctx, &row).await;
         match row.takeback_offer.map(|s| s as usize) {
             Some(requester) if requester != side => {
                 row.takeback_offer = None;
                 self.save(&mut row).await?;
                 Ok(vec![self.chat_note(
-                    ctx,
+                    lang,
                     &row,
                     Msg::new("takeback-refused").arg("player", row.player_name(side).to_owned()),
                 )])
@@ -198,6 +204,7 @@ impl Service {
             return Ok(aborted);
         }
         let (_lock, mut row, side) = self.my_game(ctx, game).await?;
+        let lang = self.game_chat_lang(ctx, &row).await;
         if row.move_list().len() >= 2 {
             return Err(Msg::new("error-abort-too-late").into());
         }
@@ -209,25 +216,25 @@ impl Service {
         row.takeback_offer = None;
         self.save(&mut row).await?;
         Ok(vec![self.chat_note(
-            ctx,
+            lang,
             &row,
             Msg::new("game-aborted").arg("player", row.player_name(side).to_owned()),
         )])
     }
 
-    fn chat_note(&self, ctx: &Ctx, row: &GameRow, msg: Msg) -> Delivery {
+    fn chat_note(&self, lang: Lang, row: &GameRow, msg: Msg) -> Delivery {
         Delivery {
             target: Target::Chat(chat_of(row)),
-            text: self.text(ctx.lang, &msg.arg("id", row.id.clone())),
+            text: self.text(lang, &msg.arg("id", row.id.clone())),
             image: None,
             buttons: Vec::new(),
-            game: Some(self.game_ref(ctx.lang, row, false)),
+            game: Some(self.game_ref(lang, row, false)),
         }
     }
 
     fn offer_delivery(
         &self,
-        ctx: &Ctx,
+        lang: Lang,
         row: &GameRow,
         text: String,
         yes: &str,
@@ -239,15 +246,15 @@ impl Service {
             image: None,
             buttons: vec![
                 Button {
-                    label: self.text(ctx.lang, &Msg::new("button-accept")),
+                    label: self.text(lang, &Msg::new("button-accept")),
                     data: format!("{yes}:{}", row.id),
                 },
                 Button {
-                    label: self.text(ctx.lang, &Msg::new("button-decline")),
+                    label: self.text(lang, &Msg::new("button-decline")),
                     data: format!("{no}:{}", row.id),
                 },
             ],
-            game: Some(self.game_ref(ctx.lang, row, false)),
+            game: Some(self.game_ref(lang, row, false)),
         }
     }
 }

@@ -89,7 +89,7 @@ impl Service {
             .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
         let command = SetupCommand::parse(text);
         if command == SetupCommand::Board {
-            let lang = ctx.lang;
+            let lang = self.game_chat_lang(ctx, row).await;
             return Ok(vec![
                 self.public_setup_board(row, variant, lang, Vec::new())
                     .await,

@@ -85,6 +85,8 @@ impl Service {
         if row.deadline.is_some_and(|deadline| now >= deadline) {
             return self.flag(&mut row).await;
         }
+        // What the move makes the bot post in the game's chat.
+        let lang = self.game_chat_lang(ctx, &row).await;
         if game.has_time_travel() {
             let seat = game.seat_to_move();
             return match game.play_turn(text) {
@@ -95,7 +97,7 @@ impl Service {
                         jump: turn.jump.as_ref().map(|jump| jump.text.clone()),
                         moved: turn.moved.is_some(),
                     };
-                    self.apply(&mut row, &mut game, change, ctx.lang).await
+                    self.apply(&mut row, &mut game, change, lang).await
                 }
                 Err(TurnError::Move(MoveError::Unparseable)) if plain && !jump => {
                     Err(Failure::Silent)
@@ -113,12 +115,12 @@ impl Service {
                     uci,
                     text: text.to_owned(),
                 };
-                return self.apply(&mut row, &mut game, change, ctx.lang).await;
+                return self.apply(&mut row, &mut game, change, lang).await;
             }
             Err(MoveError::Unparseable) if plain => return Err(Failure::Silent),
             Err(error) => return Err(move_error(error, text, kriegspiel).into()),
         };
-        self.apply(&mut row, &mut game, Change::Move(mv), ctx.lang)
+        self.apply(&mut row, &mut game, Change::Move(mv), lang)
             .await
     }
 

@@ -272,12 +272,12 @@ impl Service {
                     side,
                     san: Some(san),
                 } if audience == Audience::Side(*side) => {
-                    Some(Msg::new("you-moved").arg("san", san.clone()))
+                    Some(Msg::new("you-moved").arg("san", san_in(lang, game, san)))
                 }
                 Announcement::Moved { san: Some(san), .. } => Some(
                     Msg::new("moved")
                         .arg("player", row.player_name(mover).to_owned())
-                        .arg("san", san.clone()),
+                        .arg("san", san_in(lang, game, san)),
                 ),
                 Announcement::Moved { side, san: None } if referee => {
                     Some(side_of(Msg::new("referee-moved"), side))
@@ -620,6 +620,9 @@ fn reason_key(reason: &str) -> &'static str {
         "setup-check" => "reason-setup-check",
         "king-capture" => "reason-king-capture",
         "mate-at-once" => "reason-mate-at-once",
+        "bikjang" => "reason-bikjang",
+        "passes" => "reason-passes",
+        "points" => "reason-points",
         _ => "reason-other",
     }
 }
@@ -710,4 +713,13 @@ pub(crate) fn text_board(view: &View, bottom: Side) -> String {
     }
     out.push_str("\n```");
     out
+}
+
+/// A move as its audience reads it: SAN with Russian piece letters
+/// (`Кf3`, `exd8=Ф`) in Russian, the usual letters otherwise.
+pub(crate) fn san_in(lang: Lang, game: &Game, san: &str) -> String {
+    match lang {
+        Lang::Ru => game.variant().russian_san(san),
+        _ => san.to_owned(),
+    }
 }

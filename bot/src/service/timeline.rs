@@ -24,7 +24,7 @@ impl Service {
         if !row.status.is_over() && position.variant().hidden_information() {
             return Err(Msg::new("error-pgn-hidden").arg("id", row.id).into());
         }
-        let lang = ctx.lang;
+        let lang = ctx.chat_lang;
         let bottom = row
             .seat_of(&ctx.actor().id)
             .map_or(Side::WHITE, |seat| Side(seat as u8));

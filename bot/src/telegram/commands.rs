@@ -78,21 +78,17 @@ pub(super) fn parse(command: &CommandText<'_>, text: &str, play: &PlayContext<'_
 /// An empty variant asks the service for its variant picker.
 fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
     let mut variant = None;
-    let mut opponent = None;
+    let mut lineup = crate::command::Lineup::default();
     let mut clock = None;
     let mut color = None;
     let words: Vec<&str> = args.split_whitespace().collect();
     // `/play chess computer level 5` (or `@kodex`, `компьютер`).
     let (computer, words) = crate::command::computer_opponent(&words);
-    if let Some(level) = computer {
-        opponent = Some(crate::api::UserRef::computer(
-            crate::api::Platform::Telegram,
-            level,
-        ));
-    }
     for word in words {
         if let Some(username) = word.strip_prefix('@').filter(|name| !name.is_empty()) {
-            opponent = Some((context.resolve_username)(username));
+            lineup.add((context.resolve_username)(username));
+        } else if crate::command::is_versus(&word.to_lowercase()) {
+            lineup.versus();
         } else if is_color(word) {
             color = Some(word.to_lowercase());
         } else if is_clock(word) {
@@ -101,12 +97,14 @@ fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
             variant = Some(word.to_lowercase());
         }
     }
-    Action::Play {
-        variant: variant.unwrap_or_default(),
-        opponent: opponent.or_else(|| context.replied_to.clone()),
-        clock,
-        color,
+    if lineup.is_empty() {
+        let computer = computer
+            .map(|level| crate::api::UserRef::computer(crate::api::Platform::Telegram, level));
+        if let Some(opponent) = computer.or_else(|| context.replied_to.clone()) {
+            lineup.add(opponent);
+        }
     }
+    lineup.into_action(variant.unwrap_or_default(), clock, color)
 }
 
 fn is_color(word: &str) -> bool {

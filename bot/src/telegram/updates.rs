@@ -146,6 +146,7 @@ impl Adapter {
             private,
             actor: user_ref(from),
             locale: from.language_code.clone(),
+            chat_locale: None,
             action,
         };
         let origin = Origin {
@@ -217,6 +218,7 @@ impl Adapter {
             private: chat.is_private(),
             actor: user_ref(&query.from),
             locale: query.from.language_code.clone(),
+            chat_locale: None,
             action,
         };
         let origin = Origin {

@@ -12,7 +12,8 @@ impl<'a, B: Bits> Rules<'a, B> {
     }
 
     /// A capture on `square` of a piece of type `ty` goes to the captor's
-    /// pocket (a promoted piece as a pawn).
+    /// pocket (a promoted piece as a pawn) — unless pockets are filled by a
+    /// partner (bughouse), who receives it through [`Rules::demoted`].
     pub(crate) fn capture_to_pocket(
         &self,
         pos: &mut Position<B>,
@@ -20,14 +21,20 @@ impl<'a, B: Bits> Rules<'a, B> {
         square: usize,
         ty: usize,
     ) {
-        if self.def.drops {
-            let ty = if pos.promoted.has(square) {
-                self.pawn_type().unwrap_or(ty)
-            } else {
-                ty
-            };
+        if self.def.drops && !self.def.partner_pockets {
+            let ty = self.demoted(pos, square, ty);
             let count = &mut pos.pockets[captor][ty];
             *count = count.saturating_add(1);
+        }
+    }
+
+    /// What a piece of type `ty` captured on `square` of `pos` counts as in
+    /// a pocket: a promoted piece as a pawn.
+    pub(crate) fn demoted(&self, pos: &Position<B>, square: usize, ty: usize) -> usize {
+        if pos.promoted.has(square) {
+            self.pawn_type().unwrap_or(ty)
+        } else {
+            ty
         }
     }
 

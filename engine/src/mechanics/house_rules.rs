@@ -45,13 +45,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         // Mate. Give the mated side one of every droppable piece: any legal
         // move it then has is a drop that blocks.
-        let mut stocked = after;
-        for ty in 0..self.types() {
-            if Some(ty) != self.royal_type() {
-                let count = &mut stocked.pockets[them][ty];
-                *count = (*count).max(1);
-            }
-        }
+        let stocked = self.stocked(&after, them);
         let mut replies = MoveList::new();
         self.legal_moves_on_board(&stocked, &mut replies);
         !replies.is_empty()

@@ -10,6 +10,10 @@
 //! - `setup_check`: a side left in check by the setups loses (battle chess).
 //! - `house_rules`: seed 004's crazyhouse rules (battle crazyhouse): drop-mates
 //!   only on the board, promoted pieces demote only on the very next move.
+//! - `palace`: Janggi's cannon limits, passing, facing royals (bikjang) and
+//!   counting points.
+//! - `partner_pockets`: pockets a partner fills (bughouse): no captures to
+//!   one's own pocket, no mate that a drop could block.
 
 mod atomic;
 mod check_count;
@@ -17,5 +21,7 @@ mod compulsory;
 mod drops;
 mod extinction;
 mod house_rules;
+pub mod palace;
+mod partner_pockets;
 mod racing;
 mod setup_check;

@@ -86,7 +86,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             if !r.capture || (r.initial && !pt.initial_zone.has(from)) {
                 continue;
             }
-            let reach = t.rider_reach(r, from, occupied);
+            let reach = self.hopper_reach(pos, pt, r, from, occupied);
             if reach.has(target) {
                 return true;
             }
@@ -100,7 +100,6 @@ impl<'a, B: Bits> Rules<'a, B> {
                 return true;
             }
         }
-        let _ = pos;
         self.bent_targets(ty, side, from, occupied).has(target)
     }
 

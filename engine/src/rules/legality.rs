@@ -206,6 +206,8 @@ impl<'a, B: Bits> Rules<'a, B> {
             || def.checks_forbidden
             || def.must_capture
             || def.drop_mate != DropMate::Allowed
+            || def.palace.pass
+            || def.palace.bikjang
             || !self.t.simple_attacks
         {
             return None;
@@ -242,6 +244,9 @@ impl<'a, B: Bits> Rules<'a, B> {
     pub fn is_legal(&self, pos: &Position<B>, mv: Move) -> bool {
         let mut after = *pos;
         self.make(&mut after, mv);
+        if let Some(legal) = self.facing_legality(pos, mv, &after) {
+            return legal;
+        }
         self.legal_after(&after, pos.side as usize)
     }
 
@@ -264,7 +269,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         let us = pos.side as usize;
         if self.def.atomic && self.t.simple_attacks {
             self.retain_legal_atomic(pos, list);
-        } else if self.def.atomic || !self.t.simple_attacks {
+        } else if self.def.atomic || !self.t.simple_attacks || self.def.palace.bikjang {
             list.retain(|&mv| self.is_legal(pos, mv));
         } else {
             if self.royals(pos, us).any() {

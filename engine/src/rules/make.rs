@@ -9,6 +9,18 @@ use crate::tables::{relative_rank, SIDES};
 impl<'a, B: Bits> Rules<'a, B> {
     /// Plays `mv` (which must be pseudo-legal) on `pos`.
     pub fn make(&self, pos: &mut Position<B>, mv: Move) {
+        if self.def.palace.pass || self.def.palace.bikjang {
+            let before = *pos;
+            self.make_board(pos, mv);
+            self.remember_palace(&before, pos, mv);
+        } else {
+            self.make_board(pos, mv);
+        }
+    }
+
+    /// Plays `mv` on the board and counters (see [`Rules::make`]).
+    #[inline]
+    fn make_board(&self, pos: &mut Position<B>, mv: Move) {
         let us = pos.side as usize;
         let them = 1 - us;
         let from = mv.from as usize;

@@ -45,6 +45,19 @@ pub struct Position<B: Bits> {
     pub pockets: [[u8; MAX_TYPES]; SIDES],
     /// Checks given by each side (three-check).
     pub checks: [u8; SIDES],
+    /// Palace rules' memory of the last move (Janggi): whether the royals
+    /// faced each other before it, and how many passes in a row it ends.
+    pub palace: PalaceMemory,
+}
+
+/// What the palace rules remember of the moves before a position (not part
+/// of FEN: a position read from FEN remembers nothing, as in Fairy-Stockfish).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct PalaceMemory {
+    /// The royals faced each other before the last move (bikjang).
+    pub facing_before: bool,
+    /// Passes in a row that ended with the last move.
+    pub passes: u8,
 }
 
 impl<B: Bits> Default for Position<B> {
@@ -61,6 +74,7 @@ impl<B: Bits> Default for Position<B> {
             fullmove: 1,
             pockets: [[0; MAX_TYPES]; SIDES],
             checks: [0; SIDES],
+            palace: PalaceMemory::default(),
         }
     }
 }

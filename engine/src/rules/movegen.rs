@@ -122,7 +122,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                     capture |= reach & enemy;
                 } else {
                     let (rider_quiet, rider_capture) =
-                        self.rider_targets(pt, from, occupied, empty, enemy);
+                        self.rider_targets(pos, pt, from, occupied, empty, enemy);
                     quiet |= rider_quiet;
                     capture |= rider_capture;
                 }
@@ -191,19 +191,19 @@ impl<'a, B: Bits> Rules<'a, B> {
     #[inline]
     fn rider_targets(
         &self,
+        pos: &Position<B>,
         pt: &PieceTables<B>,
         from: usize,
         occupied: B,
         empty: B,
         enemy: B,
     ) -> (B, B) {
-        let t = self.t;
         let (mut quiet, mut capture) = (B::EMPTY, B::EMPTY);
         for r in &pt.riders {
             if r.initial && !pt.initial_zone.has(from) {
                 continue;
             }
-            let reach = t.rider_reach(r, from, occupied);
+            let reach = self.hopper_reach(pos, pt, r, from, occupied);
             if r.quiet {
                 quiet |= reach & empty;
             }
@@ -223,6 +223,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         if self.def.drops {
             self.push_drops(pos, list);
         }
+        self.push_pass(pos, list);
     }
 
     /// Where the king and rook end up when castling with the rook on `rook`.

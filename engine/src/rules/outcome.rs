@@ -18,6 +18,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             .or_else(|| self.check_limit_outcome(pos))
             .or_else(|| self.flag_outcome(pos))
             .or_else(|| self.extinction_outcome(pos))
+            .or_else(|| self.palace_outcome(pos))
     }
 
     /// `side`'s team wins for `reason`.
@@ -31,7 +32,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         if let Some(o) = self.variant_outcome(pos) {
             return Some(o);
         }
-        if !legal.is_empty() {
+        if !legal.is_empty() || self.waits_for_pieces(pos) {
             return None;
         }
         let us = pos.side as usize;

@@ -490,7 +490,10 @@ pub fn setup_view(variant: &Variant, placements: [&Placement; 2], audience: Audi
             SquareView::Empty
         })
         .collect();
+    let (lines, river) = crate::view::palace_marks(&def.palace);
     View {
+        lines,
+        river,
         files: g.files,
         ranks: g.ranks,
         squares,

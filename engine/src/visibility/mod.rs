@@ -137,7 +137,10 @@ pub fn view<B: Bits>(
             marked.push(square as u16);
         }
     }
+    let (lines, river) = crate::view::palace_marks(&def.palace);
     View {
+        lines,
+        river,
         files: g.files,
         ranks: g.ranks,
         squares,
