@@ -135,10 +135,7 @@ async fn the_timeline_shows_the_present_board_over_every_abandoned_line() {
         "e2e4 e7e5 g1f3 b8c6 t1f3 d2d4 t1e5 d7d6"
     );
 
-    // In Russian; and a game without time travel is refused.
-    chat.say("carol: /lang ru").await;
-    let out = chat.say("carol: /timeline").await;
-    assert!(has(&out, "2 оставленные линии времени"), "{out:#?}");
+    // A game without time travel is refused, and nothing is drawn.
     let chess = chat.start("dave", "erin", "chess").await;
     let out = chat.say(&format!("dave: /timeline {chess}")).await;
     assert!(
@@ -146,6 +143,10 @@ async fn the_timeline_shows_the_present_board_over_every_abandoned_line() {
         "{out:#?}"
     );
     assert!(!out.iter().any(|l| l.contains("image:")), "{out:#?}");
+    // In a Russian chat, in Russian.
+    chat.say("carol: /lang chat ru").await;
+    let out = chat.say(&format!("carol: /timeline {id}")).await;
+    assert!(has(&out, "2 оставленные линии времени"), "{out:#?}");
     let out = chat.say(&format!("carol: /timeline {chess}")).await;
     assert!(
         has(&out, &format!("Партия {chess} — не путешествие во времени")),
