@@ -9,7 +9,7 @@
 
 mod console_support;
 
-use console_support::{game_id, has, temp_dir, to, EPOCH};
+use console_support::{has, temp_dir, to, EPOCH};
 use kodex_bot::config::Config;
 use kodex_bot::console::Console;
 use kodex_bot::store::{GameResult, Status};
@@ -50,7 +50,7 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
     let out = console
         .line("alice: /play crosstest @carol vs @bob 5+0 white")
         .await;
-    let id = game_id(&out);
+    let id = team_game_id(&out);
     assert!(
         has(&out, "Team 1: seat 1 (white) alice · seat 3 (white) carol (invited)"),
         "{out:#?}"
@@ -149,4 +149,15 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
     assert!(has(&out, "[White \"alice & carol\"]"), "{out:#?}");
     assert!(has(&out, "[Black \"bob & dave\"]"), "{out:#?}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The game id named by the decline button of a team challenge in `lines`.
+fn team_game_id(lines: &[String]) -> String {
+    lines
+        .iter()
+        .find_map(|line| {
+            let (_, rest) = line.split_once("/press dec:")?;
+            Some(rest.split(']').next()?.to_owned())
+        })
+        .unwrap_or_else(|| panic!("no team challenge in {lines:#?}"))
 }
