@@ -200,7 +200,12 @@ impl Lineup {
     ///     parse("/play bughouse @carol vs @bob @dave", named) else { panic!() };
     /// assert_eq!((partners.len(), opponents.len()), (1, 2));
     /// ```
-    pub fn into_action(self, variant: String, clock: Option<String>, color: Option<String>) -> Action {
+    pub fn into_action(
+        self,
+        variant: String,
+        clock: Option<String>,
+        color: Option<String>,
+    ) -> Action {
         if !self.versus && self.before.len() <= 1 {
             return Action::Play {
                 variant,

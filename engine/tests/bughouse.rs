@@ -15,7 +15,10 @@ fn game(fen: &str) -> Game {
 }
 
 fn legal(game: &Game) -> Vec<String> {
-    game.legal_moves().into_iter().map(|m| game.uci(m)).collect()
+    game.legal_moves()
+        .into_iter()
+        .map(|m| game.uci(m))
+        .collect()
 }
 
 #[test]
@@ -49,7 +52,11 @@ fn move_generation_matches_fairy_stockfish() {
         ),
     ];
     for (fen, depth, expected) in vectors {
-        assert_eq!(game(fen).perft_total(depth), expected, "{fen} depth {depth}");
+        assert_eq!(
+            game(fen).perft_total(depth),
+            expected,
+            "{fen} depth {depth}"
+        );
     }
 }
 
@@ -118,8 +125,11 @@ fn pieces_received_are_dropped_and_replay_from_the_record() {
     assert!(!board.receive('k'));
     assert!(!board.receive('x'));
     let registry = Registry::builtin();
-    let mut crazyhouse =
-        Game::new(registry.get("crazyhouse").expect("crazyhouse"), Start::Standard).expect("start");
+    let mut crazyhouse = Game::new(
+        registry.get("crazyhouse").expect("crazyhouse"),
+        Start::Standard,
+    )
+    .expect("start");
     assert!(!crazyhouse.receive('N'));
 
     board.play_text("N@e3").expect("legal");
@@ -140,7 +150,9 @@ fn drops_follow_the_fics_rules() {
     let board = game("4k3/8/8/8/8/8/8/4K3[P] w - - 0 1");
     let drops = legal(&board);
     assert!(drops.contains(&"P@a2".to_owned()) && drops.contains(&"P@h7".to_owned()));
-    assert!(!drops.iter().any(|m| m.starts_with("P@") && (m.ends_with('1') || m.ends_with('8'))));
+    assert!(!drops
+        .iter()
+        .any(|m| m.starts_with("P@") && (m.ends_with('1') || m.ends_with('8'))));
     // A pawn dropped on the second rank may still advance two squares.
     let mut board = game("4k3/8/8/8/8/8/8/4K3[P] w - - 0 1");
     board.play_text("P@d2").expect("legal");

@@ -178,7 +178,13 @@ async fn random_game(variant_id: &str, seed: u64, limit: usize) {
 #[tokio::test]
 async fn every_variant_plays_a_random_game_to_its_end() {
     let registry = kodex_engine::Registry::builtin();
-    let ids: Vec<String> = registry.all().iter().map(|v| v.id().to_owned()).collect();
+    // Games on two boards (bughouse) are not hosted yet.
+    let ids: Vec<String> = registry
+        .all()
+        .iter()
+        .filter(|v| v.definition().boards == 1)
+        .map(|v| v.id().to_owned())
+        .collect();
     assert!(ids.len() >= 10, "{ids:?}");
     for (seed, id) in ids.iter().enumerate() {
         random_game(id, seed as u64 + 7, 300).await;

@@ -9,7 +9,7 @@
 
 mod console_support;
 
-use console_support::{game_id, has, temp_dir, to, EPOCH};
+use console_support::{has, temp_dir, to, EPOCH};
 use kodex_bot::config::Config;
 use kodex_bot::console::Console;
 use kodex_bot::store::{GameResult, Status};
@@ -41,8 +41,13 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
     let out = console
         .line("alice: /play crosstest @carol @erin vs @bob 5+0")
         .await;
-    assert!(has(&out, "1 partner seat(s) and 2 opponent seat(s)"), "{out:#?}");
-    let out = console.line("alice: /play crosstest @carol vs @carol").await;
+    assert!(
+        has(&out, "1 partner seat(s) and 2 opponent seat(s)"),
+        "{out:#?}"
+    );
+    let out = console
+        .line("alice: /play crosstest @carol vs @carol")
+        .await;
     assert!(has(&out, "named twice"), "{out:#?}");
 
     // Alice and carol (white) against bob and an open seat (black): seats,
@@ -50,13 +55,19 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
     let out = console
         .line("alice: /play crosstest @carol vs @bob 5+0 white")
         .await;
-    let id = game_id(&out);
+    let id = team_game_id(&out);
     assert!(
-        has(&out, "Team 1: seat 1 (white) alice · seat 3 (white) carol (invited)"),
+        has(
+            &out,
+            "Team 1: seat 1 (white) alice · seat 3 (white) carol (invited)"
+        ),
         "{out:#?}"
     );
     assert!(
-        has(&out, "Team 2: seat 2 (black) bob (invited) · seat 4 (black) open"),
+        has(
+            &out,
+            "Team 2: seat 2 (black) bob (invited) · seat 4 (black) open"
+        ),
         "{out:#?}"
     );
     assert!(has(&out, &format!("/press seat:{id}:3")), "{out:#?}");
@@ -84,7 +95,10 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
     assert_eq!(row.status, Status::Challenge);
     let out = console.line(&format!("carol: /accept {id}")).await;
     assert!(has(&out, "starts"), "{out:#?}");
-    assert!(has(&out, "alice & carol (white) against bob & dave (black)"), "{out:#?}");
+    assert!(
+        has(&out, "alice & carol (white) against bob & dave (black)"),
+        "{out:#?}"
+    );
     let row = store
         .get("console", &id)
         .await
@@ -149,4 +163,15 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
     assert!(has(&out, "[White \"alice & carol\"]"), "{out:#?}");
     assert!(has(&out, "[Black \"bob & dave\"]"), "{out:#?}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The game id named by the decline button of a team challenge in `lines`.
+fn team_game_id(lines: &[String]) -> String {
+    lines
+        .iter()
+        .find_map(|line| {
+            let (_, rest) = line.split_once("/press dec:")?;
+            Some(rest.split(']').next()?.to_owned())
+        })
+        .unwrap_or_else(|| panic!("no team challenge in {lines:#?}"))
 }

@@ -141,6 +141,8 @@ pub(super) enum Language {
     name_localized("ru", "играть"),
     description_localized("ru", "Начать партию: вызвать соперника или любого в канале")
 )]
+// Each option of the slash command is a parameter (poise).
+#[allow(clippy::too_many_arguments)]
 async fn play(
     ctx: Context<'_>,
     #[description = "The variant"]

@@ -153,7 +153,10 @@ impl Service {
             row.opponent_id
                 .as_deref()
                 .is_some_and(|o| is_user(ctx.actor(), o))
-                || row.seats.iter().any(|seat| is_user(ctx.actor(), &seat.user_id))
+                || row
+                    .seats
+                    .iter()
+                    .any(|seat| is_user(ctx.actor(), &seat.user_id))
         };
         let fits = |row: &GameRow| {
             if accepting {

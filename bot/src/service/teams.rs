@@ -312,9 +312,7 @@ impl Service {
     /// The *Take seat* button: `data` is `<game>:<seat>`.
     pub(super) async fn take_seat_button(&self, ctx: &Ctx, data: &str) -> Outcome {
         let (game, seat) = data.split_once(':').unwrap_or((data, ""));
-        let seat: usize = seat
-            .parse()
-            .map_err(|_| Msg::new("error-stale-button"))?;
+        let seat: usize = seat.parse().map_err(|_| Msg::new("error-stale-button"))?;
         self.check_limits(ctx, false).await?;
         let found = self
             .find_challenge(ctx, Some(game.to_owned()), true)
@@ -322,7 +320,8 @@ impl Service {
         let (_lock, row) = self
             .lock_fresh(&found, crate::store::Status::Challenge)
             .await?;
-        let row = row.ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
+        let row =
+            row.ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
         let variant = self.variant(&row)?;
         if !is_team_game(&variant) {
             return Err(Msg::new("error-stale-button").into());
