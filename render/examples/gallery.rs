@@ -135,7 +135,8 @@ fn janggi_board() -> kodex_engine::View {
     let janggi = registry.get("janggi").expect("janggi is built in");
     let mut game = kodex_engine::Game::new(janggi, kodex_engine::Start::Standard).expect("start");
     for mv in [
-        "c4c5", "i7h7", "b1c3", "h10g8", "h3e3", "c10d8", "c3d5", "b8e8", "pass", "a10a9",
+        "c4c5", "i7h7", "b1c3", "h10g8", "h1g3", "b10c8", "c3d5", "b8e8", "pass", "a10a9", "h3f3",
+        "g7g6",
     ] {
         game.play_text(mv).expect("a legal move");
     }
