@@ -150,7 +150,13 @@ mod tests {
     #[test]
     fn russian_texts_about_people_are_gender_neutral() {
         const PEOPLE: [&str; 8] = [
-            "$player", "$players", "$loser", "$winner", "$challenger", "$opponent", "$white",
+            "$player",
+            "$players",
+            "$loser",
+            "$winner",
+            "$challenger",
+            "$opponent",
+            "$white",
             "$black",
         ];
         // Impersonal past forms agreeing with a thing ("партия началась").

@@ -407,7 +407,9 @@ fn russian_san_reads_back_as_the_same_move() {
                 seen.extend(russian.chars().filter(|c| !c.is_ascii()));
                 assert_eq!(g.parse_move(&russian), Ok(mv), "{variant}: {russian}");
             }
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             g.play(moves[(seed >> 33) as usize % moves.len()]);
         }
     }
@@ -418,5 +420,7 @@ fn russian_san_reads_back_as_the_same_move() {
             .russian_san("exd8=Q+"),
         "exd8=Ф+"
     );
-    assert!(["К", "С"].iter().all(|l| seen.contains(&l.chars().next().unwrap())));
+    assert!(["К", "С"]
+        .iter()
+        .all(|l| seen.contains(&l.chars().next().unwrap())));
 }

@@ -9,7 +9,8 @@ use console_support::{has, to, Chat};
 use kodex_bot::api::{Action, ChatRef, Delivery, Handler, Platform, Request, Target, UserRef};
 
 fn cyrillic(text: &str) -> bool {
-    text.chars().any(|c| ('а'..='я').contains(&c.to_lowercase().next().unwrap_or(c)))
+    text.chars()
+        .any(|c| ('а'..='я').contains(&c.to_lowercase().next().unwrap_or(c)))
 }
 
 /// The text lines of the chat's own messages (board drawings aside).
@@ -29,7 +30,10 @@ async fn a_chat_hears_one_language_whoever_acts() {
     let mut out = chat.say("alice: /play chess @bob").await;
     let id = console_support::game_id(&out);
     out.extend(chat.say(&format!("bob: /accept {id}")).await);
-    out.extend(chat.script(&["alice: Nf3", "bob: d5", "alice: /draw"]).await);
+    out.extend(
+        chat.script(&["alice: Nf3", "bob: d5", "alice: /draw"])
+            .await,
+    );
     out.extend(chat.say("bob: /nodraw").await);
     let public = public_words(&out);
     assert!(public.len() >= 5, "{out:#?}");
@@ -40,7 +44,10 @@ async fn a_chat_hears_one_language_whoever_acts() {
     // What is said to alice alone is in Russian.
     let out = chat.say("alice: Qd4").await;
     let private = to(&out, "[@alice]");
-    assert!(!private.is_empty() && private.iter().all(|l| cyrillic(l)), "{out:#?}");
+    assert!(
+        !private.is_empty() && private.iter().all(|l| cyrillic(l)),
+        "{out:#?}"
+    );
 
     // The chat chooses Russian: now everything posted there is Russian,
     // including bob's moves, and moves carry Russian letters.
@@ -57,7 +64,10 @@ async fn a_chat_hears_one_language_whoever_acts() {
     // bob's own errors stay English.
     let out = chat.say("bob: Qd4").await;
     let private = to(&out, "[@bob]");
-    assert!(!private.is_empty() && private.iter().all(|l| !cyrillic(l)), "{out:#?}");
+    assert!(
+        !private.is_empty() && private.iter().all(|l| !cyrillic(l)),
+        "{out:#?}"
+    );
 }
 
 fn request(chat_locale: Option<&str>, actor: &str, action: Action) -> Request {
@@ -105,7 +115,10 @@ async fn a_guild_locale_is_the_chat_language_until_the_chat_chooses() {
         ))
         .await;
     let posted = in_chat(&challenge);
-    assert!(!posted.is_empty() && posted.iter().all(|t| cyrillic(t)), "{challenge:#?}");
+    assert!(
+        !posted.is_empty() && posted.iter().all(|t| cyrillic(t)),
+        "{challenge:#?}"
+    );
     let id = challenge
         .iter()
         .flat_map(|d| &d.buttons)
@@ -113,10 +126,17 @@ async fn a_guild_locale_is_the_chat_language_until_the_chat_chooses() {
         .expect("an accept button")
         .to_owned();
     let accepted = service
-        .handle(request(Some("ru"), "bob", Action::Accept { game: Some(id) }))
+        .handle(request(
+            Some("ru"),
+            "bob",
+            Action::Accept { game: Some(id) },
+        ))
         .await;
     let posted = in_chat(&accepted);
-    assert!(!posted.is_empty() && posted.iter().all(|t| cyrillic(t)), "{accepted:#?}");
+    assert!(
+        !posted.is_empty() && posted.iter().all(|t| cyrillic(t)),
+        "{accepted:#?}"
+    );
     // An error for one person is in their own language.
     let refused = service
         .handle(request(

@@ -16,8 +16,8 @@ mod placing;
 mod play;
 mod present;
 mod setup;
-mod timeline;
 mod teams;
+mod timeline;
 
 use crate::api::{Action, Delivery, Handler, HandlerFuture, Platform, Request, Target, UserRef};
 use crate::config::Config;

@@ -74,13 +74,8 @@ impl Service {
             return Err(Msg::new("error-not-your-button").into());
         }
         let mut position = self.replay(&row)?;
-        self.apply(
-            &mut row,
-            &mut position,
-            Change::Resign { seat: side },
-            lang,
-        )
-        .await
+        self.apply(&mut row, &mut position, Change::Resign { seat: side }, lang)
+            .await
     }
 
     /// `/draw [id]`: offers a draw, or accepts the opponent's offer.
@@ -149,13 +144,8 @@ impl Service {
                 if position.turns() < turns {
                     return Err(Msg::new("error-takeback-nothing").into());
                 }
-                self.apply(
-                    &mut row,
-                    &mut position,
-                    Change::TakeBack { turns },
-                    lang,
-                )
-                .await
+                self.apply(&mut row, &mut position, Change::TakeBack { turns }, lang)
+                    .await
             }
             Some(_) => Err(Msg::new("error-takeback-already").into()),
             None => {

@@ -138,7 +138,12 @@ impl Service {
         row.seats.sort_by_key(|seat| seat.seat);
         self.insert_challenge(&mut row).await?;
         tracing::info!(game = %row.id, variant = %row.variant, "team challenge created");
-        Ok(vec![self.seats_delivery(ctx.chat_lang, &row, &variant, None)])
+        Ok(vec![self.seats_delivery(
+            ctx.chat_lang,
+            &row,
+            &variant,
+            None,
+        )])
     }
 
     /// Takes a seat of the team challenge `row` for the actor: the seat kept
