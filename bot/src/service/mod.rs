@@ -253,6 +253,12 @@ impl Service {
         &self.inner.store
     }
 
+    /// Closes the database after the requests in progress; call it last,
+    /// when the platforms have stopped (later requests fail).
+    pub async fn close(&self) {
+        self.inner.store.close().await;
+    }
+
     /// A message from the catalogue in `user`'s language, for adapters that
     /// must say something themselves (a console line that is too long).
     pub async fn text_for(&self, user: &UserRef, key: &'static str) -> String {

@@ -6,9 +6,8 @@
 //! network failures are retried with backoff. A send that still fails is logged
 //! and dropped: the service has already stored the move, and `/board` shows it.
 
-use std::collections::HashMap;
 use std::future::Future;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use teloxide::adaptors::Throttle;
@@ -20,11 +19,11 @@ use teloxide::types::{
     ReplyParameters, UserId,
 };
 use teloxide::{ApiError, Bot, RequestError};
-use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::directory::Directory;
 use super::texts;
 use crate::api::{Button, Image};
+use crate::lanes::Lanes;
 
 /// Telegram's limit on a photo/animation/document caption, in characters.
 const CAPTION_LIMIT: usize = 1024;
@@ -40,6 +39,11 @@ const PHOTO_SIDES_LIMIT: u32 = 10_000;
 const FILE_BYTES_LIMIT: usize = 50 * 1000 * 1000;
 /// How often one call is tried when the network fails.
 const ATTEMPTS: u32 = 6;
+/// How many messages one chat may have waiting; more are dropped (and
+/// logged): at one message a second, that is a long backlog already.
+const PARCELS_PER_CHAT: usize = 500;
+/// How long a chat's queue waits for its next message before it closes.
+const QUEUE_IDLE: Duration = Duration::from_secs(60);
 
 /// One message for one chat.
 #[derive(Clone, Debug)]
@@ -122,7 +126,7 @@ pub(super) struct Courier {
     bot_username: String,
     boards_as_documents: bool,
     directory: Arc<Directory>,
-    queues: Mutex<HashMap<ChatId, UnboundedSender<Parcel>>>,
+    queues: Lanes<ChatId, (ChatId, Parcel)>,
 }
 
 impl Courier {
@@ -133,13 +137,32 @@ impl Courier {
         boards_as_documents: bool,
         directory: Arc<Directory>,
     ) -> Arc<Self> {
-        Arc::new(Courier {
-            bot,
-            bot_username,
-            boards_as_documents,
-            directory,
-            queues: Mutex::new(HashMap::new()),
+        Arc::new_cyclic(|courier: &Weak<Courier>| {
+            let courier = courier.clone();
+            Courier {
+                bot,
+                bot_username,
+                boards_as_documents,
+                directory,
+                queues: Lanes::new(
+                    PARCELS_PER_CHAT,
+                    QUEUE_IDLE,
+                    Arc::new(move |(chat, parcel): (ChatId, Parcel)| {
+                        let courier = courier.upgrade();
+                        Box::pin(async move {
+                            if let Some(courier) = courier {
+                                courier.deliver(chat, parcel).await;
+                            }
+                        })
+                    }),
+                ),
+            }
         })
+    }
+
+    /// Sends everything queued (and what refusals add), and waits for it.
+    pub async fn finish(&self) {
+        self.queues.finish().await;
     }
 
     /// The throttled bot, for calls that are not chat messages (callback answers).
@@ -162,35 +185,16 @@ impl Courier {
     }
 
     /// Queues a parcel for a chat; it is sent after everything queued before it.
-    pub fn enqueue(self: &Arc<Self>, chat: ChatId, parcel: Parcel) {
-        let mut queues = self
-            .queues
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let queue = queues
-            .entry(chat)
-            .or_insert_with(|| self.spawn_worker(chat));
-        if let Err(returned) = queue.send(parcel) {
-            // The chat's worker is gone (it can only stop by panicking): start a new one.
-            let fresh = self.spawn_worker(chat);
-            let _ = fresh.send(returned.0);
-            queues.insert(chat, fresh);
+    pub fn enqueue(&self, chat: ChatId, parcel: Parcel) {
+        if self.queues.push(chat, (chat, parcel)).is_err() {
+            tracing::error!(
+                chat = chat.0,
+                "a chat's queue is full; a message was dropped"
+            );
         }
     }
 
-    fn spawn_worker(self: &Arc<Self>, chat: ChatId) -> UnboundedSender<Parcel> {
-        let (sender, receiver) = unbounded_channel();
-        tokio::spawn(Arc::clone(self).work(chat, receiver));
-        sender
-    }
-
-    async fn work(self: Arc<Self>, chat: ChatId, mut queue: UnboundedReceiver<Parcel>) {
-        while let Some(parcel) = queue.recv().await {
-            self.deliver(chat, parcel).await;
-        }
-    }
-
-    async fn deliver(self: &Arc<Self>, chat: ChatId, parcel: Parcel) {
+    async fn deliver(&self, chat: ChatId, parcel: Parcel) {
         let result = match self.send(chat, &parcel).await {
             // A group became a supergroup: its new id takes the message.
             Err(RequestError::MigrateToChatId(new_chat)) => self.send(new_chat, &parcel).await,
@@ -207,7 +211,7 @@ impl Courier {
         }
     }
 
-    fn refused(self: &Arc<Self>, chat: ChatId, parcel: Parcel) {
+    fn refused(&self, chat: ChatId, parcel: Parcel) {
         match parcel.if_refused {
             Some(Refusal::DeepLink {
                 group,

@@ -23,7 +23,6 @@
 mod commands;
 mod courier;
 mod directory;
-mod lanes;
 mod memory;
 mod picker;
 mod texts;
@@ -44,9 +43,9 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use tokio_stream::StreamExt as _;
 
 use crate::api::{Delivery, Handler};
+use crate::lanes::Lanes;
 use crate::store::Store;
 use directory::Directory;
-use lanes::Lanes;
 use memory::Journal;
 use picker::Picker;
 use updates::Adapter;
@@ -218,6 +217,11 @@ pub async fn run(
     run_until(config, handler, outbox, std::future::pending()).await
 }
 
+/// How many updates one chat may have waiting (a flood beyond it is dropped).
+const UPDATES_PER_LANE: usize = 256;
+/// How long a chat's lane waits for its next update before it closes.
+const LANE_IDLE: Duration = Duration::from_secs(60);
+
 /// The updates the adapter handles; Telegram sends no others (and would
 /// otherwise send every kind but a few, with polling and webhooks alike).
 const ALLOWED_UPDATES: [AllowedUpdate; 2] = [AllowedUpdate::Message, AllowedUpdate::CallbackQuery];
@@ -283,6 +287,8 @@ pub async fn run_until(
         Mode::Webhook { listen, url } => serve_webhook(bot, listen, url, &adapter, stop).await,
     };
     outbox_task.abort();
+    // Messages already queued go out before the adapter stops.
+    adapter.finish_sending().await;
     // What was learnt last is stored before the next start reads it.
     journal.flush().await;
     result
@@ -366,7 +372,15 @@ async fn consume<L>(
     L: UpdateListener,
 {
     let stop_token = listener.stop_token();
-    let lanes = Lanes::new(Arc::clone(adapter));
+    let handling = Arc::clone(adapter);
+    let lanes = Lanes::new(
+        UPDATES_PER_LANE,
+        LANE_IDLE,
+        Arc::new(move |update: Update| {
+            let adapter = Arc::clone(&handling);
+            Box::pin(async move { adapter.on_update(update).await })
+        }),
+    );
     let updates = listener.as_stream();
     tokio::pin!(updates);
     tokio::pin!(stop);
@@ -384,7 +398,13 @@ async fn consume<L>(
             }
         };
         match update {
-            Some(Ok(update)) => lanes.push(update),
+            Some(Ok(update)) => {
+                if lanes.push(updates::lane_of(&update), update).is_err() {
+                    tracing::warn!(
+                        "a chat sent more updates than the bot keeps up with; one was dropped"
+                    );
+                }
+            }
             // Polling retries by itself (with backoff); just note it.
             Some(Err(error)) => {
                 tracing::warn!(error = describe(&error), "could not get Telegram updates")

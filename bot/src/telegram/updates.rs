@@ -83,6 +83,11 @@ impl Adapter {
         }
     }
 
+    /// Sends what is queued, and waits for it.
+    pub async fn finish_sending(&self) {
+        self.courier.finish().await;
+    }
+
     /// Sends a delivery no request caused (the service's outbox).
     pub fn dispatch_unsolicited(&self, delivery: Delivery) {
         self.dispatch(delivery, None);
@@ -416,6 +421,17 @@ fn deep_link_payload(game: Option<&GameRef>, file_name: Option<&str>) -> String 
         Some(game) => format!("b_{game}"),
         None => "board".to_owned(),
     }
+}
+
+/// The lane of an update: its chat, else its sender.
+pub(super) fn lane_of(update: &Update) -> i64 {
+    if let Some(chat) = update.chat() {
+        return chat.id.0;
+    }
+    update
+        .from()
+        .and_then(|user| i64::try_from(user.id.0).ok())
+        .unwrap_or_default()
 }
 
 fn chat_ref(chat: ChatId) -> ChatRef {
