@@ -19,8 +19,9 @@ const IN_FLIGHT_GRACE: Duration = Duration::from_secs(20);
 
 /// Starts every platform whose token `config` holds (Telegram, Discord, or
 /// both at once) in front of `service`, and runs until one of them fails.
-/// `env` supplies the adapters' optional settings (`KODEX_TELEGRAM_API_URL`,
-/// `KODEX_DISCORD_GUILD`, …): the process environment in production.
+/// The adapters' optional settings (`KODEX_TELEGRAM_API_URL`,
+/// `KODEX_DISCORD_GUILD`, …) come from `env` (the process environment in
+/// production) and, where it has none, from `config`'s file.
 pub async fn run_platforms(
     service: &Service,
     config: &Config,
@@ -39,6 +40,8 @@ pub async fn run_platforms_until(
     env: &(dyn Fn(&str) -> Option<String> + Sync),
     stop: impl Future<Output = ()> + Send,
 ) -> Result<(), AppError> {
+    let env = |name: &str| env(name).or_else(|| config.adapter_setting(name));
+    let env = &env;
     let (stopping, stopped) = watch::channel(false);
     let stop_signal = move || {
         let mut stopped = stopped.clone();

@@ -65,6 +65,7 @@ impl Caller<'_> {
                 Origin::Message {
                     channel: self.channel,
                     private: self.in_dm,
+                    message: None,
                 }
             }
         }

@@ -22,7 +22,7 @@ use teloxide::{ApiError, Bot, RequestError};
 
 use super::directory::Directory;
 use super::texts;
-use crate::api::{Button, Image};
+use crate::api::{split_text, Button, Image};
 use crate::lanes::Lanes;
 
 /// Telegram's limit on a photo/animation/document caption, in characters.
@@ -95,30 +95,26 @@ pub(super) struct Link {
     pub url: url::Url,
 }
 
-/// The fallback for a private message the player's chat refused.
+/// The fallback for a private message the player's chat refused (they never
+/// pressed Start): a notice in the group that reveals nothing of the
+/// message, with a deep link that opens the private chat. What was private
+/// is never posted in the group instead.
 #[derive(Clone, Debug)]
-pub(super) enum Refusal {
-    /// Hidden content: post a deep link in the group that reveals nothing, and
-    /// deliver when the player follows it (`/start <payload>`).
-    DeepLink {
-        /// Where to post the link.
-        group: ChatId,
-        /// Who it is for.
-        player: UserId,
-        /// How to address them.
-        player_name: String,
-        /// The `/start` payload.
-        payload: String,
-    },
-    /// A reply meant only for the caller about their own action (a bad move,
-    /// "not your game"): say it in the group as a reply instead.
-    ReplyInGroup {
-        /// The group the request came from.
-        group: ChatId,
-        /// The caller's message.
-        reply_to: Option<MessageId>,
-    },
+pub(super) struct Refusal {
+    /// Where to post the link.
+    pub group: ChatId,
+    /// Who it is for.
+    pub player: UserId,
+    /// How to address them.
+    pub player_name: String,
+    /// The `/start` payload: a board's (`b_<game>`, delivered again when the
+    /// link is followed) or [`NOTE_PAYLOAD`] for anything else.
+    pub payload: String,
 }
+
+/// The `/start` payload of a link to a private note (an answer about the
+/// player's own request): following it opens the chat and shows the help.
+pub(super) const NOTE_PAYLOAD: &str = "hello";
 
 /// Sends parcels, one ordered queue per chat.
 pub(super) struct Courier {
@@ -184,6 +180,19 @@ impl Courier {
         }
     }
 
+    /// Deletes someone's message in a group: works where the bot is an
+    /// administrator allowed to delete messages. Elsewhere Telegram refuses
+    /// ("message can't be deleted"), and the message stays: only logged.
+    pub async fn delete(&self, chat: ChatId, message: MessageId) {
+        if let Err(error) = with_retries(|| self.bot.delete_message(chat, message).send()).await {
+            tracing::debug!(
+                chat = chat.0,
+                error = describe(&error),
+                "could not delete a move said in public"
+            );
+        }
+    }
+
     /// Queues a parcel for a chat; it is sent after everything queued before it.
     pub fn enqueue(&self, chat: ChatId, parcel: Parcel) {
         if self.queues.push(chat, (chat, parcel)).is_err() {
@@ -212,45 +221,44 @@ impl Courier {
     }
 
     fn refused(&self, chat: ChatId, parcel: Parcel) {
-        match parcel.if_refused {
-            Some(Refusal::DeepLink {
-                group,
-                player,
-                player_name,
-                payload,
-            }) => {
-                if self.directory.take_opened_private(player)
-                    || !self.directory.mark_link_posted(player, &payload)
-                {
-                    return;
-                }
-                let locale = self.directory.locale(player);
-                let address = format!("https://t.me/{}?start={payload}", self.bot_username);
-                let Ok(url) = url::Url::parse(&address) else {
-                    tracing::error!("the deep link is not a valid URL");
-                    return;
-                };
-                let Some(mut prompt) = Parcel::new(
-                    texts::deep_link_prompt(locale.as_deref(), &player_name),
-                    None,
-                    Vec::new(),
-                ) else {
-                    return;
-                };
-                prompt.link = Some(Link {
-                    label: texts::deep_link_button(locale.as_deref()),
-                    url,
-                });
-                self.enqueue(group, prompt);
-            }
-            Some(Refusal::ReplyInGroup { group, reply_to }) => {
-                if let Some(mut reply) = Parcel::new(parcel.text, None, parcel.buttons) {
-                    reply.reply_to = reply_to;
-                    self.enqueue(group, reply);
-                }
-            }
-            None => tracing::warn!(chat = chat.0, "a chat refused a message"),
+        let Some(Refusal {
+            group,
+            player,
+            player_name,
+            payload,
+        }) = parcel.if_refused
+        else {
+            tracing::warn!(chat = chat.0, "a chat refused a message");
+            return;
+        };
+        if self.directory.take_opened_private(player)
+            || !self.directory.mark_link_posted(player, &payload)
+        {
+            return;
         }
+        let locale = self.directory.locale(player);
+        let locale = locale.as_deref();
+        let address = format!("https://t.me/{}?start={payload}", self.bot_username);
+        let Ok(url) = url::Url::parse(&address) else {
+            tracing::error!("the deep link is not a valid URL");
+            return;
+        };
+        let (text, label) = if payload == NOTE_PAYLOAD {
+            (
+                texts::note_link_prompt(locale, &player_name),
+                texts::note_link_button(locale),
+            )
+        } else {
+            (
+                texts::deep_link_prompt(locale, &player_name),
+                texts::deep_link_button(locale),
+            )
+        };
+        let Some(mut prompt) = Parcel::new(text, None, Vec::new()) else {
+            return;
+        };
+        prompt.link = Some(Link { label, url });
+        self.enqueue(group, prompt);
     }
 
     /// Sends one parcel: the image with its caption and keyboard, then any text
@@ -596,33 +604,6 @@ fn keyboard(buttons: &[Button], link: Option<&Link>) -> Option<InlineKeyboardMar
         )]);
     }
     (!rows.is_empty()).then(|| InlineKeyboardMarkup::new(rows))
-}
-
-/// Splits text into pieces of at most `limit` characters, at line ends where possible.
-fn split_text(text: &str, limit: usize) -> Vec<String> {
-    let mut pieces = Vec::new();
-    let mut current = String::new();
-    let mut current_len = 0;
-    for line in text.split_inclusive('\n') {
-        let line_len = line.chars().count();
-        if current_len + line_len > limit && !current.is_empty() {
-            pieces.push(std::mem::take(&mut current));
-            current_len = 0;
-        }
-        if line_len > limit {
-            let chars: Vec<char> = line.chars().collect();
-            for piece in chars.chunks(limit) {
-                pieces.push(piece.iter().collect());
-            }
-            continue;
-        }
-        current.push_str(line);
-        current_len += line_len;
-    }
-    if !current.is_empty() {
-        pieces.push(current);
-    }
-    pieces
 }
 
 #[cfg(test)]

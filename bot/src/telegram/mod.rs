@@ -50,7 +50,7 @@ use memory::Journal;
 use picker::Picker;
 use updates::Adapter;
 
-pub use picker::VariantChoice;
+pub use crate::api::VariantChoice;
 pub use teloxide::adaptors::throttle::Limits;
 
 /// How the adapter receives updates.
@@ -164,15 +164,7 @@ impl TelegramConfig {
 
     /// Offers every variant of `registry` in the `/play` picker.
     pub fn with_variants_of(mut self, registry: &kodex_engine::Registry) -> Self {
-        self.variants = registry
-            .all()
-            .iter()
-            .map(|variant| VariantChoice {
-                id: variant.id().to_owned(),
-                name: variant.name("en").to_owned(),
-                name_ru: variant.name("ru").to_owned(),
-            })
-            .collect();
+        self.variants = crate::api::variant_choices(registry);
         self
     }
 }
