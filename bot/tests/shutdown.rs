@@ -20,14 +20,14 @@ fn temp_dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "kodex-shutdown-{}-{}",
         std::process::id(),
-        fastrand_suffix()
+        unique_suffix()
     ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
 }
 
-fn fastrand_suffix() -> u128 {
+fn unique_suffix() -> u128 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |elapsed| elapsed.as_nanos())

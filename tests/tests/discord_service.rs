@@ -520,11 +520,11 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
         match fastrand::u8(..5) {
             0 => {
                 fake.say(&carol(), CHANNEL, Some(GUILD_ID), &random_text())
-                    .await
+                    .await;
             }
             1 => {
                 fake.say(&carol(), 900 + fastrand::u64(..3), None, &random_text())
-                    .await
+                    .await;
             }
             2 => {
                 let token = fake.press(&carol(), &started, &random_text()).await;
