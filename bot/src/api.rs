@@ -168,8 +168,16 @@ pub enum Action {
     Variants,
     /// Help.
     Help,
-    /// Set the caller's language (`en`, `ru`).
-    Lang { lang: String },
+    /// Set the caller's language (`en`, `ru`), or the chat's (`chat ru`).
+    Lang {
+        /// What followed `/lang`.
+        lang: String,
+        /// Whether the caller may change the chat's settings, as the
+        /// platform says: Discord's Manage Server permission, a Telegram
+        /// group's administrator or creator; the console's local user.
+        /// Only such a caller may set the chat's language.
+        chat_admin: bool,
+    },
     /// A button was pressed; `data` is the [`Button::data`] it carried.
     Button { data: String },
     /// The adapter moved a game's conversation from the request's chat into
@@ -219,6 +227,12 @@ pub enum Target {
     /// Only the person who made the request (Discord ephemeral reply; elsewhere
     /// a private message).
     Ephemeral(UserRef),
+    /// Not a message but a removal: the message the request came from, said
+    /// in this chat for everyone to read, should go where the bot may delete
+    /// messages (a move typed in the group for a hidden-information game).
+    /// It follows the refusal that explains why; its text is empty and
+    /// nothing is sent for it. Adapters that cannot delete ignore it.
+    DeleteRequest(ChatRef),
 }
 
 /// An image attached to a delivery.
@@ -236,8 +250,147 @@ pub struct Image {
 pub struct Button {
     /// Localized label.
     pub label: String,
-    /// Opaque data handed back to the service when pressed (`"acc:7fk2"`).
+    /// Handed back to the service when pressed: a [`ButtonAction`] encoded
+    /// (`"acc:7fk2"`); adapters pass it on without reading it.
     pub data: String,
+}
+
+impl Button {
+    /// A button labelled `label` that does `action`.
+    pub fn new(label: impl Into<String>, action: &ButtonAction) -> Button {
+        Button {
+            label: label.into(),
+            data: action.encode(),
+        }
+    }
+}
+
+/// What a button does: the typed payload behind [`Button::data`], encoded
+/// as `<kind>:<game>[:<side>]` so it fits Telegram's callback data (64
+/// bytes) and Discord's custom id (100 characters) whatever the game id (at
+/// most [`ButtonAction::MAX_GAME_ID`] bytes). Data that does not decode is a
+/// stale or forged button.
+///
+/// ```
+/// use kodex_bot::api::ButtonAction;
+/// let accept = ButtonAction::Accept { game: "k7m2".into() };
+/// assert_eq!(accept.encode(), "acc:k7m2");
+/// assert_eq!(ButtonAction::decode("acc:k7m2"), Some(accept));
+/// assert_eq!(ButtonAction::decode("acc:"), None);
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ButtonAction {
+    /// Accept the challenge.
+    Accept { game: String },
+    /// Decline the challenge.
+    Decline { game: String },
+    /// Accept the draw offer.
+    Draw { game: String },
+    /// Decline the draw offer.
+    DeclineDraw { game: String },
+    /// Approve the takeback request.
+    Takeback { game: String },
+    /// Refuse the takeback request.
+    RefuseTakeback { game: String },
+    /// Show the presser's board (of their current game when `None`).
+    Board { game: Option<String> },
+    /// Resign for good: the confirmation, valid only for the player of `side`.
+    Resign { game: String, side: String },
+    /// Answer "no" to the resignation question.
+    KeepPlaying { game: String },
+    /// Place the presser's army at random (setup phase).
+    SetupRandom { game: String },
+    /// Declare the presser's setup ready.
+    SetupReady { game: String },
+    /// Take seat `seat` (0-based, as text) of a team challenge.
+    TakeSeat { game: String, seat: String },
+}
+
+impl ButtonAction {
+    /// The longest game id a button carries (service ids are far shorter).
+    pub const MAX_GAME_ID: usize = 48;
+
+    /// The data to put on a button.
+    pub fn encode(&self) -> String {
+        let (kind, game) = self.parts();
+        match self {
+            ButtonAction::Resign { side, .. } => format!("{kind}:{game}:{side}"),
+            ButtonAction::TakeSeat { seat, .. } => format!("{kind}:{game}:{seat}"),
+            _ => format!("{kind}:{game}"),
+        }
+    }
+
+    /// The action a button's data stands for; `None` for anything else.
+    pub fn decode(data: &str) -> Option<ButtonAction> {
+        let (kind, rest) = data.split_once(':').unwrap_or((data, ""));
+        let valid = |text: &str| {
+            !text.is_empty()
+                && text.len() <= ButtonAction::MAX_GAME_ID
+                && text
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        };
+        let game = || valid(rest).then(|| rest.to_owned());
+        Some(match kind {
+            "acc" => ButtonAction::Accept { game: game()? },
+            "dec" => ButtonAction::Decline { game: game()? },
+            "draw" => ButtonAction::Draw { game: game()? },
+            "nodraw" => ButtonAction::DeclineDraw { game: game()? },
+            "tb" => ButtonAction::Takeback { game: game()? },
+            "notb" => ButtonAction::RefuseTakeback { game: game()? },
+            "board" if rest.is_empty() => ButtonAction::Board { game: None },
+            "board" => ButtonAction::Board {
+                game: Some(game()?),
+            },
+            "rsg" => {
+                let (game, side) = rest.split_once(':')?;
+                if !valid(game) || !valid(side) {
+                    return None;
+                }
+                ButtonAction::Resign {
+                    game: game.to_owned(),
+                    side: side.to_owned(),
+                }
+            }
+            "seat" => {
+                let (game, seat) = rest.split_once(':')?;
+                if !valid(game) || seat.is_empty() || !seat.chars().all(|c| c.is_ascii_digit()) {
+                    return None;
+                }
+                ButtonAction::TakeSeat {
+                    game: game.to_owned(),
+                    seat: seat.to_owned(),
+                }
+            }
+            "keep" => ButtonAction::KeepPlaying { game: game()? },
+            "sr" => ButtonAction::SetupRandom { game: game()? },
+            "sy" => ButtonAction::SetupReady { game: game()? },
+            _ => return None,
+        })
+    }
+
+    /// Whether pressing it does what cannot be undone (shown in red where
+    /// the platform colours buttons).
+    pub fn is_irreversible(&self) -> bool {
+        matches!(self, ButtonAction::Resign { .. })
+    }
+
+    fn parts(&self) -> (&'static str, &str) {
+        match self {
+            ButtonAction::Accept { game } => ("acc", game),
+            ButtonAction::Decline { game } => ("dec", game),
+            ButtonAction::Draw { game } => ("draw", game),
+            ButtonAction::DeclineDraw { game } => ("nodraw", game),
+            ButtonAction::Takeback { game } => ("tb", game),
+            ButtonAction::RefuseTakeback { game } => ("notb", game),
+            ButtonAction::Board { game } => ("board", game.as_deref().unwrap_or_default()),
+            ButtonAction::Resign { game, .. } => ("rsg", game),
+            ButtonAction::KeepPlaying { game } => ("keep", game),
+            ButtonAction::SetupRandom { game } => ("sr", game),
+            ButtonAction::SetupReady { game } => ("sy", game),
+            ButtonAction::TakeSeat { game, .. } => ("seat", game),
+        }
+    }
 }
 
 /// One outgoing message for one audience.
@@ -270,6 +423,86 @@ pub struct GameRef {
     pub started: bool,
 }
 
+/// A variant as adapters offer it (Discord autocomplete, Telegram's picker):
+/// the id the service understands and the names people read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantChoice {
+    /// The variant id passed to the service (`"chess"`, `"fogofwar"`).
+    pub id: String,
+    /// English name.
+    pub name_en: String,
+    /// Russian name.
+    pub name_ru: String,
+}
+
+impl VariantChoice {
+    /// The name for a platform locale (`"ru"`, `"ru-RU"` → Russian, anything
+    /// else → English).
+    pub fn name(&self, locale: &str) -> &str {
+        if locale.to_lowercase().starts_with("ru") {
+            &self.name_ru
+        } else {
+            &self.name_en
+        }
+    }
+}
+
+/// The choices for every variant of a registry, in its order.
+pub fn variant_choices(registry: &kodex_engine::Registry) -> Vec<VariantChoice> {
+    registry
+        .all()
+        .iter()
+        .map(|variant| VariantChoice {
+            id: variant.id().to_string(),
+            name_en: variant.name("en").to_string(),
+            name_ru: variant.name("ru").to_string(),
+        })
+        .collect()
+}
+
+/// Cuts text into pieces of at most `limit` characters (a platform's message
+/// limit), at line ends where possible; a line longer than `limit` is cut at
+/// a character boundary. Whitespace-only remainders are dropped.
+///
+/// ```
+/// assert_eq!(
+///     kodex_bot::api::split_text("aaaa\nbbbb\ncccc\n", 10),
+///     vec!["aaaa\nbbbb\n", "cccc\n"]
+/// );
+/// ```
+pub fn split_text(text: &str, limit: usize) -> Vec<String> {
+    let limit = limit.max(1);
+    let mut chunks = Vec::new();
+    let mut current = String::new();
+    let mut current_chars = 0;
+    for line in text.split_inclusive('\n') {
+        let mut line = line;
+        loop {
+            let line_chars = line.chars().count();
+            if current_chars + line_chars <= limit {
+                current.push_str(line);
+                current_chars += line_chars;
+                break;
+            }
+            if current_chars > 0 {
+                chunks.push(std::mem::take(&mut current));
+                current_chars = 0;
+                continue;
+            }
+            let cut = line
+                .char_indices()
+                .nth(limit)
+                .map_or(line.len(), |(at, _)| at);
+            chunks.push(line[..cut].to_string());
+            line = &line[cut..];
+        }
+    }
+    if !current.trim().is_empty() {
+        chunks.push(current);
+    }
+    chunks
+}
+
 /// A boxed future returned by [`Handler::handle`].
 pub type HandlerFuture<'a> =
     std::pin::Pin<Box<dyn std::future::Future<Output = Vec<Delivery>> + Send + 'a>>;
@@ -281,4 +514,65 @@ pub type HandlerFuture<'a> =
 pub trait Handler: Send + Sync + 'static {
     /// Handles one request and returns what to send, in order.
     fn handle(&self, request: Request) -> HandlerFuture<'_>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_button_action_round_trips_and_fits_both_platforms() {
+        let game = "g".repeat(ButtonAction::MAX_GAME_ID);
+        let actions = [
+            ButtonAction::Accept { game: game.clone() },
+            ButtonAction::Decline { game: game.clone() },
+            ButtonAction::Draw { game: game.clone() },
+            ButtonAction::DeclineDraw { game: game.clone() },
+            ButtonAction::Takeback { game: game.clone() },
+            ButtonAction::RefuseTakeback { game: game.clone() },
+            ButtonAction::Board { game: None },
+            ButtonAction::Board {
+                game: Some(game.clone()),
+            },
+            ButtonAction::Resign {
+                game: game.clone(),
+                side: "w".into(),
+            },
+            ButtonAction::KeepPlaying { game: game.clone() },
+            ButtonAction::SetupRandom { game: game.clone() },
+            ButtonAction::SetupReady { game },
+        ];
+        for action in actions {
+            let data = action.encode();
+            assert!(
+                !data.is_empty() && data.len() <= 64,
+                "{data}: Telegram's 64 bytes"
+            );
+            assert!(
+                data.chars().count() <= 100,
+                "{data}: Discord's 100 characters"
+            );
+            assert_eq!(ButtonAction::decode(&data), Some(action));
+        }
+    }
+
+    #[test]
+    fn garbage_and_oversized_data_decode_to_nothing() {
+        for data in [
+            "",
+            "acc",
+            "acc:",
+            "zzz:k7m2",
+            "rsg:k7m2",
+            "rsg::w",
+            "acc:k7 m2",
+            "acc:k7:m2",
+            "kodex:board",
+            &format!("acc:{}", "x".repeat(ButtonAction::MAX_GAME_ID + 1)),
+        ] {
+            assert_eq!(ButtonAction::decode(data), None, "{data:?}");
+        }
+        assert!(ButtonAction::decode("rsg:k7m2:b").is_some_and(|action| action.is_irreversible()));
+        assert!(!ButtonAction::decode("acc:k7m2").is_some_and(|action| action.is_irreversible()));
+    }
 }

@@ -61,6 +61,8 @@ pub fn parse(text: &str, mention: impl Fn(&str) -> Option<UserRef>) -> Option<Ac
         "help" | "start" => Action::Help,
         "lang" | "language" => Action::Lang {
             lang: args.join(" "),
+            // Adapters that know better say so.
+            chat_admin: false,
         },
         _ => Action::Unknown {
             command: format!("/{}", truncate(&name, 32)),

@@ -22,7 +22,7 @@ pub struct Config {
     /// Discord.
     pub discord: DiscordSection,
     /// Telegram.
-    pub telegram: TokenConfig,
+    pub telegram: TelegramSection,
     /// Logging.
     pub log: LogConfig,
 }
@@ -85,6 +85,24 @@ pub struct DiscordSection {
     pub token: String,
     /// Give each game started in a channel a thread of its own.
     pub threads: bool,
+    /// A server id to register the slash commands in (development); empty:
+    /// globally.
+    #[serde(default)]
+    pub guild: String,
+    /// A REST base URL other than discord.com (an API proxy); empty for none.
+    #[serde(default)]
+    pub api_url: String,
+    /// `on`, or `off` to leave rate limits to the proxy at `api_url`.
+    #[serde(default = "default_rate_limiter")]
+    pub rate_limiter: String,
+}
+
+fn default_rate_limiter() -> String {
+    "on".to_owned()
+}
+
+fn default_webhook_listen() -> String {
+    "0.0.0.0:8443".to_owned()
 }
 
 impl DiscordSection {
@@ -94,15 +112,27 @@ impl DiscordSection {
     }
 }
 
-/// A platform's `[telegram]` section.
+/// `[telegram]`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TokenConfig {
+pub struct TelegramSection {
     /// The bot token; empty when the platform is not used.
     pub token: String,
+    /// A Bot API server other than api.telegram.org; empty for none.
+    #[serde(default)]
+    pub api_url: String,
+    /// The public HTTPS address of a webhook; empty: long polling.
+    #[serde(default)]
+    pub webhook_url: String,
+    /// The local address the webhook server listens on.
+    #[serde(default = "default_webhook_listen")]
+    pub webhook_listen: String,
+    /// Send boards as files instead of photos.
+    #[serde(default)]
+    pub boards_as_files: bool,
 }
 
-impl TokenConfig {
+impl TelegramSection {
     /// The token, when one is configured.
     pub fn token(&self) -> Option<&str> {
         configured(&self.token)
@@ -238,10 +268,55 @@ impl Config {
         if let Some(v) = env("KODEX_TELEGRAM_TOKEN") {
             self.telegram.token = v;
         }
+        for (variable, slot) in [
+            ("KODEX_DISCORD_GUILD", &mut self.discord.guild),
+            ("KODEX_DISCORD_API_URL", &mut self.discord.api_url),
+            ("KODEX_DISCORD_RATE_LIMITER", &mut self.discord.rate_limiter),
+            ("KODEX_TELEGRAM_API_URL", &mut self.telegram.api_url),
+            ("KODEX_TELEGRAM_WEBHOOK_URL", &mut self.telegram.webhook_url),
+            (
+                "KODEX_TELEGRAM_WEBHOOK_LISTEN",
+                &mut self.telegram.webhook_listen,
+            ),
+        ] {
+            if let Some(v) = env(variable) {
+                *slot = v;
+            }
+        }
+        if let Some(v) = env("KODEX_TELEGRAM_BOARDS_AS_FILES") {
+            self.telegram.boards_as_files = is_on(&v);
+        }
         if let Some(v) = env("KODEX_LOG").or_else(|| env("RUST_LOG")) {
             self.log.filter = v;
         }
         Ok(())
+    }
+}
+
+impl Config {
+    /// The adapters' optional settings by the name of their environment
+    /// variable (`KODEX_TELEGRAM_API_URL`, `KODEX_DISCORD_GUILD`, …), as the
+    /// file and the environment set them: what the adapters'
+    /// `with_options_from` read, which check the values. Unset: `None`.
+    pub fn adapter_setting(&self, name: &str) -> Option<String> {
+        let value = match name {
+            "KODEX_DISCORD_GUILD" => self.discord.guild.clone(),
+            "KODEX_DISCORD_API_URL" => self.discord.api_url.clone(),
+            "KODEX_DISCORD_RATE_LIMITER" => self.discord.rate_limiter.clone(),
+            "KODEX_TELEGRAM_API_URL" => self.telegram.api_url.clone(),
+            "KODEX_TELEGRAM_WEBHOOK_URL" => self.telegram.webhook_url.clone(),
+            "KODEX_TELEGRAM_WEBHOOK_LISTEN" => self.telegram.webhook_listen.clone(),
+            "KODEX_TELEGRAM_BOARDS_AS_FILES" => {
+                if self.telegram.boards_as_files {
+                    "1".to_owned()
+                } else {
+                    String::new()
+                }
+            }
+            _ => String::new(),
+        };
+        let value = value.trim();
+        (!value.is_empty()).then(|| value.to_owned())
     }
 }
 
@@ -310,6 +385,75 @@ mod tests {
         assert_eq!(config.telegram.token(), Some("from-env"));
         assert_eq!(config.database.url, "sqlite://other.db");
         assert!(config.discord.threads);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn every_adapter_setting_can_come_from_the_file() {
+        let dir =
+            std::env::temp_dir().join(format!("kodex-config-adapters-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("k.toml");
+        std::fs::write(
+            &path,
+            "[discord]\ntoken = \"d\"\nguild = \"123456789012345678\"\n\
+             api_url = \"http://proxy:3000\"\nrate_limiter = \"off\"\n\
+             [telegram]\ntoken = \"t\"\napi_url = \"http://bot-api:8081/\"\n\
+             webhook_url = \"https://kodex.example/hook\"\nwebhook_listen = \"127.0.0.1:8088\"\n\
+             boards_as_files = true\n",
+        )
+        .expect("write");
+        let config = Config::load(Some(&path), no_env).expect("loads");
+        let setting = |name: &str| config.adapter_setting(name);
+        assert_eq!(
+            setting("KODEX_DISCORD_GUILD").as_deref(),
+            Some("123456789012345678")
+        );
+        assert_eq!(
+            setting("KODEX_DISCORD_API_URL").as_deref(),
+            Some("http://proxy:3000")
+        );
+        assert_eq!(
+            setting("KODEX_DISCORD_RATE_LIMITER").as_deref(),
+            Some("off")
+        );
+        // The adapters read them as they read the environment.
+        let discord = crate::discord::DiscordConfig::new("d", Vec::new())
+            .with_options_from(&setting)
+            .expect("valid Discord settings");
+        assert_eq!(discord.dev_guild, Some(123_456_789_012_345_678));
+        assert_eq!(discord.api_base.as_deref(), Some("http://proxy:3000"));
+        assert!(discord.disable_rate_limiter);
+        let telegram = crate::telegram::TelegramConfig::new("t")
+            .with_options_from(&setting)
+            .expect("valid Telegram settings");
+        assert_eq!(
+            telegram.api_url.as_ref().map(url::Url::as_str),
+            Some("http://bot-api:8081/")
+        );
+        assert!(telegram.boards_as_documents);
+        match telegram.mode {
+            crate::telegram::Mode::Webhook { listen, url } => {
+                assert_eq!(listen.to_string(), "127.0.0.1:8088");
+                assert_eq!(url.as_str(), "https://kodex.example/hook");
+            }
+            other => panic!("webhook mode expected, got {other:?}"),
+        }
+        // The environment still wins over the file.
+        let env = |name: &str| (name == "KODEX_DISCORD_GUILD").then(|| "42".to_owned());
+        let config = Config::load(Some(&path), env).expect("loads");
+        assert_eq!(
+            config.adapter_setting("KODEX_DISCORD_GUILD").as_deref(),
+            Some("42")
+        );
+        // Defaults: nothing set but the webhook's listening address.
+        let defaults = Config::defaults();
+        assert_eq!(defaults.adapter_setting("KODEX_TELEGRAM_API_URL"), None);
+        assert_eq!(defaults.adapter_setting("KODEX_TELEGRAM_WEBHOOK_URL"), None);
+        assert_eq!(
+            defaults.adapter_setting("KODEX_TELEGRAM_BOARDS_AS_FILES"),
+            None
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -71,10 +71,17 @@ impl Console {
                 data: data.trim().to_owned(),
             }
         } else {
-            command::parse(text, |name| valid_name(name).then(|| console_user(name)))
-                .unwrap_or_else(|| Action::Text {
+            match command::parse(text, |name| valid_name(name).then(|| console_user(name))) {
+                // The console's users are all the operator at the keyboard.
+                Some(Action::Lang { lang, .. }) => Action::Lang {
+                    lang,
+                    chat_admin: true,
+                },
+                Some(action) => action,
+                None => Action::Text {
                     text: text.to_owned(),
-                })
+                },
+            }
         };
         let chat = if private {
             ChatRef {
@@ -112,6 +119,8 @@ impl Console {
                 None => format!("[#{}]", chat.id),
             },
             Target::Private(user) | Target::Ephemeral(user) => format!("[@{}]", user.id),
+            // Nobody's words are taken back in the local console.
+            Target::DeleteRequest(_) => return Vec::new(),
         };
         let mut out: Vec<String> = delivery
             .text

@@ -11,6 +11,7 @@ pub mod config;
 pub mod console;
 pub mod discord;
 pub mod i18n;
+pub mod lanes;
 pub mod service;
 pub mod store;
 pub mod telegram;

@@ -132,18 +132,57 @@ async fn run(args: Args, mut config: Config) -> Result<(), Box<dyn std::error::E
         tracing::info!(added, dir = %config.variants.dir, "extra variants loaded");
     }
     let service = Service::open(&config, registry, Arc::new(SystemTime)).await?;
-    let _scheduler = service.spawn_scheduler();
+    let scheduler = service.spawn_scheduler();
     tracing::info!(database = %config.database.url, "service ready");
-    if console {
+    let result = if console {
         tracing::info!("console chat: type `alice: /help`; end with Ctrl-D");
         let input = tokio::io::BufReader::new(tokio::io::stdin());
-        Console::new(service, config.boards.dir.clone())
-            .run(input)
-            .await?;
-        return Ok(());
+        let chat = Console::new(service.clone(), config.boards.dir.clone());
+        tokio::select! {
+            finished = chat.run(input) => finished.map_err(Into::into),
+            () = stop_signal() => Ok(()),
+        }
+    } else {
+        let env = |name: &str| std::env::var(name).ok();
+        kodex_bot::app::run_platforms_until(&service, &config, &env, stop_signal())
+            .await
+            .map_err(|e| e as Box<dyn std::error::Error>)
+    };
+    // No flag falls while the database closes; the next start finds the
+    // deadlines where they were.
+    scheduler.abort();
+    service.close().await;
+    tracing::info!("stopped");
+    result
+}
+
+/// Completes on SIGTERM (how service managers and containers stop a
+/// process) or Ctrl-C (SIGINT). If a signal cannot be watched, only the
+/// other one stops the bot.
+async fn stop_signal() {
+    let interrupt = async {
+        if let Err(error) = tokio::signal::ctrl_c().await {
+            tracing::warn!(%error, "cannot watch for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                terminate.recv().await;
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot watch for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => tracing::info!("Ctrl-C: stopping"),
+        () = terminate => tracing::info!("SIGTERM: stopping"),
     }
-    let env = |name: &str| std::env::var(name).ok();
-    kodex_bot::app::run_platforms(&service, &config, &env)
-        .await
-        .map_err(|e| e as Box<dyn std::error::Error>)
 }

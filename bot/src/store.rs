@@ -723,6 +723,14 @@ impl Store {
         Ok(Store { pool, writer })
     }
 
+    /// Closes the connections, waiting for queries in progress: the last
+    /// writes reach the database file (and its WAL is checkpointed) before
+    /// the process ends. Later queries fail.
+    pub async fn close(&self) {
+        self.pool.close().await;
+        self.writer.close().await;
+    }
+
     /// Inserts a new row with its seats; false when the id is taken.
     pub async fn insert(&self, row: &GameRow) -> Result<bool, StoreError> {
         let sql = format!(

@@ -7,6 +7,7 @@ lang-name-en = English
 lang-name-ru = Russian
 lang-current = Your language: { $lang }. Change it with /lang en or /lang ru (/lang chat ru sets the chat's language).
 error-bad-lang = I speak English (en) and Russian (ru): /lang en or /lang ru.
+error-lang-chat-admin = Only the chat's admins can change its language (on Discord: Manage Server; on Telegram: administrators). Your own language: /lang en or /lang ru.
 
 ## General errors
 error-unknown-command = I don't know the command { $command }. /help lists what I understand.

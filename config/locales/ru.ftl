@@ -7,6 +7,7 @@ lang-name-en = английский
 lang-name-ru = русский
 lang-current = Ваш язык: { $lang }. Сменить: /lang en или /lang ru (/lang chat ru задаёт язык чата).
 error-bad-lang = Я говорю по-английски (en) и по-русски (ru): /lang en или /lang ru.
+error-lang-chat-admin = Язык чата меняют только его администраторы (в Discord — право «Управлять сервером», в Telegram — администраторы группы). Ваш собственный язык: /lang en или /lang ru.
 
 ## Общие ошибки
 error-unknown-command = Я не знаю команды { $command }. Список команд: /help.

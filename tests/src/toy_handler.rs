@@ -10,8 +10,8 @@
 use std::sync::Mutex;
 
 use kodex_bot::api::{
-    Action, Button, ChatRef, Delivery, GameRef, Handler, HandlerFuture, Image, Request, Target,
-    UserRef,
+    Action, Button, ButtonAction, ChatRef, Delivery, GameRef, Handler, HandlerFuture, Image,
+    Request, Target, UserRef,
 };
 
 /// The smallest valid PNG (1×1), standing in for a rendered board.
@@ -167,11 +167,8 @@ pub fn note(target: Target, text: &str) -> Delivery {
     }
 }
 
-fn button(label: &str, data: String) -> Button {
-    Button {
-        label: label.into(),
-        data,
-    }
+fn button(label: &str, action: ButtonAction) -> Button {
+    Button::new(label, &action)
 }
 
 /// The toy service. Every request it handled is kept for assertions.
@@ -215,7 +212,15 @@ impl ToyHandler {
             return Vec::new();
         };
         let me = Target::Ephemeral(request.actor.clone());
-        match request.action.clone() {
+        let action = match request.action.clone() {
+            // A "show my board" button is the same as /board.
+            Action::Button { data } => match ButtonAction::decode(&data) {
+                Some(ButtonAction::Board { game }) => Action::Board { game },
+                _ => Action::Button { data },
+            },
+            action => action,
+        };
+        match action {
             Action::Play {
                 variant, opponent, ..
             } => {
@@ -226,22 +231,24 @@ impl ToyHandler {
                 vec![challenge(&mut games, &request, &variant, opponent)]
             }
             Action::Button { data } => {
-                let mut parts = data.split(':');
-                let (kind, id, side) = (parts.next(), parts.next(), parts.next());
-                let Some(game) = games.iter_mut().find(|game| Some(&*game.id) == id) else {
+                let (id, side) = match ButtonAction::decode(&data) {
+                    Some(ButtonAction::Accept { game }) => (game, None),
+                    Some(ButtonAction::Resign { game, side }) => (game, Some(side)),
+                    _ => return vec![note(me, "Unknown button.")],
+                };
+                let Some(game) = games.iter_mut().find(|game| game.id == id) else {
                     return vec![note(me, "That game is gone.")];
                 };
-                match kind {
-                    Some("acc") => accept(game, &request.actor),
-                    Some("rsg")
+                match side {
+                    None => accept(game, &request.actor),
+                    Some(side)
                         if game.status == Status::Playing
                             && game.has_player(&request.actor)
-                            && side == Some(game.side_of(&request.actor)) =>
+                            && side == game.side_of(&request.actor) =>
                     {
                         resign(game, &request.actor)
                     }
-                    Some("rsg") => vec![note(me, "This button is not for you.")],
-                    _ => vec![note(me, "Unknown button.")],
+                    Some(_) => vec![note(me, "This button is not for you.")],
                 }
             }
             Action::Move { text, .. } => play_move(&mut games, &request, &text, true),
@@ -273,8 +280,19 @@ impl ToyHandler {
                 let side = game.side_of(&request.actor);
                 let mut question = note(me, &text);
                 question.buttons = vec![
-                    button("Resign", format!("rsg:{}:{side}", game.id)),
-                    button("Keep playing", format!("keep:{}", game.id)),
+                    button(
+                        "Resign",
+                        ButtonAction::Resign {
+                            game: game.id.clone(),
+                            side: side.to_owned(),
+                        },
+                    ),
+                    button(
+                        "Keep playing",
+                        ButtonAction::KeepPlaying {
+                            game: game.id.clone(),
+                        },
+                    ),
                 ];
                 vec![question]
             }
@@ -313,8 +331,18 @@ fn challenge(
     let text = format!("{} challenges {whom} to {variant}.", request.actor.name);
     let mut delivery = game.delivery(Target::Chat(game.chat.clone()), text, None);
     delivery.buttons = vec![
-        button("Accept", format!("acc:{}", game.id)),
-        button("Decline", format!("dec:{}", game.id)),
+        button(
+            "Accept",
+            ButtonAction::Accept {
+                game: game.id.clone(),
+            },
+        ),
+        button(
+            "Decline",
+            ButtonAction::Decline {
+                game: game.id.clone(),
+            },
+        ),
     ];
     games.push(game);
     delivery

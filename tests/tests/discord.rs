@@ -496,9 +496,7 @@ async fn a_refused_dm_reveals_nothing(refuse: impl Fn(&FakeDiscord)) {
     let dm = fake.dm_channel_of(alice().id).expect("alice's DM channel");
     fake.say(&alice(), dm, None, "e4").await;
     let notice = fake
-        .wait_for_message("the DM-refused notice", |m| {
-            m.button("kodex:board").is_some()
-        })
+        .wait_for_message("the DM-refused notice", |m| m.button("board:").is_some())
         .await;
     assert_eq!(notice.place, Place::Channel(CHANNEL));
     assert!(notice.content.contains(&format!("<@{}>", bob().id)));
@@ -506,7 +504,7 @@ async fn a_refused_dm_reveals_nothing(refuse: impl Fn(&FakeDiscord)) {
     assert!(!notice.content.contains("e4") && !notice.content.contains("Your board"));
     assert!(fake.dms_to(bob().id).is_empty());
 
-    let token = fake.press(&bob(), &notice, "kodex:board").await;
+    let token = fake.press(&bob(), &notice, "board:").await;
     let shown = fake
         .wait_for_ephemeral("bob's board shown ephemerally", &token)
         .await;
@@ -842,5 +840,42 @@ async fn a_move_whose_interaction_discord_forgot_is_still_played() {
         (refused.status, refused.response["code"].as_u64()),
         (404, Some(10062))
     );
+    bot.stop().await;
+}
+
+/// Unsolicited deliveries go out through one queue per channel: a channel
+/// where Discord is slow does not hold up another.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_channel_does_not_hold_up_another() {
+    const SLOW: u64 = 301;
+    let fake = FakeDiscord::start().await;
+    fake.slow_channel(SLOW, std::time::Duration::from_secs(3));
+    let (_service, bot) = start(&fake);
+    fake.wait_for_sessions(1).await;
+    let chat = |id: u64| {
+        Target::Chat(ChatRef {
+            platform: Platform::Discord,
+            id: id.to_string(),
+        })
+    };
+    let outbox = bot.outbox.as_ref().expect("the bot's own outbox");
+    outbox
+        .send(note(chat(SLOW), "first, to the slow channel"))
+        .expect("the outbox is open");
+    outbox
+        .send(note(chat(CHANNEL), "second, to the quick channel"))
+        .expect("the outbox is open");
+    fake.wait_for_message("the quick channel's message", |m| {
+        m.content.contains("second")
+    })
+    .await;
+    assert!(
+        fake.messages_in(SLOW).is_empty(),
+        "the quick channel did not wait for the slow one"
+    );
+    fake.wait_for_message("the slow channel's message", |m| {
+        m.content.contains("first")
+    })
+    .await;
     bot.stop().await;
 }

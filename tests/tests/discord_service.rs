@@ -221,12 +221,10 @@ async fn a_refused_dm_in_a_fog_game_falls_back_to_an_ephemeral_board() {
     let dm = fake.dm_channel_of(alice().id).expect("alice's DM channel");
     fake.say(&alice(), dm, None, "d4").await;
     let notice = fake
-        .wait_for_message("the DM-refused notice", |m| {
-            m.button("kodex:board").is_some()
-        })
+        .wait_for_message("the DM-refused notice", |m| m.button("board:").is_some())
         .await;
     assert_eq!(notice.place, Place::Channel(CHANNEL));
-    let token = fake.press(&bob(), &notice, "kodex:board").await;
+    let token = fake.press(&bob(), &notice, "board:").await;
     let shown = fake
         .wait_for("bob's board, ephemerally", |fake| {
             fake.ephemeral_answers(&token)
@@ -522,11 +520,11 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
         match fastrand::u8(..5) {
             0 => {
                 fake.say(&carol(), CHANNEL, Some(GUILD_ID), &random_text())
-                    .await
+                    .await;
             }
             1 => {
                 fake.say(&carol(), 900 + fastrand::u64(..3), None, &random_text())
-                    .await
+                    .await;
             }
             2 => {
                 let token = fake.press(&carol(), &started, &random_text()).await;
@@ -804,5 +802,119 @@ async fn a_kriegspiel_game_is_played_by_dm_and_refereed_in_the_channel() {
         }
     }
     assert!(fake.messages_in(CHANNEL).iter().all(|m| !m.has_png()));
+    bot.stop().await;
+}
+
+/// `/lang language channel:true`: the channel's language, set only by a
+/// member with Manage Server; anyone else is told so and nothing changes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_a_server_manager_sets_the_channels_language() {
+    let fake = FakeDiscord::start().await;
+    let (service, bot) = start(&fake, "lang-admin").await;
+    let member = bob().plain_member();
+    fake.add_user(&member);
+    let channel_lang = || async {
+        service
+            .store()
+            .lang(
+                kodex_bot::store::LangOwner::Chat,
+                "discord",
+                &CHANNEL.to_string(),
+            )
+            .await
+            .expect("the store answers")
+    };
+    // Language 1 is Russian (poise sends a choice as its index).
+    let options = || {
+        vec![
+            integer_option("language", 1),
+            kodex_tests::fake_discord::payloads::option("channel", 5, serde_json::json!(true)),
+        ]
+    };
+    let token = fake
+        .slash(&member, CHANNEL, Some(GUILD_ID), "lang", options(), &[])
+        .await;
+    let refusal = fake.wait_for_ephemeral("the refusal", &token).await;
+    assert!(
+        refusal.content.contains("Only the chat's admins"),
+        "{}",
+        refusal.content
+    );
+    assert_eq!(channel_lang().await, None, "nothing changed");
+
+    let token = fake
+        .slash(&alice(), CHANNEL, Some(GUILD_ID), "lang", options(), &[])
+        .await;
+    let confirmation = fake.wait_for_ephemeral("the confirmation", &token).await;
+    assert!(
+        confirmation.content.contains("Russian"),
+        "{}",
+        confirmation.content
+    );
+    assert_eq!(channel_lang().await.as_deref(), Some("ru"));
+    bot.stop().await;
+}
+
+/// A fog-of-war move typed in the game's channel is refused, and then
+/// deleted where the bot has Manage Messages; where it has not, Discord's
+/// refusal (50013) changes nothing else and the game goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fog_move_typed_in_the_channel_is_deleted_where_the_bot_may() {
+    let fake = FakeDiscord::start().await;
+    fake.add_user(&alice());
+    fake.add_user(&bob());
+    let (_service, bot) = start(&fake, "fog-delete").await;
+    accepted_game(&fake, "fogofwar").await;
+    fake.wait_for("both private boards", |fake| {
+        (fake.dms_to(alice().id).len() == 1 && fake.dms_to(bob().id).len() == 1).then_some(())
+    })
+    .await;
+    let delete_attempts = |fake: &FakeDiscord, message: u64| {
+        fake.requests()
+            .into_iter()
+            .filter(|request| {
+                request.method == "DELETE"
+                    && request.path.ends_with(&format!("/messages/{message}"))
+            })
+            .map(|request| request.status)
+            .collect::<Vec<u16>>()
+    };
+
+    // No Manage Messages: the bot tries, Discord refuses, the move stays.
+    let kept = fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
+    fake.wait_for("the refusal by DM", |fake| {
+        fake.dms_to(alice().id)
+            .iter()
+            .any(|m| m.content.contains("private chat"))
+            .then_some(())
+    })
+    .await;
+    fake.wait_for("the attempt", |fake| {
+        (!delete_attempts(fake, kept).is_empty()).then_some(())
+    })
+    .await;
+    assert_eq!(delete_attempts(&fake, kept), vec![403]);
+    assert!(!fake.was_deleted(kept));
+
+    // With Manage Messages the move typed in public is gone.
+    fake.grant_manage_messages(CHANNEL);
+    let removed = fake.say(&alice(), CHANNEL, Some(GUILD_ID), "d4").await;
+    fake.wait_for("the deletion", |fake| {
+        fake.was_deleted(removed).then_some(())
+    })
+    .await;
+    assert_eq!(delete_attempts(&fake, removed), vec![204]);
+
+    // The game goes on from the private chat, and nothing leaked.
+    let dm = fake.dm_channel_of(alice().id).expect("alice's DM channel");
+    fake.say(&alice(), dm, None, "e4").await;
+    fake.wait_for("alice's board after e4", |fake| {
+        fake.dms_to(alice().id)
+            .iter()
+            .any(|m| m.content.contains("you played e4"))
+            .then_some(())
+    })
+    .await;
+    leak_free(&fake, &["you played"]);
     bot.stop().await;
 }

@@ -66,6 +66,7 @@ fn random_action(game: &str) -> Action {
         16 => Action::Help,
         17 => Action::Lang {
             lang: random_text(),
+            chat_admin: fastrand::bool(),
         },
         18 => Action::Relocate {
             game: id().unwrap_or_default(),

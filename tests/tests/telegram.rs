@@ -114,12 +114,12 @@ async fn start_with(bob_started: bool, adjust: impl FnOnce(&mut TelegramConfig))
     config.variants = vec![
         VariantChoice {
             id: "chess".into(),
-            name: "Chess".into(),
+            name_en: "Chess".into(),
             name_ru: "Шахматы".into(),
         },
         VariantChoice {
             id: "fog".into(),
-            name: "Fog of war".into(),
+            name_en: "Fog of war".into(),
             name_ru: "Туман войны".into(),
         },
     ];

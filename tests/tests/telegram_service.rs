@@ -800,3 +800,168 @@ async fn the_timeline_of_a_time_travel_game_comes_as_one_photo() {
         call.text()
     );
 }
+
+/// `/lang chat ru` in a group: only its creator or an administrator (as
+/// `getChatMember` says) changes the group's language; a member is told so
+/// and nothing changes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_a_groups_admins_set_its_language() {
+    let harness = start("lang-admin", true).await;
+    let fake = &harness.fake;
+    let group_lang = || async {
+        harness
+            .service
+            .store()
+            .lang(
+                kodex_bot::store::LangOwner::Chat,
+                "telegram",
+                &GROUP.to_string(),
+            )
+            .await
+            .expect("the store answers")
+    };
+    fake.say(GROUP, ALICE, "/lang chat ru");
+    let (at, refusal) = fake
+        .wait_for(0, "the refusal", |call| {
+            call.delivered_to(ALICE) && call.text().contains("Only the chat's admins")
+        })
+        .await;
+    assert!(
+        fake.calls()[..at]
+            .iter()
+            .any(|call| call.method == "getChatMember" && call.chat_id() == Some(GROUP)),
+        "Telegram was asked: {}",
+        fake.describe_calls()
+    );
+    assert!(!refusal.text().is_empty());
+    assert_eq!(group_lang().await, None, "nothing changed");
+
+    for (person, status, lang) in [(ALICE, "administrator", "ru"), (BOB, "creator", "en")] {
+        fake.set_status(GROUP, person, status);
+        fake.say(GROUP, person, &format!("/lang chat {lang}"));
+        fake.wait_for(at, "the confirmation", |call| {
+            call.delivered_to(person) && call.text().contains("This chat's language is now")
+        })
+        .await;
+        assert_eq!(group_lang().await.as_deref(), Some(lang), "{status}");
+    }
+    // In their private chat a person needs nobody's leave for their own language.
+    fake.say(CAROL, CAROL, "/lang ru");
+    fake.wait_for(at, "carol's own language", |call| {
+        call.delivered_to(CAROL) && !call.text().is_empty()
+    })
+    .await;
+}
+
+/// A fog-of-war move typed in the group is refused privately, and then
+/// deleted where the bot is an administrator; elsewhere Telegram's refusal
+/// ("message can't be deleted") is taken quietly and the game goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fog_move_typed_in_the_group_is_deleted_where_the_bot_is_admin() {
+    let harness = start("fog-delete", true).await;
+    let fake = &harness.fake;
+    let (game, at) = alice_challenges_bob(fake, "fog").await;
+    fake.wait_for(at, "a private board", |call| {
+        call.delivered_to(ALICE) && is_board(call)
+    })
+    .await;
+    let white = white_of(&stored(&harness, &game).await);
+    let deletions = |message: i64| {
+        fake.calls()
+            .into_iter()
+            .filter(|call| {
+                call.method == "deleteMessage"
+                    && call.params["message_id"].as_i64() == Some(message)
+            })
+            .map(|call| call.outcome)
+            .collect::<Vec<Outcome>>()
+    };
+
+    let kept = fake.say(GROUP, white, "/m e4");
+    fake.wait_for(at, "the refusal", |call| {
+        call.delivered_to(white) && call.text().contains("private chat")
+    })
+    .await;
+    fake.wait_for(at, "the attempt", |call| {
+        call.method == "deleteMessage" && call.params["message_id"].as_i64() == Some(kept)
+    })
+    .await;
+    assert!(
+        matches!(deletions(kept).as_slice(), [Outcome::Rejected(why)] if why.contains("can't be deleted")),
+        "{:?}",
+        deletions(kept)
+    );
+    assert!(fake.message_exists(kept));
+
+    fake.make_bot_admin(GROUP);
+    let removed = fake.say(GROUP, white, "/m d4");
+    fake.wait_for(at, "the deletion", |call| {
+        call.method == "deleteMessage"
+            && call.params["message_id"].as_i64() == Some(removed)
+            && call.outcome == Outcome::Ok
+    })
+    .await;
+    assert!(!fake.message_exists(removed));
+    assert_eq!(stored(&harness, &game).await.moves, "", "no move was made");
+
+    // The game goes on in private.
+    fake.say(white, white, "e4");
+    fake.wait_for(at, "white's board after e4", |call| {
+        call.delivered_to(white) && is_board(call) && call.text().contains("e4")
+    })
+    .await;
+}
+
+/// A private answer Telegram will not deliver (the person never pressed
+/// Start) is not posted in the group: the group gets a notice naming only
+/// the person, with a deep link that opens the private chat, once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_private_answer_becomes_a_link_never_a_group_message() {
+    let harness = start("note-link", false).await;
+    let fake = &harness.fake;
+    fake.say(GROUP, BOB, "/m e4");
+    fake.say(GROUP, BOB, "/resign");
+    let (at, notice) = fake
+        .wait_for(0, "the notice", |call| {
+            call.delivered_to(GROUP) && !call.button_urls().is_empty()
+        })
+        .await;
+    assert_eq!(
+        notice.button_urls(),
+        vec!["https://t.me/KodexBot?start=hello".to_owned()]
+    );
+    assert!(notice.text().starts_with("@bob"), "{}", notice.text());
+    // Both answers were tried privately and refused.
+    let refused: Vec<String> = fake
+        .calls()
+        .iter()
+        .filter(|call| call.chat_id() == Some(BOB) && call.outcome == Outcome::Forbidden)
+        .map(Call::text)
+        .collect();
+    assert_eq!(refused.len(), 2, "{}", fake.describe_calls());
+    // Give a wrongly re-posted answer time to show up, then check none did.
+    fake.say(GROUP, ALICE, "/variants");
+    fake.wait_for(at, "alice's answer", |call| call.delivered_to(ALICE))
+        .await;
+    let group_texts: Vec<String> = fake
+        .calls()
+        .iter()
+        .filter(|call| call.delivered_to(GROUP))
+        .map(Call::text)
+        .collect();
+    assert_eq!(group_texts.len(), 1, "one notice only: {group_texts:#?}");
+    for answer in &refused {
+        assert!(
+            !group_texts
+                .iter()
+                .any(|text| text.contains(answer.as_str())),
+            "{answer:?} was posted in the group"
+        );
+    }
+    // Following the link opens the chat; later answers arrive there.
+    fake.say(BOB, BOB, "/start hello");
+    fake.wait_for(at, "the help in bob's private chat", |call| {
+        call.delivered_to(BOB)
+    })
+    .await;
+}

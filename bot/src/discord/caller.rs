@@ -68,6 +68,7 @@ impl Caller<'_> {
                 Origin::Message {
                     channel: self.channel,
                     private: self.in_dm,
+                    message: None,
                 }
             }
         }

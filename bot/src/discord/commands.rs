@@ -350,18 +350,31 @@ async fn lang(
     #[name_localized("ru", "язык")]
     #[description_localized("ru", "Язык")]
     language: Language,
+    #[description = "For everyone in this channel (needs Manage Server)"]
+    #[name_localized("ru", "для_канала")]
+    #[description_localized("ru", "Для всех в этом канале (нужно право «Управлять сервером»)")]
+    channel: Option<bool>,
 ) -> Result<(), Error> {
     let lang = match language {
         Language::English => "en",
         Language::Russian => "ru",
     };
-    submit(
-        ctx,
-        Action::Lang {
-            lang: lang.to_string(),
-        },
-    )
-    .await
+    // Discord tells each interaction what the member may do in the channel.
+    let chat_admin = match ctx {
+        poise::Context::Application(app) => app
+            .interaction
+            .member
+            .as_ref()
+            .and_then(|member| member.permissions)
+            .is_some_and(|permissions| permissions.manage_guild()),
+        poise::Context::Prefix(_) => false,
+    };
+    let lang = if channel.unwrap_or(false) {
+        format!("chat {lang}")
+    } else {
+        lang.to_owned()
+    };
+    submit(ctx, Action::Lang { lang, chat_admin }).await
 }
 
 /// Variant suggestions in the user's language: prefix matches first, then

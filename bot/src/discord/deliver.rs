@@ -11,18 +11,16 @@ use std::sync::{Arc, Mutex, PoisonError};
 use poise::serenity_prelude as serenity;
 use serenity::{
     Builder, ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
-    CreateInteractionResponseFollowup, CreateMessage, EditInteractionResponse, Http, UserId,
+    CreateInteractionResponseFollowup, CreateMessage, EditInteractionResponse, Http, MessageId,
+    UserId,
 };
 
 use super::texts::Lang;
-use crate::api::{Button, Delivery, Target, UserRef};
+use crate::api::{split_text, Button, ButtonAction, Delivery, Target, UserRef};
 
-/// The custom id of the adapter's own "show my board" button (the service's
-/// button data never starts with `kodex:`).
-pub(crate) const SHOW_BOARD_BUTTON: &str = "kodex:board";
-/// The service's button data that do something that cannot be undone
-/// (`rsg:<game>:<side>` resigns): shown in red.
-const DANGEROUS_BUTTON_PREFIXES: [&str; 1] = ["rsg:"];
+/// The custom id of the "show my board" button of versions before
+/// [`ButtonAction::Board`]: still answered, for notices posted before.
+pub(crate) const OLD_SHOW_BOARD_BUTTON: &str = "kodex:board";
 
 /// Discord's limit on message content, in characters.
 const MAX_CONTENT_CHARS: usize = 2000;
@@ -86,6 +84,8 @@ pub(crate) enum Origin {
         channel: ChannelId,
         /// Whether that is a DM with the bot.
         private: bool,
+        /// The message, when it was one.
+        message: Option<MessageId>,
     },
     /// A slash command or a button press that was acknowledged.
     Interaction(InteractionOrigin),
@@ -138,7 +138,9 @@ impl Origin {
     fn public_channel(&self) -> Option<ChannelId> {
         match self {
             Origin::Outbox => None,
-            Origin::Message { channel, private } => (!private).then_some(*channel),
+            Origin::Message {
+                channel, private, ..
+            } => (!private).then_some(*channel),
             Origin::Interaction(interaction) => {
                 (!interaction.private).then_some(interaction.channel)
             }
@@ -194,6 +196,7 @@ impl Deliverer {
                     }
                 }
                 Target::Private(user) => self.send_private(user, &delivery, origin).await,
+                Target::DeleteRequest(_) => self.delete_request(origin).await,
                 Target::Ephemeral(user) => {
                     let Some(user_id) = parse_id(&user.id).map(UserId::new) else {
                         tracing::warn!("ephemeral delivery to a malformed Discord user id");
@@ -222,6 +225,31 @@ impl Deliverer {
                     tracing::warn!("closing an interaction response failed: {error}");
                 }
             }
+        }
+    }
+
+    /// Deletes the message a request came from, in a server channel, where
+    /// the bot has Manage Messages; without it Discord refuses (50013) and
+    /// the message stays, which is only logged.
+    async fn delete_request(&self, origin: &Origin) {
+        let Origin::Message {
+            channel,
+            private: false,
+            message: Some(message),
+        } = origin
+        else {
+            return;
+        };
+        if let Err(error) = self
+            .http
+            .delete_message(
+                *channel,
+                *message,
+                Some("a hidden game's move said in public"),
+            )
+            .await
+        {
+            tracing::debug!("could not delete a move said in public: {error}");
         }
     }
 
@@ -289,7 +317,7 @@ impl Deliverer {
             .content(lang.dm_refused(&format!("<@{user_id}>")))
             .allowed_mentions(CreateAllowedMentions::new().users([user_id]))
             .components(vec![CreateActionRow::Buttons(vec![CreateButton::new(
-                SHOW_BOARD_BUTTON,
+                ButtonAction::Board { game: None }.encode(),
             )
             .label(lang.show_my_board())])]);
         if let Err(error) = channel.send_message(&self.http, notice).await {
@@ -431,40 +459,6 @@ fn parts(delivery: &Delivery, lang: Lang) -> Vec<Part> {
         .collect()
 }
 
-/// Cuts text into pieces of at most `limit` characters, preferring line ends.
-fn split_text(text: &str, limit: usize) -> Vec<String> {
-    let mut chunks = Vec::new();
-    let mut current = String::new();
-    let mut current_chars = 0;
-    for line in text.split_inclusive('\n') {
-        let mut line = line;
-        loop {
-            let line_chars = line.chars().count();
-            if current_chars + line_chars <= limit {
-                current.push_str(line);
-                current_chars += line_chars;
-                break;
-            }
-            if current_chars > 0 {
-                chunks.push(std::mem::take(&mut current));
-                current_chars = 0;
-                continue;
-            }
-            // A single line longer than the limit: cut it at a character boundary.
-            let cut = line
-                .char_indices()
-                .nth(limit)
-                .map_or(line.len(), |(at, _)| at);
-            chunks.push(line[..cut].to_string());
-            line = &line[cut..];
-        }
-    }
-    if !current.trim().is_empty() {
-        chunks.push(current);
-    }
-    chunks
-}
-
 /// The service's buttons as Discord action rows (5 per row, at most 5 rows).
 /// Discord refuses the whole message for one bad button, so a button it
 /// would refuse is left out (and logged): an empty label or custom id, a
@@ -486,9 +480,8 @@ fn button_rows(buttons: &[Button]) -> Vec<CreateActionRow> {
         .enumerate()
         .map(|(index, button)| {
             let label: String = button.label.chars().take(MAX_LABEL_CHARS).collect();
-            let dangerous = DANGEROUS_BUTTON_PREFIXES
-                .iter()
-                .any(|prefix| button.data.starts_with(prefix));
+            let dangerous =
+                ButtonAction::decode(&button.data).is_some_and(|action| action.is_irreversible());
             let style = if dangerous {
                 serenity::ButtonStyle::Danger
             } else if index == 0 {

@@ -10,7 +10,7 @@ use serenity::{
 };
 
 use super::caller::Caller;
-use super::deliver::{Origin, SHOW_BOARD_BUTTON};
+use super::deliver::{Origin, OLD_SHOW_BOARD_BUTTON};
 use super::{Data, Error};
 use crate::api::Action;
 
@@ -70,6 +70,7 @@ async fn on_message(bot: UserId, data: &Data, message: &serenity::Message) {
     let origin = Origin::Message {
         channel: caller.channel,
         private: caller.in_dm,
+        message: Some(message.id),
     };
     data.answer(request, origin).await;
 }
@@ -91,7 +92,7 @@ async fn on_button(data: &Data, component: &serenity::ComponentInteraction) {
         )
         .await;
     let custom_id = component.data.custom_id.as_str();
-    let action = if custom_id == SHOW_BOARD_BUTTON {
+    let action = if custom_id == OLD_SHOW_BOARD_BUTTON {
         Action::Board { game: None }
     } else {
         Action::Button {

@@ -126,41 +126,7 @@ impl DiscordConfig {
     }
 }
 
-/// One variant as offered by autocomplete: the id the service understands and
-/// the names people read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VariantChoice {
-    /// The variant id passed to the service (`"chess"`, `"fog"`).
-    pub id: String,
-    /// English name.
-    pub name_en: String,
-    /// Russian name.
-    pub name_ru: String,
-}
-
-impl VariantChoice {
-    /// The name for a Discord locale (`"ru"` → Russian, anything else → English).
-    pub fn name(&self, locale: &str) -> &str {
-        if texts::is_russian(locale) {
-            &self.name_ru
-        } else {
-            &self.name_en
-        }
-    }
-}
-
-/// The variant choices for every variant of a registry.
-pub fn variant_choices(registry: &kodex_engine::Registry) -> Vec<VariantChoice> {
-    registry
-        .all()
-        .iter()
-        .map(|variant| VariantChoice {
-            id: variant.id().to_string(),
-            name_en: variant.name("en").to_string(),
-            name_ru: variant.name("ru").to_string(),
-        })
-        .collect()
-}
+pub use crate::api::{variant_choices, VariantChoice};
 
 /// Errors of commands and event handlers inside poise.
 type Error = Box<dyn std::error::Error + Send + Sync>;
@@ -341,11 +307,44 @@ async fn build_client(
         .await
 }
 
-/// Sends the service's unsolicited deliveries as they arrive.
+/// How many unsolicited deliveries one channel (or person) may have
+/// waiting; more are dropped and logged.
+const DELIVERIES_PER_CHANNEL: usize = 500;
+/// How long a channel's queue waits for its next delivery before it closes.
+const QUEUE_IDLE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Sends the service's unsolicited deliveries as they arrive, one ordered
+/// queue per channel (or person), so a slow channel (rate limits, a large
+/// animation) never holds up another.
 async fn forward_outbox(outbox: Arc<Mutex<UnboundedReceiver<Delivery>>>, deliverer: Deliverer) {
+    let queues = crate::lanes::Lanes::new(
+        DELIVERIES_PER_CHANNEL,
+        QUEUE_IDLE,
+        Arc::new(move |delivery: Delivery| {
+            let deliverer = deliverer.clone();
+            Box::pin(async move {
+                deliverer.deliver(vec![delivery], &mut Origin::Outbox).await;
+            })
+        }),
+    );
     let mut outbox = outbox.lock().await;
     while let Some(delivery) = outbox.recv().await {
-        deliverer.deliver(vec![delivery], &mut Origin::Outbox).await;
+        if queues.push(queue_of(&delivery), delivery).is_err() {
+            tracing::error!("a Discord channel's queue is full; a message was dropped");
+        }
+    }
+    queues.finish().await;
+}
+
+/// The queue of a delivery: its channel, or the person it is for.
+fn queue_of(delivery: &Delivery) -> String {
+    match &delivery.target {
+        crate::api::Target::Chat(chat) | crate::api::Target::DeleteRequest(chat) => {
+            format!("channel:{}", chat.id)
+        }
+        crate::api::Target::Private(user) | crate::api::Target::Ephemeral(user) => {
+            format!("user:{}", user.id)
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 use super::lookup::is_user;
 use super::present::{chat_of, Event};
 use super::{new_game_id, Ctx, Msg, Outcome, Service};
-use crate::api::{Button, Delivery, Target, UserRef};
+use crate::api::{Button, ButtonAction, Delivery, Target, UserRef};
 use crate::clock::TimeControl;
 use crate::i18n::Lang;
 use crate::store::{GameRow, SeatRow, Status};
@@ -117,14 +117,18 @@ impl Service {
             text,
             image: None,
             buttons: vec![
-                Button {
-                    label: self.text(lang, &Msg::new("button-accept")),
-                    data: format!("acc:{}", row.id),
-                },
-                Button {
-                    label: self.text(lang, &Msg::new("button-decline")),
-                    data: format!("dec:{}", row.id),
-                },
+                Button::new(
+                    self.text(lang, &Msg::new("button-accept")),
+                    &ButtonAction::Accept {
+                        game: row.id.clone(),
+                    },
+                ),
+                Button::new(
+                    self.text(lang, &Msg::new("button-decline")),
+                    &ButtonAction::Decline {
+                        game: row.id.clone(),
+                    },
+                ),
             ],
             game: Some(self.game_ref(lang, &row, false)),
         }])

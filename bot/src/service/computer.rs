@@ -26,7 +26,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{Ctx, Msg, Outcome, Service};
-use crate::api::{Action, ChatRef, Delivery, Platform, Request, Target, UserRef};
+use crate::api::{Action, ButtonAction, ChatRef, Delivery, Platform, Request, Target, UserRef};
 use crate::store::{GameRow, Status};
 use kodex_engine::search::{self, Level, Searcher};
 use kodex_engine::{Audience, Side, Visibility};
@@ -109,7 +109,7 @@ pub(crate) fn for_computer(delivery: &Delivery) -> bool {
     match &delivery.target {
         Target::Private(user) | Target::Ephemeral(user) => user.computer_level().is_some(),
         // The computer's "private chat", where its own requests come from.
-        Target::Chat(chat) => is_computer(&chat.id),
+        Target::Chat(chat) | Target::DeleteRequest(chat) => is_computer(&chat.id),
     }
 }
 
@@ -510,7 +510,11 @@ fn resignation(row: &GameRow, seat: usize) -> Action {
         "b"
     };
     Action::Button {
-        data: format!("rsg:{}:{side}", row.id),
+        data: ButtonAction::Resign {
+            game: row.id.clone(),
+            side: side.to_owned(),
+        }
+        .encode(),
     }
 }
 

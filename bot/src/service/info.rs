@@ -224,8 +224,9 @@ impl Service {
         Ok(vec![self.reply(ctx, &Msg::new("help"))])
     }
 
-    /// `/lang [en|ru]`, or `/lang chat <en|ru>` for the chat's language.
-    pub(crate) async fn set_lang(&self, ctx: &Ctx, text: &str) -> Outcome {
+    /// `/lang [en|ru]`, or `/lang chat <en|ru>` for the chat's language (by
+    /// someone who may change the chat's settings).
+    pub(crate) async fn set_lang(&self, ctx: &Ctx, text: &str, chat_admin: bool) -> Outcome {
         let words: Vec<&str> = text.split_whitespace().collect();
         let (for_chat, code) = match words.as_slice() {
             [] => {
@@ -242,6 +243,9 @@ impl Service {
         if for_chat {
             if ctx.req.private {
                 return Err(Msg::new("error-bad-lang").into());
+            }
+            if !chat_admin {
+                return Err(Msg::new("error-lang-chat-admin").into());
             }
             self.choose_lang(LangOwner::Chat, ctx.platform(), &ctx.req.chat.id, lang)
                 .await?;

@@ -19,7 +19,9 @@ mod setup;
 mod teams;
 mod timeline;
 
-use crate::api::{Action, Delivery, Handler, HandlerFuture, Platform, Request, Target, UserRef};
+use crate::api::{
+    Action, ButtonAction, Delivery, Handler, HandlerFuture, Platform, Request, Target, UserRef,
+};
 use crate::config::Config;
 use crate::i18n::{I18n, Lang};
 use crate::store::{GameRow, Status, Store, StoreError};
@@ -147,6 +149,9 @@ impl Msg {
 pub(crate) enum Failure {
     /// Tell the person what was wrong; nothing changed.
     User(Msg),
+    /// Like `User`, for something said in public that must not stay there
+    /// (a hidden game's move typed in the group): the message is deleted too.
+    Withdrawn(Msg),
     /// Say nothing (plain chat text that was not meant for the bot).
     Silent,
     /// Someone else changed the game at the same moment; nothing changed.
@@ -261,6 +266,12 @@ impl Service {
     /// The storage.
     pub fn store(&self) -> &Store {
         &self.inner.store
+    }
+
+    /// Closes the database after the requests in progress; call it last,
+    /// when the platforms have stopped (later requests fail).
+    pub async fn close(&self) {
+        self.inner.store.close().await;
     }
 
     /// A message from the catalogue in `user`'s language, for adapters that
@@ -631,7 +642,7 @@ impl Service {
             Action::Rules { variant } => self.rules(&ctx, &variant),
             Action::Variants => self.variants(&ctx),
             Action::Help => self.help(&ctx),
-            Action::Lang { lang } => self.set_lang(&ctx, &lang).await,
+            Action::Lang { lang, chat_admin } => self.set_lang(&ctx, &lang, chat_admin).await,
             Action::Button { data } => self.button(&ctx, &data).await,
             Action::Relocate { game, chat } => self.relocate(&ctx, &game, &chat).await,
             Action::Unknown { command } => Err(Msg::new("error-unknown-command")
@@ -648,6 +659,19 @@ impl Service {
             }
             Err(Failure::Silent) => Vec::new(),
             Err(Failure::User(msg)) => vec![self.reply(&ctx, &msg)],
+            Err(Failure::Withdrawn(msg)) => {
+                let mut answer = vec![self.reply(&ctx, &msg)];
+                if !ctx.req.private {
+                    answer.push(Delivery {
+                        target: Target::DeleteRequest(ctx.req.chat.clone()),
+                        text: String::new(),
+                        image: None,
+                        buttons: Vec::new(),
+                        game: None,
+                    });
+                }
+                answer
+            }
             Err(Failure::Conflict) => vec![self.reply(&ctx, &Msg::new("error-conflict"))],
             Err(Failure::Store(e)) => {
                 tracing::error!(error = %e, "storage failure while handling a request");
@@ -656,24 +680,26 @@ impl Service {
         }
     }
 
-    /// Maps a button's data (`acc:k7m2`) to the action it stands for.
+    /// Does what a button's data (`acc:k7m2`) stands for.
     async fn button(&self, ctx: &Ctx, data: &str) -> Outcome {
-        let (kind, id) = data.split_once(':').unwrap_or((data, ""));
-        let game = (!id.is_empty()).then(|| id.to_owned());
-        match kind {
-            "acc" => self.accept(ctx, game).await,
-            "dec" => self.decline(ctx, game).await,
-            "draw" => self.draw(ctx, game).await,
-            "nodraw" => self.decline_draw(ctx, game).await,
-            "tb" => self.takeback(ctx, game).await,
-            "notb" => self.refuse_takeback(ctx, game).await,
-            "board" => self.board(ctx, game).await,
-            "rsg" => self.resign(ctx, id).await,
-            "keep" => self.keep_playing(ctx, game).await,
-            teams::TAKE_SEAT_BUTTON => self.take_seat_button(ctx, id).await,
-            setup::SETUP_RANDOM_BUTTON => self.setup_button(ctx, id, "random").await,
-            setup::SETUP_READY_BUTTON => self.setup_button(ctx, id, "ready").await,
-            _ => Err(Msg::new("error-stale-button").into()),
+        let Some(action) = ButtonAction::decode(data) else {
+            return Err(Msg::new("error-stale-button").into());
+        };
+        match action {
+            ButtonAction::Accept { game } => self.accept(ctx, Some(game)).await,
+            ButtonAction::Decline { game } => self.decline(ctx, Some(game)).await,
+            ButtonAction::Draw { game } => self.draw(ctx, Some(game)).await,
+            ButtonAction::DeclineDraw { game } => self.decline_draw(ctx, Some(game)).await,
+            ButtonAction::Takeback { game } => self.takeback(ctx, Some(game)).await,
+            ButtonAction::RefuseTakeback { game } => self.refuse_takeback(ctx, Some(game)).await,
+            ButtonAction::Board { game } => self.board(ctx, game).await,
+            ButtonAction::Resign { game, side } => self.resign(ctx, &game, &side).await,
+            ButtonAction::KeepPlaying { game } => self.keep_playing(ctx, Some(game)).await,
+            ButtonAction::SetupRandom { game } => self.setup_button(ctx, &game, "random").await,
+            ButtonAction::SetupReady { game } => self.setup_button(ctx, &game, "ready").await,
+            ButtonAction::TakeSeat { game, seat } => {
+                self.take_seat_button(ctx, &format!("{game}:{seat}")).await
+            }
         }
     }
 
@@ -704,7 +730,7 @@ fn is_unsafe_char(c: char) -> bool {
 /// The platform a delivery goes to.
 fn target_platform(delivery: &Delivery) -> Platform {
     match &delivery.target {
-        Target::Chat(chat) => chat.platform,
+        Target::Chat(chat) | Target::DeleteRequest(chat) => chat.platform,
         Target::Private(user) | Target::Ephemeral(user) => user.platform,
     }
 }

@@ -6,7 +6,7 @@ use super::apply::Change;
 use super::lookup::Role;
 use super::present::chat_of;
 use super::{Ctx, Msg, Outcome, Service};
-use crate::api::{Button, Delivery, Target};
+use crate::api::{Button, ButtonAction, Delivery, Target};
 use crate::i18n::Lang;
 use crate::store::{GameResult, GameRow, Status};
 use tokio::sync::MutexGuard;
@@ -45,14 +45,19 @@ impl Service {
             buttons: vec![
                 // The side is in the data: pressed by anyone else (in a
                 // group where the question fell back to), it resigns nothing.
-                Button {
-                    label: self.text(ctx.lang, &Msg::new("button-resign")),
-                    data: format!("rsg:{}:{}", row.id, side_code(side)),
-                },
-                Button {
-                    label: self.text(ctx.lang, &Msg::new("button-play-on")),
-                    data: format!("keep:{}", row.id),
-                },
+                Button::new(
+                    self.text(ctx.lang, &Msg::new("button-resign")),
+                    &ButtonAction::Resign {
+                        game: row.id.clone(),
+                        side: side_code(side).to_owned(),
+                    },
+                ),
+                Button::new(
+                    self.text(ctx.lang, &Msg::new("button-play-on")),
+                    &ButtonAction::KeepPlaying {
+                        game: row.id.clone(),
+                    },
+                ),
             ],
             game: Some(self.game_ref(ctx.lang, &row, false)),
         }])
@@ -64,10 +69,9 @@ impl Service {
         Err(Msg::new("resign-kept").arg("id", row.id).into())
     }
 
-    /// Resigns at once: the confirmation button `rsg:<id>:<side>`, pressed by
-    /// the player of that side.
-    pub(crate) async fn resign(&self, ctx: &Ctx, target: &str) -> Outcome {
-        let (game, wanted) = target.split_once(':').unwrap_or((target, ""));
+    /// Resigns at once: the confirmation button ([`ButtonAction::Resign`]),
+    /// pressed by the player of side `wanted`.
+    pub(crate) async fn resign(&self, ctx: &Ctx, game: &str, wanted: &str) -> Outcome {
         let (_lock, mut row, side) = self.my_game(ctx, Some(game.to_owned())).await?;
         let lang = self.game_chat_lang(ctx, &row).await;
         if wanted != side_code(side) {
@@ -100,7 +104,12 @@ impl Service {
                         .arg("player", row.player_name(side).to_owned())
                         .arg("opponent", row.opponent_names(side)),
                 );
-                Ok(vec![self.offer_delivery(lang, &row, text, "draw", "nodraw")])
+                let game = || row.id.clone();
+                let (yes, no) = (
+                    ButtonAction::Draw { game: game() },
+                    ButtonAction::DeclineDraw { game: game() },
+                );
+                Ok(vec![self.offer_delivery(lang, &row, text, &yes, &no)])
             }
         }
     }
@@ -163,7 +172,12 @@ impl Service {
                         .arg("player", row.player_name(side).to_owned())
                         .arg("opponent", row.opponent_names(side)),
                 );
-                Ok(vec![self.offer_delivery(lang, &row, text, "tb", "notb")])
+                let game = || row.id.clone();
+                let (yes, no) = (
+                    ButtonAction::Takeback { game: game() },
+                    ButtonAction::RefuseTakeback { game: game() },
+                );
+                Ok(vec![self.offer_delivery(lang, &row, text, &yes, &no)])
             }
         }
     }
@@ -227,22 +241,16 @@ impl Service {
         lang: Lang,
         row: &GameRow,
         text: String,
-        yes: &str,
-        no: &str,
+        yes: &ButtonAction,
+        no: &ButtonAction,
     ) -> Delivery {
         Delivery {
             target: Target::Chat(chat_of(row)),
             text,
             image: None,
             buttons: vec![
-                Button {
-                    label: self.text(lang, &Msg::new("button-accept")),
-                    data: format!("{yes}:{}", row.id),
-                },
-                Button {
-                    label: self.text(lang, &Msg::new("button-decline")),
-                    data: format!("{no}:{}", row.id),
-                },
+                Button::new(self.text(lang, &Msg::new("button-accept")), yes),
+                Button::new(self.text(lang, &Msg::new("button-decline")), no),
             ],
             game: Some(self.game_ref(lang, row, false)),
         }

@@ -74,7 +74,7 @@ impl Service {
             } else {
                 "error-fog-move-in-public"
             };
-            return Err(Msg::new(key).arg("id", row.id.clone()).into());
+            return Err(Failure::Withdrawn(Msg::new(key).arg("id", row.id.clone())));
         }
         if game.seat_to_move() != seat {
             return Err(quiet(

@@ -8,7 +8,7 @@ use super::apply::{finish, result_of};
 use super::play::looks_like_move;
 use super::present::{chat_of, player_ref, Event};
 use super::{Ctx, Failure, Msg, Outcome, Service};
-use crate::api::{Button, Delivery, Target};
+use crate::api::{Button, ButtonAction, Delivery, Target};
 use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
 use crate::store::{GameRow, Status};
@@ -19,12 +19,6 @@ use kodex_render::Decor;
 
 /// The longest setup text read: a whole army placed piece by piece fits.
 pub const MAX_SETUP_TEXT: usize = 200;
-
-/// The data kind of the Random button under a setup board (`sr:<game>`).
-pub(crate) const SETUP_RANDOM_BUTTON: &str = "sr";
-
-/// The data kind of the Ready button under a setup board (`sy:<game>`).
-pub(crate) const SETUP_READY_BUTTON: &str = "sy";
 
 /// How long players of a game with a running clock have to set up.
 const LIVE_SETUP_TIME: Millis = 5 * 60_000;
@@ -309,9 +303,9 @@ impl Service {
         if !public && !ctx.req.private && SetupCommand::parse(&text) != SetupCommand::Board {
             // Refused before the text is read: a setup is secret. (A board
             // asked for in the group goes to the player privately.)
-            return Err(Msg::new("error-setup-in-public")
-                .arg("id", found.id.clone())
-                .into());
+            return Err(Failure::Withdrawn(
+                Msg::new("error-setup-in-public").arg("id", found.id.clone()),
+            ));
         }
         if text.chars().count() > MAX_SETUP_TEXT {
             return Err(Msg::new("error-setup-too-long").into());
@@ -632,16 +626,23 @@ impl Service {
     /// The buttons under a player's setup board while it is not ready:
     /// Random, Ready, Show board (as typing `random`, `ready`, `board`).
     fn setup_buttons(&self, lang: Lang, row: &GameRow) -> Vec<Button> {
+        let game = || row.id.clone();
         [
-            ("button-setup-random", SETUP_RANDOM_BUTTON),
-            ("button-setup-ready", SETUP_READY_BUTTON),
-            ("button-show-board", "board"),
+            (
+                "button-setup-random",
+                ButtonAction::SetupRandom { game: game() },
+            ),
+            (
+                "button-setup-ready",
+                ButtonAction::SetupReady { game: game() },
+            ),
+            (
+                "button-show-board",
+                ButtonAction::Board { game: Some(game()) },
+            ),
         ]
         .into_iter()
-        .map(|(label, kind)| Button {
-            label: self.text(lang, &Msg::new(label)),
-            data: format!("{kind}:{}", row.id),
-        })
+        .map(|(label, action)| Button::new(self.text(lang, &Msg::new(label)), &action))
         .collect()
     }
 

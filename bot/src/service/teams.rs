@@ -18,8 +18,6 @@ use crate::i18n::Lang;
 use crate::store::{GameRow, SeatRow};
 use kodex_engine::{Side, Variant};
 
-/// The data of a *Take seat* button: `seat:<game>:<seat>`.
-pub(super) const TAKE_SEAT_BUTTON: &str = "seat";
 
 /// The side and team of every seat of `variant`, in seat order.
 fn seat_plan(variant: &Variant) -> Vec<(usize, usize)> {
@@ -298,12 +296,19 @@ impl Service {
                         .arg("seat", (seat + 1) as i64)
                         .arg("color", self.color_name(lang, plan[seat].0)),
                 ),
-                data: format!("{TAKE_SEAT_BUTTON}:{}:{seat}", row.id),
+                data: crate::api::ButtonAction::TakeSeat {
+                    game: row.id.clone(),
+                    seat: seat.to_string(),
+                }
+                .encode(),
             })
             .collect();
         buttons.push(Button {
             label: self.text(lang, &Msg::new("button-decline")),
-            data: format!("dec:{}", row.id),
+            data: crate::api::ButtonAction::Decline {
+                game: row.id.clone(),
+            }
+            .encode(),
         });
         Delivery {
             target: Target::Chat(super::present::chat_of(row)),

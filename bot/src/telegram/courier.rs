@@ -6,9 +6,8 @@
 //! network failures are retried with backoff. A send that still fails is logged
 //! and dropped: the service has already stored the move, and `/board` shows it.
 
-use std::collections::HashMap;
 use std::future::Future;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use teloxide::adaptors::Throttle;
@@ -20,11 +19,11 @@ use teloxide::types::{
     ReplyParameters, UserId,
 };
 use teloxide::{ApiError, Bot, RequestError};
-use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::directory::Directory;
 use super::texts;
-use crate::api::{Button, Image};
+use crate::api::{split_text, Button, Image};
+use crate::lanes::Lanes;
 
 /// Telegram's limit on a photo/animation/document caption, in characters.
 const CAPTION_LIMIT: usize = 1024;
@@ -40,6 +39,11 @@ const PHOTO_SIDES_LIMIT: u32 = 10_000;
 const FILE_BYTES_LIMIT: usize = 50 * 1000 * 1000;
 /// How often one call is tried when the network fails.
 const ATTEMPTS: u32 = 6;
+/// How many messages one chat may have waiting; more are dropped (and
+/// logged): at one message a second, that is a long backlog already.
+const PARCELS_PER_CHAT: usize = 500;
+/// How long a chat's queue waits for its next message before it closes.
+const QUEUE_IDLE: Duration = Duration::from_secs(60);
 
 /// One message for one chat.
 #[derive(Clone, Debug)]
@@ -91,30 +95,26 @@ pub(super) struct Link {
     pub url: url::Url,
 }
 
-/// The fallback for a private message the player's chat refused.
+/// The fallback for a private message the player's chat refused (they never
+/// pressed Start): a notice in the group that reveals nothing of the
+/// message, with a deep link that opens the private chat. What was private
+/// is never posted in the group instead.
 #[derive(Clone, Debug)]
-pub(super) enum Refusal {
-    /// Hidden content: post a deep link in the group that reveals nothing, and
-    /// deliver when the player follows it (`/start <payload>`).
-    DeepLink {
-        /// Where to post the link.
-        group: ChatId,
-        /// Who it is for.
-        player: UserId,
-        /// How to address them.
-        player_name: String,
-        /// The `/start` payload.
-        payload: String,
-    },
-    /// A reply meant only for the caller about their own action (a bad move,
-    /// "not your game"): say it in the group as a reply instead.
-    ReplyInGroup {
-        /// The group the request came from.
-        group: ChatId,
-        /// The caller's message.
-        reply_to: Option<MessageId>,
-    },
+pub(super) struct Refusal {
+    /// Where to post the link.
+    pub group: ChatId,
+    /// Who it is for.
+    pub player: UserId,
+    /// How to address them.
+    pub player_name: String,
+    /// The `/start` payload: a board's (`b_<game>`, delivered again when the
+    /// link is followed) or [`NOTE_PAYLOAD`] for anything else.
+    pub payload: String,
 }
+
+/// The `/start` payload of a link to a private note (an answer about the
+/// player's own request): following it opens the chat and shows the help.
+pub(super) const NOTE_PAYLOAD: &str = "hello";
 
 /// Sends parcels, one ordered queue per chat.
 pub(super) struct Courier {
@@ -122,7 +122,7 @@ pub(super) struct Courier {
     bot_username: String,
     boards_as_documents: bool,
     directory: Arc<Directory>,
-    queues: Mutex<HashMap<ChatId, UnboundedSender<Parcel>>>,
+    queues: Lanes<ChatId, (ChatId, Parcel)>,
 }
 
 impl Courier {
@@ -133,13 +133,32 @@ impl Courier {
         boards_as_documents: bool,
         directory: Arc<Directory>,
     ) -> Arc<Self> {
-        Arc::new(Courier {
-            bot,
-            bot_username,
-            boards_as_documents,
-            directory,
-            queues: Mutex::new(HashMap::new()),
+        Arc::new_cyclic(|courier: &Weak<Courier>| {
+            let courier = courier.clone();
+            Courier {
+                bot,
+                bot_username,
+                boards_as_documents,
+                directory,
+                queues: Lanes::new(
+                    PARCELS_PER_CHAT,
+                    QUEUE_IDLE,
+                    Arc::new(move |(chat, parcel): (ChatId, Parcel)| {
+                        let courier = courier.upgrade();
+                        Box::pin(async move {
+                            if let Some(courier) = courier {
+                                courier.deliver(chat, parcel).await;
+                            }
+                        })
+                    }),
+                ),
+            }
         })
+    }
+
+    /// Sends everything queued (and what refusals add), and waits for it.
+    pub async fn finish(&self) {
+        self.queues.finish().await;
     }
 
     /// The throttled bot, for calls that are not chat messages (callback answers).
@@ -161,36 +180,30 @@ impl Courier {
         }
     }
 
+    /// Deletes someone's message in a group: works where the bot is an
+    /// administrator allowed to delete messages. Elsewhere Telegram refuses
+    /// ("message can't be deleted"), and the message stays: only logged.
+    pub async fn delete(&self, chat: ChatId, message: MessageId) {
+        if let Err(error) = with_retries(|| self.bot.delete_message(chat, message).send()).await {
+            tracing::debug!(
+                chat = chat.0,
+                error = describe(&error),
+                "could not delete a move said in public"
+            );
+        }
+    }
+
     /// Queues a parcel for a chat; it is sent after everything queued before it.
-    pub fn enqueue(self: &Arc<Self>, chat: ChatId, parcel: Parcel) {
-        let mut queues = self
-            .queues
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let queue = queues
-            .entry(chat)
-            .or_insert_with(|| self.spawn_worker(chat));
-        if let Err(returned) = queue.send(parcel) {
-            // The chat's worker is gone (it can only stop by panicking): start a new one.
-            let fresh = self.spawn_worker(chat);
-            let _ = fresh.send(returned.0);
-            queues.insert(chat, fresh);
+    pub fn enqueue(&self, chat: ChatId, parcel: Parcel) {
+        if self.queues.push(chat, (chat, parcel)).is_err() {
+            tracing::error!(
+                chat = chat.0,
+                "a chat's queue is full; a message was dropped"
+            );
         }
     }
 
-    fn spawn_worker(self: &Arc<Self>, chat: ChatId) -> UnboundedSender<Parcel> {
-        let (sender, receiver) = unbounded_channel();
-        tokio::spawn(Arc::clone(self).work(chat, receiver));
-        sender
-    }
-
-    async fn work(self: Arc<Self>, chat: ChatId, mut queue: UnboundedReceiver<Parcel>) {
-        while let Some(parcel) = queue.recv().await {
-            self.deliver(chat, parcel).await;
-        }
-    }
-
-    async fn deliver(self: &Arc<Self>, chat: ChatId, parcel: Parcel) {
+    async fn deliver(&self, chat: ChatId, parcel: Parcel) {
         let result = match self.send(chat, &parcel).await {
             // A group became a supergroup: its new id takes the message.
             Err(RequestError::MigrateToChatId(new_chat)) => self.send(new_chat, &parcel).await,
@@ -207,46 +220,45 @@ impl Courier {
         }
     }
 
-    fn refused(self: &Arc<Self>, chat: ChatId, parcel: Parcel) {
-        match parcel.if_refused {
-            Some(Refusal::DeepLink {
-                group,
-                player,
-                player_name,
-                payload,
-            }) => {
-                if self.directory.take_opened_private(player)
-                    || !self.directory.mark_link_posted(player, &payload)
-                {
-                    return;
-                }
-                let locale = self.directory.locale(player);
-                let address = format!("https://t.me/{}?start={payload}", self.bot_username);
-                let Ok(url) = url::Url::parse(&address) else {
-                    tracing::error!("the deep link is not a valid URL");
-                    return;
-                };
-                let Some(mut prompt) = Parcel::new(
-                    texts::deep_link_prompt(locale.as_deref(), &player_name),
-                    None,
-                    Vec::new(),
-                ) else {
-                    return;
-                };
-                prompt.link = Some(Link {
-                    label: texts::deep_link_button(locale.as_deref()),
-                    url,
-                });
-                self.enqueue(group, prompt);
-            }
-            Some(Refusal::ReplyInGroup { group, reply_to }) => {
-                if let Some(mut reply) = Parcel::new(parcel.text, None, parcel.buttons) {
-                    reply.reply_to = reply_to;
-                    self.enqueue(group, reply);
-                }
-            }
-            None => tracing::warn!(chat = chat.0, "a chat refused a message"),
+    fn refused(&self, chat: ChatId, parcel: Parcel) {
+        let Some(Refusal {
+            group,
+            player,
+            player_name,
+            payload,
+        }) = parcel.if_refused
+        else {
+            tracing::warn!(chat = chat.0, "a chat refused a message");
+            return;
+        };
+        if self.directory.take_opened_private(player)
+            || !self.directory.mark_link_posted(player, &payload)
+        {
+            return;
         }
+        let locale = self.directory.locale(player);
+        let locale = locale.as_deref();
+        let address = format!("https://t.me/{}?start={payload}", self.bot_username);
+        let Ok(url) = url::Url::parse(&address) else {
+            tracing::error!("the deep link is not a valid URL");
+            return;
+        };
+        let (text, label) = if payload == NOTE_PAYLOAD {
+            (
+                texts::note_link_prompt(locale, &player_name),
+                texts::note_link_button(locale),
+            )
+        } else {
+            (
+                texts::deep_link_prompt(locale, &player_name),
+                texts::deep_link_button(locale),
+            )
+        };
+        let Some(mut prompt) = Parcel::new(text, None, Vec::new()) else {
+            return;
+        };
+        prompt.link = Some(Link { label, url });
+        self.enqueue(group, prompt);
     }
 
     /// Sends one parcel: the image with its caption and keyboard, then any text
@@ -592,33 +604,6 @@ fn keyboard(buttons: &[Button], link: Option<&Link>) -> Option<InlineKeyboardMar
         )]);
     }
     (!rows.is_empty()).then(|| InlineKeyboardMarkup::new(rows))
-}
-
-/// Splits text into pieces of at most `limit` characters, at line ends where possible.
-fn split_text(text: &str, limit: usize) -> Vec<String> {
-    let mut pieces = Vec::new();
-    let mut current = String::new();
-    let mut current_len = 0;
-    for line in text.split_inclusive('\n') {
-        let line_len = line.chars().count();
-        if current_len + line_len > limit && !current.is_empty() {
-            pieces.push(std::mem::take(&mut current));
-            current_len = 0;
-        }
-        if line_len > limit {
-            let chars: Vec<char> = line.chars().collect();
-            for piece in chars.chunks(limit) {
-                pieces.push(piece.iter().collect());
-            }
-            continue;
-        }
-        current.push_str(line);
-        current_len += line_len;
-    }
-    if !current.is_empty() {
-        pieces.push(current);
-    }
-    pieces
 }
 
 #[cfg(test)]

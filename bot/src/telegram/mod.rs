@@ -23,7 +23,6 @@
 mod commands;
 mod courier;
 mod directory;
-mod lanes;
 mod memory;
 mod picker;
 mod texts;
@@ -44,14 +43,14 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use tokio_stream::StreamExt as _;
 
 use crate::api::{Delivery, Handler};
+use crate::lanes::Lanes;
 use crate::store::Store;
 use directory::Directory;
-use lanes::Lanes;
 use memory::Journal;
 use picker::Picker;
 use updates::Adapter;
 
-pub use picker::VariantChoice;
+pub use crate::api::VariantChoice;
 pub use teloxide::adaptors::throttle::Limits;
 
 /// How the adapter receives updates.
@@ -165,15 +164,7 @@ impl TelegramConfig {
 
     /// Offers every variant of `registry` in the `/play` picker.
     pub fn with_variants_of(mut self, registry: &kodex_engine::Registry) -> Self {
-        self.variants = registry
-            .all()
-            .iter()
-            .map(|variant| VariantChoice {
-                id: variant.id().to_owned(),
-                name: variant.name("en").to_owned(),
-                name_ru: variant.name("ru").to_owned(),
-            })
-            .collect();
+        self.variants = crate::api::variant_choices(registry);
         self
     }
 }
@@ -217,6 +208,11 @@ pub async fn run(
 ) -> Result<(), TelegramError> {
     run_until(config, handler, outbox, std::future::pending()).await
 }
+
+/// How many updates one chat may have waiting (a flood beyond it is dropped).
+const UPDATES_PER_LANE: usize = 256;
+/// How long a chat's lane waits for its next update before it closes.
+const LANE_IDLE: Duration = Duration::from_secs(60);
 
 /// The updates the adapter handles; Telegram sends no others (and would
 /// otherwise send every kind but a few, with polling and webhooks alike).
@@ -283,6 +279,8 @@ pub async fn run_until(
         Mode::Webhook { listen, url } => serve_webhook(bot, listen, url, &adapter, stop).await,
     };
     outbox_task.abort();
+    // Messages already queued go out before the adapter stops.
+    adapter.finish_sending().await;
     // What was learnt last is stored before the next start reads it.
     journal.flush().await;
     result
@@ -366,7 +364,15 @@ async fn consume<L>(
     L: UpdateListener,
 {
     let stop_token = listener.stop_token();
-    let lanes = Lanes::new(Arc::clone(adapter));
+    let handling = Arc::clone(adapter);
+    let lanes = Lanes::new(
+        UPDATES_PER_LANE,
+        LANE_IDLE,
+        Arc::new(move |update: Update| {
+            let adapter = Arc::clone(&handling);
+            Box::pin(async move { adapter.on_update(update).await })
+        }),
+    );
     let updates = listener.as_stream();
     tokio::pin!(updates);
     tokio::pin!(stop);
@@ -384,7 +390,13 @@ async fn consume<L>(
             }
         };
         match update {
-            Some(Ok(update)) => lanes.push(update),
+            Some(Ok(update)) => {
+                if lanes.push(updates::lane_of(&update), update).is_err() {
+                    tracing::warn!(
+                        "a chat sent more updates than the bot keeps up with; one was dropped"
+                    );
+                }
+            }
             // Polling retries by itself (with backoff); just note it.
             Some(Err(error)) => {
                 tracing::warn!(error = describe(&error), "could not get Telegram updates")

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use teloxide::types::UserId;
 
 use super::memory::{self, Journal};
-use crate::api::{Action, Button, Platform, UserRef};
+use crate::api::{Action, Button, Platform, UserRef, VariantChoice};
 use crate::store::Store;
 
 /// The prefix of picker button data.
@@ -31,17 +31,6 @@ const COUNTER: &str = "menu-counter";
 const NEXT: &str = "next";
 /// Menus not pressed for this long are forgotten at start.
 const MENUS_KEPT_DAYS: i64 = 7;
-
-/// A variant the picker offers.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VariantChoice {
-    /// The variant id the service knows (`"chess"`, `"fogofwar"`).
-    pub id: String,
-    /// The English label.
-    pub name: String,
-    /// The Russian label.
-    pub name_ru: String,
-}
 
 /// A `/play` waiting for its variant, as kept and stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -219,11 +208,7 @@ impl Picker {
             .iter()
             .enumerate()
             .map(|(index, variant)| Button {
-                label: if russian {
-                    variant.name_ru.clone()
-                } else {
-                    variant.name.clone()
-                },
+                label: variant.name(locale.unwrap_or_default()).to_owned(),
                 data: format!("{PREFIX}{key:x}:{index}"),
             })
             .collect();
@@ -305,12 +290,12 @@ mod tests {
         Picker::new(vec![
             VariantChoice {
                 id: "chess".into(),
-                name: "Chess".into(),
+                name_en: "Chess".into(),
                 name_ru: "Шахматы".into(),
             },
             VariantChoice {
                 id: "fogofwar".into(),
-                name: "Fog of war".into(),
+                name_en: "Fog of war".into(),
                 name_ru: "Туман войны".into(),
             },
         ])

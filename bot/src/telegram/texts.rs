@@ -20,6 +20,29 @@ pub(super) fn deep_link_prompt(locale: Option<&str>, player: &str) -> String {
     }
 }
 
+/// The group message sent when a private answer to a player (about their
+/// own request) could not be delivered because they never opened a chat
+/// with the bot. Says nothing of the answer.
+pub(super) fn note_link_prompt(locale: Option<&str>, player: &str) -> String {
+    if is_russian(locale) {
+        format!(
+            "{player}, у меня для вас личный ответ. Нажмите кнопку и «Запустить» — \
+             тогда я смогу писать вам в личный чат."
+        )
+    } else {
+        format!("{player}, I have a private answer for you. Tap the button, then Start, so that I can write to you.")
+    }
+}
+
+/// The label of the deep-link button of a private note.
+pub(super) fn note_link_button(locale: Option<&str>) -> String {
+    if is_russian(locale) {
+        "Открыть личный чат".to_owned()
+    } else {
+        "Open the private chat".to_owned()
+    }
+}
+
 /// The label of the deep-link button.
 pub(super) fn deep_link_button(locale: Option<&str>) -> String {
     if is_russian(locale) {

@@ -7,8 +7,8 @@ use teloxide::adaptors::Throttle;
 use teloxide::payloads::setters::*;
 use teloxide::requests::{Request as _, Requester};
 use teloxide::types::{
-    CallbackQuery, CallbackQueryId, ChatId, Me, Message, MessageId, Update, UpdateKind, User,
-    UserId,
+    CallbackQuery, CallbackQueryId, ChatId, ChatMemberKind, Me, Message, MessageId, Update,
+    UpdateKind, User, UserId,
 };
 use teloxide::Bot;
 
@@ -83,6 +83,11 @@ impl Adapter {
         }
     }
 
+    /// Sends what is queued, and waits for it.
+    pub async fn finish_sending(&self) {
+        self.courier.finish().await;
+    }
+
     /// Sends a delivery no request caused (the service's outbox).
     pub fn dispatch_unsolicited(&self, delivery: Delivery) {
         self.dispatch(delivery, None);
@@ -131,6 +136,17 @@ impl Adapter {
             }
         };
 
+        let action = match action {
+            // Only a group's administrators set its language; in a private
+            // chat the person is the whole chat.
+            Action::Lang { lang, .. } => {
+                let for_chat = lang.split_whitespace().next() == Some("chat");
+                let chat_admin = private || (for_chat && self.is_chat_admin(chat, from.id).await);
+                Action::Lang { lang, chat_admin }
+            }
+            action => action,
+        };
+
         if !private {
             let locale = from.language_code.as_deref();
             if let Some(buttons) = self.picker.open(&action, from.id, locale) {
@@ -156,6 +172,24 @@ impl Adapter {
         };
         for delivery in self.handler.handle(request).await {
             self.dispatch(delivery, Some(&origin));
+        }
+    }
+
+    /// Whether `user` is the creator or an administrator of the group
+    /// `chat`, as Telegram answers now (no answer: not).
+    async fn is_chat_admin(&self, chat: ChatId, user: UserId) -> bool {
+        match self.courier.bot().get_chat_member(chat, user).send().await {
+            Ok(member) => matches!(
+                member.kind,
+                ChatMemberKind::Owner(_) | ChatMemberKind::Administrator(_)
+            ),
+            Err(error) => {
+                tracing::warn!(
+                    error = courier::describe(&error),
+                    "could not ask Telegram who administers a group"
+                );
+                false
+            }
         }
     }
 
@@ -299,6 +333,19 @@ impl Adapter {
             buttons,
             game,
         } = delivery;
+        if let Target::DeleteRequest(_) = target {
+            if let Some(Origin {
+                chat,
+                private: false,
+                message: Some(message),
+            }) = origin
+            {
+                let courier = Arc::clone(&self.courier);
+                let (chat, message) = (*chat, *message);
+                tokio::spawn(async move { courier.delete(chat, message).await });
+            }
+            return;
+        }
         let Some(parcel) = Parcel::new(text, image, buttons) else {
             return;
         };
@@ -323,12 +370,14 @@ impl Adapter {
                 }
                 _ => self.send_privately(&user, parcel, origin, false, game.as_ref()),
             },
+            Target::DeleteRequest(_) => {}
         }
     }
 
     /// Sends to the person's private chat with the bot. If Telegram refuses
-    /// (they never pressed Start), hidden content becomes a deep link in the
-    /// group; a plain note about their own action becomes a reply in the group.
+    /// (they never pressed Start), the group gets a notice that reveals
+    /// nothing, with a deep link that opens the private chat: for a board,
+    /// one that brings the board; for a note, one that just opens the chat.
     fn send_privately(
         &self,
         user: &UserRef,
@@ -349,23 +398,16 @@ impl Adapter {
             .filter(|origin| !origin.private)
             .map(|origin| origin.chat)
             .or_else(|| self.directory.last_group(player));
-        parcel.if_refused = group.map(|group| {
-            if hidden || parcel.image.is_some() {
-                Refusal::DeepLink {
-                    group,
-                    player,
-                    player_name: user.name.clone(),
-                    payload: deep_link_payload(
-                        game,
-                        parcel.image.as_ref().map(|image| &*image.file_name),
-                    ),
-                }
-            } else {
-                Refusal::ReplyInGroup {
-                    group,
-                    reply_to: origin.and_then(|origin| origin.message),
-                }
-            }
+        let payload = if hidden || parcel.image.is_some() {
+            deep_link_payload(game, parcel.image.as_ref().map(|image| &*image.file_name))
+        } else {
+            courier::NOTE_PAYLOAD.to_owned()
+        };
+        parcel.if_refused = group.map(|group| Refusal {
+            group,
+            player,
+            player_name: user.name.clone(),
+            payload,
         });
         self.courier.enqueue(ChatId::from(player), parcel);
     }
@@ -418,6 +460,17 @@ fn deep_link_payload(game: Option<&GameRef>, file_name: Option<&str>) -> String 
         Some(game) => format!("b_{game}"),
         None => "board".to_owned(),
     }
+}
+
+/// The lane of an update: its chat, else its sender.
+pub(super) fn lane_of(update: &Update) -> i64 {
+    if let Some(chat) = update.chat() {
+        return chat.id.0;
+    }
+    update
+        .from()
+        .and_then(|user| i64::try_from(user.id.0).ok())
+        .unwrap_or_default()
 }
 
 fn chat_ref(chat: ChatId) -> ChatRef {

@@ -162,6 +162,15 @@ pub(crate) struct Refusals {
     pub(crate) max_active_threads: Option<usize>,
     /// How long the first response to an interaction may take.
     pub(crate) initial_response_window: Option<Duration>,
+    /// Server channels where the bot has Manage Messages (it may delete
+    /// others' messages there).
+    pub(crate) manage_messages_in: HashSet<u64>,
+    /// Messages people typed: id → (channel, whether in a server).
+    pub(crate) typed: HashMap<u64, (u64, bool)>,
+    /// Typed messages the bot deleted.
+    pub(crate) deleted: HashSet<u64>,
+    /// Channels whose posts take this long to answer (a slow route).
+    pub(crate) slow_channels: HashMap<u64, Duration>,
 }
 
 /// Everything the fake knows, shared by its servers.
@@ -641,18 +650,36 @@ impl FakeDiscord {
         self.press(user, message, &button.custom_id).await
     }
 
+    /// Makes posting in `channel` take `delay` (Discord under load).
+    pub fn slow_channel(&self, channel: u64, delay: Duration) {
+        lock(&self.state.refusals)
+            .slow_channels
+            .insert(channel, delay);
+    }
+
+    /// Gives the bot Manage Messages in a server channel.
+    pub fn grant_manage_messages(&self, channel: u64) {
+        lock(&self.state.refusals)
+            .manage_messages_in
+            .insert(channel);
+    }
+
+    /// Whether the bot deleted the typed message `id`.
+    pub fn was_deleted(&self, id: u64) -> bool {
+        lock(&self.state.refusals).deleted.contains(&id)
+    }
+
     /// Types a message in a channel (a guild channel when `guild` is set,
-    /// else a DM channel).
-    pub async fn say(&self, user: &FakeUser, channel: u64, guild: Option<u64>, text: &str) {
-        let message = payloads::message_json(
-            self.next_id(),
-            channel,
-            guild,
-            user,
-            text,
-            Value::Array(Vec::new()),
-        );
+    /// else a DM channel); returns its id.
+    pub async fn say(&self, user: &FakeUser, channel: u64, guild: Option<u64>, text: &str) -> u64 {
+        let id = self.next_id();
+        lock(&self.state.refusals)
+            .typed
+            .insert(id, (channel, guild.is_some()));
+        let message =
+            payloads::message_json(id, channel, guild, user, text, Value::Array(Vec::new()));
         self.dispatch("MESSAGE_CREATE", message).await;
+        id
     }
 
     /// Waits until no gateway session is open (the bot disconnected).

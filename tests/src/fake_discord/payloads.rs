@@ -10,6 +10,15 @@ pub const GUILD_ID: u64 = 200;
 /// A timestamp for everything the fake creates.
 const TIMESTAMP: &str = "2026-01-01T00:00:00.000000+00:00";
 
+/// Every permission: what the server's owner (or an administrator) has.
+pub const ALL_PERMISSIONS: u64 = 2_147_483_647;
+/// What a plain member has in a channel: View Channel, Send Messages, Embed
+/// Links, Attach Files, Read Message History, Add Reactions, Use
+/// Application Commands, Send Messages in Threads; not Manage Server (1 << 5),
+/// Manage Messages (1 << 13) or Administrator (1 << 3).
+pub const MEMBER_PERMISSIONS: u64 =
+    (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 6) | (1 << 31) | (1 << 38);
+
 /// A person (or the bot) on the fake Discord.
 #[derive(Clone, Debug)]
 pub struct FakeUser {
@@ -19,6 +28,9 @@ pub struct FakeUser {
     pub name: String,
     /// Whether it is a bot account.
     pub bot: bool,
+    /// The member's permissions in the test channels, as interactions
+    /// carry them (`member.permissions`).
+    pub permissions: u64,
 }
 
 impl FakeUser {
@@ -28,7 +40,14 @@ impl FakeUser {
             id,
             name: name.to_string(),
             bot: false,
+            permissions: ALL_PERMISSIONS,
         }
+    }
+
+    /// A plain member: no Manage Server, no Manage Messages.
+    pub fn plain_member(mut self) -> FakeUser {
+        self.permissions = MEMBER_PERMISSIONS;
+        self
     }
 
     /// The fake bot itself.
@@ -37,6 +56,7 @@ impl FakeUser {
             id: APPLICATION_ID,
             name: "Kodex".to_string(),
             bot: true,
+            permissions: ALL_PERMISSIONS,
         }
     }
 
@@ -63,7 +83,7 @@ impl FakeUser {
             "mute": false,
             "flags": 0,
             "pending": false,
-            "permissions": "2147483647",
+            "permissions": self.permissions.to_string(),
         })
     }
 }

@@ -70,6 +70,16 @@ async fn handle(state: &State, request: Request<Incoming>) -> Response<Full<Byte
         Err(_) => Vec::new(),
     };
     let (json, files) = read_body(&content_type, &body);
+    let slow = match path.trim_start_matches('/').split('/').collect::<Vec<_>>()[..] {
+        ["channels", channel, "messages"] if method == "POST" => channel
+            .parse::<u64>()
+            .ok()
+            .and_then(|channel| lock(&state.refusals).slow_channels.get(&channel).copied()),
+        _ => None,
+    };
+    if let Some(delay) = slow {
+        tokio::time::sleep(delay).await;
+    }
     let (status, answer, response) = route(state, &method, &path, &json, &files);
     state.record(RecordedRequest {
         method,
@@ -204,6 +214,12 @@ fn route(
             Err(_) => reply(404, &json!({ "code": 10003, "message": "Unknown Channel" })),
         },
         ("POST", ["channels", channel, "threads"]) => create_thread(state, channel, json),
+        ("DELETE", ["channels", channel, "messages", message]) => {
+            match delete_message(state, channel, message) {
+                Ok(()) => reply(204, &Value::Null),
+                Err(refusal) => refuse(refusal),
+            }
+        }
         ("POST", ["channels", channel, "messages"]) => {
             let Ok(channel) = channel.parse::<u64>() else {
                 return reply(404, &json!({ "code": 10003, "message": "Unknown Channel" }));
@@ -378,6 +394,35 @@ fn channel_refusal(state: &State, channel: &str) -> Result<(), Refusal> {
         return Err(rules::error(403, 50001, "Missing Access"));
     }
     Ok(())
+}
+
+/// `DELETE /channels/{channel}/messages/{message}`: someone's message in a
+/// server channel needs Manage Messages (50013 without); in a DM the bot
+/// deletes only its own (50003); an unknown message is 10008.
+fn delete_message(state: &State, channel: &str, message: &str) -> Result<(), Refusal> {
+    channel_refusal(state, channel)?;
+    let (Ok(channel), Ok(message)) = (channel.parse::<u64>(), message.parse::<u64>()) else {
+        return Err(rules::error(404, 10008, "Unknown Message"));
+    };
+    let mut refusals = lock(&state.refusals);
+    match refusals.typed.get(&message).copied() {
+        Some((typed_in, _)) if typed_in != channel || refusals.deleted.contains(&message) => {
+            Err(rules::error(404, 10008, "Unknown Message"))
+        }
+        Some((_, false)) => Err(rules::error(
+            403,
+            50003,
+            "Cannot execute action on a DM channel",
+        )),
+        Some(_) if !refusals.manage_messages_in.contains(&channel) => {
+            Err(rules::error(403, 50013, "Missing Permissions"))
+        }
+        Some(_) => {
+            refusals.deleted.insert(message);
+            Ok(())
+        }
+        None => Err(rules::error(404, 10008, "Unknown Message")),
+    }
 }
 
 fn existing_dm_channel(state: &State, user_id: u64) -> Option<u64> {

@@ -172,6 +172,11 @@ struct World {
     kicked_from: HashSet<i64>,
     /// Groups that became supergroups: old id → new id.
     migrated: HashMap<i64, i64>,
+    /// Members' statuses other than "member": (group, person) → `creator`,
+    /// `administrator`, `left`, `kicked`.
+    statuses: HashMap<(i64, i64), String>,
+    /// Groups where the bot is an administrator allowed to delete messages.
+    bot_admin_in: HashSet<i64>,
 }
 
 /// A webhook the bot asked for.
@@ -324,6 +329,27 @@ impl FakeTelegram {
     /// From now on, button presses must be answered within `deadline`.
     pub fn set_callback_deadline(&self, deadline: Duration) {
         self.shared.world().callback_deadline = deadline;
+    }
+
+    /// Sets a person's status in a group (`creator`, `administrator`,
+    /// `member`, `left`, `kicked`), as `getChatMember` reports it; everyone
+    /// else known to the fake is a `member`.
+    pub fn set_status(&self, group: i64, person: i64, status: &str) {
+        self.shared
+            .world()
+            .statuses
+            .insert((group, person), status.to_owned());
+    }
+
+    /// Makes the bot an administrator of `group` with the right to delete
+    /// messages (else it may delete only its own).
+    pub fn make_bot_admin(&self, group: i64) {
+        self.shared.world().bot_admin_in.insert(group);
+    }
+
+    /// Whether message `id` still exists (was not deleted).
+    pub fn message_exists(&self, id: i64) -> bool {
+        self.shared.world().messages.contains_key(&id)
     }
 
     /// Removes the bot from a group: sends there fail with 403.

@@ -176,6 +176,22 @@ pub fn kicked() -> Refusal {
     }
 }
 
+/// The answer to `getChatMember` for someone Telegram does not know.
+pub fn user_not_found() -> Refusal {
+    bad_request("user not found")
+}
+
+/// The answer to `deleteMessage` for a message that is not there (any more).
+pub fn message_to_delete_not_found() -> Refusal {
+    bad_request("message to delete not found")
+}
+
+/// The answer to `deleteMessage` for someone else's message in a group where
+/// the bot is no administrator with the right to delete messages.
+pub fn message_cant_be_deleted() -> Refusal {
+    bad_request("message can't be deleted")
+}
+
 /// The text a reader sees: with `html`, tags removed and entities decoded,
 /// as Telegram parses them (only its tags, properly nested, and the four
 /// named entities or numeric ones).

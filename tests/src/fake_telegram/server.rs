@@ -106,6 +106,11 @@ async fn answer(
             send(&shared, method, params, upload)
         }
         "editMessageReplyMarkup" => edit_reply_markup(&shared, method, params),
+        "getChatMember" => chat_member(&shared, method, params),
+        "deleteMessage" => {
+            let checked = delete_message(&mut shared.world(), &params);
+            answer_true(&shared, method, params, checked)
+        }
         _ => error(StatusCode::NOT_FOUND, "Not Found: method not found", None),
     }
 }
@@ -181,12 +186,7 @@ async fn get_updates(shared: &Shared, params: &Value) -> Response {
 
 fn send(shared: &Shared, method: String, params: Value, upload: Option<Upload>) -> Response {
     let mut world = shared.world();
-    let chat = match &params["chat_id"] {
-        Value::Number(number) => number.as_i64(),
-        Value::String(text) => text.parse().ok(),
-        _ => None,
-    };
-    let Some(chat) = chat else {
+    let Some(chat) = chat_of(&params) else {
         drop(world);
         return error(
             StatusCode::BAD_REQUEST,
@@ -331,6 +331,90 @@ fn edit_reply_markup(shared: &Shared, method: String, params: Value) -> Response
             "Bad Request: message to edit not found",
             None,
         ),
+    }
+}
+
+/// `getChatMember`: the person's status in the group, shaped as Telegram
+/// answers it (an administrator comes with their rights).
+fn chat_member(shared: &Shared, method: String, params: Value) -> Response {
+    let chat = chat_of(&params).unwrap_or_default();
+    let person = params["user_id"].as_i64().unwrap_or_default();
+    let answer = {
+        let world = shared.world();
+        chat_state(&world, chat).and_then(|()| {
+            if !world.people.contains_key(&person) {
+                return Err(rules::user_not_found());
+            }
+            let status = world
+                .statuses
+                .get(&(chat, person))
+                .map_or("member", String::as_str);
+            let mut member = json!({
+                "user": super::person_json(&world, person),
+                "status": status,
+            });
+            match status {
+                "creator" => member["is_anonymous"] = json!(false),
+                "administrator" => {
+                    for right in [
+                        "can_be_edited",
+                        "is_anonymous",
+                        "can_manage_chat",
+                        "can_change_info",
+                        "can_delete_messages",
+                        "can_manage_video_chats",
+                        "can_invite_users",
+                        "can_restrict_members",
+                        "can_promote_members",
+                        "can_pin_messages",
+                    ] {
+                        member[right] = json!(!matches!(right, "can_be_edited" | "is_anonymous"));
+                    }
+                }
+                "kicked" => member["until_date"] = json!(0),
+                _ => {}
+            }
+            Ok(member)
+        })
+    };
+    match answer {
+        Ok(member) => {
+            record(shared, method, params, None, Outcome::Ok, None);
+            ok(member)
+        }
+        Err(refusal) => {
+            let outcome = Outcome::Rejected(refusal.description.clone());
+            record(shared, method, params, None, outcome, None);
+            refuse(&refusal, None)
+        }
+    }
+}
+
+/// `deleteMessage`: the bot's own messages, anything in a private chat, and
+/// others' messages in a group where it is an administrator.
+fn delete_message(world: &mut World, params: &Value) -> Result<(), Refusal> {
+    let chat = chat_of(params).unwrap_or_default();
+    let id = params["message_id"].as_i64().unwrap_or_default();
+    chat_state(world, chat)?;
+    let message = world
+        .messages
+        .get(&id)
+        .filter(|message| message["chat"]["id"].as_i64() == Some(chat))
+        .ok_or_else(rules::message_to_delete_not_found)?;
+    let own = message["from"]["id"].as_i64() == Some(super::BOT_ID);
+    if chat < 0 && !own && !world.bot_admin_in.contains(&chat) {
+        return Err(rules::message_cant_be_deleted());
+    }
+    world.messages.remove(&id);
+    Ok(())
+}
+
+/// `chat_id` as a number.
+fn chat_of(params: &Value) -> Option<i64> {
+    match &params["chat_id"] {
+        Value::Number(number) => number.as_i64(),
+        Value::String(text) => text.parse().ok(),
+        _ => None,
     }
 }
 
