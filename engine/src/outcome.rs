@@ -37,6 +37,10 @@ pub enum Reason {
     KingCapture,
     /// White could mate at once after the placement phase (Frolov chess).
     MateAtOnce,
+    /// A side was left with a bare king (shatranj); two bare kings draw.
+    BareKing,
+    /// A pawn reached the last rank first (the teaching ladder).
+    PromotionGoal,
 }
 
 impl Reason {
@@ -57,6 +61,8 @@ impl Reason {
             Reason::CheckAtStart => "setup-check",
             Reason::KingCapture => "king-capture",
             Reason::MateAtOnce => "mate-at-once",
+            Reason::BareKing => "bare-king",
+            Reason::PromotionGoal => "promotion-goal",
         }
     }
 }

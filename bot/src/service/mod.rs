@@ -10,6 +10,8 @@ mod challenge;
 mod computer;
 pub use computer::DEFAULT_LEVEL as DEFAULT_COMPUTER_LEVEL;
 mod info;
+mod learn;
+pub use learn::{lesson_id, LESSONS};
 mod lookup;
 mod offers;
 mod placing;
@@ -574,6 +576,7 @@ impl Service {
             Action::Pgn { game } => self.pgn(&ctx, game).await,
             Action::Rules { variant } => self.rules(&ctx, &variant),
             Action::Variants => self.variants(&ctx),
+            Action::Learn => self.learn(&ctx),
             Action::Help => self.help(&ctx),
             Action::Lang { lang } => self.set_lang(&ctx, &lang).await,
             Action::Button { data } => self.button(&ctx, &data).await,

@@ -71,6 +71,7 @@ impl Service {
         }
         if ended {
             lines.push(self.result_text(lang, row));
+            lines.extend(self.lesson_end_text(lang, row));
         } else {
             lines.push(self.turn_text(lang, row, game));
             if let Some(clocks) = self.clock_line(row, game) {
@@ -620,6 +621,8 @@ fn reason_key(reason: &str) -> &'static str {
         "setup-check" => "reason-setup-check",
         "king-capture" => "reason-king-capture",
         "mate-at-once" => "reason-mate-at-once",
+        "bare-king" => "reason-bare-king",
+        "promotion-goal" => "reason-promotion-goal",
         _ => "reason-other",
     }
 }

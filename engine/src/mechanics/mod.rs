@@ -10,12 +10,20 @@
 //! - `setup_check`: a side left in check by the setups loses (battle chess).
 //! - `house_rules`: seed 004's crazyhouse rules (battle crazyhouse): drop-mates
 //!   only on the board, promoted pieces demote only on the very next move.
+//! - `bare_king`: a side left with a lone king loses (shatranj).
+//! - `promotion_goal`: the first pawn on the last rank wins (the lessons).
+//! - `royal_leap`: the king's once-per-game leap (chaturanga).
+//! - `restricted_promotion`: promotion only into lost pieces (grand, chaturanga).
 
 mod atomic;
+mod bare_king;
 mod check_count;
 mod compulsory;
 mod drops;
 mod extinction;
 mod house_rules;
+mod promotion_goal;
 mod racing;
+mod restricted_promotion;
+mod royal_leap;
 mod setup_check;

@@ -45,6 +45,8 @@ pub struct Position<B: Bits> {
     pub pockets: [[u8; MAX_TYPES]; SIDES],
     /// Checks given by each side (three-check).
     pub checks: [u8; SIDES],
+    /// Bit `s` set: side `s` has made its once-per-game royal leap (chaturanga).
+    pub royal_leaps_used: u8,
 }
 
 impl<B: Bits> Default for Position<B> {
@@ -61,6 +63,7 @@ impl<B: Bits> Default for Position<B> {
             fullmove: 1,
             pockets: [[0; MAX_TYPES]; SIDES],
             checks: [0; SIDES],
+            royal_leaps_used: 0,
         }
     }
 }
