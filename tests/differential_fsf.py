@@ -108,6 +108,7 @@ BARE_KING = {"shatranj"}
 
 UNCHECKABLE = {
     "chaturanga": "the once-per-game king's knight leap and promotion into the start square's lost piece",
+    "diana": "castling that swaps the king and the rook",
 }
 
 
@@ -189,7 +190,10 @@ def run(kodex_id, games, plies, rng, depth):
         # list, for en passant.
         current, moves = fen, []
         for _ in range(plies):
-            if kodex_id in BARE_KING and is_bare(sf.get_fen(fsf_name, current, moves)):
+            now = sf.get_fen(fsf_name, current, moves)
+            if (kodex_id in BARE_KING and is_bare(now)) or int(now.split()[4]) >= 100:
+                # Decided by the bare king, or drawn by the fifty-move rule
+                # (kodex-uci plays no moves after the game's end).
                 break
             ours = kodex.legal(current, moves)
             theirs = fsf_legal(fsf_name, current, moves)

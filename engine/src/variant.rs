@@ -942,7 +942,10 @@ fn start_census(
             }
             file += digits.parse::<usize>().unwrap_or(0);
             digits.clear();
-            let Some(ty) = pieces.iter().position(|p| p.letter == c.to_ascii_lowercase()) else {
+            let Some(ty) = pieces
+                .iter()
+                .position(|p| p.letter == c.to_ascii_lowercase())
+            else {
                 continue;
             };
             let side = usize::from(c.is_ascii_lowercase());

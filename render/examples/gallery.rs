@@ -122,7 +122,10 @@ fn historical_boards(out: &std::path::Path) -> std::io::Result<()> {
         };
         let decor = Decor {
             bottom: Side::WHITE,
-            names: vec![variant.name("en").to_string(), variant.name("ru").to_string()],
+            names: vec![
+                variant.name("en").to_string(),
+                variant.name("ru").to_string(),
+            ],
             clocks: vec![],
             status: None,
             to_move: None,

@@ -23,10 +23,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         let royal = self.royal_type()?;
         let us = pos.side as usize;
         let them = 1 - us;
-        match (
-            self.is_bare(pos, us, royal),
-            self.is_bare(pos, them, royal),
-        ) {
+        match (self.is_bare(pos, us, royal), self.is_bare(pos, them, royal)) {
             (true, true) => Some(Outcome::draw(Reason::BareKing)),
             // The opponent was bared and its move did not bare us back.
             (false, true) => Some(self.win(Side(us as u8), Reason::BareKing)),

@@ -224,11 +224,14 @@ impl<'a, B: Bits> Rules<'a, B> {
 
     /// All pseudo-legal moves (own-royal safety not checked) of the side to move.
     pub fn pseudo_moves(&self, pos: &Position<B>, list: &mut MoveList) {
-        self.visit_targets(pos, &mut MovePusher {
-            rules: self,
+        self.visit_targets(
             pos,
-            list,
-        });
+            &mut MovePusher {
+                rules: self,
+                pos,
+                list,
+            },
+        );
         if self.def.castling {
             self.castling_moves(pos, list);
         }
