@@ -166,6 +166,8 @@ pub enum Action {
     Rules { variant: String },
     /// The list of variants.
     Variants,
+    /// `/learn`: the lessons of the teaching ladder, in order, with their goals.
+    Learn,
     /// Help.
     Help,
     /// Set the caller's language (`en`, `ru`), or the chat's (`chat ru`).

@@ -58,6 +58,7 @@ pub fn parse(text: &str, mention: impl Fn(&str) -> Option<UserRef>) -> Option<Ac
             variant: args.join(" "),
         },
         "variants" => Action::Variants,
+        "learn" | "lesson" | "lessons" | "учиться" | "урок" => learn(&args, mention),
         "help" | "start" => Action::Help,
         "lang" | "language" => Action::Lang {
             lang: args.join(" "),
@@ -228,6 +229,30 @@ impl Lineup {
             clock,
             color,
         }
+    }
+}
+
+/// `/learn` lists the lessons; `/learn 2 [@friend|computer] …` starts lesson 2
+/// as `/play lesson2 …` would.
+fn learn(args: &[&str], mention: impl Fn(&str) -> Option<UserRef>) -> Action {
+    let lesson = args
+        .first()
+        .map(|word| word.to_lowercase())
+        .and_then(|word| {
+            let number = word
+                .trim_start_matches("lesson")
+                .trim_start_matches("урок")
+                .parse::<u8>()
+                .ok()?;
+            crate::service::lesson_id(number)
+        });
+    match lesson {
+        Some(id) => {
+            let mut words = vec![id.as_str()];
+            words.extend_from_slice(&args[1..]);
+            play(&words, mention)
+        }
+        None => Action::Learn,
     }
 }
 

@@ -234,6 +234,8 @@ reason-mate-at-once = mate at once was possible after the placement
 reason-bikjang = the generals kept facing each other (bikjang), decided on points
 reason-passes = both sides passed, decided on points
 reason-points = a drawn position decided on points
+reason-bare-king = a bare king
+reason-promotion-goal = a pawn reached the last rank
 setup-error-gives-check = A piece on { $square } would attack the enemy king.
 games-setup = being set up
 
@@ -248,6 +250,28 @@ error-pgn-hidden = The record of game { $id } stays hidden until the game ends.
 error-rules-usage = Usage: /rules <variant>, for example /rules atomic. /variants lists them.
 variants-header = Variants (/rules <id> explains one):
 variants-hidden-mark = {" "}(hidden information: moves in private chat)
+## The teaching ladder (/learn)
+learn-header = Learn chess step by step — six lessons, each adding pieces to the last:
+learn-goal = { $lesson ->
+    [1] move pawns and capture with them; the first pawn to reach the last rank wins.
+    [2] bishops join the pawns; free your bishops and block the enemy's. First pawn through wins.
+    [3] rooks join; keep them, and use them on the open files. First pawn through wins.
+    [4] knights and pawns; find the knight's shortest way. First pawn through wins.
+    [5] all the pieces but king and queen, working together. First pawn through wins.
+   *[6] king, queen, bishops and the centre pawns: check and checkmate.
+}
+learn-footer = Start a lesson with a friend: /learn 1 @friend — or against the computer: /learn 1 computer. /rules lesson1 explains one.
+learn-learned = { $lesson ->
+    [1] Lesson 1 done: you know how pawns move and capture, and that pawns which meet head on are stuck.
+    [2] Lesson 2 done: you know how bishops move, how to let them out and how pawns protect and block them.
+    [3] Lesson 3 done: you know how rooks move, and that winning material is not yet winning the game.
+    [4] Lesson 4 done: you know the knight's L-shaped jump.
+    [5] Lesson 5 done: you have made all the minor pieces and rooks work together.
+   *[6] Lesson 6 done: you know check, checkmate and stalemate.
+}
+learn-next = Next: /learn { $lesson } (with @friend or computer).
+learn-done = That was the last lesson: now play a whole game — /play chess.
+
 help =
     Kodex — chess variants in chat.
     /play <variant> [@opponent] [clock] [color] — challenge someone (no opponent: anyone may accept). Clock: none, bullet (1+0), blitz (3+2), rapid (10+5), classical (30+20), 3+2, 15+10, 1d (days per move). Colour: white, black, random.
@@ -256,6 +280,7 @@ help =
     /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3).
     /resign (asks to confirm), /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
     /board, /games, /pgn [game], /rules <variant>, /variants, /lang en|ru, /help.
+    /learn — six lessons from pawns to checkmate; /learn 1 @friend or /learn 1 computer starts one.
     Fog of war: send your moves to me in a private chat; your own board comes there after every move.
     Time travel: T-2:Nf3 e5 jumps back 2 of your moves with the knight now on f3 and plays e5 in the new timeline (or send the jump, then the move); two charges each, /rules timetravel; /timeline [game] shows every abandoned timeline under the present board.
     Kriegspiel: the same, and you see only your own pieces; a move the real position forbids is "impossible" and you try again.

@@ -8,7 +8,7 @@ pub use crate::error::FenError;
 use crate::rules::Position;
 use crate::side::Side;
 use crate::tables::{relative_rank, MAX_TYPES, SIDES};
-use crate::variant::VariantDef;
+use crate::variant::{PromotionChoice, VariantDef};
 use std::fmt::Write;
 
 /// Keeps a piece of user input short enough to show back.
@@ -159,10 +159,17 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
     }
     // Pawns may not stand on their promotion rank.
     for (ty, piece) in def.pieces.iter().enumerate() {
+        // Where promotion is restricted a pawn may stay on the zone's ranks
+        // (grand: before the last; chaturanga: anywhere).
+        let lowest = match def.promotion {
+            PromotionChoice::Any => def.promotion_rank,
+            PromotionChoice::Captured => def.geometry.ranks,
+            PromotionChoice::CapturedStartSquare => u8::MAX,
+        };
         if piece.pawn && !piece.promotes_to.is_empty() {
             for side in 0..SIDES {
                 for sq in (pos.by_type[ty] & pos.by_side[side]).squares() {
-                    if relative_rank(def, side, sq) >= def.promotion_rank {
+                    if relative_rank(def, side, sq) >= lowest {
                         return Err(FenError::PawnOnPromotionRank);
                     }
                 }

@@ -37,7 +37,14 @@ fn material<B: Bits>(r: &Rules<B>, pos: &Position<B>) -> Material<B> {
             Art::Bishop => m.bishops |= b,
             Art::Knight => m.knights |= b,
             Art::Pawn => m.pawns |= b,
-            Art::Token | Art::Janggi(_) => m.others |= b,
+            Art::Token
+            | Art::Janggi(_)
+            | Art::Ferz
+            | Art::Alfil
+            | Art::Marshal
+            | Art::Cardinal
+            | Art::Amazon
+            | Art::Rocket => m.others |= b,
         }
     }
     let g = &def.geometry;

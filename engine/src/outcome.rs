@@ -44,6 +44,10 @@ pub enum Reason {
     Passes,
     /// A draw (repetition, fifty moves, material) decided by points (Janggi).
     Points,
+    /// A side was left with a bare king (shatranj); two bare kings draw.
+    BareKing,
+    /// A pawn reached the last rank first (the teaching ladder).
+    PromotionGoal,
 }
 
 impl Reason {
@@ -67,6 +71,8 @@ impl Reason {
             Reason::Bikjang => "bikjang",
             Reason::Passes => "passes",
             Reason::Points => "points",
+            Reason::BareKing => "bare-king",
+            Reason::PromotionGoal => "promotion-goal",
         }
     }
 }

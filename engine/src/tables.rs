@@ -264,6 +264,8 @@ pub struct Zobrist {
     pub checks: [u64; SIDES],
     /// Promoted marks.
     pub promoted: Vec<u64>,
+    /// Spent royal leaps, by [`crate::rules::Position::royal_leaps_used`] (0 for none spent).
+    pub royal_leaps: [u64; 4],
 }
 
 /// The compiled tables of a variant, whichever width its board needs.
@@ -636,6 +638,7 @@ impl<B: Bits> Tables<B> {
             pocket: (0..SIDES * MAX_TYPES).map(|_| rng.next()).collect(),
             checks: [rng.next(), rng.next()],
             promoted: (0..size).map(|_| rng.next()).collect(),
+            royal_leaps: [0, rng.next(), rng.next(), rng.next()],
         };
         Tables {
             board,

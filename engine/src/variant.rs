@@ -93,6 +93,59 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "timetravel.toml",
         include_str!("../../config/variants/timetravel.toml"),
     ),
+    // Historical games and the teaching ladder (issue 14).
+    (
+        "shatranj.toml",
+        include_str!("../../config/variants/shatranj.toml"),
+    ),
+    (
+        "chaturanga.toml",
+        include_str!("../../config/variants/chaturanga.toml"),
+    ),
+    (
+        "giveaway.toml",
+        include_str!("../../config/variants/giveaway.toml"),
+    ),
+    (
+        "lesson1.toml",
+        include_str!("../../config/variants/lesson1.toml"),
+    ),
+    (
+        "lesson2.toml",
+        include_str!("../../config/variants/lesson2.toml"),
+    ),
+    (
+        "lesson3.toml",
+        include_str!("../../config/variants/lesson3.toml"),
+    ),
+    (
+        "lesson4.toml",
+        include_str!("../../config/variants/lesson4.toml"),
+    ),
+    (
+        "lesson5.toml",
+        include_str!("../../config/variants/lesson5.toml"),
+    ),
+    (
+        "lesson6.toml",
+        include_str!("../../config/variants/lesson6.toml"),
+    ),
+    (
+        "grand.toml",
+        include_str!("../../config/variants/grand.toml"),
+    ),
+    (
+        "greatchess.toml",
+        include_str!("../../config/variants/greatchess.toml"),
+    ),
+    (
+        "semedo.toml",
+        include_str!("../../config/variants/semedo.toml"),
+    ),
+    (
+        "diana.toml",
+        include_str!("../../config/variants/diana.toml"),
+    ),
     (
         "janggi.toml",
         include_str!("../../config/variants/janggi.toml"),
@@ -170,6 +223,22 @@ pub enum PromotedCapture {
     /// A pawn when captured on the very next move after its promotion, the
     /// promoted piece when captured later (seed 004's house rule).
     PawnOnlyNextMove,
+}
+
+/// Which pieces a pawn may promote into (`promotion` in TOML).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum PromotionChoice {
+    /// Any piece of its `promotes_to` list.
+    #[default]
+    Any,
+    /// Only a piece of its list that the side has lost: fewer stand on the
+    /// board than in the start position (grand chess). Promotion is optional
+    /// before the last rank; a pawn with nothing to become may not enter it.
+    Captured,
+    /// Only the type that started on the promotion square, and only once the
+    /// side has lost one of that type; otherwise it stays a pawn (chaturanga).
+    CapturedStartSquare,
 }
 
 /// Time travel (Codex 03): a player may spend a charge to go back in their
@@ -365,6 +434,23 @@ pub struct VariantDef {
     pub source: String,
     /// Palaces, lines, passing, facing royals, counting (Janggi).
     pub palace: PalaceRules,
+    // Historical games (issue 14).
+    /// A side left with only its royal piece loses, unless it bares the
+    /// opponent back at once (shatranj; see [`crate::mechanics`]).
+    pub bare_king: bool,
+    /// A pawn reaching its promotion rank wins at once (the teaching ladder).
+    pub promotion_wins: bool,
+    /// Once per game, a royal piece not in check may move like this (the
+    /// chaturanga king's knight leap).
+    pub royal_leap: Option<Vec<Atom>>,
+    /// Which pieces a pawn may promote into.
+    pub promotion: PromotionChoice,
+    /// How many pieces of each type each side starts with, `[side][type]`.
+    pub start_counts: [[u8; MAX_TYPES]; SIDES],
+    /// The type of the piece standing on each square at the start, if any.
+    pub start_types: Vec<Option<usize>>,
+    /// Castling swaps the king and the rook (Diana).
+    pub castling_swap: bool,
 }
 
 impl fmt::Debug for VariantDef {
@@ -526,6 +612,16 @@ struct RawVariant {
     /// The team of each side, by side index.
     teams: Option<Vec<u8>>,
     seats: Option<u8>,
+    // Historical games (issue 14).
+    #[serde(default)]
+    bare_king: bool,
+    #[serde(default)]
+    promotion_wins: bool,
+    royal_leap: Option<String>,
+    #[serde(default)]
+    promotion: PromotionChoice,
+    #[serde(default)]
+    castling_swap: bool,
     #[serde(default)]
     lines: Vec<String>,
     river: Option<u8>,
@@ -761,6 +857,12 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
             Some("bishop") => Art::Bishop,
             Some("knight") => Art::Knight,
             Some("pawn") => Art::Pawn,
+            Some("ferz") => Art::Ferz,
+            Some("alfil") => Art::Alfil,
+            Some("marshal") => Art::Marshal,
+            Some("cardinal") => Art::Cardinal,
+            Some("amazon") => Art::Amazon,
+            Some("rocket") => Art::Rocket,
             Some(other) => match crate::view::JanggiArt::named(other) {
                 Some(janggi) => Art::Janggi(janggi),
                 None => return Err(err(&format!("{key}.art"), format!("unknown art `{other}`"))),
@@ -913,6 +1015,16 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
             ));
         }
     }
+    let royal_leap = raw
+        .royal_leap
+        .as_deref()
+        .map(betza::parse)
+        .transpose()
+        .map_err(|e| err("royal_leap", e.to_string()))?;
+    if royal_leap.is_some() && !pieces.iter().any(|p| p.royal) {
+        return Err(err("royal_leap", "needs a royal piece".into()));
+    }
+    let (start_counts, start_types) = start_census(&raw.start, &geometry, &pieces);
     let def = VariantDef {
         uci_name: raw.uci.unwrap_or_else(|| raw.id.clone()),
         id: raw.id,
@@ -954,6 +1066,13 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         boards,
         source: file.to_string(),
         palace,
+        bare_king: raw.bare_king,
+        promotion_wins: raw.promotion_wins,
+        royal_leap,
+        promotion: raw.promotion,
+        start_counts,
+        start_types,
+        castling_swap: raw.castling_swap,
     };
     Ok(def)
 }
@@ -1074,6 +1193,48 @@ fn build_palace(
         bikjang: raw.bikjang,
         counting,
     })
+}
+
+/// The pieces of the board part of a start FEN: how many of each type each
+/// side has, and the type on each square. Unreadable parts are skipped (the
+/// registry checks the FEN itself).
+fn start_census(
+    fen: &str,
+    geometry: &Geometry,
+    pieces: &[PieceDef],
+) -> ([[u8; MAX_TYPES]; SIDES], Vec<Option<usize>>) {
+    let mut counts = [[0u8; MAX_TYPES]; SIDES];
+    let mut types = vec![None; geometry.size()];
+    let board = fen.split([' ', '[']).next().unwrap_or("");
+    let ranks = geometry.ranks as usize;
+    for (row, text) in board.split('/').enumerate() {
+        let Some(rank) = ranks.checked_sub(row + 1) else {
+            break;
+        };
+        let mut file = 0usize;
+        let mut digits = String::new();
+        for c in text.chars() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+                continue;
+            }
+            file += digits.parse::<usize>().unwrap_or(0);
+            digits.clear();
+            let Some(ty) = pieces
+                .iter()
+                .position(|p| p.letter == c.to_ascii_lowercase())
+            else {
+                continue;
+            };
+            let side = usize::from(c.is_ascii_lowercase());
+            counts[side][ty] = counts[side][ty].saturating_add(1);
+            if let Some(square) = geometry.square(file as i32, rank as i32) {
+                types[square] = Some(ty);
+            }
+            file += 1;
+        }
+    }
+    (counts, types)
 }
 
 /// Compiles a `[setup]` table against the variant's pieces.

@@ -52,6 +52,19 @@ pub enum Art {
     Pawn,
     /// A round token showing [`PieceGlyph::letter`].
     Token,
+    // Fairy pieces of the historical games (issue 14).
+    /// The ferz: one diagonal step (shatranj general, chaturanga counsellor).
+    Ferz,
+    /// The elephant of shatranj (alfil) and chaturanga.
+    Alfil,
+    /// Rook + knight (grand chess marshal, great chess war machine).
+    Marshal,
+    /// Bishop + knight (grand chess cardinal, great chess vizier).
+    Cardinal,
+    /// Queen + knight (great chess giraffe).
+    Amazon,
+    /// A cannon that captures by jumping (Semedo's rocket).
+    Rocket,
     /// A Janggi piece: an octagonal token with its sign, sized by rank.
     Janggi(JanggiArt),
 }

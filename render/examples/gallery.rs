@@ -1,6 +1,6 @@
 //! Writes the example images in `docs/`: `cargo run -p kodex-render --example gallery`.
 
-use kodex_engine::{BoardStyle, Side};
+use kodex_engine::{Audience, BoardStyle, Game, Registry, Side, Start};
 use kodex_render::{render_png, samples, Decor, Renderer};
 
 fn main() -> std::io::Result<()> {
@@ -106,6 +106,44 @@ fn main() -> std::io::Result<()> {
         let png = render_png(&view, &decor);
         println!("{file}: {} bytes", png.len());
         std::fs::write(out.join(file), png)?;
+    }
+    historical_boards(&out)
+}
+
+/// The start positions of the historical games and a lesson, drawn from the
+/// engine's own definitions: `docs/<id>.png`.
+fn historical_boards(out: &std::path::Path) -> std::io::Result<()> {
+    let registry = Registry::builtin();
+    for id in [
+        "shatranj",
+        "chaturanga",
+        "grand",
+        "greatchess",
+        "semedo",
+        "diana",
+        "lesson6",
+    ] {
+        let Some(variant) = registry.get(id) else {
+            eprintln!("{id}: not a built-in variant");
+            continue;
+        };
+        let Ok(game) = Game::new(variant, Start::Standard) else {
+            eprintln!("{id}: the start position does not read");
+            continue;
+        };
+        let decor = Decor {
+            bottom: Side::WHITE,
+            names: vec![
+                variant.name("en").to_string(),
+                variant.name("ru").to_string(),
+            ],
+            clocks: vec![],
+            status: None,
+            to_move: None,
+        };
+        let png = render_png(&game.view(Audience::Full), &decor);
+        println!("{id}.png: {} bytes", png.len());
+        std::fs::write(out.join(format!("{id}.png")), png)?;
     }
     Ok(())
 }

@@ -22,6 +22,12 @@ fn drawing(art: Art) -> &'static str {
         Art::Queen => QUEEN,
         Art::King => KING,
         Art::Token | Art::Janggi(_) => TOKEN,
+        Art::Ferz => FERZ,
+        Art::Alfil => ALFIL,
+        Art::Marshal => MARSHAL,
+        Art::Cardinal => CARDINAL,
+        Art::Amazon => AMAZON,
+        Art::Rocket => ROCKET,
     }
 }
 
@@ -88,6 +94,97 @@ const TOKEN: &str = r#"
 <circle class="b" cx="50" cy="50" r="38"/>
 <circle class="d" cx="50" cy="50" r="32" style="stroke-width:1.6"/>
 "#;
+
+// Fairy pieces of the historical games (issue 14). The knight's share of a
+// compound piece is a horseshoe on the body of its rider (rook, bishop, queen).
+
+/// The base plate most pieces stand on.
+macro_rules! plate {
+    () => {
+        r#"<path class="b" d="M23 89 V84 C23 82 24.5 81 26.5 81 H73.5 C75.5 81 77 82 77 84 V89 Z"/>"#
+    };
+}
+
+/// A horseshoe mark centred at x = 50 between `y0` (top) and `y1` (feet).
+macro_rules! horseshoe {
+    ($top:literal, $feet:literal) => {
+        concat!(
+            r#"<path class="d" style="stroke-width:5" d="M41 "#,
+            $feet,
+            r#" C39 "#,
+            $top,
+            r#" 61 "#,
+            $top,
+            r#" 59 "#,
+            $feet,
+            r#""/>"#
+        )
+    };
+}
+
+const FERZ: &str = concat!(
+    plate!(),
+    r#"
+<path class="b" d="M37 81 C40 75 42 70 43 64 H57 C58 70 60 75 63 81 Z"/>
+<path class="b" d="M50 14 L75 39.5 L50 65 L25 39.5 Z"/>
+<path class="d" d="M50 25 L64.5 39.5 L50 54 L35.5 39.5 Z"/>
+<circle class="e" cx="50" cy="39.5" r="4"/>
+"#
+);
+
+const ALFIL: &str = concat!(
+    plate!(),
+    r#"
+<path class="b" d="M30 81 C28 70 30 60 34 53 C26 50 21 41 24 31 C27 22 36 17 47 17 C62 17 73 26 74 41 C75 50 72 57 68 62 C66 65 65 70 63 81 Z"/>
+<path class="b" d="M40 50 C40 60 38 68 33 73 C31 75 32 78 35 77 C43 73 48 64 48 52 Z"/>
+<path class="b" d="M55 25 C66 22 77 29 78 42 C79 52 71 57 63 55 C60 45 59 34 55 25 Z"/>
+<path class="d" d="M42 56 C38 60 33 60 29 58"/>
+<circle class="e" cx="42" cy="35" r="3.2"/>
+"#
+);
+
+const MARSHAL: &str = concat!(
+    plate!(),
+    r#"
+<path class="b" d="M31 81 L34 36 H66 L69 81 Z"/>
+<path class="b" d="M27 36 V15 H37 V22 H45.5 V15 H54.5 V22 H63 V15 H73 V36 Z"/>
+"#,
+    horseshoe!("44", "72")
+);
+
+const CARDINAL: &str = concat!(
+    plate!(),
+    r#"
+<path class="b" d="M36 81 C38.5 76 40.5 72 41.5 67 H58.5 C59.5 72 61.5 76 64 81 Z"/>
+<path class="b" d="M50 16 C64 25 72 38 69.5 51 C67.5 59 61 64 50 64 C39 64 32.5 59 30.5 51 C28 38 36 25 50 16 Z"/>
+<circle class="b" cx="50" cy="11" r="5"/>
+"#,
+    horseshoe!("34", "58")
+);
+
+const AMAZON: &str = concat!(
+    plate!(),
+    r#"
+<path class="b" d="M30.5 81 C32 75 33.5 70.5 34.5 66 H65.5 C66.5 70.5 68 75 69.5 81 Z"/>
+<path class="b" d="M32 66 L18 24 L35 38 L40 16 L50 33 L60 16 L65 38 L82 24 L68 66 Z"/>
+<circle class="b" cx="18" cy="22" r="4.5"/>
+<circle class="b" cx="40" cy="14" r="4.5"/>
+<circle class="b" cx="60" cy="14" r="4.5"/>
+<circle class="b" cx="82" cy="22" r="4.5"/>
+"#,
+    horseshoe!("40", "63")
+);
+
+const ROCKET: &str = concat!(
+    plate!(),
+    r#"
+<path class="b" d="M38 79 L25 81 L29 64 L38 58 Z"/>
+<path class="b" d="M62 79 L75 81 L71 64 L62 58 Z"/>
+<path class="b" d="M50 9 C60 18 63 30 63 44 V80 H37 V44 C37 30 40 18 50 9 Z"/>
+<circle class="d" cx="50" cy="40" r="6"/>
+<path class="d" d="M40 70 H60"/>
+"#
+);
 
 /// The SVG document of `art` in `colors`.
 fn document(art: Art, colors: &PieceColors, dark: bool) -> String {
@@ -213,6 +310,12 @@ mod tests {
             Art::Queen,
             Art::King,
             Art::Token,
+            Art::Ferz,
+            Art::Alfil,
+            Art::Marshal,
+            Art::Cardinal,
+            Art::Amazon,
+            Art::Rocket,
         ] {
             for side in 0..2 {
                 let svg = document(art, &theme.piece_colors(side), side == 1);

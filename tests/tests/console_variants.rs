@@ -190,3 +190,48 @@ async fn every_variant_plays_a_random_game_to_its_end() {
         random_game(id, seed as u64 + 7, 300).await;
     }
 }
+
+#[tokio::test]
+async fn learn_lists_the_lessons_and_each_ends_with_the_next() {
+    let mut chat = Chat::new("learn").await;
+    let out = chat.say("alice: /learn").await;
+    for n in 1..=6 {
+        assert!(has(&out, &format!("{n}. Lesson {n}")), "{out:#?}");
+    }
+    assert!(has(&out, "/learn 1 computer"), "{out:#?}");
+    // `/learn 1 @bob` challenges bob to lesson 1, as `/play lesson1 @bob` would.
+    let out = chat.say("alice: /learn 1 @bob white").await;
+    let id = console_support::game_id(&out);
+    chat.say(&format!("bob: /accept {id}")).await;
+    assert_eq!(chat.row(&id).await.variant, "lesson1");
+    let mut last = Vec::new();
+    for (ply, mv) in ["a4", "h5", "a5", "h4", "a6", "h3", "axb7", "hxg2", "b8"]
+        .iter()
+        .enumerate()
+    {
+        let player = if ply % 2 == 0 { "alice" } else { "bob" };
+        last = chat.say(&format!("{player}: /move {mv}")).await;
+    }
+    assert_result(&chat, &id, "1-0", "promotion-goal").await;
+    assert!(has(&last, "Lesson 1 done"), "{last:#?}");
+    assert!(has(&last, "/learn 2"), "{last:#?}");
+    // In Russian, the same.
+    chat.say("alice: /lang ru").await;
+    let out = chat.say("alice: /learn").await;
+    assert!(has(&out, "1. Урок 1"), "{out:#?}");
+    // A lesson that does not exist shows the list.
+    let out = chat.say("alice: /learn 9").await;
+    assert!(has(&out, "6. Урок 6"), "{out:#?}");
+}
+
+#[tokio::test]
+async fn shatranj_bare_king_is_announced() {
+    // 1. e4?? is no double step in shatranj: refused; then a short game.
+    let mut chat = Chat::new("shatranj").await;
+    let id = chat.start("alice", "bob", "shatranj").await;
+    let out = chat.say("alice: /move e4").await;
+    assert!(has(&out, "illegal") || has(&out, "not legal"), "{out:#?}");
+    assert_eq!(chat.row(&id).await.move_list().len(), 0);
+    let out = chat.say("alice: /move e3").await;
+    assert!(has(&out, "alice played e3"), "{out:#?}");
+}

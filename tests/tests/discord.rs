@@ -143,6 +143,7 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
         "pgn",
         "rules",
         "variants",
+        "learn",
         "help",
         "lang",
     ] {

@@ -36,6 +36,7 @@ pub(super) fn all() -> Vec<poise::Command<Data, Error>> {
         pgn(),
         rules(),
         variants(),
+        learn(),
         help(),
         lang(),
     ]
@@ -318,6 +319,47 @@ async fn move_(
     game: Option<String>,
 ) -> Result<(), Error> {
     submit(ctx, Action::Move { text, game }).await
+}
+
+/// The lessons of the teaching ladder, or one of them started.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "уроки"),
+    description_localized("ru", "Уроки по шагам: список или начать урок")
+)]
+async fn learn(
+    ctx: Context<'_>,
+    #[description = "The lesson to start, 1 to 6 (the list if empty)"]
+    #[name_localized("ru", "урок")]
+    #[description_localized("ru", "Урок, от 1 до 6 (список, если пусто)")]
+    #[min = 1]
+    #[max = 6]
+    lesson: Option<u8>,
+    #[description = "Who you play it with (anyone if empty; the bot for the computer)"]
+    #[name_localized("ru", "соперник")]
+    #[description_localized("ru", "С кем играть (любой, если пусто; бот — компьютер)")]
+    opponent: Option<serenity::User>,
+) -> Result<(), Error> {
+    let Some(variant) = lesson.and_then(crate::service::lesson_id) else {
+        return submit(ctx, Action::Learn).await;
+    };
+    let opponent = opponent.as_ref().map(|user| {
+        if user.bot {
+            UserRef::computer(
+                crate::api::Platform::Discord,
+                crate::service::DEFAULT_COMPUTER_LEVEL,
+            )
+        } else {
+            user_ref(user, None)
+        }
+    });
+    let action = Action::Play {
+        variant,
+        opponent,
+        clock: None,
+        color: None,
+    };
+    submit(ctx, action).await
 }
 
 /// The rules of a variant.

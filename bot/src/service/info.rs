@@ -271,7 +271,7 @@ impl Service {
     }
 
     /// A private answer with ready text.
-    fn note(&self, ctx: &Ctx, text: String) -> Delivery {
+    pub(super) fn note(&self, ctx: &Ctx, text: String) -> Delivery {
         Delivery {
             target: Target::Ephemeral(ctx.actor().clone()),
             text,

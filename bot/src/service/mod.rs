@@ -10,6 +10,8 @@ mod challenge;
 mod computer;
 pub use computer::DEFAULT_LEVEL as DEFAULT_COMPUTER_LEVEL;
 mod info;
+mod learn;
+pub use learn::{lesson_id, LESSONS};
 mod lookup;
 mod offers;
 mod placing;
@@ -641,6 +643,7 @@ impl Service {
             Action::Timeline { game } => self.timeline(&ctx, game).await,
             Action::Rules { variant } => self.rules(&ctx, &variant),
             Action::Variants => self.variants(&ctx),
+            Action::Learn => self.learn(&ctx),
             Action::Help => self.help(&ctx),
             Action::Lang { lang, chat_admin } => self.set_lang(&ctx, &lang, chat_admin).await,
             Action::Button { data } => self.button(&ctx, &data).await,

@@ -71,6 +71,7 @@ impl Service {
         }
         if ended {
             lines.push(self.result_text(lang, row));
+            lines.extend(self.lesson_end_text(lang, row));
         } else {
             lines.push(self.turn_text(lang, row, game));
             if let Some(clocks) = self.clock_line(row, game) {
@@ -623,6 +624,8 @@ fn reason_key(reason: &str) -> &'static str {
         "bikjang" => "reason-bikjang",
         "passes" => "reason-passes",
         "points" => "reason-points",
+        "bare-king" => "reason-bare-king",
+        "promotion-goal" => "reason-promotion-goal",
         _ => "reason-other",
     }
 }

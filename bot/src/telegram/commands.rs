@@ -166,6 +166,7 @@ pub(super) fn menu(language: &str) -> Vec<(&'static str, &'static str)> {
             ("timeline", "Линии времени партии с путешествиями"),
             ("rules", "Правила варианта: /rules <вариант>"),
             ("variants", "Список вариантов"),
+            ("learn", "Уроки: /learn, /learn 1 computer"),
             ("help", "Помощь"),
             ("lang", "Язык: /lang en | ru"),
         ]
@@ -187,6 +188,7 @@ pub(super) fn menu(language: &str) -> Vec<(&'static str, &'static str)> {
             ("timeline", "Timelines of a time-travel game"),
             ("rules", "Rules of a variant: /rules <variant>"),
             ("variants", "The list of variants"),
+            ("learn", "Lessons: /learn, /learn 1 computer"),
             ("help", "Help"),
             ("lang", "Language: /lang en | ru"),
         ]

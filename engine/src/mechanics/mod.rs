@@ -14,8 +14,13 @@
 //!   counting points.
 //! - `partner_pockets`: pockets a partner fills (bughouse): no captures to
 //!   one's own pocket, no mate that a drop could block.
+//! - `bare_king`: a side left with a lone king loses (shatranj).
+//! - `promotion_goal`: the first pawn on the last rank wins (the lessons).
+//! - `royal_leap`: the king's once-per-game leap (chaturanga).
+//! - `restricted_promotion`: promotion only into lost pieces (grand, chaturanga).
 
 mod atomic;
+mod bare_king;
 mod check_count;
 mod compulsory;
 mod drops;
@@ -23,5 +28,8 @@ mod extinction;
 mod house_rules;
 pub mod palace;
 mod partner_pockets;
+mod promotion_goal;
 mod racing;
+mod restricted_promotion;
+mod royal_leap;
 mod setup_check;

@@ -32,6 +32,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         if pos.side == 1 {
             h ^= z.black;
         }
+        h ^= z.royal_leaps[pos.royal_leaps_used as usize & 3];
         h
     }
 }
@@ -76,6 +77,10 @@ impl<'a, B: Bits> Rules<'a, B> {
             if let Some(ep) = after.ep {
                 h ^= z.ep[ep as usize];
             }
+        }
+        if before.royal_leaps_used != after.royal_leaps_used {
+            h ^= z.royal_leaps[before.royal_leaps_used as usize & 3]
+                ^ z.royal_leaps[after.royal_leaps_used as usize & 3];
         }
         if before.side != after.side {
             h ^= z.black;

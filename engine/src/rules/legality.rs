@@ -6,7 +6,7 @@ use super::{pieces_of_types, Position, Rules};
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::tables::{shift, PieceTables};
-use crate::variant::DropMate;
+use crate::variant::{DropMate, PromotionChoice};
 
 /// Checkers and pins of the side to move (see [`Rules::count_legal`]). Kept
 /// small, since it is built for every position counted: the line a pinned
@@ -208,6 +208,8 @@ impl<'a, B: Bits> Rules<'a, B> {
             || def.drop_mate != DropMate::Allowed
             || def.palace.pass
             || def.palace.bikjang
+            || def.royal_leap.is_some()
+            || def.promotion != PromotionChoice::Any
             || !self.t.simple_attacks
         {
             return None;

@@ -31,6 +31,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         pos.ep_victim = None;
         pos.halfmove = pos.halfmove.saturating_add(1);
         let pawn = self.def.pieces.get(ty).is_some_and(|p| p.pawn);
+        self.note_royal_leap(pos, mv);
         let mut exploded_at = None;
         match mv.kind {
             MoveKind::Drop => {

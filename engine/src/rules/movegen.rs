@@ -5,6 +5,7 @@ use super::{Position, Rules};
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::tables::PieceTables;
+use crate::variant::PromotionChoice;
 
 /// Receives the target sets of [`Rules::visit_targets`]: the piece type and
 /// its tables for the side to move, its square, the targets and their kind.
@@ -31,6 +32,7 @@ pub(crate) trait VisitTargets<B> {
 /// into the generator.
 struct MovePusher<'r, 'a, B: Bits> {
     rules: &'r Rules<'a, B>,
+    pos: &'r Position<B>,
     list: &'r mut MoveList,
 }
 
@@ -38,14 +40,16 @@ impl<B: Bits> VisitTargets<B> for MovePusher<'_, '_, B> {
     #[inline(always)]
     fn visit(&mut self, ty: usize, pt: &PieceTables<B>, from: usize, targets: B, kind: MoveKind) {
         self.rules
-            .push_targets(self.list, ty, pt, from, targets, kind)
+            .push_targets(self.pos, self.list, ty, pt, from, targets, kind)
     }
 }
 
 impl<'a, B: Bits> Rules<'a, B> {
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn push_targets(
         &self,
+        pos: &Position<B>,
         list: &mut MoveList,
         ty: usize,
         pt: &PieceTables<B>,
@@ -68,7 +72,11 @@ impl<'a, B: Bits> Rules<'a, B> {
             });
         }
         let promoting = targets & zone;
-        if promoting.any() {
+        if promoting.any() && self.def.promotion != PromotionChoice::Any {
+            for to in promoting.squares() {
+                self.push_restricted_promotions(pos, ty, base, to, &mut |mv| list.push(mv));
+            }
+        } else if promoting.any() {
             for to in promoting.squares() {
                 for &p in &self.def.pieces[ty].promotes_to {
                     list.push(Move {
@@ -216,7 +224,14 @@ impl<'a, B: Bits> Rules<'a, B> {
 
     /// All pseudo-legal moves (own-royal safety not checked) of the side to move.
     pub fn pseudo_moves(&self, pos: &Position<B>, list: &mut MoveList) {
-        self.visit_targets(pos, &mut MovePusher { rules: self, list });
+        self.visit_targets(
+            pos,
+            &mut MovePusher {
+                rules: self,
+                pos,
+                list,
+            },
+        );
         if self.def.castling {
             self.castling_moves(pos, list);
         }
@@ -224,10 +239,16 @@ impl<'a, B: Bits> Rules<'a, B> {
             self.push_drops(pos, list);
         }
         self.push_pass(pos, list);
+        if self.def.royal_leap.is_some() {
+            self.push_royal_leaps(pos, list);
+        }
     }
 
     /// Where the king and rook end up when castling with the rook on `rook`.
     pub fn castling_destinations(&self, king: usize, rook: usize) -> (usize, usize) {
+        if self.def.castling_swap {
+            return (rook, king);
+        }
         let files = self.t.files as usize;
         let rank_start = king - king % files;
         if rook > king {

@@ -19,6 +19,8 @@ impl<'a, B: Bits> Rules<'a, B> {
             .or_else(|| self.flag_outcome(pos))
             .or_else(|| self.extinction_outcome(pos))
             .or_else(|| self.palace_outcome(pos))
+            .or_else(|| self.bare_king_outcome(pos))
+            .or_else(|| self.promotion_goal_outcome(pos))
     }
 
     /// `side`'s team wins for `reason`.

@@ -1,0 +1,68 @@
+//! Promotion only into a piece the side has lost (`promotion = "captured"`,
+//! grand chess; `promotion = "captured-start-square"`, chaturanga).
+
+use crate::bitboard::Bits;
+use crate::moves::Move;
+use crate::rules::{Position, Rules};
+use crate::variant::PromotionChoice;
+
+impl<'a, B: Bits> Rules<'a, B> {
+    /// Whether `side` has fewer pieces of type `ty` than it started with.
+    fn has_lost(&self, pos: &Position<B>, side: usize, ty: usize) -> bool {
+        ((pos.by_type[ty] & pos.by_side[side]).count() as u32)
+            < self.def.start_counts[side][ty] as u32
+    }
+
+    /// The moves of a pawn of type `ty` from `base.from` into its promotion
+    /// zone at `to`, under a restricted [`PromotionChoice`].
+    pub(crate) fn push_restricted_promotions(
+        &self,
+        pos: &Position<B>,
+        ty: usize,
+        base: Move,
+        to: usize,
+        push: &mut impl FnMut(Move),
+    ) {
+        let side = pos.side as usize;
+        let at = Move {
+            to: to as u8,
+            ..base
+        };
+        let piece = &self.def.pieces[ty];
+        match self.def.promotion {
+            PromotionChoice::Any => {
+                for &p in &piece.promotes_to {
+                    push(Move {
+                        promotion: p as u8 + 1,
+                        ..at
+                    });
+                }
+            }
+            PromotionChoice::Captured => {
+                let last = self.relative_rank(side, to) == self.def.geometry.ranks;
+                if !last {
+                    push(at);
+                }
+                for &p in &piece.promotes_to {
+                    if self.has_lost(pos, side, p) {
+                        push(Move {
+                            promotion: p as u8 + 1,
+                            ..at
+                        });
+                    }
+                }
+            }
+            PromotionChoice::CapturedStartSquare => {
+                match self.def.start_types.get(to).copied().flatten() {
+                    Some(p) if piece.promotes_to.contains(&p) && self.has_lost(pos, side, p) => {
+                        push(Move {
+                            promotion: p as u8 + 1,
+                            ..at
+                        })
+                    }
+                    _ => push(at),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! The historical games and the teaching ladder (issue 14): every built-in
+//! loads, perft vectors of the start positions (Fairy-Stockfish's numbers
+//! where it has our rules: tests/differential_fsf.py), and a rule test per
+//! mechanic on hand-made positions.
+
+use kodex_engine::{Game, Reason, Registry, Start, Team, VariantError};
+
+fn load_all() -> Vec<VariantError> {
+    let mut registry = Registry::builtin();
+    let files: Vec<(String, String)> = kodex_engine::variant::BUILTIN
+        .iter()
+        .map(|(file, text)| (file.to_string(), text.to_string()))
+        .collect();
+    match registry.add_definitions(&files) {
+        Ok(_) => Vec::new(),
+        Err(e) => vec![e],
+    }
+}
+
+#[test]
+fn every_new_builtin_loads() {
+    assert_eq!(load_all(), Vec::new());
+    let registry = Registry::builtin();
+    for id in [
+        "shatranj",
+        "chaturanga",
+        "giveaway",
+        "lesson1",
+        "lesson2",
+        "lesson3",
+        "lesson4",
+        "lesson5",
+        "lesson6",
+        "grand",
+        "greatchess",
+        "semedo",
+        "diana",
+    ] {
+        let variant = registry
+            .get(id)
+            .unwrap_or_else(|| panic!("{id} is missing"));
+        Game::new(variant, Start::Standard).unwrap();
+    }
+}
+
+fn game(variant: &str, fen: &str) -> Game {
+    let registry = Registry::builtin();
+    let variant = registry.get(variant).expect("variant");
+    Game::new(variant, Start::Fen(fen.to_string())).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn legal(game: &Game) -> Vec<String> {
+    let mut moves: Vec<String> = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| game.uci(m))
+        .collect();
+    moves.sort();
+    moves
+}
+
+/// The legal moves (UCI) from `from` in `fen`.
+fn moves_from(variant: &str, fen: &str, from: &str) -> Vec<String> {
+    legal(&game(variant, fen))
+        .into_iter()
+        .filter(|m| m.starts_with(from))
+        .collect()
+}
+
+fn play(game: &mut Game, moves: &[&str]) {
+    for mv in moves {
+        game.play_text(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    }
+}
+
+/// (winner, reason) of the game's outcome; the winner `None` for a draw.
+fn result(game: &Game) -> Option<(Option<Team>, Reason)> {
+    game.outcome().map(|o| (o.winner(), o.reason))
+}
+
+const WHITE: Option<Team> = Some(Team(0));
+
+#[test]
+fn shatranj_pieces_move_as_ferz_and_alfil() {
+    let g = game("shatranj", "4k3/8/8/8/3q4/8/2P5/B2K4 w - - 0 1");
+    let moves = legal(&g);
+    // The alfil jumps two diagonally, over the c2... here over b2 to c3; never one step.
+    assert!(moves.contains(&"a1c3".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"a1b2".to_string()), "{moves:?}");
+    // No double step.
+    assert!(moves.contains(&"c2c3".to_string()));
+    assert!(!moves.contains(&"c2c4".to_string()));
+    let mut g = g;
+    play(&mut g, &["d1e1"]);
+    let ferz: Vec<String> = legal(&g)
+        .into_iter()
+        .filter(|m| m.starts_with("d4"))
+        .collect();
+    assert_eq!(ferz, ["d4c3", "d4c5", "d4e3", "d4e5"]);
+}
+
+#[test]
+fn shatranj_bare_king_loses_unless_it_bares_back() {
+    // The rook takes the last black piece far from the black king: black is bared at once.
+    let mut g = game("shatranj", "7k/8/8/3q4/8/8/8/K2R4 w - - 0 1");
+    play(&mut g, &["Rxd5"]);
+    assert_eq!(result(&g), Some((WHITE, Reason::BareKing)));
+    assert!(g.legal_moves().is_empty(), "no moves once decided");
+
+    // Next to the black king: black may take back and bare white too — a draw.
+    let mut g = game("shatranj", "8/8/4k3/3q4/8/8/8/K2R4 w - - 0 1");
+    play(&mut g, &["Rxd5"]);
+    assert_eq!(result(&g), None, "black may still bare white");
+    let mut drawn = g.clone();
+    play(&mut drawn, &["Kxd5"]);
+    assert_eq!(result(&drawn), Some((None, Reason::BareKing)));
+    // Any other move leaves black bared: white wins.
+    play(&mut g, &["Ke7"]);
+    assert_eq!(result(&g), Some((WHITE, Reason::BareKing)));
+}
+
+#[test]
+fn shatranj_stalemating_the_opponent_wins() {
+    let mut g = game("shatranj", "k7/8/PK6/8/8/7p/7P/8 w - - 0 1");
+    play(&mut g, &["a7"]);
+    assert_eq!(result(&g), Some((WHITE, Reason::Stalemate)));
+}
+
+#[test]
+fn shatranj_pawns_promote_to_a_general_only() {
+    assert_eq!(
+        moves_from("shatranj", "4k3/1P5p/8/8/8/8/8/4K2R w - - 0 1", "b7"),
+        ["b7b8q"]
+    );
+}
+
+#[test]
+fn chaturanga_king_leaps_once_when_not_in_check() {
+    let registry = Registry::builtin();
+    let mut g = Game::new(registry.get("chaturanga").unwrap(), Start::Standard).unwrap();
+    let moves = legal(&g);
+    assert!(moves.contains(&"e1d3".to_string()) && moves.contains(&"e1f3".to_string()));
+    assert_eq!(
+        moves.len(),
+        8 + 4 + 2,
+        "pawn steps, knights and the two leaps"
+    );
+    play(&mut g, &["Kf3", "e6"]);
+    let king: Vec<String> = legal(&g)
+        .into_iter()
+        .filter(|m| m.starts_with("f3"))
+        .collect();
+    // Only king steps now: the leap is spent (e5, g5, d4, h4, e1 are knight moves).
+    assert_eq!(king, ["f3e3", "f3e4", "f3f4", "f3g3", "f3g4"]);
+    // Black still has its own leap.
+    play(&mut g, &["a3"]);
+    assert!(legal(&g).contains(&"d8f6".to_string()) || legal(&g).contains(&"d8e7".to_string()));
+    // The leap never captures, and not out of check.
+    let g = game("chaturanga", "3k4/8/8/8/8/3n4/8/r3K3 w - - 0 1");
+    assert!(g.in_check());
+    let moves = legal(&g);
+    assert!(
+        !moves
+            .iter()
+            .any(|m| m == "e1d3" || m == "e1f3" || m == "e1c2" || m == "e1g2"),
+        "{moves:?}"
+    );
+}
+
+#[test]
+fn chaturanga_promotes_only_into_a_lost_piece_of_the_square() {
+    // White has both knights: a pawn reaching b8 stays a pawn.
+    assert_eq!(
+        moves_from("chaturanga", "3k4/1P6/8/8/8/8/8/1N2K1N1 w - - 0 1", "b7"),
+        ["b7b8"]
+    );
+    // One knight lost: it becomes a knight, and only that.
+    assert_eq!(
+        moves_from("chaturanga", "3k4/1P6/8/8/8/8/8/4K1N1 w - - 0 1", "b7"),
+        ["b7b8n"]
+    );
+    // On the black king's starting square it never promotes.
+    assert_eq!(
+        moves_from("chaturanga", "6k1/3P4/8/8/8/8/8/4K3 w - - 0 1", "d7"),
+        ["d7d8"]
+    );
+    // A counsellor (lost: white has none) on e8, the black counsellor's square.
+    assert_eq!(
+        moves_from("chaturanga", "6k1/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7"),
+        ["e7e8q"]
+    );
+}
+
+#[test]
+fn giveaway_promotes_to_a_queen_only_and_losing_everything_wins() {
+    let g = game("giveaway", "8/1P6/8/8/8/8/8/k7 w - - 0 1");
+    let moves = legal(&g);
+    assert_eq!(moves, ["b7b8q"]);
+    let mut g = game("giveaway", "8/8/8/8/8/8/1p6/R7 b - - 0 1");
+    play(&mut g, &["b2xa1=Q"]);
+    assert_eq!(result(&g), Some((WHITE, Reason::NoPieces)));
+}
+
+#[test]
+fn lessons_are_won_by_the_first_pawn_through() {
+    let mut g = game("lesson1", "8/1P6/8/8/8/8/6p1/8 w - - 0 1");
+    assert_eq!(legal(&g), ["b7b8"], "the pawn does not promote");
+    play(&mut g, &["b8"]);
+    assert_eq!(result(&g), Some((WHITE, Reason::PromotionGoal)));
+    // Losing every piece loses.
+    let mut g = game("lesson2", "8/8/8/8/8/2p5/1B6/8 w - - 0 1");
+    play(&mut g, &["Bxc3"]);
+    assert_eq!(result(&g), Some((WHITE, Reason::NoPieces)));
+    // Pawns stuck head on, nothing else to move: a draw.
+    let g = game("lesson1", "8/8/8/3p4/3P4/8/8/8 w - - 0 1");
+    assert_eq!(result(&g), Some((None, Reason::Stalemate)));
+    // Lesson 6 is played for mate.
+    let mut g = game("lesson6", "3k4/8/3K4/8/8/8/8/7Q w - - 0 1");
+    play(&mut g, &["Qh8"]);
+    assert_eq!(result(&g), Some((WHITE, Reason::Checkmate)));
+}
+
+#[test]
+fn grand_promotes_only_into_captured_pieces() {
+    let pawn_moves = |fen: &str, from: &str| moves_from("grand", fen, from);
+    // Only one rook lost: on rank 10 the pawn must become a rook.
+    let one_rook_lost = "7k2/4P5/10/10/10/10/10/10/1NBQKCABN1/R9 w - - 0 1";
+    assert_eq!(pawn_moves(one_rook_lost, "e9"), ["e9e10r"]);
+    // On ranks 8 and 9 promotion is optional.
+    let on_eight = "7k2/10/4P5/10/10/10/10/10/1NBQKCABN1/R9 w - - 0 1";
+    assert_eq!(pawn_moves(on_eight, "e8"), ["e8e9", "e8e9r"]);
+    // Nothing lost: a pawn on rank 9 may not advance.
+    let nothing_lost = "7k2/4P5/10/10/10/10/10/10/1NBQKCABN1/R8R w - - 0 1";
+    assert_eq!(pawn_moves(nothing_lost, "e9"), Vec::<String>::new());
+    // Everything lost: any of the six.
+    let all_lost = "k9/4P5/10/10/10/10/10/10/10/4K5 w - - 0 1";
+    assert_eq!(
+        pawn_moves(all_lost, "e9"),
+        ["e9e10a", "e9e10b", "e9e10c", "e9e10n", "e9e10q", "e9e10r"]
+    );
+}
+
+#[test]
+fn diana_castling_swaps_king_and_rook() {
+    let mut g = game("diana", "r2k1r/pppppp/6/6/PPPPPP/R2K1R w KQkq - 0 1");
+    let moves = legal(&g);
+    assert!(moves.contains(&"d1f1".to_string()), "{moves:?}");
+    play(&mut g, &["O-O"]);
+    assert!(
+        g.fen().starts_with("r2k1r/pppppp/6/6/PPPPPP/R2R1K b"),
+        "{}",
+        g.fen()
+    );
+}
+
+#[test]
+fn semedo_king_does_not_capture_and_the_rocket_jumps_to_capture() {
+    // The white king next to an undefended black pawn cannot take it.
+    let g = game("semedo", "k4/5/5/5/5/5/2p2/2K1R w - - 0 1");
+    let moves = legal(&g);
+    assert!(!moves.contains(&"c1c2".to_string()), "{moves:?}");
+    // The rocket on e1 moves like a rook but takes only over a screen.
+    assert!(moves.contains(&"e1e8".to_string()));
+    let g = game("semedo", "k3p/5/5/4P/5/5/5/2K1R w - - 0 1");
+    let moves = legal(&g);
+    assert!(moves.contains(&"e1e8".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"e1e5".to_string()));
+}
+
+fn perft(variant: &str, depth: u32) -> u64 {
+    let registry = Registry::builtin();
+    let game = Game::new(registry.get(variant).expect("variant"), Start::Standard).unwrap();
+    game.perft_total(depth)
+}
+
+/// Start-position perft: Fairy-Stockfish's numbers (its `shatranj` and
+/// `grand`, and the definitions of tests/differential_fsf.py) where it can
+/// express the variant; ours alone for chaturanga and Diana (the king's leap,
+/// promotion into the start square's piece, castling by swapping).
+#[test]
+fn start_position_perft() {
+    let vectors: [(&str, [u64; 3]); 13] = [
+        ("shatranj", [16, 256, 4176]),
+        ("giveaway", [20, 400, 8067]),
+        ("lesson1", [16, 256, 3846]),
+        ("lesson2", [16, 256, 4290]),
+        ("lesson3", [18, 324, 6158]),
+        ("lesson4", [20, 400, 7726]),
+        ("lesson5", [20, 400, 8482]),
+        ("lesson6", [12, 144, 2492]),
+        ("grand", [65, 4225, 259514]),
+        ("greatchess", [24, 576, 18705]),
+        ("semedo", [9, 81, 944]),
+        ("chaturanga", [14, 196, 3061]),
+        ("diana", [8, 64, 0]),
+    ];
+    for (variant, counts) in vectors {
+        for (depth, &expected) in counts.iter().enumerate() {
+            if expected == 0 {
+                continue;
+            }
+            assert_eq!(
+                perft(variant, depth as u32 + 1),
+                expected,
+                "{variant} depth {}",
+                depth + 1
+            );
+        }
+    }
+}
