@@ -164,7 +164,8 @@ fn sigterm_stops_the_console_while_it_waits_for_input() {
     // The challenge was stored before the stop.
     let out = run_script(&dir, "bob: /accept\n");
     assert!(
-        out.iter().any(|line| line.contains("alice") && line.contains("bob")),
+        out.iter()
+            .any(|line| line.contains("alice") && line.contains("bob")),
         "{out:#?}"
     );
 }
