@@ -100,14 +100,20 @@ async fn main() -> ExitCode {
         }
     };
     init_logging(&config.log.filter);
-    match run(args, config).await {
-        Ok(()) => ExitCode::SUCCESS,
+    let code = match run(args, config).await {
+        Ok(()) => 0,
         Err(e) => {
             tracing::error!("{e}");
             eprintln!("kodex: {e}");
-            ExitCode::FAILURE
+            1
         }
-    }
+    };
+    // Everything is stopped and the database closed. Exit now: the runtime
+    // would otherwise wait for the console's blocking read of standard
+    // input, which a signal does not end.
+    use std::io::Write as _;
+    let _ = std::io::stdout().flush();
+    std::process::exit(code)
 }
 
 fn init_logging(filter: &str) {

@@ -130,3 +130,42 @@ fn a_hard_kill_mid_game_loses_nothing() {
         "{out:#?}"
     );
 }
+
+/// SIGTERM stops the console chat even while it waits for input, cleanly.
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_the_console_while_it_waits_for_input() {
+    let dir = temp_dir("sigterm");
+    let mut child = kodex(&dir).spawn().expect("kodex starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    writeln!(stdin, "alice: /play chess @bob white").expect("write");
+    wait_for(&mut lines, "/press acc:");
+    let sent = Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    // Standard input stays open: only the signal can end it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waitable") {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "kodex ignored SIGTERM"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status:?}");
+    drop(stdin);
+    // The challenge was stored before the stop.
+    let out = run_script(&dir, "bob: /accept\n");
+    assert!(
+        out.iter()
+            .any(|line| line.contains("alice") && line.contains("bob")),
+        "{out:#?}"
+    );
+}

@@ -932,6 +932,11 @@ async fn a_refused_private_answer_becomes_a_link_never_a_group_message() {
     );
     assert!(notice.text().starts_with("@bob"), "{}", notice.text());
     // Both answers were tried privately and refused.
+    let is_refused =
+        |call: &Call| call.chat_id() == Some(BOB) && call.outcome == Outcome::Forbidden;
+    let (first, _) = fake.wait_for(0, "the first refusal", is_refused).await;
+    fake.wait_for(first + 1, "the second refusal", is_refused)
+        .await;
     let refused: Vec<String> = fake
         .calls()
         .iter()
