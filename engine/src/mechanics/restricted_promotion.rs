@@ -9,8 +9,7 @@ use crate::variant::PromotionChoice;
 impl<'a, B: Bits> Rules<'a, B> {
     /// Whether `side` has fewer pieces of type `ty` than it started with.
     fn has_lost(&self, pos: &Position<B>, side: usize, ty: usize) -> bool {
-        ((pos.by_type[ty] & pos.by_side[side]).count() as u32)
-            < self.def.start_counts[side][ty] as u32
+        (pos.by_type[ty] & pos.by_side[side]).count() < self.def.start_counts[side][ty] as u32
     }
 
     /// The moves of a pawn of type `ty` from `base.from` into its promotion
