@@ -18,7 +18,6 @@ use crate::i18n::Lang;
 use crate::store::{GameRow, SeatRow};
 use kodex_engine::{Side, Variant};
 
-
 /// The side and team of every seat of `variant`, in seat order.
 fn seat_plan(variant: &Variant) -> Vec<(usize, usize)> {
     variant
