@@ -192,7 +192,7 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
             );
         }
     }
-    assert_eq!(commands.len(), 18, "each command registered once");
+    assert_eq!(commands.len(), 19, "each command registered once");
     let play_options = by_name["play"]["options"]
         .as_array()
         .expect("/play has options");
