@@ -13,11 +13,20 @@ fn cyrillic(text: &str) -> bool {
         .any(|c| ('а'..='я').contains(&c.to_lowercase().next().unwrap_or(c)))
 }
 
-/// The text lines of the chat's own messages (board drawings aside).
+/// The text lines of the chat's own messages: those with a word of four
+/// letters or more that is not a name (board drawings and file names aside).
 fn public_words(out: &[String]) -> Vec<&String> {
     to(out, "[#local]")
         .into_iter()
-        .filter(|l| l.chars().filter(|c| c.is_alphabetic()).count() > 12)
+        .filter(|l| !l.contains("image:"))
+        .filter(|l| {
+            l.trim_start_matches("[#local]")
+                .split_whitespace()
+                .any(|word| {
+                    word.chars().filter(|c| c.is_alphabetic()).count() >= 4
+                        && !["alice", "bob"].iter().any(|name| word.contains(name))
+                })
+        })
         .collect()
 }
 
