@@ -36,7 +36,7 @@ async fn a_chat_hears_one_language_whoever_acts() {
     // alice reads Russian, bob English; the chat has chosen nothing.
     chat.say("alice: /lang ru").await;
     chat.say("bob: /lang en").await;
-    let mut out = chat.say("alice: /play chess @bob").await;
+    let mut out = chat.say("alice: /play chess @bob white").await;
     let id = console_support::game_id(&out);
     out.extend(chat.say(&format!("bob: /accept {id}")).await);
     out.extend(
