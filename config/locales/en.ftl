@@ -236,6 +236,7 @@ reason-passes = both sides passed, decided on points
 reason-points = a drawn position decided on points
 reason-bare-king = a bare king
 reason-promotion-goal = a pawn reached the last rank
+reason-citadel = a king entered the opponent's citadel
 setup-error-gives-check = A piece on { $square } would attack the enemy king.
 games-setup = being set up
 

@@ -236,6 +236,7 @@ reason-passes = обе стороны пропустили ход, решено 
 reason-points = ничейная позиция решена по очкам
 reason-bare-king = голый король
 reason-promotion-goal = пешка дошла до последней горизонтали
+reason-citadel = король вошёл в цитадель соперника
 setup-error-gives-check = Фигура на { $square } нападала бы на короля соперника.
 games-setup = идёт расстановка
 

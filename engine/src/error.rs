@@ -65,6 +65,8 @@ pub enum FenError {
     TooManyKings(Side),
     /// A pawn stands on its promotion rank.
     PawnOnPromotionRank,
+    /// A piece other than a king stands on a square only kings may enter (a citadel).
+    RoyalOnly(String),
     /// A castling letter we do not read.
     BadCastling(char),
     /// The en-passant field is not a square.
@@ -114,6 +116,9 @@ impl fmt::Display for FenError {
             FenError::BadSide(s) => write!(f, "side to move must be w or b, not `{s}`"),
             FenError::TooManyKings(side) => write!(f, "{side} has more than one king"),
             FenError::PawnOnPromotionRank => f.write_str("a pawn stands on its promotion rank"),
+            FenError::RoyalOnly(square) => {
+                write!(f, "only a king may stand on {square} (a citadel)")
+            }
             FenError::BadCastling(c) => write!(f, "bad castling letter `{c}`"),
             FenError::BadEnPassant(s) => write!(f, "`{s}` is not an en-passant square"),
             FenError::BadCheckCounter(s) => write!(f, "bad check counter `{s}`"),

@@ -150,10 +150,23 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         Some(other) => return Err(FenError::BadSide(shown(other))),
     };
     // Royal pieces: at most one per side.
-    if let Some(royal) = def.royal_type() {
-        for side in 0..SIDES {
-            if (pos.by_type[royal] & pos.by_side[side]).more_than_one() {
-                return Err(FenError::TooManyKings(Side(side as u8)));
+    let royal_mask = def.royal_mask();
+    for side in 0..SIDES {
+        let mut royals = B::EMPTY;
+        for (ty, squares) in pos.by_type.iter().enumerate().take(def.pieces.len()) {
+            if royal_mask & (1 << ty) != 0 {
+                royals |= *squares;
+            }
+        }
+        if (royals & pos.by_side[side]).more_than_one() {
+            return Err(FenError::TooManyKings(Side(side as u8)));
+        }
+    }
+    // Squares only royal pieces may enter hold no other piece.
+    for &sq in &def.royal_only {
+        if let Some((_, ty)) = pos.piece_at(sq) {
+            if royal_mask & (1 << ty) == 0 {
+                return Err(FenError::RoyalOnly(def.geometry.name(sq)));
             }
         }
     }

@@ -52,5 +52,6 @@ pub use side::{Side, Team};
 pub use timeline::{Frame, Jump, JumpError, JumpRequest, Timeline, Turn, TurnError};
 pub use variant::VariantError;
 pub use view::{
-    Art, Audience, BoardStyle, JanggiArt, PieceGlyph, PocketView, SquareView, View, Visibility,
+    Art, Audience, BoardStyle, CrownedArt, JanggiArt, PieceGlyph, PocketView, SquareView, View,
+    Visibility, WhaleArt,
 };

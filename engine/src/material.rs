@@ -44,7 +44,9 @@ fn material<B: Bits>(r: &Rules<B>, pos: &Position<B>) -> Material<B> {
             | Art::Marshal
             | Art::Cardinal
             | Art::Amazon
-            | Art::Rocket => m.others |= b,
+            | Art::Rocket
+            | Art::Crowned(_)
+            | Art::Whale(_) => m.others |= b,
         }
     }
     let g = &def.geometry;

@@ -48,6 +48,8 @@ pub enum Reason {
     BareKing,
     /// A pawn reached the last rank first (the teaching ladder).
     PromotionGoal,
+    /// A king entered the opponent's citadel (citadel chess): a draw.
+    Citadel,
 }
 
 impl Reason {
@@ -73,6 +75,7 @@ impl Reason {
             Reason::Points => "points",
             Reason::BareKing => "bare-king",
             Reason::PromotionGoal => "promotion-goal",
+            Reason::Citadel => "citadel",
         }
     }
 }

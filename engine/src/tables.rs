@@ -244,6 +244,17 @@ pub struct Tables<B> {
     /// The royal piece type ([`VariantDef::royal_type`], looked up once: it is
     /// asked for on every check test).
     pub royal_type: Option<usize>,
+    /// Every royal type, where there are several (Frankfurt's royal twins);
+    /// 0 where there is at most one.
+    pub extra_royals: u32,
+    /// Squares only royal pieces may enter (citadels).
+    pub royal_only: B,
+    /// Per side, the squares where its royal piece arriving draws.
+    pub royal_draw: [B; SIDES],
+    /// Legality and counting must play every move out (several royal types,
+    /// citadels, capturers that change type, drop restrictions): the checks
+    /// and pins fast path does not know these rules.
+    pub slow_legality: bool,
     /// Hash keys.
     pub zobrist: Zobrist,
 }
@@ -665,6 +676,28 @@ impl<B: Bits> Tables<B> {
             magic_attackers,
             rider_attacks_rest,
             royal_type: def.royal_type(),
+            extra_royals: if def.royal_mask().count_ones() > 1 {
+                def.royal_mask()
+            } else {
+                0
+            },
+            slow_legality: def.royal_mask().count_ones() > 1
+                || !def.royal_only.is_empty()
+                || def.capture_transforms
+                || def
+                    .pieces
+                    .iter()
+                    .any(|p| !p.mating_drop || p.drop_file_limit.is_some()),
+            royal_only: def.royal_only.iter().fold(B::EMPTY, |mut b, &sq| {
+                b.set(sq);
+                b
+            }),
+            royal_draw: std::array::from_fn(|side| {
+                def.royal_draw[side].iter().fold(B::EMPTY, |mut b, &sq| {
+                    b.set(sq);
+                    b
+                })
+            }),
             adjacent: (0..size)
                 .map(|sq| {
                     let mut near = B::EMPTY;

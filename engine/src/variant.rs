@@ -150,6 +150,18 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "janggi.toml",
         include_str!("../../config/variants/janggi.toml"),
     ),
+    (
+        "frankfurt.toml",
+        include_str!("../../config/variants/frankfurt.toml"),
+    ),
+    (
+        "whaleshogi.toml",
+        include_str!("../../config/variants/whaleshogi.toml"),
+    ),
+    (
+        "citadel.toml",
+        include_str!("../../config/variants/citadel.toml"),
+    ),
 ];
 
 /// A malformed variant definition: the file, the key and the problem.
@@ -295,6 +307,22 @@ pub struct PieceDef {
     pub castles: bool,
     /// Palaces and lines (Janggi): see [`PalacePiece`].
     pub palace: PalacePiece,
+    /// What a royal piece that captures this one becomes, with
+    /// `capture_transforms` (Frankfurt: the king taking a knight becomes a
+    /// royal knight). Without it a royal capturer keeps its type.
+    pub royal_twin: Option<usize>,
+    /// The type this piece turns back into once it has moved (the whale
+    /// shogi dolphin on the far rank, which makes one bishop move back).
+    pub reverts_to: Option<usize>,
+    /// The type a captured piece of this type goes to the captor's pocket as
+    /// (whale shogi: a captured porpoise is dropped as a killer whale).
+    pub in_hand: Option<usize>,
+    /// May a drop of this piece give mate (`mating_drop = false`: the whale
+    /// shogi dolphin, like the shogi pawn, may not be dropped to mate).
+    pub mating_drop: bool,
+    /// A drop of this piece is refused on a file where its side already has
+    /// this many pieces of this type (whale shogi dolphins: 2).
+    pub drop_file_limit: Option<u8>,
 }
 
 /// What a piece may do on marked lines and in zones, and whom a hopper may
@@ -451,6 +479,14 @@ pub struct VariantDef {
     pub start_types: Vec<Option<usize>>,
     /// Castling swaps the king and the rook (Diana).
     pub castling_swap: bool,
+    /// A capturing piece becomes the type it captured (Frankfurt; a royal
+    /// capturer becomes the captured type's [`PieceDef::royal_twin`]).
+    pub capture_transforms: bool,
+    /// Squares only royal pieces may enter (the citadels).
+    pub royal_only: Vec<usize>,
+    /// Squares where a royal piece of each side, arriving, draws the game
+    /// (the opponent's citadels), by side.
+    pub royal_draw: [Vec<usize>; SIDES],
 }
 
 impl fmt::Debug for VariantDef {
@@ -514,9 +550,19 @@ impl VariantDef {
             .unwrap_or(Team(side.0))
     }
 
-    /// The royal piece type, if any.
+    /// The royal piece type, if any (the first, where capturers may turn
+    /// into royal twins: Frankfurt's king).
     pub fn royal_type(&self) -> Option<usize> {
         self.pieces.iter().position(|p| p.royal)
+    }
+
+    /// Every royal piece type (bit `t` for type `t`).
+    pub fn royal_mask(&self) -> u32 {
+        self.pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.royal)
+            .fold(0, |mask, (ty, _)| mask | 1 << ty)
     }
 }
 
@@ -548,6 +594,16 @@ struct RawPiece {
     /// Letters of pieces it may not capture.
     #[serde(default)]
     captures_not: Vec<String>,
+    royal_twin: Option<String>,
+    reverts_to: Option<String>,
+    in_hand: Option<String>,
+    #[serde(default = "yes")]
+    mating_drop: bool,
+    drop_file_limit: Option<u8>,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Deserialize)]
@@ -622,6 +678,12 @@ struct RawVariant {
     promotion: PromotionChoice,
     #[serde(default)]
     castling_swap: bool,
+    #[serde(default)]
+    capture_transforms: bool,
+    #[serde(default)]
+    royal_only: Vec<String>,
+    #[serde(default)]
+    royal_draw: [Vec<String>; 2],
     #[serde(default)]
     lines: Vec<String>,
     river: Option<u8>,
@@ -845,6 +907,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         letters.iter().position(|(l, _)| *l == ch)
     };
     let mut pieces = Vec::new();
+    let mut links = Vec::new();
     for (letter, p) in raw_pieces {
         let key = format!("pieces.{letter}");
         let atoms =
@@ -863,10 +926,17 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
             Some("cardinal") => Art::Cardinal,
             Some("amazon") => Art::Amazon,
             Some("rocket") => Art::Rocket,
-            Some(other) => match crate::view::JanggiArt::named(other) {
-                Some(janggi) => Art::Janggi(janggi),
-                None => return Err(err(&format!("{key}.art"), format!("unknown art `{other}`"))),
-            },
+            Some(other) => {
+                if let Some(janggi) = crate::view::JanggiArt::named(other) {
+                    Art::Janggi(janggi)
+                } else if let Some(crowned) = crate::view::CrownedArt::named(other) {
+                    Art::Crowned(crowned)
+                } else if let Some(whale) = crate::view::WhaleArt::named(other) {
+                    Art::Whale(whale)
+                } else {
+                    return Err(err(&format!("{key}.art"), format!("unknown art `{other}`")));
+                }
+            }
         };
         let mut promotes_to = Vec::new();
         for target in &p.promotes_to {
@@ -908,13 +978,61 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
             russian: p.ru,
             castles: p.castles,
             palace: PalacePiece::default(),
+            royal_twin: None,
+            reverts_to: None,
+            in_hand: None,
+            mating_drop: p.mating_drop,
+            drop_file_limit: p.drop_file_limit,
         });
+        links.push([p.royal_twin, p.reverts_to, p.in_hand]);
+    }
+    for (i, link) in links.into_iter().enumerate() {
+        let key = format!("pieces.{}", pieces[i].letter);
+        let mut found = [None; 3];
+        for (slot, (name, text)) in ["royal_twin", "reverts_to", "in_hand"]
+            .iter()
+            .zip(link)
+            .enumerate()
+        {
+            if let Some(text) = text {
+                found[slot] = Some(index_of(&text).ok_or_else(|| {
+                    err(
+                        &format!("{key}.{name}"),
+                        format!("`{text}` is not a piece of this variant"),
+                    )
+                })?);
+            }
+        }
+        let [twin, revert, hand] = found;
+        if twin.is_some_and(|t| !pieces[t].royal) {
+            return Err(err(
+                &format!("{key}.royal_twin"),
+                "must name a royal piece".into(),
+            ));
+        }
+        pieces[i].royal_twin = twin;
+        pieces[i].reverts_to = revert;
+        pieces[i].in_hand = hand;
     }
     let palace = build_palace(&raw, &raw_palace, &letters, &geometry, &zones, &mut pieces)
         .map_err(|(key, problem)| err(&key, problem))?;
-    if pieces.iter().filter(|p| p.royal).count() > 1 {
-        return Err(err("pieces", "at most one royal piece type".into()));
+    if pieces.iter().filter(|p| p.royal).count() > 1 && !raw.capture_transforms {
+        return Err(err(
+            "pieces",
+            "at most one royal piece type (several need `capture_transforms`)".into(),
+        ));
     }
+    if raw.capture_transforms && (raw.drops || raw.atomic) {
+        return Err(err(
+            "capture_transforms",
+            "does not go with drops or explosions".into(),
+        ));
+    }
+    let royal_only = squares("royal_only", &raw.royal_only, &geometry, &zones)?;
+    let royal_draw = [
+        squares("royal_draw", &raw.royal_draw[0], &geometry, &zones)?,
+        squares("royal_draw", &raw.royal_draw[1], &geometry, &zones)?,
+    ];
     let mut explosion_immune = Vec::new();
     for letter in &raw.explosion_immune {
         match index_of(letter) {
@@ -1073,6 +1191,9 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         start_counts,
         start_types,
         castling_swap: raw.castling_swap,
+        capture_transforms: raw.capture_transforms,
+        royal_only,
+        royal_draw,
     };
     Ok(def)
 }

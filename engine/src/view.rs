@@ -67,6 +67,89 @@ pub enum Art {
     Rocket,
     /// A Janggi piece: an octagonal token with its sign, sized by rank.
     Janggi(JanggiArt),
+    /// A classical piece wearing a crown: a royal piece of that type
+    /// (Frankfurt: the king that took a knight is a royal knight).
+    Crowned(CrownedArt),
+    /// A whale shogi piece (`art = "whale-narwhal"`).
+    Whale(WhaleArt),
+}
+
+/// The crowned (royal) forms of the classical pieces (`art = "crowned-knight"`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum CrownedArt {
+    /// A royal queen.
+    Queen,
+    /// A royal rook.
+    Rook,
+    /// A royal bishop.
+    Bishop,
+    /// A royal knight.
+    Knight,
+    /// A royal pawn.
+    Pawn,
+}
+
+impl CrownedArt {
+    /// The art named `crowned-<name>` in a definition, if any.
+    pub fn named(name: &str) -> Option<CrownedArt> {
+        Some(match name.strip_prefix("crowned-")? {
+            "queen" => CrownedArt::Queen,
+            "rook" => CrownedArt::Rook,
+            "bishop" => CrownedArt::Bishop,
+            "knight" => CrownedArt::Knight,
+            "pawn" => CrownedArt::Pawn,
+            _ => return None,
+        })
+    }
+
+    /// The classical piece under the crown.
+    pub fn base(self) -> Art {
+        match self {
+            CrownedArt::Queen => Art::Queen,
+            CrownedArt::Rook => Art::Rook,
+            CrownedArt::Bishop => Art::Bishop,
+            CrownedArt::Knight => Art::Knight,
+            CrownedArt::Pawn => Art::Pawn,
+        }
+    }
+}
+
+/// The whale shogi pieces, each its own sea creature (`art = "whale-<name>"`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum WhaleArt {
+    /// The white whale (the king): a whale with a crown.
+    WhiteWhale,
+    /// The porpoise: a small round body.
+    Porpoise,
+    /// The humpback: a hump and long flippers.
+    Humpback,
+    /// The grey whale: a whale with mottled spots.
+    GreyWhale,
+    /// The narwhal: a long tusk.
+    Narwhal,
+    /// The blue whale: a whale with a spout.
+    BlueWhale,
+    /// The dolphin: a beak and a curved fin.
+    Dolphin,
+    /// The killer whale: a tall fin and an eye patch.
+    KillerWhale,
+}
+
+impl WhaleArt {
+    /// The art named `whale-<name>` in a definition, if any.
+    pub fn named(name: &str) -> Option<WhaleArt> {
+        Some(match name.strip_prefix("whale-")? {
+            "white" => WhaleArt::WhiteWhale,
+            "porpoise" => WhaleArt::Porpoise,
+            "humpback" => WhaleArt::Humpback,
+            "grey" => WhaleArt::GreyWhale,
+            "narwhal" => WhaleArt::Narwhal,
+            "blue" => WhaleArt::BlueWhale,
+            "dolphin" => WhaleArt::Dolphin,
+            "killer" => WhaleArt::KillerWhale,
+            _ => return None,
+        })
+    }
 }
 
 /// The Janggi pieces, drawn as octagonal tokens (`art = "janggi-horse"`).

@@ -308,3 +308,245 @@ fn start_position_perft() {
         }
     }
 }
+
+// Frankfurt chess, whale shogi and citadel chess (issue 14, second part).
+
+/// The piece standing on `square` in the game's FEN (its letter), if any.
+fn piece_on(game: &Game, square: &str) -> Option<char> {
+    let fen = game.fen();
+    let board = fen.split([' ', '[']).next().unwrap_or("");
+    let rows: Vec<&str> = board.split('/').collect();
+    let file = (square.as_bytes()[0] - b'a') as usize;
+    let rank: usize = square[1..].parse().ok()?;
+    let row = rows.get(rows.len().checked_sub(rank)?)?;
+    let mut f = 0usize;
+    let mut digits = String::new();
+    for c in row.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        f += digits.parse::<usize>().unwrap_or(0);
+        digits.clear();
+        if c == '~' {
+            continue;
+        }
+        if f == file {
+            return Some(c);
+        }
+        f += 1;
+    }
+    None
+}
+
+#[test]
+fn frankfurt_capturer_becomes_the_captured_type() {
+    // The seed's example: 1.e4 e5 2.Nf3 Nf6 3.Nxe5 leaves a white pawn on e5.
+    let registry = Registry::builtin();
+    let mut g = Game::new(registry.get("frankfurt").unwrap(), Start::Standard).unwrap();
+    play(&mut g, &["e4", "e5", "Nf3", "Nf6", "Nxe5"]);
+    assert_eq!(piece_on(&g, "e5"), Some('P'), "{}", g.fen());
+    // The new pawn moves as a pawn.
+    play(&mut g, &["d6"]);
+    let from_e5: Vec<String> = legal(&g)
+        .into_iter()
+        .filter(|m| m.starts_with("e5"))
+        .collect();
+    assert_eq!(from_e5, ["e5d6", "e5e6", "e5f6"]);
+}
+
+#[test]
+fn frankfurt_king_that_captures_stays_royal() {
+    // The king takes a knight and becomes a crowned knight.
+    let mut g = game("frankfurt", "r3k3/8/8/8/8/8/3n4/4K3 w - - 0 1");
+    play(&mut g, &["Kxd2"]);
+    assert_eq!(piece_on(&g, "d2"), Some('H'), "{}", g.fen());
+    // A rook on its rank checks it, and it escapes only by knight moves.
+    play(&mut g, &["Ra2"]);
+    assert!(g.in_check(), "the crowned knight is royal");
+    assert_eq!(legal(&g), ["d2b1", "d2b3", "d2c4", "d2e4", "d2f1", "d2f3"]);
+    // Mated like a king: the rooks on b8 and c8 guard b3 and c2, the
+    // knight's only squares, and Rh1 checks it along the first rank.
+    let mut g = game("frankfurt", "1rr1k2r/8/8/8/8/8/8/H7 b - - 0 1");
+    play(&mut g, &["Rh1"]);
+    assert_eq!(result(&g), Some((Some(Team(1)), Reason::Checkmate)));
+}
+
+#[test]
+fn frankfurt_pawn_capturing_on_the_last_rank_becomes_that_piece() {
+    let mut g = game("frankfurt", "r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(
+        moves_from("frankfurt", "r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7"),
+        ["b7a8", "b7b8b", "b7b8n", "b7b8q", "b7b8r"]
+    );
+    play(&mut g, &["b7a8"]);
+    assert_eq!(piece_on(&g, "a8"), Some('R'), "{}", g.fen());
+    assert!(g.in_check(), "the new rook checks along the rank");
+}
+
+#[test]
+fn whale_shogi_pieces_move_as_the_rule_book_says() {
+    let registry = Registry::builtin();
+    let g = Game::new(registry.get("whaleshogi").unwrap(), Start::Standard).unwrap();
+    // Six dolphin steps and the narwhal's jump over its own dolphin.
+    let mut start = legal(&g);
+    start.sort();
+    assert_eq!(
+        start,
+        ["a2a3", "b2b3", "c2c3", "d2d3", "e1e3", "e2e3", "f2f3"]
+    );
+    // Humpback: forward like a rook, back diagonally like a bishop.
+    let humpback = moves_from("whaleshogi", "k5/6/6/2H3/6/5K[] w - - 0 1", "c3");
+    assert_eq!(
+        humpback,
+        ["c3a1", "c3b2", "c3c4", "c3c5", "c3c6", "c3d2", "c3e1"]
+    );
+    // Grey whale: forward rook, one step diagonally back.
+    let grey = moves_from("whaleshogi", "k5/6/6/2G3/6/5K[] w - - 0 1", "c3");
+    assert_eq!(grey, ["c3b2", "c3c4", "c3c5", "c3c6", "c3d2"]);
+    // Narwhal: left, right, back, or two forward.
+    let narwhal = moves_from("whaleshogi", "k5/6/6/2N3/6/5K[] w - - 0 1", "c3");
+    assert_eq!(narwhal, ["c3b3", "c3c2", "c3c5", "c3d3"]);
+    // Blue whale: forward, forward-diagonal, straight back.
+    let blue = moves_from("whaleshogi", "k5/6/6/2B3/6/5K[] w - - 0 1", "c3");
+    assert_eq!(blue, ["c3b4", "c3c2", "c3c4", "c3d4"]);
+    // Porpoise: left or right only.
+    let porpoise = moves_from("whaleshogi", "k5/6/6/2P3/6/5K[] w - - 0 1", "c3");
+    assert_eq!(porpoise, ["c3b3", "c3d3"]);
+    // Killer whale: rook plus one diagonal step.
+    let killer = moves_from("whaleshogi", "5k/6/6/6/6/O4K[] w - - 0 1", "a1");
+    assert_eq!(
+        killer,
+        ["a1a2", "a1a3", "a1a4", "a1a5", "a1a6", "a1b1", "a1b2", "a1c1", "a1d1", "a1e1"]
+    );
+}
+
+#[test]
+fn whale_shogi_dolphin_on_the_far_rank_makes_one_bishop_move_back() {
+    let mut g = game("whaleshogi", "k5/2D3/6/6/6/5K[] w - - 0 1");
+    assert_eq!(
+        moves_from("whaleshogi", "k5/2D3/6/6/6/5K[] w - - 0 1", "c5"),
+        ["c5c6f"]
+    );
+    play(&mut g, &["c5c6f", "a6a5"]);
+    let back: Vec<String> = legal(&g)
+        .into_iter()
+        .filter(|m| m.starts_with("c6"))
+        .collect();
+    assert_eq!(back, ["c6a4", "c6b5", "c6d5", "c6e4", "c6f3"]);
+    play(&mut g, &["c6e4", "a5a6"]);
+    assert_eq!(
+        piece_on(&g, "e4"),
+        Some('D'),
+        "a dolphin again: {}",
+        g.fen()
+    );
+    let forward: Vec<String> = legal(&g)
+        .into_iter()
+        .filter(|m| m.starts_with("e4"))
+        .collect();
+    assert_eq!(forward, ["e4e5"]);
+}
+
+#[test]
+fn whale_shogi_captured_porpoise_is_dropped_as_a_killer_whale() {
+    let mut g = game("whaleshogi", "k5/6/6/6/2p3/2G2K[] w - - 0 1");
+    play(&mut g, &["c1c2"]);
+    assert!(g.fen().contains("[O]"), "{}", g.fen());
+    play(&mut g, &["a6b6"]);
+    let drops: Vec<String> = legal(&g).into_iter().filter(|m| m.contains('@')).collect();
+    assert!(drops.iter().all(|m| m.starts_with("O@")), "{drops:?}");
+    assert!(drops.contains(&"O@d4".to_string()));
+}
+
+#[test]
+fn whale_shogi_dolphin_drop_restrictions() {
+    // Never on the last rank.
+    let drops: Vec<String> = legal(&game("whaleshogi", "k5/6/6/6/6/5K[D] w - - 0 1"))
+        .into_iter()
+        .filter(|m| m.starts_with("D@"))
+        .collect();
+    assert_eq!(drops.len(), 29, "every empty square of ranks 1-5");
+    assert!(!drops.iter().any(|m| m.ends_with('6')), "{drops:?}");
+    // Not on a file that already holds two own dolphins.
+    let drops: Vec<String> = legal(&game("whaleshogi", "k5/6/D5/6/D5/5K[D] w - - 0 1"))
+        .into_iter()
+        .filter(|m| m.starts_with("D@a"))
+        .collect();
+    assert!(drops.is_empty(), "{drops:?}");
+    // One own dolphin on the file: a second may come.
+    let drops: Vec<String> = legal(&game("whaleshogi", "k5/6/D5/6/6/5K[D] w - - 0 1"))
+        .into_iter()
+        .filter(|m| m.starts_with("D@a"))
+        .collect();
+    assert_eq!(drops, ["D@a1", "D@a2", "D@a3", "D@a5"]);
+    // Not to give mate: a dolphin on a5 would mate the whale on a6.
+    let fen = "kh4/6/1O4/6/6/5K[D] w - - 0 1";
+    let moves = legal(&game("whaleshogi", fen));
+    assert!(!moves.contains(&"D@a5".to_string()), "drop-mate refused");
+    // The same check without mate (the whale takes the dolphin) is allowed.
+    let moves = legal(&game("whaleshogi", "k5/6/6/6/6/5K[D] w - - 0 1"));
+    assert!(moves.contains(&"D@a5".to_string()));
+}
+
+#[test]
+fn whale_shogi_mate_of_the_white_whale_wins() {
+    // A killer whale dropped on a5 mates: guarded from b4, which also
+    // covers b5; b6 holds the whale's own humpback.
+    let mut g = game("whaleshogi", "kh4/6/1O4/6/6/5K[O] w - - 0 1");
+    play(&mut g, &["O@a5"]);
+    assert_eq!(result(&g), Some((WHITE, Reason::Checkmate)));
+}
+
+#[test]
+fn citadel_only_kings_enter_the_citadels() {
+    // A knight on b3 and an elephant on c3 may not land on a1; the king on b2 may.
+    let fen = "12/1k10/12/12/12/12/12/12/12/1NB9/1K10/12 w - - 0 1";
+    let moves = legal(&game("citadel", fen));
+    assert!(!moves.contains(&"b3a1".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"c3a1".to_string()), "{moves:?}");
+    assert!(moves.contains(&"b2a1".to_string()), "{moves:?}");
+    // A king in a citadel is not attacked by pieces that may not enter it.
+    let g = game(
+        "citadel",
+        "12/1k10/12/12/12/12/12/5w6/12/12/12/K11 w - - 0 1",
+    );
+    assert!(!g.in_check(), "the war machine cannot reach a1");
+    // Only a king may stand on a citadel in a FEN.
+    let registry = Registry::builtin();
+    let bad = "12/1k10/12/12/12/12/12/12/12/12/1K10/R11 w - - 0 1";
+    assert!(Game::new(registry.get("citadel").unwrap(), Start::Fen(bad.into())).is_err());
+}
+
+#[test]
+fn citadel_king_entering_the_opponents_citadel_draws() {
+    let mut g = game(
+        "citadel",
+        "12/10K1/3p8/12/12/12/12/12/12/3P8/1k10/12 w - - 0 1",
+    );
+    play(&mut g, &["k11l12"]);
+    assert_eq!(result(&g), Some((None, Reason::Citadel)));
+    // Its own citadel is no draw.
+    let mut g = game(
+        "citadel",
+        "12/10k1/3p8/12/12/12/12/12/12/3P8/1K10/12 w - - 0 1",
+    );
+    play(&mut g, &["b2a1"]);
+    assert_eq!(result(&g), None);
+}
+
+/// Start-position move counts worked out by hand from the rule books (see
+/// each line), and chess's own for Frankfurt (no capture is possible before
+/// the third ply, so its first three plies are chess's).
+#[test]
+fn new_start_positions_by_hand() {
+    // Frankfurt: chess's 20, 400, 8902.
+    assert_eq!(perft("frankfurt", 1), 20);
+    assert_eq!(perft("frankfurt", 2), 400);
+    assert_eq!(perft("frankfurt", 3), 8902);
+    // Whale shogi: six dolphin steps and the narwhal's jump.
+    assert_eq!(perft("whaleshogi", 1), 7);
+    // Citadel: ten pawn steps, two moves of each knight (b4, d4) and of
+    // each elephant (c4/g4, g4/k4); everything else is walled in.
+    assert_eq!(perft("citadel", 1), 18);
+}

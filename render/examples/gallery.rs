@@ -122,6 +122,8 @@ fn historical_boards(out: &std::path::Path) -> std::io::Result<()> {
         "semedo",
         "diana",
         "lesson6",
+        "citadel",
+        "whaleshogi",
     ] {
         let Some(variant) = registry.get(id) else {
             eprintln!("{id}: not a built-in variant");
@@ -144,6 +146,58 @@ fn historical_boards(out: &std::path::Path) -> std::io::Result<()> {
         let png = render_png(&game.view(Audience::Full), &decor);
         println!("{id}.png: {} bytes", png.len());
         std::fs::write(out.join(format!("{id}.png")), png)?;
+    }
+    played_boards(&registry, out)
+}
+
+/// Games under way that show what their start positions cannot: Frankfurt's
+/// crowned king (it took a pawn on f7), whale shogi's hands, killer whale
+/// and dolphin on the far rank. `docs/<id>-game.png`.
+fn played_boards(registry: &Registry, out: &std::path::Path) -> std::io::Result<()> {
+    let games: [(&str, Start, &[&str]); 2] = [
+        (
+            "frankfurt",
+            Start::Standard,
+            &[
+                "e2e4", "e7e5", "g1f3", "g8f6", "f3e5", "d7d6", "f1c4", "d6e5", "c4f7", "e8f7",
+            ],
+        ),
+        (
+            "whaleshogi",
+            Start::Fen("bnFkgh/dd1ddd/2d3/3O2/DD2DD/HGK1NB[od] b - - 0 1".into()),
+            &["o@c5"],
+        ),
+    ];
+    for (id, start, moves) in games {
+        let Some(variant) = registry.get(id) else {
+            eprintln!("{id}: not a built-in variant");
+            continue;
+        };
+        let mut game = match Game::new(variant, start) {
+            Ok(game) => game,
+            Err(e) => {
+                eprintln!("{id}: {e}");
+                continue;
+            }
+        };
+        for mv in moves {
+            if let Err(e) = game.play_text(mv) {
+                eprintln!("{id}: {mv}: {e}");
+            }
+        }
+        let decor = Decor {
+            bottom: Side::WHITE,
+            names: vec![
+                variant.name("en").to_string(),
+                variant.name("ru").to_string(),
+            ],
+            clocks: vec![],
+            status: None,
+            to_move: None,
+        };
+        let png = render_png(&game.view(Audience::Full), &decor);
+        println!("{id}-game.png: {} bytes", png.len());
+        std::fs::write(out.join(format!("{id}-game.png")), png)?;
     }
     Ok(())
 }

@@ -12,22 +12,24 @@ use kodex_engine::Art;
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 
-/// The drawing of one classical piece (its SVG elements, without colours).
-fn drawing(art: Art) -> &'static str {
+/// The drawing of one piece (its SVG elements, without colours).
+fn drawing(art: Art) -> String {
     match art {
-        Art::Pawn => PAWN,
-        Art::Knight => KNIGHT,
-        Art::Bishop => BISHOP,
-        Art::Rook => ROOK,
-        Art::Queen => QUEEN,
-        Art::King => KING,
-        Art::Token | Art::Janggi(_) => TOKEN,
-        Art::Ferz => FERZ,
-        Art::Alfil => ALFIL,
-        Art::Marshal => MARSHAL,
-        Art::Cardinal => CARDINAL,
-        Art::Amazon => AMAZON,
-        Art::Rocket => ROCKET,
+        Art::Pawn => PAWN.into(),
+        Art::Knight => KNIGHT.into(),
+        Art::Bishop => BISHOP.into(),
+        Art::Rook => ROOK.into(),
+        Art::Queen => QUEEN.into(),
+        Art::King => KING.into(),
+        Art::Token | Art::Janggi(_) => TOKEN.into(),
+        Art::Ferz => FERZ.into(),
+        Art::Alfil => ALFIL.into(),
+        Art::Marshal => MARSHAL.into(),
+        Art::Cardinal => CARDINAL.into(),
+        Art::Amazon => AMAZON.into(),
+        Art::Rocket => ROCKET.into(),
+        Art::Crowned(crowned) => format!("{}{CROWN_BADGE}", drawing(crowned.base())),
+        Art::Whale(whale) => whale_drawing(whale),
     }
 }
 
@@ -186,6 +188,68 @@ const ROCKET: &str = concat!(
 "#
 );
 
+// Frankfurt's royal pieces: the classical drawing with a crown in the corner.
+const CROWN_BADGE: &str = r#"
+<path class="b" style="fill:#e8b923" d="M4 34 L1 8 L11.5 17 L18.5 2 L25.5 17 L36 8 L33 34 Z"/>
+<circle class="e" cx="18.5" cy="26" r="3.4"/>
+"#;
+
+// Whale shogi: sea creatures seen from the side, facing left, on a plate.
+// Most share one whale body; each has its own mark (crown, hump, spots,
+// tusk, spout, tall fin); the porpoise is small and round, the dolphin slim
+// with a beak.
+const WHALE_BODY: &str = r#"
+<path class="b" d="M40 81 L44 74 H56 L60 81 Z"/>
+<path class="b" d="M14 61 C14 47 29 39 48 39 C64 39 74 47 80 55 L88 45 C90 43 93 44 92 47 L86 59 L92 69 C93 72 90 73 88 71 L80 63 C72 71 60 75 46 75 C27 75 14 71 14 61 Z"/>
+<path class="d" d="M16 64 C23 67 31 67 38 64"/>
+<circle class="e" cx="25" cy="55" r="2.8"/>
+"#;
+
+const DOLPHIN_BODY: &str = r#"
+<path class="b" d="M40 81 L44 72 H56 L60 81 Z"/>
+<path class="b" d="M8 60 L19 57 C25 46 39 42 53 42 C66 42 76 48 82 54 L90 45 C92 43 95 44 94 47 L88 59 L94 69 C95 72 92 73 90 71 L82 65 C72 71 58 73 44 71 C34 69 26 66 19 63 Z"/>
+<path class="b" d="M45 43 C49 34 56 28 63 25 C60 32 60 38 62 44 Z"/>
+<circle class="e" cx="26" cy="54" r="2.5"/>
+"#;
+
+fn whale_drawing(whale: kodex_engine::WhaleArt) -> String {
+    use kodex_engine::WhaleArt;
+    let whale_with = |mark: &str| format!("{}{WHALE_BODY}{mark}", plate!());
+    match whale {
+        WhaleArt::WhiteWhale => whale_with(
+            r#"<path class="b" d="M34 40 L31 21 L40 29 L48 16 L56 29 L65 21 L62 40 Z"/>"#,
+        ),
+        WhaleArt::Humpback => whale_with(
+            r#"<path class="b" d="M38 41 C42 28 58 28 62 41 Z"/>
+<path class="b" d="M36 68 C35 77 30 82 22 83 C26 77 29 72 30 66 Z"/>"#,
+        ),
+        WhaleArt::GreyWhale => whale_with(
+            r#"<circle class="e" cx="44" cy="50" r="3.4"/>
+<circle class="e" cx="57" cy="55" r="2.8"/>
+<circle class="e" cx="68" cy="50" r="2.4"/>
+<circle class="e" cx="50" cy="63" r="2.8"/>
+<circle class="e" cx="37" cy="58" r="2.2"/>"#,
+        ),
+        WhaleArt::Narwhal => whale_with(
+            r#"<path class="b" d="M17 55 L2 37 L5 35 L21 51 Z"/>
+<path class="d" d="M8 40 L11 39 M12 45 L15 44"/>"#,
+        ),
+        WhaleArt::BlueWhale => whale_with(
+            r#"<path class="d" style="stroke-width:4" d="M43 37 C41 28 35 23 29 21 M48 37 V15 M53 37 C55 28 61 23 67 21"/>"#,
+        ),
+        WhaleArt::KillerWhale => whale_with(
+            r#"<path class="b" d="M47 41 L53 12 L63 42 Z"/>
+<ellipse class="e" cx="34" cy="51" rx="7" ry="3.4"/>
+<path class="d" d="M30 70 C44 74 60 72 72 64"/>"#,
+        ),
+        WhaleArt::Porpoise => format!(
+            r#"{}<g transform="translate(50 81) scale(0.78) translate(-50 -81)">{WHALE_BODY}<path class="b" d="M44 40 C48 34 52 31 57 30 C55 34 56 37 58 40 Z"/></g>"#,
+            plate!()
+        ),
+        WhaleArt::Dolphin => format!("{}{DOLPHIN_BODY}", plate!()),
+    }
+}
+
 /// The SVG document of `art` in `colors`.
 fn document(art: Art, colors: &PieceColors, dark: bool) -> String {
     let dark_details = if dark {
@@ -316,6 +380,16 @@ mod tests {
             Art::Cardinal,
             Art::Amazon,
             Art::Rocket,
+            Art::Crowned(kodex_engine::CrownedArt::Knight),
+            Art::Crowned(kodex_engine::CrownedArt::Pawn),
+            Art::Whale(kodex_engine::WhaleArt::WhiteWhale),
+            Art::Whale(kodex_engine::WhaleArt::Porpoise),
+            Art::Whale(kodex_engine::WhaleArt::Humpback),
+            Art::Whale(kodex_engine::WhaleArt::GreyWhale),
+            Art::Whale(kodex_engine::WhaleArt::Narwhal),
+            Art::Whale(kodex_engine::WhaleArt::BlueWhale),
+            Art::Whale(kodex_engine::WhaleArt::Dolphin),
+            Art::Whale(kodex_engine::WhaleArt::KillerWhale),
         ] {
             for side in 0..2 {
                 let svg = document(art, &theme.piece_colors(side), side == 1);

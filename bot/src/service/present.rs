@@ -626,6 +626,7 @@ fn reason_key(reason: &str) -> &'static str {
         "points" => "reason-points",
         "bare-king" => "reason-bare-king",
         "promotion-goal" => "reason-promotion-goal",
+        "citadel" => "reason-citadel",
         _ => "reason-other",
     }
 }

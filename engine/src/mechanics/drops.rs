@@ -30,12 +30,69 @@ impl<'a, B: Bits> Rules<'a, B> {
 
     /// What a piece of type `ty` captured on `square` of `pos` counts as in
     /// a pocket: a promoted piece as a pawn.
+    /// A piece going to hand as another type (`in_hand`: the whale shogi
+    /// porpoise as a killer whale) goes as that type.
     pub(crate) fn demoted(&self, pos: &Position<B>, square: usize, ty: usize) -> usize {
-        if pos.promoted.has(square) {
+        let ty = if pos.promoted.has(square) {
             self.pawn_type().unwrap_or(ty)
         } else {
             ty
+        };
+        self.def.pieces[ty].in_hand.unwrap_or(ty)
+    }
+
+    /// The squares of `targets` on files where `side` already has as many
+    /// pieces of type `ty` (or of types turning back into it) as its
+    /// `drop_file_limit` allows: no drop there (whale shogi dolphins).
+    fn crowded_files(&self, pos: &Position<B>, side: usize, ty: usize, targets: B) -> B {
+        let Some(limit) = self.def.pieces[ty].drop_file_limit else {
+            return B::EMPTY;
+        };
+        let g = &self.def.geometry;
+        let mut kin = pos.by_type[ty];
+        for (other, piece) in self.def.pieces.iter().enumerate() {
+            if piece.reverts_to == Some(ty) {
+                kin |= pos.by_type[other];
+            }
         }
+        let mut per_file = [0u8; 16];
+        for sq in (kin & pos.by_side[side]).squares() {
+            if let Some(n) = per_file.get_mut(g.file_of(sq) as usize) {
+                *n = n.saturating_add(1);
+            }
+        }
+        let mut crowded = B::EMPTY;
+        for sq in targets.squares() {
+            if per_file
+                .get(g.file_of(sq) as usize)
+                .is_some_and(|&n| n >= limit)
+            {
+                crowded.set(sq);
+            }
+        }
+        crowded
+    }
+
+    /// Removes from the legal moves `list` of `pos` the drops of pieces that
+    /// may not be dropped to mate (`mating_drop = false`) which mate.
+    pub(crate) fn remove_mating_drops(&self, pos: &Position<B>, list: &mut MoveList) {
+        if self.def.pieces.iter().all(|p| p.mating_drop) {
+            return;
+        }
+        let them = 1 - pos.side as usize;
+        list.retain(|&mv| {
+            if mv.kind != MoveKind::Drop || self.def.pieces[mv.piece as usize].mating_drop {
+                return true;
+            }
+            let mut after = *pos;
+            self.make(&mut after, mv);
+            if !self.in_check(&after, them) {
+                return true;
+            }
+            let mut replies = MoveList::new();
+            self.legal_moves_on_board(&after, &mut replies);
+            !replies.is_empty()
+        });
     }
 
     /// Drops of the side to move: every piece in its pocket on every empty
@@ -48,7 +105,8 @@ impl<'a, B: Bits> Rules<'a, B> {
             if pos.pockets[us][ty] == 0 {
                 continue;
             }
-            let targets = empty & t.pieces[ty][us].drop_zone;
+            let mut targets = empty & t.pieces[ty][us].drop_zone;
+            targets &= !self.crowded_files(pos, us, ty, targets);
             for to in targets.squares() {
                 list.push(Move {
                     from: to as u8,

@@ -18,10 +18,17 @@
 //! - `promotion_goal`: the first pawn on the last rank wins (the lessons).
 //! - `royal_leap`: the king's once-per-game leap (chaturanga).
 //! - `restricted_promotion`: promotion only into lost pieces (grand, chaturanga).
+//! - `transform`: capturers becoming what they took (Frankfurt), pieces
+//!   turning back after a move (the whale shogi dolphin).
+//! - `citadel`: squares only kings enter, and the draw of entering the
+//!   opponent's (citadel chess).
+//! - `drops` also holds the drop restrictions of whale shogi: pieces going to
+//!   hand as another type, no dolphin drop-mate, at most two dolphins a file.
 
 mod atomic;
 mod bare_king;
 mod check_count;
+mod citadel;
 mod compulsory;
 mod drops;
 mod extinction;
@@ -33,3 +40,4 @@ mod racing;
 mod restricted_promotion;
 mod royal_leap;
 mod setup_check;
+mod transform;

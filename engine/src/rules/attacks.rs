@@ -8,7 +8,7 @@ impl<'a, B: Bits> Rules<'a, B> {
     pub fn attacked(&self, pos: &Position<B>, square: usize, side: usize, occupied: B) -> bool {
         let t = self.t;
         let theirs = pos.by_side[side] & occupied;
-        let excluded = self.harmless_types();
+        let excluded = self.harmless_types() | self.locked_out_types(square);
         let mut leapers = t.leap_attack_types[side] & !excluded;
         while leapers != 0 {
             let ty = leapers.trailing_zeros() as usize;

@@ -211,6 +211,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             || def.royal_leap.is_some()
             || def.promotion != PromotionChoice::Any
             || !self.t.simple_attacks
+            || self.t.slow_legality
         {
             return None;
         }
@@ -257,6 +258,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         self.legal_moves_on_board(pos, list);
         if self.def.drops {
             self.remove_forbidden_drop_mates(pos, list);
+            self.remove_mating_drops(pos, list);
         }
     }
 
@@ -271,7 +273,11 @@ impl<'a, B: Bits> Rules<'a, B> {
         let us = pos.side as usize;
         if self.def.atomic && self.t.simple_attacks {
             self.retain_legal_atomic(pos, list);
-        } else if self.def.atomic || !self.t.simple_attacks || self.def.palace.bikjang {
+        } else if self.def.atomic
+            || !self.t.simple_attacks
+            || self.def.palace.bikjang
+            || self.t.slow_legality
+        {
             list.retain(|&mv| self.is_legal(pos, mv));
         } else {
             if self.royals(pos, us).any() {

@@ -51,29 +51,34 @@ impl<'a, B: Bits> Rules<'a, B> {
             MoveKind::EnPassant => {
                 let was_promoted = pos.promoted.has(from);
                 pos.remove_piece(from, us, ty);
-                pos.put(to, us, ty);
-                if was_promoted {
-                    pos.promoted.set(to);
-                }
+                let mut captured = None;
                 if let Some(victim) = ep_victim {
                     let victim = victim as usize;
                     match self.type_at(pos, victim) {
                         Some(vty) => {
                             self.capture_to_pocket(pos, us, victim, vty);
                             pos.remove_piece(victim, them, vty);
+                            captured = Some(vty);
                         }
                         None => pos.remove(victim),
                     }
+                }
+                let arrives = self.arriving_type(ty, captured);
+                pos.put(to, us, arrives);
+                if was_promoted && arrives == ty {
+                    pos.promoted.set(to);
                 }
                 pos.halfmove = 0;
                 exploded_at = Some(to);
             }
             MoveKind::Quiet | MoveKind::DoubleStep | MoveKind::Capture => {
+                let mut captured = None;
                 if mv.kind == MoveKind::Capture {
                     match self.type_at(pos, to) {
                         Some(vty) => {
                             self.capture_to_pocket(pos, us, to, vty);
                             pos.remove_piece(to, them, vty);
+                            captured = Some(vty);
                         }
                         None => pos.remove(to),
                     }
@@ -88,8 +93,9 @@ impl<'a, B: Bits> Rules<'a, B> {
                         pos.promoted.set(to);
                     }
                     None => {
-                        pos.put(to, us, ty);
-                        if was_promoted {
+                        let arrives = self.arriving_type(ty, captured);
+                        pos.put(to, us, arrives);
+                        if was_promoted && arrives == ty {
                             pos.promoted.set(to);
                         }
                     }

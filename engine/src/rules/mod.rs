@@ -183,6 +183,9 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// The royal pieces of `side`.
     #[inline]
     pub fn royals(&self, pos: &Position<B>, side: usize) -> B {
+        if self.t.extra_royals != 0 {
+            return pieces_of_types(pos, self.t.extra_royals) & pos.by_side[side];
+        }
         match self.royal_type() {
             Some(ty) => pos.by_type[ty] & pos.by_side[side],
             None => B::EMPTY,

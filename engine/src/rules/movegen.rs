@@ -71,7 +71,16 @@ impl<'a, B: Bits> Rules<'a, B> {
                 ..base
             });
         }
-        let promoting = targets & zone;
+        let mut promoting = targets & zone;
+        if kind == MoveKind::Capture && promoting.any() && !self.capture_promotes() {
+            for to in promoting.squares() {
+                list.push(Move {
+                    to: to as u8,
+                    ..base
+                });
+            }
+            promoting = B::EMPTY;
+        }
         if promoting.any() && self.def.promotion != PromotionChoice::Any {
             for to in promoting.squares() {
                 self.push_restricted_promotions(pos, ty, base, to, &mut |mv| list.push(mv));
@@ -171,6 +180,11 @@ impl<'a, B: Bits> Rules<'a, B> {
                     if pt.ep_capture[from].has(ep as usize) && empty.has(ep as usize) {
                         visitor.visit(ty, pt, from, B::bit(ep as usize), MoveKind::EnPassant);
                     }
+                }
+                if self.t.slow_legality {
+                    let closed = self.closed_to(ty);
+                    quiet &= !closed;
+                    capture &= !closed;
                 }
                 if V::MERGE_KINDS {
                     // A double step to a square also reached otherwise is a

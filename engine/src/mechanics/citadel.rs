@@ -1,0 +1,42 @@
+//! Citadels (citadel chess, Tamerlane): squares only royal pieces may enter
+//! (`royal_only`), so no other piece moves to or attacks them; a royal piece
+//! arriving on one of its side's `royal_draw` squares (the opponent's
+//! citadel) draws the game.
+
+use crate::bitboard::Bits;
+use crate::outcome::{Outcome, Reason};
+use crate::rules::{Position, Rules};
+
+impl<'a, B: Bits> Rules<'a, B> {
+    /// The squares a piece of type `ty` may not move to or attack.
+    #[inline(always)]
+    pub(crate) fn closed_to(&self, ty: usize) -> B {
+        if self.def.pieces[ty].royal {
+            B::EMPTY
+        } else {
+            self.t.royal_only
+        }
+    }
+
+    /// The piece types that do not attack `square` because it is closed to
+    /// them (bit `t` for type `t`).
+    #[inline]
+    pub(crate) fn locked_out_types(&self, square: usize) -> u32 {
+        if self.t.royal_only.has(square) {
+            !self.def.royal_mask()
+        } else {
+            0
+        }
+    }
+
+    /// A royal piece on a square where its arrival draws.
+    pub(crate) fn citadel_outcome(&self, pos: &Position<B>) -> Option<Outcome> {
+        for side in 0..crate::tables::SIDES {
+            let draw = self.t.royal_draw[side];
+            if draw.any() && (self.royals(pos, side) & draw).any() {
+                return Some(Outcome::draw(Reason::Citadel));
+            }
+        }
+        None
+    }
+}
