@@ -235,3 +235,55 @@ async fn shatranj_bare_king_is_announced() {
     let out = chat.say("alice: /move e3").await;
     assert!(has(&out, "alice played e3"), "{out:#?}");
 }
+
+/// Types `text` as `player` and checks the move was applied; returns the output.
+async fn typed(chat: &mut Chat, id: &str, player: &str, text: &str) -> Vec<String> {
+    let before = chat.row(id).await.move_list().len();
+    let out = chat.say(&format!("{player}: /move {text}")).await;
+    assert_eq!(
+        chat.row(id).await.move_list().len(),
+        before + 1,
+        "{text} was not applied: {out:#?}"
+    );
+    out
+}
+
+#[tokio::test]
+async fn frankfurt_capturers_change_type_in_chat() {
+    // The seed's line: 3.Nxe5 leaves a pawn; then the king takes on f7 and
+    // is a crowned pawn, checked like a king.
+    let (mut chat, id, _) = scripted(
+        "frankfurt",
+        &["e4", "e5", "Nf3", "Nf6", "Nxe5", "d6", "Bc4", "dxe5"],
+    )
+    .await;
+    typed(&mut chat, &id, "alice", "Bxf7").await;
+    typed(&mut chat, &id, "bob", "Kxf7").await;
+    let fen = chat.position(&id).await.fen();
+    assert!(fen.starts_with("rnbq1b1r/ppp2ypp/5n2/4p3/4P3"), "{fen}");
+    typed(&mut chat, &id, "alice", "Qh5").await;
+    assert!(
+        chat.position(&id).await.in_check(),
+        "the crowned pawn is in check"
+    );
+    // Moving anything that leaves it in check is refused.
+    let out = chat.say("bob: /move a6").await;
+    assert!(has(&out, "illegal") || has(&out, "not legal"), "{out:#?}");
+}
+
+#[tokio::test]
+async fn whale_shogi_captures_go_to_hand_and_are_dropped_in_chat() {
+    let mut chat = Chat::new("whaleshogi").await;
+    let id = chat.start("alice", "bob", "whaleshogi").await;
+    typed(&mut chat, &id, "alice", "c3").await;
+    typed(&mut chat, &id, "bob", "c4").await;
+    // The dolphin takes straight ahead and goes to hand.
+    typed(&mut chat, &id, "alice", "c3c4").await;
+    assert!(chat.position(&id).await.fen().contains("[D]"));
+    typed(&mut chat, &id, "bob", "a4").await;
+    typed(&mut chat, &id, "alice", "D@e4").await;
+    assert!(chat.position(&id).await.fen().contains("[]"));
+    // No dolphin drop on the last rank is possible for anyone.
+    let out = chat.say("bob: /move D@a1").await;
+    assert_eq!(chat.row(&id).await.move_list().len(), 5, "{out:#?}");
+}
