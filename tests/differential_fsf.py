@@ -109,6 +109,9 @@ BARE_KING = {"shatranj"}
 UNCHECKABLE = {
     "chaturanga": "the once-per-game king's knight leap and promotion into the start square's lost piece",
     "diana": "castling that swaps the king and the rook",
+    "frankfurt": "a capturer turning into the captured type (and a king into a crowned piece)",
+    "whaleshogi": "the dolphin's one bishop move back from the far rank and the porpoise dropped as a killer whale",
+    "citadel": "a 12x12 bounding board (it has at most 10 ranks) with squares only kings may enter",
 }
 
 
@@ -228,7 +231,7 @@ def main():
     parser.add_argument("--plies", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--depth", type=int, default=3)
-    parser.add_argument("variants", nargs="*", default=list(CHECKED))
+    parser.add_argument("variants", nargs="*", default=list(CHECKED) + list(UNCHECKABLE))
     args = parser.parse_args()
     sf.load_variant_config(VARIANTS_INI)
     rng = random.Random(args.seed)
