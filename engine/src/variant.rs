@@ -1444,4 +1444,38 @@ mod tests {
             parse_definition("c.toml", "id = \"x\"\nextends = \"nothing\"\n", &lookup).unwrap_err();
         assert_eq!(e.key, "extends");
     }
+
+    #[test]
+    fn keys_of_frankfurt_whale_shogi_and_citadel_are_checked() {
+        let check = |text: &str| parse_definition("k.toml", text, &lookup);
+        // A royal twin must be royal.
+        let e = check("id = \"x\"\nextends = \"chess\"\ncapture_transforms = true\n[pieces.n]\nroyal_twin = \"q\"\n")
+            .unwrap_err();
+        assert_eq!(e.key, "pieces.n.royal_twin");
+        // Links name pieces of the variant.
+        let e =
+            check("id = \"x\"\nextends = \"chess\"\n[pieces.p]\nreverts_to = \"z\"\n").unwrap_err();
+        assert_eq!(e.key, "pieces.p.reverts_to");
+        let e = check("id = \"x\"\nextends = \"crazyhouse\"\n[pieces.n]\nin_hand = \"?\"\n")
+            .unwrap_err();
+        assert_eq!(e.key, "pieces.n.in_hand");
+        // Several royal types only where capturers change type.
+        let e = check("id = \"x\"\nextends = \"chess\"\n[pieces.q]\nroyal = true\n").unwrap_err();
+        assert_eq!(e.key, "pieces");
+        let e =
+            check("id = \"x\"\nextends = \"crazyhouse\"\ncapture_transforms = true\n").unwrap_err();
+        assert_eq!(e.key, "capture_transforms");
+        // Citadel squares must be on the board.
+        let e = check("id = \"x\"\nextends = \"chess\"\nroyal_only = [\"z9\"]\n").unwrap_err();
+        assert_eq!(e.key, "royal_only");
+        let e = check("id = \"x\"\nextends = \"chess\"\nroyal_draw = [[\"a1\"], [\"q0\"]]\n")
+            .unwrap_err();
+        assert_eq!(e.key, "royal_draw");
+        // The built-ins read.
+        for id in ["frankfurt", "whaleshogi", "citadel"] {
+            let text = lookup(id).expect("built in");
+            let def = check(&text).unwrap_or_else(|e| panic!("{e}"));
+            assert!(def.names.contains_key("ru") && def.rules.contains_key("ru"));
+        }
+    }
 }
