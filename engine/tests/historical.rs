@@ -550,3 +550,34 @@ fn new_start_positions_by_hand() {
     // each elephant (c4/g4, g4/k4); everything else is walled in.
     assert_eq!(perft("citadel", 1), 18);
 }
+
+/// Random games in the new variants: every position written as FEN reads
+/// back to the same legal moves (hands, crowned pieces, dolphins on the far
+/// rank, kings in citadels), and no game stalls without an outcome.
+#[test]
+fn new_variants_random_games_round_trip_through_fen() {
+    let registry = Registry::builtin();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for variant in ["frankfurt", "whaleshogi", "citadel"] {
+        for _ in 0..12 {
+            let mut g = Game::new(registry.get(variant).unwrap(), Start::Standard).unwrap();
+            for _ in 0..160 {
+                if g.outcome().is_some() {
+                    break;
+                }
+                let moves = legal(&g);
+                assert!(!moves.is_empty(), "{variant}: no moves, no outcome: {}", g.fen());
+                let again = game(variant, &g.fen());
+                assert_eq!(legal(&again), moves, "{variant}: {}", g.fen());
+                let mv = moves[next(moves.len())].clone();
+                play(&mut g, &[&mv]);
+            }
+        }
+    }
+}
