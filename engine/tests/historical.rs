@@ -544,11 +544,20 @@ fn new_start_positions_by_hand() {
     assert_eq!(perft("frankfurt", 1), 20);
     assert_eq!(perft("frankfurt", 2), 400);
     assert_eq!(perft("frankfurt", 3), 8902);
-    // Whale shogi: six dolphin steps and the narwhal's jump.
+    // At depth 4 chess's 197281 differs in four lines only, where a capture
+    // on the third ply pins a black pawn in chess but leaves a white pawn in
+    // Frankfurt, freeing that pawn's two steps: 1.e3/e4 b5 2.Bxb5 (the d7
+    // pawn) and 1.e3/e4 h5 2.Qxh5 (the f7 pawn): 4 × 2 more.
+    assert_eq!(perft("frankfurt", 4), 197281 + 8);
+    // Whale shogi: six dolphin steps and the narwhal's jump, for each side,
+    // neither side's first move touching the other's.
     assert_eq!(perft("whaleshogi", 1), 7);
+    assert_eq!(perft("whaleshogi", 2), 7 * 7);
     // Citadel: ten pawn steps, two moves of each knight (b4, d4) and of
-    // each elephant (c4/g4, g4/k4); everything else is walled in.
+    // each elephant (c4/g4, g4/k4); everything else is walled in. The
+    // armies are too far apart for a first move to change the other's.
     assert_eq!(perft("citadel", 1), 18);
+    assert_eq!(perft("citadel", 2), 18 * 18);
 }
 
 /// Random games in the new variants: every position written as FEN reads
