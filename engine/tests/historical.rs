@@ -428,7 +428,8 @@ fn whale_shogi_dolphin_on_the_far_rank_makes_one_bishop_move_back() {
         moves_from("whaleshogi", "k5/2D3/6/6/6/5K[] w - - 0 1", "c5"),
         ["c5c6f"]
     );
-    play(&mut g, &["c5c6f", "a6a5"]);
+    // Typed as a plain step: the only promotion is taken.
+    play(&mut g, &["c6", "a6a5"]);
     let back: Vec<String> = legal(&g)
         .into_iter()
         .filter(|m| m.starts_with("c6"))
