@@ -582,7 +582,11 @@ fn new_variants_random_games_round_trip_through_fen() {
                     break;
                 }
                 let moves = legal(&g);
-                assert!(!moves.is_empty(), "{variant}: no moves, no outcome: {}", g.fen());
+                assert!(
+                    !moves.is_empty(),
+                    "{variant}: no moves, no outcome: {}",
+                    g.fen()
+                );
                 let again = game(variant, &g.fen());
                 assert_eq!(legal(&again), moves, "{variant}: {}", g.fen());
                 let mv = moves[next(moves.len())].clone();

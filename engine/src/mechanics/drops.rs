@@ -1,5 +1,7 @@
 //! Drops (crazyhouse): captured pieces go to the captor's pocket, promoted
-//! pieces as pawns, and may be put back on the board as a move.
+//! pieces as pawns, and may be put back on the board as a move. Whale
+//! shogi's restrictions too: pieces going to hand as another type, pieces
+//! that may not be dropped to mate, at most so many of a type on a file.
 
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
@@ -29,9 +31,8 @@ impl<'a, B: Bits> Rules<'a, B> {
     }
 
     /// What a piece of type `ty` captured on `square` of `pos` counts as in
-    /// a pocket: a promoted piece as a pawn.
-    /// A piece going to hand as another type (`in_hand`: the whale shogi
-    /// porpoise as a killer whale) goes as that type.
+    /// a pocket: a promoted piece as a pawn, and a type going to hand as
+    /// another (`in_hand`: the whale shogi porpoise as a killer whale) as that.
     pub(crate) fn demoted(&self, pos: &Position<B>, square: usize, ty: usize) -> usize {
         let ty = if pos.promoted.has(square) {
             self.pawn_type().unwrap_or(ty)
