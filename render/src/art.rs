@@ -251,7 +251,12 @@ fn whale_drawing(whale: kodex_engine::WhaleArt) -> String {
 }
 
 /// The SVG document of `art` in `colors`.
-fn document(art: Art, colors: &PieceColors, dark: bool) -> String {
+fn document(art: Art, colors: &PieceColors, dark: bool, mirrored: bool) -> String {
+    let flip = if mirrored {
+        "translate(100 0) scale(-1 1) "
+    } else {
+        ""
+    };
     let dark_details = if dark {
         colors.detail.css()
     } else {
@@ -265,7 +270,7 @@ fn document(art: Art, colors: &PieceColors, dark: bool) -> String {
 .k {{ fill: none; stroke: {dark_details}; stroke-width: 2.4; stroke-linejoin: round; stroke-linecap: round }}
 .e {{ fill: {detail}; stroke: none }}
 </style>
-<g transform="translate(50 91) scale(1.06) translate(-50 -89)">{body}</g>
+<g transform="{flip}translate(50 91) scale(1.06) translate(-50 -89)">{body}</g>
 </svg>"#,
         fill = colors.fill.css(),
         outline = colors.outline.css(),
@@ -311,18 +316,23 @@ pub(crate) fn janggi_sprite(
 }
 
 /// The sprite of a piece: `art` in `colors` on a transparent `size` × `size` square,
-/// with `letter` on tokens and a small mark when `promoted`.
+/// with `letter` on tokens and a small mark when `promoted`. Sea creatures of
+/// the second player face right, toward the first player's, as shogi pieces
+/// of the two sides point at each other.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn piece_sprite(
     fonts: &Fonts,
     art: Art,
     letter: char,
     promoted: bool,
+    side: u8,
     colors: &PieceColors,
     promoted_color: Rgb,
     size: u32,
 ) -> Pixmap {
     let dark = is_dark(colors);
-    let mut pixmap = rasterise(&document(art, colors, dark), size);
+    let mirrored = matches!(art, Art::Whale(_)) && side % 2 == 1;
+    let mut pixmap = rasterise(&document(art, colors, dark, mirrored), size);
     if art == Art::Token {
         let style = TextStyle::new(Face::Bold, size as f32 * 0.42);
         let letter_color = if dark { colors.detail } else { colors.outline };
@@ -392,7 +402,7 @@ mod tests {
             Art::Whale(kodex_engine::WhaleArt::KillerWhale),
         ] {
             for side in 0..2 {
-                let svg = document(art, &theme.piece_colors(side), side == 1);
+                let svg = document(art, &theme.piece_colors(side), side == 1, side == 1);
                 assert!(usvg::Tree::from_str(&svg, &usvg::Options::default()).is_ok());
                 let pixmap = rasterise(&svg, 40);
                 let painted = pixmap.pixels().iter().filter(|p| p.alpha() > 0).count();

@@ -180,6 +180,7 @@ impl Tiles {
                 piece.art,
                 piece.letter,
                 piece.promoted,
+                piece.side.0,
                 &self.theme.piece_colors(piece.side.0),
                 self.theme.promoted,
                 self.square,
