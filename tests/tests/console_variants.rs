@@ -287,3 +287,25 @@ async fn whale_shogi_captures_go_to_hand_and_are_dropped_in_chat() {
     let out = chat.say("bob: /move D@a1").await;
     assert_eq!(chat.row(&id).await.move_list().len(), 5, "{out:#?}");
 }
+
+#[tokio::test]
+async fn rules_of_the_new_historical_games_in_english_and_russian() {
+    let mut chat = Chat::new("rules-historical").await;
+    for (id, en) in [
+        ("frankfurt", "crowned"),
+        ("whaleshogi", "Killer whale"),
+        ("citadel", "citadel"),
+    ] {
+        let out = chat.say(&format!("alice: /rules {id}")).await;
+        assert!(has(&out, en), "{id}: {out:#?}");
+    }
+    chat.say("alice: /lang ru").await;
+    for (id, ru) in [
+        ("frankfurt", "коронованные"),
+        ("whaleshogi", "Кит-убийца"),
+        ("citadel", "цитадел"),
+    ] {
+        let out = chat.say(&format!("alice: /rules {id}")).await;
+        assert!(has(&out, ru), "{id}: {out:#?}");
+    }
+}
