@@ -19,8 +19,10 @@ mod caller;
 mod commands;
 mod deliver;
 mod events;
+mod retry;
 mod texts;
 mod threads;
+mod typed;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -133,14 +135,30 @@ type Error = Box<dyn std::error::Error + Send + Sync>;
 
 /// What every poise command and event handler can reach.
 pub(crate) struct Data {
+    answerer: Answerer,
+    variants: Arc<[VariantChoice]>,
+    /// Messages typed in channels and DMs, answered in the order they were
+    /// typed, one queue per channel.
+    typed: typed::TypedMessages,
+}
+
+impl std::ops::Deref for Data {
+    type Target = Answerer;
+    fn deref(&self) -> &Answerer {
+        &self.answerer
+    }
+}
+
+/// Asks the service and sends its answers.
+#[derive(Clone)]
+pub(crate) struct Answerer {
     handler: Arc<dyn Handler>,
     deliverer: Deliverer,
-    variants: Arc<[VariantChoice]>,
     /// See [`DiscordConfig::game_threads`].
     game_threads: bool,
 }
 
-impl Data {
+impl Answerer {
     /// Asks the service and sends what it answers (moving games that just
     /// started into their own threads first, when configured). Returns
     /// whether anything went to a channel: the request changed something
@@ -163,6 +181,22 @@ impl Data {
             .any(|delivery| matches!(delivery.target, crate::api::Target::Chat(_)));
         self.deliverer.deliver(deliveries, &mut origin).await;
         public
+    }
+}
+
+#[cfg(test)]
+impl Answerer {
+    /// An answerer around `handler` whose Discord is nowhere (nothing it
+    /// sends leaves the process).
+    fn for_tests(handler: Arc<dyn Handler>) -> Answerer {
+        Answerer {
+            handler,
+            deliverer: Deliverer::new(
+                Arc::new(serenity::Http::new("")),
+                Arc::new(SharedState::default()),
+            ),
+            game_threads: false,
+        }
     }
 }
 
@@ -293,11 +327,15 @@ async fn build_client(
                 if let Err(error) = registered {
                     tracing::error!("registering Discord slash commands failed: {error}");
                 }
-                Ok(Data {
+                let answerer = Answerer {
                     handler,
                     deliverer: Deliverer::new(Arc::clone(&ctx.http), state),
-                    variants,
                     game_threads,
+                };
+                Ok(Data {
+                    typed: typed::TypedMessages::new(answerer.clone()),
+                    answerer,
+                    variants,
                 })
             })
         })
