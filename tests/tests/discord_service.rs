@@ -12,7 +12,9 @@ use kodex_bot::Service;
 use kodex_engine::Registry;
 use kodex_tests::discord_bot::RunningBot;
 use kodex_tests::fake_discord::payloads::{integer_option, string_option, user_option};
-use kodex_tests::fake_discord::{FakeDiscord, FakeUser, Place, SentMessage, GUILD_ID};
+use kodex_tests::fake_discord::{
+    FakeDiscord, FakeUser, Outage, Place, SentMessage, GUILD_ID, INITIAL_RESPONSE_WINDOW,
+};
 
 /// The channel the games are played in.
 const CHANNEL: u64 = 300;
@@ -511,10 +513,31 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
     let mut interactions = Vec::new();
     for round in 0..150 {
         // Mid-game, Carol's DMs stop working: no server in common any more
-        // (50278), then closed DMs (50007).
+        // (50278), then closed DMs (50007). Discord itself fails now and
+        // then, as it does: its edge loses answers (502 after posting) or
+        // refuses (503), flood control (429), and from round 70 every
+        // interaction is too old by the time it is answered (10062).
         match round {
+            20 => fake.fail_next(
+                "POST",
+                "/channels/*/messages",
+                Outage::ServerErrorAfterDoing(502),
+            ),
+            30 => fake.fail_next(
+                "POST",
+                "/interactions/*/*/callback",
+                Outage::ServerError(503),
+            ),
+            40 => fake.fail_next("POST", "/channels/*/messages", Outage::RateLimited),
             50 => fake.share_no_guild_with(carol().id),
+            60 => fake.fail_next("POST", "/webhooks/*/*", Outage::RateLimited),
+            70 => fake.set_initial_response_window(std::time::Duration::ZERO),
             100 => fake.refuse_dms_from(carol().id),
+            110 => fake.fail_next(
+                "PATCH",
+                "/webhooks/*/*/messages/@original",
+                Outage::ServerError(502),
+            ),
             _ => {}
         }
         match fastrand::u8(..5) {
@@ -560,6 +583,7 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
         })
         .await;
     }
+    fake.set_initial_response_window(INITIAL_RESPONSE_WINDOW);
     // A command Discord still shows but the bot no longer has is answered too.
     let token = fake
         .slash(&carol(), CHANNEL, Some(GUILD_ID), "oldcommand", vec![], &[])
@@ -598,12 +622,58 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
         1,
         "seed {seed}: no reconnection was needed"
     );
-    // Discord refused only the DMs the test closed: nothing the bot built
-    // was malformed (empty, too long, bad components) or too late.
+    // The game plays on to its end (Alice mates): nothing was lost.
+    for (player, san) in [
+        (bob(), "f6"),
+        (alice(), "d4"),
+        (bob(), "g5"),
+        (alice(), "Qh5#"),
+    ] {
+        fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
+        fake.wait_for_message(&format!("the board after {san}"), |m| {
+            m.place == Place::Channel(CHANNEL) && m.content.contains(&format!("played {san}."))
+        })
+        .await;
+    }
+    let ended = service
+        .store()
+        .get("discord", &game)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_ne!(ended.status, before.status, "seed {seed}: the game ended");
+    assert_eq!(ended.moves.split_whitespace().count(), 5, "seed {seed}");
+    // Every failure the test fired reached the bot.
+    let requests = fake.requests();
+    for (what, fired) in [
+        ("a lost answer", requests.iter().any(|r| r.outage.is_some())),
+        ("a 503", requests.iter().any(|r| r.status == 503)),
+        ("a 429", requests.iter().any(|r| r.status == 429)),
+        (
+            "an expired interaction",
+            requests.iter().any(|r| r.response["code"] == 10062),
+        ),
+    ] {
+        assert!(fired, "seed {seed}: {what} never happened");
+    }
+    // No message was posted twice, whatever Discord lost.
+    let mut posted: Vec<String> = fake
+        .messages_in(CHANNEL)
+        .iter()
+        .filter(|m| m.content.contains(" played "))
+        .map(|m| m.content.clone())
+        .collect();
+    let all = posted.len();
+    posted.dedup();
+    assert_eq!(posted.len(), all, "seed {seed}: a move was announced twice");
+    // Discord refused only what the test made it refuse: the DMs it closed,
+    // the outages it fired, the interactions it let expire. Nothing the bot
+    // built was malformed (empty, too long, bad components).
     for request in fake.requests() {
         let code = request.response["code"].as_u64();
+        let fired = request.status == 429 || request.status >= 500;
         assert!(
-            request.status < 400 || matches!(code, Some(50007 | 50278)),
+            request.status < 400 || fired || matches!(code, Some(50007 | 50278 | 10062)),
             "seed {seed}: Discord refused {} {}: {}",
             request.method,
             request.path,
@@ -929,7 +999,6 @@ fn count_in_channel(fake: &FakeDiscord, text: &str) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn passing_discord_failures_are_retried_and_nothing_is_posted_twice() {
-    use kodex_tests::fake_discord::Outage;
     let fake = FakeDiscord::start().await;
     let (_service, bot) = start(&fake, "outages").await;
     let started = accepted_game(&fake, "chess").await;
