@@ -250,9 +250,11 @@ pub async fn run_until(
         if let Some(url) = &config.gateway_url {
             *client.ws_url.lock().await = url.clone();
         }
-        let outbox_task = tokio::spawn(forward_outbox(
+        let (stopping, stop_signal) = tokio::sync::watch::channel(false);
+        let mut outbox_task = tokio::spawn(forward_outbox(
             Arc::clone(&outbox),
             Deliverer::new(Arc::clone(&client.http), Arc::clone(&state)),
+            stop_signal,
         ));
         let shard_manager = Arc::clone(&client.shard_manager);
         let result = tokio::select! {
@@ -262,6 +264,16 @@ pub async fn run_until(
                 None
             }
         };
+        if result.is_none() {
+            // A clean stop: what the service already handed over is sent.
+            let _ = stopping.send(true);
+            if tokio::time::timeout(OUTBOX_GRACE, &mut outbox_task)
+                .await
+                .is_err()
+            {
+                tracing::warn!("Discord messages were still queued after {OUTBOX_GRACE:?}");
+            }
+        }
         outbox_task.abort();
         match result {
             None => return Ok(()),
@@ -351,10 +363,18 @@ const DELIVERIES_PER_CHANNEL: usize = 500;
 /// How long a channel's queue waits for its next delivery before it closes.
 const QUEUE_IDLE: std::time::Duration = std::time::Duration::from_secs(60);
 
+/// How long a clean stop waits for queued messages to be sent.
+const OUTBOX_GRACE: std::time::Duration = std::time::Duration::from_secs(20);
+
 /// Sends the service's unsolicited deliveries as they arrive, one ordered
 /// queue per channel (or person), so a slow channel (rate limits, a large
-/// animation) never holds up another.
-async fn forward_outbox(outbox: Arc<Mutex<UnboundedReceiver<Delivery>>>, deliverer: Deliverer) {
+/// animation) never holds up another. When `stop` turns true it takes what
+/// is waiting in the outbox, sends it and everything queued, and returns.
+async fn forward_outbox(
+    outbox: Arc<Mutex<UnboundedReceiver<Delivery>>>,
+    deliverer: Deliverer,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) {
     let queues = crate::lanes::Lanes::new(
         DELIVERIES_PER_CHANNEL,
         QUEUE_IDLE,
@@ -366,9 +386,23 @@ async fn forward_outbox(outbox: Arc<Mutex<UnboundedReceiver<Delivery>>>, deliver
         }),
     );
     let mut outbox = outbox.lock().await;
-    while let Some(delivery) = outbox.recv().await {
+    let push = |delivery: Delivery| {
         if queues.push(queue_of(&delivery), delivery).is_err() {
             tracing::error!("a Discord channel's queue is full; a message was dropped");
+        }
+    };
+    loop {
+        tokio::select! {
+            delivery = outbox.recv() => match delivery {
+                Some(delivery) => push(delivery),
+                None => break,
+            },
+            _ = stop.wait_for(|stopping| *stopping) => {
+                while let Ok(delivery) = outbox.try_recv() {
+                    push(delivery);
+                }
+                break;
+            }
         }
     }
     queues.finish().await;
