@@ -1135,3 +1135,53 @@ async fn moves_typed_in_quick_succession_are_answered_in_their_order() {
     assert_eq!(row.moves.split_whitespace().count(), moves.len());
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clean_stop_answers_the_moves_already_typed() {
+    let fake = FakeDiscord::start().await;
+    let (service, bot) = start(&fake, "stop-typed").await;
+    let started = accepted_game(&fake, "chess").await;
+    let game = started
+        .files
+        .first()
+        .and_then(|file| file.name.split('-').next())
+        .expect("the game id in the board's file name")
+        .to_owned();
+    fake.slow_channel(CHANNEL, std::time::Duration::from_millis(100));
+    let moves = ["e4", "e5", "Nf3", "Nc6"];
+    for (index, san) in moves.iter().enumerate() {
+        let player = if index % 2 == 0 { alice() } else { bob() };
+        fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
+    }
+    // The last message has reached the adapter (it is answered or queued).
+    fake.wait_for("bob's Nc6 taken", |fake| {
+        fake.requests()
+            .iter()
+            .any(|r| {
+                r.json["content"]
+                    .as_str()
+                    .is_some_and(|c| c.contains("played e4."))
+            })
+            .then_some(())
+    })
+    .await;
+    bot.stop().await;
+    let row = service
+        .store()
+        .get("discord", &game)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_eq!(
+        row.moves.split_whitespace().count(),
+        moves.len(),
+        "every typed move played"
+    );
+    for san in moves {
+        assert_eq!(
+            count_in_channel(&fake, &format!("played {san}.")),
+            1,
+            "{san} answered before the stop"
+        );
+    }
+}

@@ -246,7 +246,9 @@ pub async fn run_until(
     }
     tokio::pin!(shutdown);
     loop {
-        let mut client = build_client(&config, &handler, &state, &variants, intents).await?;
+        let typed_slot = Arc::new(std::sync::Mutex::new(None));
+        let mut client =
+            build_client(&config, &handler, &state, &variants, intents, &typed_slot).await?;
         if let Some(url) = &config.gateway_url {
             *client.ws_url.lock().await = url.clone();
         }
@@ -265,7 +267,20 @@ pub async fn run_until(
             }
         };
         if result.is_none() {
-            // A clean stop: what the service already handed over is sent.
+            // A clean stop: messages already typed are answered, and what
+            // the service already handed over is sent.
+            let typed = typed_slot
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .clone();
+            if let Some(typed) = typed {
+                if tokio::time::timeout(OUTBOX_GRACE, typed.idle())
+                    .await
+                    .is_err()
+                {
+                    tracing::warn!("typed messages were still unanswered after {OUTBOX_GRACE:?}");
+                }
+            }
             let _ = stopping.send(true);
             if tokio::time::timeout(OUTBOX_GRACE, &mut outbox_task)
                 .await
@@ -299,7 +314,9 @@ async fn build_client(
     state: &Arc<SharedState>,
     variants: &Arc<[VariantChoice]>,
     intents: serenity::GatewayIntents,
+    typed_slot: &Arc<std::sync::Mutex<Option<typed::TypedMessages>>>,
 ) -> Result<serenity::Client, serenity::Error> {
+    let typed_slot = Arc::clone(typed_slot);
     let mut http =
         serenity::HttpBuilder::new(&config.token).ratelimiter_disabled(config.disable_rate_limiter);
     if let Some(base) = &config.api_base {
@@ -344,8 +361,12 @@ async fn build_client(
                     deliverer: Deliverer::new(Arc::clone(&ctx.http), state),
                     game_threads,
                 };
+                let typed = typed::TypedMessages::new(answerer.clone());
+                *typed_slot
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(typed.clone());
                 Ok(Data {
-                    typed: typed::TypedMessages::new(answerer.clone()),
+                    typed,
                     answerer,
                     variants,
                 })

@@ -97,9 +97,15 @@ impl TypedMessages {
     }
 
     /// How many channels have messages waiting or being answered.
-    #[cfg(test)]
     fn busy(&self) -> usize {
         lock(&self.channels).len()
+    }
+
+    /// Returns once every message taken so far has been answered.
+    pub(crate) async fn idle(&self) {
+        while self.busy() > 0 {
+            tokio::time::sleep(SETTLE).await;
+        }
     }
 }
 
