@@ -1185,3 +1185,102 @@ async fn a_clean_stop_answers_the_moves_already_typed() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fog_game_under_discord_outages_finishes_and_posts_nothing_hidden() {
+    let fake = FakeDiscord::start().await;
+    fake.add_user(&alice());
+    fake.add_user(&bob());
+    let (service, bot) = start(&fake, "fog-outages").await;
+    let started = accepted_game(&fake, "fogofwar").await;
+    let game = started
+        .content
+        .split_whitespace()
+        .nth(1)
+        .expect("Game <id> starts")
+        .trim_end_matches(':')
+        .to_owned();
+    fake.wait_for("both private boards", |fake| {
+        (fake.dms_to(alice().id).len() == 1 && fake.dms_to(bob().id).len() == 1).then_some(())
+    })
+    .await;
+    let alice_dm = fake.dm_channel_of(alice().id).expect("alice's DM");
+    let bob_dm = fake.dm_channel_of(bob().id).expect("bob's DM");
+    // Each move meets one of Discord's passing failures; before the third,
+    // Bob closes his DMs, so his board can only be shown to him on request.
+    let turns: [(FakeUser, u64, &str, Option<Outage>); 4] = [
+        (
+            alice(),
+            alice_dm,
+            "e4",
+            Some(Outage::ServerErrorAfterDoing(502)),
+        ),
+        (bob(), bob_dm, "f6", Some(Outage::ServerError(503))),
+        (alice(), alice_dm, "d4", Some(Outage::RateLimited)),
+        (bob(), bob_dm, "g5", None),
+    ];
+    for (index, (player, dm, san, outage)) in turns.into_iter().enumerate() {
+        if let Some(outage) = outage {
+            fake.fail_next("POST", "/channels/*/messages", outage);
+        }
+        if index == 2 {
+            fake.refuse_dms_from(bob().id);
+        }
+        fake.say(&player, dm, None, san).await;
+        // Played, and answered: the mover's board (Bob's by DM while his
+        // DMs are open, else the channel's notice).
+        let mut played = 0;
+        for _ in 0..600 {
+            let row = service.store().get("discord", &game).await.expect("store");
+            played = row.map_or(0, |row| row.moves.split_whitespace().count());
+            if played == index + 1 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_eq!(played, index + 1, "{san} played");
+    }
+    fake.wait_for("alice's board after g5", |fake| {
+        (fake.dms_to(alice().id).len() == 5).then_some(())
+    })
+    .await;
+    // Bob's board after d4 could not go by DM: the channel got a notice
+    // with a button, never the board.
+    fake.wait_for_message("the DM-refused notice", |m| m.button("board:").is_some())
+        .await;
+    for player in [alice(), bob()] {
+        let boards: Vec<String> = fake
+            .dms_to(player.id)
+            .iter()
+            .map(|m| m.content.clone())
+            .collect();
+        let mut unique = boards.clone();
+        unique.dedup();
+        assert_eq!(unique, boards, "{}: a board came twice", player.name);
+    }
+    leak_free(&fake, &["e4", "f6", "d4", "g5", "you played"]);
+
+    // Alice mates: the game ends, whatever Discord lost on the way.
+    fake.fail_next(
+        "POST",
+        "/channels/*/messages",
+        Outage::ServerErrorAfterDoing(502),
+    );
+    fake.say(&alice(), alice_dm, None, "Qh5").await;
+    fake.wait_for("the end", |fake| {
+        let row = fake.messages_in(CHANNEL);
+        row.iter()
+            .any(|m| m.content.contains("1-0") || m.content.contains("wins"))
+            .then_some(())
+    })
+    .await;
+    let row = service
+        .store()
+        .get("discord", &game)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_eq!(row.moves.split_whitespace().count(), 5);
+    assert_eq!(row.status, kodex_bot::store::Status::Finished);
+    bot.stop().await;
+}
