@@ -251,10 +251,14 @@ pub struct Tables<B> {
     pub royal_only: B,
     /// Per side, the squares where its royal piece arriving draws.
     pub royal_draw: [B; SIDES],
-    /// Legality and counting must play every move out (several royal types,
-    /// citadels, capturers that change type, drop restrictions): the checks
-    /// and pins fast path does not know these rules.
+    /// Legality and counting must play every move out (citadels, drop
+    /// restrictions): the checks and pins fast path does not know these rules.
     pub slow_legality: bool,
+    /// Several royal types and capturers that change type (Frankfurt): the
+    /// checks and pins fast path holds while the side's royal piece is of
+    /// the first royal type (the king moves as a king), and bulk counting
+    /// never (a capture onto the last rank does not promote).
+    pub crowned_royals: bool,
     /// Hash keys.
     pub zobrist: Zobrist,
 }
@@ -681,9 +685,8 @@ impl<B: Bits> Tables<B> {
             } else {
                 0
             },
-            slow_legality: def.royal_mask().count_ones() > 1
-                || !def.royal_only.is_empty()
-                || def.capture_transforms
+            crowned_royals: def.royal_mask().count_ones() > 1 || def.capture_transforms,
+            slow_legality: !def.royal_only.is_empty()
                 || def
                     .pieces
                     .iter()

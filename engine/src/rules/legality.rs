@@ -212,6 +212,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             || def.promotion != PromotionChoice::Any
             || !self.t.simple_attacks
             || self.t.slow_legality
+            || self.t.crowned_royals
         {
             return None;
         }
@@ -241,6 +242,16 @@ impl<'a, B: Bits> Rules<'a, B> {
             count += self.count_drops(pos, pins.evasion);
         }
         Some(count)
+    }
+
+    /// Whether `side`'s royal pieces are of the first royal type (not a
+    /// crowned piece of Frankfurt chess), which the fast path knows how to move.
+    fn royal_is_first_type(&self, pos: &Position<B>, side: usize) -> bool {
+        let royals = self.royals(pos, side);
+        match self.royal_type() {
+            Some(ty) => (royals & !pos.by_type[ty]).is_empty(),
+            None => royals.is_empty(),
+        }
     }
 
     /// Whether the pseudo-legal `mv` is legal.
@@ -277,6 +288,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             || !self.t.simple_attacks
             || self.def.palace.bikjang
             || self.t.slow_legality
+            || (self.t.crowned_royals && !self.royal_is_first_type(pos, us))
         {
             list.retain(|&mv| self.is_legal(pos, mv));
         } else {
