@@ -273,6 +273,7 @@ async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
             // Discord's "Blitz 3+2" is the preset the service reads as 3+2.
             clock: Some("blitz".into()),
             color: None,
+            fen: None,
         }
     );
     assert_eq!(play.locale.as_deref(), Some("en-US"));

@@ -40,6 +40,7 @@ fn random_action(game: &str) -> Action {
             opponent: fastrand::bool().then(random_user),
             clock: maybe_text(),
             color: maybe_text(),
+            fen: None,
         },
         1 => Action::Accept { game: id() },
         2 => Action::Decline { game: id() },
