@@ -970,3 +970,112 @@ async fn a_refused_private_answer_becomes_a_link_never_a_group_message() {
     })
     .await;
 }
+
+/// Alice (whoever has white) resigns the game by the confirm button: the
+/// result message, with its buttons.
+async fn white_resigns(harness: &Harness, game: &str, at: usize) -> (usize, Call) {
+    let fake = &harness.fake;
+    let white = white_of(&stored(harness, game).await);
+    let (at, question) = {
+        fake.say(GROUP, white, "/resign");
+        fake.wait_for(at, "the resign question", |call| {
+            call.is_send() && call.button_data().iter().any(|d| d.starts_with("rsg:"))
+        })
+        .await
+    };
+    let resign = question
+        .button_data()
+        .into_iter()
+        .find(|data| data.starts_with("rsg:"))
+        .expect("the resign button");
+    fake.press(GROUP, white, question.message_id.expect("id"), &resign);
+    fake.wait_for(at, "the result", |call| {
+        call.delivered_to(GROUP) && call.text().contains("resigned")
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_button_offers_the_other_colours_and_the_opponent_accepts() {
+    let harness = start("rematch", true).await;
+    let fake = &harness.fake;
+    let (game, at) = alice_challenges_bob(fake, "chess").await;
+    let (at, _) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let (white, black) = white_and_black(&stored(&harness, &game).await);
+    let (at, result) = white_resigns(&harness, &game, at).await;
+    let again = format!("again:{game}");
+    assert!(result.button_data().contains(&again), "{}", fake.describe_calls());
+    fake.press(GROUP, white, result.message_id.expect("id"), &again);
+    let (at, offer) = fake
+        .wait_for(at, "the rematch offer", |call| {
+            call.delivered_to(GROUP) && call.text().contains("rematch") && challenge_id(call).is_some()
+        })
+        .await;
+    let rematch = challenge_id(&offer).expect("the rematch id");
+    assert_ne!(rematch, game);
+    // The one who asked cannot accept for the other.
+    let own = fake.press(GROUP, white, offer.message_id.expect("id"), &format!("acc:{rematch}"));
+    let (at, answer) = fake.press_answer(at, &own).await;
+    assert!(answer.is_some_and(|text| !text.is_empty()));
+    fake.press(GROUP, black, offer.message_id.expect("id"), &format!("acc:{rematch}"));
+    fake.wait_for(at, "the rematch's first board", |call| {
+        call.delivered_to(GROUP) && is_board(call) && call.text().contains(&rematch)
+    })
+    .await;
+    let row = stored(&harness, &rematch).await;
+    assert_eq!(
+        (row.player_id(0), row.player_id(1)),
+        (Some(&*black.to_string()), Some(&*white.to_string())),
+        "colours swapped"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_group_and_a_private_chat_watch_a_game() {
+    const OTHER_GROUP: i64 = -100_400;
+    let harness = start("watch", true).await;
+    let fake = &harness.fake;
+    fake.add_group(OTHER_GROUP, "Spectators");
+    let (game, at) = alice_challenges_bob(fake, "chess").await;
+    let (at, start_board) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    fake.say(OTHER_GROUP, CAROL, &format!("/watch {game}"));
+    let (at, _) = fake
+        .wait_for(at, "the watch confirmation", |call| {
+            call.delivered_to(OTHER_GROUP) && call.text().contains("Watching game")
+        })
+        .await;
+    // The Watch button of the start message: carol privately.
+    let watch = format!("watch:{game}");
+    assert!(start_board.button_data().contains(&watch), "{}", fake.describe_calls());
+    let press = fake.press(GROUP, CAROL, start_board.message_id.expect("id"), &watch);
+    let (_, answer) = fake.press_answer(at, &press).await;
+    let confirmed = answer.is_some_and(|text| text.contains("Watching game"))
+        || fake.calls().iter().any(|call| {
+            call.delivered_to(CAROL) && call.text().contains(&format!("Watching game {game}"))
+        });
+    assert!(confirmed, "{}", fake.describe_calls());
+
+    let white = white_of(&stored(&harness, &game).await);
+    fake.say(GROUP, white, "/m e4");
+    fake.wait_for(at, "the move in the other group", |call| {
+        call.delivered_to(OTHER_GROUP) && is_board(call) && call.text().contains("e4")
+    })
+    .await;
+    fake.wait_for(at, "the move in carol's private chat", |call| {
+        call.delivered_to(CAROL) && is_board(call) && call.text().contains("e4")
+    })
+    .await;
+    fake.say(OTHER_GROUP, CAROL, &format!("/unwatch {game}"));
+    fake.wait_for(at, "the unwatch confirmation", |call| {
+        call.delivered_to(OTHER_GROUP) && call.text().contains("No longer watching")
+    })
+    .await;
+}
