@@ -138,10 +138,10 @@ pub fn computer_opponent<'a>(args: &[&'a str]) -> (Option<u8>, Vec<&'a str>) {
 /// assert_eq!(fen.as_deref(), Some("8/8/8/8/8/8/8/K1k5 w -"));
 /// ```
 pub fn split_fen<'a>(args: &[&'a str]) -> (Vec<&'a str>, Option<String>) {
-    let Some(at) = args
-        .iter()
-        .position(|word| word.get(..4).is_some_and(|head| head.eq_ignore_ascii_case("fen:")))
-    else {
+    let Some(at) = args.iter().position(|word| {
+        word.get(..4)
+            .is_some_and(|head| head.eq_ignore_ascii_case("fen:"))
+    }) else {
         return (args.to_vec(), None);
     };
     let mut rest = args[..at].to_vec();

@@ -45,7 +45,10 @@ async fn a_rematch_swaps_colours_and_needs_the_other_player() {
     // Asked twice: the first offer is waiting.
     let out = chat.say("bob: /rematch").await;
     assert!(
-        has(&out, &format!("Your rematch offer is waiting: game {rematch}")),
+        has(
+            &out,
+            &format!("Your rematch offer is waiting: game {rematch}")
+        ),
         "{out:#?}"
     );
     // Nothing starts until alice agrees; her own rematch request agrees.
@@ -60,10 +63,16 @@ async fn a_rematch_swaps_colours_and_needs_the_other_player() {
         (row.player_id(0), row.player_id(1)),
         (Some("bob"), Some("alice"))
     );
-    assert_eq!((row.variant.as_str(), row.time_control.as_str()), ("atomic", "3+2"));
+    assert_eq!(
+        (row.variant.as_str(), row.time_control.as_str()),
+        ("atomic", "3+2")
+    );
     // A game still running has no rematch.
     let out = chat.say(&format!("alice: /rematch {rematch}")).await;
-    assert!(has(&out, &format!("Game {rematch} is not over yet")), "{out:#?}");
+    assert!(
+        has(&out, &format!("Game {rematch} is not over yet")),
+        "{out:#?}"
+    );
 }
 
 #[tokio::test]
@@ -96,7 +105,10 @@ async fn a_game_starts_from_a_checked_position_and_its_record_says_so() {
     assert!(has(&out, &format!("{id}: alice played e4")), "{out:#?}");
     // Black has a king alone: no queen to move.
     let out = chat.say("bob: /move Qd8").await;
-    assert!(has(&out, "[@bob] ") && to(&out, "[#local]").is_empty(), "{out:#?}");
+    assert!(
+        has(&out, "[@bob] ") && to(&out, "[#local]").is_empty(),
+        "{out:#?}"
+    );
     let out = chat.say(&format!("alice: /pgn {id}")).await;
     assert!(
         has(&out, "[SetUp \"1\"]") && has(&out, &format!("[FEN \"{fen}\"]")),
@@ -120,10 +132,16 @@ async fn a_game_starts_from_a_checked_position_and_its_record_says_so() {
     let out = chat
         .say("carol: /play chess fen:R3k3/8/4K3/8/8/8/8/8 b - - 0 1")
         .await;
-    assert!(has(&out, "[@carol] В этой позиции партия уже окончена"), "{out:#?}");
+    assert!(
+        has(&out, "[@carol] В этой позиции партия уже окончена"),
+        "{out:#?}"
+    );
     // A variant whose sides place their pieces first has no start position.
     let out = chat.say(&format!("bob: /play battle fen:{fen}")).await;
-    assert!(has(&out, "[@bob] battle begins with each side placing"), "{out:#?}");
+    assert!(
+        has(&out, "[@bob] battle begins with each side placing"),
+        "{out:#?}"
+    );
     assert!(!has(&out, "/press acc:"), "nothing was offered: {out:#?}");
 }
 
@@ -131,9 +149,15 @@ async fn a_game_starts_from_a_checked_position_and_its_record_says_so() {
 async fn a_spectator_hears_what_the_chat_hears_until_the_end_and_after_a_restart() {
     let mut chat = Chat::new("watch").await;
     let (id, started) = chat.accepted("alice", "bob", "chess").await;
-    assert!(has(&started, &format!("/press watch:{id}]")), "{started:#?}");
+    assert!(
+        has(&started, &format!("/press watch:{id}]")),
+        "{started:#?}"
+    );
     let out = chat.say(&format!("carol (dm): /watch {id}")).await;
-    assert!(has(&out, &format!("[@carol] Watching game {id}")), "{out:#?}");
+    assert!(
+        has(&out, &format!("[@carol] Watching game {id}")),
+        "{out:#?}"
+    );
     let out = chat.say(&format!("carol (dm): /watch {id}")).await;
     assert!(has(&out, "is watched here already"), "{out:#?}");
 
@@ -147,19 +171,31 @@ async fn a_spectator_hears_what_the_chat_hears_until_the_end_and_after_a_restart
     let mut chat = chat.restart().await;
     let out = chat.say("bob: e5").await;
     assert_eq!(heard(&out, "[@carol]"), heard(&out, "[#local]"), "{out:#?}");
-    assert!(has(&out, "[@carol] ") && has(&out, "bob played e5"), "{out:#?}");
+    assert!(
+        has(&out, "[@carol] ") && has(&out, "bob played e5"),
+        "{out:#?}"
+    );
 
     // dave watches by the button; carol stops.
     chat.say(&format!("dave: /press watch:{id}")).await;
     let out = chat.say(&format!("carol (dm): /unwatch {id}")).await;
-    assert!(has(&out, &format!("No longer watching game {id}")), "{out:#?}");
+    assert!(
+        has(&out, &format!("No longer watching game {id}")),
+        "{out:#?}"
+    );
     let out = chat.say("alice: Nf3").await;
     assert!(to(&out, "[@carol]").is_empty(), "{out:#?}");
-    assert!(has(&out, "[@dave] ") && has(&out, "alice played Nf3"), "{out:#?}");
+    assert!(
+        has(&out, "[@dave] ") && has(&out, "alice played Nf3"),
+        "{out:#?}"
+    );
 
     // The end is the last they hear; then the game is no longer watched.
     let out = resign(&mut chat, "bob", &id, "b").await;
-    assert!(has(&out, "[@dave] ") && has(&out, "bob resigned"), "{out:#?}");
+    assert!(
+        has(&out, "[@dave] ") && has(&out, "bob resigned"),
+        "{out:#?}"
+    );
     assert!(
         !to(&out, "[@dave]").iter().any(|l| l.contains("/press")),
         "no buttons for spectators: {out:#?}"
@@ -216,7 +252,10 @@ async fn a_player_is_reminded_once_when_their_time_runs_low() {
     let out = chat.advance(2 * HOUR).await;
     assert_eq!(out.len(), 1, "{out:#?}");
     assert!(
-        has(&out, &format!("[@alice] ⏰ Game {id} against bob: your move, and 5:00:00 left")),
+        has(
+            &out,
+            &format!("[@alice] ⏰ Game {id} against bob: your move, and 5:00:00 left")
+        ),
         "{out:#?}"
     );
     // Once, even across a restart.
@@ -226,24 +265,42 @@ async fn a_player_is_reminded_once_when_their_time_runs_low() {
     chat.say("alice: e4").await;
     assert!(chat.advance(17 * HOUR).await.is_empty());
     let out = chat.advance(2 * HOUR).await;
-    assert!(has(&out, "[@bob] ⏰") && to(&out, "[@alice]").is_empty(), "{out:#?}");
+    assert!(
+        has(&out, "[@bob] ⏰") && to(&out, "[@alice]").is_empty(),
+        "{out:#?}"
+    );
 }
 
 #[tokio::test]
 async fn private_moves_use_the_notation_a_player_chose() {
     let mut chat = Chat::new("notation").await;
     let out = chat.say("bob (dm): /notation ru").await;
-    assert!(has(&out, "[@bob] From now on your moves are shown with Russian"), "{out:#?}");
+    assert!(
+        has(&out, "[@bob] From now on your moves are shown with Russian"),
+        "{out:#?}"
+    );
     let out = chat.say("bob (dm): /notation").await;
     assert!(has(&out, "Russian piece letters (Кр Ф Л С К)"), "{out:#?}");
     assert!(has(&chat.say("bob: /notation xx").await, "/notation auto"));
     let id = chat.start("alice", "bob", "fogofwar").await;
     let out = chat.script(&["alice (dm): Nf3", "bob (dm): Nc6"]).await;
-    assert!(has(&out, &format!("[@bob] {id}: you played Кc6")), "{out:#?}");
-    assert!(!to(&out, "[#local]").iter().any(|l| l.contains('К')), "{out:#?}");
+    assert!(
+        has(&out, &format!("[@bob] {id}: you played Кc6")),
+        "{out:#?}"
+    );
+    assert!(
+        !to(&out, "[#local]").iter().any(|l| l.contains('К')),
+        "{out:#?}"
+    );
     let out = chat.script(&["alice (dm): e4"]).await;
-    assert!(has(&out, &format!("[@alice] {id}: you played e4")), "{out:#?}");
+    assert!(
+        has(&out, &format!("[@alice] {id}: you played e4")),
+        "{out:#?}"
+    );
     chat.say("bob (dm): /notation auto").await;
     let out = chat.say("bob (dm): Nf6").await;
-    assert!(has(&out, &format!("[@bob] {id}: you played Nf6")), "{out:#?}");
+    assert!(
+        has(&out, &format!("[@bob] {id}: you played Nf6")),
+        "{out:#?}"
+    );
 }

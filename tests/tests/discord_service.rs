@@ -957,7 +957,9 @@ async fn a_rematch_by_button_is_offered_with_colours_swapped_and_accepted_by_the
         })
         .await;
     assert!(
-        offer.content.contains(&format!("bob offers alice a rematch of game {first}"))
+        offer
+            .content
+            .contains(&format!("bob offers alice a rematch of game {first}"))
             && offer.content.contains("bob plays white"),
         "{}",
         offer.content
@@ -1008,9 +1010,10 @@ async fn another_channel_and_a_dm_watch_a_game_and_see_its_public_boards() {
     .await;
     fake.press_button(&carol, &started, "watch:").await;
     fake.wait_for("the button's confirmation", |fake| {
-        fake.sent_messages()
-            .into_iter()
-            .find(|m| m.content.contains(&format!("Watching game {id}")) && m.place != Place::Channel(ELSEWHERE))
+        fake.sent_messages().into_iter().find(|m| {
+            m.content.contains(&format!("Watching game {id}"))
+                && m.place != Place::Channel(ELSEWHERE)
+        })
     })
     .await;
     fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;

@@ -1008,20 +1008,36 @@ async fn a_rematch_button_offers_the_other_colours_and_the_opponent_accepts() {
     let (white, black) = white_and_black(&stored(&harness, &game).await);
     let (at, result) = white_resigns(&harness, &game, at).await;
     let again = format!("again:{game}");
-    assert!(result.button_data().contains(&again), "{}", fake.describe_calls());
+    assert!(
+        result.button_data().contains(&again),
+        "{}",
+        fake.describe_calls()
+    );
     fake.press(GROUP, white, result.message_id.expect("id"), &again);
     let (at, offer) = fake
         .wait_for(at, "the rematch offer", |call| {
-            call.delivered_to(GROUP) && call.text().contains("rematch") && challenge_id(call).is_some()
+            call.delivered_to(GROUP)
+                && call.text().contains("rematch")
+                && challenge_id(call).is_some()
         })
         .await;
     let rematch = challenge_id(&offer).expect("the rematch id");
     assert_ne!(rematch, game);
     // The one who asked cannot accept for the other.
-    let own = fake.press(GROUP, white, offer.message_id.expect("id"), &format!("acc:{rematch}"));
+    let own = fake.press(
+        GROUP,
+        white,
+        offer.message_id.expect("id"),
+        &format!("acc:{rematch}"),
+    );
     let (at, answer) = fake.press_answer(at, &own).await;
     assert!(answer.is_some_and(|text| !text.is_empty()));
-    fake.press(GROUP, black, offer.message_id.expect("id"), &format!("acc:{rematch}"));
+    fake.press(
+        GROUP,
+        black,
+        offer.message_id.expect("id"),
+        &format!("acc:{rematch}"),
+    );
     fake.wait_for(at, "the rematch's first board", |call| {
         call.delivered_to(GROUP) && is_board(call) && call.text().contains(&rematch)
     })
@@ -1054,7 +1070,11 @@ async fn another_group_and_a_private_chat_watch_a_game() {
         .await;
     // The Watch button of the start message: carol privately.
     let watch = format!("watch:{game}");
-    assert!(start_board.button_data().contains(&watch), "{}", fake.describe_calls());
+    assert!(
+        start_board.button_data().contains(&watch),
+        "{}",
+        fake.describe_calls()
+    );
     let press = fake.press(GROUP, CAROL, start_board.message_id.expect("id"), &watch);
     let (_, answer) = fake.press_answer(at, &press).await;
     let confirmed = answer.is_some_and(|text| text.contains("Watching game"))

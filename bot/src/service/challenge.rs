@@ -141,7 +141,10 @@ impl Service {
         );
         if let Some(fen) = &row.from_fen {
             text.push('\n');
-            text.push_str(&self.text(lang, &Msg::new("challenge-position").arg("fen", fen.clone())));
+            text.push_str(&self.text(
+                lang,
+                &Msg::new("challenge-position").arg("fen", fen.clone()),
+            ));
         }
         Delivery {
             target: Target::Chat(chat),

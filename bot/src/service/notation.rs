@@ -27,7 +27,9 @@ impl Service {
             "" => {
                 let stored = self.inner.store.notation(platform, user).await?;
                 let current = stored.as_deref().and_then(Lang::parse);
-                return Ok(vec![self.reply(ctx, &notation_msg("notation-current", current))]);
+                return Ok(vec![
+                    self.reply(ctx, &notation_msg("notation-current", current))
+                ]);
             }
             "auto" | "авто" => None,
             other => Some(Lang::parse(other).ok_or_else(|| Msg::new("error-bad-notation"))?),

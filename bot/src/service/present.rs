@@ -54,7 +54,9 @@ impl Service {
         let ended = row.status.is_over();
         let mut deliveries = Vec::new();
         let mut public = self.public_message(row, game, &event, lang).await;
-        let spectators = self.spectator_copies(row, game, &event, lang, &public).await;
+        let spectators = self
+            .spectator_copies(row, game, &event, lang, &public)
+            .await;
         if matches!(event, Event::Started) {
             public.buttons.push(Button::new(
                 self.text(lang, &Msg::new("button-watch")),

@@ -21,7 +21,9 @@ impl Service {
             return Err(Msg::new("error-rematch-teams").into());
         }
         let (Some(mine), Some(theirs)) = (
-            old.seats.iter().find(|seat| is_user(ctx.actor(), &seat.user_id)),
+            old.seats
+                .iter()
+                .find(|seat| is_user(ctx.actor(), &seat.user_id)),
             old.seats
                 .iter()
                 .find(|seat| !is_user(ctx.actor(), &seat.user_id)),

@@ -128,7 +128,9 @@ mod tests {
         plan(&mut row, 1, 0);
         assert_eq!(row.reminder_at, Some(day - day / 4));
         let mut row = game("-", [0, 0]);
-        row.seats.iter_mut().for_each(|seat| seat.remaining_ms = None);
+        row.seats
+            .iter_mut()
+            .for_each(|seat| seat.remaining_ms = None);
         plan(&mut row, 0, 0);
         assert_eq!(row.reminder_at, None);
     }

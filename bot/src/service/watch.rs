@@ -19,13 +19,20 @@ impl Service {
     /// `/watch <game>` (`privately`: the Watch button, for the presser alone).
     pub(crate) async fn watch(&self, ctx: &Ctx, game: Option<String>, privately: bool) -> Outcome {
         let row = self.watched_game(ctx, game).await?;
-        if !matches!(row.status, Status::Challenge | Status::Setup | Status::Active) {
-            return Err(Msg::new("error-watch-over").arg("id", row.id.clone()).into());
+        if !matches!(
+            row.status,
+            Status::Challenge | Status::Setup | Status::Active
+        ) {
+            return Err(Msg::new("error-watch-over")
+                .arg("id", row.id.clone())
+                .into());
         }
         let watcher = self.watcher_of(ctx, privately);
         if let Watcher::Chat(chat) = &watcher {
             if *chat == row.chat_id || row.home_chat_id.as_ref() == Some(chat) {
-                return Err(Msg::new("error-watch-here").arg("id", row.id.clone()).into());
+                return Err(Msg::new("error-watch-here")
+                    .arg("id", row.id.clone())
+                    .into());
             }
         }
         let store = &self.inner.store;
@@ -38,7 +45,9 @@ impl Service {
             .add_watcher(ctx.platform(), &row.id, &watcher, self.now())
             .await?
         {
-            return Err(Msg::new("error-watch-already").arg("id", row.id.clone()).into());
+            return Err(Msg::new("error-watch-already")
+                .arg("id", row.id.clone())
+                .into());
         }
         tracing::info!(game = %row.id, "watched");
         let lang = match watcher {
@@ -61,7 +70,9 @@ impl Service {
             .remove_watcher(ctx.platform(), &row.id, &watcher)
             .await?
         {
-            return Err(Msg::new("error-not-watching").arg("id", row.id.clone()).into());
+            return Err(Msg::new("error-not-watching")
+                .arg("id", row.id.clone())
+                .into());
         }
         let msg = Msg::new("watch-stopped").arg("id", row.id.clone());
         Ok(vec![self.watch_answer(ctx, &watcher, msg).await])
@@ -169,7 +180,12 @@ impl Service {
             copies.push(copy);
         }
         if row.status.is_over() {
-            if let Err(e) = self.inner.store.forget_watchers(&row.platform, &row.id).await {
+            if let Err(e) = self
+                .inner
+                .store
+                .forget_watchers(&row.platform, &row.id)
+                .await
+            {
                 tracing::warn!(game = %row.id, error = %e, "cannot forget the spectators");
             }
         }

@@ -172,7 +172,10 @@ pub(super) fn menu(language: &str) -> Vec<(&'static str, &'static str)> {
             ("rematch", "Реванш: та же партия, цвета наоборот"),
             ("watch", "Смотреть партию здесь: /watch <партия>"),
             ("unwatch", "Перестать смотреть: /unwatch <партия>"),
-            ("notation", "Буквы фигур в ваших ходах: /notation ru | en | auto"),
+            (
+                "notation",
+                "Буквы фигур в ваших ходах: /notation ru | en | auto",
+            ),
             ("help", "Помощь"),
             ("lang", "Язык: /lang en | ru"),
         ]
@@ -198,7 +201,10 @@ pub(super) fn menu(language: &str) -> Vec<(&'static str, &'static str)> {
             ("rematch", "Rematch: the same game, colours swapped"),
             ("watch", "Watch a game here: /watch <game>"),
             ("unwatch", "Stop watching: /unwatch <game>"),
-            ("notation", "Piece letters of your moves: /notation ru | en | auto"),
+            (
+                "notation",
+                "Piece letters of your moves: /notation ru | en | auto",
+            ),
             ("help", "Help"),
             ("lang", "Language: /lang en | ru"),
         ]
