@@ -1070,10 +1070,15 @@ impl Store {
             .collect())
     }
 
-    /// How many games `watcher` watches.
+    /// How many games not yet over `watcher` watches (a game that ended
+    /// without a last message to its spectators, an expired challenge,
+    /// counts no more).
     pub async fn watched_by(&self, platform: &str, watcher: &Watcher) -> Result<usize, StoreError> {
         let count = sqlx::query_scalar::<_, i64>(
-            "SELECT COUNT(*) FROM watchers WHERE platform = ? AND kind = ? AND target_id = ?",
+            "SELECT COUNT(*) FROM watchers w JOIN games g \
+             ON g.platform = w.platform AND g.id = w.game_id \
+             WHERE w.platform = ? AND w.kind = ? AND w.target_id = ? \
+             AND g.status IN ('challenge', 'setup', 'active')",
         )
         .bind(platform.to_owned())
         .bind(watcher.kind().to_owned())

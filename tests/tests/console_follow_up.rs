@@ -219,6 +219,10 @@ async fn one_chat_watches_a_limited_number_of_games() {
     }
     let out = chat.say(&format!("carol (dm): /watch {}", ids[5])).await;
     assert!(has(&out, "watches at most 5 games"), "{out:#?}");
+    // A challenge withdrawn is watched no more.
+    chat.say(&format!("p1: /decline {}", ids[0])).await;
+    let out = chat.say(&format!("carol (dm): /watch {}", ids[5])).await;
+    assert!(has(&out, "Watching game"), "{out:#?}");
     // The game's own chat needs no watching.
     let out = chat.say(&format!("carol: /watch {}", ids[5])).await;
     assert!(has(&out, "is played in this chat already"), "{out:#?}");

@@ -58,7 +58,7 @@ impl Service {
             row.reminded |= 1 << seat;
         }
         self.save(row).await?;
-        let Some(player) = player_ref(row, seat) else {
+        let Some(player) = player_ref(row, seat).filter(|p| p.computer_level().is_none()) else {
             return Ok(Vec::new());
         };
         let now = self.now();
