@@ -308,3 +308,28 @@ async fn private_moves_use_the_notation_a_player_chose() {
         "{out:#?}"
     );
 }
+
+#[tokio::test]
+async fn a_live_clock_reminds_each_player_once_per_game() {
+    let mut chat = Chat::new("reminders-live").await;
+    let id = chat.start("alice", "bob", "chess 1+0").await;
+    // 6 s is a tenth of a minute: alice hears it at 54 s.
+    assert!(chat.advance(53_000).await.is_empty());
+    let out = chat.advance(2_000).await;
+    assert!(
+        has(
+            &out,
+            &format!("[@alice] ⏰ Game {id} against bob: your move, and 0:05 left")
+        ),
+        "{out:#?}"
+    );
+    chat.say("alice: e4").await;
+    chat.say("bob: e5").await;
+    // Back on the move with 5 s: no second reminder, only the flag.
+    assert!(chat.advance(4_000).await.is_empty());
+    let out = chat.advance(2_000).await;
+    assert!(
+        has(&out, "alice ran out of time") && to(&out, "[@alice]").is_empty(),
+        "{out:#?}"
+    );
+}

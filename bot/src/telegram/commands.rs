@@ -282,6 +282,28 @@ mod tests {
     }
 
     #[test]
+    fn play_reads_a_start_position_to_the_end() {
+        let parsed = parse_text(
+            "/play chess @bob 3+2 fen:8/8/8/8/8/8/4k3/4K2R w K - 0 1",
+            None,
+        );
+        let Some(Parsed::Action(Action::Play {
+            variant,
+            opponent,
+            clock,
+            fen,
+            ..
+        })) = parsed
+        else {
+            panic!("a play: {parsed:?}");
+        };
+        assert_eq!(variant, "chess");
+        assert_eq!(opponent, Some(user("bob")));
+        assert_eq!(clock.as_deref(), Some("3+2"));
+        assert_eq!(fen.as_deref(), Some("8/8/8/8/8/8/4k3/4K2R w K - 0 1"));
+    }
+
+    #[test]
     fn variant_names_with_digits_are_not_clocks() {
         assert!(!is_clock("3check"));
         assert!(is_clock("1d"));
