@@ -158,6 +158,11 @@ async fn a_spectator_hears_what_the_chat_hears_until_the_end_and_after_a_restart
         has(&out, &format!("[@carol] Watching game {id}")),
         "{out:#?}"
     );
+    // Where the game stands now: whose turn, and the board.
+    assert!(
+        has(&out, &format!("{id} · move 1 · alice (white) to move")) && has(&out, "image:"),
+        "{out:#?}"
+    );
     let out = chat.say(&format!("carol (dm): /watch {id}")).await;
     assert!(has(&out, "is watched here already"), "{out:#?}");
 
@@ -232,7 +237,11 @@ async fn one_chat_watches_a_limited_number_of_games() {
 async fn a_spectator_of_a_fog_game_sees_only_the_public_view_and_the_record_at_the_end() {
     let mut chat = Chat::new("watch-fog").await;
     let id = chat.start("alice", "bob", "fogofwar").await;
-    chat.say(&format!("carol (dm): /watch {id}")).await;
+    let out = chat.say(&format!("carol (dm): /watch {id}")).await;
+    assert!(
+        has(&out, "Watching game") && !has(&out, "image:"),
+        "no board of a fog game: {out:#?}"
+    );
     let mut out = chat.script(&["alice (dm): e4", "bob (dm): e5"]).await;
     let carol = heard(&out, "[@carol]");
     assert!(!carol.is_empty(), "{out:#?}");

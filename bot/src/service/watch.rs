@@ -10,7 +10,7 @@ use super::{Ctx, Msg, Outcome, Service};
 use crate::api::{ChatRef, Delivery, Target, UserRef};
 use crate::i18n::Lang;
 use crate::store::{GameRow, Status, Watcher};
-use kodex_engine::Game;
+use kodex_engine::{Audience, Game, Side};
 
 /// The most games one chat or person watches at once.
 pub const MAX_WATCHED: usize = 5;
@@ -57,7 +57,21 @@ impl Service {
         let msg = Msg::new("watch-started")
             .arg("id", row.id.clone())
             .arg("game", self.describe(lang, &row));
-        Ok(vec![self.watch_answer(ctx, &watcher, msg).await])
+        let mut answer = self.watch_answer(ctx, &watcher, msg).await;
+        if row.status == Status::Active {
+            // Where the game stands now, as its chat sees it: whose turn,
+            // and the board unless it is hidden.
+            let game = self.replay(&row)?;
+            answer.text.push('\n');
+            answer.text.push_str(&self.turn_text(lang, &row, &game));
+            if !game.variant().hidden_information() {
+                let decor = self.decor(lang, &row, &game, Side::WHITE);
+                let file_name = format!("{}-{}.png", row.id, row.move_list().len());
+                self.attach_board(&mut answer, game.view(Audience::Full), decor, file_name)
+                    .await;
+            }
+        }
+        Ok(vec![answer])
     }
 
     /// `/unwatch <game>`.
