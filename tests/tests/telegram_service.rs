@@ -1075,13 +1075,11 @@ async fn another_group_and_a_private_chat_watch_a_game() {
         "{}",
         fake.describe_calls()
     );
-    let press = fake.press(GROUP, CAROL, start_board.message_id.expect("id"), &watch);
-    let (_, answer) = fake.press_answer(at, &press).await;
-    let confirmed = answer.is_some_and(|text| text.contains("Watching game"))
-        || fake.calls().iter().any(|call| {
-            call.delivered_to(CAROL) && call.text().contains(&format!("Watching game {game}"))
-        });
-    assert!(confirmed, "{}", fake.describe_calls());
+    fake.press(GROUP, CAROL, start_board.message_id.expect("id"), &watch);
+    fake.wait_for(at, "carol's confirmation, privately", |call| {
+        call.delivered_to(CAROL) && call.text().contains(&format!("Watching game {game}"))
+    })
+    .await;
 
     let white = white_of(&stored(&harness, &game).await);
     fake.say(GROUP, white, "/m e4");
