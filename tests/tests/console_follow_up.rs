@@ -342,3 +342,32 @@ async fn a_live_clock_reminds_each_player_once_per_game() {
         "{out:#?}"
     );
 }
+
+#[tokio::test]
+async fn a_spectator_hears_the_game_in_their_own_language() {
+    let mut chat = Chat::new("watch-language").await;
+    let id = chat.start("alice", "bob", "chess").await;
+    chat.say("carol: /lang ru").await;
+    let out = chat.say(&format!("carol (dm): /watch {id}")).await;
+    assert!(
+        has(&out, &format!("[@carol] Партия {id} теперь видна здесь")),
+        "{out:#?}"
+    );
+    let out = chat.script(&["alice: e4", "bob: Nc6"]).await;
+    assert!(
+        has(&out, &format!("[#local] {id}: alice played e4")),
+        "{out:#?}"
+    );
+    assert!(
+        has(&out, &format!("[@carol] {id}: ход alice: e4")),
+        "{out:#?}"
+    );
+    assert!(
+        has(&out, &format!("[@carol] {id}: ход bob: Кc6")),
+        "{out:#?}"
+    );
+    assert!(
+        to(&out, "[@carol]").iter().any(|l| l.contains("image:")),
+        "with the board: {out:#?}"
+    );
+}
