@@ -23,6 +23,7 @@ const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 struct Harness {
     fake: FakeTelegram,
     service: Service,
+    time: Arc<ManualTime>,
     bot: tokio::task::JoinHandle<()>,
     dir: std::path::PathBuf,
 }
@@ -44,13 +45,10 @@ async fn start(name: &str, bob_started: bool) -> Harness {
     let mut config = Config::defaults();
     config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
     config.boards.dir = dir.join("boards");
-    let service = Service::open(
-        &config,
-        Registry::builtin(),
-        ManualTime::new(1_700_000_000_000),
-    )
-    .await
-    .expect("the service opens");
+    let time = ManualTime::new(1_700_000_000_000);
+    let service = Service::open(&config, Registry::builtin(), time.clone())
+        .await
+        .expect("the service opens");
 
     let fake = FakeTelegram::start().await;
     fake.add_group(GROUP, "Chess club");
@@ -69,6 +67,7 @@ async fn start(name: &str, bob_started: bool) -> Harness {
     Harness {
         fake,
         service,
+        time,
         bot,
         dir,
     }
@@ -1096,4 +1095,54 @@ async fn another_group_and_a_private_chat_watch_a_game() {
         call.delivered_to(OTHER_GROUP) && call.text().contains("No longer watching")
     })
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_correspondence_player_is_reminded_in_their_private_chat() {
+    let harness = start("reminder", true).await;
+    let fake = &harness.fake;
+    fake.say(GROUP, BOB, "hi all");
+    fake.say(GROUP, ALICE, "/play chess @bob 1d");
+    let (at, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && challenge_id(call).is_some()
+        })
+        .await;
+    let game = challenge_id(&challenge).expect("a game id");
+    fake.press(
+        GROUP,
+        BOB,
+        challenge.message_id.expect("id"),
+        &format!("acc:{game}"),
+    );
+    let (at, _) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let (white, black) = white_and_black(&stored(&harness, &game).await);
+    // 19 hours of a day per move: a quarter is left.
+    harness.time.advance(19 * 3_600_000);
+    assert_eq!(harness.service.tick().await, 1);
+    fake.wait_for(at, "the reminder", |call| {
+        call.delivered_to(white) && call.text().contains(&format!("⏰ Game {game}"))
+    })
+    .await;
+    harness.time.advance(3_600_000);
+    assert_eq!(harness.service.tick().await, 0, "once");
+    assert!(
+        !fake
+            .calls()
+            .iter()
+            .any(|call| call.delivered_to(black) && call.text().contains("⏰")),
+        "{}",
+        fake.describe_calls()
+    );
+    assert!(
+        !fake
+            .calls()
+            .iter()
+            .any(|call| call.delivered_to(GROUP) && call.text().contains("⏰")),
+        "never in the group"
+    );
 }

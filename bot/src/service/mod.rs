@@ -330,9 +330,10 @@ impl Service {
         })
     }
 
-    /// Ends every game and challenge whose deadline has passed, sending the
-    /// news to the outboxes. Returns how many were ended. The scheduler calls
-    /// this; tests call it after moving a [`crate::time::ManualTime`].
+    /// Ends every game and challenge whose deadline has passed and sends
+    /// the reminders due, putting the news in the outboxes. Returns how many
+    /// games had news. The scheduler calls this; tests call it after moving
+    /// a [`crate::time::ManualTime`].
     pub async fn tick(&self) -> usize {
         self.run_due().await.0
     }
@@ -363,8 +364,8 @@ impl Service {
         (ended, failed)
     }
 
-    /// Handles one deadline: a flag fall, a challenge expiry, or the end of
-    /// the time to set up.
+    /// Handles one deadline: a flag fall, a challenge expiry, the end of
+    /// the time to set up, or a reminder.
     async fn expire(&self, platform: &str, id: &str) -> Outcome {
         let _lock = self.lock(id).await;
         let Some(mut row) = self.inner.store.get(platform, id).await? else {
