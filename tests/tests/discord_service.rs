@@ -1032,3 +1032,69 @@ async fn another_channel_and_a_dm_watch_a_game_and_see_its_public_boards() {
     .await;
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_with_a_fen_option_starts_there_and_a_bad_one_is_refused_privately() {
+    let fake = FakeDiscord::start().await;
+    let (service, bot) = start(&fake, "fen").await;
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let token = fake
+        .slash(
+            &alice(),
+            CHANNEL,
+            Some(GUILD_ID),
+            "play",
+            vec![
+                string_option("variant", "chess"),
+                string_option("fen", "4k3/8/8 w - - 0 1"),
+            ],
+            &[],
+        )
+        .await;
+    let refusal = fake.wait_for_ephemeral("the refusal", &token).await;
+    assert!(
+        refusal
+            .content
+            .contains("the board has 8 ranks, the position 3"),
+        "{}",
+        refusal.content
+    );
+    fake.slash(
+        &alice(),
+        CHANNEL,
+        Some(GUILD_ID),
+        "play",
+        vec![
+            string_option("variant", "chess"),
+            user_option("opponent", &bob()),
+            integer_option("colour", 0),
+            string_option("fen", fen),
+        ],
+        &[bob()],
+    )
+    .await;
+    let challenge = fake
+        .wait_for_message("the challenge", |m| {
+            m.place == Place::Channel(CHANNEL) && m.button("acc:").is_some()
+        })
+        .await;
+    assert!(
+        challenge
+            .content
+            .contains(&format!("Starts from the position {fen}")),
+        "{}",
+        challenge.content
+    );
+    fake.press_button(&bob(), &challenge, "acc:").await;
+    let started = fake
+        .wait_for_message("the game starts", |m| m.content.contains("starts"))
+        .await;
+    let row = service
+        .store()
+        .get("discord", &started_id(&started))
+        .await
+        .expect("the store answers")
+        .expect("the game exists");
+    assert_eq!(row.start_fen.as_deref(), Some(fen));
+    bot.stop().await;
+}
