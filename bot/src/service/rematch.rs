@@ -8,7 +8,7 @@ use super::challenge::ColorChoice;
 use super::lookup::is_user;
 use super::present::chat_of;
 use super::{Ctx, Msg, Outcome, Service};
-use crate::api::{ChatRef, UserRef};
+use crate::api::UserRef;
 use crate::clock::TimeControl;
 use crate::store::{GameRow, Status};
 
@@ -78,7 +78,7 @@ impl Service {
             return self.accept_for_computer(ctx, &row).await;
         }
         let chat = chat_of(&row);
-        let lang = self.lang_of_chat(ctx, &chat).await;
+        let lang = self.game_chat_lang(ctx, &row).await;
         let msg = Msg::new("rematch-offered")
             .arg("after", old.id.clone())
             .arg("opponent", theirs.user_name.clone());
@@ -112,15 +112,5 @@ impl Service {
                 .into());
         }
         Ok(row)
-    }
-
-    /// The language of what is posted in `chat`: the request's chat
-    /// language when it is the request's chat.
-    pub(super) async fn lang_of_chat(&self, ctx: &Ctx, chat: &ChatRef) -> crate::i18n::Lang {
-        if *chat == ctx.req.chat && !ctx.req.private {
-            ctx.chat_lang
-        } else {
-            self.chat_lang(chat.platform.key(), &chat.id).await
-        }
     }
 }
