@@ -5,7 +5,7 @@
 //! at once, and the second player to ask for the rematch accepts the first's.
 
 use super::challenge::ColorChoice;
-use super::lookup::is_user;
+use super::lookup::{is_user, no_such_game};
 use super::present::chat_of;
 use super::{Ctx, Msg, Outcome, Service};
 use crate::api::UserRef;
@@ -100,9 +100,7 @@ impl Service {
         };
         let Some(row) = found else {
             return Err(match game {
-                Some(id) => Msg::new("error-no-such-game")
-                    .arg("id", id.chars().take(16).collect::<String>())
-                    .into(),
+                Some(id) => no_such_game(&id),
                 None => Msg::new("error-rematch-none").into(),
             });
         };

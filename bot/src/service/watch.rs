@@ -5,6 +5,7 @@
 //! public view, and its record only once it is over. Stored, so watching
 //! survives a restart; forgotten when the game ends or on `/unwatch`.
 
+use super::lookup::no_such_game;
 use super::present::{chat_of, Event};
 use super::{Ctx, Msg, Outcome, Service};
 use crate::api::{ChatRef, Delivery, Target, UserRef};
@@ -101,11 +102,7 @@ impl Service {
             .store
             .get(ctx.platform(), &id)
             .await?
-            .ok_or_else(|| {
-                Msg::new("error-no-such-game")
-                    .arg("id", id.trim().chars().take(16).collect::<String>())
-                    .into()
-            })
+            .ok_or_else(|| no_such_game(&id))
     }
 
     /// Who watches: the person (in a private chat, or by the button), else
