@@ -985,6 +985,28 @@ impl Store {
         Ok(games.into_iter().next())
     }
 
+    /// The game `user` played (or plays) last in `chat` — or in a thread
+    /// of its own that started in `chat` — for `/rematch` without an id.
+    pub async fn latest_game_of(
+        &self,
+        platform: &str,
+        chat: &str,
+        user: &str,
+    ) -> Result<Option<GameRow>, StoreError> {
+        let games = self
+            .games(
+                "g.id = (SELECT g2.id FROM games g2 JOIN seats s \
+                 ON s.platform = g2.platform AND s.game_id = g2.id \
+                 WHERE s.platform = ? AND s.user_id = ? \
+                 AND (g2.chat_id = ? OR g2.home_chat_id = ?) AND g2.start_fen IS NOT NULL \
+                 ORDER BY g2.updated_at DESC, g2.id LIMIT 1)",
+                "g.id",
+                &[Some(platform), Some(user), Some(chat), Some(chat)],
+            )
+            .await?;
+        Ok(games.into_iter().next())
+    }
+
     /// Ids of rows whose deadline or reminder is at or before `now`.
     pub async fn due(&self, now: Millis) -> Result<Vec<(String, String)>, StoreError> {
         Ok(sqlx::query_as::<_, (String, String)>(

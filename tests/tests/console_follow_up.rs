@@ -42,6 +42,9 @@ async fn a_rematch_swaps_colours_and_needs_the_other_player() {
             && has(&out, "3+2, bob plays white"),
         "{out:#?}"
     );
+    // carol's game here since then is not bob's latest.
+    let other = chat.start("carol", "dave", "chess").await;
+    resign(&mut chat, "dave", &other, "b").await;
     // Asked twice: the first offer is waiting.
     let out = chat.say("bob: /rematch").await;
     assert!(

@@ -87,16 +87,17 @@ impl Service {
         ])
     }
 
-    /// The ended game `game`, or the caller's latest game in this chat.
+    /// The ended game `game`, or the caller's latest game in this chat (or
+    /// in a thread that started here).
     async fn ended_game(&self, ctx: &Ctx, game: Option<String>) -> Outcome<GameRow> {
         let found = match game.as_deref().map(str::trim).filter(|id| !id.is_empty()) {
             Some(id) => self.inner.store.get(ctx.platform(), id).await?,
-            None => self
-                .inner
-                .store
-                .latest_game_in(ctx.platform(), &ctx.req.chat.id)
-                .await?
-                .filter(|row| row.seat_of(&ctx.actor().id).is_some()),
+            None => {
+                self.inner
+                    .store
+                    .latest_game_of(ctx.platform(), &ctx.req.chat.id, &ctx.actor().id)
+                    .await?
+            }
         };
         let Some(row) = found else {
             return Err(match game {
