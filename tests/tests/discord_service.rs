@@ -12,7 +12,9 @@ use kodex_bot::Service;
 use kodex_engine::Registry;
 use kodex_tests::discord_bot::RunningBot;
 use kodex_tests::fake_discord::payloads::{integer_option, string_option, user_option};
-use kodex_tests::fake_discord::{FakeDiscord, FakeUser, Place, SentMessage, GUILD_ID};
+use kodex_tests::fake_discord::{
+    FakeDiscord, FakeUser, Outage, Place, SentMessage, GUILD_ID, INITIAL_RESPONSE_WINDOW,
+};
 
 /// The channel the games are played in.
 const CHANNEL: u64 = 300;
@@ -511,10 +513,31 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
     let mut interactions = Vec::new();
     for round in 0..150 {
         // Mid-game, Carol's DMs stop working: no server in common any more
-        // (50278), then closed DMs (50007).
+        // (50278), then closed DMs (50007). Discord itself fails now and
+        // then, as it does: its edge loses answers (502 after posting) or
+        // refuses (503), flood control (429), and from round 70 every
+        // interaction is too old by the time it is answered (10062).
         match round {
+            20 => fake.fail_next(
+                "POST",
+                "/channels/*/messages",
+                Outage::ServerErrorAfterDoing(502),
+            ),
+            30 => fake.fail_next(
+                "POST",
+                "/interactions/*/*/callback",
+                Outage::ServerError(503),
+            ),
+            40 => fake.fail_next("POST", "/channels/*/messages", Outage::RateLimited),
             50 => fake.share_no_guild_with(carol().id),
+            60 => fake.fail_next("POST", "/webhooks/*/*", Outage::RateLimited),
+            70 => fake.set_initial_response_window(std::time::Duration::ZERO),
             100 => fake.refuse_dms_from(carol().id),
+            110 => fake.fail_next(
+                "PATCH",
+                "/webhooks/*/*/messages/@original",
+                Outage::ServerError(502),
+            ),
             _ => {}
         }
         match fastrand::u8(..5) {
@@ -560,6 +583,7 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
         })
         .await;
     }
+    fake.set_initial_response_window(INITIAL_RESPONSE_WINDOW);
     // A command Discord still shows but the bot no longer has is answered too.
     let token = fake
         .slash(&carol(), CHANNEL, Some(GUILD_ID), "oldcommand", vec![], &[])
@@ -598,12 +622,58 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
         1,
         "seed {seed}: no reconnection was needed"
     );
-    // Discord refused only the DMs the test closed: nothing the bot built
-    // was malformed (empty, too long, bad components) or too late.
+    // The game plays on to its end (Alice mates): nothing was lost.
+    for (player, san) in [
+        (bob(), "f6"),
+        (alice(), "d4"),
+        (bob(), "g5"),
+        (alice(), "Qh5#"),
+    ] {
+        fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
+        fake.wait_for_message(&format!("the board after {san}"), |m| {
+            m.place == Place::Channel(CHANNEL) && m.content.contains(&format!("played {san}."))
+        })
+        .await;
+    }
+    let ended = service
+        .store()
+        .get("discord", &game)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_ne!(ended.status, before.status, "seed {seed}: the game ended");
+    assert_eq!(ended.moves.split_whitespace().count(), 5, "seed {seed}");
+    // Every failure the test fired reached the bot.
+    let requests = fake.requests();
+    for (what, fired) in [
+        ("a lost answer", requests.iter().any(|r| r.outage.is_some())),
+        ("a 503", requests.iter().any(|r| r.status == 503)),
+        ("a 429", requests.iter().any(|r| r.status == 429)),
+        (
+            "an expired interaction",
+            requests.iter().any(|r| r.response["code"] == 10062),
+        ),
+    ] {
+        assert!(fired, "seed {seed}: {what} never happened");
+    }
+    // No message was posted twice, whatever Discord lost.
+    let mut posted: Vec<String> = fake
+        .messages_in(CHANNEL)
+        .iter()
+        .filter(|m| m.content.contains(" played "))
+        .map(|m| m.content.clone())
+        .collect();
+    let all = posted.len();
+    posted.dedup();
+    assert_eq!(posted.len(), all, "seed {seed}: a move was announced twice");
+    // Discord refused only what the test made it refuse: the DMs it closed,
+    // the outages it fired, the interactions it let expire. Nothing the bot
+    // built was malformed (empty, too long, bad components).
     for request in fake.requests() {
         let code = request.response["code"].as_u64();
+        let fired = request.status == 429 || request.status >= 500;
         assert!(
-            request.status < 400 || matches!(code, Some(50007 | 50278)),
+            request.status < 400 || fired || matches!(code, Some(50007 | 50278 | 10062)),
             "seed {seed}: Discord refused {} {}: {}",
             request.method,
             request.path,
@@ -917,6 +987,203 @@ async fn a_fog_move_typed_in_the_channel_is_deleted_where_the_bot_may() {
     .await;
     leak_free(&fake, &["you played"]);
     bot.stop().await;
+}
+
+/// How many messages in [`CHANNEL`] contain `text`.
+fn count_in_channel(fake: &FakeDiscord, text: &str) -> usize {
+    fake.messages_in(CHANNEL)
+        .iter()
+        .filter(|m| m.content.contains(text))
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn passing_discord_failures_are_retried_and_nothing_is_posted_twice() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "outages").await;
+    let started = accepted_game(&fake, "chess").await;
+
+    // Discord posts the board, then its edge loses the answer (502): the
+    // adapter sends it again with the same nonce and Discord answers with
+    // the message it already has.
+    fake.fail_next(
+        "POST",
+        "/channels/*/messages",
+        Outage::ServerErrorAfterDoing(502),
+    );
+    fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
+    fake.wait_for_message("the board after e4", |m| m.content.contains("played e4."))
+        .await;
+    let posts = |fake: &FakeDiscord| -> Vec<kodex_tests::fake_discord::RecordedRequest> {
+        fake.requests()
+            .into_iter()
+            .filter(|r| r.method == "POST" && r.path == format!("/channels/{CHANNEL}/messages"))
+            .collect()
+    };
+    fake.wait_for("the repeated post", |fake| {
+        posts(fake).iter().any(|r| r.duplicate).then_some(())
+    })
+    .await;
+    let repeated = posts(&fake);
+    let (first, second) = (&repeated[repeated.len() - 2], &repeated[repeated.len() - 1]);
+    assert_eq!(first.outage, Some(502));
+    assert!(second.duplicate, "the second post repeats the first");
+    assert_eq!(
+        first.json["nonce"], second.json["nonce"],
+        "one nonce for both attempts"
+    );
+    assert_eq!(second.json["enforce_nonce"], true);
+    assert_eq!(count_in_channel(&fake, "played e4."), 1, "posted once");
+
+    // Refused before anything was done: a 503 page, then flood control.
+    fake.fail_next("POST", "/channels/*/messages", Outage::ServerError(503));
+    fake.say(&bob(), CHANNEL, Some(GUILD_ID), "e5").await;
+    fake.wait_for_message("the board after e5", |m| m.content.contains("played e5."))
+        .await;
+    fake.fail_next("POST", "/channels/*/messages", Outage::RateLimited);
+    fake.say(&alice(), CHANNEL, Some(GUILD_ID), "Nf3").await;
+    fake.wait_for_message("the board after Nf3", |m| m.content.contains("played Nf3."))
+        .await;
+    assert_eq!(count_in_channel(&fake, "played e5."), 1);
+    assert_eq!(count_in_channel(&fake, "played Nf3."), 1);
+
+    // A slash command's deferral taken by Discord but answered with a 502:
+    // repeated, it is "already acknowledged" (40060), and the answer still
+    // comes.
+    fake.fail_next(
+        "POST",
+        "/interactions/*/*/callback",
+        Outage::ServerErrorAfterDoing(502),
+    );
+    let boards_before = fake.messages_in(CHANNEL).len();
+    let token = fake
+        .slash(&bob(), CHANNEL, Some(GUILD_ID), "board", vec![], &[])
+        .await;
+    fake.wait_for("the board, and the deferral closed", |fake| {
+        fake.requests()
+            .iter()
+            .any(|r| r.method == "DELETE" && r.path.contains(&token) && r.status == 204)
+            .then_some(())
+    })
+    .await;
+    let shown = fake.messages_in(CHANNEL);
+    assert_eq!(shown.len(), boards_before + 1);
+    assert!(shown[boards_before].has_png());
+    let callbacks: Vec<u64> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.path.ends_with(&format!("/{token}/callback")))
+        .map(|r| r.response["code"].as_u64().unwrap_or(0))
+        .collect();
+    assert_eq!(callbacks, [0, 40_060], "deferred once, repeated once");
+
+    // A button press whose acknowledgement first meets a 503.
+    fake.fail_next(
+        "POST",
+        "/interactions/*/*/callback",
+        Outage::ServerError(503),
+    );
+    let press = fake.press(&bob(), &started, "zz:nothing").await;
+    fake.wait_for("the press acknowledged", |fake| {
+        fake.requests()
+            .iter()
+            .any(|r| r.path.ends_with(&format!("/{press}/callback")) && r.status == 204)
+            .then_some(())
+    })
+    .await;
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_typed_in_quick_succession_are_answered_in_their_order() {
+    let fake = FakeDiscord::start().await;
+    let (service, bot) = start(&fake, "typed-order").await;
+    let started = accepted_game(&fake, "chess").await;
+    let game = started
+        .files
+        .first()
+        .and_then(|file| file.name.split('-').next())
+        .expect("the game id in the board's file name")
+        .to_owned();
+    // Discord is slow to take posts here, so answers pile up while the
+    // players keep typing; the gateway hands the messages over at once.
+    fake.slow_channel(CHANNEL, std::time::Duration::from_millis(150));
+    let moves = [
+        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7",
+    ];
+    for (index, san) in moves.iter().enumerate() {
+        let player = if index % 2 == 0 { alice() } else { bob() };
+        fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
+    }
+    fake.wait_for_message("the last board", |m| m.content.contains("played Be7."))
+        .await;
+    let answered: Vec<String> = fake
+        .messages_in(CHANNEL)
+        .iter()
+        .filter_map(|m| {
+            let (_, rest) = m.content.split_once(" played ")?;
+            Some(rest.split('.').next()?.to_owned())
+        })
+        .collect();
+    assert_eq!(answered, moves, "every move answered, in order");
+    let row = service
+        .store()
+        .get("discord", &game)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_eq!(row.moves.split_whitespace().count(), moves.len());
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clean_stop_answers_the_moves_already_typed() {
+    let fake = FakeDiscord::start().await;
+    let (service, bot) = start(&fake, "stop-typed").await;
+    let started = accepted_game(&fake, "chess").await;
+    let game = started
+        .files
+        .first()
+        .and_then(|file| file.name.split('-').next())
+        .expect("the game id in the board's file name")
+        .to_owned();
+    fake.slow_channel(CHANNEL, std::time::Duration::from_millis(100));
+    let moves = ["e4", "e5", "Nf3", "Nc6"];
+    for (index, san) in moves.iter().enumerate() {
+        let player = if index % 2 == 0 { alice() } else { bob() };
+        fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
+    }
+    // The last message has reached the adapter (it is answered or queued).
+    fake.wait_for("bob's Nc6 taken", |fake| {
+        fake.requests()
+            .iter()
+            .any(|r| {
+                r.json["content"]
+                    .as_str()
+                    .is_some_and(|c| c.contains("played e4."))
+            })
+            .then_some(())
+    })
+    .await;
+    bot.stop().await;
+    let row = service
+        .store()
+        .get("discord", &game)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_eq!(
+        row.moves.split_whitespace().count(),
+        moves.len(),
+        "every typed move played"
+    );
+    for san in moves {
+        assert_eq!(
+            count_in_channel(&fake, &format!("played {san}.")),
+            1,
+            "{san} answered before the stop"
+        );
+    }
 }
 
 /// The game id a start message names ("Game k7m2 starts").

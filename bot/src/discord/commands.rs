@@ -526,7 +526,7 @@ async fn submit(ctx: Context<'_>, action: Action) -> Result<(), Error> {
     let data = ctx.data();
     // Defer first: the service may take longer than Discord's 3 s. A failed
     // deferral must not lose the move: handle it and answer without the token.
-    let deferred = app.defer_response(true).await;
+    let deferred = super::retry::acknowledge(|| app.defer_response(true)).await;
     let caller = Caller {
         user: &interaction.user,
         nick: interaction
