@@ -82,6 +82,8 @@ fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
     let mut clock = None;
     let mut color = None;
     let words: Vec<&str> = args.split_whitespace().collect();
+    // `/play chess fen:<FEN>`: the position runs to the end.
+    let (words, fen) = crate::command::split_fen(&words);
     // `/play chess computer level 5` (or `@kodex`, `компьютер`).
     let (computer, words) = crate::command::computer_opponent(&words);
     for word in words {
@@ -104,7 +106,7 @@ fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
             lineup.add(opponent);
         }
     }
-    lineup.into_action(variant.unwrap_or_default(), clock, color)
+    lineup.into_action(variant.unwrap_or_default(), clock, color, fen)
 }
 
 fn is_color(word: &str) -> bool {
@@ -167,6 +169,13 @@ pub(super) fn menu(language: &str) -> Vec<(&'static str, &'static str)> {
             ("rules", "Правила варианта: /rules <вариант>"),
             ("variants", "Список вариантов"),
             ("learn", "Уроки: /learn, /learn 1 computer"),
+            ("rematch", "Реванш: та же партия, цвета наоборот"),
+            ("watch", "Смотреть партию здесь: /watch <партия>"),
+            ("unwatch", "Перестать смотреть: /unwatch <партия>"),
+            (
+                "notation",
+                "Буквы фигур в ваших ходах: /notation ru | en | auto",
+            ),
             ("help", "Помощь"),
             ("lang", "Язык: /lang en | ru"),
         ]
@@ -189,6 +198,13 @@ pub(super) fn menu(language: &str) -> Vec<(&'static str, &'static str)> {
             ("rules", "Rules of a variant: /rules <variant>"),
             ("variants", "The list of variants"),
             ("learn", "Lessons: /learn, /learn 1 computer"),
+            ("rematch", "Rematch: the same game, colours swapped"),
+            ("watch", "Watch a game here: /watch <game>"),
+            ("unwatch", "Stop watching: /unwatch <game>"),
+            (
+                "notation",
+                "Piece letters of your moves: /notation ru | en | auto",
+            ),
             ("help", "Help"),
             ("lang", "Language: /lang en | ru"),
         ]
@@ -245,6 +261,7 @@ mod tests {
                 opponent: Some(user("bob")),
                 clock: Some("3+2".into()),
                 color: Some("black".into()),
+                fen: None,
             }))
         );
     }
@@ -259,8 +276,31 @@ mod tests {
                 opponent: Some(user("carol")),
                 clock: None,
                 color: None,
+                fen: None,
             }))
         );
+    }
+
+    #[test]
+    fn play_reads_a_start_position_to_the_end() {
+        let parsed = parse_text(
+            "/play chess @bob 3+2 fen:8/8/8/8/8/8/4k3/4K2R w K - 0 1",
+            None,
+        );
+        let Some(Parsed::Action(Action::Play {
+            variant,
+            opponent,
+            clock,
+            fen,
+            ..
+        })) = parsed
+        else {
+            panic!("a play: {parsed:?}");
+        };
+        assert_eq!(variant, "chess");
+        assert_eq!(opponent, Some(user("bob")));
+        assert_eq!(clock.as_deref(), Some("3+2"));
+        assert_eq!(fen.as_deref(), Some("8/8/8/8/8/8/4k3/4K2R w K - 0 1"));
     }
 
     #[test]
