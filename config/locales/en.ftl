@@ -318,6 +318,7 @@ error-fen-too-many-kings = This position does not read: { $side ->
        *[black] black
     } has more than one king.
 error-fen-pawn-on-promotion-rank = This position does not read: a pawn stands on its promotion rank.
+error-fen-royal-only = This position does not read: only a king may stand on { $square } (a citadel).
 error-fen-bad-castling = This position does not read: “{ $piece }” is no castling right.
 error-fen-bad-en-passant = This position does not read: “{ $text }” is no en-passant square.
 error-fen-bad-check-counter = This position does not read: “{ $text }” is no check counter.

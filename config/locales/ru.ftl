@@ -318,6 +318,7 @@ error-fen-too-many-kings = Позицию не прочитать: у { $side ->
        *[black] чёрных
     } больше одного короля.
 error-fen-pawn-on-promotion-rank = Позицию не прочитать: пешка стоит на поле превращения.
+error-fen-royal-only = Позицию не прочитать: на { $square } (цитадель) может стоять только король.
 error-fen-bad-castling = Позицию не прочитать: «{ $piece }» — не право рокировки.
 error-fen-bad-en-passant = Позицию не прочитать: «{ $text }» — не поле взятия на проходе.
 error-fen-bad-check-counter = Позицию не прочитать: «{ $text }» — не счётчик шахов.

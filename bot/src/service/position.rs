@@ -69,6 +69,9 @@ pub(super) fn fen_error(error: &FenError) -> Msg {
             Msg::new("error-fen-too-many-kings").arg("side", side.color_name())
         }
         FenError::PawnOnPromotionRank => Msg::new("error-fen-pawn-on-promotion-rank"),
+        FenError::RoyalOnly(square) => {
+            Msg::new("error-fen-royal-only").arg("square", square.clone())
+        }
         FenError::BadCastling(c) => piece("error-fen-bad-castling", c),
         FenError::BadEnPassant(t) => text("error-fen-bad-en-passant", t),
         FenError::BadCheckCounter(t) => text("error-fen-bad-check-counter", t),
