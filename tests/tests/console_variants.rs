@@ -4,7 +4,7 @@
 
 mod console_support;
 
-use console_support::{has, Chat};
+use console_support::{game_id, has, Chat};
 use kodex_bot::store::{GameResult, Status};
 
 /// Plays `moves` alternately as alice (white) and bob (black) in `variant`
@@ -308,4 +308,23 @@ async fn rules_of_the_new_historical_games_in_english_and_russian() {
         let out = chat.say(&format!("alice: /rules {id}")).await;
         assert!(has(&out, ru), "{id}: {out:#?}");
     }
+}
+
+#[tokio::test]
+async fn citadel_king_entering_the_opponents_citadel_draws_in_chat() {
+    let mut chat = Chat::new("citadel-draw").await;
+    let fen = "12/10K1/3p8/12/12/12/12/12/12/3P8/1k10/12 w - - 0 1";
+    let out = chat
+        .say(&format!("alice: /play citadel @bob white fen:{fen}"))
+        .await;
+    let id = game_id(&out);
+    chat.say(&format!("bob: /accept {id}")).await;
+    let out = chat.say("alice: /move Kl12").await;
+    assert!(has(&out, "draw"), "{out:#?}");
+    assert_result(&chat, &id, "1/2-1/2", "citadel").await;
+    // A non-king on a citadel is refused with the reason.
+    let out = chat
+        .say("alice: /play citadel @bob white fen:12/1k10/12/12/12/12/12/12/12/12/1K10/R11 w - - 0 1")
+        .await;
+    assert!(has(&out, "citadel"), "{out:#?}");
 }
