@@ -298,6 +298,8 @@ pub enum ButtonAction {
     Board { game: Option<String> },
     /// Resign for good: the confirmation, valid only for the player of `side`.
     Resign { game: String, side: String },
+    /// Ask to resign: the presser is asked to confirm (a game's own keyboard).
+    AskResign { game: String },
     /// Answer "no" to the resignation question.
     KeepPlaying { game: String },
     /// Place the presser's army at random (setup phase).
@@ -365,6 +367,7 @@ impl ButtonAction {
                 }
             }
             "keep" => ButtonAction::KeepPlaying { game: game()? },
+            "quit" => ButtonAction::AskResign { game: game()? },
             "sr" => ButtonAction::SetupRandom { game: game()? },
             "sy" => ButtonAction::SetupReady { game: game()? },
             _ => return None,
@@ -388,6 +391,7 @@ impl ButtonAction {
             ButtonAction::Board { game } => ("board", game.as_deref().unwrap_or_default()),
             ButtonAction::Resign { game, .. } => ("rsg", game),
             ButtonAction::KeepPlaying { game } => ("keep", game),
+            ButtonAction::AskResign { game } => ("quit", game),
             ButtonAction::SetupRandom { game } => ("sr", game),
             ButtonAction::SetupReady { game } => ("sy", game),
             ButtonAction::TakeSeat { game, .. } => ("seat", game),
@@ -423,6 +427,42 @@ pub struct GameRef {
     /// an adapter that keeps each game in its own thread opens it here and
     /// answers with [`Action::Relocate`].
     pub started: bool,
+    /// Set on a message showing a turn of the game (a move, the start, a
+    /// takeback, the end): the same news as the text, in parts, for adapters
+    /// that show a turn as a card (a Discord embed) instead of loose lines.
+    pub turn: Option<TurnCard>,
+}
+
+/// One turn of a game in parts, in the audience's language. A card for a
+/// chat carries only what everyone may know (never a hidden square or move).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct TurnCard {
+    /// Variant and players ("Chess: alice vs bob · k7m2").
+    pub title: String,
+    /// What happened, one line each: the last move as the audience may know
+    /// it, a check, a referee's words, the start of the game.
+    pub events: Vec<String>,
+    /// Whose turn it is ("move 3 · bob (black) to move"), or how the game ended.
+    pub status: String,
+    /// Each player's clock, in seat order; empty without a clock.
+    pub clocks: Vec<ClockReading>,
+    /// What the players may do now, as buttons (offer a draw, resign, take
+    /// back, show one's board): for an adapter that keeps them under the
+    /// game's latest message only. Empty once the game is over.
+    pub buttons: Vec<Button>,
+}
+
+/// One player's clock on a [`TurnCard`].
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ClockReading {
+    /// Whose clock ("alice").
+    pub player: String,
+    /// The time left as text ("4:58", "1d 2:00:00").
+    pub remaining: String,
+    /// For the clock that is running: when its flag falls, in milliseconds
+    /// since the Unix epoch (now plus the time left), so that an adapter can
+    /// show a countdown the platform keeps live.
+    pub deadline: Option<i64>,
 }
 
 /// A variant as adapters offer it (Discord autocomplete, Telegram's picker):
@@ -505,6 +545,57 @@ pub fn split_text(text: &str, limit: usize) -> Vec<String> {
     chunks
 }
 
+/// What an adapter asks suggestions for while someone types a command's
+/// option (Discord's autocomplete).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SuggestionKind {
+    /// The caller's legal moves in their game (the one named, else their
+    /// game in the chat), when it is their turn: SAN starting with what was
+    /// typed. In a hidden-information game only what their own view shows.
+    Move {
+        /// The game id given in another option, if any.
+        game: Option<String>,
+    },
+    /// Time controls (`3+2`, `10+5`, `1d`) from the clock presets.
+    Clock,
+    /// The caller's own challenges and games, by id.
+    Game,
+}
+
+/// A question for suggestions: who is typing where, and what so far. The
+/// service answers it without changing or storing anything.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SuggestionRequest {
+    /// Where the command is being typed.
+    pub chat: ChatRef,
+    /// Whether that is a private chat with the bot.
+    pub private: bool,
+    /// Who is typing.
+    pub actor: UserRef,
+    /// The platform's locale of the actor, if known.
+    pub locale: Option<String>,
+    /// What the suggestions are for.
+    pub kind: SuggestionKind,
+    /// What has been typed so far.
+    pub typed: String,
+}
+
+/// One suggestion: what people read and what the option receives.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Suggestion {
+    /// Shown in the list (1–100 characters).
+    pub label: String,
+    /// Put in the option when chosen (at most 100 characters).
+    pub value: String,
+}
+
+/// The most suggestions anyone shows at once (Discord's 25 choices).
+pub const MAX_SUGGESTIONS: usize = 25;
+
+/// A boxed future returned by [`Handler::suggest`].
+pub type SuggestionFuture<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Vec<Suggestion>> + Send + 'a>>;
+
 /// A boxed future returned by [`Handler::handle`].
 pub type HandlerFuture<'a> =
     std::pin::Pin<Box<dyn std::future::Future<Output = Vec<Delivery>> + Send + 'a>>;
@@ -516,6 +607,13 @@ pub type HandlerFuture<'a> =
 pub trait Handler: Send + Sync + 'static {
     /// Handles one request and returns what to send, in order.
     fn handle(&self, request: Request) -> HandlerFuture<'_>;
+
+    /// Suggestions for an option being typed, at most [`MAX_SUGGESTIONS`];
+    /// nothing changes. A handler without any answers none.
+    fn suggest(&self, request: SuggestionRequest) -> SuggestionFuture<'_> {
+        drop(request);
+        Box::pin(async { Vec::new() })
+    }
 }
 
 #[cfg(test)]
@@ -541,6 +639,7 @@ mod tests {
                 side: "w".into(),
             },
             ButtonAction::KeepPlaying { game: game.clone() },
+            ButtonAction::AskResign { game: game.clone() },
             ButtonAction::SetupRandom { game: game.clone() },
             ButtonAction::SetupReady { game },
         ];

@@ -98,6 +98,10 @@ referee-impossible = { $id }: { $player } ({ $color }) tried an impossible move.
 you-impossible = { $id }: “{ $move }” is impossible. It is still your move — try another.
 color-white = white
 color-black = black
+clock-preset-bullet = bullet
+clock-preset-blitz = blitz
+clock-preset-rapid = rapid
+clock-preset-classical = classical
 clock-none = no clock
 clock-per-move = { $days ->
     [one] { $days } day per move
@@ -135,6 +139,8 @@ button-play-on = Play on
 button-setup-random = Random
 button-setup-ready = Ready
 button-show-board = Show board
+button-offer-draw = Offer draw
+button-takeback = Take back
 resign-kept = Game { $id } goes on.
 
 ## Results

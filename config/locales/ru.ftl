@@ -99,6 +99,10 @@ referee-impossible = { $id }: { $player } ({ $color }): попытка нево�
 you-impossible = { $id }: «{ $move }» — невозможно. Ход по-прежнему ваш — попробуйте другой.
 color-white = белые
 color-black = чёрные
+clock-preset-bullet = пуля
+clock-preset-blitz = блиц
+clock-preset-rapid = рапид
+clock-preset-classical = классика
 clock-none = без часов
 clock-per-move = { $days ->
     [one] { $days } день на ход
@@ -137,6 +141,8 @@ button-play-on = Играть дальше
 button-setup-random = Случайно
 button-setup-ready = Готов
 button-show-board = Показать доску
+button-offer-draw = Предложить ничью
+button-takeback = Вернуть ход
 resign-kept = Партия { $id } продолжается.
 
 ## Результаты

@@ -12,10 +12,10 @@ use poise::serenity_prelude as serenity;
 use poise::CreateReply;
 use serenity::{AutocompleteChoice, CreateAutocompleteResponse};
 
-use super::caller::{user_ref, Caller};
+use super::caller::{chat_ref, user_ref, Caller};
 use super::texts::Lang;
 use super::{Context, Data, Error};
-use crate::api::{Action, UserRef};
+use crate::api::{Action, SuggestionKind, SuggestionRequest, UserRef};
 
 /// Every command, ready for poise.
 pub(super) fn all() -> Vec<poise::Command<Data, Error>> {
@@ -40,66 +40,6 @@ pub(super) fn all() -> Vec<poise::Command<Data, Error>> {
         help(),
         lang(),
     ]
-}
-
-/// A clock offered by `/play`; the service receives its text form.
-#[derive(poise::ChoiceParameter, Clone, Copy, Debug)]
-pub(super) enum Clock {
-    #[name = "Bullet 1+0"]
-    #[name_localized("ru", "Пуля 1+0")]
-    Bullet,
-    #[name = "Blitz 3+2"]
-    #[name_localized("ru", "Блиц 3+2")]
-    Blitz,
-    #[name = "Rapid 10+5"]
-    #[name_localized("ru", "Рапид 10+5")]
-    Rapid,
-    #[name = "Classical 30+20"]
-    #[name_localized("ru", "Классика 30+20")]
-    Classical,
-    #[name = "Correspondence: 1 day per move"]
-    #[name_localized("ru", "По переписке: 1 день на ход")]
-    Daily,
-}
-
-impl Clock {
-    /// The clock as the service reads it: the preset's name (one table,
-    /// [`crate::clock::PRESETS`], for typed and chosen clocks alike).
-    fn service_text(self) -> &'static str {
-        match self {
-            Clock::Bullet => "bullet",
-            Clock::Blitz => "blitz",
-            Clock::Rapid => "rapid",
-            Clock::Classical => "classical",
-            Clock::Daily => "1d",
-        }
-    }
-}
-
-#[cfg(test)]
-mod clock_tests {
-    use super::Clock;
-    use crate::clock::{TimeControl, MINUTE, SECOND};
-    use poise::ChoiceParameter;
-
-    #[test]
-    fn the_clock_choices_show_what_the_service_plays() {
-        for clock in [Clock::Bullet, Clock::Blitz, Clock::Rapid, Clock::Classical] {
-            let Ok(TimeControl::Increment { base, increment }) =
-                TimeControl::parse(clock.service_text())
-            else {
-                panic!("{clock:?} is a preset");
-            };
-            let label = format!("{}+{}", base / MINUTE, increment / SECOND);
-            assert!(
-                clock.name().ends_with(&label),
-                "{} is {label}",
-                clock.name()
-            );
-            let russian = clock.localized_name("ru").unwrap_or_default();
-            assert!(russian.ends_with(&label), "{russian} is {label}");
-        }
-    }
 }
 
 /// The colour the challenger wants.
@@ -156,10 +96,12 @@ async fn play(
     #[name_localized("ru", "соперник")]
     #[description_localized("ru", "Кого вы вызываете (любого, если пусто)")]
     opponent: Option<serenity::User>,
-    #[description = "Time control (none if empty)"]
+    #[description = "Time control: 3+2, 10+5, 1d … (none if empty)"]
     #[name_localized("ru", "часы")]
-    #[description_localized("ru", "Контроль времени (без часов, если пусто)")]
-    clock: Option<Clock>,
+    #[description_localized("ru", "Контроль времени: 3+2, 10+5, 1d … (без часов, если пусто)")]
+    #[autocomplete = "autocomplete_clock"]
+    #[max_length = 16]
+    clock: Option<String>,
     #[description = "Your colour"]
     #[name_localized("ru", "цвет")]
     #[description_localized("ru", "Ваш цвет")]
@@ -192,7 +134,7 @@ async fn play(
             )
         })
     };
-    let clock = clock.map(|clock| clock.service_text().to_string());
+    let clock = clock.filter(|clock| !clock.trim().is_empty());
     let color = colour.map(|colour| colour.service_text().to_string());
     let action = if partner.is_some() || opponent2.is_some() {
         // A team challenge: the seats nobody is named for stay open.
@@ -243,6 +185,7 @@ macro_rules! simple_commands {
                 #[description = "Game id, when you play several here"]
                 #[name_localized("ru", "партия")]
                 #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+                #[autocomplete = "autocomplete_game"]
                 #[max_length = 64]
                 $game: Option<String>,
             )?
@@ -309,12 +252,14 @@ async fn move_(
     #[description = "The move"]
     #[name_localized("ru", "ход")]
     #[description_localized("ru", "Ход")]
+    #[autocomplete = "autocomplete_move"]
     #[max_length = 100]
     #[rename = "move"]
     text: String,
     #[description = "Game id, when you play several here"]
     #[name_localized("ru", "партия")]
     #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+    #[autocomplete = "autocomplete_game"]
     #[max_length = 64]
     game: Option<String>,
 ) -> Result<(), Error> {
@@ -452,6 +397,80 @@ async fn autocomplete_variant(ctx: Context<'_>, partial: &str) -> CreateAutocomp
         .into_iter()
         .map(|(_, choice)| choice)
         .take(25)
+        .collect();
+    CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// The caller's legal moves in their game (the one the `game` option
+/// names, if filled in), as the service suggests them.
+async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let game = match ctx {
+        poise::Context::Application(app) => app
+            .interaction
+            .data
+            .options()
+            .into_iter()
+            .find(|option| option.name == "game")
+            .and_then(|option| match option.value {
+                serenity::ResolvedValue::String(text) => Some(text.to_owned()),
+                serenity::ResolvedValue::Autocomplete { value, .. } => Some(value.to_owned()),
+                _ => None,
+            })
+            .filter(|game| !game.trim().is_empty()),
+        poise::Context::Prefix(_) => None,
+    };
+    suggest(ctx, SuggestionKind::Move { game }, partial).await
+}
+
+/// Clocks (`3+2`, `10+5`, `1d` …) as the service suggests them.
+async fn autocomplete_clock(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    suggest(ctx, SuggestionKind::Clock, partial).await
+}
+
+/// The caller's own games, by id.
+async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    suggest(ctx, SuggestionKind::Game, partial).await
+}
+
+/// Asks the service for suggestions and answers with at most 25 choices
+/// whose names (1–100 characters) and values (at most 100) Discord takes.
+async fn suggest(
+    ctx: Context<'_>,
+    kind: SuggestionKind,
+    partial: &str,
+) -> CreateAutocompleteResponse {
+    let poise::Context::Application(app) = ctx else {
+        return CreateAutocompleteResponse::new();
+    };
+    let interaction = app.interaction;
+    let in_dm = interaction.guild_id.is_none();
+    let request = SuggestionRequest {
+        chat: chat_ref(interaction.channel_id),
+        // Like `/move` itself: nobody else sees what is typed.
+        private: in_dm || matches!(kind, SuggestionKind::Move { .. }),
+        actor: user_ref(
+            &interaction.user,
+            interaction
+                .member
+                .as_ref()
+                .and_then(|member| member.nick.as_deref()),
+        ),
+        locale: Some(interaction.locale.clone()),
+        kind,
+        typed: partial.chars().take(100).collect(),
+    };
+    let choices = ctx
+        .data()
+        .handler
+        .suggest(request)
+        .await
+        .into_iter()
+        .filter(|suggestion| {
+            (1..=100).contains(&suggestion.label.chars().count())
+                && (1..=100).contains(&suggestion.value.chars().count())
+        })
+        .take(25)
+        .map(|suggestion| AutocompleteChoice::new(suggestion.label, suggestion.value))
         .collect();
     CreateAutocompleteResponse::new().set_choices(choices)
 }

@@ -16,7 +16,7 @@ use serenity::{
 };
 
 use super::texts::Lang;
-use crate::api::{split_text, Button, ButtonAction, Delivery, Target, UserRef};
+use crate::api::{split_text, Button, ButtonAction, Delivery, Image, Target, TurnCard, UserRef};
 
 /// The custom id of the "show my board" button of versions before
 /// [`ButtonAction::Board`]: still answered, for notices posted before.
@@ -260,6 +260,18 @@ impl Deliverer {
         delivery: &Delivery,
         lang: Lang,
     ) -> Result<(), serenity::Error> {
+        if let Some(card) = delivery.game.as_ref().and_then(|game| game.turn.as_ref()) {
+            let (embed, file) = turn_embed(card, delivery.image.as_ref(), lang);
+            let mut message = CreateMessage::new()
+                .embed(embed)
+                .allowed_mentions(CreateAllowedMentions::new())
+                .components(button_rows(&delivery.buttons));
+            if let Some(file) = file {
+                message = message.add_file(file);
+            }
+            channel.send_message(&self.http, message).await?;
+            return Ok(());
+        }
         for part in parts(delivery, lang) {
             let mut message = CreateMessage::new()
                 .content(part.text)
@@ -457,6 +469,102 @@ fn parts(delivery: &Delivery, lang: Lang) -> Vec<Part> {
             }
         })
         .collect()
+}
+
+/// Discord's limits on an embed (characters): all texts together, the
+/// title, the description, a field's name and value; and its fields.
+const EMBED_TOTAL_CHARS: usize = 6000;
+const EMBED_TITLE_CHARS: usize = 256;
+const EMBED_DESCRIPTION_CHARS: usize = 4096;
+const EMBED_FIELD_NAME_CHARS: usize = 256;
+const EMBED_FIELD_VALUE_CHARS: usize = 1024;
+const EMBED_FIELDS: usize = 25;
+
+/// A turn as one embed: the title, what happened and whose turn it is, a
+/// field per clock (a live countdown `<t:…:R>` for the running one, the time
+/// left for the others) and the board inside, attached to the same message
+/// (`attachment://<file>`). Every part is cut to Discord's limits; a board
+/// larger than Discord takes is left out and the description says so.
+fn turn_embed(
+    card: &TurnCard,
+    image: Option<&Image>,
+    lang: Lang,
+) -> (serenity::CreateEmbed, Option<CreateAttachment>) {
+    let limit = crate::api::Platform::Discord.file_size_limit();
+    let file = image.filter(|image| image.bytes.len() <= limit);
+    let fields: Vec<(String, String)> = card
+        .clocks
+        .iter()
+        .take(EMBED_FIELDS)
+        .map(|clock| {
+            let name = if clock.player.trim().is_empty() {
+                "⏱".to_owned()
+            } else {
+                format!("⏱ {}", clock.player)
+            };
+            let value = match clock.deadline {
+                Some(deadline) => format!("<t:{}:R>", deadline.div_euclid(1000)),
+                None => clock.remaining.clone(),
+            };
+            (
+                clip(&name, EMBED_FIELD_NAME_CHARS),
+                clip(&value, EMBED_FIELD_VALUE_CHARS),
+            )
+        })
+        .collect();
+    let title = clip(&card.title, EMBED_TITLE_CHARS);
+    let mut description: Vec<&str> = card.events.iter().map(String::as_str).collect();
+    description.push(&card.status);
+    if image.is_some() && file.is_none() {
+        tracing::error!("an image is larger than Discord accepts; sending the embed without it");
+        description.push(lang.file_too_large());
+    }
+    let used: usize = title.chars().count()
+        + fields
+            .iter()
+            .map(|(name, value)| name.chars().count() + value.chars().count())
+            .sum::<usize>();
+    let room = EMBED_DESCRIPTION_CHARS.min(EMBED_TOTAL_CHARS.saturating_sub(used));
+    let description = clip(description.join("\n").trim(), room);
+    let mut embed = serenity::CreateEmbed::new()
+        .title(title)
+        .description(description)
+        .colour(serenity::Colour::new(0x769656));
+    for (name, value) in fields {
+        embed = embed.field(name, value, true);
+    }
+    let attachment = file.map(|image| {
+        let name = attachment_name(&image.file_name);
+        embed = embed.clone().image(format!("attachment://{name}"));
+        CreateAttachment::bytes(image.bytes.clone(), name)
+    });
+    (embed, attachment)
+}
+
+/// A file name `attachment://` can refer to: Discord keeps only letters,
+/// digits, `-`, `_` and `.` of an uploaded file's name.
+fn attachment_name(name: &str) -> String {
+    let kept: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        .collect();
+    if kept.trim_matches('.').is_empty() {
+        "board.png".to_owned()
+    } else {
+        kept
+    }
+}
+
+/// `text` cut to at most `limit` characters, marked with `…` where cut.
+fn clip(text: &str, limit: usize) -> String {
+    if text.chars().count() <= limit {
+        return text.to_owned();
+    }
+    let mut clipped: String = text.chars().take(limit.saturating_sub(1)).collect();
+    if limit > 0 {
+        clipped.push('…');
+    }
+    clipped
 }
 
 /// The service's buttons as Discord action rows (5 per row, at most 5 rows).

@@ -140,6 +140,7 @@ mod tests {
             id: "k7m2".into(),
             title: title.into(),
             started: true,
+            turn: None,
         }
     }
 

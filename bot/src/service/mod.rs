@@ -18,6 +18,7 @@ mod placing;
 mod play;
 mod present;
 mod setup;
+mod suggest;
 mod teams;
 mod timeline;
 
@@ -698,6 +699,7 @@ impl Service {
             ButtonAction::Board { game } => self.board(ctx, game).await,
             ButtonAction::Resign { game, side } => self.resign(ctx, &game, &side).await,
             ButtonAction::KeepPlaying { game } => self.keep_playing(ctx, Some(game)).await,
+            ButtonAction::AskResign { game } => self.ask_resign(ctx, Some(game)).await,
             ButtonAction::SetupRandom { game } => self.setup_button(ctx, &game, "random").await,
             ButtonAction::SetupReady { game } => self.setup_button(ctx, &game, "ready").await,
             ButtonAction::TakeSeat { game, seat } => {
@@ -721,6 +723,10 @@ impl Service {
 impl Handler for Service {
     fn handle(&self, request: Request) -> HandlerFuture<'_> {
         Box::pin(self.dispatch(request))
+    }
+
+    fn suggest(&self, request: crate::api::SuggestionRequest) -> crate::api::SuggestionFuture<'_> {
+        Box::pin(self.suggestions(request))
     }
 }
 

@@ -513,6 +513,7 @@ mod tests {
             id: id.to_owned(),
             title: "Fog of war: @alice vs @bob".to_owned(),
             started: false,
+            turn: None,
         };
         assert_eq!(
             deep_link_payload(Some(&game("k7m2")), Some("x.png")),
