@@ -707,3 +707,62 @@ async fn discord_refuses_bad_thread_names_and_too_many_threads() {
     discord.fake.limit_active_threads(1);
     code(&discord.post(&path, thread("second")).await, 400, 160_006);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_refuses_oversized_embeds_and_autocomplete_answers() {
+    let discord = Discord::start().await;
+    let path = format!("/channels/{CHANNEL}/messages");
+    let embed = |embed: Value| discord.post(&path, json!({ "embeds": [embed] }));
+    // An embed alone makes a message.
+    assert_eq!(
+        embed(json!({"title": "t", "description": "d"})).await.0,
+        200
+    );
+    let field = |name: String, value: String| json!({"name": name, "value": value});
+    for oversized in [
+        json!({"title": "t".repeat(257)}),
+        json!({"description": "d".repeat(4097)}),
+        json!({"fields": vec![field("n".into(), "v".into()); 26]}),
+        json!({"fields": [field("n".repeat(257), "v".into())]}),
+        json!({"fields": [field("n".into(), "v".repeat(1025))]}),
+        json!({"fields": [field(String::new(), "v".into())]}),
+        json!({"fields": [field("n".into(), String::new())]}),
+        // Each part within its limit, 6001 characters together.
+        json!({"title": "t".repeat(256), "description": "d".repeat(4096),
+               "fields": [field("n".into(), "v".repeat(1024)), field("n".repeat(256), "v".repeat(368))]}),
+    ] {
+        let answer = embed(oversized).await;
+        code(&answer, 400, 50035);
+        assert!(answer.1["errors"].is_object(), "{answer:?}");
+    }
+    assert_eq!(
+        embed(json!({"title": "t".repeat(256), "description": "d".repeat(4096),
+                     "fields": [field("n".into(), "v".repeat(1024)), field("n".repeat(256), "v".repeat(367))]}))
+        .await
+        .0,
+        200
+    );
+
+    let fake = &discord.fake;
+    let callback = |token: &str| format!("/interactions/1/{token}/callback");
+    let choices = |choices: Vec<Value>| json!({"type": 8, "data": {"choices": choices}});
+    let choice = |name: String, value: String| json!({"name": name, "value": value});
+    for (token, answer) in [
+        ("many", choices(vec![choice("e4".into(), "e4".into()); 26])),
+        ("unnamed", choices(vec![choice(String::new(), "e4".into())])),
+        (
+            "long-name",
+            choices(vec![choice("n".repeat(101), "e4".into())]),
+        ),
+        (
+            "long-value",
+            choices(vec![choice("e4".into(), "v".repeat(101))]),
+        ),
+    ] {
+        fake.open_interaction(token, CHANNEL, Some(GUILD_ID));
+        code(&discord.post(&callback(token), answer).await, 400, 50035);
+    }
+    fake.open_interaction("fine", CHANNEL, Some(GUILD_ID));
+    let fine = choices(vec![choice("n".repeat(100), "v".repeat(100)); 25]);
+    assert_eq!(discord.post(&callback("fine"), fine).await.0, 204);
+}

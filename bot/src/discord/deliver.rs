@@ -515,17 +515,30 @@ fn turn_embed(
     let title = clip(&card.title, EMBED_TITLE_CHARS);
     let mut description: Vec<&str> = card.events.iter().map(String::as_str).collect();
     description.push(&card.status);
+    let file_note;
     if image.is_some() && file.is_none() {
         tracing::error!("an image is larger than Discord accepts; sending the embed without it");
-        description.push(lang.file_too_large());
+        file_note = lang.file_too_large();
+        description.push(&file_note);
     }
+    let description = description.join("\n");
+    // The clocks take what the title and (up to a point) the news leave.
+    let reserved = description.chars().count().min(EMBED_TOTAL_CHARS / 4);
+    let mut used = title.chars().count() + reserved;
+    let fields: Vec<(String, String)> = fields
+        .into_iter()
+        .take_while(|(name, value)| {
+            used += name.chars().count() + value.chars().count();
+            used <= EMBED_TOTAL_CHARS
+        })
+        .collect();
     let used: usize = title.chars().count()
         + fields
             .iter()
             .map(|(name, value)| name.chars().count() + value.chars().count())
             .sum::<usize>();
     let room = EMBED_DESCRIPTION_CHARS.min(EMBED_TOTAL_CHARS.saturating_sub(used));
-    let description = clip(description.join("\n").trim(), room);
+    let description = clip(description.trim(), room);
     let mut embed = serenity::CreateEmbed::new()
         .title(title)
         .description(description)
@@ -658,6 +671,47 @@ mod tests {
             })
             .collect();
         assert_eq!(button_rows(&buttons).len(), 2);
+    }
+
+    #[test]
+    fn an_oversized_turn_still_fits_in_one_embed() {
+        let card = TurnCard {
+            title: "t".repeat(300),
+            events: vec!["e".repeat(3000), "f".repeat(3000)],
+            status: "s".repeat(100),
+            clocks: (0..30)
+                .map(|seat| crate::api::ClockReading {
+                    player: "p".repeat(300),
+                    remaining: "r".repeat(2000),
+                    deadline: (seat == 0).then_some(1_700_000_180_000),
+                })
+                .collect(),
+            buttons: Vec::new(),
+        };
+        let image = Image {
+            file_name: "k7 m2/0.png".into(),
+            bytes: b"\x89PNG".to_vec(),
+        };
+        let (embed, file) = turn_embed(&card, Some(&image), Lang::English);
+        let json = serde_json::to_value(&embed).expect("an embed serializes");
+        let chars = |value: &serde_json::Value| value.as_str().map_or(0, |t| t.chars().count());
+        let fields = json["fields"].as_array().expect("fields");
+        assert!(!fields.is_empty() && fields.len() <= EMBED_FIELDS);
+        assert_eq!(fields[0]["value"], "<t:1700000180:R>");
+        let total = chars(&json["title"])
+            + chars(&json["description"])
+            + fields
+                .iter()
+                .map(|field| chars(&field["name"]) + chars(&field["value"]))
+                .sum::<usize>();
+        assert!(total <= EMBED_TOTAL_CHARS, "{total}");
+        assert!(chars(&json["title"]) <= EMBED_TITLE_CHARS);
+        assert!(fields
+            .iter()
+            .all(|field| chars(&field["name"]) <= EMBED_FIELD_NAME_CHARS
+                && chars(&field["value"]) <= EMBED_FIELD_VALUE_CHARS));
+        assert_eq!(json["image"]["url"], "attachment://k7m20.png");
+        assert!(file.is_some());
     }
 
     #[test]
