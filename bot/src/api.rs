@@ -596,6 +596,24 @@ pub const MAX_SUGGESTIONS: usize = 25;
 pub type SuggestionFuture<'a> =
     std::pin::Pin<Box<dyn std::future::Future<Output = Vec<Suggestion>> + Send + 'a>>;
 
+/// What the service is busy with for an audience while it handles a
+/// request, for adapters that show it (Telegram's "sending a photo…").
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Activity {
+    /// A board image is being drawn.
+    DrawingImage,
+    /// A game animation (GIF) is being drawn.
+    DrawingAnimation,
+}
+
+/// Told by the service, before it draws, what it draws for whom; the
+/// service waits for the returned future (keep it short).
+pub type ActivityWatcher = std::sync::Arc<
+    dyn Fn(Target, Activity) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>
+        + Send
+        + Sync,
+>;
+
 /// A boxed future returned by [`Handler::handle`].
 pub type HandlerFuture<'a> =
     std::pin::Pin<Box<dyn std::future::Future<Output = Vec<Delivery>> + Send + 'a>>;
@@ -607,6 +625,13 @@ pub type HandlerFuture<'a> =
 pub trait Handler: Send + Sync + 'static {
     /// Handles one request and returns what to send, in order.
     fn handle(&self, request: Request) -> HandlerFuture<'_>;
+
+    /// Like [`Handler::handle`], telling `watcher` what is being drawn for
+    /// whom before drawing it. A handler that draws nothing ignores it.
+    fn handle_watched(&self, request: Request, watcher: ActivityWatcher) -> HandlerFuture<'_> {
+        drop(watcher);
+        self.handle(request)
+    }
 
     /// Suggestions for an option being typed, at most [`MAX_SUGGESTIONS`];
     /// nothing changes. A handler without any answers none.

@@ -141,6 +141,8 @@ impl Service {
             game: Some(self.game_ref(ctx.chat_lang, &row, false)),
         };
         let limit = ctx.req.chat.platform.file_size_limit();
+        self.busy(&delivery.target, crate::api::Activity::DrawingAnimation)
+            .await;
         delivery.image = self.game_gif(ctx.chat_lang, &row, &position, limit).await;
         Ok(vec![delivery])
     }

@@ -725,8 +725,38 @@ impl Handler for Service {
         Box::pin(self.dispatch(request))
     }
 
+    fn handle_watched(
+        &self,
+        request: Request,
+        watcher: crate::api::ActivityWatcher,
+    ) -> HandlerFuture<'_> {
+        Box::pin(WATCHER.scope(watcher, self.dispatch(request)))
+    }
+
     fn suggest(&self, request: crate::api::SuggestionRequest) -> crate::api::SuggestionFuture<'_> {
         Box::pin(self.suggestions(request))
+    }
+}
+
+tokio::task_local! {
+    /// Who wants to know what the request being handled draws (see
+    /// [`Handler::handle_watched`]).
+    static WATCHER: crate::api::ActivityWatcher;
+}
+
+/// How long drawing waits for the watcher (a chat action sent, say).
+const WATCHER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
+
+impl Service {
+    /// Tells the watcher of the request being handled, if any, that
+    /// `activity` for `target` begins; waits for it a short while at most.
+    pub(crate) async fn busy(&self, target: &Target, activity: crate::api::Activity) {
+        let Ok(told) = WATCHER.try_with(|watcher| watcher(target.clone(), activity)) else {
+            return;
+        };
+        if tokio::time::timeout(WATCHER_PATIENCE, told).await.is_err() {
+            tracing::debug!("the activity watcher took too long");
+        }
     }
 }
 

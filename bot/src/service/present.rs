@@ -138,6 +138,11 @@ impl Service {
         if ended {
             // The game-end summary: the whole game, move by move.
             let limit = chat_of(row).platform.file_size_limit();
+            self.busy(
+                &Target::Chat(chat_of(row)),
+                crate::api::Activity::DrawingAnimation,
+            )
+            .await;
             if let Some(gif) = self.game_gif(lang, row, game, limit).await {
                 deliveries.push(Delivery {
                     target: Target::Chat(chat_of(row)),
@@ -346,6 +351,8 @@ impl Service {
             .settings
             .text_boards
             .then(|| text_board(&view, decor.bottom));
+        self.busy(&delivery.target, crate::api::Activity::DrawingImage)
+            .await;
         if let Some(bytes) = self
             .draw_off_runtime(move || kodex_render::render_png(&view, &decor))
             .await

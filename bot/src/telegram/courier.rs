@@ -60,6 +60,9 @@ pub(super) struct Parcel {
     pub reply_to: Option<MessageId>,
     /// What to do when the chat refuses the message (a private chat the player never opened).
     pub if_refused: Option<Refusal>,
+    /// Set on a game's board message in a chat (the game's id): its buttons
+    /// are the game's keyboard, which only the latest such message keeps.
+    pub game_board: Option<String>,
 }
 
 impl Parcel {
@@ -82,6 +85,7 @@ impl Parcel {
             link: None,
             reply_to: None,
             if_refused: None,
+            game_board: None,
         })
     }
 }
@@ -123,6 +127,8 @@ pub(super) struct Courier {
     boards_as_documents: bool,
     directory: Arc<Directory>,
     queues: Lanes<ChatId, (ChatId, Parcel)>,
+    /// The message carrying each game's keyboard, per chat and game.
+    game_keyboards: std::sync::Mutex<std::collections::HashMap<(ChatId, String), MessageId>>,
 }
 
 impl Courier {
@@ -140,6 +146,7 @@ impl Courier {
                 bot_username,
                 boards_as_documents,
                 directory,
+                game_keyboards: std::sync::Mutex::default(),
                 queues: Lanes::new(
                     PARCELS_PER_CHAT,
                     QUEUE_IDLE,
@@ -166,17 +173,59 @@ impl Courier {
         &self.bot
     }
 
+    /// Whether boards go as documents rather than photos.
+    pub fn boards_as_documents(&self) -> bool {
+        self.boards_as_documents
+    }
+
     /// Removes the inline keyboard under a message. Only cosmetic (the
-    /// service refuses a stale press anyway), so a failure is just logged.
+    /// service refuses a stale press anyway), so a failure is just logged:
+    /// quietly when the message has none any more ("message is not
+    /// modified") or is gone ("message to edit not found").
     pub async fn remove_buttons(&self, chat: ChatId, message: MessageId) {
         let removed =
             with_retries(|| self.bot.edit_message_reply_markup(chat, message).send()).await;
-        if let Err(error) = removed {
-            tracing::warn!(
+        match removed {
+            Ok(_) => {}
+            Err(RequestError::Api(
+                ApiError::MessageNotModified | ApiError::MessageToEditNotFound,
+            )) => {
+                tracing::debug!(chat = chat.0, "the buttons were already gone");
+            }
+            Err(error) => tracing::warn!(
                 chat = chat.0,
                 error = describe(&error),
-                "could not remove the buttons of an answered message"
-            );
+                "could not remove the buttons of a message"
+            ),
+        }
+    }
+
+    /// Whether `message` carries a game's keyboard now (a press on it
+    /// settles nothing about the message itself).
+    pub fn is_game_keyboard(&self, chat: ChatId, message: MessageId) -> bool {
+        lock(&self.game_keyboards)
+            .iter()
+            .any(|((in_chat, _), carrier)| *in_chat == chat && *carrier == message)
+    }
+
+    /// A board of `game` was posted in `chat` as `message` (with the game's
+    /// keyboard when `keyed`): the message that carried it before loses it.
+    async fn moved_keyboard(
+        &self,
+        chat: ChatId,
+        game: String,
+        message: Option<MessageId>,
+        keyed: bool,
+    ) {
+        let previous = {
+            let mut keyboards = lock(&self.game_keyboards);
+            match message.filter(|_| keyed) {
+                Some(message) => keyboards.insert((chat, game), message),
+                None => keyboards.remove(&(chat, game)),
+            }
+        };
+        if let Some(previous) = previous.filter(|previous| Some(*previous) != message) {
+            self.remove_buttons(chat, previous).await;
         }
     }
 
@@ -210,7 +259,12 @@ impl Courier {
             result => result,
         };
         match result {
-            Ok(()) => {}
+            Ok(message) => {
+                if let Some(game) = parcel.game_board.clone() {
+                    let keyed = !parcel.buttons.is_empty();
+                    self.moved_keyboard(chat, game, message, keyed).await;
+                }
+            }
             Err(error) if is_refusal(&error) => self.refused(chat, parcel),
             Err(error) => tracing::error!(
                 chat = chat.0,
@@ -263,7 +317,8 @@ impl Courier {
 
     /// Sends one parcel: the image with its caption and keyboard, then any text
     /// that did not fit in the caption, split at Telegram's message limit.
-    async fn send(&self, chat: ChatId, parcel: &Parcel) -> Result<(), RequestError> {
+    /// Returns the message that carries the keyboard (the last one sent).
+    async fn send(&self, chat: ChatId, parcel: &Parcel) -> Result<Option<MessageId>, RequestError> {
         let markup = keyboard(&parcel.buttons, parcel.link.as_ref());
         let text = parcel.text.trim();
         // The service marks monospace text boards with ``` fences, which
@@ -298,18 +353,19 @@ impl Courier {
                 markup: markup.clone().filter(|_| caption_fits),
                 reply_to: answering,
             };
-            self.send_image(chat, image, &extras).await?;
+            let sent = self.send_image(chat, image, &extras).await?;
             if caption_fits {
-                return Ok(());
+                return Ok(Some(sent));
             }
             answering = None;
         }
         if text.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
         let chunks = split_text(text, MESSAGE_LIMIT);
         let last = chunks.len().saturating_sub(1);
         let mut inside_fence = false;
+        let mut last_sent = None;
         for (index, chunk) in chunks.into_iter().enumerate() {
             let chunk_markup = markup.clone().filter(|_| index == last);
             let chunk = if html {
@@ -319,7 +375,7 @@ impl Courier {
             } else {
                 chunk
             };
-            with_retries(|| {
+            let sent = with_retries(|| {
                 let mut request = self.bot.send_message(chat, chunk.clone());
                 if html {
                     request = request.parse_mode(ParseMode::Html);
@@ -333,8 +389,9 @@ impl Courier {
                 request.send()
             })
             .await?;
+            last_sent = Some(sent.id);
         }
-        Ok(())
+        Ok(last_sent)
     }
 
     async fn send_image(
@@ -342,7 +399,7 @@ impl Courier {
         chat: ChatId,
         image: &Image,
         extras: &MediaExtras<'_>,
-    ) -> Result<(), RequestError> {
+    ) -> Result<MessageId, RequestError> {
         let file = || InputFile::memory(image.bytes.clone()).file_name(image.file_name.clone());
         if is_gif(image) {
             return send_media(|| self.bot.send_animation(chat, file()), extras).await;
@@ -394,14 +451,21 @@ macro_rules! media_payloads {
 
 media_payloads!(SendPhoto, SendAnimation, SendDocument);
 
+/// Locks a map; a panic elsewhere while holding it leaves a usable map.
+fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Sends one media message made by `request`, retrying as [`with_retries`] does.
 async fn send_media<R>(
     request: impl Fn() -> R,
     extras: &MediaExtras<'_>,
-) -> Result<(), RequestError>
+) -> Result<MessageId, RequestError>
 where
     R: TelegramRequest<Err = RequestError>,
-    R::Payload: MediaPayload,
+    R::Payload: MediaPayload + teloxide::requests::Payload<Output = teloxide::types::Message>,
 {
     with_retries(|| {
         let mut request = request();
@@ -409,7 +473,7 @@ where
         request.send()
     })
     .await
-    .map(drop)
+    .map(|message| message.id)
 }
 
 /// An answer to `message` that is still sent if the message is gone.
