@@ -377,6 +377,69 @@ async fn telegram_refuses_groups_the_bot_left_does_not_know_or_that_migrated() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn telegram_refuses_unknown_chat_actions_closed_chats_and_edits_of_missing_messages() {
+    let telegram = Telegram::start().await;
+    let action = |chat: i64, action: &str| json!({"chat_id": chat, "action": action});
+    let fine = telegram
+        .call("sendChatAction", action(GROUP, "upload_photo"))
+        .await;
+    assert_eq!((fine.0, &fine.1["result"]), (200, &json!(true)), "{fine:?}");
+    assert_eq!(
+        telegram
+            .call("sendChatAction", action(ALICE, "upload_video"))
+            .await
+            .0,
+        200
+    );
+    refused(
+        &telegram
+            .call("sendChatAction", action(GROUP, "drawing"))
+            .await,
+        400,
+        "Bad Request: wrong parameter action in request",
+    );
+    refused(
+        &telegram
+            .call("sendChatAction", action(-999, "typing"))
+            .await,
+        400,
+        "Bad Request: chat not found",
+    );
+    telegram.fake.add_person(12, "bob", "en", false);
+    refused(
+        &telegram.call("sendChatAction", action(12, "typing")).await,
+        403,
+        "Forbidden: bot can't initiate conversation with a user",
+    );
+    // A keyboard edit of a message that does not exist, or that changes
+    // nothing.
+    refused(
+        &telegram
+            .call(
+                "editMessageReplyMarkup",
+                json!({"chat_id": GROUP, "message_id": 999_999}),
+            )
+            .await,
+        400,
+        "Bad Request: message to edit not found",
+    );
+    let sent = telegram
+        .call("sendMessage", json!({"chat_id": GROUP, "text": "board"}))
+        .await;
+    let id = sent.1["result"]["message_id"].clone();
+    refused(
+        &telegram
+            .call(
+                "editMessageReplyMarkup",
+                json!({"chat_id": GROUP, "message_id": id}),
+            )
+            .await,
+        400,
+        "Bad Request: message is not modified",
+    );
+}
+
 // ---------------------------------------------------------------------------
 // Discord
 
