@@ -596,6 +596,26 @@ pub const MAX_SUGGESTIONS: usize = 25;
 pub type SuggestionFuture<'a> =
     std::pin::Pin<Box<dyn std::future::Future<Output = Vec<Suggestion>> + Send + 'a>>;
 
+/// Who reads one of an adapter's own texts (a notice, a button label, an
+/// error): its language is theirs.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Reader {
+    /// One person: their `/lang`, else `locale` (their platform's), else
+    /// the default.
+    Person {
+        /// The person.
+        user: UserRef,
+        /// Their platform locale, if known (`"ru"`, `"en-US"`).
+        locale: Option<String>,
+    },
+    /// Everyone in a chat: the chat's language (`/lang chat`, else the
+    /// platform's locale of the chat, else the default).
+    Chat(ChatRef),
+}
+
+/// A boxed future returned by [`Handler::text`].
+pub type TextFuture<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = String> + Send + 'a>>;
+
 /// What the service is busy with for an audience while it handles a
 /// request, for adapters that show it (Telegram's "sending a photo…").
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -631,6 +651,25 @@ pub trait Handler: Send + Sync + 'static {
     fn handle_watched(&self, request: Request, watcher: ActivityWatcher) -> HandlerFuture<'_> {
         drop(watcher);
         self.handle(request)
+    }
+
+    /// The message `key` of the locale files (`config/locales/*.ftl`) with
+    /// `args`, in `reader`'s language: how adapters write their own texts.
+    /// Without a service (a test's toy handler), English or the person's
+    /// platform locale.
+    fn text(
+        &self,
+        reader: Reader,
+        key: &'static str,
+        args: Vec<(&'static str, String)>,
+    ) -> TextFuture<'_> {
+        let lang = match &reader {
+            Reader::Person { locale, .. } => locale.as_deref().and_then(crate::i18n::Lang::parse),
+            Reader::Chat(_) => None,
+        };
+        Box::pin(
+            async move { crate::i18n::catalogue().format(lang.unwrap_or_default(), key, &args) },
+        )
     }
 
     /// Suggestions for an option being typed, at most [`MAX_SUGGESTIONS`];

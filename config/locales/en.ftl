@@ -292,3 +292,22 @@ help =
     Kriegspiel: the same, and you see only your own pieces; a move the real position forbids is "impossible" and you try again.
     Battle chess and other setup games: after /accept send your setup to me in private (Ke1 Qd1 e2, a FEN half, random, ready); in placement games (Frolov chess, Maharajah) place one piece at a time here, in turn. Kriegspiel from a secret setup (kriegspielbattle) keeps both setups secret for the whole game.
     Janggi: pieces stand on the points; type pass (or your general's square twice, e2e2) to pass your turn; a draw is decided on points (/rules janggi).
+
+## What the adapters write themselves (notices, fallbacks, button labels).
+adapter-dm-refused = { $mention }, I can't send you direct messages (your DMs are closed or I am blocked). Press the button to see your board here; only you will see it.
+adapter-sent-by-dm = Sent to your direct messages.
+adapter-show-my-board = Show my board
+adapter-game-continues = Game { $game } continues in { $thread }.
+adapter-send-failed = Discord did not let me post the reply. Check that I may send messages and attach files in this channel, then try again.
+adapter-file-too-large = (The image was too large for { $platform } to take.)
+adapter-bad-options = I could not read the command's options. Please try again.
+adapter-internal-error = Something went wrong on my side. Please try again.
+adapter-unknown-command = I no longer have this command. /help lists the ones I have.
+adapter-deep-link-prompt = { $player }, your board is for your eyes only. Tap the button, then Start, and I'll send it to our private chat.
+adapter-note-link-prompt = { $player }, I have a private answer for you. Tap the button, then Start, so that I can write to you.
+adapter-note-link-button = Open the private chat
+adapter-deep-link-button = Open my board
+adapter-picker-prompt = Choose a variant:
+adapter-picker-computer-prompt = A game against the computer. Choose a variant:
+adapter-picker-not-yours = This menu is for whoever typed /play.
+adapter-picker-expired = This menu has expired; type /play again.

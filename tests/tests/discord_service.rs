@@ -1096,3 +1096,48 @@ async fn clock_autocomplete_suggests_the_presets_and_what_was_typed() {
     assert_eq!(own[0]["value"], "4+4");
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_adapters_own_notes_follow_the_users_lang() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "adapter-lang").await;
+    // Bob's Discord is in English; he chooses Russian.
+    let token = fake
+        .slash(
+            &bob(),
+            CHANNEL,
+            Some(GUILD_ID),
+            "lang",
+            vec![integer_option("language", 1)],
+            &[],
+        )
+        .await;
+    fake.wait_for_ephemeral("the language set", &token).await;
+    accepted_game(&fake, "fogofwar").await;
+    let dm = fake
+        .wait_for("alice's private board", |fake| {
+            fake.dm_channel_of(alice().id)
+        })
+        .await;
+    fake.say(&alice(), dm, None, "e4").await;
+    fake.wait_for("bob's second board", |fake| {
+        (fake.dms_to(bob().id).len() == 2).then_some(())
+    })
+    .await;
+    // Bob's /move goes by DM; the note where he typed it is in his /lang.
+    let token = fake
+        .slash(
+            &bob(),
+            CHANNEL,
+            Some(GUILD_ID),
+            "move",
+            vec![string_option("move", "e5")],
+            &[],
+        )
+        .await;
+    let pointer = fake
+        .wait_for_ephemeral("the pointer to the DM", &token)
+        .await;
+    assert_eq!(pointer.text(), "Отправлено вам в личные сообщения.");
+    bot.stop().await;
+}

@@ -1069,3 +1069,34 @@ async fn the_latest_board_carries_the_games_keyboard_and_a_photo_is_announced_fi
     .await;
     assert!(chat_action_at(fake, at, GROUP, "upload_video").is_some());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_deep_link_prompt_is_in_the_groups_language() {
+    let harness = start("group-lang", false).await;
+    let fake = &harness.fake;
+    fake.set_status(GROUP, ALICE, "administrator");
+    fake.say(GROUP, ALICE, "/lang chat ru");
+    fake.wait_for(0, "the group's language set", |call| {
+        call.delivered_to(GROUP) || call.delivered_to(ALICE)
+    })
+    .await;
+    alice_challenges_bob(fake, "fog").await;
+    let (_, link) = fake
+        .wait_for(0, "Bob's deep link", |call| {
+            call.delivered_to(GROUP) && !call.button_urls().is_empty()
+        })
+        .await;
+    assert!(link.text().starts_with("@bob"), "{}", link.text());
+    assert!(
+        link.text().contains("ваша доска видна только вам"),
+        "{}",
+        link.text()
+    );
+    let labels: Vec<String> = link.params["reply_markup"]["inline_keyboard"][0]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|button| button["text"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(labels, ["Открыть мою доску"]);
+}

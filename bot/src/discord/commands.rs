@@ -13,7 +13,7 @@ use poise::CreateReply;
 use serenity::{AutocompleteChoice, CreateAutocompleteResponse};
 
 use super::caller::{chat_ref, user_ref, Caller};
-use super::texts::Lang;
+use super::texts;
 use super::{Context, Data, Error};
 use crate::api::{Action, SuggestionKind, SuggestionRequest, UserRef};
 
@@ -518,11 +518,13 @@ pub(super) async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     } = &error
     {
         tracing::info!("a slash command the bot does not have: {error}");
-        let lang = Lang::of(Some(&interaction.locale));
+        let reader = texts::person(interaction.user.id, Some(&interaction.locale));
+        let handler = framework.user_data.handler.as_ref();
+        let text = texts::say(handler, reader, "adapter-unknown-command").await;
         let answer = serenity::CreateInteractionResponse::Message(
             serenity::CreateInteractionResponseMessage::new()
                 .ephemeral(true)
-                .content(lang.unknown_command()),
+                .content(text),
         );
         if let Err(error) = interaction
             .create_response(&framework.serenity_context.http, answer)
@@ -536,21 +538,22 @@ pub(super) async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         poise::FrameworkError::ArgumentParse { .. }
         | poise::FrameworkError::CommandStructureMismatch { .. } => {
             tracing::info!("unreadable command options: {error}");
-            Some(Lang::bad_options as fn(Lang) -> &'static str)
+            Some("adapter-bad-options")
         }
         poise::FrameworkError::Command { .. } | poise::FrameworkError::CommandPanic { .. } => {
             tracing::warn!("command failed: {error}");
-            Some(Lang::internal_error as fn(Lang) -> &'static str)
+            Some("adapter-internal-error")
         }
         _ => {
             tracing::warn!("discord framework error: {error}");
             // Where someone is waiting for an answer, they get one.
-            Some(Lang::internal_error as fn(Lang) -> &'static str)
+            Some("adapter-internal-error")
         }
     };
-    if let (Some(text), Some(ctx)) = (text, error.ctx()) {
-        let lang = Lang::of(ctx.locale());
-        let reply = CreateReply::default().ephemeral(true).content(text(lang));
+    if let (Some(key), Some(ctx)) = (text, error.ctx()) {
+        let reader = texts::person(ctx.author().id, ctx.locale());
+        let text = texts::say(ctx.data().handler.as_ref(), reader, key).await;
+        let reply = CreateReply::default().ephemeral(true).content(text);
         if let Err(error) = ctx.send(reply).await {
             tracing::warn!("telling the user about an error failed: {error}");
         }

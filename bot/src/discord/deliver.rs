@@ -15,8 +15,10 @@ use serenity::{
     UserId,
 };
 
-use super::texts::Lang;
-use crate::api::{split_text, Button, ButtonAction, Delivery, Image, Target, TurnCard, UserRef};
+use super::texts;
+use crate::api::{
+    split_text, Button, ButtonAction, Delivery, Handler, Image, Reader, Target, TurnCard, UserRef,
+};
 
 /// The custom id of the "show my board" button of versions before
 /// [`ButtonAction::Board`]: still answered, for notices posted before.
@@ -63,8 +65,8 @@ impl SharedState {
         }
     }
 
-    fn lang_of(&self, user: UserId) -> Lang {
-        Lang::of(lock(&self.locales).get(&user).map(String::as_str))
+    fn locale_of(&self, user: UserId) -> Option<String> {
+        lock(&self.locales).get(&user).cloned()
     }
 }
 
@@ -126,15 +128,14 @@ impl InteractionOrigin {
     }
 }
 
-impl Origin {
-    /// The language of whoever is waiting for an answer (English when nobody is).
-    fn lang(&self) -> Lang {
-        match self {
-            Origin::Interaction(interaction) => Lang::of(Some(&interaction.locale)),
-            Origin::Outbox | Origin::Message { .. } => Lang::English,
-        }
+impl InteractionOrigin {
+    /// The interaction's user, as the reader of the adapter's own texts.
+    fn reader(&self) -> Reader {
+        texts::person(self.actor, Some(&self.locale))
     }
+}
 
+impl Origin {
     fn public_channel(&self) -> Option<ChannelId> {
         match self {
             Origin::Outbox => None,
@@ -161,12 +162,44 @@ impl Origin {
 pub(crate) struct Deliverer {
     http: Arc<Http>,
     state: Arc<SharedState>,
+    /// Where the adapter's own texts come from.
+    handler: Arc<dyn Handler>,
 }
 
 impl Deliverer {
     /// A deliverer using this HTTP client.
-    pub(crate) fn new(http: Arc<Http>, state: Arc<SharedState>) -> Deliverer {
-        Deliverer { http, state }
+    pub(crate) fn new(
+        http: Arc<Http>,
+        state: Arc<SharedState>,
+        handler: Arc<dyn Handler>,
+    ) -> Deliverer {
+        Deliverer {
+            http,
+            state,
+            handler,
+        }
+    }
+
+    /// The adapter's own text `key` for `reader`.
+    async fn say(&self, reader: Reader, key: &'static str) -> String {
+        texts::say(self.handler.as_ref(), reader, key).await
+    }
+
+    /// The note added where `delivery`'s image is larger than Discord
+    /// takes, in `reader`'s language; empty when it fits.
+    async fn oversized_note(&self, delivery: &Delivery, reader: Reader) -> String {
+        let limit = crate::api::Platform::Discord.file_size_limit();
+        if delivery
+            .image
+            .as_ref()
+            .is_none_or(|image| image.bytes.len() <= limit)
+        {
+            return String::new();
+        }
+        let args = vec![("platform", "Discord".to_owned())];
+        self.handler
+            .text(reader, "adapter-file-too-large", args)
+            .await
     }
 
     /// The state shared with the event handlers.
@@ -189,8 +222,8 @@ impl Deliverer {
                         tracing::warn!("delivery to a chat with a malformed Discord id");
                         continue;
                     };
-                    let lang = origin.lang();
-                    if let Err(error) = self.send_to_channel(channel, &delivery, lang).await {
+                    let reader = Reader::Chat(chat.clone());
+                    if let Err(error) = self.send_to_channel(channel, &delivery, reader).await {
                         tracing::warn!("posting in channel {channel} failed: {error}");
                         self.report_failure(origin).await;
                     }
@@ -212,8 +245,8 @@ impl Deliverer {
         }
         if let Origin::Interaction(interaction) = origin {
             if interaction.thinking && interaction.answered_by_dm {
-                let text = Lang::of(Some(&interaction.locale)).sent_by_dm();
-                let pointer = interaction.note(text);
+                let text = self.say(interaction.reader(), "adapter-sent-by-dm").await;
+                let pointer = interaction.note(&text);
                 self.send_ephemeral(interaction, &pointer).await;
             } else if interaction.thinking {
                 interaction.thinking = false;
@@ -258,10 +291,11 @@ impl Deliverer {
         &self,
         channel: ChannelId,
         delivery: &Delivery,
-        lang: Lang,
+        reader: Reader,
     ) -> Result<(), serenity::Error> {
+        let oversized = self.oversized_note(delivery, reader).await;
         if let Some(card) = delivery.game.as_ref().and_then(|game| game.turn.as_ref()) {
-            let (embed, file) = turn_embed(card, delivery.image.as_ref(), lang);
+            let (embed, file) = turn_embed(card, delivery.image.as_ref(), &oversized);
             let mut message = CreateMessage::new()
                 .embed(embed)
                 .allowed_mentions(CreateAllowedMentions::new())
@@ -272,7 +306,7 @@ impl Deliverer {
             channel.send_message(&self.http, message).await?;
             return Ok(());
         }
-        for part in parts(delivery, lang) {
+        for part in parts(delivery, &oversized) {
             let mut message = CreateMessage::new()
                 .content(part.text)
                 .allowed_mentions(CreateAllowedMentions::new())
@@ -293,9 +327,9 @@ impl Deliverer {
             tracing::warn!("private delivery to a malformed Discord user id");
             return;
         };
-        let lang = self.state.lang_of(user_id);
+        let reader = texts::person(user_id, self.state.locale_of(user_id).as_deref());
         let sent = match self.dm_channel(user_id).await {
-            Ok(channel) => self.send_to_channel(channel, delivery, lang).await,
+            Ok(channel) => self.send_to_channel(channel, delivery, reader).await,
             Err(error) => Err(error),
         };
         let error = match sent {
@@ -324,14 +358,24 @@ impl Deliverer {
             tracing::warn!("no channel to tell user {user_id} that a direct message failed");
             return;
         };
-        let lang = self.state.lang_of(user_id);
+        // Posted in the channel: in the channel's language.
+        let reader = texts::channel(channel);
+        let text = self
+            .handler
+            .text(
+                reader.clone(),
+                "adapter-dm-refused",
+                vec![("mention", format!("<@{user_id}>"))],
+            )
+            .await;
+        let label = self.say(reader, "adapter-show-my-board").await;
         let notice = CreateMessage::new()
-            .content(lang.dm_refused(&format!("<@{user_id}>")))
+            .content(text)
             .allowed_mentions(CreateAllowedMentions::new().users([user_id]))
             .components(vec![CreateActionRow::Buttons(vec![CreateButton::new(
                 ButtonAction::Board { game: None }.encode(),
             )
-            .label(lang.show_my_board())])]);
+            .label(label)])]);
         if let Err(error) = channel.send_message(&self.http, notice).await {
             tracing::warn!("posting the direct-message notice in {channel} failed: {error}");
         }
@@ -353,8 +397,8 @@ impl Deliverer {
         interaction: &mut InteractionOrigin,
         delivery: &Delivery,
     ) {
-        let lang = Lang::of(Some(&interaction.locale));
-        for part in parts(delivery, lang) {
+        let oversized = self.oversized_note(delivery, interaction.reader()).await;
+        for part in parts(delivery, &oversized) {
             let result = if interaction.thinking {
                 interaction.thinking = false;
                 let mut edit = EditInteractionResponse::new()
@@ -388,7 +432,8 @@ impl Deliverer {
     /// Tells the person waiting for an answer that Discord rejected a message.
     async fn report_failure(&self, origin: &mut Origin) {
         if let Origin::Interaction(interaction) = origin {
-            let notice = interaction.note(Lang::of(Some(&interaction.locale)).send_failed());
+            let text = self.say(interaction.reader(), "adapter-send-failed").await;
+            let notice = interaction.note(&text);
             self.send_ephemeral(interaction, &notice).await;
         }
     }
@@ -430,9 +475,9 @@ struct Part {
 /// Splits a delivery into messages within Discord's limits: long text is cut
 /// at line ends, the image and the buttons go with the last message. An
 /// image larger than Discord takes is left out and the text says so (in
-/// `lang`). Nothing at all (no text, image or buttons) makes no message:
+/// `oversized`). Nothing at all (no text, image or buttons) makes no message:
 /// Discord refuses empty ones (50006).
-fn parts(delivery: &Delivery, lang: Lang) -> Vec<Part> {
+fn parts(delivery: &Delivery, oversized: &str) -> Vec<Part> {
     let limit = crate::api::Platform::Discord.file_size_limit();
     let image = delivery
         .image
@@ -441,7 +486,7 @@ fn parts(delivery: &Delivery, lang: Lang) -> Vec<Part> {
     let mut text = delivery.text.clone();
     if image.is_none() && delivery.image.is_some() {
         tracing::error!("an image is larger than Discord accepts; sending the text alone");
-        text = format!("{}\n{}", text.trim_end(), lang.file_too_large());
+        text = format!("{}\n{oversized}", text.trim_end());
     }
     let mut chunks = split_text(&text, MAX_CONTENT_CHARS);
     if chunks.is_empty() {
@@ -488,7 +533,7 @@ const EMBED_FIELDS: usize = 25;
 fn turn_embed(
     card: &TurnCard,
     image: Option<&Image>,
-    lang: Lang,
+    oversized: &str,
 ) -> (serenity::CreateEmbed, Option<CreateAttachment>) {
     let limit = crate::api::Platform::Discord.file_size_limit();
     let file = image.filter(|image| image.bytes.len() <= limit);
@@ -515,11 +560,9 @@ fn turn_embed(
     let title = clip(&card.title, EMBED_TITLE_CHARS);
     let mut description: Vec<&str> = card.events.iter().map(String::as_str).collect();
     description.push(&card.status);
-    let file_note;
     if image.is_some() && file.is_none() {
         tracing::error!("an image is larger than Discord accepts; sending the embed without it");
-        file_note = lang.file_too_large();
-        description.push(&file_note);
+        description.push(oversized);
     }
     let description = description.join("\n");
     // The clocks take what the title and (up to a point) the news leave.
@@ -692,7 +735,7 @@ mod tests {
             file_name: "k7 m2/0.png".into(),
             bytes: b"\x89PNG".to_vec(),
         };
-        let (embed, file) = turn_embed(&card, Some(&image), Lang::English);
+        let (embed, file) = turn_embed(&card, Some(&image), "");
         let json = serde_json::to_value(&embed).expect("an embed serializes");
         let chars = |value: &serde_json::Value| value.as_str().map_or(0, |t| t.chars().count());
         let fields = json["fields"].as_array().expect("fields");

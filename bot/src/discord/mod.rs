@@ -218,7 +218,11 @@ pub async fn run_until(
         }
         let outbox_task = tokio::spawn(forward_outbox(
             Arc::clone(&outbox),
-            Deliverer::new(Arc::clone(&client.http), Arc::clone(&state)),
+            Deliverer::new(
+                Arc::clone(&client.http),
+                Arc::clone(&state),
+                Arc::clone(&handler),
+            ),
         ));
         let shard_manager = Arc::clone(&client.shard_manager);
         let result = tokio::select! {
@@ -294,8 +298,8 @@ async fn build_client(
                     tracing::error!("registering Discord slash commands failed: {error}");
                 }
                 Ok(Data {
+                    deliverer: Deliverer::new(Arc::clone(&ctx.http), state, Arc::clone(&handler)),
                     handler,
-                    deliverer: Deliverer::new(Arc::clone(&ctx.http), state),
                     variants,
                     game_threads,
                 })

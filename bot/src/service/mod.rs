@@ -725,6 +725,40 @@ impl Handler for Service {
         Box::pin(self.dispatch(request))
     }
 
+    fn text(
+        &self,
+        reader: crate::api::Reader,
+        key: &'static str,
+        args: Vec<(&'static str, String)>,
+    ) -> crate::api::TextFuture<'_> {
+        Box::pin(async move {
+            let lang = match &reader {
+                crate::api::Reader::Person { user, locale } => {
+                    let platform = user.platform.key();
+                    match self.chosen_lang(LangOwner::User, platform, &user.id).await {
+                        Some(lang) => lang,
+                        None => locale
+                            .as_deref()
+                            .and_then(Lang::parse)
+                            .unwrap_or(self.inner.settings.default_lang),
+                    }
+                }
+                crate::api::Reader::Chat(chat) => {
+                    self.chat_lang(chat.platform.key(), &chat.id).await
+                }
+            };
+            // What people typed (names) is echoed without control characters.
+            let msg = args.into_iter().fold(
+                Msg {
+                    key,
+                    args: Vec::new(),
+                },
+                |msg, (name, value)| msg.arg(name, value),
+            );
+            self.text(lang, &msg)
+        })
+    }
+
     fn handle_watched(
         &self,
         request: Request,

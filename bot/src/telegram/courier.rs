@@ -22,7 +22,7 @@ use teloxide::{ApiError, Bot, RequestError};
 
 use super::directory::Directory;
 use super::texts;
-use crate::api::{split_text, Button, Image};
+use crate::api::{split_text, Button, Handler, Image};
 use crate::lanes::Lanes;
 
 /// Telegram's limit on a photo/animation/document caption, in characters.
@@ -126,6 +126,8 @@ pub(super) struct Courier {
     bot_username: String,
     boards_as_documents: bool,
     directory: Arc<Directory>,
+    /// Where the adapter's own texts come from.
+    handler: Arc<dyn Handler>,
     queues: Lanes<ChatId, (ChatId, Parcel)>,
     /// The message carrying each game's keyboard, per chat and game.
     game_keyboards: std::sync::Mutex<std::collections::HashMap<(ChatId, String), MessageId>>,
@@ -138,6 +140,7 @@ impl Courier {
         bot_username: String,
         boards_as_documents: bool,
         directory: Arc<Directory>,
+        handler: Arc<dyn Handler>,
     ) -> Arc<Self> {
         Arc::new_cyclic(|courier: &Weak<Courier>| {
             let courier = courier.clone();
@@ -146,6 +149,7 @@ impl Courier {
                 bot_username,
                 boards_as_documents,
                 directory,
+                handler,
                 game_keyboards: std::sync::Mutex::default(),
                 queues: Lanes::new(
                     PARCELS_PER_CHAT,
@@ -265,7 +269,7 @@ impl Courier {
                     self.moved_keyboard(chat, game, message, keyed).await;
                 }
             }
-            Err(error) if is_refusal(&error) => self.refused(chat, parcel),
+            Err(error) if is_refusal(&error) => self.refused(chat, parcel).await,
             Err(error) => tracing::error!(
                 chat = chat.0,
                 error = describe(&error),
@@ -274,7 +278,7 @@ impl Courier {
         }
     }
 
-    fn refused(&self, chat: ChatId, parcel: Parcel) {
+    async fn refused(&self, chat: ChatId, parcel: Parcel) {
         let Some(Refusal {
             group,
             player,
@@ -290,24 +294,23 @@ impl Courier {
         {
             return;
         }
-        let locale = self.directory.locale(player);
-        let locale = locale.as_deref();
+        // Posted in the group: in the group's language.
+        let reader = texts::group(group);
         let address = format!("https://t.me/{}?start={payload}", self.bot_username);
         let Ok(url) = url::Url::parse(&address) else {
             tracing::error!("the deep link is not a valid URL");
             return;
         };
-        let (text, label) = if payload == NOTE_PAYLOAD {
-            (
-                texts::note_link_prompt(locale, &player_name),
-                texts::note_link_button(locale),
-            )
+        let (prompt, button) = if payload == NOTE_PAYLOAD {
+            ("adapter-note-link-prompt", "adapter-note-link-button")
         } else {
-            (
-                texts::deep_link_prompt(locale, &player_name),
-                texts::deep_link_button(locale),
-            )
+            ("adapter-deep-link-prompt", "adapter-deep-link-button")
         };
+        let text = self
+            .handler
+            .text(reader.clone(), prompt, vec![("player", player_name)])
+            .await;
+        let label = texts::say(self.handler.as_ref(), reader, button).await;
         let Some(mut prompt) = Parcel::new(text, None, Vec::new()) else {
             return;
         };
@@ -335,10 +338,16 @@ impl Courier {
                 chat = chat.0,
                 "an image is larger than Telegram accepts; sending the text alone"
             );
-            let locale = u64::try_from(chat.0)
-                .ok()
-                .and_then(|person| self.directory.locale(UserId(person)));
-            noted = format!("{}\n{}", text, texts::file_too_large(locale.as_deref()));
+            let reader = match u64::try_from(chat.0) {
+                Ok(person) => texts::person(UserId(person), self.directory.locale(UserId(person))),
+                Err(_) => texts::group(chat),
+            };
+            let args = vec![("platform", "Telegram".to_owned())];
+            let note = self
+                .handler
+                .text(reader, "adapter-file-too-large", args)
+                .await;
+            noted = format!("{text}\n{note}");
             noted.trim()
         } else {
             text

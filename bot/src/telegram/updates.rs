@@ -66,6 +66,7 @@ impl Adapter {
             bot_username.clone(),
             boards_as_documents,
             Arc::clone(&directory),
+            Arc::clone(&handler),
         );
         Arc::new(Adapter {
             handler,
@@ -153,7 +154,8 @@ impl Adapter {
         if !private {
             let locale = from.language_code.as_deref();
             if let Some(buttons) = self.picker.open(&action, from.id, locale) {
-                if let Some(menu) = Parcel::new(texts::picker_prompt(locale), None, buttons) {
+                let prompt = self.say(texts::group(chat), "adapter-picker-prompt").await;
+                if let Some(menu) = Parcel::new(prompt, None, buttons) {
                     self.courier.enqueue(chat, menu);
                 }
                 return;
@@ -213,6 +215,11 @@ impl Adapter {
         })
     }
 
+    /// The adapter's own text `key` for `reader`.
+    async fn say(&self, reader: crate::api::Reader, key: &'static str) -> String {
+        texts::say(self.handler.as_ref(), reader, key).await
+    }
+
     /// Whether `user` is the creator or an administrator of the group
     /// `chat`, as Telegram answers now (no answer: not).
     async fn is_chat_admin(&self, chat: ChatId, user: UserId) -> bool {
@@ -265,9 +272,9 @@ impl Adapter {
             Some(Choice::Computer(play)) => {
                 // The variant menu again, for a game against the computer.
                 if let Some(buttons) = self.picker.open(&play, query.from.id, locale) {
-                    if let Some(menu) =
-                        Parcel::new(texts::picker_computer_prompt(locale), None, buttons)
-                    {
+                    let reader = texts::group(chat.id);
+                    let prompt = self.say(reader, "adapter-picker-computer-prompt").await;
+                    if let Some(menu) = Parcel::new(prompt, None, buttons) {
                         self.courier.enqueue(chat.id, menu);
                     }
                 }
@@ -275,13 +282,15 @@ impl Adapter {
                 return;
             }
             Some(Choice::NotYours) => {
-                self.answer_callback(query.id, vec![texts::picker_not_yours(locale)])
-                    .await;
+                let reader = texts::person(query.from.id, query.from.language_code.clone());
+                let note = self.say(reader, "adapter-picker-not-yours").await;
+                self.answer_callback(query.id, vec![note]).await;
                 return;
             }
             Some(Choice::Expired) => {
-                self.answer_callback(query.id, vec![texts::picker_expired(locale)])
-                    .await;
+                let reader = texts::person(query.from.id, query.from.language_code.clone());
+                let note = self.say(reader, "adapter-picker-expired").await;
+                self.answer_callback(query.id, vec![note]).await;
                 return;
             }
         };
