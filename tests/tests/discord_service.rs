@@ -1017,7 +1017,7 @@ async fn move_autocomplete_offers_the_callers_legal_moves_on_their_turn_only() {
         .autocomplete(&alice(), CHANNEL, "move", "move", "N")
         .await;
     assert_eq!(names(&knights), ["Na3", "Nc3", "Nf3", "Nh3"]);
-    assert_eq!(knights[2]["value"], "Nf3");
+    assert_eq!(knights[2]["value"], "g1f3", "chosen, the move goes as UCI");
     let all = fake
         .autocomplete(&alice(), CHANNEL, "move", "move", "")
         .await;
@@ -1140,4 +1140,52 @@ async fn the_adapters_own_notes_follow_the_users_lang() {
         .await;
     assert_eq!(pointer.text(), "Отправлено вам в личные сообщения.");
     bot.stop().await;
+}
+
+/// The knight moves `alice()` is offered in a fog game after 1.d3 e6
+/// 2.Nd2 and Black's `second` move.
+async fn fog_knight_suggestions(name: &str, second: &str) -> Vec<String> {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, name).await;
+    accepted_game(&fake, "fogofwar").await;
+    let (alice_dm, bob_dm) = fake
+        .wait_for("both private boards", |fake| {
+            Some((
+                fake.dm_channel_of(alice().id)?,
+                fake.dm_channel_of(bob().id)?,
+            ))
+        })
+        .await;
+    for (index, (player, dm, san)) in [
+        (alice(), alice_dm, "d3"),
+        (bob(), bob_dm, "e6"),
+        (alice(), alice_dm, "Nd2"),
+        (bob(), bob_dm, second),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        fake.say(&player, dm, None, san).await;
+        fake.wait_for(&format!("the boards after {san}"), |fake| {
+            (fake.dms_to(alice().id).len() >= index + 2).then_some(())
+        })
+        .await;
+    }
+    let knights = names(
+        &fake
+            .autocomplete(&alice(), CHANNEL, "move", "move", "N")
+            .await,
+    );
+    bot.stop().await;
+    knights
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fog_move_suggestions_do_not_tell_of_a_pin_in_the_fog() {
+    // After 2...Bb4 the knight on d2 is pinned by a bishop White cannot
+    // see; after 2...Be7 it is free. White is offered the same moves.
+    let pinned = fog_knight_suggestions("fog-pinned", "Bb4").await;
+    let free = fog_knight_suggestions("fog-free", "Be7").await;
+    assert_eq!(pinned, free);
+    assert!(pinned.contains(&"Ndf3".to_owned()), "{pinned:?}");
 }

@@ -50,9 +50,10 @@ impl Service {
 
     /// The caller's moves in their game when it is their turn, as SAN in
     /// their language, starting with `typed`. In a hidden-information game
-    /// only moves between squares the caller's own view shows, without the
-    /// check marks (which could tell of pieces in the fog); none in
-    /// Kriegspiel, where which tries are legal depends on the unseen board.
+    /// only what the caller's own information decides: pseudo-legal moves
+    /// between squares their view shows, SAN without check marks (either
+    /// could tell of pieces in the fog); none in Kriegspiel, where a player
+    /// sees no destination at all.
     async fn suggest_moves(&self, ctx: &Ctx, game: Option<String>, typed: &str) -> Vec<Suggestion> {
         let Ok(row) = self.find_game(ctx, game, Role::Player).await else {
             return Vec::new();
@@ -67,28 +68,37 @@ impl Service {
         {
             return Vec::new();
         }
+        // In a hidden game, what the player's own information allows: the
+        // pseudo-legal moves between squares their view shows; elsewhere
+        // the legal moves.
         let view = variant.hidden_information().then(|| {
             let side = row.seat(seat).map_or(seat, |s| s.side);
             position.view(Audience::Side(Side(side as u8)))
         });
-        let mut moves: Vec<Suggestion> = position
-            .legal_moves()
+        let candidates: Vec<(String, String)> = match &view {
+            Some(view) => position
+                .pseudo_legal_moves()
+                .into_iter()
+                .map(|(mv, san)| (position.uci(mv), san))
+                .filter(|(uci, _)| squares_seen(view, uci))
+                .collect(),
+            None => position
+                .legal_moves()
+                .into_iter()
+                .map(|mv| (position.uci(mv), position.san(mv)))
+                .collect(),
+        };
+        let mut moves: Vec<Suggestion> = candidates
             .into_iter()
-            .filter_map(|mv| {
-                let uci = position.uci(mv);
-                let mut san = position.san(mv);
-                if let Some(view) = &view {
-                    if !squares_seen(view, &uci) {
-                        return None;
-                    }
-                    san = san.trim_end_matches(['+', '#']).to_owned();
-                }
+            .filter_map(|(uci, san)| {
                 let label = san_in(ctx.lang, &position, &san);
                 let wanted = typed.is_empty()
                     || [&san, &label, &uci]
                         .iter()
                         .any(|text| text.to_lowercase().starts_with(typed));
-                wanted.then_some(Suggestion { label, value: san })
+                // The move goes to the service as UCI, which reads the
+                // same whatever the SAN's disambiguation.
+                wanted.then_some(Suggestion { label, value: uci })
             })
             .collect();
         moves.sort_by(|a, b| a.label.cmp(&b.label));
