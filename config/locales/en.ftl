@@ -312,3 +312,21 @@ adapter-picker-prompt = Choose a variant:
 adapter-picker-computer-prompt = A game against the computer. Choose a variant:
 adapter-picker-not-yours = This menu is for whoever typed /play.
 adapter-picker-expired = This menu has expired; type /play again.
+
+## The Telegram command menu (setMyCommands), one description per command.
+menu-play = Challenge: /play <variant> [@player] [clock] [color]
+menu-move = Make a move: /move e4
+menu-m = Short for /move
+menu-resign = Resign
+menu-draw = Offer or accept a draw
+menu-takeback = Ask for or approve a takeback
+menu-abort = Abort a game before both sides have moved
+menu-board = Show the board (privately in hidden games)
+menu-games = Your games
+menu-pgn = The game record as PGN
+menu-timeline = Timelines of a time-travel game
+menu-rules = Rules of a variant: /rules <variant>
+menu-variants = The list of variants
+menu-learn = Lessons: /learn, /learn 1 computer
+menu-help = Help
+menu-lang = Language: /lang en | ru

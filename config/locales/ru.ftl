@@ -312,3 +312,21 @@ adapter-picker-prompt = Выберите вариант:
 adapter-picker-computer-prompt = Игра с компьютером. Выберите вариант:
 adapter-picker-not-yours = Это меню для того, кто набрал /play.
 adapter-picker-expired = Это меню устарело — наберите /play ещё раз.
+
+## The Telegram command menu (setMyCommands), one description per command.
+menu-play = Вызвать: /play <вариант> [@игрок] [контроль] [цвет]
+menu-move = Сделать ход: /move e4
+menu-m = Коротко для /move
+menu-resign = Сдаться
+menu-draw = Предложить или принять ничью
+menu-takeback = Попросить или разрешить вернуть ход
+menu-abort = Отменить партию до первых ходов
+menu-board = Показать доску (в скрытых играх — лично)
+menu-games = Ваши партии
+menu-pgn = Запись партии в PGN
+menu-timeline = Линии времени партии с путешествиями
+menu-rules = Правила варианта: /rules <вариант>
+menu-variants = Список вариантов
+menu-learn = Уроки: /learn, /learn 1 computer
+menu-help = Помощь
+menu-lang = Язык: /lang en | ru
