@@ -187,6 +187,15 @@ pub struct View {
     pub lines: Vec<(u16, u16)>,
     /// A river drawn between this rank (0-based) and the next, if any.
     pub river: Option<u8>,
+    /// The castling rights the audience knows (FEN letters, upper case for
+    /// the first side): all of them where nothing is hidden, a seat's own
+    /// where the variant hides the opponent (its own king and rooks tell it),
+    /// none for onlookers of a hidden game. Not drawn; the computer reads it.
+    pub castling: String,
+    /// The en passant square, where the audience may know it: always where
+    /// nothing is hidden; in fog of war only for the side to move, which may
+    /// take there (a move it is shown). Not drawn.
+    pub en_passant: Option<u16>,
 }
 
 /// The board marks of a definition's palace keys: each marked line as pairs

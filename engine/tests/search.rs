@@ -486,3 +486,80 @@ fn kriegspiel_views_are_played_too() {
     let legal = moves.iter().position(|uci| game.parse_move(uci).is_ok());
     assert!(matches!(legal, Some(i) if i < 5), "{moves:?}");
 }
+
+/// The castling and en passant fields of a FEN.
+fn castling_and_en_passant(fen: &str) -> (String, String) {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    (fields[2].to_owned(), fields[3].to_owned())
+}
+
+#[test]
+fn sampled_positions_keep_the_seats_own_castling_and_en_passant() {
+    use kodex_engine::search::sample_positions;
+    let registry = Registry::builtin();
+    let variant = registry.get("fogofwar").expect("fog");
+    // White just played d2-d4 past Black's pawn on e4; both may still castle.
+    let game = Game::new(
+        variant,
+        Start::Fen("r3k2r/pppp1ppp/8/8/3Pp3/8/PPP2PPP/R3K2R b KQkq d3 0 1".into()),
+    )
+    .expect("fen");
+    let view = game.view(Audience::Side(Side::BLACK));
+    assert_eq!(view.castling, "kq", "a seat knows its own rights only");
+    assert!(view.en_passant.is_some(), "Black may take en passant");
+    let white = game.view(Audience::Side(Side::WHITE));
+    assert_eq!(white.castling, "KQ");
+    assert_eq!(white.en_passant, None, "not White's to take");
+    assert_eq!(game.view(Audience::Public).castling, "");
+
+    let samples = sample_positions(variant, &view, None, 11, 6);
+    assert!(!samples.is_empty());
+    for sample in &samples {
+        let (castling, en_passant) = castling_and_en_passant(&sample.fen());
+        assert_eq!(castling, "kq", "{}", sample.fen());
+        assert_eq!(en_passant, "d3", "{}", sample.fen());
+    }
+    // A hidden piece may pin or attack, but the moves exist in the samples.
+    for uci in ["e4d3", "e8g8", "e8c8"] {
+        assert!(
+            samples.iter().any(|sample| sample.parse_move(uci).is_ok()),
+            "{uci}"
+        );
+    }
+    // Without the rights (the king went away and came back) nobody castles.
+    let moved = Game::new(
+        variant,
+        Start::Fen("r3k2r/pppp1ppp/8/8/4p3/8/PPP2PPP/R3K2R b KQ - 0 1".into()),
+    )
+    .expect("fen");
+    let view = moved.view(Audience::Side(Side::BLACK));
+    assert_eq!(view.castling, "");
+    for sample in sample_positions(variant, &view, None, 11, 6) {
+        assert_eq!(castling_and_en_passant(&sample.fen()).0, "-");
+    }
+}
+
+#[test]
+fn kriegspiel_samples_put_a_piece_where_the_referee_announced_a_capture() {
+    use kodex_engine::search::sample_positions;
+    let registry = Registry::builtin();
+    let variant = registry.get("kriegspiel").expect("kriegspiel");
+    let mut game = Game::new(variant, Start::Standard).expect("start");
+    for san in ["e4", "d5", "exd5", "Qxd5"] {
+        game.play_text(san).expect(san);
+    }
+    // Black's queen took on d5: White is told "capture on d5", nothing more.
+    let view = game.view(Audience::Side(Side::WHITE));
+    let d5 = view.index(3, 4);
+    assert!(view.marked.contains(&(d5 as u16)), "{:?}", view.marked);
+    let samples = sample_positions(variant, &view, None, 3, 6);
+    assert!(!samples.is_empty());
+    for sample in &samples {
+        let full = sample.view(Audience::Full);
+        assert!(
+            matches!(full.squares[d5], SquareView::Piece(glyph) if glyph.side == Side::BLACK),
+            "an enemy piece on d5 in {}",
+            sample.fen()
+        );
+    }
+}

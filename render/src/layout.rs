@@ -255,6 +255,8 @@ mod tests {
             marked: vec![],
             pockets: vec![],
             remaining_checks: None,
+            castling: String::new(),
+            en_passant: None,
             lines: vec![],
             river: None,
         }

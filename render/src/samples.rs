@@ -79,6 +79,8 @@ pub fn view(placement: &str) -> View {
         marked: Vec::new(),
         pockets: Vec::new(),
         remaining_checks: None,
+        castling: String::new(),
+        en_passant: None,
         lines: Vec::new(),
         river: None,
     }

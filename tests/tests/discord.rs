@@ -662,6 +662,36 @@ async fn outbox_deliveries_reach_the_channel_and_dms() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clean_stop_sends_what_the_outbox_holds_first() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake);
+    fake.wait_for_sessions(1).await;
+    // Discord is slow here: the notices are still queued when the stop comes.
+    fake.slow_channel(CHANNEL, std::time::Duration::from_millis(200));
+    let channel = ChatRef {
+        platform: Platform::Discord,
+        id: CHANNEL.to_string(),
+    };
+    let outbox = bot.outbox.clone().expect("the bot's own outbox");
+    let notices: Vec<String> = (1..=5).map(|n| format!("notice {n}")).collect();
+    for text in &notices {
+        outbox
+            .send(note(Target::Chat(channel.clone()), text))
+            .expect("the outbox is open");
+    }
+    bot.stop().await;
+    let sent: Vec<String> = fake
+        .messages_in(CHANNEL)
+        .into_iter()
+        .map(|m| m.content)
+        .collect();
+    assert_eq!(
+        sent, notices,
+        "every queued notice, in order, before the stop"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_bot_reconnects_when_discord_drops_the_gateway() {
     let fake = FakeDiscord::start().await;
     let (service, bot) = start(&fake);

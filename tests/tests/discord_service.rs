@@ -12,7 +12,9 @@ use kodex_bot::Service;
 use kodex_engine::Registry;
 use kodex_tests::discord_bot::RunningBot;
 use kodex_tests::fake_discord::payloads::{integer_option, string_option, user_option};
-use kodex_tests::fake_discord::{FakeDiscord, FakeUser, Place, SentMessage, GUILD_ID};
+use kodex_tests::fake_discord::{
+    FakeDiscord, FakeUser, Outage, Place, SentMessage, GUILD_ID, INITIAL_RESPONSE_WINDOW,
+};
 
 /// The channel the games are played in.
 const CHANNEL: u64 = 300;
@@ -371,21 +373,28 @@ async fn with_threads_on_a_game_moves_into_its_own_thread_and_ends_there() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_discord_refuses_a_thread_the_game_stays_in_the_channel() {
     // 50013: no permission to create threads.
-    a_refused_thread_keeps_the_game_in_the_channel(|fake| fake.forbid_threads_in(CHANNEL)).await;
+    a_refused_thread_keeps_the_game_in_the_channel("threads-forbidden", |fake| {
+        fake.forbid_threads_in(CHANNEL)
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_the_server_has_too_many_threads_the_game_stays_in_the_channel() {
     // 160006: the server's active threads are at their maximum.
-    a_refused_thread_keeps_the_game_in_the_channel(|fake| fake.limit_active_threads(0)).await;
+    a_refused_thread_keeps_the_game_in_the_channel("threads-full", |fake| {
+        fake.limit_active_threads(0)
+    })
+    .await;
 }
 
 /// A game with threads on, where Discord refuses the thread as `refuse`
-/// makes it: the game plays on in the channel.
-async fn a_refused_thread_keeps_the_game_in_the_channel(refuse: impl Fn(&FakeDiscord)) {
+/// makes it: the game plays on in the channel. `name` names its database
+/// (tests run at once must not share one).
+async fn a_refused_thread_keeps_the_game_in_the_channel(name: &str, refuse: impl Fn(&FakeDiscord)) {
     let fake = FakeDiscord::start().await;
     refuse(&fake);
-    let (_service, bot) = start_with(&fake, "threads-refused", |discord| {
+    let (_service, bot) = start_with(&fake, name, |discord| {
         discord.game_threads = true;
     })
     .await;
@@ -511,10 +520,31 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
     let mut interactions = Vec::new();
     for round in 0..150 {
         // Mid-game, Carol's DMs stop working: no server in common any more
-        // (50278), then closed DMs (50007).
+        // (50278), then closed DMs (50007). Discord itself fails now and
+        // then, as it does: its edge loses answers (502 after posting) or
+        // refuses (503), flood control (429), and from round 70 every
+        // interaction is too old by the time it is answered (10062).
         match round {
+            20 => fake.fail_next(
+                "POST",
+                "/channels/*/messages",
+                Outage::ServerErrorAfterDoing(502),
+            ),
+            30 => fake.fail_next(
+                "POST",
+                "/interactions/*/*/callback",
+                Outage::ServerError(503),
+            ),
+            40 => fake.fail_next("POST", "/channels/*/messages", Outage::RateLimited),
             50 => fake.share_no_guild_with(carol().id),
+            60 => fake.fail_next("POST", "/webhooks/*/*", Outage::RateLimited),
+            70 => fake.set_initial_response_window(std::time::Duration::ZERO),
             100 => fake.refuse_dms_from(carol().id),
+            110 => fake.fail_next(
+                "PATCH",
+                "/webhooks/*/*/messages/@original",
+                Outage::ServerError(502),
+            ),
             _ => {}
         }
         match fastrand::u8(..5) {
@@ -560,6 +590,7 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
         })
         .await;
     }
+    fake.set_initial_response_window(INITIAL_RESPONSE_WINDOW);
     // A command Discord still shows but the bot no longer has is answered too.
     let token = fake
         .slash(&carol(), CHANNEL, Some(GUILD_ID), "oldcommand", vec![], &[])
@@ -598,12 +629,58 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
         1,
         "seed {seed}: no reconnection was needed"
     );
-    // Discord refused only the DMs the test closed: nothing the bot built
-    // was malformed (empty, too long, bad components) or too late.
+    // The game plays on to its end (Alice mates): nothing was lost.
+    for (player, san) in [
+        (bob(), "f6"),
+        (alice(), "d4"),
+        (bob(), "g5"),
+        (alice(), "Qh5#"),
+    ] {
+        fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
+        fake.wait_for_message(&format!("the board after {san}"), |m| {
+            m.place == Place::Channel(CHANNEL) && m.text().contains(&format!("played {san}."))
+        })
+        .await;
+    }
+    let ended = service
+        .store()
+        .get("discord", &game)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_ne!(ended.status, before.status, "seed {seed}: the game ended");
+    assert_eq!(ended.moves.split_whitespace().count(), 5, "seed {seed}");
+    // Every failure the test fired reached the bot.
+    let requests = fake.requests();
+    for (what, fired) in [
+        ("a lost answer", requests.iter().any(|r| r.outage.is_some())),
+        ("a 503", requests.iter().any(|r| r.status == 503)),
+        ("a 429", requests.iter().any(|r| r.status == 429)),
+        (
+            "an expired interaction",
+            requests.iter().any(|r| r.response["code"] == 10062),
+        ),
+    ] {
+        assert!(fired, "seed {seed}: {what} never happened");
+    }
+    // No message was posted twice, whatever Discord lost.
+    let mut posted: Vec<String> = fake
+        .messages_in(CHANNEL)
+        .iter()
+        .filter(|m| m.text().contains(" played "))
+        .map(|m| m.text())
+        .collect();
+    let all = posted.len();
+    posted.dedup();
+    assert_eq!(posted.len(), all, "seed {seed}: a move was announced twice");
+    // Discord refused only what the test made it refuse: the DMs it closed,
+    // the outages it fired, the interactions it let expire. Nothing the bot
+    // built was malformed (empty, too long, bad components).
     for request in fake.requests() {
         let code = request.response["code"].as_u64();
+        let fired = request.status == 429 || request.status >= 500;
         assert!(
-            request.status < 400 || matches!(code, Some(50007 | 50278)),
+            request.status < 400 || fired || matches!(code, Some(50007 | 50278 | 10062)),
             "seed {seed}: Discord refused {} {}: {}",
             request.method,
             request.path,
@@ -1188,4 +1265,301 @@ async fn fog_move_suggestions_do_not_tell_of_a_pin_in_the_fog() {
     let free = fog_knight_suggestions("fog-free", "Be7").await;
     assert_eq!(pinned, free);
     assert!(pinned.contains(&"Ndf3".to_owned()), "{pinned:?}");
+}
+
+/// How many messages in [`CHANNEL`] contain `text`.
+fn count_in_channel(fake: &FakeDiscord, text: &str) -> usize {
+    fake.messages_in(CHANNEL)
+        .iter()
+        .filter(|m| m.text().contains(text))
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn passing_discord_failures_are_retried_and_nothing_is_posted_twice() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "outages").await;
+    let started = accepted_game(&fake, "chess").await;
+
+    // Discord posts the board, then its edge loses the answer (502): the
+    // adapter sends it again with the same nonce and Discord answers with
+    // the message it already has.
+    fake.fail_next(
+        "POST",
+        "/channels/*/messages",
+        Outage::ServerErrorAfterDoing(502),
+    );
+    fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
+    fake.wait_for_message("the board after e4", |m| m.text().contains("played e4."))
+        .await;
+    let posts = |fake: &FakeDiscord| -> Vec<kodex_tests::fake_discord::RecordedRequest> {
+        fake.requests()
+            .into_iter()
+            .filter(|r| r.method == "POST" && r.path == format!("/channels/{CHANNEL}/messages"))
+            .collect()
+    };
+    fake.wait_for("the repeated post", |fake| {
+        posts(fake).iter().any(|r| r.duplicate).then_some(())
+    })
+    .await;
+    let repeated = posts(&fake);
+    let (first, second) = (&repeated[repeated.len() - 2], &repeated[repeated.len() - 1]);
+    assert_eq!(first.outage, Some(502));
+    assert!(second.duplicate, "the second post repeats the first");
+    assert_eq!(
+        first.json["nonce"], second.json["nonce"],
+        "one nonce for both attempts"
+    );
+    assert_eq!(second.json["enforce_nonce"], true);
+    assert_eq!(count_in_channel(&fake, "played e4."), 1, "posted once");
+
+    // Refused before anything was done: a 503 page, then flood control.
+    fake.fail_next("POST", "/channels/*/messages", Outage::ServerError(503));
+    fake.say(&bob(), CHANNEL, Some(GUILD_ID), "e5").await;
+    fake.wait_for_message("the board after e5", |m| m.text().contains("played e5."))
+        .await;
+    fake.fail_next("POST", "/channels/*/messages", Outage::RateLimited);
+    fake.say(&alice(), CHANNEL, Some(GUILD_ID), "Nf3").await;
+    fake.wait_for_message("the board after Nf3", |m| m.text().contains("played Nf3."))
+        .await;
+    assert_eq!(count_in_channel(&fake, "played e5."), 1);
+    assert_eq!(count_in_channel(&fake, "played Nf3."), 1);
+
+    // A slash command's deferral taken by Discord but answered with a 502:
+    // repeated, it is "already acknowledged" (40060), and the answer still
+    // comes.
+    fake.fail_next(
+        "POST",
+        "/interactions/*/*/callback",
+        Outage::ServerErrorAfterDoing(502),
+    );
+    let boards_before = fake.messages_in(CHANNEL).len();
+    let token = fake
+        .slash(&bob(), CHANNEL, Some(GUILD_ID), "board", vec![], &[])
+        .await;
+    fake.wait_for("the board, and the deferral closed", |fake| {
+        fake.requests()
+            .iter()
+            .any(|r| r.method == "DELETE" && r.path.contains(&token) && r.status == 204)
+            .then_some(())
+    })
+    .await;
+    let shown = fake.messages_in(CHANNEL);
+    assert_eq!(shown.len(), boards_before + 1);
+    assert!(shown[boards_before].has_png());
+    let callbacks: Vec<u64> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.path.ends_with(&format!("/{token}/callback")))
+        .map(|r| r.response["code"].as_u64().unwrap_or(0))
+        .collect();
+    assert_eq!(callbacks, [0, 40_060], "deferred once, repeated once");
+
+    // A button press whose acknowledgement first meets a 503.
+    fake.fail_next(
+        "POST",
+        "/interactions/*/*/callback",
+        Outage::ServerError(503),
+    );
+    let press = fake.press(&bob(), &started, "zz:nothing").await;
+    fake.wait_for("the press acknowledged", |fake| {
+        fake.requests()
+            .iter()
+            .any(|r| r.path.ends_with(&format!("/{press}/callback")) && r.status == 204)
+            .then_some(())
+    })
+    .await;
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_typed_in_quick_succession_are_answered_in_their_order() {
+    let fake = FakeDiscord::start().await;
+    let (service, bot) = start(&fake, "typed-order").await;
+    let started = accepted_game(&fake, "chess").await;
+    let game = started
+        .files
+        .first()
+        .and_then(|file| file.name.split('-').next())
+        .expect("the game id in the board's file name")
+        .to_owned();
+    // Discord is slow to take posts here, so answers pile up while the
+    // players keep typing; the gateway hands the messages over at once.
+    fake.slow_channel(CHANNEL, std::time::Duration::from_millis(150));
+    let moves = [
+        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7",
+    ];
+    for (index, san) in moves.iter().enumerate() {
+        let player = if index % 2 == 0 { alice() } else { bob() };
+        fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
+    }
+    fake.wait_for_message("the last board", |m| m.text().contains("played Be7."))
+        .await;
+    let answered: Vec<String> = fake
+        .messages_in(CHANNEL)
+        .iter()
+        .filter_map(|m| {
+            let text = m.text();
+            let (_, rest) = text.split_once(" played ")?;
+            Some(rest.split('.').next()?.to_owned())
+        })
+        .collect();
+    assert_eq!(answered, moves, "every move answered, in order");
+    let row = service
+        .store()
+        .get("discord", &game)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_eq!(row.moves.split_whitespace().count(), moves.len());
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clean_stop_answers_the_moves_already_typed() {
+    let fake = FakeDiscord::start().await;
+    let (service, bot) = start(&fake, "stop-typed").await;
+    let started = accepted_game(&fake, "chess").await;
+    let game = started
+        .files
+        .first()
+        .and_then(|file| file.name.split('-').next())
+        .expect("the game id in the board's file name")
+        .to_owned();
+    fake.slow_channel(CHANNEL, std::time::Duration::from_millis(100));
+    let moves = ["e4", "e5", "Nf3", "Nc6"];
+    for (index, san) in moves.iter().enumerate() {
+        let player = if index % 2 == 0 { alice() } else { bob() };
+        fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
+    }
+    // The last message has reached the adapter (it is answered or queued).
+    fake.wait_for("bob's Nc6 taken", |fake| {
+        fake.requests()
+            .iter()
+            .any(|r| {
+                // The turn is an embed: look anywhere in what was sent.
+                r.json.to_string().contains("played e4.")
+            })
+            .then_some(())
+    })
+    .await;
+    bot.stop().await;
+    let row = service
+        .store()
+        .get("discord", &game)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_eq!(
+        row.moves.split_whitespace().count(),
+        moves.len(),
+        "every typed move played"
+    );
+    for san in moves {
+        assert_eq!(
+            count_in_channel(&fake, &format!("played {san}.")),
+            1,
+            "{san} answered before the stop"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fog_game_under_discord_outages_finishes_and_posts_nothing_hidden() {
+    let fake = FakeDiscord::start().await;
+    fake.add_user(&alice());
+    fake.add_user(&bob());
+    let (service, bot) = start(&fake, "fog-outages").await;
+    let started = accepted_game(&fake, "fogofwar").await;
+    let game = started
+        .text()
+        .split("Game ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("Game <id> starts")
+        .trim_end_matches(':')
+        .to_owned();
+    fake.wait_for("both private boards", |fake| {
+        (fake.dms_to(alice().id).len() == 1 && fake.dms_to(bob().id).len() == 1).then_some(())
+    })
+    .await;
+    let alice_dm = fake.dm_channel_of(alice().id).expect("alice's DM");
+    let bob_dm = fake.dm_channel_of(bob().id).expect("bob's DM");
+    // Each move meets one of Discord's passing failures; before the third,
+    // Bob closes his DMs, so his board can only be shown to him on request.
+    let turns: [(FakeUser, u64, &str, Option<Outage>); 4] = [
+        (
+            alice(),
+            alice_dm,
+            "e4",
+            Some(Outage::ServerErrorAfterDoing(502)),
+        ),
+        (bob(), bob_dm, "f6", Some(Outage::ServerError(503))),
+        (alice(), alice_dm, "d4", Some(Outage::RateLimited)),
+        (bob(), bob_dm, "g5", None),
+    ];
+    for (index, (player, dm, san, outage)) in turns.into_iter().enumerate() {
+        if let Some(outage) = outage {
+            fake.fail_next("POST", "/channels/*/messages", outage);
+        }
+        if index == 2 {
+            fake.refuse_dms_from(bob().id);
+        }
+        fake.say(&player, dm, None, san).await;
+        // Played, and answered: the mover's board (Bob's by DM while his
+        // DMs are open, else the channel's notice).
+        let mut played = 0;
+        for _ in 0..600 {
+            let row = service.store().get("discord", &game).await.expect("store");
+            played = row.map_or(0, |row| row.moves.split_whitespace().count());
+            if played == index + 1 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_eq!(played, index + 1, "{san} played");
+    }
+    fake.wait_for("alice's board after g5", |fake| {
+        (fake.dms_to(alice().id).len() == 5).then_some(())
+    })
+    .await;
+    // Bob's board after d4 could not go by DM: the channel got a notice
+    // with a button, never the board.
+    fake.wait_for_message("the DM-refused notice", |m| m.button("board:").is_some())
+        .await;
+    for player in [alice(), bob()] {
+        let boards: Vec<String> = fake
+            .dms_to(player.id)
+            .iter()
+            .map(|m| m.text().clone())
+            .collect();
+        let mut unique = boards.clone();
+        unique.dedup();
+        assert_eq!(unique, boards, "{}: a board came twice", player.name);
+    }
+    leak_free(&fake, &["e4", "f6", "d4", "g5", "you played"]);
+
+    // Alice mates: the game ends, whatever Discord lost on the way.
+    fake.fail_next(
+        "POST",
+        "/channels/*/messages",
+        Outage::ServerErrorAfterDoing(502),
+    );
+    fake.say(&alice(), alice_dm, None, "Qh5").await;
+    fake.wait_for("the end", |fake| {
+        let row = fake.messages_in(CHANNEL);
+        row.iter()
+            .any(|m| m.text().contains("1-0") || m.text().contains("wins"))
+            .then_some(())
+    })
+    .await;
+    let row = service
+        .store()
+        .get("discord", &game)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_eq!(row.moves.split_whitespace().count(), 5);
+    assert_eq!(row.status, kodex_bot::store::Status::Finished);
+    bot.stop().await;
 }

@@ -543,7 +543,7 @@ async fn random_updates_change_nothing_and_the_game_plays_on_after_them() {
         "seed {seed}: strangers changed the game"
     );
 
-    let white = white_of(&before);
+    let (white, black) = white_and_black(&before);
     let at = fake.calls().len();
     fake.say(GROUP, white, "/m e4");
     fake.wait_for(at, "the board after e4", |call| {
@@ -551,6 +551,20 @@ async fn random_updates_change_nothing_and_the_game_plays_on_after_them() {
     })
     .await;
     assert_eq!(stored(&harness, &game).await.moves, "e2e4", "seed {seed}");
+    // And to its end, with Telegram still failing now and then: nothing is
+    // lost and the mate is announced.
+    fake.fail_next("sendPhoto", Failure::BadGateway);
+    for (player, san) in [(black, "f6"), (white, "d4"), (black, "g5"), (white, "Qh5#")] {
+        let at = fake.calls().len();
+        fake.say(GROUP, player, &format!("/m {san}"));
+        fake.wait_for(at, &format!("the board after {san}"), |call| {
+            call.delivered_to(GROUP) && is_board(call) && call.text().contains(san)
+        })
+        .await;
+    }
+    let ended = stored(&harness, &game).await;
+    assert_eq!(ended.moves.split_whitespace().count(), 5, "seed {seed}");
+    assert_ne!(ended.status, before.status, "seed {seed}: the game ended");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -461,6 +461,7 @@ async fn suggest(
     };
     let choices = ctx
         .data()
+        .answerer
         .handler
         .suggest(request)
         .await
@@ -484,7 +485,7 @@ async fn submit(ctx: Context<'_>, action: Action) -> Result<(), Error> {
     let data = ctx.data();
     // Defer first: the service may take longer than Discord's 3 s. A failed
     // deferral must not lose the move: handle it and answer without the token.
-    let deferred = app.defer_response(true).await;
+    let deferred = super::retry::acknowledge(|| app.defer_response(true)).await;
     let caller = Caller {
         user: &interaction.user,
         nick: interaction
@@ -519,7 +520,7 @@ pub(super) async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     {
         tracing::info!("a slash command the bot does not have: {error}");
         let reader = texts::person(interaction.user.id, Some(&interaction.locale));
-        let handler = framework.user_data.handler.as_ref();
+        let handler = framework.user_data.answerer.handler.as_ref();
         let text = texts::say(handler, reader, "adapter-unknown-command").await;
         let answer = serenity::CreateInteractionResponse::Message(
             serenity::CreateInteractionResponseMessage::new()
@@ -552,7 +553,7 @@ pub(super) async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     };
     if let (Some(key), Some(ctx)) = (text, error.ctx()) {
         let reader = texts::person(ctx.author().id, ctx.locale());
-        let text = texts::say(ctx.data().handler.as_ref(), reader, key).await;
+        let text = texts::say(ctx.data().answerer.handler.as_ref(), reader, key).await;
         let reply = CreateReply::default().ephemeral(true).content(text);
         if let Err(error) = ctx.send(reply).await {
             tracing::warn!("telling the user about an error failed: {error}");

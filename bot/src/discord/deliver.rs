@@ -15,6 +15,7 @@ use serenity::{
     UserId,
 };
 
+use super::retry::{retrying, Repeat};
 use super::texts;
 use crate::api::{
     split_text, Button, ButtonAction, Delivery, Handler, Image, Reader, Target, TurnCard, UserRef,
@@ -303,7 +304,7 @@ impl Deliverer {
             if let Some(file) = file {
                 message = message.add_file(file);
             }
-            channel.send_message(&self.http, message).await?;
+            super::retry::send_message(&self.http, channel, message).await?;
             return Ok(());
         }
         for part in parts(delivery, &oversized) {
@@ -314,7 +315,7 @@ impl Deliverer {
             if let Some(file) = part.file {
                 message = message.add_file(file);
             }
-            channel.send_message(&self.http, message).await?;
+            super::retry::send_message(&self.http, channel, message).await?;
         }
         Ok(())
     }
@@ -376,7 +377,7 @@ impl Deliverer {
                 ButtonAction::Board { game: None }.encode(),
             )
             .label(label)])]);
-        if let Err(error) = channel.send_message(&self.http, notice).await {
+        if let Err(error) = super::retry::send_message(&self.http, channel, notice).await {
             tracing::warn!("posting the direct-message notice in {channel} failed: {error}");
         }
     }
@@ -386,7 +387,11 @@ impl Deliverer {
         if let Some(channel) = lock(&self.state.dm_channels).get(&user) {
             return Ok(*channel);
         }
-        let channel = user.create_dm_channel(&self.http).await?.id;
+        let channel = retrying("opening a DM channel", Repeat::Always, || {
+            user.create_dm_channel(&self.http)
+        })
+        .await?
+        .id;
         lock(&self.state.dm_channels).insert(user, channel);
         Ok(channel)
     }
@@ -408,7 +413,10 @@ impl Deliverer {
                 if let Some(file) = part.file {
                     edit = edit.new_attachment(file);
                 }
-                edit.execute(&self.http, &interaction.token).await
+                retrying("editing an interaction's answer", Repeat::Always, || {
+                    edit.clone().execute(&self.http, &interaction.token)
+                })
+                .await
             } else {
                 let mut followup = CreateInteractionResponseFollowup::new()
                     .ephemeral(true)
@@ -418,9 +426,16 @@ impl Deliverer {
                 if let Some(file) = part.file {
                     followup = followup.add_file(file);
                 }
-                followup
-                    .execute(&self.http, (None, &interaction.token))
-                    .await
+                retrying(
+                    "following up an interaction",
+                    Repeat::OnlyRateLimited,
+                    || {
+                        followup
+                            .clone()
+                            .execute(&self.http, (None, &interaction.token))
+                    },
+                )
+                .await
             };
             if let Err(error) = result {
                 tracing::warn!("answering an interaction failed: {error}");

@@ -72,7 +72,16 @@ async fn on_message(bot: UserId, data: &Data, message: &serenity::Message) {
         private: caller.in_dm,
         message: Some(message.id),
     };
-    data.answer(request, origin).await;
+    if data
+        .typed
+        .push(caller.channel, message.id, request, origin)
+        .is_err()
+    {
+        tracing::warn!(
+            "channel {} typed faster than it is answered; a message was dropped",
+            caller.channel
+        );
+    }
 }
 
 /// A button press: acknowledged at once (Discord allows 3 s), then handed to
@@ -85,12 +94,13 @@ async fn on_button(data: &Data, component: &serenity::ComponentInteraction) {
     ) {
         return;
     }
-    let acknowledged = component
-        .create_response(
+    let acknowledged = super::retry::acknowledge(|| {
+        component.create_response(
             data.deliverer.http(),
             CreateInteractionResponse::Acknowledge,
         )
-        .await;
+    })
+    .await;
     let custom_id = component.data.custom_id.as_str();
     let action = if custom_id == OLD_SHOW_BOARD_BUTTON {
         Action::Board { game: None }

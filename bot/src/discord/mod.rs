@@ -19,8 +19,10 @@ mod caller;
 mod commands;
 mod deliver;
 mod events;
+mod retry;
 mod texts;
 mod threads;
+mod typed;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -133,14 +135,30 @@ type Error = Box<dyn std::error::Error + Send + Sync>;
 
 /// What every poise command and event handler can reach.
 pub(crate) struct Data {
+    answerer: Answerer,
+    variants: Arc<[VariantChoice]>,
+    /// Messages typed in channels and DMs, answered in the order they were
+    /// typed, one queue per channel.
+    typed: typed::TypedMessages,
+}
+
+impl std::ops::Deref for Data {
+    type Target = Answerer;
+    fn deref(&self) -> &Answerer {
+        &self.answerer
+    }
+}
+
+/// Asks the service and sends its answers.
+#[derive(Clone)]
+pub(crate) struct Answerer {
     handler: Arc<dyn Handler>,
     deliverer: Deliverer,
-    variants: Arc<[VariantChoice]>,
     /// See [`DiscordConfig::game_threads`].
     game_threads: bool,
 }
 
-impl Data {
+impl Answerer {
     /// Asks the service and sends what it answers (moving games that just
     /// started into their own threads first, when configured). Returns
     /// whether anything went to a channel: the request changed something
@@ -163,6 +181,22 @@ impl Data {
             .any(|delivery| matches!(delivery.target, crate::api::Target::Chat(_)));
         self.deliverer.deliver(deliveries, &mut origin).await;
         public
+    }
+}
+
+#[cfg(test)]
+impl Answerer {
+    /// An answerer around `handler` whose Discord is nowhere (nothing it
+    /// sends leaves the process).
+    fn for_tests(handler: Arc<dyn Handler>) -> Answerer {
+        Answerer {
+            handler,
+            deliverer: Deliverer::new(
+                Arc::new(serenity::Http::new("")),
+                Arc::new(SharedState::default()),
+            ),
+            game_threads: false,
+        }
     }
 }
 
@@ -212,17 +246,21 @@ pub async fn run_until(
     }
     tokio::pin!(shutdown);
     loop {
-        let mut client = build_client(&config, &handler, &state, &variants, intents).await?;
+        let typed_slot = Arc::new(std::sync::Mutex::new(None));
+        let mut client =
+            build_client(&config, &handler, &state, &variants, intents, &typed_slot).await?;
         if let Some(url) = &config.gateway_url {
             *client.ws_url.lock().await = url.clone();
         }
-        let outbox_task = tokio::spawn(forward_outbox(
+        let (stopping, stop_signal) = tokio::sync::watch::channel(false);
+        let mut outbox_task = tokio::spawn(forward_outbox(
             Arc::clone(&outbox),
             Deliverer::new(
                 Arc::clone(&client.http),
                 Arc::clone(&state),
                 Arc::clone(&handler),
             ),
+            stop_signal,
         ));
         let shard_manager = Arc::clone(&client.shard_manager);
         let result = tokio::select! {
@@ -232,6 +270,29 @@ pub async fn run_until(
                 None
             }
         };
+        if result.is_none() {
+            // A clean stop: messages already typed are answered, and what
+            // the service already handed over is sent.
+            let typed = typed_slot
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .clone();
+            if let Some(typed) = typed {
+                if tokio::time::timeout(OUTBOX_GRACE, typed.idle())
+                    .await
+                    .is_err()
+                {
+                    tracing::warn!("typed messages were still unanswered after {OUTBOX_GRACE:?}");
+                }
+            }
+            let _ = stopping.send(true);
+            if tokio::time::timeout(OUTBOX_GRACE, &mut outbox_task)
+                .await
+                .is_err()
+            {
+                tracing::warn!("Discord messages were still queued after {OUTBOX_GRACE:?}");
+            }
+        }
         outbox_task.abort();
         match result {
             None => return Ok(()),
@@ -257,7 +318,9 @@ async fn build_client(
     state: &Arc<SharedState>,
     variants: &Arc<[VariantChoice]>,
     intents: serenity::GatewayIntents,
+    typed_slot: &Arc<std::sync::Mutex<Option<typed::TypedMessages>>>,
 ) -> Result<serenity::Client, serenity::Error> {
+    let typed_slot = Arc::clone(typed_slot);
     let mut http =
         serenity::HttpBuilder::new(&config.token).ratelimiter_disabled(config.disable_rate_limiter);
     if let Some(base) = &config.api_base {
@@ -297,11 +360,19 @@ async fn build_client(
                 if let Err(error) = registered {
                     tracing::error!("registering Discord slash commands failed: {error}");
                 }
-                Ok(Data {
+                let answerer = Answerer {
                     deliverer: Deliverer::new(Arc::clone(&ctx.http), state, Arc::clone(&handler)),
                     handler,
-                    variants,
                     game_threads,
+                };
+                let typed = typed::TypedMessages::new(answerer.clone());
+                *typed_slot
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(typed.clone());
+                Ok(Data {
+                    typed,
+                    answerer,
+                    variants,
                 })
             })
         })
@@ -317,10 +388,18 @@ const DELIVERIES_PER_CHANNEL: usize = 500;
 /// How long a channel's queue waits for its next delivery before it closes.
 const QUEUE_IDLE: std::time::Duration = std::time::Duration::from_secs(60);
 
+/// How long a clean stop waits for queued messages to be sent.
+const OUTBOX_GRACE: std::time::Duration = std::time::Duration::from_secs(20);
+
 /// Sends the service's unsolicited deliveries as they arrive, one ordered
 /// queue per channel (or person), so a slow channel (rate limits, a large
-/// animation) never holds up another.
-async fn forward_outbox(outbox: Arc<Mutex<UnboundedReceiver<Delivery>>>, deliverer: Deliverer) {
+/// animation) never holds up another. When `stop` turns true it takes what
+/// is waiting in the outbox, sends it and everything queued, and returns.
+async fn forward_outbox(
+    outbox: Arc<Mutex<UnboundedReceiver<Delivery>>>,
+    deliverer: Deliverer,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) {
     let queues = crate::lanes::Lanes::new(
         DELIVERIES_PER_CHANNEL,
         QUEUE_IDLE,
@@ -332,9 +411,23 @@ async fn forward_outbox(outbox: Arc<Mutex<UnboundedReceiver<Delivery>>>, deliver
         }),
     );
     let mut outbox = outbox.lock().await;
-    while let Some(delivery) = outbox.recv().await {
+    let push = |delivery: Delivery| {
         if queues.push(queue_of(&delivery), delivery).is_err() {
             tracing::error!("a Discord channel's queue is full; a message was dropped");
+        }
+    };
+    loop {
+        tokio::select! {
+            delivery = outbox.recv() => match delivery {
+                Some(delivery) => push(delivery),
+                None => break,
+            },
+            _ = stop.wait_for(|stopping| *stopping) => {
+                while let Ok(delivery) = outbox.try_recv() {
+                    push(delivery);
+                }
+                break;
+            }
         }
     }
     queues.finish().await;

@@ -167,6 +167,25 @@ pub fn sample_positions(
             }
         }
     }
+    // Squares the view marks beyond the variant's own marks: the referee's
+    // capture announcement (Kriegspiel), where an unseen enemy piece stands.
+    let capture_squares: Vec<usize> = view
+        .marked
+        .iter()
+        .map(|&sq| sq as usize)
+        .filter(|&sq| !def.marked.contains(&sq) && fogged.contains(&sq))
+        .collect();
+    // The square of the pawn that just stepped two: one step past the en
+    // passant square in the opponent's direction.
+    let en_passant_victim = view.en_passant.and_then(|square| {
+        let files = usize::from(view.files);
+        let square = usize::from(square);
+        if enemy.index() & 1 == 0 {
+            Some(square + files).filter(|&sq| sq < view.squares.len())
+        } else {
+            square.checked_sub(files)
+        }
+    });
     let mut random = crate::setup::picker(seed ^ 0xA076_1D64_78BD_642F);
     let mut found = Vec::new();
     let mut attempts = 0;
@@ -191,7 +210,41 @@ pub fn sample_positions(
             })
             .collect();
         let mut free = fogged.clone();
-        for &letter in army {
+        // Kriegspiel: the referee announced where our piece was taken; the
+        // taker stands there (unless it is the king, any piece may be).
+        let mut army: Vec<char> = army.to_vec();
+        // The pawn that may be taken en passant stands behind the square.
+        if let Some(square) = en_passant_victim.filter(|sq| fogged.contains(sq)) {
+            let pawn = army.iter().position(|&letter| {
+                def.piece_by_letter(letter)
+                    .is_some_and(|ty| def.pieces[ty].pawn)
+            });
+            if let Some(i) = pawn {
+                let letter = army.remove(i);
+                free.retain(|&sq| sq != square);
+                board[square] = Some(if enemy_upper {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter
+                });
+            }
+        }
+        for &square in &capture_squares {
+            let takers: Vec<usize> = (0..army.len())
+                .filter(|&i| Some(army[i]) != royal || army.len() == 1)
+                .collect();
+            if takers.is_empty() {
+                break;
+            }
+            let letter = army.remove(takers[random(takers.len())]);
+            free.retain(|&sq| sq != square);
+            board[square] = Some(if enemy_upper {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            });
+        }
+        for &letter in &army {
             let Some(ty) = def.piece_by_letter(letter) else {
                 continue;
             };
@@ -284,9 +337,9 @@ fn start_army(fen: &str, upper: bool) -> Vec<char> {
         .collect()
 }
 
-/// A FEN for the view's board with `board`'s pieces: pockets and check
-/// counters as the view shows them; no castling, no en passant (a view does
-/// not say).
+/// A FEN for the view's board with `board`'s pieces: pockets, check
+/// counters, castling rights and the en passant square as the view tells
+/// them (a seat's own rights only; the opponent's are not known).
 fn fen_of(view: &View, board: &[Option<char>]) -> String {
     let mut fen = String::new();
     for rank in (0..view.ranks).rev() {
@@ -327,10 +380,25 @@ fn fen_of(view: &View, board: &[Option<char>]) -> String {
         fen.push(']');
     }
     fen.push_str(if view.side_to_move.index() & 1 == 0 {
-        " w - -"
+        " w "
     } else {
-        " b - -"
+        " b "
     });
+    fen.push_str(if view.castling.is_empty() {
+        "-"
+    } else {
+        &view.castling
+    });
+    match view.en_passant {
+        Some(square) => {
+            let (file, rank) = (
+                square % u16::from(view.files),
+                square / u16::from(view.files),
+            );
+            fen.push_str(&format!(" {}{}", (b'a' + file as u8) as char, rank + 1));
+        }
+        None => fen.push_str(" -"),
+    }
     if let Some(remaining) = &view.remaining_checks {
         if let [white, black, ..] = remaining.as_slice() {
             fen.push_str(&format!(" {white}+{black}"));

@@ -506,5 +506,7 @@ pub fn setup_view(variant: &Variant, placements: [&Placement; 2], audience: Audi
         marked: def.marked.iter().map(|&s| s as u16).collect(),
         pockets: Vec::new(),
         remaining_checks: None,
+        castling: String::new(),
+        en_passant: None,
     }
 }

@@ -138,7 +138,10 @@ pub fn view<B: Bits>(
         }
     }
     let (lines, river) = crate::view::palace_marks(&def.palace);
+    let (castling, en_passant) = known_castling_and_en_passant(r, pos, audience, seen.is_none());
     View {
+        castling,
+        en_passant,
         lines,
         river,
         files: g.files,
@@ -158,4 +161,39 @@ pub fn view<B: Bits>(
                 .collect()
         }),
     }
+}
+
+/// What [`View::castling`] and [`View::en_passant`] tell `audience`:
+/// everything when it sees the whole board (`all_seen`); else a seat its own
+/// rights, and the en passant square only to the side to move in fog of war
+/// (Kriegspiel players learn it by trying); onlookers of hidden games nothing.
+fn known_castling_and_en_passant<B: Bits>(
+    r: &Rules<B>,
+    pos: &Position<B>,
+    audience: Audience,
+    all_seen: bool,
+) -> (String, Option<u16>) {
+    let def = r.def;
+    let fen = crate::fen::write(def, pos, false);
+    let mut fields = fen.split_whitespace().skip(2);
+    let castling = fields.next().unwrap_or("-").trim_matches('-').to_owned();
+    if all_seen {
+        return (castling, pos.ep.map(u16::from));
+    }
+    let Audience::Side(side) = audience else {
+        return (String::new(), None);
+    };
+    let first = side.index() & 1 == 0;
+    let own: String = castling
+        .chars()
+        .filter(|c| c.is_ascii_uppercase() == first)
+        .collect();
+    let en_passant = pos
+        .ep
+        .filter(|_| {
+            side.index() & 1 == pos.turn().index() & 1
+                && def.visibility != Visibility::OwnPiecesOnly
+        })
+        .map(u16::from);
+    (own, en_passant)
 }

@@ -45,6 +45,23 @@ pub struct RecordedRequest {
     pub files: Vec<RecordedFile>,
     /// The object the fake answered with (a message for message routes).
     pub response: Value,
+    /// The status the bot got instead of `status` when a test made Discord
+    /// fail after doing what was asked ([`Outage::ServerErrorAfterDoing`]).
+    pub outage: Option<u16>,
+    /// Discord recognised the message's nonce (`enforce_nonce`): it answered
+    /// with the message created earlier and created nothing.
+    pub duplicate: bool,
+}
+
+/// A passing failure of Discord's that a test fires ([`FakeDiscord::fail_next`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outage {
+    /// 429 with `retry_after`, before doing anything.
+    RateLimited,
+    /// A 5xx page from Discord's edge (not JSON), before doing anything.
+    ServerError(u16),
+    /// Done, but the answer lost: the bot gets a 5xx page.
+    ServerErrorAfterDoing(u16),
 }
 
 /// A file the bot uploaded.
@@ -203,6 +220,12 @@ pub(crate) struct Refusals {
     pub(crate) deleted: HashSet<u64>,
     /// Channels whose posts take this long to answer (a slow route).
     pub(crate) slow_channels: HashMap<u64, Duration>,
+    /// Failures to fire on the next matching request: method, path pattern
+    /// (`*` for one segment), what happens.
+    pub(crate) outages: Vec<(String, String, Outage)>,
+    /// Message nonces seen with `enforce_nonce`: (channel, nonce) → the
+    /// message created then.
+    pub(crate) nonces: HashMap<(u64, String), Value>,
 }
 
 /// Everything the fake knows, shared by its servers.
@@ -682,6 +705,15 @@ impl FakeDiscord {
         self.press(user, message, &button.custom_id).await
     }
 
+    /// Makes the next request matching `method` and `path` (after
+    /// `/api/v10`; `*` matches one segment: `/channels/*/messages`) fail as
+    /// `outage` says. Several may wait; each fires once.
+    pub fn fail_next(&self, method: &str, path: &str, outage: Outage) {
+        lock(&self.state.refusals)
+            .outages
+            .push((method.to_owned(), path.to_owned(), outage));
+    }
+
     /// Makes posting in `channel` take `delay` (Discord under load).
     pub fn slow_channel(&self, channel: u64, delay: Duration) {
         lock(&self.state.refusals)
@@ -791,7 +823,7 @@ fn sent_message(
     request: &RecordedRequest,
     ephemeral_tokens: &mut HashSet<String>,
 ) -> Option<SentMessage> {
-    if !(200..300).contains(&request.status) {
+    if !(200..300).contains(&request.status) || request.duplicate {
         return None;
     }
     let segments: Vec<&str> = request.path.trim_start_matches('/').split('/').collect();

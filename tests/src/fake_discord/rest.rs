@@ -16,7 +16,9 @@ use super::payloads::{
     GUILD_ID,
 };
 use super::rules::{self, Refusal};
-use super::{lock, multipart, FakeThread, RecordedFile, RecordedRequest, State, TOKEN_LIFETIME};
+use super::{
+    lock, multipart, FakeThread, Outage, RecordedFile, RecordedRequest, State, TOKEN_LIFETIME,
+};
 
 /// Accepts connections until the task is aborted.
 pub(crate) async fn serve(listener: TcpListener, state: Arc<State>) {
@@ -80,7 +82,36 @@ async fn handle(state: &State, request: Request<Incoming>) -> Response<Full<Byte
     if let Some(delay) = slow {
         tokio::time::sleep(delay).await;
     }
-    let (status, answer, response) = route(state, &method, &path, &json, &files);
+    let outage = take_outage(state, &method, &path);
+    let (status, answer, response, outage) = match outage {
+        Some(Outage::RateLimited) => {
+            let (status, answer, response) = rate_limited();
+            (status, answer, response, None)
+        }
+        Some(Outage::ServerError(status)) => {
+            let (status, answer, response) = edge_error(status);
+            (status, answer, response, None)
+        }
+        Some(Outage::ServerErrorAfterDoing(failed)) => {
+            let (status, answer, _) = route(state, &method, &path, &json, &files);
+            let (_, _, response) = edge_error(failed);
+            (status, answer, response, Some(failed))
+        }
+        None => {
+            let (status, answer, response) = route(state, &method, &path, &json, &files);
+            (status, answer, response, None)
+        }
+    };
+    let duplicate = answer
+        .get("duplicate_of_nonce")
+        .is_some_and(|duplicate| duplicate == true);
+    let answer = match answer {
+        Value::Object(mut object) => {
+            object.remove("duplicate_of_nonce");
+            Value::Object(object)
+        }
+        other => other,
+    };
     state.record(RecordedRequest {
         method,
         path,
@@ -88,8 +119,51 @@ async fn handle(state: &State, request: Request<Incoming>) -> Response<Full<Byte
         json,
         files,
         response: answer,
+        outage,
+        duplicate,
     });
     response
+}
+
+/// The failure a test set for this request, if any (each fires once).
+fn take_outage(state: &State, method: &str, path: &str) -> Option<Outage> {
+    let mut refusals = lock(&state.refusals);
+    let index = refusals.outages.iter().position(|(m, pattern, _)| {
+        m == method && {
+            let wanted: Vec<&str> = pattern.trim_start_matches('/').split('/').collect();
+            let got: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+            wanted.len() == got.len() && wanted.iter().zip(&got).all(|(w, g)| *w == "*" || w == g)
+        }
+    })?;
+    Some(refusals.outages.remove(index).2)
+}
+
+/// Discord's 429 (the body and headers its rate limit sends).
+fn rate_limited() -> (u16, Value, Response<Full<Bytes>>) {
+    let body = json!({
+        "message": "You are being rate limited.",
+        "retry_after": 0.05,
+        "global": false,
+    });
+    let response = Response::builder()
+        .status(429)
+        .header("content-type", "application/json")
+        .header("retry-after", "0.05")
+        .header("x-ratelimit-scope", "user")
+        .body(Full::new(Bytes::from(body.to_string())))
+        .unwrap_or_else(|_| Response::new(Full::new(Bytes::new())));
+    (429, body, response)
+}
+
+/// An error page from Discord's edge (Cloudflare): HTML, not JSON.
+fn edge_error(status: u16) -> (u16, Value, Response<Full<Bytes>>) {
+    let page = format!("<html><head><title>{status}</title></head><body>{status}</body></html>");
+    let response = Response::builder()
+        .status(status)
+        .header("content-type", "text/html")
+        .body(Full::new(Bytes::from(page.clone())))
+        .unwrap_or_else(|_| Response::new(Full::new(Bytes::new())));
+    (status, Value::String(page), response)
 }
 
 /// The JSON body and the files of a request (JSON or multipart).
@@ -243,15 +317,47 @@ fn route(
                         "message": "Cannot send messages to this user due to having no mutual guilds"
                     }),
                 ),
-                Some(_) => reply(200, &bot_message(state, channel, None, json, files)),
+                Some(_) => reply(200, &new_message(state, channel, None, json, files)),
                 None => reply(
                     200,
-                    &bot_message(state, channel, Some(GUILD_ID), json, files),
+                    &new_message(state, channel, Some(GUILD_ID), json, files),
                 ),
             }
         }
         _ => reply(404, &json!({ "code": 0, "message": "404: Not Found" })),
     }
+}
+
+/// A message posted in a channel, unless its nonce with `enforce_nonce`
+/// names one posted in the last minutes: then that one, marked so the
+/// recording knows nothing was created.
+fn new_message(
+    state: &State,
+    channel: u64,
+    guild: Option<u64>,
+    json: &Value,
+    files: &[RecordedFile],
+) -> Value {
+    let nonce = match &json["nonce"] {
+        Value::String(nonce) => Some(nonce.clone()),
+        Value::Number(nonce) => Some(nonce.to_string()),
+        _ => None,
+    }
+    .filter(|_| json["enforce_nonce"] == true);
+    let Some(nonce) = nonce else {
+        return bot_message(state, channel, guild, json, files);
+    };
+    if let Some(earlier) = lock(&state.refusals).nonces.get(&(channel, nonce.clone())) {
+        let mut earlier = earlier.clone();
+        earlier["duplicate_of_nonce"] = Value::Bool(true);
+        return earlier;
+    }
+    let mut message = bot_message(state, channel, guild, json, files);
+    message["nonce"] = Value::String(nonce.clone());
+    lock(&state.refusals)
+        .nonces
+        .insert((channel, nonce), message.clone());
+    message
 }
 
 /// The channel object for an id: a DM channel, a thread the bot created,

@@ -162,6 +162,9 @@ fn check_options(field: &str, options: &Value) -> Result<(), Refusal> {
 
 /// Checks a message the bot sends (channel message, interaction response,
 /// followup, or an edit when `edit` is set: an edit may leave content out).
+/// The longest message nonce Discord takes (as a string).
+const NONCE_LIMIT: usize = 25;
+
 pub fn check_message(json: &Value, file_bytes: &[usize], edit: bool) -> Result<(), Refusal> {
     if file_bytes.iter().sum::<usize>() > UPLOAD_LIMIT {
         return Err(error(413, 40005, "Request entity too large"));
@@ -172,6 +175,16 @@ pub fn check_message(json: &Value, file_bytes: &[usize], edit: bool) -> Result<(
             "content",
             "BASE_TYPE_MAX_LENGTH",
             "Must be 2000 or fewer in length.",
+        ));
+    }
+    if json["nonce"]
+        .as_str()
+        .is_some_and(|nonce| nonce.chars().count() > NONCE_LIMIT)
+    {
+        return Err(invalid_form(
+            "nonce",
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 25 or fewer in length.",
         ));
     }
     let rows = json["components"].as_array().cloned().unwrap_or_default();
