@@ -190,11 +190,12 @@ impl Answerer {
     /// sends leaves the process).
     fn for_tests(handler: Arc<dyn Handler>) -> Answerer {
         Answerer {
-            handler,
             deliverer: Deliverer::new(
                 Arc::new(serenity::Http::new("")),
                 Arc::new(SharedState::default()),
+                Arc::clone(&handler),
             ),
+            handler,
             game_threads: false,
         }
     }
