@@ -153,6 +153,7 @@ async fn start_game(service: &Service, chat: &str, players: &[UserRef; 2]) {
         opponent: Some(players[1].clone()),
         clock: Some("10+0".into()),
         color: Some("white".into()),
+        fen: None,
     };
     service.handle(request(chat, &players[0], play)).await;
     service
@@ -175,6 +176,7 @@ async fn play_the_computer(
         opponent: Some(UserRef::computer(Platform::Console, 5)),
         clock: None,
         color: Some("black".into()),
+        fen: None,
     };
     let out = service.handle(request(&chat, &human, play)).await;
     let Some(id) = out

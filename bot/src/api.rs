@@ -118,6 +118,9 @@ pub enum Action {
         clock: Option<String>,
         /// `white`, `black` or `random`, as typed.
         color: Option<String>,
+        /// The start position as FEN (`/play chess fen:<FEN>`), as typed;
+        /// `None` for the variant's own start.
+        fen: Option<String>,
     },
     /// `/play <variant> [@partner] vs [@opponent …] [clock] [color]`: a team
     /// challenge for a game of four seats. Seats nobody is named for are open
@@ -170,6 +173,17 @@ pub enum Action {
     Learn,
     /// Help.
     Help,
+    /// `/rematch [game]`: offer the opponent of an ended game another one,
+    /// same variant and clock, colours swapped.
+    Rematch { game: Option<String> },
+    /// `/watch <game>`: the request's chat (a group, or the person in a
+    /// private chat) hears the game's public messages.
+    Watch { game: Option<String> },
+    /// `/unwatch <game>`: stop watching.
+    Unwatch { game: Option<String> },
+    /// `/notation ru|en|auto`: how moves shown to the caller alone are
+    /// written (Russian or English piece letters, or by their language).
+    Notation { notation: String },
     /// Set the caller's language (`en`, `ru`), or the chat's (`chat ru`).
     Lang {
         /// What followed `/lang`.
@@ -308,6 +322,10 @@ pub enum ButtonAction {
     SetupReady { game: String },
     /// Take seat `seat` (0-based, as text) of a team challenge.
     TakeSeat { game: String, seat: String },
+    /// Offer a rematch of the ended game (or accept the opponent's).
+    Rematch { game: String },
+    /// Watch the game privately.
+    Watch { game: String },
 }
 
 impl ButtonAction {
@@ -370,6 +388,8 @@ impl ButtonAction {
             "quit" => ButtonAction::AskResign { game: game()? },
             "sr" => ButtonAction::SetupRandom { game: game()? },
             "sy" => ButtonAction::SetupReady { game: game()? },
+            "again" => ButtonAction::Rematch { game: game()? },
+            "watch" => ButtonAction::Watch { game: game()? },
             _ => return None,
         })
     }
@@ -395,6 +415,8 @@ impl ButtonAction {
             ButtonAction::SetupRandom { game } => ("sr", game),
             ButtonAction::SetupReady { game } => ("sy", game),
             ButtonAction::TakeSeat { game, .. } => ("seat", game),
+            ButtonAction::Rematch { game } => ("again", game),
+            ButtonAction::Watch { game } => ("watch", game),
         }
     }
 }
@@ -705,7 +727,13 @@ mod tests {
             ButtonAction::KeepPlaying { game: game.clone() },
             ButtonAction::AskResign { game: game.clone() },
             ButtonAction::SetupRandom { game: game.clone() },
-            ButtonAction::SetupReady { game },
+            ButtonAction::SetupReady { game: game.clone() },
+            ButtonAction::TakeSeat {
+                game: game.clone(),
+                seat: "3".into(),
+            },
+            ButtonAction::Rematch { game: game.clone() },
+            ButtonAction::Watch { game },
         ];
         for action in actions {
             let data = action.encode();

@@ -60,6 +60,12 @@ pub fn parse(text: &str, mention: impl Fn(&str) -> Option<UserRef>) -> Option<Ac
         "variants" => Action::Variants,
         "learn" | "lesson" | "lessons" | "учиться" | "урок" => learn(&args, mention),
         "help" | "start" => Action::Help,
+        "rematch" | "реванш" => Action::Rematch { game: game() },
+        "watch" | "смотреть" => Action::Watch { game: game() },
+        "unwatch" | "не-смотреть" => Action::Unwatch { game: game() },
+        "notation" | "нотация" => Action::Notation {
+            notation: args.join(" "),
+        },
         "lang" | "language" => Action::Lang {
             lang: args.join(" "),
             // Adapters that know better say so.
@@ -121,8 +127,39 @@ pub fn computer_opponent<'a>(args: &[&'a str]) -> (Option<u8>, Vec<&'a str>) {
     )
 }
 
+/// Takes the start position out of `/play` arguments: everything after a
+/// word beginning with `fen:` (the FEN has spaces, so it goes last), but
+/// `@names`, which stay arguments. Returns the other words and the FEN.
+///
+/// ```
+/// use kodex_bot::command::split_fen;
+/// let (rest, fen) = split_fen(&["chess", "3+2", "fen:8/8/8/8/8/8/8/K1k5", "w", "-", "@bob"]);
+/// assert_eq!(rest, vec!["chess", "3+2", "@bob"]);
+/// assert_eq!(fen.as_deref(), Some("8/8/8/8/8/8/8/K1k5 w -"));
+/// ```
+pub fn split_fen<'a>(args: &[&'a str]) -> (Vec<&'a str>, Option<String>) {
+    let Some(at) = args.iter().position(|word| {
+        word.get(..4)
+            .is_some_and(|head| head.eq_ignore_ascii_case("fen:"))
+    }) else {
+        return (args.to_vec(), None);
+    };
+    let mut rest = args[..at].to_vec();
+    let mut fen = Vec::new();
+    for (i, word) in args[at..].iter().enumerate() {
+        let word = if i == 0 { &word[4..] } else { *word };
+        if word.starts_with('@') {
+            rest.push(word);
+        } else if !word.is_empty() {
+            fen.push(word);
+        }
+    }
+    (rest, Some(fen.join(" ")))
+}
+
 fn play(args: &[&str], mention: impl Fn(&str) -> Option<UserRef>) -> Action {
-    let (computer, args) = computer_opponent(args);
+    let (args, fen) = split_fen(args);
+    let (computer, args) = computer_opponent(&args);
     let args = args.as_slice();
     let mut variant = String::new();
     let mut lineup = Lineup::default();
@@ -151,7 +188,7 @@ fn play(args: &[&str], mention: impl Fn(&str) -> Option<UserRef>) -> Action {
     if let Some(level) = computer.filter(|_| lineup.is_empty()) {
         lineup.add(UserRef::computer(crate::api::Platform::Console, level));
     }
-    lineup.into_action(variant, clock, color)
+    lineup.into_action(variant, clock, color, fen)
 }
 
 /// Whether `word` (lowercase) separates partners from opponents in `/play`.
@@ -190,7 +227,9 @@ impl Lineup {
 
     /// The challenge: one person named without `vs` is a two-player
     /// challenge ([`Action::Play`]); `vs` or more people make a team
-    /// challenge ([`Action::PlayTeams`]).
+    /// challenge ([`Action::PlayTeams`]). A start position makes it a
+    /// two-player challenge of the first person named (the service refuses
+    /// positions for games of four).
     ///
     /// ```
     /// use kodex_bot::api::Action;
@@ -208,13 +247,15 @@ impl Lineup {
         variant: String,
         clock: Option<String>,
         color: Option<String>,
+        fen: Option<String>,
     ) -> Action {
-        if !self.versus && self.before.len() <= 1 {
+        if fen.is_some() || (!self.versus && self.before.len() <= 1) {
             return Action::Play {
                 variant,
-                opponent: self.before.into_iter().next(),
+                opponent: self.before.into_iter().chain(self.after).next(),
                 clock,
                 color,
+                fen,
             };
         }
         let (partners, opponents) = if self.versus {
@@ -313,6 +354,7 @@ mod tests {
                 opponent: user("bob"),
                 clock: Some("3+2".into()),
                 color: Some("black".into()),
+                fen: None,
             })
         );
         assert_eq!(
@@ -322,6 +364,7 @@ mod tests {
                 opponent: None,
                 clock: None,
                 color: None,
+                fen: None,
             })
         );
     }
@@ -364,6 +407,44 @@ mod tests {
             parse("/play bughouse @bob", user),
             Some(Action::Play { .. })
         ));
+    }
+
+    #[test]
+    fn a_start_position_runs_to_the_end_but_for_names() {
+        let Some(Action::Play {
+            variant,
+            opponent,
+            clock,
+            fen,
+            ..
+        }) = parse(
+            "/play chess 3+2 FEN:4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 @bob",
+            user,
+        )
+        else {
+            panic!("a play");
+        };
+        assert_eq!(variant, "chess");
+        assert_eq!(opponent, user("bob"));
+        assert_eq!(clock.as_deref(), Some("3+2"));
+        assert_eq!(fen.as_deref(), Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"));
+        // `fen:` alone is an empty position (the service says so).
+        let Some(Action::Play { fen, .. }) = parse("/play chess fen:", user) else {
+            panic!("a play");
+        };
+        assert_eq!(fen.as_deref(), Some(""));
+        assert_eq!(
+            parse("/watch #k7m2", user),
+            Some(Action::Watch {
+                game: Some("k7m2".into())
+            })
+        );
+        assert_eq!(
+            parse("/notation ru", user),
+            Some(Action::Notation {
+                notation: "ru".into()
+            })
+        );
     }
 
     #[test]

@@ -268,6 +268,9 @@ pub struct GameRow {
     pub time_control: String,
     /// The start position once started.
     pub start_fen: Option<String>,
+    /// The position asked for with `/play … fen:` (see
+    /// `migrations/0007_start_position.sql`); `None`: the variant's own.
+    pub from_fen: Option<String>,
     /// UCI moves separated by spaces.
     pub moves: String,
     /// When the current turn began.
@@ -278,6 +281,11 @@ pub struct GameRow {
     pub draw_offer: Option<i64>,
     /// The side with a standing takeback request.
     pub takeback_offer: Option<i64>,
+    /// When the player to move is next reminded of their clock (see
+    /// `migrations/0009_reminders.sql`).
+    pub reminder_at: Option<i64>,
+    /// The seats of a live game already reminded, one bit per seat.
+    pub reminded: i64,
     /// The result once finished.
     pub result: Option<GameResult>,
     /// Why it ended (an i18n key suffix).
@@ -334,11 +342,14 @@ impl<'r> FromRow<'r, SqliteRow> for GameRow {
             stored_seats: Vec::new(),
             time_control: row.try_get("time_control")?,
             start_fen: row.try_get("start_fen")?,
+            from_fen: row.try_get("from_fen")?,
             moves: row.try_get("moves")?,
             turn_started_at: row.try_get("turn_started_at")?,
             deadline: row.try_get("deadline")?,
             draw_offer: row.try_get("draw_offer")?,
             takeback_offer: row.try_get("takeback_offer")?,
+            reminder_at: row.try_get("reminder_at")?,
+            reminded: row.try_get("reminded")?,
             result: row.try_get("result")?,
             reason: row.try_get("reason")?,
             created_at: row.try_get("created_at")?,
@@ -456,6 +467,42 @@ impl GameRow {
     }
 }
 
+/// Who watches a game (see `migrations/0008_watchers.sql`).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Watcher {
+    /// Everyone in a chat, by chat id.
+    Chat(String),
+    /// One person privately, by user id.
+    User(String),
+}
+
+impl Watcher {
+    /// The stored kind.
+    fn kind(&self) -> &'static str {
+        match self {
+            Watcher::Chat(_) => "chat",
+            Watcher::User(_) => "user",
+        }
+    }
+
+    /// The chat or user id.
+    pub fn id(&self) -> &str {
+        match self {
+            Watcher::Chat(id) | Watcher::User(id) => id,
+        }
+    }
+
+    /// The watcher stored as `kind` and `id`; `None` for a kind this
+    /// version does not know.
+    fn from_parts(kind: &str, id: String) -> Option<Watcher> {
+        match kind {
+            "chat" => Some(Watcher::Chat(id)),
+            "user" => Some(Watcher::User(id)),
+            _ => None,
+        }
+    }
+}
+
 /// Whose language choice.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum LangOwner {
@@ -499,7 +546,7 @@ const COLUMNS: &str =
     "g.id, g.platform, g.chat_id, g.home_chat_id, g.variant, g.status, g.challenger_id, \
     g.challenger_name, g.opponent_id, g.opponent_name, g.color, g.time_control, g.start_fen, \
     g.moves, g.turn_started_at, g.deadline, g.draw_offer, g.takeback_offer, g.result, g.reason, \
-    g.created_at, g.updated_at, g.version";
+    g.created_at, g.updated_at, g.version, g.from_fen, g.reminder_at, g.reminded";
 
 /// The seat columns read with a game (`NULL` for a game without seats); no
 /// name clashes with a game column.
@@ -507,7 +554,7 @@ const SEAT_COLUMNS: &str =
     "s.seat, s.user_id, s.user_name, s.side, s.team, s.remaining_ms, s.setup, s.ready";
 
 /// The columns a game changes over its life, in the order [`bind_mutable`] binds them.
-const MUTABLE: [&str; 14] = [
+const MUTABLE: [&str; 16] = [
     "chat_id",
     "home_chat_id",
     "status",
@@ -522,6 +569,8 @@ const MUTABLE: [&str; 14] = [
     "result",
     "reason",
     "updated_at",
+    "reminder_at",
+    "reminded",
 ];
 
 type Query<'q> = sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>;
@@ -543,6 +592,8 @@ fn bind_mutable<'q>(query: Query<'q>, row: &GameRow) -> Query<'q> {
         .bind(row.result.as_ref().map(GameResult::to_text))
         .bind(row.reason.clone())
         .bind(row.updated_at)
+        .bind(row.reminder_at)
+        .bind(row.reminded)
 }
 
 /// The games `platform`, `user` plays, in `chat` or (NULL) any: found through
@@ -655,7 +706,7 @@ async fn write_seats(
 /// Listed by hand rather than by `sqlx::migrate!`, whose macros would build
 /// a second, host copy of SQLite with every build; a test checks the list
 /// against the folder.
-const MIGRATIONS: [(i64, &str, &str); 6] = [
+const MIGRATIONS: [(i64, &str, &str); 10] = [
     (1, "games", include_str!("../../migrations/0001_games.sql")),
     (
         2,
@@ -673,6 +724,26 @@ const MIGRATIONS: [(i64, &str, &str); 6] = [
         6,
         "open game lookups",
         include_str!("../../migrations/0006_open_game_lookups.sql"),
+    ),
+    (
+        7,
+        "start position",
+        include_str!("../../migrations/0007_start_position.sql"),
+    ),
+    (
+        8,
+        "watchers",
+        include_str!("../../migrations/0008_watchers.sql"),
+    ),
+    (
+        9,
+        "reminders",
+        include_str!("../../migrations/0009_reminders.sql"),
+    ),
+    (
+        10,
+        "notation",
+        include_str!("../../migrations/0010_notation.sql"),
     ),
 ];
 
@@ -735,7 +806,8 @@ impl Store {
     pub async fn insert(&self, row: &GameRow) -> Result<bool, StoreError> {
         let sql = format!(
             "INSERT OR IGNORE INTO games (id, platform, variant, challenger_id, challenger_name, \
-             color, time_control, created_at, version, {}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?{})",
+             color, time_control, created_at, version, from_fen, {}) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?{})",
             MUTABLE.join(", "),
             ", ?".repeat(MUTABLE.len()),
         );
@@ -748,7 +820,8 @@ impl Store {
             .bind(row.color.clone())
             .bind(row.time_control.clone())
             .bind(row.created_at)
-            .bind(row.version);
+            .bind(row.version)
+            .bind(row.from_fen.clone());
         let mut tx = self.writer.begin().await?;
         let result = bind_mutable(query, row).execute(&mut *tx).await?;
         if result.rows_affected() != 1 {
@@ -912,24 +985,173 @@ impl Store {
         Ok(games.into_iter().next())
     }
 
-    /// Ids of rows whose deadline is at or before `now`.
+    /// The game `user` played (or plays) last in `chat` — or in a thread
+    /// of its own that started in `chat` — for `/rematch` without an id.
+    pub async fn latest_game_of(
+        &self,
+        platform: &str,
+        chat: &str,
+        user: &str,
+    ) -> Result<Option<GameRow>, StoreError> {
+        let games = self
+            .games(
+                "g.id = (SELECT g2.id FROM games g2 JOIN seats s \
+                 ON s.platform = g2.platform AND s.game_id = g2.id \
+                 WHERE s.platform = ? AND s.user_id = ? \
+                 AND (g2.chat_id = ? OR g2.home_chat_id = ?) AND g2.start_fen IS NOT NULL \
+                 ORDER BY g2.updated_at DESC, g2.id LIMIT 1)",
+                "g.id",
+                &[Some(platform), Some(user), Some(chat), Some(chat)],
+            )
+            .await?;
+        Ok(games.into_iter().next())
+    }
+
+    /// Ids of rows whose deadline or reminder is at or before `now`.
     pub async fn due(&self, now: Millis) -> Result<Vec<(String, String)>, StoreError> {
         Ok(sqlx::query_as::<_, (String, String)>(
             "SELECT platform, id FROM games WHERE deadline IS NOT NULL AND deadline <= ? \
-             ORDER BY deadline",
+             UNION SELECT platform, id FROM games \
+             WHERE reminder_at IS NOT NULL AND reminder_at <= ?",
         )
+        .bind(now)
         .bind(now)
         .fetch_all(&self.pool)
         .await?)
     }
 
-    /// The earliest pending deadline.
+    /// The earliest pending deadline or reminder.
     pub async fn next_deadline(&self) -> Result<Option<Millis>, StoreError> {
-        Ok(
-            sqlx::query_scalar::<_, Option<i64>>("SELECT MIN(deadline) FROM games")
-                .fetch_one(&self.pool)
-                .await?,
+        Ok(sqlx::query_scalar::<_, Option<i64>>(
+            "SELECT MIN(moment) FROM (SELECT MIN(deadline) AS moment FROM games \
+             UNION ALL SELECT MIN(reminder_at) FROM games)",
         )
+        .fetch_one(&self.pool)
+        .await?)
+    }
+
+    /// Adds `watcher` to game `game`'s spectators; false if it was one already.
+    pub async fn add_watcher(
+        &self,
+        platform: &str,
+        game: &str,
+        watcher: &Watcher,
+        now: Millis,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "INSERT OR IGNORE INTO watchers (platform, game_id, kind, target_id, created_at) \
+             VALUES (?, ?, ?, ?, ?)",
+        )
+        .bind(platform.to_owned())
+        .bind(game.to_owned())
+        .bind(watcher.kind().to_owned())
+        .bind(watcher.id().to_owned())
+        .bind(now)
+        .execute(&self.writer)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Removes `watcher` from game `game`'s spectators; false if it was none.
+    pub async fn remove_watcher(
+        &self,
+        platform: &str,
+        game: &str,
+        watcher: &Watcher,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "DELETE FROM watchers WHERE platform = ? AND game_id = ? AND kind = ? \
+             AND target_id = ?",
+        )
+        .bind(platform.to_owned())
+        .bind(game.to_owned())
+        .bind(watcher.kind().to_owned())
+        .bind(watcher.id().to_owned())
+        .execute(&self.writer)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Game `game`'s spectators, oldest first.
+    pub async fn watchers_of(
+        &self,
+        platform: &str,
+        game: &str,
+    ) -> Result<Vec<Watcher>, StoreError> {
+        let rows = sqlx::query_as::<_, (String, String)>(
+            "SELECT kind, target_id FROM watchers WHERE platform = ? AND game_id = ? \
+             ORDER BY created_at, kind, target_id",
+        )
+        .bind(platform.to_owned())
+        .bind(game.to_owned())
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(kind, id)| Watcher::from_parts(&kind, id))
+            .collect())
+    }
+
+    /// How many games not yet over `watcher` watches (a game that ended
+    /// without a last message to its spectators, an expired challenge,
+    /// counts no more).
+    pub async fn watched_by(&self, platform: &str, watcher: &Watcher) -> Result<usize, StoreError> {
+        let count = sqlx::query_scalar::<_, i64>(
+            "SELECT COUNT(*) FROM watchers w JOIN games g \
+             ON g.platform = w.platform AND g.id = w.game_id \
+             WHERE w.platform = ? AND w.kind = ? AND w.target_id = ? \
+             AND g.status IN ('challenge', 'setup', 'active')",
+        )
+        .bind(platform.to_owned())
+        .bind(watcher.kind().to_owned())
+        .bind(watcher.id().to_owned())
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(usize::try_from(count).unwrap_or(0))
+    }
+
+    /// Forgets every spectator of game `game` (it ended).
+    pub async fn forget_watchers(&self, platform: &str, game: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM watchers WHERE platform = ? AND game_id = ?")
+            .bind(platform.to_owned())
+            .bind(game.to_owned())
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// How `user` chose to read moves (`/notation`), if they chose.
+    pub async fn notation(&self, platform: &str, user: &str) -> Result<Option<String>, StoreError> {
+        Ok(sqlx::query_scalar::<_, String>(
+            "SELECT notation FROM user_notations WHERE platform = ? AND user_id = ?",
+        )
+        .bind(platform.to_owned())
+        .bind(user.to_owned())
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// Stores `user`'s notation choice; `None` forgets it (by their language).
+    pub async fn set_notation(
+        &self,
+        platform: &str,
+        user: &str,
+        notation: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let query = match notation {
+            Some(notation) => sqlx::query(
+                "INSERT INTO user_notations (platform, user_id, notation) VALUES (?, ?, ?) \
+                 ON CONFLICT (platform, user_id) DO UPDATE SET notation = excluded.notation",
+            )
+            .bind(platform.to_owned())
+            .bind(user.to_owned())
+            .bind(notation.to_owned()),
+            None => sqlx::query("DELETE FROM user_notations WHERE platform = ? AND user_id = ?")
+                .bind(platform.to_owned())
+                .bind(user.to_owned()),
+        };
+        query.execute(&self.writer).await?;
+        Ok(())
     }
 
     /// The language code `owner` `id` chose with `/lang`, if any.
@@ -1052,7 +1274,7 @@ impl Store {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[tokio::test]
@@ -1106,7 +1328,8 @@ mod tests {
         format!("sqlite://{}", dir.join("kodex.db").display())
     }
 
-    fn challenge(id: &str, deadline: Option<i64>) -> GameRow {
+    /// A stored-looking challenge by alice in the console's chat.
+    pub(crate) fn challenge(id: &str, deadline: Option<i64>) -> GameRow {
         GameRow {
             id: id.to_owned(),
             platform: "console".to_owned(),
@@ -1123,11 +1346,14 @@ mod tests {
             stored_seats: Vec::new(),
             time_control: "-".to_owned(),
             start_fen: None,
+            from_fen: None,
             moves: String::new(),
             turn_started_at: None,
             deadline,
             draw_offer: None,
             takeback_offer: None,
+            reminder_at: None,
+            reminded: 0,
             result: None,
             reason: None,
             created_at: 1,

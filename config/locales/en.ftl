@@ -288,6 +288,11 @@ help =
     /board, /games, /pgn [game], /rules <variant>, /variants, /lang en|ru (yours; /lang chat en|ru sets what the chat hears), /help.
     The latest board of a game has buttons: Offer draw, Resign, Take back (once you have moved), Show board. On Discord, /move suggests your moves as you type, /play suggests clocks, and the game option your games.
     /learn — six lessons from pawns to checkmate; /learn 1 @friend or /learn 1 computer starts one.
+    /play <variant> … fen:<FEN> — start from a position (the FEN goes last), e.g. /play chess @bob fen:4k3/8/8/8/8/8/4P3/4K3 w - - 0 1; the PGN records it.
+    /rematch [game] (or the Rematch button under the result) — the same game again, colours swapped; the other player accepts.
+    /watch <game> — this chat (or you, in a private chat; or the Watch button) follows a game played elsewhere: its public messages only; /unwatch <game>.
+    /notation ru|en|auto — piece letters of the moves shown to you privately (Кр Ф Л С К or K Q R B N).
+    With a clock, you are reminded privately once: at 10 % of a live clock, at a quarter of a correspondence move's time.
     Fog of war: send your moves to me in a private chat; your own board comes there after every move.
     Time travel: T-2:Nf3 e5 jumps back 2 of your moves with the knight now on f3 and plays e5 in the new timeline (or send the jump, then the move); two charges each, /rules timetravel; /timeline [game] shows every abandoned timeline under the present board.
     Kriegspiel: the same, and you see only your own pieces; a move the real position forbids is "impossible" and you try again.
@@ -330,3 +335,76 @@ menu-variants = The list of variants
 menu-learn = Lessons: /learn, /learn 1 computer
 menu-help = Help
 menu-lang = Language: /lang en | ru
+menu-rematch = Rematch: the same game, colours swapped
+menu-watch = Watch a game here: /watch <game>
+menu-unwatch = Stop watching: /unwatch <game>
+menu-notation = Piece letters of your moves: /notation ru | en | auto
+
+## Start from a position (/play <variant> fen:<FEN>)
+challenge-position = Starts from the position { $fen }
+error-fen-setup = { $variant } begins with each side placing its pieces: it cannot start from a position.
+error-fen-teams = { $variant } is a game for four: it cannot start from a position.
+error-fen-over = This position is already over (mate or no moves): there is nothing to play.
+error-fen-too-long = This position does not read: it is too long.
+error-fen-empty = This position does not read: it is empty. Write it after fen:, last, e.g. /play chess fen:4k3/8/8/8/8/8/4P3/4K3 w - - 0 1
+error-fen-board-too-large = This position does not read: the board does not fit.
+error-fen-rank-count = This position does not read: the board has { $expected } ranks, the position { $found }.
+error-fen-rank-too-long = This position does not read: rank { $rank } has too many squares.
+error-fen-rank-too-short = This position does not read: rank { $rank } has { $found } squares, the board { $expected }.
+error-fen-zero-run = This position does not read: 0 is not a number of empty squares.
+error-fen-unknown-piece = This position does not read: “{ $piece }” is no piece of this variant.
+error-fen-piece-on-hole = This position does not read: a piece (“{ $piece }”) stands where the board has no square.
+error-fen-stray-promoted = This position does not read: ~ must follow a piece.
+error-fen-unclosed-pocket = This position does not read: a pocket [ must be closed by ] at the end of the board.
+error-fen-no-pockets = This position does not read: this variant has no pieces in hand.
+error-fen-unknown-pocket-piece = This position does not read: “{ $piece }” in hand is no piece of this variant.
+error-fen-pocket-full = This position does not read: too many pieces in hand.
+error-fen-bad-side = This position does not read: the side to move is w or b, not “{ $text }”.
+error-fen-too-many-kings = This position does not read: { $side ->
+        [white] white
+       *[black] black
+    } has more than one king.
+error-fen-pawn-on-promotion-rank = This position does not read: a pawn stands on its promotion rank.
+error-fen-bad-castling = This position does not read: “{ $piece }” is no castling right.
+error-fen-bad-en-passant = This position does not read: “{ $text }” is no en-passant square.
+error-fen-bad-check-counter = This position does not read: “{ $text }” is no check counter.
+error-fen-bad-counter = This position does not read: “{ $text }” is not a number.
+error-fen-too-many-fields = This position does not read: it has too many fields.
+error-fen-opponent-in-check = This position does not read: the side not to move is in check.
+error-fen-other = This position does not read in this variant.
+
+## Rematch
+button-rematch = Rematch
+rematch-offered = { $challenger } offers { $opponent } a rematch of game { $after }: { $variant } ({ $clock }, { $challenger } plays { $color }). Game { $id }: { $opponent }, /accept or /decline.
+error-rematch-none = You have no ended game in this chat: /rematch <game>.
+error-rematch-not-over = Game { $id } is not over yet.
+error-rematch-not-player = You did not play in game { $id }.
+error-rematch-teams = A rematch is for games of two players; for four, start a new challenge with /play.
+error-rematch-pending = Your rematch offer is waiting: game { $id }.
+
+## Spectators
+button-watch = Watch
+watch-started = Watching game { $id } here: { $game }. Every public message of the game comes here too; /unwatch { $id } stops it.
+watch-stopped = No longer watching game { $id } here.
+error-watch-usage = Which game? /watch <game> (the id is in every message of the game).
+error-watch-over = Game { $id } is not running: /pgn { $id } shows its record.
+error-watch-here = Game { $id } is played in this chat already.
+error-watch-limit = One chat (or person) watches at most { $max } games at once; /unwatch one first.
+error-watch-already = Game { $id } is watched here already.
+error-not-watching = Game { $id } is not watched here.
+
+## Reminders
+reminder = ⏰ Game { $id } against { $opponent }: your move, and { $left } left on your clock.
+
+## Notation (/notation)
+notation-current = Your moves are shown with { $notation ->
+        [ru] Russian piece letters (Кр Ф Л С К)
+        [en] English piece letters (K Q R B N)
+       *[auto] the piece letters of your language
+    }. Change it: /notation ru, /notation en or /notation auto.
+notation-set = From now on your moves are shown with { $notation ->
+        [ru] Russian piece letters (Кр Ф Л С К)
+        [en] English piece letters (K Q R B N)
+       *[auto] the piece letters of your language
+    }.
+error-bad-notation = Notation: /notation ru (Кр Ф Л С К), /notation en (K Q R B N) or /notation auto (by your language).

@@ -626,6 +626,19 @@ impl Game {
                 .collect()
         })
     }
+    /// The moves the board allows even where the game has already been
+    /// drawn by repetition, the fifty-move rule or insufficient material:
+    /// what an engine is asked to go on from (UCI `position … moves`).
+    /// Empty where the rules themselves end the game (mate, stalemate, a
+    /// king on the hill).
+    pub fn board_moves(&self) -> Vec<Move> {
+        if self.pending_jump().is_none()
+            && with_state!(self, s, r => r.outcome(s.current(), &s.legal).is_some())
+        {
+            return Vec::new();
+        }
+        with_state!(self, s, _r => s.legal.iter().map(|&m| Move(m)).collect())
+    }
     /// Reads a move typed by a person (SAN, UCI, castling spellings, drops, Russian letters).
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         if self.outcome().is_some() {

@@ -277,7 +277,7 @@ impl Session {
             limits.deadline = limits.deadline.map(|d| level.share_of(now, d));
             limits.soft_deadline = limits.soft_deadline.map(|d| level.share_of(now, d));
         }
-        if game.legal_moves().is_empty() {
+        if game.board_moves().is_empty() {
             writeln!(out, "bestmove (none)")?;
             self.searcher = Some(searcher);
             return Ok(());
@@ -370,8 +370,10 @@ impl Session {
                     .map_err(|e| format!("illegal jump {mv}: {e}"))?;
                 continue;
             }
+            // A GUI goes on after a repetition nobody claimed: the board's
+            // moves, not the game's (which end at the third repetition).
             let found = game
-                .legal_moves()
+                .board_moves()
                 .into_iter()
                 .find(|&m| game.uci_with(m, chess960) == *mv);
             match found {
@@ -417,7 +419,7 @@ fn info_line(game: &Game, chess960: bool, result: &SearchResult, elapsed: Durati
     let mut walk = game.clone();
     for &mv in &result.pv {
         let mv = mv.into();
-        if !walk.legal_moves().contains(&mv) {
+        if !walk.board_moves().contains(&mv) {
             break;
         }
         line.push(' ');

@@ -563,3 +563,48 @@ fn kriegspiel_samples_put_a_piece_where_the_referee_announced_a_capture() {
         );
     }
 }
+
+#[test]
+fn kodex_uci_goes_on_after_a_repetition_nobody_claimed() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kodex-uci"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("kodex-uci starts");
+    // The start position a third time, then 1.e4: a GUI sends this when
+    // nobody claimed the draw.
+    let shuffle = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8";
+    let input = format!(
+        "position startpos moves {shuffle}\n\
+         go perft 1\n\
+         position startpos moves {shuffle} e2e4\n\
+         go perft 1\n\
+         go depth 2\n\
+         isready\n\
+         quit\n"
+    );
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("written");
+    let out = String::from_utf8(child.wait_with_output().expect("output").stdout).expect("UTF-8");
+    assert!(!out.contains("illegal"), "{out}");
+    let counts: Vec<&str> = out
+        .lines()
+        .filter(|line| line.starts_with("Nodes searched"))
+        .collect();
+    assert_eq!(
+        counts,
+        ["Nodes searched: 20", "Nodes searched: 20"],
+        "{out}"
+    );
+    let best = out
+        .lines()
+        .find_map(|line| line.strip_prefix("bestmove "))
+        .expect("a best move");
+    assert_ne!(best, "(none)", "{out}");
+}

@@ -2,8 +2,8 @@
 
 use kodex_engine::{Art, BoardStyle, PieceGlyph, Side, SquareView, View};
 use kodex_render::{
-    render_gif, render_png, render_timelines_png, samples, shared_renderer, Decor, Inset, Renderer,
-    Rgb, Theme, MAX_WIDTH_PLUS_HEIGHT,
+    render_gif, render_pair_png, render_png, render_timelines_png, samples, shared_renderer, Decor,
+    Inset, Renderer, Rgb, Theme, MAX_WIDTH_PLUS_HEIGHT,
 };
 use std::collections::HashSet;
 
@@ -564,4 +564,48 @@ fn a_timeline_picture_is_the_present_board_over_a_grid_of_small_labelled_boards(
     let text_row = (alone.height..alone.height + row_height / 8)
         .any(|y| (0..picture.width / 2).any(|x| picture.at(x, y) == theme.text));
     assert!(text_row, "the first label is written above its board");
+}
+
+#[test]
+fn a_pair_picture_is_both_boards_side_by_side_each_with_its_strips() {
+    // Bughouse: the reader's board (white at the bottom) and the partner's
+    // (black at the bottom, the partner's side), each with its reserves.
+    let own = samples::crazyhouse();
+    let partner = samples::start_position();
+    let (own_decor, partner_decor) = (decor(Side::WHITE), decor(Side::BLACK));
+    let pair = decode(&render_pair_png(
+        (&own, &own_decor),
+        (&partner, &partner_decor),
+    ));
+    let left = decode(&render_png(&own, &own_decor));
+    let right = decode(&render_png(&partner, &partner_decor));
+    assert!(
+        pair.width > left.width + right.width,
+        "a gap between the boards"
+    );
+    assert_eq!(pair.height, left.height.max(right.height));
+    let right_x = pair.width - right.width;
+    let left_y = (pair.height - left.height) / 2;
+    let right_y = (pair.height - right.height) / 2;
+    // Each half is exactly that board drawn alone.
+    for y in 0..left.height {
+        for x in 0..left.width {
+            assert_eq!(pair.at(x, y + left_y), left.at(x, y), "left ({x}, {y})");
+        }
+    }
+    for y in 0..right.height {
+        for x in 0..right.width {
+            assert_eq!(
+                pair.at(right_x + x, y + right_y),
+                right.at(x, y),
+                "right ({x}, {y})"
+            );
+        }
+    }
+    // The gap is the page, and the picture fits a Telegram photo.
+    let page = pair.at(left.width + 1, pair.height / 2);
+    for y in 0..pair.height {
+        assert_eq!(pair.at(left.width + 1, y), page);
+    }
+    assert!(pair.width + pair.height <= MAX_WIDTH_PLUS_HEIGHT);
 }

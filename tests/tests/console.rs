@@ -485,8 +485,13 @@ async fn the_flag_falls_by_itself() {
     chat.say("alice: e4").await;
     assert!(chat.advance(10_000).await.is_empty());
     chat.say("bob: e5").await;
-    // alice has 60 s from bob's move on.
-    assert!(chat.advance(59_000).await.is_empty());
+    // alice has 60 s from bob's move on; at 6 s left (a tenth of her
+    // clock) she alone is reminded, once.
+    let out = chat.advance(59_000).await;
+    assert!(
+        out.iter().all(|l| l.starts_with("[@alice]")) && has(&out, "0:01 left on your clock"),
+        "{out:#?}"
+    );
     let out = chat.advance(1_500).await;
     assert!(
         has(&out, "[#local] ") && has(&out, "bob (black) wins: alice ran out of time"),

@@ -144,6 +144,10 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
         "learn",
         "help",
         "lang",
+        "rematch",
+        "watch",
+        "unwatch",
+        "notation",
     ] {
         let command = by_name
             .get(name)
@@ -190,7 +194,15 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
             );
         }
     }
-    assert_eq!(commands.len(), 19, "each command registered once");
+    assert_eq!(commands.len(), 23, "each command registered once");
+    // /play takes a start position.
+    let play_options = by_name["play"]["options"].as_array().expect("options");
+    assert!(
+        play_options
+            .iter()
+            .any(|option| option["name"] == "fen" && option["required"] == false),
+        "{play_options:?}"
+    );
     let play_options = by_name["play"]["options"]
         .as_array()
         .expect("/play has options");
@@ -268,6 +280,7 @@ async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
             // The clock as typed (or chosen from the suggestions).
             clock: Some("3+2".into()),
             color: None,
+            fen: None,
         }
     );
     assert_eq!(play.locale.as_deref(), Some("en-US"));

@@ -1563,3 +1563,183 @@ async fn a_fog_game_under_discord_outages_finishes_and_posts_nothing_hidden() {
     assert_eq!(row.status, kodex_bot::store::Status::Finished);
     bot.stop().await;
 }
+
+/// The game id a start message names ("Game k7m2 starts").
+fn started_id(message: &SentMessage) -> String {
+    message
+        .content
+        .split_once("Game ")
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        .expect("a game id")
+        .to_owned()
+}
+
+/// Fool's mate, typed in the channel: bob wins. Returns the result message.
+async fn fools_mate(fake: &FakeDiscord) -> SentMessage {
+    for (player, san) in [(alice(), "f3"), (bob(), "e5"), (alice(), "g4")] {
+        fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
+        fake.wait_for_message(&format!("the board after {san}"), |m| {
+            m.content.contains(&format!("played {san}."))
+        })
+        .await;
+    }
+    fake.say(&bob(), CHANNEL, Some(GUILD_ID), "Qh4#").await;
+    fake.wait_for_message("the result", |m| m.content.contains("checkmate"))
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_by_button_is_offered_with_colours_swapped_and_accepted_by_the_other() {
+    let fake = FakeDiscord::start().await;
+    let (service, bot) = start(&fake, "rematch").await;
+    let started = accepted_game(&fake, "chess").await;
+    let first = started_id(&started);
+    let end = fools_mate(&fake).await;
+    fake.press_button(&bob(), &end, "again:").await;
+    let offer = fake
+        .wait_for_message("the rematch offer", |m| {
+            m.place == Place::Channel(CHANNEL) && m.content.contains("rematch")
+        })
+        .await;
+    assert!(
+        offer
+            .content
+            .contains(&format!("bob offers alice a rematch of game {first}"))
+            && offer.content.contains("bob plays white"),
+        "{}",
+        offer.content
+    );
+    fake.press_button(&alice(), &offer, "acc:").await;
+    let second = fake
+        .wait_for_message("the rematch starts", |m| {
+            m.content.contains("starts") && !m.content.contains(&first)
+        })
+        .await;
+    assert!(
+        second.content.contains("bob (white) against alice (black)"),
+        "{}",
+        second.content
+    );
+    let row = service
+        .store()
+        .get("discord", &started_id(&second))
+        .await
+        .expect("the store answers")
+        .expect("the rematch exists");
+    assert_eq!(row.variant, "chess");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_channel_and_a_dm_watch_a_game_and_see_its_public_boards() {
+    const ELSEWHERE: u64 = 301;
+    let carol = FakeUser::new(1003, "carol");
+    let fake = FakeDiscord::start().await;
+    fake.add_user(&carol);
+    let (_service, bot) = start(&fake, "watch").await;
+    let started = accepted_game(&fake, "chess").await;
+    let id = started_id(&started);
+    // carol makes another channel watch; the Watch button sends her DMs too.
+    fake.slash(
+        &carol,
+        ELSEWHERE,
+        Some(GUILD_ID),
+        "watch",
+        vec![string_option("game", &id)],
+        &[],
+    )
+    .await;
+    fake.wait_for_message("the watch confirmation", |m| {
+        m.place == Place::Channel(ELSEWHERE) && m.content.contains("Watching game")
+    })
+    .await;
+    fake.press_button(&carol, &started, "watch:").await;
+    fake.wait_for("the button's confirmation", |fake| {
+        fake.sent_messages().into_iter().find(|m| {
+            m.content.contains(&format!("Watching game {id}"))
+                && m.place != Place::Channel(ELSEWHERE)
+        })
+    })
+    .await;
+    fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
+    let there = fake
+        .wait_for_message("the move in the other channel", |m| {
+            m.place == Place::Channel(ELSEWHERE) && m.content.contains("alice played e4")
+        })
+        .await;
+    assert!(there.has_png(), "a spectator sees the public board");
+    assert!(there.buttons.is_empty(), "and no buttons");
+    fake.wait_for("the move in carol's DM", |fake| {
+        fake.dms_to(carol.id)
+            .into_iter()
+            .find(|m| m.content.contains("alice played e4") && m.has_png())
+    })
+    .await;
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_with_a_fen_option_starts_there_and_a_bad_one_is_refused_privately() {
+    let fake = FakeDiscord::start().await;
+    let (service, bot) = start(&fake, "fen").await;
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let token = fake
+        .slash(
+            &alice(),
+            CHANNEL,
+            Some(GUILD_ID),
+            "play",
+            vec![
+                string_option("variant", "chess"),
+                string_option("fen", "4k3/8/8 w - - 0 1"),
+            ],
+            &[],
+        )
+        .await;
+    let refusal = fake.wait_for_ephemeral("the refusal", &token).await;
+    assert!(
+        refusal
+            .content
+            .contains("the board has 8 ranks, the position 3"),
+        "{}",
+        refusal.content
+    );
+    fake.slash(
+        &alice(),
+        CHANNEL,
+        Some(GUILD_ID),
+        "play",
+        vec![
+            string_option("variant", "chess"),
+            user_option("opponent", &bob()),
+            integer_option("colour", 0),
+            string_option("fen", fen),
+        ],
+        &[bob()],
+    )
+    .await;
+    let challenge = fake
+        .wait_for_message("the challenge", |m| {
+            m.place == Place::Channel(CHANNEL) && m.button("acc:").is_some()
+        })
+        .await;
+    assert!(
+        challenge
+            .content
+            .contains(&format!("Starts from the position {fen}")),
+        "{}",
+        challenge.content
+    );
+    fake.press_button(&bob(), &challenge, "acc:").await;
+    let started = fake
+        .wait_for_message("the game starts", |m| m.content.contains("starts"))
+        .await;
+    let row = service
+        .store()
+        .get("discord", &started_id(&started))
+        .await
+        .expect("the store answers")
+        .expect("the game exists");
+    assert_eq!(row.start_fen.as_deref(), Some(fen));
+    bot.stop().await;
+}

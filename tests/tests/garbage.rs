@@ -34,12 +34,13 @@ fn random_action(game: &str) -> Action {
         1 => None,
         _ => Some(random_text()),
     };
-    match fastrand::u8(..21) {
+    match fastrand::u8(..25) {
         0 => Action::Play {
             variant: random_text(),
             opponent: fastrand::bool().then(random_user),
             clock: maybe_text(),
             color: maybe_text(),
+            fen: maybe_text(),
         },
         1 => Action::Accept { game: id() },
         2 => Action::Decline { game: id() },
@@ -75,10 +76,17 @@ fn random_action(game: &str) -> Action {
         19 => Action::Unknown {
             command: random_text(),
         },
+        20 => Action::Rematch { game: id() },
+        21 => Action::Watch { game: id() },
+        22 => Action::Unwatch { game: id() },
+        23 => Action::Notation {
+            notation: random_text(),
+        },
         _ => Action::Button {
             data: format!(
                 "{}{}{}",
-                ["acc:", "rsg:", "keep:", "draw:", "tb:", "board:", ""][fastrand::usize(..7)],
+                ["acc:", "rsg:", "keep:", "draw:", "tb:", "board:", "again:", "watch:", ""]
+                    [fastrand::usize(..9)],
                 id().unwrap_or_default(),
                 [":w", ":b", "", ":"][fastrand::usize(..4)]
             ),

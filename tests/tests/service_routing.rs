@@ -50,6 +50,7 @@ fn play(opponent: &UserRef) -> Action {
         opponent: Some(opponent.clone()),
         clock: None,
         color: Some("white".into()),
+        fen: None,
     }
 }
 

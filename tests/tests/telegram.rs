@@ -411,6 +411,7 @@ async fn play_without_a_variant_offers_a_picker_and_a_reply_names_the_opponent()
             opponent: Some(telegram_user(BOB, "bob")),
             clock: Some("5+3".into()),
             color: None,
+            fen: None,
         }
     );
 }
@@ -734,6 +735,7 @@ async fn a_variant_picker_opened_before_a_restart_still_works_after_it() {
             opponent: Some(telegram_user(BOB, "bob")),
             clock: Some("5+3".into()),
             color: Some("white".into()),
+            fen: None,
         }
     );
 

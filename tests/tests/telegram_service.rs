@@ -23,6 +23,7 @@ const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 struct Harness {
     fake: FakeTelegram,
     service: Service,
+    time: Arc<ManualTime>,
     bot: tokio::task::JoinHandle<()>,
     dir: std::path::PathBuf,
 }
@@ -44,13 +45,10 @@ async fn start(name: &str, bob_started: bool) -> Harness {
     let mut config = Config::defaults();
     config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
     config.boards.dir = dir.join("boards");
-    let service = Service::open(
-        &config,
-        Registry::builtin(),
-        ManualTime::new(1_700_000_000_000),
-    )
-    .await
-    .expect("the service opens");
+    let time = ManualTime::new(1_700_000_000_000);
+    let service = Service::open(&config, Registry::builtin(), time.clone())
+        .await
+        .expect("the service opens");
 
     let fake = FakeTelegram::start().await;
     fake.add_group(GROUP, "Chess club");
@@ -69,6 +67,7 @@ async fn start(name: &str, bob_started: bool) -> Harness {
     Harness {
         fake,
         service,
+        time,
         bot,
         dir,
     }
@@ -1113,4 +1112,181 @@ async fn the_deep_link_prompt_is_in_the_groups_language() {
         .filter_map(|button| button["text"].as_str().map(str::to_owned))
         .collect();
     assert_eq!(labels, ["Открыть мою доску"]);
+}
+
+/// Alice (whoever has white) resigns the game by the confirm button: the
+/// result message, with its buttons.
+async fn white_resigns(harness: &Harness, game: &str, at: usize) -> (usize, Call) {
+    let fake = &harness.fake;
+    let white = white_of(&stored(harness, game).await);
+    let (at, question) = {
+        fake.say(GROUP, white, "/resign");
+        fake.wait_for(at, "the resign question", |call| {
+            call.is_send() && call.button_data().iter().any(|d| d.starts_with("rsg:"))
+        })
+        .await
+    };
+    let resign = question
+        .button_data()
+        .into_iter()
+        .find(|data| data.starts_with("rsg:"))
+        .expect("the resign button");
+    fake.press(GROUP, white, question.message_id.expect("id"), &resign);
+    fake.wait_for(at, "the result", |call| {
+        call.delivered_to(GROUP) && call.text().contains("resigned")
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_button_offers_the_other_colours_and_the_opponent_accepts() {
+    let harness = start("rematch", true).await;
+    let fake = &harness.fake;
+    let (game, at) = alice_challenges_bob(fake, "chess").await;
+    let (at, _) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let (white, black) = white_and_black(&stored(&harness, &game).await);
+    let (at, result) = white_resigns(&harness, &game, at).await;
+    let again = format!("again:{game}");
+    assert!(
+        result.button_data().contains(&again),
+        "{}",
+        fake.describe_calls()
+    );
+    fake.press(GROUP, white, result.message_id.expect("id"), &again);
+    let (at, offer) = fake
+        .wait_for(at, "the rematch offer", |call| {
+            call.delivered_to(GROUP)
+                && call.text().contains("rematch")
+                && challenge_id(call).is_some()
+        })
+        .await;
+    let rematch = challenge_id(&offer).expect("the rematch id");
+    assert_ne!(rematch, game);
+    // The one who asked cannot accept for the other.
+    let own = fake.press(
+        GROUP,
+        white,
+        offer.message_id.expect("id"),
+        &format!("acc:{rematch}"),
+    );
+    let (at, answer) = fake.press_answer(at, &own).await;
+    assert!(answer.is_some_and(|text| !text.is_empty()));
+    fake.press(
+        GROUP,
+        black,
+        offer.message_id.expect("id"),
+        &format!("acc:{rematch}"),
+    );
+    fake.wait_for(at, "the rematch's first board", |call| {
+        call.delivered_to(GROUP) && is_board(call) && call.text().contains(&rematch)
+    })
+    .await;
+    let row = stored(&harness, &rematch).await;
+    assert_eq!(
+        (row.player_id(0), row.player_id(1)),
+        (Some(&*black.to_string()), Some(&*white.to_string())),
+        "colours swapped"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_group_and_a_private_chat_watch_a_game() {
+    const OTHER_GROUP: i64 = -100_400;
+    let harness = start("watch", true).await;
+    let fake = &harness.fake;
+    fake.add_group(OTHER_GROUP, "Spectators");
+    let (game, at) = alice_challenges_bob(fake, "chess").await;
+    let (at, start_board) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    fake.say(OTHER_GROUP, CAROL, &format!("/watch {game}"));
+    let (at, _) = fake
+        .wait_for(at, "the watch confirmation", |call| {
+            call.delivered_to(OTHER_GROUP) && call.text().contains("Watching game")
+        })
+        .await;
+    // The Watch button of the start message: carol privately.
+    let watch = format!("watch:{game}");
+    assert!(
+        start_board.button_data().contains(&watch),
+        "{}",
+        fake.describe_calls()
+    );
+    fake.press(GROUP, CAROL, start_board.message_id.expect("id"), &watch);
+    fake.wait_for(at, "carol's confirmation, privately", |call| {
+        call.delivered_to(CAROL) && call.text().contains(&format!("Watching game {game}"))
+    })
+    .await;
+
+    let white = white_of(&stored(&harness, &game).await);
+    fake.say(GROUP, white, "/m e4");
+    fake.wait_for(at, "the move in the other group", |call| {
+        call.delivered_to(OTHER_GROUP) && is_board(call) && call.text().contains("e4")
+    })
+    .await;
+    fake.wait_for(at, "the move in carol's private chat", |call| {
+        call.delivered_to(CAROL) && is_board(call) && call.text().contains("e4")
+    })
+    .await;
+    fake.say(OTHER_GROUP, CAROL, &format!("/unwatch {game}"));
+    fake.wait_for(at, "the unwatch confirmation", |call| {
+        call.delivered_to(OTHER_GROUP) && call.text().contains("No longer watching")
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_correspondence_player_is_reminded_in_their_private_chat() {
+    let harness = start("reminder", true).await;
+    let fake = &harness.fake;
+    fake.say(GROUP, BOB, "hi all");
+    fake.say(GROUP, ALICE, "/play chess @bob 1d");
+    let (at, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && challenge_id(call).is_some()
+        })
+        .await;
+    let game = challenge_id(&challenge).expect("a game id");
+    fake.press(
+        GROUP,
+        BOB,
+        challenge.message_id.expect("id"),
+        &format!("acc:{game}"),
+    );
+    let (at, _) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let (white, black) = white_and_black(&stored(&harness, &game).await);
+    // 19 hours of a day per move: a quarter is left.
+    harness.time.advance(19 * 3_600_000);
+    assert_eq!(harness.service.tick().await, 1);
+    fake.wait_for(at, "the reminder", |call| {
+        call.delivered_to(white) && call.text().contains(&format!("⏰ Game {game}"))
+    })
+    .await;
+    harness.time.advance(3_600_000);
+    assert_eq!(harness.service.tick().await, 0, "once");
+    assert!(
+        !fake
+            .calls()
+            .iter()
+            .any(|call| call.delivered_to(black) && call.text().contains("⏰")),
+        "{}",
+        fake.describe_calls()
+    );
+    assert!(
+        !fake
+            .calls()
+            .iter()
+            .any(|call| call.delivered_to(GROUP) && call.text().contains("⏰")),
+        "never in the group"
+    );
 }

@@ -39,6 +39,10 @@ pub(super) fn all() -> Vec<poise::Command<Data, Error>> {
         learn(),
         help(),
         lang(),
+        rematch(),
+        watch(),
+        unwatch(),
+        notation(),
     ]
 }
 
@@ -123,6 +127,11 @@ async fn play(
         "Второй соперник в игре вчетвером (свободное место, если пусто)"
     )]
     opponent2: Option<serenity::User>,
+    #[description = "Start from this position (FEN)"]
+    #[name_localized("ru", "позиция")]
+    #[description_localized("ru", "Начать с этой позиции (FEN)")]
+    #[max_length = 256]
+    fen: Option<String>,
 ) -> Result<(), Error> {
     // Challenging a bot (this one: `/play chess @Kodex`) is a game against
     // the computer.
@@ -136,7 +145,7 @@ async fn play(
     };
     let clock = clock.filter(|clock| !clock.trim().is_empty());
     let color = colour.map(|colour| colour.service_text().to_string());
-    let action = if partner.is_some() || opponent2.is_some() {
+    let action = if fen.is_none() && (partner.is_some() || opponent2.is_some()) {
         // A team challenge: the seats nobody is named for stay open.
         Action::PlayTeams {
             variant,
@@ -157,6 +166,7 @@ async fn play(
                 .map(|user| computer(user).unwrap_or_else(|| user_ref(user, None))),
             clock,
             color,
+            fen,
         }
     };
     submit(ctx, action).await
@@ -238,6 +248,56 @@ simple_commands! {
     help() => Help,
         "How to play with Kodex.",
         "помощь", "Как играть с Kodex";
+    rematch(game) => Rematch,
+        "Offers your opponent a rematch: the same game, colours swapped.",
+        "реванш", "Предложить сопернику реванш: та же партия, цвета наоборот";
+    watch(game) => Watch,
+        "Follows a game played elsewhere here (its public messages).",
+        "смотреть", "Следить здесь за партией из другого канала (общие сообщения)";
+    unwatch(game) => Unwatch,
+        "Stops following a game here.",
+        "не-смотреть", "Перестать следить здесь за партией";
+}
+
+/// How the moves shown to you privately are written.
+#[derive(poise::ChoiceParameter, Clone, Copy, Debug)]
+pub(super) enum Notation {
+    #[name = "By my language"]
+    #[name_localized("ru", "По моему языку")]
+    Auto,
+    #[name = "Russian letters (Кр Ф Л С К)"]
+    #[name_localized("ru", "Русские буквы (Кр Ф Л С К)")]
+    Russian,
+    #[name = "English letters (K Q R B N)"]
+    #[name_localized("ru", "Английские буквы (K Q R B N)")]
+    English,
+}
+
+/// Chooses the piece letters of the moves shown to you privately.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "нотация"),
+    description_localized("ru", "Буквы фигур в ходах, которые показываются лично вам")
+)]
+async fn notation(
+    ctx: Context<'_>,
+    #[description = "The piece letters"]
+    #[name_localized("ru", "буквы")]
+    #[description_localized("ru", "Буквы фигур")]
+    letters: Notation,
+) -> Result<(), Error> {
+    let notation = match letters {
+        Notation::Auto => "auto",
+        Notation::Russian => "ru",
+        Notation::English => "en",
+    };
+    submit(
+        ctx,
+        Action::Notation {
+            notation: notation.to_owned(),
+        },
+    )
+    .await
 }
 
 /// Plays a move (e4, Nf3, e7e8q …).
@@ -303,6 +363,7 @@ async fn learn(
         opponent,
         clock: None,
         color: None,
+        fen: None,
     };
     submit(ctx, action).await
 }

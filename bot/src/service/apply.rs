@@ -171,6 +171,7 @@ impl Service {
         let next = game.seat_to_move();
         row.turn_started_at = Some(now);
         row.deadline = Some(now.saturating_add(row.remaining(next).unwrap_or(0)));
+        super::reminders::plan(row, next, now);
     }
 }
 

@@ -3,7 +3,7 @@
 use super::lookup::is_user;
 use super::present::{chat_of, Event};
 use super::{new_game_id, Ctx, Msg, Outcome, Service};
-use crate::api::{Button, ButtonAction, Delivery, Target, UserRef};
+use crate::api::{Button, ButtonAction, ChatRef, Delivery, Target, UserRef};
 use crate::clock::TimeControl;
 use crate::i18n::Lang;
 use crate::store::{GameRow, SeatRow, Status};
@@ -54,7 +54,7 @@ pub(super) fn stored_user_id(id: &str) -> String {
 }
 
 impl Service {
-    /// `/play <variant> [@opponent] [clock] [color]`.
+    /// `/play <variant> [@opponent] [clock] [color] [fen:<FEN>]`.
     pub(crate) async fn play(
         &self,
         ctx: &Ctx,
@@ -62,8 +62,13 @@ impl Service {
         opponent: Option<UserRef>,
         clock: Option<String>,
         color: Option<String>,
+        fen: Option<String>,
     ) -> Outcome {
         let terms = self.challenge_terms(ctx, variant, clock, color)?;
+        let from_fen = match fen {
+            Some(fen) => Some(super::position::start_position(&terms.variant, &fen)?),
+            None => None,
+        };
         if super::teams::is_team_game(&terms.variant) {
             // A game for four: the one named is an opponent, the other seats open.
             return self
@@ -88,23 +93,45 @@ impl Service {
         // lowercase: handles are case-insensitive.
         row.opponent_id = opponent.as_ref().map(|o| stored_user_id(&o.id));
         row.opponent_name = opponent.as_ref().map(|o| o.name.clone());
+        row.from_fen = from_fen;
         self.insert_challenge(&mut row).await?;
         if computer.is_some() {
             tracing::info!(game = %row.id, variant = %row.variant, "game against the computer");
             return self.accept_for_computer(ctx, &row).await;
         }
         tracing::info!(game = %row.id, variant = %row.variant, "challenge created");
-        let lang = ctx.chat_lang;
+        let msg = match &opponent {
+            Some(o) => Msg::new("challenge-direct").arg("opponent", o.name.clone()),
+            None => Msg::new("challenge-open"),
+        };
+        Ok(vec![self.challenge_message(
+            ctx.req.chat.clone(),
+            ctx.chat_lang,
+            &row,
+            &variant,
+            color,
+            msg,
+        )])
+    }
+
+    /// The public message of the challenge `row` in `chat`: `msg` with the
+    /// challenge's terms, the start position if one was asked for, and the
+    /// Accept and Decline buttons.
+    pub(super) fn challenge_message(
+        &self,
+        chat: ChatRef,
+        lang: Lang,
+        row: &GameRow,
+        variant: &Variant,
+        color: ColorChoice,
+        msg: Msg,
+    ) -> Delivery {
         let color_text = match color {
             ColorChoice::Random => self.text(lang, &Msg::new("color-random")),
             ColorChoice::White => self.color_name(lang, 0),
             ColorChoice::Black => self.color_name(lang, 1),
         };
-        let msg = match &opponent {
-            Some(o) => Msg::new("challenge-direct").arg("opponent", o.name.clone()),
-            None => Msg::new("challenge-open"),
-        };
-        let text = self.text(
+        let mut text = self.text(
             lang,
             &msg.arg("id", row.id.clone())
                 .arg("challenger", row.challenger_name.clone())
@@ -112,8 +139,15 @@ impl Service {
                 .arg("clock", self.clock_name(lang, &row.time_control))
                 .arg("color", color_text),
         );
-        Ok(vec![Delivery {
-            target: Target::Chat(ctx.req.chat.clone()),
+        if let Some(fen) = &row.from_fen {
+            text.push('\n');
+            text.push_str(&self.text(
+                lang,
+                &Msg::new("challenge-position").arg("fen", fen.clone()),
+            ));
+        }
+        Delivery {
+            target: Target::Chat(chat),
             text,
             image: None,
             buttons: vec![
@@ -130,8 +164,8 @@ impl Service {
                     },
                 ),
             ],
-            game: Some(self.game_ref(lang, &row, false)),
-        }])
+            game: Some(self.game_ref(lang, row, false)),
+        }
     }
 
     /// The variant, clock and colour of a `/play`, each checked: an unknown
@@ -202,11 +236,14 @@ impl Service {
             stored_seats: Vec::new(),
             time_control: time_control.code(),
             start_fen: None,
+            from_fen: None,
             moves: String::new(),
             turn_started_at: None,
             deadline: Some(now.saturating_add(self.inner.settings.challenge_expiry)),
             draw_offer: None,
             takeback_offer: None,
+            reminder_at: None,
+            reminded: 0,
             result: None,
             reason: None,
             created_at: now,
@@ -319,7 +356,9 @@ impl Service {
             // Play starts once every seat has placed its army.
             return self.begin_setup(row, lang).await;
         }
-        let start = if variant.is_chess960() {
+        let start = if let Some(fen) = &row.from_fen {
+            Start::Fen(fen.clone())
+        } else if variant.is_chess960() {
             Start::Chess960(fastrand::u16(0..960))
         } else {
             Start::Standard
@@ -331,6 +370,7 @@ impl Service {
         row.start_fen = Some(game.start_fen());
         row.turn_started_at = Some(now);
         row.deadline = initial.map(|t| now.saturating_add(t));
+        super::reminders::plan(&mut row, game.seat_to_move(), now);
         self.save(&mut row).await?;
         tracing::info!(game = %row.id, "game started");
         Ok(self.announce(&row, &game, Event::Started, lang).await)

@@ -237,7 +237,8 @@ pub(crate) fn is_user(user: &UserRef, stored: &str) -> bool {
     }
 }
 
-fn no_such_game(id: &str) -> Failure {
+/// "There is no game “k7m2”" (the id shortened for the echo).
+pub(super) fn no_such_game(id: &str) -> Failure {
     let shown: String = id.trim().chars().take(16).collect();
     Msg::new("error-no-such-game").arg("id", shown).into()
 }

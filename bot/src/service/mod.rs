@@ -13,14 +13,20 @@ mod info;
 mod learn;
 pub use learn::{lesson_id, LESSONS};
 mod lookup;
+mod notation;
 mod offers;
 mod placing;
 mod play;
+mod position;
 mod present;
+mod rematch;
+mod reminders;
 mod setup;
 mod suggest;
 mod teams;
 mod timeline;
+mod watch;
+pub use watch::MAX_WATCHED;
 
 use crate::api::{
     Action, ButtonAction, Delivery, Handler, HandlerFuture, Platform, Request, Target, UserRef,
@@ -325,9 +331,10 @@ impl Service {
         })
     }
 
-    /// Ends every game and challenge whose deadline has passed, sending the
-    /// news to the outboxes. Returns how many were ended. The scheduler calls
-    /// this; tests call it after moving a [`crate::time::ManualTime`].
+    /// Ends every game and challenge whose deadline has passed and sends
+    /// the reminders due, putting the news in the outboxes. Returns how many
+    /// games had news. The scheduler calls this; tests call it after moving
+    /// a [`crate::time::ManualTime`].
     pub async fn tick(&self) -> usize {
         self.run_due().await.0
     }
@@ -358,8 +365,8 @@ impl Service {
         (ended, failed)
     }
 
-    /// Handles one deadline: a flag fall, a challenge expiry, or the end of
-    /// the time to set up.
+    /// Handles one deadline: a flag fall, a challenge expiry, the end of
+    /// the time to set up, or a reminder.
     async fn expire(&self, platform: &str, id: &str) -> Outcome {
         let _lock = self.lock(id).await;
         let Some(mut row) = self.inner.store.get(platform, id).await? else {
@@ -367,6 +374,9 @@ impl Service {
         };
         let now = self.inner.time.now();
         if row.deadline.is_none_or(|d| d > now) {
+            if row.reminder_at.is_some_and(|r| r <= now) {
+                return self.remind(&mut row).await;
+            }
             return Ok(Vec::new());
         }
         match row.status {
@@ -457,6 +467,10 @@ impl Service {
     /// Writes `row` if nobody changed it since it was read.
     async fn save(&self, row: &mut GameRow) -> Outcome<()> {
         row.updated_at = self.inner.time.now();
+        if row.status != Status::Active {
+            // Only a running clock reminds.
+            row.reminder_at = None;
+        }
         if self.inner.store.save(row).await? {
             self.inner.wake.notify_one();
             Ok(())
@@ -617,7 +631,8 @@ impl Service {
                 opponent,
                 clock,
                 color,
-            } => self.play(&ctx, &variant, opponent, clock, color).await,
+                fen,
+            } => self.play(&ctx, &variant, opponent, clock, color, fen).await,
             Action::PlayTeams {
                 variant,
                 partners,
@@ -646,6 +661,10 @@ impl Service {
             Action::Variants => self.variants(&ctx),
             Action::Learn => self.learn(&ctx),
             Action::Help => self.help(&ctx),
+            Action::Rematch { game } => self.rematch(&ctx, game).await,
+            Action::Watch { game } => self.watch(&ctx, game, false).await,
+            Action::Unwatch { game } => self.unwatch(&ctx, game).await,
+            Action::Notation { notation } => self.set_notation(&ctx, &notation).await,
             Action::Lang { lang, chat_admin } => self.set_lang(&ctx, &lang, chat_admin).await,
             Action::Button { data } => self.button(&ctx, &data).await,
             Action::Relocate { game, chat } => self.relocate(&ctx, &game, &chat).await,
@@ -705,6 +724,8 @@ impl Service {
             ButtonAction::TakeSeat { game, seat } => {
                 self.take_seat_button(ctx, &format!("{game}:{seat}")).await
             }
+            ButtonAction::Rematch { game } => self.rematch(ctx, Some(game)).await,
+            ButtonAction::Watch { game } => self.watch(ctx, Some(game), true).await,
         }
     }
 

@@ -54,70 +54,29 @@ impl Service {
     ) -> Vec<Delivery> {
         let hidden = game.variant().hidden_information();
         let ended = row.status.is_over();
-        let mut lines = Vec::new();
-        match &event {
-            Event::Started => lines.push(self.started_text(lang, row, game)),
-            Event::Moved | Event::Impossible { .. } => {
-                let told = game.announcements(Audience::Public);
-                lines.extend(self.moves_told(lang, row, game, &told, Audience::Public));
-            }
-            Event::Travelled { jump, moved } => {
-                lines.push(self.jump_text(lang, row, game, jump));
-                if *moved {
-                    let told = game.announcements(Audience::Public);
-                    lines.extend(self.moves_told(lang, row, game, &told, Audience::Public));
-                }
-            }
-            Event::TakenBack => {
-                lines.push(self.text(lang, &Msg::new("takeback-done").arg("id", row.id.clone())))
-            }
-            Event::Ended => {}
-        }
-        let mut events = lines.clone();
-        let status = if ended {
-            self.result_text(lang, row)
-        } else {
-            self.turn_text(lang, row, game)
-        };
-        lines.push(status.clone());
-        if ended {
-            let lesson = self.lesson_end_text(lang, row);
-            lines.extend(lesson.clone());
-            events.extend(lesson);
-        } else if let Some(clocks) = self.clock_line(row, game) {
-            lines.push(clocks);
-        }
         let mut deliveries = Vec::new();
-        // An impossible attempt changes no board: words only.
-        let boards = !matches!(event, Event::Impossible { .. });
-        let public_view = if (hidden && !ended) || !boards {
-            None
-        } else {
-            Some(with_jump_marks(game.view(Audience::Full), game, &event))
-        };
-        if hidden && ended {
-            lines.push(self.pgn_text(row, game));
+        let mut public = self.public_message(row, game, &event, lang).await;
+        let spectators = self
+            .spectator_copies(row, game, &event, lang, &public)
+            .await;
+        if matches!(event, Event::Started) {
+            public.buttons.push(Button::new(
+                self.text(lang, &Msg::new("button-watch")),
+                &ButtonAction::Watch {
+                    game: row.id.clone(),
+                },
+            ));
         }
-        let mut game_ref = self.game_ref(lang, row, matches!(event, Event::Started));
-        // A hidden game's end carries its whole record, which only the text has room for.
-        if !(hidden && ended) {
-            game_ref.turn = Some(self.turn_card(lang, row, game, events, status));
-        }
-        let mut public = Delivery {
-            target: Target::Chat(chat_of(row)),
-            text: lines.join("\n"),
-            image: None,
-            buttons: Vec::new(),
-            game: Some(game_ref),
-        };
-        if let Some(view) = public_view {
-            let decor = self.decor(lang, row, game, Side::WHITE);
-            // Numbered by the record, which (unlike the present line of a
-            // time-travel game) only grows.
-            let file_name = format!("{}-{}.png", row.id, row.move_list().len());
-            self.attach_board(&mut public, view, decor, file_name).await;
+        if ended && row.seats.len() == 2 {
+            public.buttons.push(Button::new(
+                self.text(lang, &Msg::new("button-rematch")),
+                &ButtonAction::Rematch {
+                    game: row.id.clone(),
+                },
+            ));
         }
         deliveries.push(public);
+        deliveries.extend(spectators);
         if let Some(home) = row
             .home_chat_id
             .as_ref()
@@ -167,6 +126,83 @@ impl Service {
         deliveries
     }
 
+    /// The message about `event` in `row` for everyone, in `lang`: what the
+    /// game's chat hears (and its spectators, in theirs) — the public view,
+    /// never a hidden square; at the end of a hidden game, its record.
+    pub(super) async fn public_message(
+        &self,
+        row: &GameRow,
+        game: &Game,
+        event: &Event,
+        lang: Lang,
+    ) -> Delivery {
+        let hidden = game.variant().hidden_information();
+        let ended = row.status.is_over();
+        let mut lines = Vec::new();
+        match event {
+            Event::Started => lines.push(self.started_text(lang, row, game)),
+            Event::Moved | Event::Impossible { .. } => {
+                let told = game.announcements(Audience::Public);
+                lines.extend(self.moves_told(lang, lang, row, game, &told, Audience::Public));
+            }
+            Event::Travelled { jump, moved } => {
+                lines.push(self.jump_text(lang, row, game, jump));
+                if *moved {
+                    let told = game.announcements(Audience::Public);
+                    lines.extend(self.moves_told(lang, lang, row, game, &told, Audience::Public));
+                }
+            }
+            Event::TakenBack => {
+                lines.push(self.text(lang, &Msg::new("takeback-done").arg("id", row.id.clone())))
+            }
+            Event::Ended => {}
+        }
+        let mut events = lines.clone();
+        let status = if ended {
+            self.result_text(lang, row)
+        } else {
+            self.turn_text(lang, row, game)
+        };
+        lines.push(status.clone());
+        if ended {
+            let lesson = self.lesson_end_text(lang, row);
+            lines.extend(lesson.clone());
+            events.extend(lesson);
+        } else if let Some(clocks) = self.clock_line(row, game) {
+            lines.push(clocks);
+        }
+        // An impossible attempt changes no board: words only.
+        let boards = !matches!(event, Event::Impossible { .. });
+        let public_view = if (hidden && !ended) || !boards {
+            None
+        } else {
+            Some(with_jump_marks(game.view(Audience::Full), game, event))
+        };
+        if hidden && ended {
+            lines.push(self.pgn_text(row, game));
+        }
+        let mut game_ref = self.game_ref(lang, row, matches!(event, Event::Started));
+        // A hidden game's end carries its whole record, which only the text has room for.
+        if !(hidden && ended) {
+            game_ref.turn = Some(self.turn_card(lang, row, game, events, status));
+        }
+        let mut public = Delivery {
+            target: Target::Chat(chat_of(row)),
+            text: lines.join("\n"),
+            image: None,
+            buttons: Vec::new(),
+            game: Some(game_ref),
+        };
+        if let Some(view) = public_view {
+            let decor = self.decor(lang, row, game, Side::WHITE);
+            // Numbered by the record, which (unlike the present line of a
+            // time-travel game) only grows.
+            let file_name = format!("{}-{}.png", row.id, row.move_list().len());
+            self.attach_board(&mut public, view, decor, file_name).await;
+        }
+        public
+    }
+
     /// "alice travels in time: T-2:Nf3 (1 time charge left)."
     fn jump_text(&self, lang: Lang, row: &GameRow, game: &Game, jump: &str) -> String {
         let side = game
@@ -197,13 +233,14 @@ impl Service {
             return self.nothing(row);
         };
         let lang = self.user_lang(&row.platform, &user.id).await;
+        let notation = self.notation_of(&row.platform, &user.id, lang).await;
         let to_move = game.seat_to_move() == seat;
         let audience = Audience::Side(Side(side as u8));
         let told = match event {
             Some(Event::Moved | Event::Impossible { .. }) => game.announcements(audience),
             _ => Vec::new(),
         };
-        let mut lines = self.moves_told(lang, row, game, &told, audience);
+        let mut lines = self.moves_told(lang, notation, row, game, &told, audience);
         if let Some(Event::Impossible { text }) = event.filter(|_| to_move) {
             lines.push(
                 self.text(
@@ -253,7 +290,8 @@ impl Service {
         delivery
     }
 
-    /// The engine's announcements `told` to `audience`, in words: "alice
+    /// The engine's announcements `told` to `audience`, in words (moves in
+    /// `notation`'s piece letters): "alice
     /// played Nf3", or "you played Nf3" to the mover; in Kriegspiel the
     /// referee's words too. A move hidden from the audience says nothing,
     /// except in Kriegspiel, where the referee says that a side has moved.
@@ -262,6 +300,7 @@ impl Service {
     fn moves_told(
         &self,
         lang: Lang,
+        notation: Lang,
         row: &GameRow,
         game: &Game,
         told: &[Announcement],
@@ -292,12 +331,12 @@ impl Service {
                     side,
                     san: Some(san),
                 } if audience == Audience::Side(*side) => {
-                    Some(Msg::new("you-moved").arg("san", san_in(lang, game, san)))
+                    Some(Msg::new("you-moved").arg("san", san_in(notation, game, san)))
                 }
                 Announcement::Moved { san: Some(san), .. } => Some(
                     Msg::new("moved")
                         .arg("player", row.player_name(mover).to_owned())
-                        .arg("san", san_in(lang, game, san)),
+                        .arg("san", san_in(notation, game, san)),
                 ),
                 Announcement::Moved { side, san: None } if referee => {
                     Some(side_of(Msg::new("referee-moved"), side))

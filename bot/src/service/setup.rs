@@ -593,6 +593,7 @@ impl Service {
         row.turn_started_at = Some(now);
         let to_move = game.side_to_move().index();
         row.deadline = row.remaining(to_move).map(|t| now.saturating_add(t));
+        super::reminders::plan(row, game.seat_to_move(), now);
         self.save(row).await?;
         tracing::info!(game = %row.id, "setup done, play starts");
         let mut deliveries = self.announce(row, &game, Event::Started, lang).await;

@@ -88,10 +88,14 @@ impl Service {
                 .map(|mv| (position.uci(mv), position.san(mv)))
                 .collect(),
         };
+        // In the caller's notation (their letters for the pieces).
+        let notation = self
+            .notation_of(ctx.platform(), &ctx.actor().id, ctx.lang)
+            .await;
         let mut moves: Vec<Suggestion> = candidates
             .into_iter()
             .filter_map(|(uci, san)| {
-                let label = san_in(ctx.lang, &position, &san);
+                let label = san_in(notation, &position, &san);
                 let wanted = typed.is_empty()
                     || [&san, &label, &uci]
                         .iter()

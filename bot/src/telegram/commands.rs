@@ -82,6 +82,8 @@ fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
     let mut clock = None;
     let mut color = None;
     let words: Vec<&str> = args.split_whitespace().collect();
+    // `/play chess fen:<FEN>`: the position runs to the end.
+    let (words, fen) = crate::command::split_fen(&words);
     // `/play chess computer level 5` (or `@kodex`, `компьютер`).
     let (computer, words) = crate::command::computer_opponent(&words);
     for word in words {
@@ -104,7 +106,7 @@ fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
             lineup.add(opponent);
         }
     }
-    lineup.into_action(variant.unwrap_or_default(), clock, color)
+    lineup.into_action(variant.unwrap_or_default(), clock, color, fen)
 }
 
 fn is_color(word: &str) -> bool {
@@ -149,9 +151,10 @@ fn is_clock(word: &str) -> bool {
 /// The commands of the menu Telegram clients show, in order, each with
 /// the catalogue key of its description (`menu-<command>` in
 /// `config/locales/*.ftl`).
-const MENU: [&str; 16] = [
+const MENU: [&str; 20] = [
     "play", "move", "m", "resign", "draw", "takeback", "abort", "board", "games", "pgn",
-    "timeline", "rules", "variants", "learn", "help", "lang",
+    "timeline", "rules", "variants", "learn", "rematch", "watch", "unwatch", "notation", "help",
+    "lang",
 ];
 
 /// The command menu for one language (`"en"`, `"ru"`): each command with
@@ -216,6 +219,7 @@ mod tests {
                 opponent: Some(user("bob")),
                 clock: Some("3+2".into()),
                 color: Some("black".into()),
+                fen: None,
             }))
         );
     }
@@ -230,8 +234,31 @@ mod tests {
                 opponent: Some(user("carol")),
                 clock: None,
                 color: None,
+                fen: None,
             }))
         );
+    }
+
+    #[test]
+    fn play_reads_a_start_position_to_the_end() {
+        let parsed = parse_text(
+            "/play chess @bob 3+2 fen:8/8/8/8/8/8/4k3/4K2R w K - 0 1",
+            None,
+        );
+        let Some(Parsed::Action(Action::Play {
+            variant,
+            opponent,
+            clock,
+            fen,
+            ..
+        })) = parsed
+        else {
+            panic!("a play: {parsed:?}");
+        };
+        assert_eq!(variant, "chess");
+        assert_eq!(opponent, Some(user("bob")));
+        assert_eq!(clock.as_deref(), Some("3+2"));
+        assert_eq!(fen.as_deref(), Some("8/8/8/8/8/8/4k3/4K2R w K - 0 1"));
     }
 
     #[test]

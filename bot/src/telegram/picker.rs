@@ -162,11 +162,12 @@ impl Picker {
             opponent,
             clock,
             color,
+            fen,
         } = action
         else {
             return None;
         };
-        if !variant.is_empty() || self.variants.is_empty() {
+        if !variant.is_empty() || fen.is_some() || self.variants.is_empty() {
             return None;
         }
         let menu = Menu {
@@ -250,6 +251,7 @@ impl Picker {
                 )),
                 clock: menu.clock,
                 color: menu.color,
+                fen: None,
             }));
         }
         let parsed = rest.split_once(':').and_then(|(key, index)| {
@@ -278,6 +280,7 @@ impl Picker {
             opponent: menu.opponent.map(UserRef::from),
             clock: menu.clock,
             color: menu.color,
+            fen: None,
         }))
     }
 }
@@ -307,6 +310,7 @@ mod tests {
             opponent: None,
             clock: Some("3+2".into()),
             color: None,
+            fen: None,
         }
     }
 
@@ -377,6 +381,7 @@ mod tests {
             opponent: None,
             clock: None,
             color: None,
+            fen: None,
         };
         assert!(picker.open(&play, UserId(1), None).is_none());
         assert!(Picker::new(Vec::new())
