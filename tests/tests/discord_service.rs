@@ -1567,7 +1567,7 @@ async fn a_fog_game_under_discord_outages_finishes_and_posts_nothing_hidden() {
 /// The game id a start message names ("Game k7m2 starts").
 fn started_id(message: &SentMessage) -> String {
     message
-        .content
+        .text()
         .split_once("Game ")
         .and_then(|(_, rest)| rest.split_whitespace().next())
         .expect("a game id")
@@ -1579,12 +1579,12 @@ async fn fools_mate(fake: &FakeDiscord) -> SentMessage {
     for (player, san) in [(alice(), "f3"), (bob(), "e5"), (alice(), "g4")] {
         fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
         fake.wait_for_message(&format!("the board after {san}"), |m| {
-            m.content.contains(&format!("played {san}."))
+            m.text().contains(&format!("played {san}."))
         })
         .await;
     }
     fake.say(&bob(), CHANNEL, Some(GUILD_ID), "Qh4#").await;
-    fake.wait_for_message("the result", |m| m.content.contains("checkmate"))
+    fake.wait_for_message("the result", |m| m.text().contains("checkmate"))
         .await
 }
 
@@ -1598,27 +1598,27 @@ async fn a_rematch_by_button_is_offered_with_colours_swapped_and_accepted_by_the
     fake.press_button(&bob(), &end, "again:").await;
     let offer = fake
         .wait_for_message("the rematch offer", |m| {
-            m.place == Place::Channel(CHANNEL) && m.content.contains("rematch")
+            m.place == Place::Channel(CHANNEL) && m.text().contains("rematch")
         })
         .await;
     assert!(
         offer
-            .content
+            .text()
             .contains(&format!("bob offers alice a rematch of game {first}"))
-            && offer.content.contains("bob plays white"),
+            && offer.text().contains("bob plays white"),
         "{}",
-        offer.content
+        offer.text()
     );
     fake.press_button(&alice(), &offer, "acc:").await;
     let second = fake
         .wait_for_message("the rematch starts", |m| {
-            m.content.contains("starts") && !m.content.contains(&first)
+            m.text().contains("starts") && !m.text().contains(&first)
         })
         .await;
     assert!(
-        second.content.contains("bob (white) against alice (black)"),
+        second.text().contains("bob (white) against alice (black)"),
         "{}",
-        second.content
+        second.text()
     );
     let row = service
         .store()
@@ -1650,13 +1650,13 @@ async fn another_channel_and_a_dm_watch_a_game_and_see_its_public_boards() {
     )
     .await;
     fake.wait_for_message("the watch confirmation", |m| {
-        m.place == Place::Channel(ELSEWHERE) && m.content.contains("Watching game")
+        m.place == Place::Channel(ELSEWHERE) && m.text().contains("Watching game")
     })
     .await;
     fake.press_button(&carol, &started, "watch:").await;
     fake.wait_for("the button's confirmation", |fake| {
         fake.sent_messages().into_iter().find(|m| {
-            m.content.contains(&format!("Watching game {id}"))
+            m.text().contains(&format!("Watching game {id}"))
                 && m.place != Place::Channel(ELSEWHERE)
         })
     })
@@ -1664,7 +1664,7 @@ async fn another_channel_and_a_dm_watch_a_game_and_see_its_public_boards() {
     fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
     let there = fake
         .wait_for_message("the move in the other channel", |m| {
-            m.place == Place::Channel(ELSEWHERE) && m.content.contains("alice played e4")
+            m.place == Place::Channel(ELSEWHERE) && m.text().contains("alice played e4")
         })
         .await;
     assert!(there.has_png(), "a spectator sees the public board");
@@ -1672,7 +1672,7 @@ async fn another_channel_and_a_dm_watch_a_game_and_see_its_public_boards() {
     fake.wait_for("the move in carol's DM", |fake| {
         fake.dms_to(carol.id)
             .into_iter()
-            .find(|m| m.content.contains("alice played e4") && m.has_png())
+            .find(|m| m.text().contains("alice played e4") && m.has_png())
     })
     .await;
     bot.stop().await;
@@ -1699,10 +1699,10 @@ async fn play_with_a_fen_option_starts_there_and_a_bad_one_is_refused_privately(
     let refusal = fake.wait_for_ephemeral("the refusal", &token).await;
     assert!(
         refusal
-            .content
+            .text()
             .contains("the board has 8 ranks, the position 3"),
         "{}",
-        refusal.content
+        refusal.text()
     );
     fake.slash(
         &alice(),
@@ -1725,14 +1725,14 @@ async fn play_with_a_fen_option_starts_there_and_a_bad_one_is_refused_privately(
         .await;
     assert!(
         challenge
-            .content
+            .text()
             .contains(&format!("Starts from the position {fen}")),
         "{}",
-        challenge.content
+        challenge.text()
     );
     fake.press_button(&bob(), &challenge, "acc:").await;
     let started = fake
-        .wait_for_message("the game starts", |m| m.content.contains("starts"))
+        .wait_for_message("the game starts", |m| m.text().contains("starts"))
         .await;
     let row = service
         .store()
