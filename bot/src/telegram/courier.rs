@@ -60,9 +60,10 @@ pub(super) struct Parcel {
     pub reply_to: Option<MessageId>,
     /// What to do when the chat refuses the message (a private chat the player never opened).
     pub if_refused: Option<Refusal>,
-    /// Set on a game's board message in a chat (the game's id): its buttons
-    /// are the game's keyboard, which only the latest such message keeps.
-    pub game_board: Option<String>,
+    /// Set on a game's board message in a chat: the game's id, and whether
+    /// the message carries the game's keyboard (draw, resign, …), which
+    /// only the latest such message keeps (none once the game is over).
+    pub game_board: Option<(String, bool)>,
 }
 
 impl Parcel {
@@ -264,8 +265,7 @@ impl Courier {
         };
         match result {
             Ok(message) => {
-                if let Some(game) = parcel.game_board.clone() {
-                    let keyed = !parcel.buttons.is_empty();
+                if let Some((game, keyed)) = parcel.game_board.clone() {
                     self.moved_keyboard(chat, game, message, keyed).await;
                 }
             }

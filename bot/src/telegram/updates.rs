@@ -407,7 +407,7 @@ impl Adapter {
                         .and_then(|game| Some((game.id.clone(), game.turn.as_ref()?)))
                     {
                         parcel.buttons.extend(card.buttons.iter().cloned());
-                        parcel.game_board = Some(id);
+                        parcel.game_board = Some((id, !card.buttons.is_empty()));
                     }
                     self.courier.enqueue(chat, parcel)
                 }
