@@ -312,6 +312,8 @@ pub enum ButtonAction {
     Board { game: Option<String> },
     /// Resign for good: the confirmation, valid only for the player of `side`.
     Resign { game: String, side: String },
+    /// Ask to resign: the presser is asked to confirm (a game's own keyboard).
+    AskResign { game: String },
     /// Answer "no" to the resignation question.
     KeepPlaying { game: String },
     /// Place the presser's army at random (setup phase).
@@ -383,6 +385,7 @@ impl ButtonAction {
                 }
             }
             "keep" => ButtonAction::KeepPlaying { game: game()? },
+            "quit" => ButtonAction::AskResign { game: game()? },
             "sr" => ButtonAction::SetupRandom { game: game()? },
             "sy" => ButtonAction::SetupReady { game: game()? },
             "again" => ButtonAction::Rematch { game: game()? },
@@ -408,6 +411,7 @@ impl ButtonAction {
             ButtonAction::Board { game } => ("board", game.as_deref().unwrap_or_default()),
             ButtonAction::Resign { game, .. } => ("rsg", game),
             ButtonAction::KeepPlaying { game } => ("keep", game),
+            ButtonAction::AskResign { game } => ("quit", game),
             ButtonAction::SetupRandom { game } => ("sr", game),
             ButtonAction::SetupReady { game } => ("sy", game),
             ButtonAction::TakeSeat { game, .. } => ("seat", game),
@@ -445,6 +449,42 @@ pub struct GameRef {
     /// an adapter that keeps each game in its own thread opens it here and
     /// answers with [`Action::Relocate`].
     pub started: bool,
+    /// Set on a message showing a turn of the game (a move, the start, a
+    /// takeback, the end): the same news as the text, in parts, for adapters
+    /// that show a turn as a card (a Discord embed) instead of loose lines.
+    pub turn: Option<TurnCard>,
+}
+
+/// One turn of a game in parts, in the audience's language. A card for a
+/// chat carries only what everyone may know (never a hidden square or move).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct TurnCard {
+    /// Variant and players ("Chess: alice vs bob · k7m2").
+    pub title: String,
+    /// What happened, one line each: the last move as the audience may know
+    /// it, a check, a referee's words, the start of the game.
+    pub events: Vec<String>,
+    /// Whose turn it is ("move 3 · bob (black) to move"), or how the game ended.
+    pub status: String,
+    /// Each player's clock, in seat order; empty without a clock.
+    pub clocks: Vec<ClockReading>,
+    /// What the players may do now, as buttons (offer a draw, resign, take
+    /// back, show one's board): for an adapter that keeps them under the
+    /// game's latest message only. Empty once the game is over.
+    pub buttons: Vec<Button>,
+}
+
+/// One player's clock on a [`TurnCard`].
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ClockReading {
+    /// Whose clock ("alice").
+    pub player: String,
+    /// The time left as text ("4:58", "1d 2:00:00").
+    pub remaining: String,
+    /// For the clock that is running: when its flag falls, in milliseconds
+    /// since the Unix epoch (now plus the time left), so that an adapter can
+    /// show a countdown the platform keeps live.
+    pub deadline: Option<i64>,
 }
 
 /// A variant as adapters offer it (Discord autocomplete, Telegram's picker):
@@ -527,6 +567,95 @@ pub fn split_text(text: &str, limit: usize) -> Vec<String> {
     chunks
 }
 
+/// What an adapter asks suggestions for while someone types a command's
+/// option (Discord's autocomplete).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SuggestionKind {
+    /// The caller's legal moves in their game (the one named, else their
+    /// game in the chat), when it is their turn: SAN starting with what was
+    /// typed. In a hidden-information game only what their own view shows.
+    Move {
+        /// The game id given in another option, if any.
+        game: Option<String>,
+    },
+    /// Time controls (`3+2`, `10+5`, `1d`) from the clock presets.
+    Clock,
+    /// The caller's own challenges and games, by id.
+    Game,
+}
+
+/// A question for suggestions: who is typing where, and what so far. The
+/// service answers it without changing or storing anything.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SuggestionRequest {
+    /// Where the command is being typed.
+    pub chat: ChatRef,
+    /// Whether that is a private chat with the bot.
+    pub private: bool,
+    /// Who is typing.
+    pub actor: UserRef,
+    /// The platform's locale of the actor, if known.
+    pub locale: Option<String>,
+    /// What the suggestions are for.
+    pub kind: SuggestionKind,
+    /// What has been typed so far.
+    pub typed: String,
+}
+
+/// One suggestion: what people read and what the option receives.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Suggestion {
+    /// Shown in the list (1–100 characters).
+    pub label: String,
+    /// Put in the option when chosen (at most 100 characters).
+    pub value: String,
+}
+
+/// The most suggestions anyone shows at once (Discord's 25 choices).
+pub const MAX_SUGGESTIONS: usize = 25;
+
+/// A boxed future returned by [`Handler::suggest`].
+pub type SuggestionFuture<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Vec<Suggestion>> + Send + 'a>>;
+
+/// Who reads one of an adapter's own texts (a notice, a button label, an
+/// error): its language is theirs.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Reader {
+    /// One person: their `/lang`, else `locale` (their platform's), else
+    /// the default.
+    Person {
+        /// The person.
+        user: UserRef,
+        /// Their platform locale, if known (`"ru"`, `"en-US"`).
+        locale: Option<String>,
+    },
+    /// Everyone in a chat: the chat's language (`/lang chat`, else the
+    /// platform's locale of the chat, else the default).
+    Chat(ChatRef),
+}
+
+/// A boxed future returned by [`Handler::text`].
+pub type TextFuture<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = String> + Send + 'a>>;
+
+/// What the service is busy with for an audience while it handles a
+/// request, for adapters that show it (Telegram's "sending a photo…").
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Activity {
+    /// A board image is being drawn.
+    DrawingImage,
+    /// A game animation (GIF) is being drawn.
+    DrawingAnimation,
+}
+
+/// Told by the service, before it draws, what it draws for whom; the
+/// service waits for the returned future (keep it short).
+pub type ActivityWatcher = std::sync::Arc<
+    dyn Fn(Target, Activity) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>
+        + Send
+        + Sync,
+>;
+
 /// A boxed future returned by [`Handler::handle`].
 pub type HandlerFuture<'a> =
     std::pin::Pin<Box<dyn std::future::Future<Output = Vec<Delivery>> + Send + 'a>>;
@@ -538,6 +667,39 @@ pub type HandlerFuture<'a> =
 pub trait Handler: Send + Sync + 'static {
     /// Handles one request and returns what to send, in order.
     fn handle(&self, request: Request) -> HandlerFuture<'_>;
+
+    /// Like [`Handler::handle`], telling `watcher` what is being drawn for
+    /// whom before drawing it. A handler that draws nothing ignores it.
+    fn handle_watched(&self, request: Request, watcher: ActivityWatcher) -> HandlerFuture<'_> {
+        drop(watcher);
+        self.handle(request)
+    }
+
+    /// The message `key` of the locale files (`config/locales/*.ftl`) with
+    /// `args`, in `reader`'s language: how adapters write their own texts.
+    /// Without a service (a test's toy handler), English or the person's
+    /// platform locale.
+    fn text(
+        &self,
+        reader: Reader,
+        key: &'static str,
+        args: Vec<(&'static str, String)>,
+    ) -> TextFuture<'_> {
+        let lang = match &reader {
+            Reader::Person { locale, .. } => locale.as_deref().and_then(crate::i18n::Lang::parse),
+            Reader::Chat(_) => None,
+        };
+        Box::pin(
+            async move { crate::i18n::catalogue().format(lang.unwrap_or_default(), key, &args) },
+        )
+    }
+
+    /// Suggestions for an option being typed, at most [`MAX_SUGGESTIONS`];
+    /// nothing changes. A handler without any answers none.
+    fn suggest(&self, request: SuggestionRequest) -> SuggestionFuture<'_> {
+        drop(request);
+        Box::pin(async { Vec::new() })
+    }
 }
 
 #[cfg(test)]
@@ -563,6 +725,7 @@ mod tests {
                 side: "w".into(),
             },
             ButtonAction::KeepPlaying { game: game.clone() },
+            ButtonAction::AskResign { game: game.clone() },
             ButtonAction::SetupRandom { game: game.clone() },
             ButtonAction::SetupReady { game: game.clone() },
             ButtonAction::TakeSeat {

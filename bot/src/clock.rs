@@ -53,6 +53,21 @@ pub const PRESETS: [(&str, Millis, Millis); 4] = [
     ("classical", 30, 20),
 ];
 
+/// Time controls suggested as people type a clock, in order after the
+/// named [`PRESETS`]: more `<minutes>+<seconds>` pairs, then days per move.
+pub const MORE_SUGGESTED: [&str; 6] = ["5+3", "15+10", "1d", "2d", "3d", "7d"];
+
+/// Every suggested clock as its code (`1+0`, `3+2`, …, `7d`), each with the
+/// preset's name where it has one: the [`PRESETS`] first, then
+/// [`MORE_SUGGESTED`].
+pub fn suggested() -> Vec<(String, Option<&'static str>)> {
+    PRESETS
+        .iter()
+        .map(|&(name, minutes, seconds)| (format!("{minutes}+{seconds}"), Some(name)))
+        .chain(MORE_SUGGESTED.iter().map(|code| ((*code).to_owned(), None)))
+        .collect()
+}
+
 impl TimeControl {
     /// Reads a typed time control: `none`, `1d`…`14d` (per move), a preset
     /// of [`PRESETS`] (`bullet` 1+0, `blitz` 3+2, `rapid` 10+5, `classical`
@@ -201,5 +216,8 @@ mod tests {
         assert_eq!(format_remaining(3_723_000), "1:02:03");
         assert_eq!(format_remaining(DAY + 3 * HOUR), "1d 03h");
         assert_eq!(format_remaining(-5), "0:00");
+        for (code, _) in suggested() {
+            assert_eq!(TimeControl::parse(&code).map(TimeControl::code), Ok(code));
+        }
     }
 }

@@ -102,6 +102,23 @@ impl I18n {
     }
 }
 
+/// The compiled-in catalogues, loaded once.
+pub fn catalogue() -> &'static I18n {
+    static CATALOGUE: std::sync::OnceLock<I18n> = std::sync::OnceLock::new();
+    CATALOGUE.get_or_init(I18n::new)
+}
+
+impl I18n {
+    /// Like [`I18n::text`], with text arguments given as owned pairs.
+    pub fn format(&self, lang: Lang, key: &str, args: &[(&'static str, String)]) -> String {
+        let args: Vec<(&str, FluentValue<'_>)> = args
+            .iter()
+            .map(|(name, value)| (*name, FluentValue::from(value.as_str())))
+            .collect();
+        self.text(lang, key, &args)
+    }
+}
+
 fn bundle(lang: Lang, source: &str) -> FluentBundle<FluentResource> {
     let resource =
         FluentResource::try_new(source.to_owned()).unwrap_or_else(|(partial, errors)| {

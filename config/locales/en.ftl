@@ -98,6 +98,10 @@ referee-impossible = { $id }: { $player } ({ $color }) tried an impossible move.
 you-impossible = { $id }: “{ $move }” is impossible. It is still your move — try another.
 color-white = white
 color-black = black
+clock-preset-bullet = bullet
+clock-preset-blitz = blitz
+clock-preset-rapid = rapid
+clock-preset-classical = classical
 clock-none = no clock
 clock-per-move = { $days ->
     [one] { $days } day per move
@@ -135,6 +139,8 @@ button-play-on = Play on
 button-setup-random = Random
 button-setup-ready = Ready
 button-show-board = Show board
+button-offer-draw = Offer draw
+button-takeback = Take back
 resign-kept = Game { $id } goes on.
 
 ## Results
@@ -281,6 +287,7 @@ help =
     /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3).
     /resign (asks to confirm), /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
     /board, /games, /pgn [game], /rules <variant>, /variants, /lang en|ru (yours; /lang chat en|ru sets what the chat hears), /help.
+    The latest board of a game has buttons: Offer draw, Resign, Take back (once you have moved), Show board. On Discord, /move suggests your moves as you type, /play suggests clocks, and the game option your games.
     /learn — six lessons from pawns to checkmate; /learn 1 @friend or /learn 1 computer starts one.
     /play <variant> … fen:<FEN> — start from a position (the FEN goes last), e.g. /play chess @bob fen:4k3/8/8/8/8/8/4P3/4K3 w - - 0 1; the PGN records it.
     /rematch [game] (or the Rematch button under the result) — the same game again, colours swapped; the other player accepts.
@@ -292,6 +299,47 @@ help =
     Kriegspiel: the same, and you see only your own pieces; a move the real position forbids is "impossible" and you try again.
     Battle chess and other setup games: after /accept send your setup to me in private (Ke1 Qd1 e2, a FEN half, random, ready); in placement games (Frolov chess, Maharajah) place one piece at a time here, in turn. Kriegspiel from a secret setup (kriegspielbattle) keeps both setups secret for the whole game.
     Janggi: pieces stand on the points; type pass (or your general's square twice, e2e2) to pass your turn; a draw is decided on points (/rules janggi).
+
+## What the adapters write themselves (notices, fallbacks, button labels).
+adapter-dm-refused = { $mention }, I can't send you direct messages (your DMs are closed or I am blocked). Press the button to see your board here; only you will see it.
+adapter-sent-by-dm = Sent to your direct messages.
+adapter-show-my-board = Show my board
+adapter-game-continues = Game { $game } continues in { $thread }.
+adapter-send-failed = Discord did not let me post the reply. Check that I may send messages and attach files in this channel, then try again.
+adapter-file-too-large = (The image was too large for { $platform } to take.)
+adapter-bad-options = I could not read the command's options. Please try again.
+adapter-internal-error = Something went wrong on my side. Please try again.
+adapter-unknown-command = I no longer have this command. /help lists the ones I have.
+adapter-deep-link-prompt = { $player }, your board is for your eyes only. Tap the button, then Start, and I'll send it to our private chat.
+adapter-note-link-prompt = { $player }, I have a private answer for you. Tap the button, then Start, so that I can write to you.
+adapter-note-link-button = Open the private chat
+adapter-deep-link-button = Open my board
+adapter-picker-prompt = Choose a variant:
+adapter-picker-computer-prompt = A game against the computer. Choose a variant:
+adapter-picker-not-yours = This menu is for whoever typed /play.
+adapter-picker-expired = This menu has expired; type /play again.
+
+## The Telegram command menu (setMyCommands), one description per command.
+menu-play = Challenge: /play <variant> [@player] [clock] [color]
+menu-move = Make a move: /move e4
+menu-m = Short for /move
+menu-resign = Resign
+menu-draw = Offer or accept a draw
+menu-takeback = Ask for or approve a takeback
+menu-abort = Abort a game before both sides have moved
+menu-board = Show the board (privately in hidden games)
+menu-games = Your games
+menu-pgn = The game record as PGN
+menu-timeline = Timelines of a time-travel game
+menu-rules = Rules of a variant: /rules <variant>
+menu-variants = The list of variants
+menu-learn = Lessons: /learn, /learn 1 computer
+menu-help = Help
+menu-lang = Language: /lang en | ru
+menu-rematch = Rematch: the same game, colours swapped
+menu-watch = Watch a game here: /watch <game>
+menu-unwatch = Stop watching: /unwatch <game>
+menu-notation = Piece letters of your moves: /notation ru | en | auto
 
 ## Start from a position (/play <variant> fen:<FEN>)
 challenge-position = Starts from the position { $fen }

@@ -99,6 +99,10 @@ referee-impossible = { $id }: { $player } ({ $color }): попытка нево�
 you-impossible = { $id }: «{ $move }» — невозможно. Ход по-прежнему ваш — попробуйте другой.
 color-white = белые
 color-black = чёрные
+clock-preset-bullet = пуля
+clock-preset-blitz = блиц
+clock-preset-rapid = рапид
+clock-preset-classical = классика
 clock-none = без часов
 clock-per-move = { $days ->
     [one] { $days } день на ход
@@ -137,6 +141,8 @@ button-play-on = Играть дальше
 button-setup-random = Случайно
 button-setup-ready = Готов
 button-show-board = Показать доску
+button-offer-draw = Предложить ничью
+button-takeback = Вернуть ход
 resign-kept = Партия { $id } продолжается.
 
 ## Результаты
@@ -281,6 +287,7 @@ help =
     /move <ход> или просто напишите ход — SAN (Nf3, O-O, e8=Q), UCI (g1f3) или русскими буквами (Кf3).
     /resign (с подтверждением), /draw (предложить или принять ничью), /nodraw, /takeback (попросить или разрешить вернуть ход), /notakeback, /abort (пока оба не сходили).
     /board, /games, /pgn [партия], /rules <вариант>, /variants, /lang en|ru (ваш язык; /lang chat en|ru — язык сообщений в чате), /help.
+    Под последней доской партии — кнопки «Предложить ничью», «Сдаться», «Вернуть ход» (когда вы уже сходили), «Показать доску». В Discord /move подсказывает ваши ходы по мере ввода, /play — контроль времени, параметр партии — ваши партии.
     /learn — шесть уроков от пешек до мата; /learn 1 @друг или /learn 1 computer начинает урок.
     /play <вариант> … fen:<FEN> — начать с позиции (FEN — в конце), например /play chess @bob fen:4k3/8/8/8/8/8/4P3/4K3 w - - 0 1; позиция записывается в PGN.
     /rematch [партия] (или кнопка «Реванш» под результатом) — та же партия снова, цвета наоборот; соперник принимает.
@@ -292,6 +299,47 @@ help =
     Кригшпиль: так же, но вы видите только свои фигуры; ход, невозможный в настоящей позиции, объявляется «невозможным», и вы ходите снова.
     Боевые шахматы и другие игры с расстановкой: после /accept пришлите мне расстановку в личный чат (Крe1 Фd1 e2, половина доски в FEN, «случайно», «готов»); в играх с поочерёдной расстановкой (шахматы Фролова, «Махараджа») ставьте здесь по одной фигуре по очереди. В кригшпиле с тайной расстановкой (kriegspielbattle) расстановки остаются тайными всю партию.
     Чанги: фигуры стоят на пересечениях; чтобы пропустить ход, напишите пас (или поле генерала дважды, e2e2); ничья решается по очкам (/rules janggi).
+
+## What the adapters write themselves (notices, fallbacks, button labels).
+adapter-dm-refused = { $mention }, не получается написать вам в личные сообщения (они закрыты или бот заблокирован). Нажмите кнопку, чтобы увидеть свою доску здесь; её увидите только вы.
+adapter-sent-by-dm = Отправлено вам в личные сообщения.
+adapter-show-my-board = Показать мою доску
+adapter-game-continues = Партия { $game } продолжается в { $thread }.
+adapter-send-failed = Discord не дал отправить ответ. Проверьте, что боту можно писать сообщения и прикреплять файлы в этом канале, и попробуйте ещё раз.
+adapter-file-too-large = (Картинка оказалась слишком большой для { $platform }.)
+adapter-bad-options = Не удалось прочитать параметры команды. Попробуйте ещё раз.
+adapter-internal-error = Что-то пошло не так на стороне бота. Попробуйте ещё раз.
+adapter-unknown-command = Этой команды больше нет. /help — список команд.
+adapter-deep-link-prompt = { $player }, ваша доска видна только вам. Нажмите кнопку и «Запустить» — доска придёт в личный чат.
+adapter-note-link-prompt = { $player }, для вас есть личный ответ. Нажмите кнопку и «Запустить» — тогда бот сможет писать вам.
+adapter-note-link-button = Открыть личный чат
+adapter-deep-link-button = Открыть мою доску
+adapter-picker-prompt = Выберите вариант:
+adapter-picker-computer-prompt = Игра с компьютером. Выберите вариант:
+adapter-picker-not-yours = Это меню для того, кто набрал /play.
+adapter-picker-expired = Это меню устарело — наберите /play ещё раз.
+
+## The Telegram command menu (setMyCommands), one description per command.
+menu-play = Вызвать: /play <вариант> [@игрок] [контроль] [цвет]
+menu-move = Сделать ход: /move e4
+menu-m = Коротко для /move
+menu-resign = Сдаться
+menu-draw = Предложить или принять ничью
+menu-takeback = Попросить или разрешить вернуть ход
+menu-abort = Отменить партию до первых ходов
+menu-board = Показать доску (в скрытых играх — лично)
+menu-games = Ваши партии
+menu-pgn = Запись партии в PGN
+menu-timeline = Линии времени партии с путешествиями
+menu-rules = Правила варианта: /rules <вариант>
+menu-variants = Список вариантов
+menu-learn = Уроки: /learn, /learn 1 computer
+menu-help = Помощь
+menu-lang = Язык: /lang en | ru
+menu-rematch = Реванш: та же партия, цвета наоборот
+menu-watch = Смотреть партию здесь: /watch <партия>
+menu-unwatch = Перестать смотреть: /unwatch <партия>
+menu-notation = Буквы фигур в ваших ходах: /notation ru | en | auto
 
 ## Начать с позиции (/play <вариант> fen:<FEN>)
 challenge-position = Партия начнётся с позиции { $fen }

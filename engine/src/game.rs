@@ -599,6 +599,33 @@ impl Game {
         }
         with_state!(self, s, _r => s.legal.iter().map(|&m| Move(m)).collect())
     }
+    /// The moves the side to move could try knowing only what its own
+    /// view shows: the pseudo-legal moves (whether one leaves its own king
+    /// in check is not asked), each with its SAN (no check marks)
+    /// disambiguated among them alone. For hidden-information games, whose
+    /// legal moves would tell of pins by pieces in the fog. None when the
+    /// game is over.
+    ///
+    /// ```
+    /// use kodex_engine::{Game, Registry, Start};
+    /// let registry = Registry::builtin();
+    /// let game = Game::new(registry.get("fogofwar").unwrap(), Start::Standard).unwrap();
+    /// let tries = game.pseudo_legal_moves();
+    /// assert_eq!(tries.len(), 20);
+    /// assert!(tries.iter().any(|(_, san)| san == "Nf3"));
+    /// ```
+    pub fn pseudo_legal_moves(&self) -> Vec<(Move, String)> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        with_state!(self, s, r => {
+            let mut list = Vec::new();
+            r.pseudo_moves(s.current(), &mut list);
+            list.iter()
+                .map(|&raw| (Move(raw), notation::san_body(&r, raw, &list)))
+                .collect()
+        })
+    }
     /// The moves the board allows even where the game has already been
     /// drawn by repetition, the fifty-move rule or insufficient material:
     /// what an engine is asked to go on from (UCI `position … moves`).

@@ -99,6 +99,7 @@ impl ToyGame {
                     self.variant, self.white.name, self.id
                 ),
                 started: false,
+                turn: None,
             }),
         }
     }

@@ -9,9 +9,7 @@ use std::time::Duration;
 use kodex_bot::api::{Action, ChatRef, Image, Platform, Target, UserRef};
 use kodex_bot::discord::VariantChoice;
 use kodex_tests::discord_bot::RunningBot;
-use kodex_tests::fake_discord::payloads::{
-    autocomplete, integer_option, string_option, user_option,
-};
+use kodex_tests::fake_discord::payloads::{autocomplete, string_option, user_option};
 use kodex_tests::fake_discord::{
     FakeDiscord, FakeUser, Place, SentMessage, APPLICATION_ID, GUILD_ID,
 };
@@ -87,7 +85,7 @@ async fn play(fake: &FakeDiscord, variant: &str, more: Vec<Value>) -> String {
 
 /// Alice challenges Bob to `variant` with a 3+2 clock; returns the challenge.
 async fn challenge(fake: &FakeDiscord, variant: &str) -> SentMessage {
-    play(fake, variant, vec![integer_option("clock", 1)]).await;
+    play(fake, variant, vec![string_option("clock", "3+2")]).await;
     fake.wait_for_message("the challenge with buttons", |m| {
         m.place == Place::Channel(CHANNEL)
             && m.button("acc:").is_some()
@@ -220,12 +218,9 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
         6,
         "the opponent is a user option"
     );
-    let clocks = option("clock")["choices"]
-        .as_array()
-        .expect("clock choices");
-    assert!(clocks
-        .iter()
-        .all(|c| c["name_localizations"]["ru"].is_string()));
+    // The clock is typed freely, with suggestions (see discord_service.rs).
+    assert_eq!(option("clock")["type"], 3, "the clock is text");
+    assert_eq!(option("clock")["autocomplete"], true);
     assert!(option("colour")["choices"]
         .as_array()
         .is_some_and(|c| c.len() == 3));
@@ -282,8 +277,8 @@ async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
                 name: "bob".into(),
                 handle: None,
             }),
-            // Discord's "Blitz 3+2" is the preset the service reads as 3+2.
-            clock: Some("blitz".into()),
+            // The clock as typed (or chosen from the suggestions).
+            clock: Some("3+2".into()),
             color: None,
             fen: None,
         }

@@ -60,7 +60,7 @@ async fn start_with(
 async fn accepted_game(fake: &FakeDiscord, variant: &str) -> SentMessage {
     accept_challenge(fake, variant).await;
     fake.wait_for_message("the game starts", |m| {
-        m.place == Place::Channel(CHANNEL) && m.content.contains("starts")
+        m.place == Place::Channel(CHANNEL) && m.text().contains("starts")
     })
     .await
 }
@@ -103,13 +103,13 @@ fn leak_free(fake: &FakeDiscord, secrets: &[&str]) {
         assert!(
             !message.has_png(),
             "no board in the channel: {}",
-            message.content
+            message.text()
         );
         for secret in secrets {
             assert!(
-                !message.content.contains(secret),
+                !message.text().contains(secret),
                 "the channel saw {secret}: {}",
-                message.content
+                message.text()
             );
         }
     }
@@ -135,7 +135,7 @@ async fn fools_mate_by_button_and_moves_typed_in_chat() {
         fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
         let board = fake
             .wait_for_message(&format!("the board after {san}"), |m| {
-                m.content.contains(&format!("played {san}."))
+                m.text().contains(&format!("played {san}."))
             })
             .await;
         assert_eq!(board.place, Place::Channel(CHANNEL));
@@ -143,10 +143,10 @@ async fn fools_mate_by_button_and_moves_typed_in_chat() {
     }
     fake.say(&bob(), CHANNEL, Some(GUILD_ID), "Qh4#").await;
     let end = fake
-        .wait_for_message("the result", |m| m.content.contains("checkmate"))
+        .wait_for_message("the result", |m| m.text().contains("checkmate"))
         .await;
-    assert!(end.content.contains("0-1"), "{}", end.content);
-    assert!(end.content.contains("bob"), "{}", end.content);
+    assert!(end.text().contains("0-1"), "{}", end.text());
+    assert!(end.text().contains("bob"), "{}", end.text());
     assert!(fake.threads().is_empty(), "no threads unless configured");
     assert!(
         fake.requests()
@@ -178,9 +178,9 @@ async fn a_fog_game_shows_boards_only_by_dm() {
         (fake.dms_to(alice().id).len() == 2 && fake.dms_to(bob().id).len() == 2).then_some(())
     })
     .await;
-    assert!(fake.dms_to(alice().id)[1].content.contains("you played e4"));
+    assert!(fake.dms_to(alice().id)[1].text().contains("you played e4"));
     assert!(
-        !fake.dms_to(bob().id)[1].content.contains("e4"),
+        !fake.dms_to(bob().id)[1].text().contains("e4"),
         "bob does not see e4"
     );
     let token = fake
@@ -197,12 +197,12 @@ async fn a_fog_game_shows_boards_only_by_dm() {
     assert!(
         !pointer.has_png(),
         "bob's board went by DM: {}",
-        pointer.content
+        pointer.text()
     );
     fake.wait_for("bob's board after e5", |fake| {
         fake.dms_to(bob().id)
             .iter()
-            .any(|m| m.content.contains("you played e5"))
+            .any(|m| m.text().contains("you played e5"))
             .then_some(())
     })
     .await;
@@ -255,9 +255,9 @@ async fn resign_asks_ephemerally_and_only_the_player_can_confirm() {
         .await;
     let question = fake.wait_for_ephemeral("the question", &token).await;
     assert!(
-        question.content.starts_with("Resign game") && question.content.contains("alice"),
+        question.text().starts_with("Resign game") && question.text().contains("alice"),
         "{}",
-        question.content
+        question.text()
     );
     assert_eq!(question.place, Place::Original(token));
     let resign = question.button("rsg:").expect("a resign button");
@@ -266,7 +266,7 @@ async fn resign_asks_ephemerally_and_only_the_player_can_confirm() {
     assert!(
         fake.messages_in(CHANNEL)
             .iter()
-            .all(|m| !m.content.contains("resigned")),
+            .all(|m| !m.text().contains("resigned")),
         "asking resigns nothing"
     );
 
@@ -274,15 +274,15 @@ async fn resign_asks_ephemerally_and_only_the_player_can_confirm() {
     for other in [carol(), alice()] {
         let token = fake.press_button(&other, &question, "rsg:").await;
         let refusal = fake.wait_for_ephemeral("the refusal", &token).await;
-        assert!(!refusal.content.contains("resigned"), "{}", refusal.content);
+        assert!(!refusal.text().contains("resigned"), "{}", refusal.text());
     }
     // Keeping the game says so, privately, and changes nothing either.
     let token = fake.press_button(&bob(), &question, "keep:").await;
     let kept = fake.wait_for_ephemeral("the game goes on", &token).await;
-    assert!(kept.content.contains("goes on"), "{}", kept.content);
+    assert!(kept.text().contains("goes on"), "{}", kept.text());
     fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
     fake.wait_for_message("the game goes on after the presses", |m| {
-        m.content.contains("played e4.")
+        m.text().contains("played e4.")
     })
     .await;
     assert_eq!(
@@ -293,10 +293,10 @@ async fn resign_asks_ephemerally_and_only_the_player_can_confirm() {
 
     fake.press_button(&bob(), &question, "rsg:").await;
     let end = fake
-        .wait_for_message("the result", |m| m.content.contains("resigned"))
+        .wait_for_message("the result", |m| m.text().contains("resigned"))
         .await;
     assert_eq!(end.place, Place::Channel(CHANNEL));
-    assert!(end.content.contains("1-0"), "{}", end.content);
+    assert!(end.text().contains("1-0"), "{}", end.text());
     fake.wait_for("the settled question loses its buttons", |fake| {
         fake.buttons_now(&question).is_empty().then_some(())
     })
@@ -324,17 +324,17 @@ async fn with_threads_on_a_game_moves_into_its_own_thread_and_ends_there() {
         .to_string();
     let started = fake
         .wait_for_message("the start in the thread", |m| {
-            m.place == Place::Channel(thread.id) && m.content.contains("starts")
+            m.place == Place::Channel(thread.id) && m.text().contains("starts")
         })
         .await;
     assert!(started.has_png(), "the start position comes as a PNG");
     let pointer = fake
         .wait_for_message("the pointer in the channel", |m| {
-            m.place == Place::Channel(CHANNEL) && m.content.contains("continues")
+            m.place == Place::Channel(CHANNEL) && m.text().contains("continues")
         })
         .await;
     assert_eq!(
-        pointer.content,
+        pointer.text(),
         format!("Game {id} continues in <#{}>.", thread.id)
     );
 
@@ -342,7 +342,7 @@ async fn with_threads_on_a_game_moves_into_its_own_thread_and_ends_there() {
         fake.say(&player, thread.id, Some(GUILD_ID), san).await;
         let board = fake
             .wait_for_message(&format!("the board after {san}"), |m| {
-                m.content.contains(&format!("played {san}."))
+                m.text().contains(&format!("played {san}."))
             })
             .await;
         assert_eq!(board.place, Place::Channel(thread.id));
@@ -351,18 +351,18 @@ async fn with_threads_on_a_game_moves_into_its_own_thread_and_ends_there() {
     fake.say(&bob(), thread.id, Some(GUILD_ID), "Qh4#").await;
     let end = fake
         .wait_for_message("the result in the thread", |m| {
-            m.place == Place::Channel(thread.id) && m.content.contains("checkmate")
+            m.place == Place::Channel(thread.id) && m.text().contains("checkmate")
         })
         .await;
     assert!(end.has_png(), "the final board");
-    assert!(end.content.contains("0-1"), "{}", end.content);
+    assert!(end.text().contains("0-1"), "{}", end.text());
     // The channel kept only the challenge, the pointer and the result line.
     let result = fake
         .wait_for_message("the result in the channel", |m| {
-            m.place == Place::Channel(CHANNEL) && m.content.contains("checkmate")
+            m.place == Place::Channel(CHANNEL) && m.text().contains("checkmate")
         })
         .await;
-    assert!(result.content.contains("0-1"), "{}", result.content);
+    assert!(result.text().contains("0-1"), "{}", result.text());
     let channel = fake.messages_in(CHANNEL);
     assert_eq!(channel.len(), 3, "{channel:#?}");
     assert!(channel.iter().all(|m| !m.has_png()));
@@ -373,21 +373,28 @@ async fn with_threads_on_a_game_moves_into_its_own_thread_and_ends_there() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_discord_refuses_a_thread_the_game_stays_in_the_channel() {
     // 50013: no permission to create threads.
-    a_refused_thread_keeps_the_game_in_the_channel(|fake| fake.forbid_threads_in(CHANNEL)).await;
+    a_refused_thread_keeps_the_game_in_the_channel("threads-forbidden", |fake| {
+        fake.forbid_threads_in(CHANNEL)
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_the_server_has_too_many_threads_the_game_stays_in_the_channel() {
     // 160006: the server's active threads are at their maximum.
-    a_refused_thread_keeps_the_game_in_the_channel(|fake| fake.limit_active_threads(0)).await;
+    a_refused_thread_keeps_the_game_in_the_channel("threads-full", |fake| {
+        fake.limit_active_threads(0)
+    })
+    .await;
 }
 
 /// A game with threads on, where Discord refuses the thread as `refuse`
-/// makes it: the game plays on in the channel.
-async fn a_refused_thread_keeps_the_game_in_the_channel(refuse: impl Fn(&FakeDiscord)) {
+/// makes it: the game plays on in the channel. `name` names its database
+/// (tests run at once must not share one).
+async fn a_refused_thread_keeps_the_game_in_the_channel(name: &str, refuse: impl Fn(&FakeDiscord)) {
     let fake = FakeDiscord::start().await;
     refuse(&fake);
-    let (_service, bot) = start_with(&fake, "threads-refused", |discord| {
+    let (_service, bot) = start_with(&fake, name, |discord| {
         discord.game_threads = true;
     })
     .await;
@@ -395,14 +402,14 @@ async fn a_refused_thread_keeps_the_game_in_the_channel(refuse: impl Fn(&FakeDis
     assert!(started.has_png());
     fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
     let board = fake
-        .wait_for_message("the board after e4", |m| m.content.contains("played e4."))
+        .wait_for_message("the board after e4", |m| m.text().contains("played e4."))
         .await;
     assert_eq!(board.place, Place::Channel(CHANNEL));
     assert!(fake.threads().is_empty());
     assert!(
         fake.sent_messages()
             .iter()
-            .all(|m| !m.content.contains("continues")),
+            .all(|m| !m.text().contains("continues")),
         "no pointer to a thread that does not exist"
     );
     bot.stop().await;
@@ -419,7 +426,7 @@ async fn slash_move_plays_in_the_game_of_the_channel_it_is_used_in() {
     fake.slash(&carol(), OTHER, Some(GUILD_ID), "accept", vec![], &[])
         .await;
     fake.wait_for_message("the second game starts", |m| {
-        m.place == Place::Channel(OTHER) && m.content.contains("starts")
+        m.place == Place::Channel(OTHER) && m.text().contains("starts")
     })
     .await;
 
@@ -436,7 +443,7 @@ async fn slash_move_plays_in_the_game_of_the_channel_it_is_used_in() {
             .await;
         let board = fake
             .wait_for_message(&format!("the board after {san}"), |m| {
-                m.content.contains(&format!("played {san}."))
+                m.text().contains(&format!("played {san}."))
             })
             .await;
         assert_eq!(board.place, Place::Channel(channel), "{san} in its channel");
@@ -450,7 +457,7 @@ async fn slash_move_plays_in_the_game_of_the_channel_it_is_used_in() {
     assert!(
         fake.sent_messages()
             .iter()
-            .all(|m| !m.content.contains("several games")),
+            .all(|m| !m.text().contains("several games")),
         "never asked which game"
     );
     // Bob's game got d4 alone: it is his turn there.
@@ -463,7 +470,7 @@ async fn slash_move_plays_in_the_game_of_the_channel_it_is_used_in() {
         &[],
     )
     .await;
-    fake.wait_for_message("bob answers d4", |m| m.content.contains("played d5."))
+    fake.wait_for_message("bob answers d4", |m| m.text().contains("played d5."))
         .await;
     bot.stop().await;
 }
@@ -590,14 +597,14 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
         .await;
     let answer = fake.wait_for_ephemeral("the unknown command", &token).await;
     assert!(
-        answer.content.contains("no longer have this command"),
+        answer.text().contains("no longer have this command"),
         "{}",
-        answer.content
+        answer.text()
     );
     // Alice (white) moves: the game plays on, on the same connection.
     fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
     fake.wait_for_message("the board after e4", |m| {
-        m.place == Place::Channel(CHANNEL) && m.has_png() && m.content.contains("played e4.")
+        m.place == Place::Channel(CHANNEL) && m.has_png() && m.text().contains("played e4.")
     })
     .await;
     let after = service
@@ -631,7 +638,7 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
     ] {
         fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
         fake.wait_for_message(&format!("the board after {san}"), |m| {
-            m.place == Place::Channel(CHANNEL) && m.content.contains(&format!("played {san}."))
+            m.place == Place::Channel(CHANNEL) && m.text().contains(&format!("played {san}."))
         })
         .await;
     }
@@ -660,8 +667,8 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
     let mut posted: Vec<String> = fake
         .messages_in(CHANNEL)
         .iter()
-        .filter(|m| m.content.contains(" played "))
-        .map(|m| m.content.clone())
+        .filter(|m| m.text().contains(" played "))
+        .map(|m| m.text())
         .collect();
     let all = posted.len();
     posted.dedup();
@@ -732,7 +739,7 @@ async fn a_battle_game_is_set_up_with_the_buttons_of_the_setup_dms() {
     let (_service, bot) = start(&fake, "battle-setup").await;
     accept_challenge(&fake, "battle").await;
     fake.wait_for_message("the setup notice", |m| {
-        m.place == Place::Channel(CHANNEL) && m.content.contains("is being set up")
+        m.place == Place::Channel(CHANNEL) && m.text().contains("is being set up")
     })
     .await;
     let (alice_board, bob_board) = fake
@@ -744,7 +751,7 @@ async fn a_battle_game_is_set_up_with_the_buttons_of_the_setup_dms() {
         })
         .await;
     for board in [&alice_board, &bob_board] {
-        assert!(board.has_png(), "{}", board.content);
+        assert!(board.has_png(), "{}", board.text());
         let labels: Vec<&str> = board.buttons.iter().map(|b| b.label.as_str()).collect();
         assert_eq!(labels, ["Random", "Ready", "Show board"]);
     }
@@ -755,27 +762,27 @@ async fn a_battle_game_is_set_up_with_the_buttons_of_the_setup_dms() {
             .wait_for("the random setup", |fake| {
                 fake.dms_to(player.id)
                     .into_iter()
-                    .find(|m| m.content.contains("random setup was placed"))
+                    .find(|m| m.text().contains("random setup was placed"))
             })
             .await;
-        assert!(placed.content.contains("is complete"), "{}", placed.content);
+        assert!(placed.text().contains("is complete"), "{}", placed.text());
         fake.press_button(&player, &placed, "sy:").await;
     }
     let revealed = fake
         .wait_for_message("the reveal", |m| {
-            m.place == Place::Channel(CHANNEL) && m.content.contains("both setups are revealed")
+            m.place == Place::Channel(CHANNEL) && m.text().contains("both setups are revealed")
         })
         .await;
     assert!(revealed.has_png());
     // Until then the channel saw no board and no square.
     for message in fake.messages_in(CHANNEL) {
-        if message.content.contains("revealed") || message.content.contains("starts") {
+        if message.text().contains("revealed") || message.text().contains("starts") {
             continue;
         }
         assert!(
             !message.has_png(),
             "a board in the channel: {}",
-            message.content
+            message.text()
         );
     }
     // A ready setup's board has no buttons any more.
@@ -789,7 +796,7 @@ async fn a_battle_game_is_set_up_with_the_buttons_of_the_setup_dms() {
 fn channel_texts(fake: &FakeDiscord, id: &str) -> Vec<String> {
     fake.messages_in(CHANNEL)
         .iter()
-        .map(|m| m.content.replace(id, "ID"))
+        .map(|m| m.text().replace(id, "ID"))
         .collect()
 }
 
@@ -810,18 +817,18 @@ async fn a_kriegspiel_game_is_played_by_dm_and_refereed_in_the_channel() {
     let heard = |fake: &FakeDiscord, text: &str| {
         fake.messages_in(CHANNEL)
             .iter()
-            .filter(|m| m.content.contains(text))
+            .filter(|m| m.text().contains(text))
             .count()
     };
 
     fake.say(&alice(), alice_dm, None, "e4").await;
     let moved = fake
         .wait_for_message("the referee: alice has moved", |m| {
-            m.place == Place::Channel(CHANNEL) && m.content.contains("alice (white) has moved")
+            m.place == Place::Channel(CHANNEL) && m.text().contains("alice (white) has moved")
         })
         .await;
     let id = moved
-        .content
+        .text()
         .split(':')
         .next()
         .unwrap_or_default()
@@ -830,11 +837,11 @@ async fn a_kriegspiel_game_is_played_by_dm_and_refereed_in_the_channel() {
         .wait_for("bob hears it with his board", |fake| {
             fake.dms_to(bob().id)
                 .into_iter()
-                .find(|m| m.content.contains("alice (white) has moved"))
+                .find(|m| m.text().contains("alice (white) has moved"))
         })
         .await;
     assert!(told_bob.has_png());
-    assert!(!told_bob.content.replace(&id, "ID").contains("e4"));
+    assert!(!told_bob.text().replace(&id, "ID").contains("e4"));
 
     fake.say(&bob(), bob_dm, None, "e5").await;
     fake.wait_for("the referee: bob has moved", |fake| {
@@ -846,7 +853,7 @@ async fn a_kriegspiel_game_is_played_by_dm_and_refereed_in_the_channel() {
     fake.wait_for("impossible, to alice", |fake| {
         fake.dms_to(alice().id)
             .into_iter()
-            .find(|m| m.content.contains("is impossible"))
+            .find(|m| m.text().contains("is impossible"))
     })
     .await;
     fake.wait_for("the attempt, to all", |fake| {
@@ -906,9 +913,9 @@ async fn only_a_server_manager_sets_the_channels_language() {
         .await;
     let refusal = fake.wait_for_ephemeral("the refusal", &token).await;
     assert!(
-        refusal.content.contains("Only the chat's admins"),
+        refusal.text().contains("Only the chat's admins"),
         "{}",
-        refusal.content
+        refusal.text()
     );
     assert_eq!(channel_lang().await, None, "nothing changed");
 
@@ -917,9 +924,9 @@ async fn only_a_server_manager_sets_the_channels_language() {
         .await;
     let confirmation = fake.wait_for_ephemeral("the confirmation", &token).await;
     assert!(
-        confirmation.content.contains("Russian"),
+        confirmation.text().contains("Russian"),
         "{}",
-        confirmation.content
+        confirmation.text()
     );
     assert_eq!(channel_lang().await.as_deref(), Some("ru"));
     bot.stop().await;
@@ -955,7 +962,7 @@ async fn a_fog_move_typed_in_the_channel_is_deleted_where_the_bot_may() {
     fake.wait_for("the refusal by DM", |fake| {
         fake.dms_to(alice().id)
             .iter()
-            .any(|m| m.content.contains("private chat"))
+            .any(|m| m.text().contains("private chat"))
             .then_some(())
     })
     .await;
@@ -981,7 +988,7 @@ async fn a_fog_move_typed_in_the_channel_is_deleted_where_the_bot_may() {
     fake.wait_for("alice's board after e4", |fake| {
         fake.dms_to(alice().id)
             .iter()
-            .any(|m| m.content.contains("you played e4"))
+            .any(|m| m.text().contains("you played e4"))
             .then_some(())
     })
     .await;
@@ -989,11 +996,282 @@ async fn a_fog_move_typed_in_the_channel_is_deleted_where_the_bot_may() {
     bot.stop().await;
 }
 
+/// The names of autocomplete choices.
+fn names(choices: &[serde_json::Value]) -> Vec<String> {
+    choices
+        .iter()
+        .map(|choice| choice["name"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_turn_is_one_embed_with_the_board_inside_and_live_clocks() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "embeds").await;
+    fake.slash(
+        &alice(),
+        CHANNEL,
+        Some(GUILD_ID),
+        "play",
+        vec![
+            string_option("variant", "chess"),
+            user_option("opponent", &bob()),
+            string_option("clock", "3+2"),
+            integer_option("colour", 0),
+        ],
+        &[bob()],
+    )
+    .await;
+    let challenge = fake
+        .wait_for_message("the challenge", |m| m.button("acc:").is_some())
+        .await;
+    assert!(challenge.text().contains("3+2"), "{}", challenge.text());
+    fake.press_button(&bob(), &challenge, "acc:").await;
+    fake.wait_for_message("the start", |m| m.text().contains("starts"))
+        .await;
+    fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
+    let turn = fake
+        .wait_for_message("the turn after e4", |m| m.text().contains("played e4."))
+        .await;
+    assert_eq!(turn.place, Place::Channel(CHANNEL));
+    assert!(turn.content.is_empty(), "no loose text: {}", turn.content);
+    assert_eq!(turn.embeds.len(), 1, "one embed");
+    let embed = &turn.embeds[0];
+    let title = embed["title"].as_str().unwrap_or_default();
+    for part in ["Standard", "alice", "bob"] {
+        assert!(title.contains(part), "{title}");
+    }
+    let description = embed["description"].as_str().unwrap_or_default();
+    assert!(description.contains("played e4."), "{description}");
+    assert!(description.contains("bob (black) to move"), "{description}");
+    // The board is the message's own attachment, shown inside the embed.
+    let board = turn.embedded_image().expect("attachment://<the board>");
+    assert!(board.bytes.starts_with(b"\x89PNG"));
+    // Bob's clock runs: a live countdown to when his flag falls (the
+    // service's clock stands at EPOCH). Alice's shows her time after the
+    // increment.
+    let deadline = (EPOCH + 180_000) / 1000;
+    let text = turn.text();
+    assert!(text.contains(&format!("⏱ bob: <t:{deadline}:R>")), "{text}");
+    assert!(text.contains("⏱ alice: 3:02"), "{text}");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fog_games_embed_shows_no_board_and_no_move() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "fog-embed").await;
+    accepted_game(&fake, "fogofwar").await;
+    let dm = fake
+        .wait_for("alice's private board", |fake| {
+            fake.dm_channel_of(alice().id)
+        })
+        .await;
+    fake.say(&alice(), dm, None, "e4").await;
+    let turn = fake
+        .wait_for_message("the public turn", |m| {
+            m.place == Place::Channel(CHANNEL) && m.text().contains("bob (black) to move")
+        })
+        .await;
+    assert_eq!(turn.embeds.len(), 1);
+    assert!(turn.embeds[0]["image"].is_null(), "{:?}", turn.embeds[0]);
+    assert!(turn.files.is_empty());
+    leak_free(&fake, &["e4", "e2"]);
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn move_autocomplete_offers_the_callers_legal_moves_on_their_turn_only() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "move-autocomplete").await;
+    let started = accepted_game(&fake, "chess").await;
+    let id = started.embeds[0]["title"]
+        .as_str()
+        .and_then(|title| title.rsplit(' ').next())
+        .unwrap_or_default()
+        .to_owned();
+    let knights = fake
+        .autocomplete(&alice(), CHANNEL, "move", "move", "N")
+        .await;
+    assert_eq!(names(&knights), ["Na3", "Nc3", "Nf3", "Nh3"]);
+    assert_eq!(knights[2]["value"], "g1f3", "chosen, the move goes as UCI");
+    let all = fake
+        .autocomplete(&alice(), CHANNEL, "move", "move", "")
+        .await;
+    assert!(all.len() <= 25 && !all.is_empty());
+    // Not Bob's turn; not Carol's game.
+    assert!(fake
+        .autocomplete(&bob(), CHANNEL, "move", "move", "")
+        .await
+        .is_empty());
+    let carol = FakeUser::new(1003, "carol");
+    assert!(fake
+        .autocomplete(&carol, CHANNEL, "move", "move", "e")
+        .await
+        .is_empty());
+    // Game ids: the caller's own games.
+    let games = fake
+        .autocomplete(&bob(), CHANNEL, "resign", "game", "")
+        .await;
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0]["value"], id.as_str());
+    assert!(fake
+        .autocomplete(&carol, CHANNEL, "resign", "game", "")
+        .await
+        .is_empty());
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn move_autocomplete_in_fog_shows_only_what_the_player_sees() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "fog-autocomplete").await;
+    accepted_game(&fake, "fogofwar").await;
+    let moves = fake
+        .autocomplete(&alice(), CHANNEL, "move", "move", "")
+        .await;
+    // White's twenty first moves, all between squares White sees.
+    let mut all = Vec::new();
+    for typed in ["a", "b", "c", "d", "e", "f", "g", "h", "N"] {
+        all.extend(names(
+            &fake
+                .autocomplete(&alice(), CHANNEL, "move", "move", typed)
+                .await,
+        ));
+    }
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len(), 20, "{all:?}");
+    assert!(moves.len() <= 25);
+    assert!(all.iter().all(|name| !name.contains(['+', '#'])));
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clock_autocomplete_suggests_the_presets_and_what_was_typed() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "clock-autocomplete").await;
+    let all = fake
+        .autocomplete(&alice(), CHANNEL, "play", "clock", "")
+        .await;
+    let values: Vec<&str> = all.iter().filter_map(|c| c["value"].as_str()).collect();
+    for clock in ["1+0", "3+2", "10+5", "15+10", "1d"] {
+        assert!(values.contains(&clock), "{values:?}");
+    }
+    assert!(
+        names(&all).iter().any(|name| name == "3+2 · blitz"),
+        "{all:?}"
+    );
+    let ones = fake
+        .autocomplete(&alice(), CHANNEL, "play", "clock", "1")
+        .await;
+    let values: Vec<&str> = ones.iter().filter_map(|c| c["value"].as_str()).collect();
+    assert!(values.contains(&"15+10") && values.contains(&"1d") && !values.contains(&"3+2"));
+    let own = fake
+        .autocomplete(&alice(), CHANNEL, "play", "clock", "4+4")
+        .await;
+    assert_eq!(own[0]["value"], "4+4");
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_adapters_own_notes_follow_the_users_lang() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "adapter-lang").await;
+    // Bob's Discord is in English; he chooses Russian.
+    let token = fake
+        .slash(
+            &bob(),
+            CHANNEL,
+            Some(GUILD_ID),
+            "lang",
+            vec![integer_option("language", 1)],
+            &[],
+        )
+        .await;
+    fake.wait_for_ephemeral("the language set", &token).await;
+    accepted_game(&fake, "fogofwar").await;
+    let dm = fake
+        .wait_for("alice's private board", |fake| {
+            fake.dm_channel_of(alice().id)
+        })
+        .await;
+    fake.say(&alice(), dm, None, "e4").await;
+    fake.wait_for("bob's second board", |fake| {
+        (fake.dms_to(bob().id).len() == 2).then_some(())
+    })
+    .await;
+    // Bob's /move goes by DM; the note where he typed it is in his /lang.
+    let token = fake
+        .slash(
+            &bob(),
+            CHANNEL,
+            Some(GUILD_ID),
+            "move",
+            vec![string_option("move", "e5")],
+            &[],
+        )
+        .await;
+    let pointer = fake
+        .wait_for_ephemeral("the pointer to the DM", &token)
+        .await;
+    assert_eq!(pointer.text(), "Отправлено вам в личные сообщения.");
+    bot.stop().await;
+}
+
+/// The knight moves `alice()` is offered in a fog game after 1.d3 e6
+/// 2.Nd2 and Black's `second` move.
+async fn fog_knight_suggestions(name: &str, second: &str) -> Vec<String> {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, name).await;
+    accepted_game(&fake, "fogofwar").await;
+    let (alice_dm, bob_dm) = fake
+        .wait_for("both private boards", |fake| {
+            Some((
+                fake.dm_channel_of(alice().id)?,
+                fake.dm_channel_of(bob().id)?,
+            ))
+        })
+        .await;
+    for (index, (player, dm, san)) in [
+        (alice(), alice_dm, "d3"),
+        (bob(), bob_dm, "e6"),
+        (alice(), alice_dm, "Nd2"),
+        (bob(), bob_dm, second),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        fake.say(&player, dm, None, san).await;
+        fake.wait_for(&format!("the boards after {san}"), |fake| {
+            (fake.dms_to(alice().id).len() >= index + 2).then_some(())
+        })
+        .await;
+    }
+    let knights = names(
+        &fake
+            .autocomplete(&alice(), CHANNEL, "move", "move", "N")
+            .await,
+    );
+    bot.stop().await;
+    knights
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fog_move_suggestions_do_not_tell_of_a_pin_in_the_fog() {
+    // After 2...Bb4 the knight on d2 is pinned by a bishop White cannot
+    // see; after 2...Be7 it is free. White is offered the same moves.
+    let pinned = fog_knight_suggestions("fog-pinned", "Bb4").await;
+    let free = fog_knight_suggestions("fog-free", "Be7").await;
+    assert_eq!(pinned, free);
+    assert!(pinned.contains(&"Ndf3".to_owned()), "{pinned:?}");
+}
+
 /// How many messages in [`CHANNEL`] contain `text`.
 fn count_in_channel(fake: &FakeDiscord, text: &str) -> usize {
     fake.messages_in(CHANNEL)
         .iter()
-        .filter(|m| m.content.contains(text))
+        .filter(|m| m.text().contains(text))
         .count()
 }
 
@@ -1012,7 +1290,7 @@ async fn passing_discord_failures_are_retried_and_nothing_is_posted_twice() {
         Outage::ServerErrorAfterDoing(502),
     );
     fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
-    fake.wait_for_message("the board after e4", |m| m.content.contains("played e4."))
+    fake.wait_for_message("the board after e4", |m| m.text().contains("played e4."))
         .await;
     let posts = |fake: &FakeDiscord| -> Vec<kodex_tests::fake_discord::RecordedRequest> {
         fake.requests()
@@ -1038,11 +1316,11 @@ async fn passing_discord_failures_are_retried_and_nothing_is_posted_twice() {
     // Refused before anything was done: a 503 page, then flood control.
     fake.fail_next("POST", "/channels/*/messages", Outage::ServerError(503));
     fake.say(&bob(), CHANNEL, Some(GUILD_ID), "e5").await;
-    fake.wait_for_message("the board after e5", |m| m.content.contains("played e5."))
+    fake.wait_for_message("the board after e5", |m| m.text().contains("played e5."))
         .await;
     fake.fail_next("POST", "/channels/*/messages", Outage::RateLimited);
     fake.say(&alice(), CHANNEL, Some(GUILD_ID), "Nf3").await;
-    fake.wait_for_message("the board after Nf3", |m| m.content.contains("played Nf3."))
+    fake.wait_for_message("the board after Nf3", |m| m.text().contains("played Nf3."))
         .await;
     assert_eq!(count_in_channel(&fake, "played e5."), 1);
     assert_eq!(count_in_channel(&fake, "played Nf3."), 1);
@@ -1115,13 +1393,14 @@ async fn moves_typed_in_quick_succession_are_answered_in_their_order() {
         let player = if index % 2 == 0 { alice() } else { bob() };
         fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
     }
-    fake.wait_for_message("the last board", |m| m.content.contains("played Be7."))
+    fake.wait_for_message("the last board", |m| m.text().contains("played Be7."))
         .await;
     let answered: Vec<String> = fake
         .messages_in(CHANNEL)
         .iter()
         .filter_map(|m| {
-            let (_, rest) = m.content.split_once(" played ")?;
+            let text = m.text();
+            let (_, rest) = text.split_once(" played ")?;
             Some(rest.split('.').next()?.to_owned())
         })
         .collect();
@@ -1158,9 +1437,8 @@ async fn a_clean_stop_answers_the_moves_already_typed() {
         fake.requests()
             .iter()
             .any(|r| {
-                r.json["content"]
-                    .as_str()
-                    .is_some_and(|c| c.contains("played e4."))
+                // The turn is an embed: look anywhere in what was sent.
+                r.json.to_string().contains("played e4.")
             })
             .then_some(())
     })
@@ -1194,9 +1472,10 @@ async fn a_fog_game_under_discord_outages_finishes_and_posts_nothing_hidden() {
     let (service, bot) = start(&fake, "fog-outages").await;
     let started = accepted_game(&fake, "fogofwar").await;
     let game = started
-        .content
-        .split_whitespace()
+        .text()
+        .split("Game ")
         .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
         .expect("Game <id> starts")
         .trim_end_matches(':')
         .to_owned();
@@ -1252,7 +1531,7 @@ async fn a_fog_game_under_discord_outages_finishes_and_posts_nothing_hidden() {
         let boards: Vec<String> = fake
             .dms_to(player.id)
             .iter()
-            .map(|m| m.content.clone())
+            .map(|m| m.text().clone())
             .collect();
         let mut unique = boards.clone();
         unique.dedup();
@@ -1270,7 +1549,7 @@ async fn a_fog_game_under_discord_outages_finishes_and_posts_nothing_hidden() {
     fake.wait_for("the end", |fake| {
         let row = fake.messages_in(CHANNEL);
         row.iter()
-            .any(|m| m.content.contains("1-0") || m.content.contains("wins"))
+            .any(|m| m.text().contains("1-0") || m.text().contains("wins"))
             .then_some(())
     })
     .await;
@@ -1288,7 +1567,7 @@ async fn a_fog_game_under_discord_outages_finishes_and_posts_nothing_hidden() {
 /// The game id a start message names ("Game k7m2 starts").
 fn started_id(message: &SentMessage) -> String {
     message
-        .content
+        .text()
         .split_once("Game ")
         .and_then(|(_, rest)| rest.split_whitespace().next())
         .expect("a game id")
@@ -1300,12 +1579,12 @@ async fn fools_mate(fake: &FakeDiscord) -> SentMessage {
     for (player, san) in [(alice(), "f3"), (bob(), "e5"), (alice(), "g4")] {
         fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
         fake.wait_for_message(&format!("the board after {san}"), |m| {
-            m.content.contains(&format!("played {san}."))
+            m.text().contains(&format!("played {san}."))
         })
         .await;
     }
     fake.say(&bob(), CHANNEL, Some(GUILD_ID), "Qh4#").await;
-    fake.wait_for_message("the result", |m| m.content.contains("checkmate"))
+    fake.wait_for_message("the result", |m| m.text().contains("checkmate"))
         .await
 }
 
@@ -1319,27 +1598,27 @@ async fn a_rematch_by_button_is_offered_with_colours_swapped_and_accepted_by_the
     fake.press_button(&bob(), &end, "again:").await;
     let offer = fake
         .wait_for_message("the rematch offer", |m| {
-            m.place == Place::Channel(CHANNEL) && m.content.contains("rematch")
+            m.place == Place::Channel(CHANNEL) && m.text().contains("rematch")
         })
         .await;
     assert!(
         offer
-            .content
+            .text()
             .contains(&format!("bob offers alice a rematch of game {first}"))
-            && offer.content.contains("bob plays white"),
+            && offer.text().contains("bob plays white"),
         "{}",
-        offer.content
+        offer.text()
     );
     fake.press_button(&alice(), &offer, "acc:").await;
     let second = fake
         .wait_for_message("the rematch starts", |m| {
-            m.content.contains("starts") && !m.content.contains(&first)
+            m.text().contains("starts") && !m.text().contains(&first)
         })
         .await;
     assert!(
-        second.content.contains("bob (white) against alice (black)"),
+        second.text().contains("bob (white) against alice (black)"),
         "{}",
-        second.content
+        second.text()
     );
     let row = service
         .store()
@@ -1371,13 +1650,13 @@ async fn another_channel_and_a_dm_watch_a_game_and_see_its_public_boards() {
     )
     .await;
     fake.wait_for_message("the watch confirmation", |m| {
-        m.place == Place::Channel(ELSEWHERE) && m.content.contains("Watching game")
+        m.place == Place::Channel(ELSEWHERE) && m.text().contains("Watching game")
     })
     .await;
     fake.press_button(&carol, &started, "watch:").await;
     fake.wait_for("the button's confirmation", |fake| {
         fake.sent_messages().into_iter().find(|m| {
-            m.content.contains(&format!("Watching game {id}"))
+            m.text().contains(&format!("Watching game {id}"))
                 && m.place != Place::Channel(ELSEWHERE)
         })
     })
@@ -1385,7 +1664,7 @@ async fn another_channel_and_a_dm_watch_a_game_and_see_its_public_boards() {
     fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
     let there = fake
         .wait_for_message("the move in the other channel", |m| {
-            m.place == Place::Channel(ELSEWHERE) && m.content.contains("alice played e4")
+            m.place == Place::Channel(ELSEWHERE) && m.text().contains("alice played e4")
         })
         .await;
     assert!(there.has_png(), "a spectator sees the public board");
@@ -1393,7 +1672,7 @@ async fn another_channel_and_a_dm_watch_a_game_and_see_its_public_boards() {
     fake.wait_for("the move in carol's DM", |fake| {
         fake.dms_to(carol.id)
             .into_iter()
-            .find(|m| m.content.contains("alice played e4") && m.has_png())
+            .find(|m| m.text().contains("alice played e4") && m.has_png())
     })
     .await;
     bot.stop().await;
@@ -1420,10 +1699,10 @@ async fn play_with_a_fen_option_starts_there_and_a_bad_one_is_refused_privately(
     let refusal = fake.wait_for_ephemeral("the refusal", &token).await;
     assert!(
         refusal
-            .content
+            .text()
             .contains("the board has 8 ranks, the position 3"),
         "{}",
-        refusal.content
+        refusal.text()
     );
     fake.slash(
         &alice(),
@@ -1446,14 +1725,14 @@ async fn play_with_a_fen_option_starts_there_and_a_bad_one_is_refused_privately(
         .await;
     assert!(
         challenge
-            .content
+            .text()
             .contains(&format!("Starts from the position {fen}")),
         "{}",
-        challenge.content
+        challenge.text()
     );
     fake.press_button(&bob(), &challenge, "acc:").await;
     let started = fake
-        .wait_for_message("the game starts", |m| m.content.contains("starts"))
+        .wait_for_message("the game starts", |m| m.text().contains("starts"))
         .await;
     let row = service
         .store()

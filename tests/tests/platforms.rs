@@ -117,12 +117,12 @@ async fn discord_and_telegram_run_side_by_side_and_survive_a_restart() {
         .expect("the game id");
     discord.press_button(&bob(), &challenge, "acc:").await;
     discord
-        .wait_for_message("the Discord game starts", |m| m.content.contains("starts"))
+        .wait_for_message("the Discord game starts", |m| m.text().contains("starts"))
         .await;
     discord.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
     discord
         .wait_for_message("the Discord board after e4", |m| {
-            m.place == Place::Channel(CHANNEL) && m.has_png() && m.content.contains("e4")
+            m.place == Place::Channel(CHANNEL) && m.has_png() && m.text().contains("e4")
         })
         .await;
 
@@ -201,7 +201,7 @@ async fn discord_and_telegram_run_side_by_side_and_survive_a_restart() {
             fake.sent_messages()[before..]
                 .iter()
                 .find(|m| {
-                    m.place == Place::Channel(CHANNEL) && m.has_png() && m.content.contains("e5")
+                    m.place == Place::Channel(CHANNEL) && m.has_png() && m.text().contains("e5")
                 })
                 .cloned()
         })

@@ -377,6 +377,69 @@ async fn telegram_refuses_groups_the_bot_left_does_not_know_or_that_migrated() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn telegram_refuses_unknown_chat_actions_closed_chats_and_edits_of_missing_messages() {
+    let telegram = Telegram::start().await;
+    let action = |chat: i64, action: &str| json!({"chat_id": chat, "action": action});
+    let fine = telegram
+        .call("sendChatAction", action(GROUP, "upload_photo"))
+        .await;
+    assert_eq!((fine.0, &fine.1["result"]), (200, &json!(true)), "{fine:?}");
+    assert_eq!(
+        telegram
+            .call("sendChatAction", action(ALICE, "upload_video"))
+            .await
+            .0,
+        200
+    );
+    refused(
+        &telegram
+            .call("sendChatAction", action(GROUP, "drawing"))
+            .await,
+        400,
+        "Bad Request: wrong parameter action in request",
+    );
+    refused(
+        &telegram
+            .call("sendChatAction", action(-999, "typing"))
+            .await,
+        400,
+        "Bad Request: chat not found",
+    );
+    telegram.fake.add_person(12, "bob", "en", false);
+    refused(
+        &telegram.call("sendChatAction", action(12, "typing")).await,
+        403,
+        "Forbidden: bot can't initiate conversation with a user",
+    );
+    // A keyboard edit of a message that does not exist, or that changes
+    // nothing.
+    refused(
+        &telegram
+            .call(
+                "editMessageReplyMarkup",
+                json!({"chat_id": GROUP, "message_id": 999_999}),
+            )
+            .await,
+        400,
+        "Bad Request: message to edit not found",
+    );
+    let sent = telegram
+        .call("sendMessage", json!({"chat_id": GROUP, "text": "board"}))
+        .await;
+    let id = sent.1["result"]["message_id"].clone();
+    refused(
+        &telegram
+            .call(
+                "editMessageReplyMarkup",
+                json!({"chat_id": GROUP, "message_id": id}),
+            )
+            .await,
+        400,
+        "Bad Request: message is not modified",
+    );
+}
+
 // ---------------------------------------------------------------------------
 // Discord
 
@@ -706,4 +769,63 @@ async fn discord_refuses_bad_thread_names_and_too_many_threads() {
     assert_eq!(discord.post(&path, thread(&"t".repeat(100))).await.0, 201);
     discord.fake.limit_active_threads(1);
     code(&discord.post(&path, thread("second")).await, 400, 160_006);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_refuses_oversized_embeds_and_autocomplete_answers() {
+    let discord = Discord::start().await;
+    let path = format!("/channels/{CHANNEL}/messages");
+    let embed = |embed: Value| discord.post(&path, json!({ "embeds": [embed] }));
+    // An embed alone makes a message.
+    assert_eq!(
+        embed(json!({"title": "t", "description": "d"})).await.0,
+        200
+    );
+    let field = |name: String, value: String| json!({"name": name, "value": value});
+    for oversized in [
+        json!({"title": "t".repeat(257)}),
+        json!({"description": "d".repeat(4097)}),
+        json!({"fields": vec![field("n".into(), "v".into()); 26]}),
+        json!({"fields": [field("n".repeat(257), "v".into())]}),
+        json!({"fields": [field("n".into(), "v".repeat(1025))]}),
+        json!({"fields": [field(String::new(), "v".into())]}),
+        json!({"fields": [field("n".into(), String::new())]}),
+        // Each part within its limit, 6001 characters together.
+        json!({"title": "t".repeat(256), "description": "d".repeat(4096),
+               "fields": [field("n".into(), "v".repeat(1024)), field("n".repeat(256), "v".repeat(368))]}),
+    ] {
+        let answer = embed(oversized).await;
+        code(&answer, 400, 50035);
+        assert!(answer.1["errors"].is_object(), "{answer:?}");
+    }
+    assert_eq!(
+        embed(json!({"title": "t".repeat(256), "description": "d".repeat(4096),
+                     "fields": [field("n".into(), "v".repeat(1024)), field("n".repeat(256), "v".repeat(367))]}))
+        .await
+        .0,
+        200
+    );
+
+    let fake = &discord.fake;
+    let callback = |token: &str| format!("/interactions/1/{token}/callback");
+    let choices = |choices: Vec<Value>| json!({"type": 8, "data": {"choices": choices}});
+    let choice = |name: String, value: String| json!({"name": name, "value": value});
+    for (token, answer) in [
+        ("many", choices(vec![choice("e4".into(), "e4".into()); 26])),
+        ("unnamed", choices(vec![choice(String::new(), "e4".into())])),
+        (
+            "long-name",
+            choices(vec![choice("n".repeat(101), "e4".into())]),
+        ),
+        (
+            "long-value",
+            choices(vec![choice("e4".into(), "v".repeat(101))]),
+        ),
+    ] {
+        fake.open_interaction(token, CHANNEL, Some(GUILD_ID));
+        code(&discord.post(&callback(token), answer).await, 400, 50035);
+    }
+    fake.open_interaction("fine", CHANNEL, Some(GUILD_ID));
+    let fine = choices(vec![choice("n".repeat(100), "v".repeat(100)); 25]);
+    assert_eq!(discord.post(&callback("fine"), fine).await.0, 204);
 }

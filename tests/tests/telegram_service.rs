@@ -984,6 +984,136 @@ async fn a_refused_private_answer_becomes_a_link_never_a_group_message() {
     .await;
 }
 
+/// The index of the first `sendChatAction` to `chat` with `action` at or
+/// after call `from`.
+fn chat_action_at(fake: &FakeTelegram, from: usize, chat: i64, action: &str) -> Option<usize> {
+    fake.calls()
+        .iter()
+        .enumerate()
+        .skip(from)
+        .find(|(_, call)| {
+            call.method == "sendChatAction"
+                && call.chat_id() == Some(chat)
+                && call.params["action"] == action
+                && call.outcome == Outcome::Ok
+        })
+        .map(|(index, _)| index)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_latest_board_carries_the_games_keyboard_and_a_photo_is_announced_first() {
+    let harness = start("keyboard", true).await;
+    let fake = &harness.fake;
+    let (game, at) = alice_challenges_bob(fake, "chess").await;
+    let (first_at, first) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    // "Sending a photo…" shows while the board is drawn, before it is sent.
+    let action = chat_action_at(fake, at, GROUP, "upload_photo").expect("a chat action");
+    assert!(action < first_at, "{}", fake.describe_calls());
+    // The keyboard of what applies now: no takeback before a move.
+    let first_id = first.message_id.expect("the board's id");
+    let keys = first.button_data();
+    for data in [
+        format!("draw:{game}"),
+        format!("quit:{game}"),
+        format!("board:{game}"),
+    ] {
+        assert!(keys.contains(&data), "{keys:?}");
+    }
+    assert!(!keys.iter().any(|data| data.starts_with("tb:")), "{keys:?}");
+
+    let (white, black) = white_and_black(&stored(&harness, &game).await);
+    fake.reply(GROUP, white, "e4", first_id);
+    let (at, second) = fake
+        .wait_for(first_at + 1, "the board after e4", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let second_id = second.message_id.expect("the board's id");
+    assert!(second.button_data().contains(&format!("tb:{game}")));
+    // Only the latest board keeps the keyboard.
+    fake.wait_for(at, "the old board's keyboard removed", |call| {
+        call.method == "editMessageReplyMarkup" && call.params["message_id"] == first_id
+    })
+    .await;
+    assert!(fake.buttons_now(first_id).is_empty());
+    assert!(!fake.buttons_now(second_id).is_empty());
+
+    // Black offers a draw from the board: the offer is posted, the
+    // board keeps its keyboard.
+    let offer = fake.press(GROUP, black, second_id, &format!("draw:{game}"));
+    let (at, _) = fake.press_answer(at, &offer).await;
+    fake.wait_for(at.saturating_sub(3), "the draw offer", |call| {
+        call.delivered_to(GROUP) && call.button_data().contains(&format!("nodraw:{game}"))
+    })
+    .await;
+    assert!(!fake.buttons_now(second_id).is_empty());
+
+    // White resigns from the board: asked, confirmed; the game is over
+    // and the last board has no keyboard left.
+    fake.press(GROUP, white, second_id, &format!("quit:{game}"));
+    let (at, question) = fake
+        .wait_for(at, "the resignation question", |call| {
+            call.delivered_to(GROUP) && call.button_data().iter().any(|d| d.starts_with("rsg:"))
+        })
+        .await;
+    let confirm = question
+        .button_data()
+        .into_iter()
+        .find(|data| data.starts_with("rsg:"))
+        .expect("the confirmation");
+    fake.press(GROUP, white, question.message_id.expect("id"), &confirm);
+    fake.wait_for(at, "the result", |call| {
+        call.delivered_to(GROUP) && call.text().contains("resign")
+    })
+    .await;
+    fake.wait_for(at, "the last keyboard removed", |call| {
+        call.method == "editMessageReplyMarkup" && call.params["message_id"] == second_id
+    })
+    .await;
+    assert!(fake.buttons_now(second_id).is_empty());
+    // The game's animation is announced as a video on its way.
+    fake.wait_for(at, "the animation", |call| {
+        call.delivered_to(GROUP) && call.method == "sendAnimation"
+    })
+    .await;
+    assert!(chat_action_at(fake, at, GROUP, "upload_video").is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_deep_link_prompt_is_in_the_groups_language() {
+    let harness = start("group-lang", false).await;
+    let fake = &harness.fake;
+    fake.set_status(GROUP, ALICE, "administrator");
+    fake.say(GROUP, ALICE, "/lang chat ru");
+    fake.wait_for(0, "the group's language set", |call| {
+        call.delivered_to(GROUP) || call.delivered_to(ALICE)
+    })
+    .await;
+    alice_challenges_bob(fake, "fog").await;
+    let (_, link) = fake
+        .wait_for(0, "Bob's deep link", |call| {
+            call.delivered_to(GROUP) && !call.button_urls().is_empty()
+        })
+        .await;
+    assert!(link.text().starts_with("@bob"), "{}", link.text());
+    assert!(
+        link.text().contains("ваша доска видна только вам"),
+        "{}",
+        link.text()
+    );
+    let labels: Vec<String> = link.params["reply_markup"]["inline_keyboard"][0]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|button| button["text"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(labels, ["Открыть мою доску"]);
+}
+
 /// Alice (whoever has white) resigns the game by the confirm button: the
 /// result message, with its buttons.
 async fn white_resigns(harness: &Harness, game: &str, at: usize) -> (usize, Call) {

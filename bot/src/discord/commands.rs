@@ -12,10 +12,10 @@ use poise::serenity_prelude as serenity;
 use poise::CreateReply;
 use serenity::{AutocompleteChoice, CreateAutocompleteResponse};
 
-use super::caller::{user_ref, Caller};
-use super::texts::Lang;
+use super::caller::{chat_ref, user_ref, Caller};
+use super::texts;
 use super::{Context, Data, Error};
-use crate::api::{Action, UserRef};
+use crate::api::{Action, SuggestionKind, SuggestionRequest, UserRef};
 
 /// Every command, ready for poise.
 pub(super) fn all() -> Vec<poise::Command<Data, Error>> {
@@ -44,66 +44,6 @@ pub(super) fn all() -> Vec<poise::Command<Data, Error>> {
         unwatch(),
         notation(),
     ]
-}
-
-/// A clock offered by `/play`; the service receives its text form.
-#[derive(poise::ChoiceParameter, Clone, Copy, Debug)]
-pub(super) enum Clock {
-    #[name = "Bullet 1+0"]
-    #[name_localized("ru", "Пуля 1+0")]
-    Bullet,
-    #[name = "Blitz 3+2"]
-    #[name_localized("ru", "Блиц 3+2")]
-    Blitz,
-    #[name = "Rapid 10+5"]
-    #[name_localized("ru", "Рапид 10+5")]
-    Rapid,
-    #[name = "Classical 30+20"]
-    #[name_localized("ru", "Классика 30+20")]
-    Classical,
-    #[name = "Correspondence: 1 day per move"]
-    #[name_localized("ru", "По переписке: 1 день на ход")]
-    Daily,
-}
-
-impl Clock {
-    /// The clock as the service reads it: the preset's name (one table,
-    /// [`crate::clock::PRESETS`], for typed and chosen clocks alike).
-    fn service_text(self) -> &'static str {
-        match self {
-            Clock::Bullet => "bullet",
-            Clock::Blitz => "blitz",
-            Clock::Rapid => "rapid",
-            Clock::Classical => "classical",
-            Clock::Daily => "1d",
-        }
-    }
-}
-
-#[cfg(test)]
-mod clock_tests {
-    use super::Clock;
-    use crate::clock::{TimeControl, MINUTE, SECOND};
-    use poise::ChoiceParameter;
-
-    #[test]
-    fn the_clock_choices_show_what_the_service_plays() {
-        for clock in [Clock::Bullet, Clock::Blitz, Clock::Rapid, Clock::Classical] {
-            let Ok(TimeControl::Increment { base, increment }) =
-                TimeControl::parse(clock.service_text())
-            else {
-                panic!("{clock:?} is a preset");
-            };
-            let label = format!("{}+{}", base / MINUTE, increment / SECOND);
-            assert!(
-                clock.name().ends_with(&label),
-                "{} is {label}",
-                clock.name()
-            );
-            let russian = clock.localized_name("ru").unwrap_or_default();
-            assert!(russian.ends_with(&label), "{russian} is {label}");
-        }
-    }
 }
 
 /// The colour the challenger wants.
@@ -160,10 +100,12 @@ async fn play(
     #[name_localized("ru", "соперник")]
     #[description_localized("ru", "Кого вы вызываете (любого, если пусто)")]
     opponent: Option<serenity::User>,
-    #[description = "Time control (none if empty)"]
+    #[description = "Time control: 3+2, 10+5, 1d … (none if empty)"]
     #[name_localized("ru", "часы")]
-    #[description_localized("ru", "Контроль времени (без часов, если пусто)")]
-    clock: Option<Clock>,
+    #[description_localized("ru", "Контроль времени: 3+2, 10+5, 1d … (без часов, если пусто)")]
+    #[autocomplete = "autocomplete_clock"]
+    #[max_length = 16]
+    clock: Option<String>,
     #[description = "Your colour"]
     #[name_localized("ru", "цвет")]
     #[description_localized("ru", "Ваш цвет")]
@@ -201,7 +143,7 @@ async fn play(
             )
         })
     };
-    let clock = clock.map(|clock| clock.service_text().to_string());
+    let clock = clock.filter(|clock| !clock.trim().is_empty());
     let color = colour.map(|colour| colour.service_text().to_string());
     let action = if fen.is_none() && (partner.is_some() || opponent2.is_some()) {
         // A team challenge: the seats nobody is named for stay open.
@@ -253,6 +195,7 @@ macro_rules! simple_commands {
                 #[description = "Game id, when you play several here"]
                 #[name_localized("ru", "партия")]
                 #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+                #[autocomplete = "autocomplete_game"]
                 #[max_length = 64]
                 $game: Option<String>,
             )?
@@ -369,12 +312,14 @@ async fn move_(
     #[description = "The move"]
     #[name_localized("ru", "ход")]
     #[description_localized("ru", "Ход")]
+    #[autocomplete = "autocomplete_move"]
     #[max_length = 100]
     #[rename = "move"]
     text: String,
     #[description = "Game id, when you play several here"]
     #[name_localized("ru", "партия")]
     #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+    #[autocomplete = "autocomplete_game"]
     #[max_length = 64]
     game: Option<String>,
 ) -> Result<(), Error> {
@@ -517,6 +462,81 @@ async fn autocomplete_variant(ctx: Context<'_>, partial: &str) -> CreateAutocomp
     CreateAutocompleteResponse::new().set_choices(choices)
 }
 
+/// The caller's legal moves in their game (the one the `game` option
+/// names, if filled in), as the service suggests them.
+async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let game = match ctx {
+        poise::Context::Application(app) => app
+            .interaction
+            .data
+            .options()
+            .into_iter()
+            .find(|option| option.name == "game")
+            .and_then(|option| match option.value {
+                serenity::ResolvedValue::String(text) => Some(text.to_owned()),
+                serenity::ResolvedValue::Autocomplete { value, .. } => Some(value.to_owned()),
+                _ => None,
+            })
+            .filter(|game| !game.trim().is_empty()),
+        poise::Context::Prefix(_) => None,
+    };
+    suggest(ctx, SuggestionKind::Move { game }, partial).await
+}
+
+/// Clocks (`3+2`, `10+5`, `1d` …) as the service suggests them.
+async fn autocomplete_clock(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    suggest(ctx, SuggestionKind::Clock, partial).await
+}
+
+/// The caller's own games, by id.
+async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    suggest(ctx, SuggestionKind::Game, partial).await
+}
+
+/// Asks the service for suggestions and answers with at most 25 choices
+/// whose names (1–100 characters) and values (at most 100) Discord takes.
+async fn suggest(
+    ctx: Context<'_>,
+    kind: SuggestionKind,
+    partial: &str,
+) -> CreateAutocompleteResponse {
+    let poise::Context::Application(app) = ctx else {
+        return CreateAutocompleteResponse::new();
+    };
+    let interaction = app.interaction;
+    let in_dm = interaction.guild_id.is_none();
+    let request = SuggestionRequest {
+        chat: chat_ref(interaction.channel_id),
+        // Like `/move` itself: nobody else sees what is typed.
+        private: in_dm || matches!(kind, SuggestionKind::Move { .. }),
+        actor: user_ref(
+            &interaction.user,
+            interaction
+                .member
+                .as_ref()
+                .and_then(|member| member.nick.as_deref()),
+        ),
+        locale: Some(interaction.locale.clone()),
+        kind,
+        typed: partial.chars().take(100).collect(),
+    };
+    let choices = ctx
+        .data()
+        .answerer
+        .handler
+        .suggest(request)
+        .await
+        .into_iter()
+        .filter(|suggestion| {
+            (1..=100).contains(&suggestion.label.chars().count())
+                && (1..=100).contains(&suggestion.value.chars().count())
+        })
+        .take(25)
+        .map(|suggestion| AutocompleteChoice::new(suggestion.label, suggestion.value))
+        .collect();
+    CreateAutocompleteResponse::new().set_choices(choices)
+}
+
 /// Defers the interaction, asks the service, sends its deliveries.
 async fn submit(ctx: Context<'_>, action: Action) -> Result<(), Error> {
     let poise::Context::Application(app) = ctx else {
@@ -560,11 +580,13 @@ pub(super) async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     } = &error
     {
         tracing::info!("a slash command the bot does not have: {error}");
-        let lang = Lang::of(Some(&interaction.locale));
+        let reader = texts::person(interaction.user.id, Some(&interaction.locale));
+        let handler = framework.user_data.answerer.handler.as_ref();
+        let text = texts::say(handler, reader, "adapter-unknown-command").await;
         let answer = serenity::CreateInteractionResponse::Message(
             serenity::CreateInteractionResponseMessage::new()
                 .ephemeral(true)
-                .content(lang.unknown_command()),
+                .content(text),
         );
         if let Err(error) = interaction
             .create_response(&framework.serenity_context.http, answer)
@@ -578,21 +600,22 @@ pub(super) async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         poise::FrameworkError::ArgumentParse { .. }
         | poise::FrameworkError::CommandStructureMismatch { .. } => {
             tracing::info!("unreadable command options: {error}");
-            Some(Lang::bad_options as fn(Lang) -> &'static str)
+            Some("adapter-bad-options")
         }
         poise::FrameworkError::Command { .. } | poise::FrameworkError::CommandPanic { .. } => {
             tracing::warn!("command failed: {error}");
-            Some(Lang::internal_error as fn(Lang) -> &'static str)
+            Some("adapter-internal-error")
         }
         _ => {
             tracing::warn!("discord framework error: {error}");
             // Where someone is waiting for an answer, they get one.
-            Some(Lang::internal_error as fn(Lang) -> &'static str)
+            Some("adapter-internal-error")
         }
     };
-    if let (Some(text), Some(ctx)) = (text, error.ctx()) {
-        let lang = Lang::of(ctx.locale());
-        let reply = CreateReply::default().ephemeral(true).content(text(lang));
+    if let (Some(key), Some(ctx)) = (text, error.ctx()) {
+        let reader = texts::person(ctx.author().id, ctx.locale());
+        let text = texts::say(ctx.data().answerer.handler.as_ref(), reader, key).await;
+        let reply = CreateReply::default().ephemeral(true).content(text);
         if let Err(error) = ctx.send(reply).await {
             tracing::warn!("telling the user about an error failed: {error}");
         }

@@ -16,8 +16,10 @@ use serenity::{
 };
 
 use super::retry::{retrying, Repeat};
-use super::texts::Lang;
-use crate::api::{split_text, Button, ButtonAction, Delivery, Target, UserRef};
+use super::texts;
+use crate::api::{
+    split_text, Button, ButtonAction, Delivery, Handler, Image, Reader, Target, TurnCard, UserRef,
+};
 
 /// The custom id of the "show my board" button of versions before
 /// [`ButtonAction::Board`]: still answered, for notices posted before.
@@ -64,8 +66,8 @@ impl SharedState {
         }
     }
 
-    fn lang_of(&self, user: UserId) -> Lang {
-        Lang::of(lock(&self.locales).get(&user).map(String::as_str))
+    fn locale_of(&self, user: UserId) -> Option<String> {
+        lock(&self.locales).get(&user).cloned()
     }
 }
 
@@ -127,15 +129,14 @@ impl InteractionOrigin {
     }
 }
 
-impl Origin {
-    /// The language of whoever is waiting for an answer (English when nobody is).
-    fn lang(&self) -> Lang {
-        match self {
-            Origin::Interaction(interaction) => Lang::of(Some(&interaction.locale)),
-            Origin::Outbox | Origin::Message { .. } => Lang::English,
-        }
+impl InteractionOrigin {
+    /// The interaction's user, as the reader of the adapter's own texts.
+    fn reader(&self) -> Reader {
+        texts::person(self.actor, Some(&self.locale))
     }
+}
 
+impl Origin {
     fn public_channel(&self) -> Option<ChannelId> {
         match self {
             Origin::Outbox => None,
@@ -162,12 +163,44 @@ impl Origin {
 pub(crate) struct Deliverer {
     http: Arc<Http>,
     state: Arc<SharedState>,
+    /// Where the adapter's own texts come from.
+    handler: Arc<dyn Handler>,
 }
 
 impl Deliverer {
     /// A deliverer using this HTTP client.
-    pub(crate) fn new(http: Arc<Http>, state: Arc<SharedState>) -> Deliverer {
-        Deliverer { http, state }
+    pub(crate) fn new(
+        http: Arc<Http>,
+        state: Arc<SharedState>,
+        handler: Arc<dyn Handler>,
+    ) -> Deliverer {
+        Deliverer {
+            http,
+            state,
+            handler,
+        }
+    }
+
+    /// The adapter's own text `key` for `reader`.
+    async fn say(&self, reader: Reader, key: &'static str) -> String {
+        texts::say(self.handler.as_ref(), reader, key).await
+    }
+
+    /// The note added where `delivery`'s image is larger than Discord
+    /// takes, in `reader`'s language; empty when it fits.
+    async fn oversized_note(&self, delivery: &Delivery, reader: Reader) -> String {
+        let limit = crate::api::Platform::Discord.file_size_limit();
+        if delivery
+            .image
+            .as_ref()
+            .is_none_or(|image| image.bytes.len() <= limit)
+        {
+            return String::new();
+        }
+        let args = vec![("platform", "Discord".to_owned())];
+        self.handler
+            .text(reader, "adapter-file-too-large", args)
+            .await
     }
 
     /// The state shared with the event handlers.
@@ -190,8 +223,8 @@ impl Deliverer {
                         tracing::warn!("delivery to a chat with a malformed Discord id");
                         continue;
                     };
-                    let lang = origin.lang();
-                    if let Err(error) = self.send_to_channel(channel, &delivery, lang).await {
+                    let reader = Reader::Chat(chat.clone());
+                    if let Err(error) = self.send_to_channel(channel, &delivery, reader).await {
                         tracing::warn!("posting in channel {channel} failed: {error}");
                         self.report_failure(origin).await;
                     }
@@ -213,8 +246,8 @@ impl Deliverer {
         }
         if let Origin::Interaction(interaction) = origin {
             if interaction.thinking && interaction.answered_by_dm {
-                let text = Lang::of(Some(&interaction.locale)).sent_by_dm();
-                let pointer = interaction.note(text);
+                let text = self.say(interaction.reader(), "adapter-sent-by-dm").await;
+                let pointer = interaction.note(&text);
                 self.send_ephemeral(interaction, &pointer).await;
             } else if interaction.thinking {
                 interaction.thinking = false;
@@ -259,9 +292,22 @@ impl Deliverer {
         &self,
         channel: ChannelId,
         delivery: &Delivery,
-        lang: Lang,
+        reader: Reader,
     ) -> Result<(), serenity::Error> {
-        for part in parts(delivery, lang) {
+        let oversized = self.oversized_note(delivery, reader).await;
+        if let Some(card) = delivery.game.as_ref().and_then(|game| game.turn.as_ref()) {
+            let (embed, file) = turn_embed(card, delivery.image.as_ref(), &oversized);
+            let mut message = CreateMessage::new()
+                .embed(embed)
+                .allowed_mentions(CreateAllowedMentions::new())
+                .components(button_rows(&delivery.buttons));
+            if let Some(file) = file {
+                message = message.add_file(file);
+            }
+            super::retry::send_message(&self.http, channel, message).await?;
+            return Ok(());
+        }
+        for part in parts(delivery, &oversized) {
             let mut message = CreateMessage::new()
                 .content(part.text)
                 .allowed_mentions(CreateAllowedMentions::new())
@@ -282,9 +328,9 @@ impl Deliverer {
             tracing::warn!("private delivery to a malformed Discord user id");
             return;
         };
-        let lang = self.state.lang_of(user_id);
+        let reader = texts::person(user_id, self.state.locale_of(user_id).as_deref());
         let sent = match self.dm_channel(user_id).await {
-            Ok(channel) => self.send_to_channel(channel, delivery, lang).await,
+            Ok(channel) => self.send_to_channel(channel, delivery, reader).await,
             Err(error) => Err(error),
         };
         let error = match sent {
@@ -313,14 +359,24 @@ impl Deliverer {
             tracing::warn!("no channel to tell user {user_id} that a direct message failed");
             return;
         };
-        let lang = self.state.lang_of(user_id);
+        // Posted in the channel: in the channel's language.
+        let reader = texts::channel(channel);
+        let text = self
+            .handler
+            .text(
+                reader.clone(),
+                "adapter-dm-refused",
+                vec![("mention", format!("<@{user_id}>"))],
+            )
+            .await;
+        let label = self.say(reader, "adapter-show-my-board").await;
         let notice = CreateMessage::new()
-            .content(lang.dm_refused(&format!("<@{user_id}>")))
+            .content(text)
             .allowed_mentions(CreateAllowedMentions::new().users([user_id]))
             .components(vec![CreateActionRow::Buttons(vec![CreateButton::new(
                 ButtonAction::Board { game: None }.encode(),
             )
-            .label(lang.show_my_board())])]);
+            .label(label)])]);
         if let Err(error) = super::retry::send_message(&self.http, channel, notice).await {
             tracing::warn!("posting the direct-message notice in {channel} failed: {error}");
         }
@@ -346,8 +402,8 @@ impl Deliverer {
         interaction: &mut InteractionOrigin,
         delivery: &Delivery,
     ) {
-        let lang = Lang::of(Some(&interaction.locale));
-        for part in parts(delivery, lang) {
+        let oversized = self.oversized_note(delivery, interaction.reader()).await;
+        for part in parts(delivery, &oversized) {
             let result = if interaction.thinking {
                 interaction.thinking = false;
                 let mut edit = EditInteractionResponse::new()
@@ -391,7 +447,8 @@ impl Deliverer {
     /// Tells the person waiting for an answer that Discord rejected a message.
     async fn report_failure(&self, origin: &mut Origin) {
         if let Origin::Interaction(interaction) = origin {
-            let notice = interaction.note(Lang::of(Some(&interaction.locale)).send_failed());
+            let text = self.say(interaction.reader(), "adapter-send-failed").await;
+            let notice = interaction.note(&text);
             self.send_ephemeral(interaction, &notice).await;
         }
     }
@@ -433,9 +490,9 @@ struct Part {
 /// Splits a delivery into messages within Discord's limits: long text is cut
 /// at line ends, the image and the buttons go with the last message. An
 /// image larger than Discord takes is left out and the text says so (in
-/// `lang`). Nothing at all (no text, image or buttons) makes no message:
+/// `oversized`). Nothing at all (no text, image or buttons) makes no message:
 /// Discord refuses empty ones (50006).
-fn parts(delivery: &Delivery, lang: Lang) -> Vec<Part> {
+fn parts(delivery: &Delivery, oversized: &str) -> Vec<Part> {
     let limit = crate::api::Platform::Discord.file_size_limit();
     let image = delivery
         .image
@@ -444,7 +501,7 @@ fn parts(delivery: &Delivery, lang: Lang) -> Vec<Part> {
     let mut text = delivery.text.clone();
     if image.is_none() && delivery.image.is_some() {
         tracing::error!("an image is larger than Discord accepts; sending the text alone");
-        text = format!("{}\n{}", text.trim_end(), lang.file_too_large());
+        text = format!("{}\n{oversized}", text.trim_end());
     }
     let mut chunks = split_text(&text, MAX_CONTENT_CHARS);
     if chunks.is_empty() {
@@ -472,6 +529,113 @@ fn parts(delivery: &Delivery, lang: Lang) -> Vec<Part> {
             }
         })
         .collect()
+}
+
+/// Discord's limits on an embed (characters): all texts together, the
+/// title, the description, a field's name and value; and its fields.
+const EMBED_TOTAL_CHARS: usize = 6000;
+const EMBED_TITLE_CHARS: usize = 256;
+const EMBED_DESCRIPTION_CHARS: usize = 4096;
+const EMBED_FIELD_NAME_CHARS: usize = 256;
+const EMBED_FIELD_VALUE_CHARS: usize = 1024;
+const EMBED_FIELDS: usize = 25;
+
+/// A turn as one embed: the title, what happened and whose turn it is, a
+/// field per clock (a live countdown `<t:…:R>` for the running one, the time
+/// left for the others) and the board inside, attached to the same message
+/// (`attachment://<file>`). Every part is cut to Discord's limits; a board
+/// larger than Discord takes is left out and the description says so.
+fn turn_embed(
+    card: &TurnCard,
+    image: Option<&Image>,
+    oversized: &str,
+) -> (serenity::CreateEmbed, Option<CreateAttachment>) {
+    let limit = crate::api::Platform::Discord.file_size_limit();
+    let file = image.filter(|image| image.bytes.len() <= limit);
+    let fields: Vec<(String, String)> = card
+        .clocks
+        .iter()
+        .take(EMBED_FIELDS)
+        .map(|clock| {
+            let name = if clock.player.trim().is_empty() {
+                "⏱".to_owned()
+            } else {
+                format!("⏱ {}", clock.player)
+            };
+            let value = match clock.deadline {
+                Some(deadline) => format!("<t:{}:R>", deadline.div_euclid(1000)),
+                None => clock.remaining.clone(),
+            };
+            (
+                clip(&name, EMBED_FIELD_NAME_CHARS),
+                clip(&value, EMBED_FIELD_VALUE_CHARS),
+            )
+        })
+        .collect();
+    let title = clip(&card.title, EMBED_TITLE_CHARS);
+    let mut description: Vec<&str> = card.events.iter().map(String::as_str).collect();
+    description.push(&card.status);
+    if image.is_some() && file.is_none() {
+        tracing::error!("an image is larger than Discord accepts; sending the embed without it");
+        description.push(oversized);
+    }
+    let description = description.join("\n");
+    // The clocks take what the title and (up to a point) the news leave.
+    let reserved = description.chars().count().min(EMBED_TOTAL_CHARS / 4);
+    let mut used = title.chars().count() + reserved;
+    let fields: Vec<(String, String)> = fields
+        .into_iter()
+        .take_while(|(name, value)| {
+            used += name.chars().count() + value.chars().count();
+            used <= EMBED_TOTAL_CHARS
+        })
+        .collect();
+    let used: usize = title.chars().count()
+        + fields
+            .iter()
+            .map(|(name, value)| name.chars().count() + value.chars().count())
+            .sum::<usize>();
+    let room = EMBED_DESCRIPTION_CHARS.min(EMBED_TOTAL_CHARS.saturating_sub(used));
+    let description = clip(description.trim(), room);
+    let mut embed = serenity::CreateEmbed::new()
+        .title(title)
+        .description(description)
+        .colour(serenity::Colour::new(0x769656));
+    for (name, value) in fields {
+        embed = embed.field(name, value, true);
+    }
+    let attachment = file.map(|image| {
+        let name = attachment_name(&image.file_name);
+        embed = embed.clone().image(format!("attachment://{name}"));
+        CreateAttachment::bytes(image.bytes.clone(), name)
+    });
+    (embed, attachment)
+}
+
+/// A file name `attachment://` can refer to: Discord keeps only letters,
+/// digits, `-`, `_` and `.` of an uploaded file's name.
+fn attachment_name(name: &str) -> String {
+    let kept: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        .collect();
+    if kept.trim_matches('.').is_empty() {
+        "board.png".to_owned()
+    } else {
+        kept
+    }
+}
+
+/// `text` cut to at most `limit` characters, marked with `…` where cut.
+fn clip(text: &str, limit: usize) -> String {
+    if text.chars().count() <= limit {
+        return text.to_owned();
+    }
+    let mut clipped: String = text.chars().take(limit.saturating_sub(1)).collect();
+    if limit > 0 {
+        clipped.push('…');
+    }
+    clipped
 }
 
 /// The service's buttons as Discord action rows (5 per row, at most 5 rows).
@@ -565,6 +729,47 @@ mod tests {
             })
             .collect();
         assert_eq!(button_rows(&buttons).len(), 2);
+    }
+
+    #[test]
+    fn an_oversized_turn_still_fits_in_one_embed() {
+        let card = TurnCard {
+            title: "t".repeat(300),
+            events: vec!["e".repeat(3000), "f".repeat(3000)],
+            status: "s".repeat(100),
+            clocks: (0..30)
+                .map(|seat| crate::api::ClockReading {
+                    player: "p".repeat(300),
+                    remaining: "r".repeat(2000),
+                    deadline: (seat == 0).then_some(1_700_000_180_000),
+                })
+                .collect(),
+            buttons: Vec::new(),
+        };
+        let image = Image {
+            file_name: "k7 m2/0.png".into(),
+            bytes: b"\x89PNG".to_vec(),
+        };
+        let (embed, file) = turn_embed(&card, Some(&image), "");
+        let json = serde_json::to_value(&embed).expect("an embed serializes");
+        let chars = |value: &serde_json::Value| value.as_str().map_or(0, |t| t.chars().count());
+        let fields = json["fields"].as_array().expect("fields");
+        assert!(!fields.is_empty() && fields.len() <= EMBED_FIELDS);
+        assert_eq!(fields[0]["value"], "<t:1700000180:R>");
+        let total = chars(&json["title"])
+            + chars(&json["description"])
+            + fields
+                .iter()
+                .map(|field| chars(&field["name"]) + chars(&field["value"]))
+                .sum::<usize>();
+        assert!(total <= EMBED_TOTAL_CHARS, "{total}");
+        assert!(chars(&json["title"]) <= EMBED_TITLE_CHARS);
+        assert!(fields
+            .iter()
+            .all(|field| chars(&field["name"]) <= EMBED_FIELD_NAME_CHARS
+                && chars(&field["value"]) <= EMBED_FIELD_VALUE_CHARS));
+        assert_eq!(json["image"]["url"], "attachment://k7m20.png");
+        assert!(file.is_some());
     }
 
     #[test]

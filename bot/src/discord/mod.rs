@@ -190,11 +190,12 @@ impl Answerer {
     /// sends leaves the process).
     fn for_tests(handler: Arc<dyn Handler>) -> Answerer {
         Answerer {
-            handler,
             deliverer: Deliverer::new(
                 Arc::new(serenity::Http::new("")),
                 Arc::new(SharedState::default()),
+                Arc::clone(&handler),
             ),
+            handler,
             game_threads: false,
         }
     }
@@ -255,7 +256,11 @@ pub async fn run_until(
         let (stopping, stop_signal) = tokio::sync::watch::channel(false);
         let mut outbox_task = tokio::spawn(forward_outbox(
             Arc::clone(&outbox),
-            Deliverer::new(Arc::clone(&client.http), Arc::clone(&state)),
+            Deliverer::new(
+                Arc::clone(&client.http),
+                Arc::clone(&state),
+                Arc::clone(&handler),
+            ),
             stop_signal,
         ));
         let shard_manager = Arc::clone(&client.shard_manager);
@@ -357,8 +362,8 @@ async fn build_client(
                     tracing::error!("registering Discord slash commands failed: {error}");
                 }
                 let answerer = Answerer {
+                    deliverer: Deliverer::new(Arc::clone(&ctx.http), state, Arc::clone(&handler)),
                     handler,
-                    deliverer: Deliverer::new(Arc::clone(&ctx.http), state),
                     game_threads,
                 };
                 let typed = typed::TypedMessages::new(answerer.clone());

@@ -14,7 +14,6 @@ use serenity::{AutoArchiveDuration, Channel, ChannelId, ChannelType, CreateThrea
 
 use super::caller::chat_ref;
 use super::deliver::{parse_id, text_only};
-use super::texts::Lang;
 use crate::api::{Action, ChatRef, Delivery, GameRef, Handler, Request, Target};
 
 /// Discord's limit on a thread name, in characters.
@@ -38,7 +37,6 @@ pub(super) async fn move_new_games(
     request: &Request,
     deliveries: Vec<Delivery>,
 ) -> Vec<Delivery> {
-    let lang = Lang::of(request.locale.as_deref());
     let mut moved: Vec<Moved> = Vec::new();
     let mut result = Vec::with_capacity(deliveries.len() + 1);
     for mut delivery in deliveries {
@@ -74,10 +72,18 @@ pub(super) async fn move_new_games(
         };
         // Silent by contract; should it ever say something, it is sent too.
         let said = handler.handle(relocate).await;
-        let pointer = text_only(
-            Target::Chat(chat.clone()),
-            lang.game_continues_in(&game.id, thread),
-        );
+        // Posted in the channel, in the channel's language.
+        let pointer_text = handler
+            .text(
+                crate::api::Reader::Chat(chat.clone()),
+                "adapter-game-continues",
+                vec![
+                    ("game", game.id.clone()),
+                    ("thread", format!("<#{thread}>")),
+                ],
+            )
+            .await;
+        let pointer = text_only(Target::Chat(chat.clone()), pointer_text);
         delivery.target = Target::Chat(chat_ref(thread));
         moved.push(Moved {
             game: game.id,
@@ -140,6 +146,7 @@ mod tests {
             id: "k7m2".into(),
             title: title.into(),
             started: true,
+            turn: None,
         }
     }
 

@@ -56,12 +56,19 @@ impl Service {
         let bottom = row
             .seat_of(&ctx.actor().id)
             .map_or(Side::WHITE, |seat| Side(seat as u8));
+        let status = if active {
+            self.turn_text(ctx.chat_lang, &row, &position)
+        } else {
+            self.result_text(ctx.chat_lang, &row)
+        };
+        let mut game_ref = self.game_ref(ctx.chat_lang, &row, false);
+        game_ref.turn = Some(self.turn_card(ctx.chat_lang, &row, &position, Vec::new(), status));
         let mut delivery = Delivery {
             target: Target::Chat(ctx.req.chat.clone()),
             text,
             image: None,
             buttons: Vec::new(),
-            game: Some(self.game_ref(ctx.chat_lang, &row, false)),
+            game: Some(game_ref),
         };
         let decor = self.decor(ctx.chat_lang, &row, &position, bottom);
         let view = position.view(Audience::Full);
@@ -134,6 +141,8 @@ impl Service {
             game: Some(self.game_ref(ctx.chat_lang, &row, false)),
         };
         let limit = ctx.req.chat.platform.file_size_limit();
+        self.busy(&delivery.target, crate::api::Activity::DrawingAnimation)
+            .await;
         delivery.image = self.game_gif(ctx.chat_lang, &row, &position, limit).await;
         Ok(vec![delivery])
     }

@@ -22,6 +22,7 @@ mod present;
 mod rematch;
 mod reminders;
 mod setup;
+mod suggest;
 mod teams;
 mod timeline;
 mod watch;
@@ -717,6 +718,7 @@ impl Service {
             ButtonAction::Board { game } => self.board(ctx, game).await,
             ButtonAction::Resign { game, side } => self.resign(ctx, &game, &side).await,
             ButtonAction::KeepPlaying { game } => self.keep_playing(ctx, Some(game)).await,
+            ButtonAction::AskResign { game } => self.ask_resign(ctx, Some(game)).await,
             ButtonAction::SetupRandom { game } => self.setup_button(ctx, &game, "random").await,
             ButtonAction::SetupReady { game } => self.setup_button(ctx, &game, "ready").await,
             ButtonAction::TakeSeat { game, seat } => {
@@ -742,6 +744,74 @@ impl Service {
 impl Handler for Service {
     fn handle(&self, request: Request) -> HandlerFuture<'_> {
         Box::pin(self.dispatch(request))
+    }
+
+    fn text(
+        &self,
+        reader: crate::api::Reader,
+        key: &'static str,
+        args: Vec<(&'static str, String)>,
+    ) -> crate::api::TextFuture<'_> {
+        Box::pin(async move {
+            let lang = match &reader {
+                crate::api::Reader::Person { user, locale } => {
+                    let platform = user.platform.key();
+                    match self.chosen_lang(LangOwner::User, platform, &user.id).await {
+                        Some(lang) => lang,
+                        None => locale
+                            .as_deref()
+                            .and_then(Lang::parse)
+                            .unwrap_or(self.inner.settings.default_lang),
+                    }
+                }
+                crate::api::Reader::Chat(chat) => {
+                    self.chat_lang(chat.platform.key(), &chat.id).await
+                }
+            };
+            // What people typed (names) is echoed without control characters.
+            let msg = args.into_iter().fold(
+                Msg {
+                    key,
+                    args: Vec::new(),
+                },
+                |msg, (name, value)| msg.arg(name, value),
+            );
+            self.text(lang, &msg)
+        })
+    }
+
+    fn handle_watched(
+        &self,
+        request: Request,
+        watcher: crate::api::ActivityWatcher,
+    ) -> HandlerFuture<'_> {
+        Box::pin(WATCHER.scope(watcher, self.dispatch(request)))
+    }
+
+    fn suggest(&self, request: crate::api::SuggestionRequest) -> crate::api::SuggestionFuture<'_> {
+        Box::pin(self.suggestions(request))
+    }
+}
+
+tokio::task_local! {
+    /// Who wants to know what the request being handled draws (see
+    /// [`Handler::handle_watched`]).
+    static WATCHER: crate::api::ActivityWatcher;
+}
+
+/// How long drawing waits for the watcher (a chat action sent, say).
+const WATCHER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
+
+impl Service {
+    /// Tells the watcher of the request being handled, if any, that
+    /// `activity` for `target` begins; waits for it a short while at most.
+    pub(crate) async fn busy(&self, target: &Target, activity: crate::api::Activity) {
+        let Ok(told) = WATCHER.try_with(|watcher| watcher(target.clone(), activity)) else {
+            return;
+        };
+        if tokio::time::timeout(WATCHER_PATIENCE, told).await.is_err() {
+            tracing::debug!("the activity watcher took too long");
+        }
     }
 }
 

@@ -6,11 +6,13 @@
 
 use super::{Msg, Service};
 use crate::api::{
-    Button, ButtonAction, ChatRef, Delivery, GameRef, Image, Platform, Target, UserRef,
+    Button, ButtonAction, ChatRef, ClockReading, Delivery, GameRef, Image, Platform, Target,
+    TurnCard, UserRef,
 };
 use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
 use crate::store::{GameResult, GameRow, Status};
+use crate::time::Millis;
 use kodex_engine::{
     Announcement, Audience, CheckDirection, Game, Side, SquareView, View, Visibility,
 };
@@ -95,6 +97,11 @@ impl Service {
         if ended {
             // The game-end summary: the whole game, move by move.
             let limit = chat_of(row).platform.file_size_limit();
+            self.busy(
+                &Target::Chat(chat_of(row)),
+                crate::api::Activity::DrawingAnimation,
+            )
+            .await;
             if let Some(gif) = self.game_gif(lang, row, game, limit).await {
                 deliveries.push(Delivery {
                     target: Target::Chat(chat_of(row)),
@@ -150,14 +157,19 @@ impl Service {
             }
             Event::Ended => {}
         }
-        if ended {
-            lines.push(self.result_text(lang, row));
-            lines.extend(self.lesson_end_text(lang, row));
+        let mut events = lines.clone();
+        let status = if ended {
+            self.result_text(lang, row)
         } else {
-            lines.push(self.turn_text(lang, row, game));
-            if let Some(clocks) = self.clock_line(row, game) {
-                lines.push(clocks);
-            }
+            self.turn_text(lang, row, game)
+        };
+        lines.push(status.clone());
+        if ended {
+            let lesson = self.lesson_end_text(lang, row);
+            lines.extend(lesson.clone());
+            events.extend(lesson);
+        } else if let Some(clocks) = self.clock_line(row, game) {
+            lines.push(clocks);
         }
         // An impossible attempt changes no board: words only.
         let boards = !matches!(event, Event::Impossible { .. });
@@ -169,12 +181,17 @@ impl Service {
         if hidden && ended {
             lines.push(self.pgn_text(row, game));
         }
+        let mut game_ref = self.game_ref(lang, row, matches!(event, Event::Started));
+        // A hidden game's end carries its whole record, which only the text has room for.
+        if !(hidden && ended) {
+            game_ref.turn = Some(self.turn_card(lang, row, game, events, status));
+        }
         let mut public = Delivery {
             target: Target::Chat(chat_of(row)),
             text: lines.join("\n"),
             image: None,
             buttons: Vec::new(),
-            game: Some(self.game_ref(lang, row, matches!(event, Event::Started))),
+            game: Some(game_ref),
         };
         if let Some(view) = public_view {
             let decor = self.decor(lang, row, game, Side::WHITE);
@@ -373,6 +390,8 @@ impl Service {
             .settings
             .text_boards
             .then(|| text_board(&view, decor.bottom));
+        self.busy(&delivery.target, crate::api::Activity::DrawingImage)
+            .await;
         if let Some(bytes) = self
             .draw_off_runtime(move || kodex_render::render_png(&view, &decor))
             .await
@@ -434,6 +453,7 @@ impl Service {
             id: row.id.clone(),
             title: title.chars().take(GAME_TITLE_MAX).collect(),
             started,
+            turn: None,
         }
     }
 
@@ -506,20 +526,99 @@ impl Service {
 
     /// Each seat's time now (the clock of the seat to move is running).
     fn clock_readings(&self, row: &GameRow, game: &Game) -> Vec<String> {
+        self.clock_times(row, game)
+            .into_iter()
+            .map(|(left, _)| format_remaining(left))
+            .collect()
+    }
+
+    /// Each seat's time left now, in milliseconds, and whether it is
+    /// running; empty without a clock.
+    fn clock_times(&self, row: &GameRow, game: &Game) -> Vec<(Millis, bool)> {
         if row.remaining(0).is_none() {
             return Vec::new();
         }
         let to_move = game.seat_to_move();
-        let running = row.status == Status::Active;
+        let active = row.status == Status::Active;
         (0..self.seat_count(row))
             .map(|seat| {
                 let mut left = row.remaining(seat).unwrap_or(0);
-                if running && seat == to_move {
+                let running = active && seat == to_move;
+                if running {
                     left -= self.now() - row.turn_started_at.unwrap_or_else(|| self.now());
                 }
-                format_remaining(left)
+                (left, running)
             })
             .collect()
+    }
+
+    /// The turn of `row` as a card for adapters that show one (see
+    /// [`TurnCard`]): `events` are the lines saying what happened, `status`
+    /// whose turn it is or how the game ended. Only public facts: the
+    /// players, the clocks, and the buttons every player has.
+    pub(crate) fn turn_card(
+        &self,
+        lang: Lang,
+        row: &GameRow,
+        game: &Game,
+        events: Vec<String>,
+        status: String,
+    ) -> TurnCard {
+        let over = row.status.is_over();
+        let clocks = if over {
+            Vec::new()
+        } else {
+            self.clock_times(row, game)
+                .into_iter()
+                .enumerate()
+                .map(|(seat, (left, running))| ClockReading {
+                    player: row.player_name(seat).to_owned(),
+                    remaining: format_remaining(left),
+                    deadline: running.then(|| self.now().saturating_add(left.max(0))),
+                })
+                .collect()
+        };
+        let title = self.game_ref(lang, row, false).title;
+        TurnCard {
+            title,
+            events,
+            status,
+            clocks,
+            buttons: if over {
+                Vec::new()
+            } else {
+                self.game_buttons(lang, row, game)
+            },
+        }
+    }
+
+    /// What a player may do now in a running game, as buttons: offer a
+    /// draw, resign, ask for a takeback (where the variant allows one and a
+    /// move was made), show one's board.
+    fn game_buttons(&self, lang: Lang, row: &GameRow, game: &Game) -> Vec<Button> {
+        let id = row.id.clone();
+        let label = |key: &'static str| self.text(lang, &Msg::new(key));
+        let mut buttons = vec![
+            Button::new(
+                label("button-offer-draw"),
+                &ButtonAction::Draw { game: id.clone() },
+            ),
+            Button::new(
+                label("button-resign"),
+                &ButtonAction::AskResign { game: id.clone() },
+            ),
+        ];
+        if !game.variant().hidden_information() && game.turns() > 0 {
+            buttons.push(Button::new(
+                label("button-takeback"),
+                &ButtonAction::Takeback { game: id.clone() },
+            ));
+        }
+        buttons.push(Button::new(
+            label("button-show-board"),
+            &ButtonAction::Board { game: Some(id) },
+        ));
+        buttons
     }
 
     /// "⏱ alice 4:58 · bob 5:00", or `None` without a clock.

@@ -598,6 +598,9 @@ impl Service {
         tracing::info!(game = %row.id, "setup done, play starts");
         let mut deliveries = self.announce(row, &game, Event::Started, lang).await;
         if let Some(public) = deliveries.first_mut() {
+            if let Some(card) = public.game.as_mut().and_then(|game| game.turn.as_mut()) {
+                card.events.splice(0..0, notes.iter().cloned());
+            }
             notes.push(std::mem::take(&mut public.text));
             public.text = notes.join("\n");
         }

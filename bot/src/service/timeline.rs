@@ -88,6 +88,8 @@ impl Service {
         };
         let view = position.view(Audience::Full);
         let file_name = format!("{}-timelines-{}.png", row.id, position.record().len());
+        self.busy(&delivery.target, crate::api::Activity::DrawingImage)
+            .await;
         if let Some(bytes) = self
             .draw_off_runtime(move || kodex_render::render_timelines_png(&view, &decor, &insets))
             .await

@@ -187,6 +187,10 @@ impl Service {
             copy.buttons.clear();
             if let Some(game) = &mut copy.game {
                 game.started = false;
+                // Spectators get the turn, not the players' buttons.
+                if let Some(card) = &mut game.turn {
+                    card.buttons.clear();
+                }
             }
             copies.push(copy);
         }

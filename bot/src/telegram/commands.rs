@@ -148,67 +148,25 @@ fn is_clock(word: &str) -> bool {
     digits(base) && (increment.is_empty() || digits(increment))
 }
 
-/// The command menu shown by Telegram clients, for one language (`"en"`, `"ru"`).
-pub(super) fn menu(language: &str) -> Vec<(&'static str, &'static str)> {
-    if language == "ru" {
-        vec![
-            (
-                "play",
-                "Вызвать: /play <вариант> [@игрок] [контроль] [цвет]",
-            ),
-            ("move", "Сделать ход: /move e4"),
-            ("m", "Коротко для /move"),
-            ("resign", "Сдаться"),
-            ("draw", "Предложить или принять ничью"),
-            ("takeback", "Попросить или разрешить вернуть ход"),
-            ("abort", "Отменить партию до первых ходов"),
-            ("board", "Показать доску (в скрытых играх — лично)"),
-            ("games", "Ваши партии"),
-            ("pgn", "Запись партии в PGN"),
-            ("timeline", "Линии времени партии с путешествиями"),
-            ("rules", "Правила варианта: /rules <вариант>"),
-            ("variants", "Список вариантов"),
-            ("learn", "Уроки: /learn, /learn 1 computer"),
-            ("rematch", "Реванш: та же партия, цвета наоборот"),
-            ("watch", "Смотреть партию здесь: /watch <партия>"),
-            ("unwatch", "Перестать смотреть: /unwatch <партия>"),
-            (
-                "notation",
-                "Буквы фигур в ваших ходах: /notation ru | en | auto",
-            ),
-            ("help", "Помощь"),
-            ("lang", "Язык: /lang en | ru"),
-        ]
-    } else {
-        vec![
-            (
-                "play",
-                "Challenge: /play <variant> [@player] [clock] [color]",
-            ),
-            ("move", "Make a move: /move e4"),
-            ("m", "Short for /move"),
-            ("resign", "Resign"),
-            ("draw", "Offer or accept a draw"),
-            ("takeback", "Ask for or approve a takeback"),
-            ("abort", "Abort a game before both sides have moved"),
-            ("board", "Show the board (privately in hidden games)"),
-            ("games", "Your games"),
-            ("pgn", "The game record as PGN"),
-            ("timeline", "Timelines of a time-travel game"),
-            ("rules", "Rules of a variant: /rules <variant>"),
-            ("variants", "The list of variants"),
-            ("learn", "Lessons: /learn, /learn 1 computer"),
-            ("rematch", "Rematch: the same game, colours swapped"),
-            ("watch", "Watch a game here: /watch <game>"),
-            ("unwatch", "Stop watching: /unwatch <game>"),
-            (
-                "notation",
-                "Piece letters of your moves: /notation ru | en | auto",
-            ),
-            ("help", "Help"),
-            ("lang", "Language: /lang en | ru"),
-        ]
-    }
+/// The commands of the menu Telegram clients show, in order, each with
+/// the catalogue key of its description (`menu-<command>` in
+/// `config/locales/*.ftl`).
+const MENU: [&str; 20] = [
+    "play", "move", "m", "resign", "draw", "takeback", "abort", "board", "games", "pgn",
+    "timeline", "rules", "variants", "learn", "rematch", "watch", "unwatch", "notation", "help",
+    "lang",
+];
+
+/// The command menu for one language (`"en"`, `"ru"`): each command with
+/// its description from the catalogue.
+pub(super) fn menu(language: &str) -> Vec<(&'static str, String)> {
+    let lang = crate::i18n::Lang::parse(language).unwrap_or_default();
+    MENU.iter()
+        .map(|name| {
+            let key = format!("menu-{name}");
+            (*name, crate::i18n::catalogue().text(lang, &key, &[]))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -341,13 +299,18 @@ mod tests {
     }
 
     #[test]
-    fn both_menus_list_the_same_commands() {
-        let names = |lang| {
-            menu(lang)
-                .into_iter()
-                .map(|(name, _)| name)
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(names("en"), names("ru"));
+    fn both_menus_describe_every_command_in_their_language() {
+        let (en, ru) = (menu("en"), menu("ru"));
+        assert_eq!(en.len(), MENU.len());
+        for ((name, english), (_, russian)) in en.iter().zip(&ru) {
+            // A missing message would read as its key.
+            assert!(
+                !english.starts_with("menu-") && !russian.starts_with("menu-"),
+                "{name}"
+            );
+            assert!((1..=256).contains(&english.chars().count()), "{name}");
+            assert!((1..=256).contains(&russian.chars().count()), "{name}");
+            assert_ne!(english, russian, "{name}");
+        }
     }
 }

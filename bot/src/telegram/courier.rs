@@ -22,7 +22,7 @@ use teloxide::{ApiError, Bot, RequestError};
 
 use super::directory::Directory;
 use super::texts;
-use crate::api::{split_text, Button, Image};
+use crate::api::{split_text, Button, Handler, Image};
 use crate::lanes::Lanes;
 
 /// Telegram's limit on a photo/animation/document caption, in characters.
@@ -60,6 +60,10 @@ pub(super) struct Parcel {
     pub reply_to: Option<MessageId>,
     /// What to do when the chat refuses the message (a private chat the player never opened).
     pub if_refused: Option<Refusal>,
+    /// Set on a game's board message in a chat: the game's id, and whether
+    /// the message carries the game's keyboard (draw, resign, …), which
+    /// only the latest such message keeps (none once the game is over).
+    pub game_board: Option<(String, bool)>,
 }
 
 impl Parcel {
@@ -82,6 +86,7 @@ impl Parcel {
             link: None,
             reply_to: None,
             if_refused: None,
+            game_board: None,
         })
     }
 }
@@ -122,7 +127,11 @@ pub(super) struct Courier {
     bot_username: String,
     boards_as_documents: bool,
     directory: Arc<Directory>,
+    /// Where the adapter's own texts come from.
+    handler: Arc<dyn Handler>,
     queues: Lanes<ChatId, (ChatId, Parcel)>,
+    /// The message carrying each game's keyboard, per chat and game.
+    game_keyboards: std::sync::Mutex<std::collections::HashMap<(ChatId, String), MessageId>>,
 }
 
 impl Courier {
@@ -132,6 +141,7 @@ impl Courier {
         bot_username: String,
         boards_as_documents: bool,
         directory: Arc<Directory>,
+        handler: Arc<dyn Handler>,
     ) -> Arc<Self> {
         Arc::new_cyclic(|courier: &Weak<Courier>| {
             let courier = courier.clone();
@@ -140,6 +150,8 @@ impl Courier {
                 bot_username,
                 boards_as_documents,
                 directory,
+                handler,
+                game_keyboards: std::sync::Mutex::default(),
                 queues: Lanes::new(
                     PARCELS_PER_CHAT,
                     QUEUE_IDLE,
@@ -166,17 +178,59 @@ impl Courier {
         &self.bot
     }
 
+    /// Whether boards go as documents rather than photos.
+    pub fn boards_as_documents(&self) -> bool {
+        self.boards_as_documents
+    }
+
     /// Removes the inline keyboard under a message. Only cosmetic (the
-    /// service refuses a stale press anyway), so a failure is just logged.
+    /// service refuses a stale press anyway), so a failure is just logged:
+    /// quietly when the message has none any more ("message is not
+    /// modified") or is gone ("message to edit not found").
     pub async fn remove_buttons(&self, chat: ChatId, message: MessageId) {
         let removed =
             with_retries(|| self.bot.edit_message_reply_markup(chat, message).send()).await;
-        if let Err(error) = removed {
-            tracing::warn!(
+        match removed {
+            Ok(_) => {}
+            Err(RequestError::Api(
+                ApiError::MessageNotModified | ApiError::MessageToEditNotFound,
+            )) => {
+                tracing::debug!(chat = chat.0, "the buttons were already gone");
+            }
+            Err(error) => tracing::warn!(
                 chat = chat.0,
                 error = describe(&error),
-                "could not remove the buttons of an answered message"
-            );
+                "could not remove the buttons of a message"
+            ),
+        }
+    }
+
+    /// Whether `message` carries a game's keyboard now (a press on it
+    /// settles nothing about the message itself).
+    pub fn is_game_keyboard(&self, chat: ChatId, message: MessageId) -> bool {
+        lock(&self.game_keyboards)
+            .iter()
+            .any(|((in_chat, _), carrier)| *in_chat == chat && *carrier == message)
+    }
+
+    /// A board of `game` was posted in `chat` as `message` (with the game's
+    /// keyboard when `keyed`): the message that carried it before loses it.
+    async fn moved_keyboard(
+        &self,
+        chat: ChatId,
+        game: String,
+        message: Option<MessageId>,
+        keyed: bool,
+    ) {
+        let previous = {
+            let mut keyboards = lock(&self.game_keyboards);
+            match message.filter(|_| keyed) {
+                Some(message) => keyboards.insert((chat, game), message),
+                None => keyboards.remove(&(chat, game)),
+            }
+        };
+        if let Some(previous) = previous.filter(|previous| Some(*previous) != message) {
+            self.remove_buttons(chat, previous).await;
         }
     }
 
@@ -210,8 +264,12 @@ impl Courier {
             result => result,
         };
         match result {
-            Ok(()) => {}
-            Err(error) if is_refusal(&error) => self.refused(chat, parcel),
+            Ok(message) => {
+                if let Some((game, keyed)) = parcel.game_board.clone() {
+                    self.moved_keyboard(chat, game, message, keyed).await;
+                }
+            }
+            Err(error) if is_refusal(&error) => self.refused(chat, parcel).await,
             Err(error) => tracing::error!(
                 chat = chat.0,
                 error = describe(&error),
@@ -220,7 +278,7 @@ impl Courier {
         }
     }
 
-    fn refused(&self, chat: ChatId, parcel: Parcel) {
+    async fn refused(&self, chat: ChatId, parcel: Parcel) {
         let Some(Refusal {
             group,
             player,
@@ -236,24 +294,23 @@ impl Courier {
         {
             return;
         }
-        let locale = self.directory.locale(player);
-        let locale = locale.as_deref();
+        // Posted in the group: in the group's language.
+        let reader = texts::group(group);
         let address = format!("https://t.me/{}?start={payload}", self.bot_username);
         let Ok(url) = url::Url::parse(&address) else {
             tracing::error!("the deep link is not a valid URL");
             return;
         };
-        let (text, label) = if payload == NOTE_PAYLOAD {
-            (
-                texts::note_link_prompt(locale, &player_name),
-                texts::note_link_button(locale),
-            )
+        let (prompt, button) = if payload == NOTE_PAYLOAD {
+            ("adapter-note-link-prompt", "adapter-note-link-button")
         } else {
-            (
-                texts::deep_link_prompt(locale, &player_name),
-                texts::deep_link_button(locale),
-            )
+            ("adapter-deep-link-prompt", "adapter-deep-link-button")
         };
+        let text = self
+            .handler
+            .text(reader.clone(), prompt, vec![("player", player_name)])
+            .await;
+        let label = texts::say(self.handler.as_ref(), reader, button).await;
         let Some(mut prompt) = Parcel::new(text, None, Vec::new()) else {
             return;
         };
@@ -263,7 +320,8 @@ impl Courier {
 
     /// Sends one parcel: the image with its caption and keyboard, then any text
     /// that did not fit in the caption, split at Telegram's message limit.
-    async fn send(&self, chat: ChatId, parcel: &Parcel) -> Result<(), RequestError> {
+    /// Returns the message that carries the keyboard (the last one sent).
+    async fn send(&self, chat: ChatId, parcel: &Parcel) -> Result<Option<MessageId>, RequestError> {
         let markup = keyboard(&parcel.buttons, parcel.link.as_ref());
         let text = parcel.text.trim();
         // The service marks monospace text boards with ``` fences, which
@@ -280,10 +338,16 @@ impl Courier {
                 chat = chat.0,
                 "an image is larger than Telegram accepts; sending the text alone"
             );
-            let locale = u64::try_from(chat.0)
-                .ok()
-                .and_then(|person| self.directory.locale(UserId(person)));
-            noted = format!("{}\n{}", text, texts::file_too_large(locale.as_deref()));
+            let reader = match u64::try_from(chat.0) {
+                Ok(person) => texts::person(UserId(person), self.directory.locale(UserId(person))),
+                Err(_) => texts::group(chat),
+            };
+            let args = vec![("platform", "Telegram".to_owned())];
+            let note = self
+                .handler
+                .text(reader, "adapter-file-too-large", args)
+                .await;
+            noted = format!("{text}\n{note}");
             noted.trim()
         } else {
             text
@@ -298,18 +362,19 @@ impl Courier {
                 markup: markup.clone().filter(|_| caption_fits),
                 reply_to: answering,
             };
-            self.send_image(chat, image, &extras).await?;
+            let sent = self.send_image(chat, image, &extras).await?;
             if caption_fits {
-                return Ok(());
+                return Ok(Some(sent));
             }
             answering = None;
         }
         if text.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
         let chunks = split_text(text, MESSAGE_LIMIT);
         let last = chunks.len().saturating_sub(1);
         let mut inside_fence = false;
+        let mut last_sent = None;
         for (index, chunk) in chunks.into_iter().enumerate() {
             let chunk_markup = markup.clone().filter(|_| index == last);
             let chunk = if html {
@@ -319,7 +384,7 @@ impl Courier {
             } else {
                 chunk
             };
-            with_retries(|| {
+            let sent = with_retries(|| {
                 let mut request = self.bot.send_message(chat, chunk.clone());
                 if html {
                     request = request.parse_mode(ParseMode::Html);
@@ -333,8 +398,9 @@ impl Courier {
                 request.send()
             })
             .await?;
+            last_sent = Some(sent.id);
         }
-        Ok(())
+        Ok(last_sent)
     }
 
     async fn send_image(
@@ -342,7 +408,7 @@ impl Courier {
         chat: ChatId,
         image: &Image,
         extras: &MediaExtras<'_>,
-    ) -> Result<(), RequestError> {
+    ) -> Result<MessageId, RequestError> {
         let file = || InputFile::memory(image.bytes.clone()).file_name(image.file_name.clone());
         if is_gif(image) {
             return send_media(|| self.bot.send_animation(chat, file()), extras).await;
@@ -394,14 +460,21 @@ macro_rules! media_payloads {
 
 media_payloads!(SendPhoto, SendAnimation, SendDocument);
 
+/// Locks a map; a panic elsewhere while holding it leaves a usable map.
+fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Sends one media message made by `request`, retrying as [`with_retries`] does.
 async fn send_media<R>(
     request: impl Fn() -> R,
     extras: &MediaExtras<'_>,
-) -> Result<(), RequestError>
+) -> Result<MessageId, RequestError>
 where
     R: TelegramRequest<Err = RequestError>,
-    R::Payload: MediaPayload,
+    R::Payload: MediaPayload + teloxide::requests::Payload<Output = teloxide::types::Message>,
 {
     with_retries(|| {
         let mut request = request();
@@ -409,7 +482,7 @@ where
         request.send()
     })
     .await
-    .map(drop)
+    .map(|message| message.id)
 }
 
 /// An answer to `message` that is still sent if the message is gone.

@@ -7,8 +7,8 @@ use teloxide::adaptors::Throttle;
 use teloxide::payloads::setters::*;
 use teloxide::requests::{Request as _, Requester};
 use teloxide::types::{
-    CallbackQuery, CallbackQueryId, ChatId, ChatMemberKind, Me, Message, MessageId, Update,
-    UpdateKind, User, UserId,
+    CallbackQuery, CallbackQueryId, ChatAction, ChatId, ChatMemberKind, Me, Message, MessageId,
+    Update, UpdateKind, User, UserId,
 };
 use teloxide::Bot;
 
@@ -17,7 +17,10 @@ use super::courier::{self, Courier, Parcel, Refusal};
 use super::directory::Directory;
 use super::picker::{Choice, Picker};
 use super::texts;
-use crate::api::{Action, ChatRef, Delivery, GameRef, Handler, Platform, Request, Target, UserRef};
+use crate::api::{
+    Action, Activity, ActivityWatcher, ChatRef, Delivery, GameRef, Handler, Platform, Request,
+    Target, UserRef,
+};
 
 /// Telegram's limit on a callback answer, in characters.
 const CALLBACK_ANSWER_LIMIT: usize = 200;
@@ -63,6 +66,7 @@ impl Adapter {
             bot_username.clone(),
             boards_as_documents,
             Arc::clone(&directory),
+            Arc::clone(&handler),
         );
         Arc::new(Adapter {
             handler,
@@ -150,7 +154,8 @@ impl Adapter {
         if !private {
             let locale = from.language_code.as_deref();
             if let Some(buttons) = self.picker.open(&action, from.id, locale) {
-                if let Some(menu) = Parcel::new(texts::picker_prompt(locale), None, buttons) {
+                let prompt = self.say(texts::group(chat), "adapter-picker-prompt").await;
+                if let Some(menu) = Parcel::new(prompt, None, buttons) {
                     self.courier.enqueue(chat, menu);
                 }
                 return;
@@ -170,9 +175,49 @@ impl Adapter {
             private,
             message: Some(message.id),
         };
-        for delivery in self.handler.handle(request).await {
+        for delivery in self.handler.handle_watched(request, self.watcher()).await {
             self.dispatch(delivery, Some(&origin));
         }
+    }
+
+    /// Shows "sending a photo…" (or a file, or a video for an animation)
+    /// in the chat an image is being drawn for, before it is drawn: one
+    /// `sendChatAction`, not throttled or retried (it only says the bot is
+    /// busy, and lasts five seconds or until the message arrives).
+    fn watcher(&self) -> ActivityWatcher {
+        let bot = self.courier.bot().inner().clone();
+        let directory = Arc::clone(&self.directory);
+        let documents = self.courier.boards_as_documents();
+        Arc::new(move |target: Target, activity: Activity| {
+            let chat = match &target {
+                Target::Chat(chat) => telegram_chat(chat),
+                Target::Private(user) | Target::Ephemeral(user) => {
+                    directory.user_id(user).map(ChatId::from)
+                }
+                Target::DeleteRequest(_) => None,
+            };
+            let action = match activity {
+                Activity::DrawingImage if documents => ChatAction::UploadDocument,
+                Activity::DrawingImage => ChatAction::UploadPhoto,
+                Activity::DrawingAnimation => ChatAction::UploadVideo,
+            };
+            let bot = bot.clone();
+            Box::pin(async move {
+                let Some(chat) = chat else { return };
+                if let Err(error) = bot.send_chat_action(chat, action).send().await {
+                    tracing::debug!(
+                        chat = chat.0,
+                        error = courier::describe(&error),
+                        "could not show that an image is on its way"
+                    );
+                }
+            })
+        })
+    }
+
+    /// The adapter's own text `key` for `reader`.
+    async fn say(&self, reader: crate::api::Reader, key: &'static str) -> String {
+        texts::say(self.handler.as_ref(), reader, key).await
     }
 
     /// Whether `user` is the creator or an administrator of the group
@@ -227,9 +272,9 @@ impl Adapter {
             Some(Choice::Computer(play)) => {
                 // The variant menu again, for a game against the computer.
                 if let Some(buttons) = self.picker.open(&play, query.from.id, locale) {
-                    if let Some(menu) =
-                        Parcel::new(texts::picker_computer_prompt(locale), None, buttons)
-                    {
+                    let reader = texts::group(chat.id);
+                    let prompt = self.say(reader, "adapter-picker-computer-prompt").await;
+                    if let Some(menu) = Parcel::new(prompt, None, buttons) {
                         self.courier.enqueue(chat.id, menu);
                     }
                 }
@@ -237,13 +282,15 @@ impl Adapter {
                 return;
             }
             Some(Choice::NotYours) => {
-                self.answer_callback(query.id, vec![texts::picker_not_yours(locale)])
-                    .await;
+                let reader = texts::person(query.from.id, query.from.language_code.clone());
+                let note = self.say(reader, "adapter-picker-not-yours").await;
+                self.answer_callback(query.id, vec![note]).await;
                 return;
             }
             Some(Choice::Expired) => {
-                self.answer_callback(query.id, vec![texts::picker_expired(locale)])
-                    .await;
+                let reader = texts::person(query.from.id, query.from.language_code.clone());
+                let note = self.say(reader, "adapter-picker-expired").await;
+                self.answer_callback(query.id, vec![note]).await;
                 return;
             }
         };
@@ -261,7 +308,7 @@ impl Adapter {
             message: None,
         };
         // The press is answered by the deadline whatever the service does.
-        let mut handling = self.handler.handle(request);
+        let mut handling = self.handler.handle_watched(request, self.watcher());
         let (deliveries, answered) = match tokio::time::timeout(ANSWER_WITHIN, &mut handling).await
         {
             Ok(deliveries) => (deliveries, false),
@@ -277,7 +324,8 @@ impl Adapter {
         let settled = deliveries
             .iter()
             .any(|delivery| matches!(delivery.target, Target::Chat(_)));
-        if settled {
+        // A game's own keyboard stays where it is until the next board.
+        if settled && !self.courier.is_game_keyboard(chat.id, message.id()) {
             let courier = Arc::clone(&self.courier);
             let (chat, message) = (chat.id, message.id());
             tokio::spawn(async move { courier.remove_buttons(chat, message).await });
@@ -346,12 +394,23 @@ impl Adapter {
             }
             return;
         }
-        let Some(parcel) = Parcel::new(text, image, buttons) else {
+        let Some(mut parcel) = Parcel::new(text, image, buttons) else {
             return;
         };
         match target {
             Target::Chat(chat) => match telegram_chat(&chat) {
-                Some(chat) => self.courier.enqueue(chat, parcel),
+                Some(chat) => {
+                    // A turn of a game: its keyboard (draw, resign, takeback,
+                    // board) goes under this message and leaves the last one.
+                    if let Some((id, card)) = game
+                        .as_ref()
+                        .and_then(|game| Some((game.id.clone(), game.turn.as_ref()?)))
+                    {
+                        parcel.buttons.extend(card.buttons.iter().cloned());
+                        parcel.game_board = Some((id, !card.buttons.is_empty()));
+                    }
+                    self.courier.enqueue(chat, parcel)
+                }
                 None => tracing::warn!("a delivery for another platform reached Telegram"),
             },
             Target::Private(user) => {
@@ -513,6 +572,7 @@ mod tests {
             id: id.to_owned(),
             title: "Fog of war: @alice vs @bob".to_owned(),
             started: false,
+            turn: None,
         };
         assert_eq!(
             deep_link_payload(Some(&game("k7m2")), Some("x.png")),

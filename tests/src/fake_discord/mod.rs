@@ -110,11 +110,43 @@ pub struct SentMessage {
     pub buttons: Vec<SentButton>,
     /// Its attachments.
     pub files: Vec<RecordedFile>,
+    /// Its embeds, as the bot sent them.
+    pub embeds: Vec<Value>,
     /// The message object the fake answered with (press buttons on it).
     pub message: Value,
 }
 
 impl SentMessage {
+    /// Everything a reader sees written: the content, then each embed's
+    /// title, description and fields (`name: value`), one per line.
+    pub fn text(&self) -> String {
+        let mut lines = vec![self.content.clone()];
+        for embed in &self.embeds {
+            for part in ["title", "description"] {
+                if let Some(text) = embed[part].as_str() {
+                    lines.push(text.to_owned());
+                }
+            }
+            for field in embed["fields"].as_array().into_iter().flatten() {
+                lines.push(format!(
+                    "{}: {}",
+                    field["name"].as_str().unwrap_or_default(),
+                    field["value"].as_str().unwrap_or_default()
+                ));
+            }
+        }
+        lines.retain(|line| !line.is_empty());
+        lines.join("\n")
+    }
+
+    /// The file an embed's image refers to (`attachment://<name>`), when
+    /// the message carries it.
+    pub fn embedded_image(&self) -> Option<&RecordedFile> {
+        let url = self.embeds.first()?["image"]["url"].as_str()?;
+        let name = url.strip_prefix("attachment://")?;
+        self.files.iter().find(|file| file.name == name)
+    }
+
     /// The button with this custom id prefix, if any.
     pub fn button(&self, custom_id_prefix: &str) -> Option<&SentButton> {
         self.buttons
@@ -701,6 +733,42 @@ impl FakeDiscord {
         lock(&self.state.refusals).deleted.contains(&id)
     }
 
+    /// `user` types `typed` into `option` of `/command` in `channel` of the
+    /// guild (`INTERACTION_CREATE` type 4); returns the choices the bot
+    /// answered with (type 8, checked against Discord's limits).
+    pub async fn autocomplete(
+        &self,
+        user: &FakeUser,
+        channel: u64,
+        command: &str,
+        option: &str,
+        typed: &str,
+    ) -> Vec<Value> {
+        let id = self.next_id();
+        let token = format!("token-{id}");
+        let interaction =
+            payloads::autocomplete(id, &token, channel, user, "en-US", command, option, typed);
+        self.dispatch("INTERACTION_CREATE", interaction).await;
+        let answer = self
+            .wait_for("an autocomplete answer", |fake| {
+                fake.requests()
+                    .into_iter()
+                    .find(|request| request.path.ends_with(&format!("/{token}/callback")))
+            })
+            .await;
+        assert_eq!(
+            answer.status / 100,
+            2,
+            "Discord refused: {}",
+            answer.response
+        );
+        assert_eq!(answer.json["type"], 8, "{}", answer.json);
+        answer.json["data"]["choices"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    }
+
     /// Types a message in a channel (a guild channel when `guild` is set,
     /// else a DM channel); returns its id.
     pub async fn say(&self, user: &FakeUser, channel: u64, guild: Option<u64>, text: &str) -> u64 {
@@ -798,6 +866,7 @@ fn sent_message(
         ephemeral,
         buttons: buttons(&json["components"]),
         files: request.files.clone(),
+        embeds: json["embeds"].as_array().cloned().unwrap_or_default(),
         message: request.response.clone(),
     })
 }

@@ -459,13 +459,8 @@ fn respond_to_interaction(
     if json["type"] == 4 {
         rules::check_message(&json["data"], sizes, false)?;
     }
-    let choices = json["data"]["choices"].as_array().map_or(0, Vec::len);
-    if json["type"] == 8 && choices > 25 {
-        return Err(rules::invalid_form(
-            "data.choices",
-            "BASE_TYPE_MAX_LENGTH",
-            "Must be 25 or fewer in length.",
-        ));
+    if json["type"] == 8 {
+        rules::check_autocomplete(&json["data"])?;
     }
     interaction.acknowledged = true;
     Ok(())
@@ -560,6 +555,9 @@ fn bot_message(
         json["content"].as_str().unwrap_or_default(),
         components,
     );
+    if let Some(embeds) = json["embeds"].as_array() {
+        message["embeds"] = Value::Array(embeds.clone());
+    }
     message["attachments"] = files
         .iter()
         .map(|file| {

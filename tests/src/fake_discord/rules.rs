@@ -7,8 +7,10 @@
 //! embeds, files or components — 50006; at most 5 action rows of at most 5
 //! buttons; `custom_id` 1–100 characters and unique in the message; labels at
 //! most 80 characters), uploads (10 MiB per request for bots; 40005 above),
-//! thread names (1–100 characters), and autocomplete answers (at most 25
-//! choices). Form errors are 50035 "Invalid Form
+//! embeds (title ≤ 256, description ≤ 4096, ≤ 25 fields of name ≤ 256 and
+//! value ≤ 1024, ≤ 6000 characters in all), thread names (1–100
+//! characters), and autocomplete answers (at most 25 choices, names 1–100
+//! and values at most 100 characters). Form errors are 50035 "Invalid Form
 //! Body" with an `errors` object naming the field.
 
 use serde_json::{json, Value};
@@ -193,7 +195,82 @@ pub fn check_message(json: &Value, file_bytes: &[usize], edit: bool) -> Result<(
     if empty && !touches_nothing {
         return Err(error(400, 50006, "Cannot send an empty message"));
     }
+    check_embeds(
+        json["embeds"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default(),
+    )?;
     check_components(&rows)
+}
+
+/// The most embeds in one message.
+pub const EMBEDS_LIMIT: usize = 10;
+/// The most characters in all of a message's embeds together (titles,
+/// descriptions, field names and values, footer texts, author names).
+pub const EMBED_TOTAL_LIMIT: usize = 6000;
+
+/// Checks a message's embeds against Discord's limits: title ≤ 256,
+/// description ≤ 4096, ≤ 25 fields, field name 1–256 and value 1–1024,
+/// footer text ≤ 2048, author name ≤ 256, all together ≤ 6000.
+fn check_embeds(embeds: &[Value]) -> Result<(), Refusal> {
+    if embeds.len() > EMBEDS_LIMIT {
+        return Err(invalid_form(
+            "embeds",
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 10 or fewer in length.",
+        ));
+    }
+    let length = |value: &Value| value.as_str().map_or(0, |text| text.chars().count());
+    let at_most = |field: String, value: &Value, limit: usize| {
+        require(
+            length(value) <= limit,
+            &field,
+            "BASE_TYPE_MAX_LENGTH",
+            &format!("Must be {limit} or fewer in length."),
+        )
+    };
+    let mut total = 0;
+    for (index, embed) in embeds.iter().enumerate() {
+        let field = |name: &str| format!("embeds.{index}.{name}");
+        at_most(field("title"), &embed["title"], 256)?;
+        at_most(field("description"), &embed["description"], 4096)?;
+        at_most(field("footer.text"), &embed["footer"]["text"], 2048)?;
+        at_most(field("author.name"), &embed["author"]["name"], 256)?;
+        total += length(&embed["title"])
+            + length(&embed["description"])
+            + length(&embed["footer"]["text"])
+            + length(&embed["author"]["name"]);
+        let fields = embed["fields"].as_array().cloned().unwrap_or_default();
+        if fields.len() > 25 {
+            return Err(invalid_form(
+                &field("fields"),
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 25 or fewer in length.",
+            ));
+        }
+        for (number, entry) in fields.iter().enumerate() {
+            for (part, limit) in [("name", 256), ("value", 1024)] {
+                let here = field(&format!("fields.{number}.{part}"));
+                let chars = length(&entry[part]);
+                if chars == 0 {
+                    return Err(invalid_form(
+                        &here,
+                        "BASE_TYPE_REQUIRED",
+                        "This field is required",
+                    ));
+                }
+                at_most(here, &entry[part], limit)?;
+                total += chars;
+            }
+        }
+    }
+    require(
+        total <= EMBED_TOTAL_LIMIT,
+        "embeds",
+        "MAX_EMBED_SIZE_EXCEEDED",
+        "Embed size exceeds maximum size of 6000",
+    )
 }
 
 fn check_components(rows: &[Value]) -> Result<(), Refusal> {
@@ -254,6 +331,44 @@ fn check_components(rows: &[Value]) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// Checks an autocomplete answer (interaction response type 8): at most 25
+/// choices, each with a name of 1–100 characters and a value (a string of
+/// at most 100 characters, or a number).
+pub fn check_autocomplete(data: &Value) -> Result<(), Refusal> {
+    let choices = data["choices"].as_array().cloned().unwrap_or_default();
+    if choices.len() > 25 {
+        return Err(invalid_form(
+            "data.choices",
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 25 or fewer in length.",
+        ));
+    }
+    for (index, choice) in choices.iter().enumerate() {
+        let name = choice["name"]
+            .as_str()
+            .map_or(0, |name| name.chars().count());
+        require(
+            (1..=100).contains(&name),
+            &format!("data.choices.{index}.name"),
+            "BASE_TYPE_BAD_LENGTH",
+            "Must be between 1 and 100 in length.",
+        )?;
+        let value = &choice["value"];
+        let fits = match value {
+            Value::String(text) => text.chars().count() <= 100,
+            Value::Number(_) => true,
+            _ => false,
+        };
+        require(
+            fits,
+            &format!("data.choices.{index}.value"),
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 100 or fewer in length.",
+        )?;
+    }
+    Ok(())
+}
+
 /// Checks a new thread's name (1–100 characters).
 pub fn check_thread_name(json: &Value) -> Result<(), Refusal> {
     let length = json["name"].as_str().map_or(0, |name| name.chars().count());
@@ -294,6 +409,28 @@ mod tests {
             check_message(&long, &[], false).unwrap_err().1["code"],
             50035
         );
+        let choice = |name: &str, value: &str| {
+            check_autocomplete(&json!({"choices": [{"name": name, "value": value}]}))
+        };
+        assert!(choice("e4", "e4").is_ok());
+        assert!(choice("", "e4").is_err());
+        assert!(choice(&"n".repeat(101), "e4").is_err());
+        assert!(choice("e4", &"v".repeat(101)).is_err());
+        let many: Vec<Value> = (0..26).map(|i| json!({"name": "n", "value": i})).collect();
+        assert!(check_autocomplete(&json!({ "choices": many })).is_err());
+        let embed = |embed: Value| check_message(&json!({"embeds": [embed]}), &[], false);
+        assert!(embed(json!({"title": "t", "description": "d"})).is_ok());
+        for oversized in [
+            json!({"title": "t".repeat(257)}),
+            json!({"description": "d".repeat(4097)}),
+            json!({"fields": vec![json!({"name": "n", "value": "v"}); 26]}),
+            json!({"fields": [{"name": "n".repeat(257), "value": "v"}]}),
+            json!({"fields": [{"name": "n", "value": "v".repeat(1025)}]}),
+            json!({"fields": [{"name": "", "value": "v"}]}),
+            json!({"description": "d".repeat(4000), "fields": [{"name": "n", "value": "v".repeat(1000)}, {"name": "n", "value": "v".repeat(1000)}]}),
+        ] {
+            assert_eq!(embed(oversized).unwrap_err().1["code"], 50035);
+        }
         assert_eq!(
             check_message(&json!({"content": "x"}), &[UPLOAD_LIMIT + 1], false)
                 .unwrap_err()

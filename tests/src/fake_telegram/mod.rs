@@ -347,6 +347,23 @@ impl FakeTelegram {
         self.shared.world().bot_admin_in.insert(group);
     }
 
+    /// The callback data of the buttons message `id` carries now (after
+    /// the bot's edits); empty when it has none or does not exist.
+    pub fn buttons_now(&self, id: i64) -> Vec<String> {
+        let world = self.shared.world();
+        let Some(message) = world.messages.get(&id) else {
+            return Vec::new();
+        };
+        message["reply_markup"]["inline_keyboard"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_array)
+            .flatten()
+            .filter_map(|button| button["callback_data"].as_str().map(str::to_owned))
+            .collect()
+    }
+
     /// Whether message `id` still exists (was not deleted).
     pub fn message_exists(&self, id: i64) -> bool {
         self.shared.world().messages.contains_key(&id)

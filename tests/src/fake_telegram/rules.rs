@@ -150,6 +150,30 @@ pub fn query_too_old() -> Refusal {
     bad_request("query is too old and response timeout expired or query ID is invalid")
 }
 
+/// The actions `sendChatAction` takes (Bot API reference).
+pub const CHAT_ACTIONS: [&str; 11] = [
+    "typing",
+    "upload_photo",
+    "record_video",
+    "upload_video",
+    "record_voice",
+    "upload_voice",
+    "upload_document",
+    "choose_sticker",
+    "find_location",
+    "record_video_note",
+    "upload_video_note",
+];
+
+/// Checks `sendChatAction`'s action: one of [`CHAT_ACTIONS`].
+pub fn check_chat_action(params: &Value) -> Result<(), Refusal> {
+    match params["action"].as_str() {
+        Some(action) if CHAT_ACTIONS.contains(&action) => Ok(()),
+        Some(_) => Err(bad_request("wrong parameter action in request")),
+        None => Err(bad_request("parameter \"action\" is required")),
+    }
+}
+
 /// The answer for an edit that changes nothing.
 pub fn not_modified() -> Refusal {
     bad_request(

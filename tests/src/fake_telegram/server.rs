@@ -105,6 +105,7 @@ async fn answer(
         "sendMessage" | "sendPhoto" | "sendAnimation" | "sendDocument" => {
             send(&shared, method, params, upload)
         }
+        "sendChatAction" => chat_action(&shared, method, params),
         "editMessageReplyMarkup" => edit_reply_markup(&shared, method, params),
         "getChatMember" => chat_member(&shared, method, params),
         "deleteMessage" => {
@@ -280,6 +281,39 @@ fn send(shared: &Shared, method: String, params: Value, upload: Option<Upload>) 
     ok(message)
 }
 
+/// `sendChatAction`: one of Telegram's actions, in a chat the bot may
+/// write to (a group it is in, a private chat the person opened — 403
+/// otherwise). Answers `true`.
+fn chat_action(shared: &Shared, method: String, params: Value) -> Response {
+    let Some(chat) = chat_of(&params) else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "Bad Request: chat_id is empty",
+            None,
+        );
+    };
+    let checked = {
+        let world = shared.world();
+        chat_state(&world, chat).and_then(|()| rules::check_chat_action(&params))
+    };
+    if checked.is_ok()
+        && chat > 0
+        && shared
+            .world()
+            .people
+            .get(&chat)
+            .is_none_or(|person| !person.started)
+    {
+        record(shared, method, params, None, Outcome::Forbidden, None);
+        return error(
+            StatusCode::FORBIDDEN,
+            "Forbidden: bot can't initiate conversation with a user",
+            None,
+        );
+    }
+    answer_true(shared, method, params, checked)
+}
+
 /// Replaces (or, without `reply_markup`, removes) the keyboard of a message.
 fn edit_reply_markup(shared: &Shared, method: String, params: Value) -> Response {
     let id = params["message_id"].as_i64().unwrap_or_default();
@@ -326,11 +360,12 @@ fn edit_reply_markup(shared: &Shared, method: String, params: Value) -> Response
             record(shared, method, params, None, Outcome::Ok, Some(id));
             ok(message)
         }
-        None => error(
-            StatusCode::BAD_REQUEST,
-            "Bad Request: message to edit not found",
-            None,
-        ),
+        None => {
+            let description = "Bad Request: message to edit not found";
+            let outcome = Outcome::Rejected(description.to_owned());
+            record(shared, method, params, None, outcome, Some(id));
+            error(StatusCode::BAD_REQUEST, description, None)
+        }
     }
 }
 
