@@ -39,20 +39,32 @@ async fn start_with(
     name: &str,
     configure: impl FnOnce(&mut DiscordConfig),
 ) -> (Service, RunningBot) {
+    let (service, bot, _time) = start_timed(fake, name, configure).await;
+    (service, bot)
+}
+
+/// Like [`start_with`], also returning the service's clock (it moves only
+/// when the test says).
+async fn start_timed(
+    fake: &FakeDiscord,
+    name: &str,
+    configure: impl FnOnce(&mut DiscordConfig),
+) -> (Service, RunningBot, Arc<ManualTime>) {
+    let time = ManualTime::new(EPOCH);
     let dir = std::env::temp_dir().join(format!("kodex-discord-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let mut config = Config::defaults();
     config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
     config.boards.dir = dir.join("boards");
-    let service = Service::open(&config, Registry::builtin(), ManualTime::new(EPOCH))
+    let service = Service::open(&config, Registry::builtin(), time.clone())
         .await
         .expect("the service opens");
     let handler: Arc<dyn Handler> = Arc::new(service.clone());
     let mut discord = RunningBot::config(fake, variant_choices(service.registry()));
     configure(&mut discord);
     let bot = RunningBot::start_configured(discord, handler, service.outbox(Platform::Discord));
-    (service, bot)
+    (service, bot, time)
 }
 
 /// Alice challenges Bob (Alice plays white); Bob accepts with the button.
@@ -1741,5 +1753,57 @@ async fn play_with_a_fen_option_starts_there_and_a_bad_one_is_refused_privately(
         .expect("the store answers")
         .expect("the game exists");
     assert_eq!(row.start_fen.as_deref(), Some(fen));
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_player_is_reminded_by_dm_once_when_a_tenth_of_the_clock_is_left() {
+    let fake = FakeDiscord::start().await;
+    fake.add_user(&alice());
+    fake.add_user(&bob());
+    let (service, bot, time) = start_timed(&fake, "reminder", |_| {}).await;
+    fake.slash(
+        &alice(),
+        CHANNEL,
+        Some(GUILD_ID),
+        "play",
+        vec![
+            string_option("variant", "chess"),
+            user_option("opponent", &bob()),
+            string_option("clock", "3+2"),
+            integer_option("colour", 0),
+        ],
+        &[bob()],
+    )
+    .await;
+    let challenge = fake
+        .wait_for_message("the challenge", |m| m.button("acc:").is_some())
+        .await;
+    fake.press_button(&bob(), &challenge, "acc:").await;
+    fake.wait_for_message("the start", |m| m.text().contains("starts"))
+        .await;
+    let reminders = |fake: &FakeDiscord, user: u64| {
+        fake.dms_to(user)
+            .iter()
+            .filter(|m| m.text().contains('⏰'))
+            .count()
+    };
+    // Alice (white, to move) has used 165 of her 180 seconds: under a tenth left.
+    time.advance(165_000);
+    assert_eq!(service.tick().await, 1, "one reminder due");
+    fake.wait_for("alice's reminder", |fake| {
+        (reminders(fake, alice().id) == 1).then_some(())
+    })
+    .await;
+    time.advance(5_000);
+    assert_eq!(service.tick().await, 0, "reminded once");
+    assert_eq!(reminders(&fake, alice().id), 1);
+    assert_eq!(reminders(&fake, bob().id), 0, "bob is not to move");
+    assert!(
+        fake.messages_in(CHANNEL)
+            .iter()
+            .all(|m| !m.text().contains('⏰')),
+        "never in the channel"
+    );
     bot.stop().await;
 }
