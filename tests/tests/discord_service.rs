@@ -110,6 +110,27 @@ async fn challenge(
     .await
 }
 
+/// Alice challenges Bob to chess on `clock` in [`CHANNEL`], playing white.
+/// Returns the challenge.
+async fn challenge_with_clock(fake: &FakeDiscord, clock: &str) -> SentMessage {
+    fake.slash(
+        &alice(),
+        CHANNEL,
+        Some(GUILD_ID),
+        "play",
+        vec![
+            string_option("variant", "chess"),
+            user_option("opponent", &bob()),
+            string_option("clock", clock),
+            integer_option("colour", 0),
+        ],
+        &[bob()],
+    )
+    .await;
+    fake.wait_for_message("the challenge", |m| m.button("acc:").is_some())
+        .await
+}
+
 fn leak_free(fake: &FakeDiscord, secrets: &[&str]) {
     for message in fake.messages_in(CHANNEL) {
         assert!(
@@ -1020,23 +1041,7 @@ fn names(choices: &[serde_json::Value]) -> Vec<String> {
 async fn each_turn_is_one_embed_with_the_board_inside_and_live_clocks() {
     let fake = FakeDiscord::start().await;
     let (_service, bot) = start(&fake, "embeds").await;
-    fake.slash(
-        &alice(),
-        CHANNEL,
-        Some(GUILD_ID),
-        "play",
-        vec![
-            string_option("variant", "chess"),
-            user_option("opponent", &bob()),
-            string_option("clock", "3+2"),
-            integer_option("colour", 0),
-        ],
-        &[bob()],
-    )
-    .await;
-    let challenge = fake
-        .wait_for_message("the challenge", |m| m.button("acc:").is_some())
-        .await;
+    let challenge = challenge_with_clock(&fake, "3+2").await;
     assert!(challenge.text().contains("3+2"), "{}", challenge.text());
     fake.press_button(&bob(), &challenge, "acc:").await;
     fake.wait_for_message("the start", |m| m.text().contains("starts"))
@@ -1762,23 +1767,7 @@ async fn a_live_player_is_reminded_by_dm_once_when_a_tenth_of_the_clock_is_left(
     fake.add_user(&alice());
     fake.add_user(&bob());
     let (service, bot, time) = start_timed(&fake, "reminder", |_| {}).await;
-    fake.slash(
-        &alice(),
-        CHANNEL,
-        Some(GUILD_ID),
-        "play",
-        vec![
-            string_option("variant", "chess"),
-            user_option("opponent", &bob()),
-            string_option("clock", "3+2"),
-            integer_option("colour", 0),
-        ],
-        &[bob()],
-    )
-    .await;
-    let challenge = fake
-        .wait_for_message("the challenge", |m| m.button("acc:").is_some())
-        .await;
+    let challenge = challenge_with_clock(&fake, "3+2").await;
     fake.press_button(&bob(), &challenge, "acc:").await;
     fake.wait_for_message("the start", |m| m.text().contains("starts"))
         .await;

@@ -1245,20 +1245,7 @@ async fn another_group_and_a_private_chat_watch_a_game() {
 async fn a_correspondence_player_is_reminded_in_their_private_chat() {
     let harness = start("reminder", true).await;
     let fake = &harness.fake;
-    fake.say(GROUP, BOB, "hi all");
-    fake.say(GROUP, ALICE, "/play chess @bob 1d");
-    let (at, challenge) = fake
-        .wait_for(0, "the challenge", |call| {
-            call.delivered_to(GROUP) && challenge_id(call).is_some()
-        })
-        .await;
-    let game = challenge_id(&challenge).expect("a game id");
-    fake.press(
-        GROUP,
-        BOB,
-        challenge.message_id.expect("id"),
-        &format!("acc:{game}"),
-    );
+    let (game, at) = alice_challenges_bob(fake, "chess 1d").await;
     let (at, _) = fake
         .wait_for(at, "the first board", |call| {
             call.delivered_to(GROUP) && is_board(call)
