@@ -1284,6 +1284,25 @@ async fn fog_move_suggestions_do_not_tell_of_a_pin_in_the_fog() {
     assert!(pinned.contains(&"Ndf3".to_owned()), "{pinned:?}");
 }
 
+/// The game id in the file name of a board a message carries (`k7m2-0.png`).
+fn board_game_id(message: &SentMessage) -> String {
+    message
+        .files
+        .first()
+        .and_then(|file| file.name.split('-').next())
+        .expect("the game id in the board's file name")
+        .to_owned()
+}
+
+/// Alice and Bob type `moves` in [`CHANNEL`] in turn (Alice first), without
+/// waiting for answers.
+async fn type_in_turn(fake: &FakeDiscord, moves: &[&str]) {
+    for (index, san) in moves.iter().enumerate() {
+        let player = if index % 2 == 0 { alice() } else { bob() };
+        fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
+    }
+}
+
 /// How many messages in [`CHANNEL`] contain `text`.
 fn count_in_channel(fake: &FakeDiscord, text: &str) -> usize {
     fake.messages_in(CHANNEL)
@@ -1394,22 +1413,14 @@ async fn moves_typed_in_quick_succession_are_answered_in_their_order() {
     let fake = FakeDiscord::start().await;
     let (service, bot) = start(&fake, "typed-order").await;
     let started = accepted_game(&fake, "chess").await;
-    let game = started
-        .files
-        .first()
-        .and_then(|file| file.name.split('-').next())
-        .expect("the game id in the board's file name")
-        .to_owned();
+    let game = board_game_id(&started);
     // Discord is slow to take posts here, so answers pile up while the
     // players keep typing; the gateway hands the messages over at once.
     fake.slow_channel(CHANNEL, std::time::Duration::from_millis(150));
     let moves = [
         "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7",
     ];
-    for (index, san) in moves.iter().enumerate() {
-        let player = if index % 2 == 0 { alice() } else { bob() };
-        fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
-    }
+    type_in_turn(&fake, &moves).await;
     fake.wait_for_message("the last board", |m| m.text().contains("played Be7."))
         .await;
     let answered: Vec<String> = fake
@@ -1437,18 +1448,10 @@ async fn a_clean_stop_answers_the_moves_already_typed() {
     let fake = FakeDiscord::start().await;
     let (service, bot) = start(&fake, "stop-typed").await;
     let started = accepted_game(&fake, "chess").await;
-    let game = started
-        .files
-        .first()
-        .and_then(|file| file.name.split('-').next())
-        .expect("the game id in the board's file name")
-        .to_owned();
+    let game = board_game_id(&started);
     fake.slow_channel(CHANNEL, std::time::Duration::from_millis(100));
     let moves = ["e4", "e5", "Nf3", "Nc6"];
-    for (index, san) in moves.iter().enumerate() {
-        let player = if index % 2 == 0 { alice() } else { bob() };
-        fake.say(&player, CHANNEL, Some(GUILD_ID), san).await;
-    }
+    type_in_turn(&fake, &moves).await;
     // The last message has reached the adapter (it is answered or queued).
     fake.wait_for("bob's Nc6 taken", |fake| {
         fake.requests()
