@@ -370,6 +370,33 @@ pub fn write<B: Bits>(def: &VariantDef, pos: &Position<B>, chess960: bool) -> St
         out.push(']');
     }
     out.push_str(if pos.side == 0 { " w " } else { " b " });
+    let castling = castling_field(def, pos, chess960);
+    out.push_str(if castling.is_empty() { "-" } else { &castling });
+    out.push(' ');
+    match pos.ep {
+        Some(ep) => out.push_str(&g.name(ep as usize)),
+        None => out.push('-'),
+    }
+    if def.check_limit > 0 {
+        let _ = write!(
+            out,
+            " {}+{}",
+            def.check_limit.saturating_sub(pos.checks[0]),
+            def.check_limit.saturating_sub(pos.checks[1])
+        );
+    }
+    let _ = write!(out, " {} {}", pos.halfmove, pos.fullmove);
+    out
+}
+
+/// The castling rights of `pos` as FEN letters (`KQkq`, file letters with
+/// `chess960`); empty without rights (the FEN writes `-`).
+pub(crate) fn castling_field<B: Bits>(
+    def: &VariantDef,
+    pos: &Position<B>,
+    chess960: bool,
+) -> String {
+    let g = &def.geometry;
     let mut castling = String::new();
     for side in 0..SIDES {
         let rights = pos.castling & pos.by_side[side];
@@ -398,23 +425,5 @@ pub fn write<B: Bits>(def: &VariantDef, pos: &Position<B>, chess960: bool) -> St
             castling.push(if side == 0 { l.to_ascii_uppercase() } else { l });
         }
     }
-    if castling.is_empty() {
-        castling.push('-');
-    }
-    out.push_str(&castling);
-    out.push(' ');
-    match pos.ep {
-        Some(ep) => out.push_str(&g.name(ep as usize)),
-        None => out.push('-'),
-    }
-    if def.check_limit > 0 {
-        let _ = write!(
-            out,
-            " {}+{}",
-            def.check_limit.saturating_sub(pos.checks[0]),
-            def.check_limit.saturating_sub(pos.checks[1])
-        );
-    }
-    let _ = write!(out, " {} {}", pos.halfmove, pos.fullmove);
-    out
+    castling
 }

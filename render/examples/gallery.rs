@@ -133,19 +133,7 @@ fn historical_boards(out: &std::path::Path) -> std::io::Result<()> {
             eprintln!("{id}: the start position does not read");
             continue;
         };
-        let decor = Decor {
-            bottom: Side::WHITE,
-            names: vec![
-                variant.name("en").to_string(),
-                variant.name("ru").to_string(),
-            ],
-            clocks: vec![],
-            status: None,
-            to_move: None,
-        };
-        let png = render_png(&game.view(Audience::Full), &decor);
-        println!("{id}.png: {} bytes", png.len());
-        std::fs::write(out.join(format!("{id}.png")), png)?;
+        write_named_board(out, &format!("{id}.png"), variant, &game)?;
     }
     played_boards(&registry, out)
 }
@@ -185,21 +173,32 @@ fn played_boards(registry: &Registry, out: &std::path::Path) -> std::io::Result<
                 eprintln!("{id}: {mv}: {e}");
             }
         }
-        let decor = Decor {
-            bottom: Side::WHITE,
-            names: vec![
-                variant.name("en").to_string(),
-                variant.name("ru").to_string(),
-            ],
-            clocks: vec![],
-            status: None,
-            to_move: None,
-        };
-        let png = render_png(&game.view(Audience::Full), &decor);
-        println!("{id}-game.png: {} bytes", png.len());
-        std::fs::write(out.join(format!("{id}-game.png")), png)?;
+        write_named_board(out, &format!("{id}-game.png"), variant, &game)?;
     }
     Ok(())
+}
+
+/// Writes `game`'s board as `out/<file>`, the variant's English and Russian
+/// names in the strips.
+fn write_named_board(
+    out: &std::path::Path,
+    file: &str,
+    variant: &kodex_engine::Variant,
+    game: &Game,
+) -> std::io::Result<()> {
+    let decor = Decor {
+        bottom: Side::WHITE,
+        names: vec![
+            variant.name("en").to_string(),
+            variant.name("ru").to_string(),
+        ],
+        clocks: vec![],
+        status: None,
+        to_move: None,
+    };
+    let png = render_png(&game.view(Audience::Full), &decor);
+    println!("{file}: {} bytes", png.len());
+    std::fs::write(out.join(file), png)
 }
 
 /// A 9 × 10 point board (the shape of xiangqi: palaces and a river), fairy pieces as tokens.

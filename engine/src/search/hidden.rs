@@ -186,6 +186,14 @@ pub fn sample_positions(
             square.checked_sub(files)
         }
     });
+    // A letter as the enemy's FEN writes it.
+    let enemy_letter = |letter: char| {
+        if enemy_upper {
+            letter.to_ascii_uppercase()
+        } else {
+            letter
+        }
+    };
     let mut random = crate::setup::picker(seed ^ 0xA076_1D64_78BD_642F);
     let mut found = Vec::new();
     let mut attempts = 0;
@@ -222,11 +230,7 @@ pub fn sample_positions(
             if let Some(i) = pawn {
                 let letter = army.remove(i);
                 free.retain(|&sq| sq != square);
-                board[square] = Some(if enemy_upper {
-                    letter.to_ascii_uppercase()
-                } else {
-                    letter
-                });
+                board[square] = Some(enemy_letter(letter));
             }
         }
         for &square in &capture_squares {
@@ -238,11 +242,7 @@ pub fn sample_positions(
             }
             let letter = army.remove(takers[random(takers.len())]);
             free.retain(|&sq| sq != square);
-            board[square] = Some(if enemy_upper {
-                letter.to_ascii_uppercase()
-            } else {
-                letter
-            });
+            board[square] = Some(enemy_letter(letter));
         }
         for &letter in &army {
             let Some(ty) = def.piece_by_letter(letter) else {
@@ -294,11 +294,7 @@ pub fn sample_positions(
                 continue;
             };
             free.retain(|&sq| sq != square);
-            board[square] = Some(if enemy_upper {
-                letter.to_ascii_uppercase()
-            } else {
-                letter
-            });
+            board[square] = Some(enemy_letter(letter));
         }
         let fen = fen_of(view, &board);
         let Ok(game) = Game::new(variant, Start::Fen(fen)) else {

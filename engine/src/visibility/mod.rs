@@ -174,9 +174,7 @@ fn known_castling_and_en_passant<B: Bits>(
     all_seen: bool,
 ) -> (String, Option<u16>) {
     let def = r.def;
-    let fen = crate::fen::write(def, pos, false);
-    let mut fields = fen.split_whitespace().skip(2);
-    let castling = fields.next().unwrap_or("-").trim_matches('-').to_owned();
+    let castling = crate::fen::castling_field(def, pos, false);
     if all_seen {
         return (castling, pos.ep.map(u16::from));
     }

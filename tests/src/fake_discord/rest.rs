@@ -102,16 +102,13 @@ async fn handle(state: &State, request: Request<Incoming>) -> Response<Full<Byte
             (status, answer, response, None)
         }
     };
-    let duplicate = answer
-        .get("duplicate_of_nonce")
-        .is_some_and(|duplicate| duplicate == true);
-    let answer = match answer {
-        Value::Object(mut object) => {
-            object.remove("duplicate_of_nonce");
-            Value::Object(object)
-        }
-        other => other,
-    };
+    // A message Discord answered with before: its nonce was recognised.
+    let duplicate = method == "POST"
+        && path.ends_with("/messages")
+        && answer["id"].is_string()
+        && lock(&state.requests)
+            .iter()
+            .any(|earlier| earlier.method == "POST" && earlier.response["id"] == answer["id"]);
     state.record(RecordedRequest {
         method,
         path,
@@ -329,8 +326,7 @@ fn route(
 }
 
 /// A message posted in a channel, unless its nonce with `enforce_nonce`
-/// names one posted in the last minutes: then that one, marked so the
-/// recording knows nothing was created.
+/// names one posted in the last minutes: then that one again, and nothing is created.
 fn new_message(
     state: &State,
     channel: u64,
@@ -348,9 +344,7 @@ fn new_message(
         return bot_message(state, channel, guild, json, files);
     };
     if let Some(earlier) = lock(&state.refusals).nonces.get(&(channel, nonce.clone())) {
-        let mut earlier = earlier.clone();
-        earlier["duplicate_of_nonce"] = Value::Bool(true);
-        return earlier;
+        return earlier.clone();
     }
     let mut message = bot_message(state, channel, guild, json, files);
     message["nonce"] = Value::String(nonce.clone());
