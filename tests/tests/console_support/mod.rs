@@ -423,8 +423,9 @@ pub fn told(chat: &Chat, id: &str, out: &[String], audience: &str) -> Vec<(Strin
 
 /// A game of `args` between alice and bob in which alice plays her turns
 /// (each a list of lines: attempts, then her move) and bob then says his
-/// lines; returns all that bob and the chat were told. Two games whose
-/// alice differs only in what bob may not know must return the same.
+/// lines; returns all that bob, the chat and dave (watching the game from
+/// his private chat) were told. Two games whose alice differs only in what
+/// bob may not know must return the same.
 pub async fn told_bob_and_chat(
     name: &str,
     args: &str,
@@ -433,23 +434,37 @@ pub async fn told_bob_and_chat(
 ) -> Vec<(String, Vec<u8>)> {
     let mut chat = Chat::new(name).await;
     let id = chat.start("alice", "bob", args).await;
-    let mut seen = Vec::new();
+    // Dave watches from his private chat: a spectator hears what the chat
+    // hears, so he too must be told the same in both games.
+    let out = chat.say(&format!("dave (dm): /watch {id}")).await;
+    let mut seen = told(&chat, &id, &out, "[@dave]");
+    assert!(!seen.is_empty(), "dave watches: {out:#?}");
     for (alice_lines, bob_lines) in alice.iter().zip(bob) {
         let mut out = Vec::new();
         for line in alice_lines.iter() {
             chat.time.advance(1_500);
             out = chat.say(&format!("alice (dm): {line}")).await;
-            seen.extend(told(&chat, &id, &out, "[@bob]"));
-            seen.extend(told(&chat, &id, &out, "[#local]"));
+            for audience in ["[@bob]", "[#local]", "[@dave]"] {
+                seen.extend(told(&chat, &id, &out, audience));
+            }
         }
         assert!(has(&out, "you played"), "{alice_lines:?}: {out:#?}");
         for line in bob_lines {
             chat.time.advance(2_000);
             let out = chat.say(line).await;
-            seen.extend(told(&chat, &id, &out, "[@bob]"));
-            seen.extend(told(&chat, &id, &out, "[#local]"));
+            for audience in ["[@bob]", "[#local]", "[@dave]"] {
+                seen.extend(told(&chat, &id, &out, audience));
+            }
         }
     }
+    assert!(
+        seen.iter()
+            .filter(|(line, _)| line.contains("[@dave]"))
+            .count()
+            > 2,
+        "dave must have heard the game: {:#?}",
+        seen.iter().map(|(line, _)| line).collect::<Vec<_>>()
+    );
     assert!(
         seen.iter().filter(|(_, image)| !image.is_empty()).count() >= 4,
         "bob must have been sent boards: {:#?}",
