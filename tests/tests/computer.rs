@@ -37,9 +37,10 @@ async fn the_computer_accepts_at_once_and_answers_every_move() {
         chat.wait_for("the computer's move", computer_played).await;
         assert_eq!(chat.row(&id).await.move_list().len(), 2 * ply + 2);
     }
-    // It approves a takeback, then answers the move again.
-    chat.say("alice: /takeback").await;
+    // It approves a takeback.
+    // The row is read before asking: the computer may approve at once.
     let row = chat.row(&id).await;
+    chat.say("alice: /takeback").await;
     let out = chat
         .wait_for("the takeback", |out| has(out, "taken back"))
         .await;
