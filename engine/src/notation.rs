@@ -288,15 +288,17 @@ fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Move, 
             return Err(MoveError::Unparseable);
         }
     }
-    let wanted_piece = piece.or(pawn_type);
+    // Without a letter, a pawn's move — of any pawn type (Tamerlane's typed pawns).
+    let wanted = |ty: usize| match piece {
+        Some(p) => ty == p,
+        None => pawn_type.is_none() || def.pieces[ty].pawn,
+    };
     let candidates: Vec<Move> = legal
         .iter()
         .copied()
         .filter(|m| m.kind != MoveKind::Drop && m.kind != MoveKind::Castle)
         .filter(|m| m.to as usize == to)
-        .filter(|m| {
-            Some(m.piece as usize) == wanted_piece || (piece.is_none() && wanted_piece.is_none())
-        })
+        .filter(|m| wanted(m.piece as usize))
         .filter(|m| square_hint.is_none_or(|s| m.from as usize == s))
         .filter(|m| file_hint.is_none_or(|f| g.file_of(m.from as usize) == f))
         .filter(|m| rank_hint.is_none_or(|rk| g.rank_of(m.from as usize) == rk))

@@ -252,6 +252,9 @@ pub struct Tables<B> {
     pub extra_royals: u32,
     /// Squares only royal pieces may enter (citadels).
     pub royal_only: B,
+    /// Per side, the `royal_only` squares closed to that side's royal pieces
+    /// too (those not in its `royal_entry`).
+    pub royal_closed: [B; SIDES],
     /// Per side, the squares where its royal piece arriving draws.
     pub royal_draw: [B; SIDES],
     /// Legality and counting must play every move out (citadels, drop
@@ -716,6 +719,16 @@ impl<B: Bits> Tables<B> {
             royal_only: def.royal_only.iter().fold(B::EMPTY, |mut b, &sq| {
                 b.set(sq);
                 b
+            }),
+            royal_closed: std::array::from_fn(|side| {
+                let entry = &def.royal_entry[side];
+                def.royal_only
+                    .iter()
+                    .filter(|sq| !entry.is_empty() && !entry.contains(sq))
+                    .fold(B::EMPTY, |mut b, &sq| {
+                        b.set(sq);
+                        b
+                    })
             }),
             royal_draw: std::array::from_fn(|side| {
                 def.royal_draw[side].iter().fold(B::EMPTY, |mut b, &sq| {

@@ -162,6 +162,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "citadel.toml",
         include_str!("../../config/variants/citadel.toml"),
     ),
+    (
+        "tamerlane.toml",
+        include_str!("../../config/variants/tamerlane.toml"),
+    ),
 ];
 
 /// A malformed variant definition: the file, the key and the problem.
@@ -487,6 +491,10 @@ pub struct VariantDef {
     /// Squares where a royal piece of each side, arriving, draws the game
     /// (the opponent's citadels), by side.
     pub royal_draw: [Vec<usize>; SIDES],
+    /// The `royal_only` squares each side's royal pieces may enter, by side;
+    /// empty for a side: all of them (Tamerlane: a king enters only the
+    /// opponent's citadel).
+    pub royal_entry: [Vec<usize>; SIDES],
 }
 
 impl fmt::Debug for VariantDef {
@@ -684,6 +692,8 @@ struct RawVariant {
     royal_only: Vec<String>,
     #[serde(default)]
     royal_draw: [Vec<String>; 2],
+    #[serde(default)]
+    royal_entry: [Vec<String>; 2],
     #[serde(default)]
     lines: Vec<String>,
     river: Option<u8>,
@@ -933,6 +943,10 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
                     Art::Crowned(crowned)
                 } else if let Some(whale) = crate::view::WhaleArt::named(other) {
                     Art::Whale(whale)
+                } else if let Some(piece) = crate::view::TamerlaneArt::named(other) {
+                    Art::Tamerlane(piece)
+                } else if let Some(pawn) = crate::view::PawnOfArt::named(other) {
+                    Art::PawnOf(pawn)
                 } else {
                     return Err(err(&format!("{key}.art"), format!("unknown art `{other}`")));
                 }
@@ -1033,6 +1047,20 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         squares("royal_draw", &raw.royal_draw[0], &geometry, &zones)?,
         squares("royal_draw", &raw.royal_draw[1], &geometry, &zones)?,
     ];
+    let royal_entry = [
+        squares("royal_entry", &raw.royal_entry[0], &geometry, &zones)?,
+        squares("royal_entry", &raw.royal_entry[1], &geometry, &zones)?,
+    ];
+    if royal_entry
+        .iter()
+        .flatten()
+        .any(|sq| !royal_only.contains(sq))
+    {
+        return Err(err(
+            "royal_entry",
+            "lists a square that is not in `royal_only`".into(),
+        ));
+    }
     let mut explosion_immune = Vec::new();
     for letter in &raw.explosion_immune {
         match index_of(letter) {
@@ -1194,6 +1222,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         capture_transforms: raw.capture_transforms,
         royal_only,
         royal_draw,
+        royal_entry,
     };
     Ok(def)
 }

@@ -30,6 +30,8 @@ fn drawing(art: Art) -> String {
         Art::Rocket => ROCKET.into(),
         Art::Crowned(crowned) => format!("{}{CROWN_BADGE}", drawing(crowned.base())),
         Art::Whale(whale) => whale_drawing(whale),
+        Art::Tamerlane(piece) => crate::tamerlane::drawing(piece),
+        Art::PawnOf(pawn) => crate::tamerlane::pawn_of(&drawing(pawn.base())),
     }
 }
 
@@ -372,6 +374,7 @@ pub(crate) fn piece_sprite(
 mod tests {
     use super::*;
     use crate::theme::Theme;
+    use kodex_engine::TamerlaneArt;
 
     #[test]
     fn every_drawing_parses_and_paints_something() {
@@ -400,6 +403,14 @@ mod tests {
             Art::Whale(kodex_engine::WhaleArt::BlueWhale),
             Art::Whale(kodex_engine::WhaleArt::Dolphin),
             Art::Whale(kodex_engine::WhaleArt::KillerWhale),
+            Art::Tamerlane(TamerlaneArt::Vizier),
+            Art::Tamerlane(TamerlaneArt::Giraffe),
+            Art::Tamerlane(TamerlaneArt::Picket),
+            Art::Tamerlane(TamerlaneArt::Camel),
+            Art::Tamerlane(TamerlaneArt::WarEngine),
+            Art::Tamerlane(TamerlaneArt::Prince),
+            Art::PawnOf(kodex_engine::PawnOfArt::Pawn),
+            Art::PawnOf(kodex_engine::PawnOfArt::Tamerlane(TamerlaneArt::Camel)),
         ] {
             for side in 0..2 {
                 let svg = document(art, &theme.piece_colors(side), side == 1, side == 1);

@@ -1,5 +1,7 @@
 //! Citadels (citadel chess, Tamerlane): squares only royal pieces may enter
-//! (`royal_only`), so no other piece moves to or attacks them; a royal piece
+//! (`royal_only`), so no other piece moves to or attacks them, and of those
+//! only the ones listed for the royal's side where `royal_entry` lists
+//! any (Tamerlane: the opponent's citadel); a royal piece
 //! arriving on one of its side's `royal_draw` squares (the opponent's
 //! citadel) draws the game.
 
@@ -8,11 +10,11 @@ use crate::outcome::{Outcome, Reason};
 use crate::rules::{Position, Rules};
 
 impl<'a, B: Bits> Rules<'a, B> {
-    /// The squares a piece of type `ty` may not move to or attack.
+    /// The squares a piece of type `ty` of `side` may not move to or attack.
     #[inline(always)]
-    pub(crate) fn closed_to(&self, ty: usize) -> B {
+    pub(crate) fn closed_to(&self, ty: usize, side: usize) -> B {
         if self.def.pieces[ty].royal {
-            B::EMPTY
+            self.t.royal_closed[side]
         } else {
             self.t.royal_only
         }

@@ -182,7 +182,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                     }
                 }
                 if self.t.slow_legality {
-                    let closed = self.closed_to(ty);
+                    let closed = self.closed_to(ty, us);
                     quiet &= !closed;
                     capture &= !closed;
                 }

@@ -1,0 +1,197 @@
+//! Tamerlane chess (VARIANTS.md, seed 000): each piece's move, the typed
+//! pawns' promotions, the citadels (only kings, only the opponent's, a draw
+//! on entry), stalemate losing, and random games that end without a panic.
+//! Positions are made by hand; expected moves are worked out from the rules.
+
+use kodex_engine::{Game, Reason, Registry, Start, Team};
+
+fn game(fen: &str) -> Game {
+    let registry = Registry::builtin();
+    let variant = registry.get("tamerlane").expect("tamerlane is built in");
+    Game::new(variant, Start::Fen(fen.to_string())).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn legal(game: &Game) -> Vec<String> {
+    let mut moves: Vec<String> = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| game.uci(m))
+        .collect();
+    moves.sort();
+    moves
+}
+
+/// The destinations of the piece on `from`, sorted.
+fn targets(game: &Game, from: &str) -> Vec<String> {
+    legal(game)
+        .into_iter()
+        .filter_map(|m| m.strip_prefix(from).map(str::to_string))
+        .collect()
+}
+
+/// A position with the white king on l1 and the black king on l10 (both out
+/// of the way), white to move, and the given rows in between: a FEN of
+/// ranks 9 down to 2 for the middle of the board.
+fn with_kings(middle: &str) -> String {
+    format!("11k1/{middle}/11K1 w - - 0 1")
+}
+
+#[test]
+fn the_start_position_has_its_24_moves() {
+    let registry = Registry::builtin();
+    let g = Game::new(registry.get("tamerlane").unwrap(), Start::Standard).unwrap();
+    // Eleven pawn steps; knights c2 and k2 three each (b4 d4 e1, i1 j4 l4);
+    // camels d1 and j1 two each (c4 e4, i4 k4); the general f2 to e1 and g1;
+    // the king g2 to g1. Everything else is blocked.
+    assert_eq!(legal(&g).len(), 24);
+    assert_eq!(targets(&g, "d1"), ["c4", "e4"]);
+    assert_eq!(targets(&g, "g2"), ["g1"]);
+}
+
+#[test]
+fn the_giraffe_steps_diagonally_then_rides_three_or_more_straight_on() {
+    // Giraffe on c2: via d3 up the d-file from d6 on, via d3 right along
+    // rank 3 from g3 on; via b3 up the b-file from b6 and (left) nothing
+    // beyond the main board; via d1 / b1 down: the board ends.
+    let g = game(&with_kings("13/13/13/13/13/13/13/2Z10"));
+    let moves = targets(&g, "c2");
+    for expected in ["d6", "d10", "g3", "l3", "b6", "b10"] {
+        assert!(
+            moves.contains(&expected.to_string()),
+            "{expected}: {moves:?}"
+        );
+    }
+    for never in ["d3", "d4", "d5", "e3", "f3", "b3", "c3", "c6"] {
+        assert!(!moves.contains(&never.to_string()), "{never}: {moves:?}");
+    }
+    // A piece on the diagonal step blocks that way; one on the straight
+    // ride stops it there (taking it if it is an enemy).
+    let g = game(&with_kings("13/13/13/3p9/13/13/3P9/2Z10"));
+    let moves = targets(&g, "c2");
+    assert!(!moves.iter().any(|m| m.starts_with('d')), "{moves:?}");
+    let g = game(&with_kings("13/3p9/13/13/13/13/13/2Z10"));
+    let moves = targets(&g, "c2");
+    assert!(moves.contains(&"d8".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"d9".to_string()), "{moves:?}");
+}
+
+#[test]
+fn the_picket_rides_diagonally_but_never_one_square() {
+    let g = game(&with_kings("13/13/13/13/13/13/13/6T6"));
+    let moves = targets(&g, "g2");
+    assert!(moves.contains(&"e4".to_string()), "{moves:?}");
+    assert!(moves.contains(&"i4".to_string()), "{moves:?}");
+    for never in ["f3", "h3", "f1", "h1"] {
+        assert!(!moves.contains(&never.to_string()), "{never}: {moves:?}");
+    }
+    // It does not jump: a piece on f3 closes the whole f3–b7 line.
+    let g = game(&with_kings("13/13/13/13/13/13/5P7/6T6"));
+    assert!(!targets(&g, "g2").contains(&"e4".to_string()));
+}
+
+#[test]
+fn the_leapers_vizier_general_elephant_camel_and_war_engine() {
+    // Vizier f5, general h5, elephant d4, camel j4, war engine f8.
+    let g = game(&with_kings("13/5W7/13/13/5V1G5/3E5C3/13/13"));
+    assert_eq!(targets(&g, "f5"), ["e5", "f4", "f6", "g5"]);
+    assert_eq!(targets(&g, "h5"), ["g4", "g6", "i4", "i6"]);
+    assert_eq!(targets(&g, "d4"), ["b2", "b6", "f2", "f6"]);
+    assert_eq!(targets(&g, "j4"), ["g3", "g5", "i1", "i7", "k1", "k7"]);
+    assert_eq!(targets(&g, "f8"), ["d8", "f10", "f6", "h8"]);
+    // The elephant is blocked by a piece on the square it passes; the camel
+    // and the war engine jump.
+    let g = game(&with_kings("13/13/13/13/13/3E1C7/4P8/13"));
+    assert!(!targets(&g, "d4").contains(&"f2".to_string()));
+    let g = game(&with_kings("13/5W7/5P7/13/13/13/13/13"));
+    assert!(targets(&g, "f8").contains(&"f6".to_string()));
+}
+
+#[test]
+fn typed_pawns_promote_into_their_own_piece() {
+    // Pawn of rooks c9, pawn of kings e9, pawn of camels g9.
+    let fen = with_kings("2U1Q1M6/13/13/13/13/13/13/13");
+    let mut g = game(&fen);
+    assert_eq!(targets(&g, "c9"), ["c10r"]);
+    assert_eq!(targets(&g, "e9"), ["e10i"]);
+    assert_eq!(targets(&g, "g9"), ["g10c"]);
+    // Moves typed as a pawn's SAN find the pawn whatever its type.
+    g.play_text("c10").unwrap();
+    assert!(g.fen().starts_with("2R8k1/"), "{}", g.fen());
+    // The pawn of pawns is not promoted: it reaches the last rank as a pawn
+    // and stays there without a move.
+    let mut g = game(&with_kings("2P10/13/13/13/13/13/13/13"));
+    assert_eq!(targets(&g, "c9"), ["c10"]);
+    g.play_text("c10").unwrap();
+    assert!(g.fen().starts_with("2P8k1/"), "{}", g.fen());
+    let g = game("2P8k1/13/13/13/13/13/13/13/13/11K1 w - - 0 1");
+    assert!(targets(&g, "c10").is_empty());
+}
+
+#[test]
+fn only_kings_enter_a_citadel_and_only_the_opponents() {
+    // White king b10 next to black's citadel a9 may enter it; a white rook
+    // on e9 rides to b9 but not on into a9.
+    let g = game("1K9k1/4R8/13/13/13/13/13/13/13/13 w - - 0 1");
+    let moves = legal(&g);
+    assert!(moves.contains(&"b10a9".to_string()), "{moves:?}");
+    assert!(moves.contains(&"e9b9".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"e9a9".to_string()), "{moves:?}");
+    // Black's king next to its own citadel may not enter it.
+    let g = game("13/1k11/13/13/13/13/13/13/13/11K1 b - - 0 1");
+    assert!(!legal(&g).contains(&"b9a9".to_string()));
+    // Entering the opponent's citadel draws at once (a rook on e5 keeps
+    // the material sufficient, so the game is on until then).
+    let mut g = game("11k1/1K11/13/13/13/4R8/13/13/13/13 w - - 0 1");
+    assert!(g.outcome().is_none());
+    g.play_text("b9a9").unwrap();
+    let outcome = g.outcome().expect("the game ends");
+    assert_eq!((outcome.winner(), outcome.reason), (None, Reason::Citadel));
+    // Likewise black's king in m2.
+    let mut g = game("13/1K11/13/13/13/4R8/13/13/11k1/13 b - - 0 1");
+    g.play_text("l2m2").unwrap();
+    assert_eq!(g.outcome().map(|o| o.reason), Some(Reason::Citadel));
+}
+
+#[test]
+fn stalemating_the_opponent_wins() {
+    // Black king b10; white rooks c8 and k8. After Rk9 the king has no
+    // move (a10 is a hole, a9 its own citadel, c10 and c9 on the c-file, b9
+    // on rank 9) and is not in check: the stalemated side loses.
+    let mut g = game("1k11/13/2R7R2/13/13/13/13/13/13/11K1 w - - 0 1");
+    g.play_text("Rk9").unwrap();
+    let outcome = g.outcome().expect("stalemate ends the game");
+    assert_eq!(outcome.winner(), Some(Team(0)));
+    assert_eq!(outcome.reason, Reason::Stalemate);
+}
+
+#[test]
+fn random_games_end_without_a_panic_and_read_back_from_fen() {
+    let registry = Registry::builtin();
+    let variant = registry.get("tamerlane").unwrap();
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut ended = 0;
+    for _ in 0..16 {
+        let mut g = Game::new(variant, Start::Standard).unwrap();
+        for _ in 0..400 {
+            if g.outcome().is_some() {
+                ended += 1;
+                break;
+            }
+            let moves = legal(&g);
+            assert!(!moves.is_empty(), "no moves, no outcome: {}", g.fen());
+            assert_eq!(legal(&game(&g.fen())), moves, "{}", g.fen());
+            // Played by its SAN, which must name it among all the typed pawns.
+            let mv = g.legal_moves()[next(moves.len())];
+            let (san, uci) = (g.san(mv), g.uci(mv));
+            let played = g.play_text(&san).unwrap_or_else(|e| panic!("{san}: {e}"));
+            assert_eq!(played.uci, uci, "{san} in {}", g.fen());
+        }
+    }
+    assert!(ended > 0, "no random game ended in 400 plies");
+}
