@@ -91,7 +91,7 @@ pub enum TamerlaneArt {
     Picket,
     /// The camel: a hump.
     Camel,
-    /// The war engine: a siege tower on wheels.
+    /// The war engine: a battering ram on wheels.
     WarEngine,
     /// The prince (the promoted pawn of kings): a coronet.
     Prince,

@@ -124,6 +124,7 @@ fn historical_boards(out: &std::path::Path) -> std::io::Result<()> {
         "lesson6",
         "citadel",
         "whaleshogi",
+        "tamerlane",
     ] {
         let Some(variant) = registry.get(id) else {
             eprintln!("{id}: not a built-in variant");

@@ -31,6 +31,7 @@ fn drawing(art: Art) -> String {
         Art::Crowned(crowned) => format!("{}{CROWN_BADGE}", drawing(crowned.base())),
         Art::Whale(whale) => whale_drawing(whale),
         Art::Tamerlane(piece) => crate::tamerlane::drawing(piece),
+        Art::PawnOf(kodex_engine::PawnOfArt::Pawn) => crate::tamerlane::pawn_of_pawns(PAWN),
         Art::PawnOf(pawn) => crate::tamerlane::pawn_of(&drawing(pawn.base())),
     }
 }
@@ -375,6 +376,63 @@ mod tests {
     use super::*;
     use crate::theme::Theme;
     use kodex_engine::TamerlaneArt;
+
+    /// Tamerlane's 22 piece types at the smallest square size (40 px): every two
+    /// silhouettes differ in many pixels, so none is told apart by colour or
+    /// a letter alone.
+    #[test]
+    fn tamerlane_pieces_have_distinct_silhouettes_at_phone_size() {
+        use kodex_engine::PawnOfArt;
+        let pieces = [
+            TamerlaneArt::Vizier,
+            TamerlaneArt::Giraffe,
+            TamerlaneArt::Picket,
+            TamerlaneArt::Camel,
+            TamerlaneArt::WarEngine,
+            TamerlaneArt::Prince,
+        ];
+        let mut arts = vec![Art::King, Art::Rook, Art::Knight, Art::Ferz, Art::Alfil];
+        arts.extend(pieces.map(Art::Tamerlane));
+        let mut pawns = vec![
+            PawnOfArt::Pawn,
+            PawnOfArt::King,
+            PawnOfArt::Rook,
+            PawnOfArt::Knight,
+            PawnOfArt::Ferz,
+            PawnOfArt::Alfil,
+        ];
+        pawns.extend(
+            pieces
+                .into_iter()
+                .filter(|p| *p != TamerlaneArt::Prince)
+                .map(PawnOfArt::Tamerlane),
+        );
+        arts.extend(pawns.into_iter().map(Art::PawnOf));
+        assert_eq!(arts.len(), 22);
+        let theme = Theme::green();
+        let masks: Vec<Vec<bool>> = arts
+            .iter()
+            .map(|&art| {
+                let svg = document(art, &theme.piece_colors(0), false, false);
+                rasterise(&svg, 40)
+                    .pixels()
+                    .iter()
+                    .map(|p| p.alpha() > 127)
+                    .collect()
+            })
+            .collect();
+        for (i, a) in masks.iter().enumerate() {
+            for (j, b) in masks.iter().enumerate().skip(i + 1) {
+                let differ = a.iter().zip(b).filter(|(x, y)| x != y).count();
+                assert!(
+                    differ >= 40,
+                    "{:?} and {:?} differ in {differ} pixels",
+                    arts[i],
+                    arts[j]
+                );
+            }
+        }
+    }
 
     #[test]
     fn every_drawing_parses_and_paints_something() {

@@ -48,15 +48,16 @@ const CAMEL: &str = r#"
 <circle class="e" cx="80" cy="32.5" r="2"/>
 "#;
 
-/// The war engine: a siege tower with a battlement on two wheels.
+/// The war engine: a battering ram under a pitched roof, on two wheels.
 const WAR_ENGINE: &str = r#"
-<path class="b" d="M30 74 L34 30 H66 L70 74 Z"/>
-<path class="b" d="M29 30 V16 H37 V21 H45.5 V16 H54.5 V21 H63 V16 H71 V30 Z"/>
-<path class="d" d="M35 42 L65 62 M65 42 L35 62"/>
-<circle class="b" cx="36" cy="78" r="8"/>
-<circle class="b" cx="64" cy="78" r="8"/>
-<circle class="e" cx="36" cy="78" r="2.4"/>
-<circle class="e" cx="64" cy="78" r="2.4"/>
+<path class="b" d="M24 70 V50 L50 30 L76 50 V70 Z"/>
+<path class="b" d="M10 56 H90 V64 H10 Z"/>
+<path class="b" d="M6 52 H14 V68 H6 Z"/>
+<path class="d" d="M34 48 L50 36 L66 48"/>
+<circle class="b" cx="34" cy="76" r="8"/>
+<circle class="b" cx="66" cy="76" r="8"/>
+<circle class="e" cx="34" cy="76" r="2.4"/>
+<circle class="e" cx="66" cy="76" r="2.4"/>
 "#;
 
 /// The prince: a coronet of three points and pearls over a king's body, no cross.
@@ -89,5 +90,14 @@ pub(crate) fn pawn_of(piece: &str) -> String {
     format!(
         r#"<path class="b" d="M25 88.5 C25 80 31 75.5 38.5 74 L61.5 74 C69 75.5 75 80 75 88.5 Z"/>
 <g transform="translate(50 76) scale(0.66) translate(-50 -89)">{piece}</g>"#
+    )
+}
+
+/// The pawn of pawns: two small pawns side by side on the pawn's base.
+pub(crate) fn pawn_of_pawns(pawn: &str) -> String {
+    format!(
+        r#"<path class="b" d="M25 88.5 C25 80 31 75.5 38.5 74 L61.5 74 C69 75.5 75 80 75 88.5 Z"/>
+<g transform="translate(37 76) scale(0.55) translate(-50 -89)">{pawn}</g>
+<g transform="translate(63 76) scale(0.55) translate(-50 -89)">{pawn}</g>"#
     )
 }
