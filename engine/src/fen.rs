@@ -149,9 +149,9 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         Some("b") => 1,
         Some(other) => return Err(FenError::BadSide(shown(other))),
     };
-    // Royal pieces: at most one per side.
+    // Royal pieces: at most one per side (any number with spare royals).
     let royal_mask = def.royal_mask();
-    for side in 0..SIDES {
+    for side in (0..SIDES).filter(|_| !def.spare_royals) {
         let mut royals = B::EMPTY;
         for (ty, squares) in pos.by_type.iter().enumerate().take(def.pieces.len()) {
             if royal_mask & (1 << ty) != 0 {
@@ -162,10 +162,10 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
             return Err(FenError::TooManyKings(Side(side as u8)));
         }
     }
-    // Squares only royal pieces may enter hold no other piece.
+    // Squares only kings (the first royal type) may enter hold no other piece.
     for &sq in &def.royal_only {
         if let Some((_, ty)) = pos.piece_at(sq) {
-            if royal_mask & (1 << ty) == 0 {
+            if def.royal_type() != Some(ty) {
                 return Err(FenError::RoyalOnly(def.geometry.name(sq)));
             }
         }

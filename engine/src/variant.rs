@@ -495,6 +495,11 @@ pub struct VariantDef {
     /// empty for a side: all of them (Tamerlane: a king enters only the
     /// opponent's citadel).
     pub royal_entry: [Vec<usize>; SIDES],
+    /// A side may have several royal pieces, of several royal types; while
+    /// it has more than one, none of them is protected (each may be left
+    /// attacked and captured), and its last one is a king as usual
+    /// (Tamerlane's king, prince and adventitious king).
+    pub spare_royals: bool,
 }
 
 impl fmt::Debug for VariantDef {
@@ -694,6 +699,8 @@ struct RawVariant {
     royal_draw: [Vec<String>; 2],
     #[serde(default)]
     royal_entry: [Vec<String>; 2],
+    #[serde(default)]
+    spare_royals: bool,
     #[serde(default)]
     lines: Vec<String>,
     river: Option<u8>,
@@ -1030,10 +1037,12 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     }
     let palace = build_palace(&raw, &raw_palace, &letters, &geometry, &zones, &mut pieces)
         .map_err(|(key, problem)| err(&key, problem))?;
-    if pieces.iter().filter(|p| p.royal).count() > 1 && !raw.capture_transforms {
+    if pieces.iter().filter(|p| p.royal).count() > 1 && !raw.capture_transforms && !raw.spare_royals
+    {
         return Err(err(
             "pieces",
-            "at most one royal piece type (several need `capture_transforms`)".into(),
+            "at most one royal piece type (several need `capture_transforms` or `spare_royals`)"
+                .into(),
         ));
     }
     if raw.capture_transforms && (raw.drops || raw.atomic) {
@@ -1223,6 +1232,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         royal_only,
         royal_draw,
         royal_entry,
+        spare_royals: raw.spare_royals,
     };
     Ok(def)
 }

@@ -195,3 +195,41 @@ fn random_games_end_without_a_panic_and_read_back_from_fen() {
     }
     assert!(ended > 0, "no random game ended in 400 plies");
 }
+
+#[test]
+fn with_king_and_prince_neither_is_protected_and_the_last_is_a_king() {
+    // White: king g1, prince c1, a pawn of rooks b3 to keep material; black:
+    // rook g8 attacking the king on the g-file, king l10.
+    let mut g = game("11k1/13/6r6/13/13/13/13/1U11/13/2I3K6 w - - 0 1");
+    assert!(!g.in_check(), "two royals: neither is in check");
+    // White may leave the king attacked (a pawn move), and black takes it.
+    assert!(legal(&g).contains(&"b3b4".to_string()));
+    g.play_text("b4").unwrap();
+    g.play_text("Rxg1").unwrap();
+    assert!(g.outcome().is_none(), "the prince plays on");
+    // Now the prince is the last royal: the rook on g1 checks it along
+    // rank 1, and it must step off the rank.
+    assert!(g.in_check());
+    let moves = legal(&g);
+    assert!(!moves.is_empty());
+    assert!(
+        moves
+            .iter()
+            .all(|m| m.starts_with("c1") && !m.ends_with('1')),
+        "{moves:?}"
+    );
+    // With the king alone the usual rule holds: no move leaves it attacked.
+    let g = game("11k1/13/6r6/13/13/13/13/1U11/13/6K6 w - - 0 1");
+    assert!(g.in_check());
+    assert!(!legal(&g).contains(&"b3b4".to_string()));
+}
+
+#[test]
+fn a_prince_may_not_enter_a_citadel() {
+    // The white prince on l3 next to its own citadel m2; the white king on
+    // b10 next to black's a9. Only the king goes in.
+    let g = game("1K9k1/13/13/13/13/13/13/11I1/13/13 w - - 0 1");
+    let moves = legal(&g);
+    assert!(moves.contains(&"b10a9".to_string()), "{moves:?}");
+    assert!(!moves.iter().any(|m| m.ends_with("m2")), "{moves:?}");
+}

@@ -10,10 +10,11 @@ use crate::outcome::{Outcome, Reason};
 use crate::rules::{Position, Rules};
 
 impl<'a, B: Bits> Rules<'a, B> {
-    /// The squares a piece of type `ty` of `side` may not move to or attack.
+    /// The squares a piece of type `ty` of `side` may not move to or attack:
+    /// the citadels, but those the king (the first royal type) may enter.
     #[inline(always)]
     pub(crate) fn closed_to(&self, ty: usize, side: usize) -> B {
-        if self.def.pieces[ty].royal {
+        if self.royal_type() == Some(ty) {
             self.t.royal_closed[side]
         } else {
             self.t.royal_only
@@ -24,10 +25,12 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// them (bit `t` for type `t`).
     #[inline]
     pub(crate) fn locked_out_types(&self, square: usize) -> u32 {
-        if self.t.royal_only.has(square) {
-            !self.def.royal_mask()
-        } else {
-            0
+        if !self.t.royal_only.has(square) {
+            return 0;
+        }
+        match self.royal_type() {
+            Some(king) => !(1 << king),
+            None => !0,
         }
     }
 

@@ -165,10 +165,12 @@ impl<'a, B: Bits> Rules<'a, B> {
         self.attacked(pos, square, side, occupied)
     }
 
-    /// Whether `side`'s royal piece is attacked (in check). Atomic: adjacent kings give no check.
+    /// Whether `side`'s royal piece is attacked (in check). Atomic: adjacent
+    /// kings give no check. With spare royals, only a side's last royal is
+    /// ever in check.
     pub fn in_check(&self, pos: &Position<B>, side: usize) -> bool {
         let royals = self.royals(pos, side);
-        if royals.is_empty() {
+        if royals.is_empty() || (self.def.spare_royals && royals.more_than_one()) {
             return false;
         }
         let occupied = pos.occupied();
