@@ -189,10 +189,19 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
             }
         }
     }
+    if def.royal_swap {
+        // The castling field says who may still swap king and piece (`Kk`).
+        pos.royal_leaps_used = 0b11;
+    }
     if let Some(castling) = fields.next() {
         if castling != "-" {
             for c in castling.chars() {
-                parse_castling(def, &mut pos, c)?;
+                match c {
+                    'K' if def.royal_swap => pos.royal_leaps_used &= !1,
+                    'k' if def.royal_swap => pos.royal_leaps_used &= !2,
+                    _ if def.royal_swap => return Err(FenError::BadCastling(c)),
+                    _ => parse_castling(def, &mut pos, c)?,
+                }
             }
         }
     }
@@ -390,7 +399,8 @@ pub fn write<B: Bits>(def: &VariantDef, pos: &Position<B>, chess960: bool) -> St
 }
 
 /// The castling rights of `pos` as FEN letters (`KQkq`, file letters with
-/// `chess960`); empty without rights (the FEN writes `-`).
+/// `chess960`; with the king's swap, `K` and `k` for the sides that may
+/// still swap); empty without rights (the FEN writes `-`).
 pub(crate) fn castling_field<B: Bits>(
     def: &VariantDef,
     pos: &Position<B>,
@@ -398,6 +408,15 @@ pub(crate) fn castling_field<B: Bits>(
 ) -> String {
     let g = &def.geometry;
     let mut castling = String::new();
+    if def.royal_swap {
+        // Who may still swap king and piece (Tamerlane), in the castling letters.
+        for (side, letter) in [(0, 'K'), (1, 'k')] {
+            if pos.royal_leaps_used & (1 << side) == 0 {
+                castling.push(letter);
+            }
+        }
+        return castling;
+    }
     for side in 0..SIDES {
         let rights = pos.castling & pos.by_side[side];
         let king = king_square(def, pos, side);

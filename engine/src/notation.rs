@@ -41,6 +41,14 @@ pub fn san_body<B: Bits>(r: &Rules<B>, mv: Move, legal: &[Move]) -> String {
     let g = &r.def.geometry;
     let piece = &r.def.pieces[mv.piece as usize];
     match mv.kind {
+        MoveKind::Castle if r.def.royal_swap => {
+            // The king's swap: the king "moves" onto the piece it trades with.
+            return format!(
+                "{}{}",
+                piece.letter.to_ascii_uppercase(),
+                g.name(mv.to as usize)
+            );
+        }
         MoveKind::Castle => {
             return if mv.to > mv.from {
                 "O-O".into()
@@ -202,7 +210,7 @@ pub fn parse<B: Bits>(
     // Castling.
     let castle: String = text.chars().filter(|c| !matches!(c, '-' | ' ')).collect();
     let castle = castle.to_ascii_uppercase().replace('0', "O");
-    if castle == "OO" || castle == "OOO" {
+    if (castle == "OO" || castle == "OOO") && !r.def.royal_swap {
         let long = castle == "OOO";
         return legal
             .iter()

@@ -500,6 +500,11 @@ pub struct VariantDef {
     /// attacked and captured), and its last one is a king as usual
     /// (Tamerlane's king, prince and adventitious king).
     pub spare_royals: bool,
+    /// Once per game, a king not in check may swap places with any other
+    /// piece of its side (Tamerlane), a move written king-onto-the-piece
+    /// (`g2e2`, SAN `Ke2`). Spent like the royal leap
+    /// ([`crate::rules::Position::royal_leaps_used`]).
+    pub royal_swap: bool,
 }
 
 impl fmt::Debug for VariantDef {
@@ -701,6 +706,8 @@ struct RawVariant {
     royal_entry: [Vec<String>; 2],
     #[serde(default)]
     spare_royals: bool,
+    #[serde(default)]
+    royal_swap: bool,
     #[serde(default)]
     lines: Vec<String>,
     river: Option<u8>,
@@ -1179,6 +1186,12 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     if royal_leap.is_some() && !pieces.iter().any(|p| p.royal) {
         return Err(err("royal_leap", "needs a royal piece".into()));
     }
+    if raw.royal_swap && (!pieces.iter().any(|p| p.royal) || raw.castling || royal_leap.is_some()) {
+        return Err(err(
+            "royal_swap",
+            "needs a royal piece, and goes with neither castling nor a royal leap".into(),
+        ));
+    }
     let (start_counts, start_types) = start_census(&raw.start, &geometry, &pieces);
     let def = VariantDef {
         uci_name: raw.uci.unwrap_or_else(|| raw.id.clone()),
@@ -1233,6 +1246,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         royal_draw,
         royal_entry,
         spare_royals: raw.spare_royals,
+        royal_swap: raw.royal_swap,
     };
     Ok(def)
 }

@@ -37,15 +37,17 @@ fn with_kings(middle: &str) -> String {
 }
 
 #[test]
-fn the_start_position_has_its_24_moves() {
+fn the_start_position_has_its_51_moves() {
     let registry = Registry::builtin();
     let g = Game::new(registry.get("tamerlane").unwrap(), Start::Standard).unwrap();
     // Eleven pawn steps; knights c2 and k2 three each (b4 d4 e1, i1 j4 l4);
     // camels d1 and j1 two each (c4 e4, i4 k4); the general f2 to e1 and g1;
-    // the king g2 to g1. Everything else is blocked.
-    assert_eq!(legal(&g).len(), 24);
+    // the king g2 to g1. Everything else is blocked. And the king's swap
+    // with any of the other 27 pieces (6 + 10 + 11 on ranks 1–3; none puts
+    // the king in check).
+    assert_eq!(legal(&g).len(), 24 + 27);
     assert_eq!(targets(&g, "d1"), ["c4", "e4"]);
-    assert_eq!(targets(&g, "g2"), ["g1"]);
+    assert!(targets(&g, "g2").contains(&"g1".to_string()));
 }
 
 #[test]
@@ -232,4 +234,40 @@ fn a_prince_may_not_enter_a_citadel() {
     let moves = legal(&g);
     assert!(moves.contains(&"b10a9".to_string()), "{moves:?}");
     assert!(!moves.iter().any(|m| m.ends_with("m2")), "{moves:?}");
+}
+
+#[test]
+fn the_king_swaps_places_with_an_own_piece_once_per_game() {
+    // White king g1, rook b1, pawn of rooks e3, general k5; black king l10, rook j8.
+    let fen = "11k1/13/9r3/13/10G2/13/4U8/13/13/1R4K6 w Kk - 0 1";
+    let mut g = game(fen);
+    let moves = legal(&g);
+    assert!(moves.contains(&"g1b1".to_string()), "{moves:?}");
+    assert!(moves.contains(&"g1e4".to_string()), "{moves:?}");
+    // Onto k6 the king stands off the black rook's lines: allowed too.
+    assert!(moves.contains(&"g1k6".to_string()), "{moves:?}");
+    // Typed as the king onto the piece: the two trade squares.
+    let played = g.play_text("Kb1").unwrap();
+    assert_eq!((played.uci.as_str(), played.san.as_str()), ("g1b1", "Kb1"));
+    // The FEN's castling field keeps who may still swap: black only.
+    assert!(g.fen().ends_with("1K4R6 b k - 1 1"), "{}", g.fen());
+    g.play_text("Rj7").unwrap();
+    // Spent: no second swap.
+    assert!(!legal(&g).iter().any(|m| m == "b1g1"), "{:?}", legal(&g));
+    // Not out of check, and not into check: a black rook on j1 checks the
+    // king on g1; with it on j2, the swap onto e2's pawn stands on rank 2.
+    let g = game("11k1/13/13/13/13/13/13/4U8/13/1R4K2r3 w K - 0 1");
+    assert!(g.in_check());
+    assert!(!legal(&g).contains(&"g1b1".to_string()));
+    let g = game("11k1/13/13/13/13/13/13/13/4U4r3/1R4K6 w K - 0 1");
+    let moves = legal(&g);
+    assert!(!moves.contains(&"g1e2".to_string()), "{moves:?}");
+    assert!(moves.contains(&"g1b1".to_string()), "{moves:?}");
+    // A pawn is never swapped onto its last rank.
+    let g = game("2K8k1/13/13/13/4U8/13/13/13/13/13 w K - 0 1");
+    let moves = legal(&g);
+    assert!(!moves.contains(&"c10e6".to_string()), "{moves:?}");
+    // Without the right in the FEN (`-`), no swap at all.
+    let g = game("11k1/13/9r3/13/10G2/13/4U8/13/13/1R4K6 w - - 0 1");
+    assert!(!legal(&g).contains(&"g1b1".to_string()));
 }

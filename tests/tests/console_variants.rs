@@ -333,9 +333,11 @@ async fn citadel_king_entering_the_opponents_citadel_draws_in_chat() {
 
 #[tokio::test]
 async fn tamerlane_plays_in_chat_and_a_king_in_the_opponents_citadel_draws() {
-    // Typed pawns step by their square alone; the camel by its letter.
-    let (chat, id, _) = scripted("tamerlane", &["g4", "g7", "Cc4"]).await;
-    assert_eq!(chat.row(&id).await.moves, "g3g4 g8g7 d1c4");
+    // Typed pawns step by their square alone; the camel by its letter; the
+    // black king swaps places with its pawn on g7 (once per game).
+    let (chat, id, _) = scripted("tamerlane", &["g4", "g7", "Cc4", "Kg7"]).await;
+    assert_eq!(chat.row(&id).await.moves, "g3g4 g8g7 d1c4 g9g7");
+    assert!(chat.position(&id).await.fen().contains(" w K - "));
     // A rook may not enter black's citadel a9; the white king may, and draws.
     let fen = "1K9k1/13/13/13/13/4R8/13/13/13/13 w - - 0 1";
     let mut chat = Chat::new("tamerlane-citadel").await;

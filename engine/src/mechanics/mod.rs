@@ -17,6 +17,7 @@
 //! - `bare_king`: a side left with a lone king loses (shatranj).
 //! - `promotion_goal`: the first pawn on the last rank wins (the lessons).
 //! - `royal_leap`: the king's once-per-game leap (chaturanga).
+//! - `royal_swap`: the king's once-per-game swap with an own piece (Tamerlane).
 //! - `restricted_promotion`: promotion only into lost pieces (grand, chaturanga).
 //! - `transform`: capturers becoming what they took (Frankfurt), pieces
 //!   turning back after a move (the whale shogi dolphin).
@@ -39,5 +40,6 @@ mod promotion_goal;
 mod racing;
 mod restricted_promotion;
 mod royal_leap;
+mod royal_swap;
 mod setup_check;
 mod transform;

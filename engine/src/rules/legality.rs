@@ -209,6 +209,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             || def.palace.pass
             || def.palace.bikjang
             || def.royal_leap.is_some()
+            || def.royal_swap
             || def.promotion != PromotionChoice::Any
             || !self.t.simple_attacks
             || self.t.slow_legality

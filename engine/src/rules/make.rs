@@ -32,6 +32,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         pos.halfmove = pos.halfmove.saturating_add(1);
         let pawn = self.def.pieces.get(ty).is_some_and(|p| p.pawn);
         self.note_royal_leap(pos, mv);
+        self.note_royal_swap(pos, mv);
         let mut exploded_at = None;
         match mv.kind {
             MoveKind::Drop => {

@@ -45,7 +45,8 @@ pub struct Position<B: Bits> {
     pub pockets: [[u8; MAX_TYPES]; SIDES],
     /// Checks given by each side (three-check).
     pub checks: [u8; SIDES],
-    /// Bit `s` set: side `s` has made its once-per-game royal leap (chaturanga).
+    /// Bit `s` set: side `s` has made its once-per-game royal leap
+    /// (chaturanga) or king's swap (Tamerlane).
     pub royal_leaps_used: u8,
     /// Palace rules' memory of the last move (Janggi): whether the royals
     /// faced each other before it, and how many passes in a row it ends.

@@ -256,11 +256,14 @@ impl<'a, B: Bits> Rules<'a, B> {
         if self.def.royal_leap.is_some() {
             self.push_royal_leaps(pos, list);
         }
+        if self.def.royal_swap {
+            self.push_royal_swaps(pos, list);
+        }
     }
 
     /// Where the king and rook end up when castling with the rook on `rook`.
     pub fn castling_destinations(&self, king: usize, rook: usize) -> (usize, usize) {
-        if self.def.castling_swap {
+        if self.def.castling_swap || self.def.royal_swap {
             return (rook, king);
         }
         let files = self.t.files as usize;
