@@ -162,10 +162,12 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
             return Err(FenError::TooManyKings(Side(side as u8)));
         }
     }
-    // Squares only kings (the first royal type) may enter hold no other piece.
+    // Squares only kings (the first royal type, and Tamerlane's adventitious
+    // king) may enter hold no other piece.
+    let adventitious = def.pawn_of_pawns.as_ref().map(|pp| pp.becomes);
     for &sq in &def.royal_only {
         if let Some((_, ty)) = pos.piece_at(sq) {
-            if def.royal_type() != Some(ty) {
+            if def.royal_type() != Some(ty) && adventitious != Some(ty) {
                 return Err(FenError::RoyalOnly(def.geometry.name(sq)));
             }
         }
@@ -195,11 +197,23 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
     }
     if let Some(castling) = fields.next() {
         if castling != "-" {
-            for c in castling.chars() {
+            let mut chars = castling.chars();
+            while let Some(c) = chars.next() {
                 match c {
                     'K' if def.royal_swap => pos.royal_leaps_used &= !1,
                     'k' if def.royal_swap => pos.royal_leaps_used &= !2,
-                    _ if def.royal_swap => return Err(FenError::BadCastling(c)),
+                    // The pawn of pawns' stage: `P2` white's, `p1` black's.
+                    'P' | 'p' if def.pawn_of_pawns.is_some() => {
+                        let stage = chars
+                            .next()
+                            .and_then(|d| d.to_digit(10))
+                            .filter(|&d| d <= 4)
+                            .ok_or(FenError::BadCastling(c))?;
+                        pos.pawn_stages[usize::from(c == 'p')] = stage as u8;
+                    }
+                    _ if def.royal_swap || def.pawn_of_pawns.is_some() => {
+                        return Err(FenError::BadCastling(c))
+                    }
                     _ => parse_castling(def, &mut pos, c)?,
                 }
             }
@@ -400,7 +414,8 @@ pub fn write<B: Bits>(def: &VariantDef, pos: &Position<B>, chess960: bool) -> St
 
 /// The castling rights of `pos` as FEN letters (`KQkq`, file letters with
 /// `chess960`; with the king's swap, `K` and `k` for the sides that may
-/// still swap); empty without rights (the FEN writes `-`).
+/// still swap, then `P<stage>` / `p<stage>` for a pawn of pawns under way);
+/// empty without rights (the FEN writes `-`).
 pub(crate) fn castling_field<B: Bits>(
     def: &VariantDef,
     pos: &Position<B>,
@@ -408,11 +423,18 @@ pub(crate) fn castling_field<B: Bits>(
 ) -> String {
     let g = &def.geometry;
     let mut castling = String::new();
-    if def.royal_swap {
+    if def.royal_swap || def.pawn_of_pawns.is_some() {
         // Who may still swap king and piece (Tamerlane), in the castling letters.
         for (side, letter) in [(0, 'K'), (1, 'k')] {
-            if pos.royal_leaps_used & (1 << side) == 0 {
+            if def.royal_swap && pos.royal_leaps_used & (1 << side) == 0 {
                 castling.push(letter);
+            }
+        }
+        // And the pawn of pawns' stage, where it has left stage 0.
+        for (side, letter) in [(0, 'P'), (1, 'p')] {
+            if pos.pawn_stages[side] > 0 {
+                castling.push(letter);
+                castling.push_str(&pos.pawn_stages[side].to_string());
             }
         }
         return castling;

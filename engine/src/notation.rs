@@ -73,6 +73,9 @@ pub fn san_body<B: Bits>(r: &Rules<B>, mv: Move, legal: &[Move]) -> String {
     if piece.pawn {
         if mv.is_capture() {
             s.push((b'a' + g.file_of(from) as u8) as char);
+        } else if g.file_of(from) != g.file_of(mv.to as usize) {
+            // A pawn placed elsewhere (Tamerlane's pawn of pawns): its square.
+            s.push_str(&g.name(from));
         }
     } else {
         s.push(piece.letter.to_ascii_uppercase());

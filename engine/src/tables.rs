@@ -301,6 +301,8 @@ pub struct Zobrist {
     pub promoted: Vec<u64>,
     /// Spent royal leaps, by [`crate::rules::Position::royal_leaps_used`] (0 for none spent).
     pub royal_leaps: [u64; 4],
+    /// The pawn of pawns' stage, per side and stage (stage 0 hashes as 0).
+    pub pawn_stages: [[u64; 5]; SIDES],
 }
 
 /// The compiled tables of a variant, whichever width its board needs.
@@ -679,6 +681,9 @@ impl<B: Bits> Tables<B> {
             checks: [rng.next(), rng.next()],
             promoted: (0..size).map(|_| rng.next()).collect(),
             royal_leaps: [0, rng.next(), rng.next(), rng.next()],
+            pawn_stages: std::array::from_fn(|_| {
+                [0, rng.next(), rng.next(), rng.next(), rng.next()]
+            }),
         };
         Tables {
             board,

@@ -505,6 +505,23 @@ pub struct VariantDef {
     /// (`g2e2`, SAN `Ke2`). Spent like the royal leap
     /// ([`crate::rules::Position::royal_leaps_used`]).
     pub royal_swap: bool,
+    /// Tamerlane's pawn of pawns and its career, if the variant has one.
+    pub pawn_of_pawns: Option<PawnOfPawns>,
+}
+
+/// The pawn of pawns (Tamerlane, `[pawn_of_pawns]` in TOML): reaching its
+/// last rank the first time it stays there, immovable and immune, until its
+/// owner places it (as a move) where it attacks two enemy pieces or one that
+/// cannot move; the second time it goes to its side's `returns` square; the
+/// third time it becomes `becomes` (the adventitious king).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PawnOfPawns {
+    /// Its piece type.
+    pub piece: usize,
+    /// Where it goes on its second arrival, by side.
+    pub returns: [usize; SIDES],
+    /// What it becomes on its third.
+    pub becomes: usize,
 }
 
 impl fmt::Debug for VariantDef {
@@ -708,6 +725,7 @@ struct RawVariant {
     spare_royals: bool,
     #[serde(default)]
     royal_swap: bool,
+    pawn_of_pawns: Option<RawPawnOfPawns>,
     #[serde(default)]
     lines: Vec<String>,
     river: Option<u8>,
@@ -717,6 +735,15 @@ struct RawVariant {
     bikjang: bool,
     counting: Option<RawCounting>,
     boards: Option<u8>,
+}
+
+/// A definition's `[pawn_of_pawns]` table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPawnOfPawns {
+    piece: String,
+    returns: [String; 2],
+    becomes: String,
 }
 
 /// A definition's `[counting]` table.
@@ -1063,6 +1090,35 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         squares("royal_draw", &raw.royal_draw[0], &geometry, &zones)?,
         squares("royal_draw", &raw.royal_draw[1], &geometry, &zones)?,
     ];
+    let pawn_of_pawns = match &raw.pawn_of_pawns {
+        None => None,
+        Some(raw_pp) => {
+            let key = "pawn_of_pawns";
+            let piece = index_of(&raw_pp.piece)
+                .filter(|&i| pieces[i].pawn && pieces[i].promotes_to.is_empty())
+                .ok_or_else(|| err(key, "`piece` must name a pawn that does not promote".into()))?;
+            let becomes = index_of(&raw_pp.becomes)
+                .filter(|&i| pieces[i].royal && raw.spare_royals)
+                .ok_or_else(|| {
+                    err(
+                        key,
+                        "`becomes` must name a royal piece (with `spare_royals`)".into(),
+                    )
+                })?;
+            let mut returns = [0; SIDES];
+            for (side, name) in raw_pp.returns.iter().enumerate() {
+                returns[side] = match geometry.parse(name) {
+                    Some(sq) => sq,
+                    None => return Err(err(key, format!("`{name}` is not a square"))),
+                };
+            }
+            Some(PawnOfPawns {
+                piece,
+                returns,
+                becomes,
+            })
+        }
+    };
     let royal_entry = [
         squares("royal_entry", &raw.royal_entry[0], &geometry, &zones)?,
         squares("royal_entry", &raw.royal_entry[1], &geometry, &zones)?,
@@ -1247,6 +1303,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         royal_entry,
         spare_royals: raw.spare_royals,
         royal_swap: raw.royal_swap,
+        pawn_of_pawns,
     };
     Ok(def)
 }

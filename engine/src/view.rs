@@ -95,6 +95,8 @@ pub enum TamerlaneArt {
     WarEngine,
     /// The prince (the promoted pawn of kings): a coronet.
     Prince,
+    /// The adventitious king (the pawn of pawns crowned): a crescent crown.
+    AdventitiousKing,
 }
 
 impl TamerlaneArt {
@@ -107,6 +109,7 @@ impl TamerlaneArt {
             "camel" => TamerlaneArt::Camel,
             "war-engine" => TamerlaneArt::WarEngine,
             "prince" => TamerlaneArt::Prince,
+            "adventitious-king" => TamerlaneArt::AdventitiousKing,
             _ => return None,
         })
     }

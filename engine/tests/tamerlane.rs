@@ -120,13 +120,12 @@ fn typed_pawns_promote_into_their_own_piece() {
     g.play_text("c10").unwrap();
     assert!(g.fen().starts_with("2R8k1/"), "{}", g.fen());
     // The pawn of pawns is not promoted: it reaches the last rank as a pawn
-    // and stays there without a move.
+    // and waits there (its career: the next test).
     let mut g = game(&with_kings("2P10/13/13/13/13/13/13/13"));
     assert_eq!(targets(&g, "c9"), ["c10"]);
     g.play_text("c10").unwrap();
     assert!(g.fen().starts_with("2P8k1/"), "{}", g.fen());
-    let g = game("2P8k1/13/13/13/13/13/13/13/13/11K1 w - - 0 1");
-    assert!(targets(&g, "c10").is_empty());
+    assert!(g.fen().contains(" b P1 - "), "{}", g.fen());
 }
 
 #[test]
@@ -270,4 +269,46 @@ fn the_king_swaps_places_with_an_own_piece_once_per_game() {
     // Without the right in the FEN (`-`), no swap at all.
     let g = game("11k1/13/9r3/13/10G2/13/4U8/13/13/1R4K6 w - - 0 1");
     assert!(!legal(&g).contains(&"g1b1".to_string()));
+}
+
+#[test]
+fn the_pawn_of_pawns_waits_immune_is_placed_is_sent_back_and_is_crowned() {
+    // Waiting on f10 (stage 1, `P1` in the FEN): a black picket b10, rook
+    // h10, knights h6 and j6.
+    let waiting = "1t3P1r3k1/13/13/13/7n1n3/13/13/13/13/11K1";
+    // Black's rook may not take it.
+    let g = game(&format!("{waiting} b P1 - 0 1"));
+    assert!(!legal(&g).contains(&"h10f10".to_string()));
+    assert!(legal(&g).contains(&"h10g10".to_string()));
+    // White may place it where it attacks two pieces (i5: h6 and j6), or
+    // one that then cannot move (c9: the picket on b10, whose only line
+    // the placed pawn closes), not where it attacks one that can (g5: h6).
+    let mut g = game(&format!("{waiting} w P1 - 0 1"));
+    let placements = targets(&g, "f10");
+    assert!(placements.contains(&"i5".to_string()), "{placements:?}");
+    assert!(placements.contains(&"c9".to_string()), "{placements:?}");
+    assert!(!placements.contains(&"g5".to_string()), "{placements:?}");
+    assert_eq!(placements.len(), 2, "{placements:?}");
+    // Typed with its square; it then moves as a pawn (stage 2).
+    let played = g.play_text("f10c9").unwrap();
+    assert_eq!(played.san, "f10c9");
+    assert!(g.fen().contains(" b P2 - "), "{}", g.fen());
+    // Without the stage in the FEN it is an ordinary pawn on the last rank.
+    let g = game(&format!("{waiting} w - - 0 1"));
+    assert!(targets(&g, "f10").is_empty());
+
+    // Second arrival: sent back to g3 (the black knight there is removed).
+    let mut g = game("11k1/4P8/13/13/13/13/13/6n6/13/11K1 w P2 - 0 1");
+    g.play_text("e10").unwrap();
+    let fen = g.fen();
+    assert!(fen.starts_with("11k1/13/"), "{fen}");
+    assert!(fen.contains("/6P6/") && fen.contains(" b P3 - "), "{fen}");
+    // Third arrival: the adventitious king, a second royal piece.
+    let mut g = game("11k1/4P8/13/13/13/13/13/13/13/11K1 w P3 - 0 1");
+    g.play_text("e10").unwrap();
+    assert!(
+        g.fen().starts_with("4A6k1/") && g.fen().contains(" b P4 - "),
+        "{}",
+        g.fen()
+    );
 }

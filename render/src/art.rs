@@ -377,7 +377,7 @@ mod tests {
     use crate::theme::Theme;
     use kodex_engine::TamerlaneArt;
 
-    /// Tamerlane's 22 piece types at the smallest square size (40 px): every two
+    /// Tamerlane's 23 piece types at the smallest square size (40 px): every two
     /// silhouettes differ in many pixels, so none is told apart by colour or
     /// a letter alone.
     #[test]
@@ -390,6 +390,7 @@ mod tests {
             TamerlaneArt::Camel,
             TamerlaneArt::WarEngine,
             TamerlaneArt::Prince,
+            TamerlaneArt::AdventitiousKing,
         ];
         let mut arts = vec![Art::King, Art::Rook, Art::Knight, Art::Ferz, Art::Alfil];
         arts.extend(pieces.map(Art::Tamerlane));
@@ -404,11 +405,11 @@ mod tests {
         pawns.extend(
             pieces
                 .into_iter()
-                .filter(|p| *p != TamerlaneArt::Prince)
+                .filter(|p| !matches!(p, TamerlaneArt::Prince | TamerlaneArt::AdventitiousKing))
                 .map(PawnOfArt::Tamerlane),
         );
         arts.extend(pawns.into_iter().map(Art::PawnOf));
-        assert_eq!(arts.len(), 22);
+        assert_eq!(arts.len(), 23);
         let theme = Theme::green();
         let masks: Vec<Vec<bool>> = arts
             .iter()
@@ -467,6 +468,7 @@ mod tests {
             Art::Tamerlane(TamerlaneArt::Camel),
             Art::Tamerlane(TamerlaneArt::WarEngine),
             Art::Tamerlane(TamerlaneArt::Prince),
+            Art::Tamerlane(TamerlaneArt::AdventitiousKing),
             Art::PawnOf(kodex_engine::PawnOfArt::Pawn),
             Art::PawnOf(kodex_engine::PawnOfArt::Tamerlane(TamerlaneArt::Camel)),
         ] {

@@ -1,6 +1,6 @@
 //! Tamerlane chess art, drawn for Kodex in the house style of [`crate::art`]
 //! (a 100 × 100 box, the piece standing on y = 89, classes `b` body, `d`
-//! detail, `k` dark-only detail, `e` solid detail): the six pieces without a
+//! detail, `k` dark-only detail, `e` solid detail): the seven pieces without a
 //! classical drawing, each with its own silhouette, and the typed pawns as
 //! small copies of their pieces on a pawn's round base, as the seed's
 //! diagram shows them.
@@ -71,6 +71,15 @@ const PRINCE: &str = r#"
 <path class="d" d="M34.5 66 C44 63 56 63 65.5 66 M31 50 H69"/>
 "#;
 
+/// The adventitious king: a king's body under a tall crown with a crescent.
+const ADVENTITIOUS_KING: &str = r#"
+<path class="b" d="M30.5 81 C32 75 33.5 70.5 34.5 66 H65.5 C66.5 70.5 68 75 69.5 81 Z"/>
+<path class="b" d="M34.5 66 C27 57 26 48 30 40 H70 C74 48 73 57 65.5 66 Z"/>
+<path class="b" d="M32 40 L36 24 H64 L68 40 Z"/>
+<path class="b" d="M43 21 C39 13 44 5 53 4 C47 8 46 15 51 20 C54 22 58 22 61 20 C58 25 49 26 43 21 Z"/>
+<path class="d" d="M34.5 66 C44 63 56 63 65.5 66 M35 32 H65"/>
+"#;
+
 /// The drawing of a Tamerlane piece.
 pub(crate) fn drawing(piece: TamerlaneArt) -> String {
     let body = match piece {
@@ -80,6 +89,7 @@ pub(crate) fn drawing(piece: TamerlaneArt) -> String {
         TamerlaneArt::Camel => CAMEL,
         TamerlaneArt::WarEngine => WAR_ENGINE,
         TamerlaneArt::Prince => PRINCE,
+        TamerlaneArt::AdventitiousKing => ADVENTITIOUS_KING,
     };
     format!("{PLATE}{body}")
 }

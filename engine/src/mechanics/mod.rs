@@ -18,6 +18,7 @@
 //! - `promotion_goal`: the first pawn on the last rank wins (the lessons).
 //! - `royal_leap`: the king's once-per-game leap (chaturanga).
 //! - `royal_swap`: the king's once-per-game swap with an own piece (Tamerlane).
+//! - `pawn_of_pawns`: Tamerlane's pawn of pawns and its three arrivals.
 //! - `restricted_promotion`: promotion only into lost pieces (grand, chaturanga).
 //! - `transform`: capturers becoming what they took (Frankfurt), pieces
 //!   turning back after a move (the whale shogi dolphin).
@@ -36,6 +37,7 @@ mod extinction;
 mod house_rules;
 pub mod palace;
 mod partner_pockets;
+mod pawn_of_pawns;
 mod promotion_goal;
 mod racing;
 mod restricted_promotion;

@@ -12,7 +12,7 @@ use crate::rules::{Position, Rules};
 impl<'a, B: Bits> Rules<'a, B> {
     /// The swaps the side to move may still make (pseudo-legal: the king's
     /// safety on its new square is checked with every other move). A pawn
-    /// never lands on its promotion zone by a swap.
+    /// never lands on its promotion zone or last rank by a swap.
     pub(crate) fn push_royal_swaps(&self, pos: &Position<B>, list: &mut MoveList) {
         let Some(king_type) = self.royal_type() else {
             return;
@@ -32,7 +32,10 @@ impl<'a, B: Bits> Rules<'a, B> {
             let Some(ty) = self.type_at(pos, square) else {
                 continue;
             };
-            if self.t.pieces[ty][us].promotion_zone.has(king) {
+            let last_rank = self.relative_rank(us, king) >= self.def.promotion_rank;
+            if self.t.pieces[ty][us].promotion_zone.has(king)
+                || (self.def.pieces[ty].pawn && last_rank)
+            {
                 continue;
             }
             list.push(Move {

@@ -210,6 +210,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             || def.palace.bikjang
             || def.royal_leap.is_some()
             || def.royal_swap
+            || def.pawn_of_pawns.is_some()
             || def.promotion != PromotionChoice::Any
             || !self.t.simple_attacks
             || self.t.slow_legality

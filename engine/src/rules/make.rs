@@ -154,6 +154,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                 }
             }
         }
+        self.advance_pawn_of_pawns(pos, mv);
         self.age_promotions(pos, mv);
         self.count_check(pos, us, them);
         pos.side = them as u8;

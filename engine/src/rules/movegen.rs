@@ -109,7 +109,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         let them = 1 - us;
         let occupied = pos.occupied();
         let empty = t.board & !occupied;
-        let enemy = pos.by_side[them];
+        let enemy = pos.by_side[them] & !self.waiting_pawn(pos, them);
         for ty in 0..self.types() {
             let ours = pos.by_type[ty] & pos.by_side[us];
             if ours.is_empty() {
@@ -258,6 +258,9 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         if self.def.royal_swap {
             self.push_royal_swaps(pos, list);
+        }
+        if self.def.pawn_of_pawns.is_some() {
+            self.push_placements(pos, list);
         }
     }
 
