@@ -60,24 +60,32 @@ const WAR_ENGINE: &str = r#"
 <circle class="e" cx="66" cy="76" r="2.4"/>
 "#;
 
+/// The foot of the royal pieces (as the king's), under their bodies.
+const ROYAL_FOOT: &str = r#"
+<path class="b" d="M30.5 81 C32 75 33.5 70.5 34.5 66 H65.5 C66.5 70.5 68 75 69.5 81 Z"/>
+<path class="d" d="M34.5 66 C44 63 56 63 65.5 66"/>
+"#;
+
+/// The round base of a pawn, on which a typed pawn's small piece stands.
+const PAWN_BASE: &str =
+    r#"<path class="b" d="M25 88.5 C25 80 31 75.5 38.5 74 L61.5 74 C69 75.5 75 80 75 88.5 Z"/>"#;
+
 /// The prince: a coronet of three points and pearls over a king's body, no cross.
 const PRINCE: &str = r#"
-<path class="b" d="M30.5 81 C32 75 33.5 70.5 34.5 66 H65.5 C66.5 70.5 68 75 69.5 81 Z"/>
 <path class="b" d="M34.5 66 C28 58 26 50 29 43 H71 C74 50 72 58 65.5 66 Z"/>
 <path class="b" d="M29 43 L27 20 L39 32 L50 14 L61 32 L73 20 L71 43 Z"/>
 <circle class="b" cx="27" cy="17" r="4"/>
 <circle class="b" cx="50" cy="11" r="4"/>
 <circle class="b" cx="73" cy="17" r="4"/>
-<path class="d" d="M34.5 66 C44 63 56 63 65.5 66 M31 50 H69"/>
+<path class="d" d="M31 50 H69"/>
 "#;
 
 /// The adventitious king: a king's body under a tall crown with a crescent.
 const ADVENTITIOUS_KING: &str = r#"
-<path class="b" d="M30.5 81 C32 75 33.5 70.5 34.5 66 H65.5 C66.5 70.5 68 75 69.5 81 Z"/>
 <path class="b" d="M34.5 66 C27 57 26 48 30 40 H70 C74 48 73 57 65.5 66 Z"/>
 <path class="b" d="M32 40 L36 24 H64 L68 40 Z"/>
 <path class="b" d="M43 21 C39 13 44 5 53 4 C47 8 46 15 51 20 C54 22 58 22 61 20 C58 25 49 26 43 21 Z"/>
-<path class="d" d="M34.5 66 C44 63 56 63 65.5 66 M35 32 H65"/>
+<path class="d" d="M35 32 H65"/>
 "#;
 
 /// The drawing of a Tamerlane piece.
@@ -88,8 +96,8 @@ pub(crate) fn drawing(piece: TamerlaneArt) -> String {
         TamerlaneArt::Picket => PICKET,
         TamerlaneArt::Camel => CAMEL,
         TamerlaneArt::WarEngine => WAR_ENGINE,
-        TamerlaneArt::Prince => PRINCE,
-        TamerlaneArt::AdventitiousKing => ADVENTITIOUS_KING,
+        TamerlaneArt::Prince => return format!("{PLATE}{PRINCE}{ROYAL_FOOT}"),
+        TamerlaneArt::AdventitiousKing => return format!("{PLATE}{ADVENTITIOUS_KING}{ROYAL_FOOT}"),
     };
     format!("{PLATE}{body}")
 }
@@ -98,7 +106,7 @@ pub(crate) fn drawing(piece: TamerlaneArt) -> String {
 /// size on a pawn's round base.
 pub(crate) fn pawn_of(piece: &str) -> String {
     format!(
-        r#"<path class="b" d="M25 88.5 C25 80 31 75.5 38.5 74 L61.5 74 C69 75.5 75 80 75 88.5 Z"/>
+        r#"{PAWN_BASE}
 <g transform="translate(50 76) scale(0.66) translate(-50 -89)">{piece}</g>"#
     )
 }
@@ -106,7 +114,7 @@ pub(crate) fn pawn_of(piece: &str) -> String {
 /// The pawn of pawns: two small pawns side by side on the pawn's base.
 pub(crate) fn pawn_of_pawns(pawn: &str) -> String {
     format!(
-        r#"<path class="b" d="M25 88.5 C25 80 31 75.5 38.5 74 L61.5 74 C69 75.5 75 80 75 88.5 Z"/>
+        r#"{PAWN_BASE}
 <g transform="translate(37 76) scale(0.55) translate(-50 -89)">{pawn}</g>
 <g transform="translate(63 76) scale(0.55) translate(-50 -89)">{pawn}</g>"#
     )
