@@ -354,4 +354,16 @@ async fn tamerlane_plays_in_chat_and_a_king_in_the_opponents_citadel_draws() {
     let out = chat.say("alice: /move Ka9").await;
     assert!(has(&out, "draw"), "{out:#?}");
     assert_result(&chat, &id, "1/2-1/2", "citadel").await;
+    // The pawn of pawns waiting on f10 (P1) is placed on c9, where the
+    // black picket on b10 it attacks can no longer move.
+    let fen = "1t3P5k1/13/13/13/13/13/13/13/13/11K1 w P1 - 0 1";
+    let mut chat = Chat::new("tamerlane-pawn-of-pawns").await;
+    let out = chat
+        .say(&format!("alice: /play tamerlane @bob white fen:{fen}"))
+        .await;
+    let id = game_id(&out);
+    chat.say(&format!("bob: /accept {id}")).await;
+    let out = chat.say("alice: /move f10c9").await;
+    assert!(has(&out, "alice played f10c9"), "{out:#?}");
+    assert!(chat.position(&id).await.fen().contains(" b P2 - "));
 }
