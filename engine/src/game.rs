@@ -802,6 +802,14 @@ impl Game {
     /// position's side to move (see [`VariantDef::side_of_seat`]).
     pub fn seat_to_move(&self) -> usize {
         let seats = self.variant.players().max(1);
+        if self.variant.0.pieces.iter().any(|p| p.seat.is_some()) {
+            // Pieces owned by seats: the move number says which seat of the
+            // side is on turn, as the rules read it (also from a FEN).
+            return with_state!(self, s, _r => {
+                let pos = s.current();
+                pos.side as usize + 2 * crate::mechanics::seat_on_turn(pos, pos.side as usize)
+            });
+        }
         let first = with_state!(self, s, _r => s.positions[0].side as usize);
         (first + self.history.len()) % seats
     }
