@@ -362,3 +362,33 @@ fn random_games_never_panic_and_always_end() {
 fn many_random_games_never_panic_and_always_end() {
     random_games(1000, 1000);
 }
+
+/// A short game from the start (all four players helping): white-1's queen
+/// mates black-1, black-1 passes, white-2 takes the king with white-1's
+/// queen, and white-2's queen mates black-2, the second black king.
+const SHORT_GAME: [&str; 15] = [
+    "h2h3", "i13i12", "b7d7", "m4l4", // round 1
+    "g1k5", "j13j11", "a8d5", "m6l6", // round 2
+    "k5k11", "pass", "k11h14", "m11l11", // round 3: the first mate and the capture
+    "h1h2", "g13g12", "d5l5", // round 4: the second mate
+];
+
+#[test]
+fn a_short_game_from_the_start_ends_with_the_second_black_king_mated() {
+    let mut game = start();
+    let mut sans = Vec::new();
+    for mv in SHORT_GAME {
+        assert!(game.outcome().is_none(), "over before {mv}");
+        let played = game
+            .play_text(mv)
+            .unwrap_or_else(|e| panic!("{mv}: {e:?} (legal: {:?})", legal(&game)));
+        sans.push(played.san);
+    }
+    assert_eq!(sans[8..11], ["Qk11+", "pass", "Qxh14"]);
+    assert_eq!(sans[14], "Ql5#");
+    let outcome = game.outcome().expect("over");
+    assert_eq!(
+        (outcome.winner(), outcome.reason),
+        (Some(Team(0)), Reason::Checkmate)
+    );
+}

@@ -784,22 +784,39 @@ fn with_jump_marks(mut view: View, game: &Game, event: &Event) -> View {
 }
 
 /// A monospace board: upper case for the first side, lower case for the
-/// second, `.` empty, `?` fog. Drawn from `bottom`'s side.
+/// second, `.` empty, `?` fog. Drawn from `bottom`'s seat, turned as the
+/// image is: seats 0 and 1 from south and north, seats 2 and 3 of a game of
+/// four from west and east (rows are then files, columns ranks).
 pub(crate) fn text_board(view: &View, bottom: Side) -> String {
-    let files: Vec<u8> = if bottom == Side::WHITE {
-        (0..view.files).collect()
+    let (files, ranks) = (view.files, view.ranks);
+    let seat = bottom.0 % 4;
+    let turned = seat >= 2;
+    let (rows, columns) = if turned {
+        (files, ranks)
     } else {
-        (0..view.files).rev().collect()
+        (ranks, files)
     };
-    let ranks: Vec<u8> = if bottom == Side::WHITE {
-        (0..view.ranks).rev().collect()
-    } else {
-        (0..view.ranks).collect()
+    // The cell (file, rank) at a row from the top and a column from the left.
+    let cell_at = |row: u8, column: u8| match seat {
+        0 => (column, ranks - 1 - row),
+        1 => (files - 1 - column, row),
+        2 => (files - 1 - row, ranks - 1 - column),
+        _ => (row, column),
     };
+    let file_letter = |file: u8| ((b'a' + file) as char).to_string();
+    // Two-digit rank numbers under the columns need wider cells.
+    let width = if turned { 3 } else { 2 };
     let mut out = String::from("```\n");
-    for rank in ranks {
-        out.push_str(&format!("{:>2} ", rank as u32 + 1));
-        for &file in &files {
+    for row in 0..rows {
+        let (file, rank) = cell_at(row, 0);
+        let label = if turned {
+            file_letter(file)
+        } else {
+            (rank as u32 + 1).to_string()
+        };
+        let mut line = format!("{label:>2} ");
+        for column in 0..columns {
+            let (file, rank) = cell_at(row, column);
             let cell = match view.at(file, rank) {
                 SquareView::Absent => ' ',
                 SquareView::Empty => '.',
@@ -809,18 +826,26 @@ pub(crate) fn text_board(view: &View, bottom: Side) -> String {
                 }
                 SquareView::Piece(piece) => piece.letter.to_ascii_lowercase(),
             };
-            out.push(cell);
-            out.push(' ');
+            line.push_str(&format!("{cell:<width$}"));
         }
-        out.pop();
+        // The last cell's padding goes (a missing square stays a space).
+        line.truncate(line.len() - (width - 1));
+        out.push_str(&line);
         out.push('\n');
     }
-    out.push_str("   ");
-    let letters: Vec<String> = files
-        .iter()
-        .map(|&f| ((b'a' + f) as char).to_string())
+    let labels: Vec<String> = (0..columns)
+        .map(|column| {
+            let (file, rank) = cell_at(0, column);
+            let label = if turned {
+                (rank as u32 + 1).to_string()
+            } else {
+                file_letter(file)
+            };
+            format!("{label:<width$}")
+        })
         .collect();
-    out.push_str(&letters.join(" "));
+    out.push_str("   ");
+    out.push_str(labels.concat().trim_end());
     // Pockets (crazyhouse) are public: "in hand: white P N · black p".
     if !view.pockets.is_empty() {
         let hands: Vec<String> = view
