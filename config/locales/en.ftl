@@ -410,3 +410,8 @@ notation-set = From now on your moves are shown with { $notation ->
        *[auto] the piece letters of your language
     }.
 error-bad-notation = Notation: /notation ru (Кр Ф Л С К), /notation en (K Q R B N) or /notation auto (by your language).
+
+## Four-handed chess (issue 13): turns the seat rules force.
+fourplayer-mated = { $player }'s king is checkmated: send “pass”, and the next player must capture it.
+fourplayer-no-move = { $player } has no legal move: send “pass”.
+fourplayer-take-king = { $player } must capture the mated king.

@@ -410,3 +410,8 @@ notation-set = Теперь ваши ходы показываются { $notati
        *[auto] буквами фигур вашего языка
     }.
 error-bad-notation = Нотация: /notation ru (Кр Ф Л С К), /notation en (K Q R B N) или /notation auto (по вашему языку).
+
+## Шахматы вчетвером (issue 13): ходы, которые вынуждают правила мест.
+fourplayer-mated = Королю игрока { $player } мат: отправьте «пас», а следующий игрок должен побить короля.
+fourplayer-no-move = У игрока { $player } нет ходов: отправьте «пас».
+fourplayer-take-king = { $player } должен побить заматованного короля.

@@ -813,6 +813,12 @@ impl Game {
         let first = with_state!(self, s, _r => s.positions[0].side as usize);
         (first + self.history.len()) % seats
     }
+    /// What the seat on turn is left to do by the rules of pieces owned by
+    /// seats (four-handed chess): pass, or take a mated king. `None` in an
+    /// ordinary turn and in every other variant.
+    pub fn forced_turn(&self) -> Option<crate::ForcedTurn> {
+        with_state!(self, s, r => r.forced_turn(s.current(), &s.legal))
+    }
     /// What `audience` is told about the last half-move, by the variant's
     /// visibility policy: in hidden-information games only the mover learns
     /// the move; in fog only the side in check learns of the check; in

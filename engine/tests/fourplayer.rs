@@ -4,7 +4,7 @@
 
 mod common;
 use common::legal;
-use kodex_engine::{Game, Reason, Registry, Start, Team};
+use kodex_engine::{ForcedTurn, Game, Reason, Registry, Start, Team};
 
 /// A FEN of the 14×14 cross from `(square, letter)` pieces (holes count as
 /// empty squares in FEN), white to move in full move `fullmove`.
@@ -254,12 +254,15 @@ fn the_first_mated_king_is_taken_and_the_second_mate_ends_the_game() {
     // Black-1 is mated: its only move is a pass.
     assert_eq!(game.seat_to_move(), 1);
     assert_eq!(legal(&game), ["h14h14"]);
+    assert_eq!(game.forced_turn(), Some(ForcedTurn::Mated));
     let pass = game.play_text("pass").expect("the mated player passes");
     assert_eq!(pass.san, "pass");
     // White-2 must take the mated king, here with white-1's rook outside the centre.
     assert_eq!(game.seat_to_move(), 2);
     assert_eq!(legal(&game), ["d14h14"]);
+    assert_eq!(game.forced_turn(), Some(ForcedTurn::TakeMatedKing));
     play(&mut game, &["d14h14"]);
+    assert_eq!(game.forced_turn(), None);
     assert!(game.outcome().is_none(), "one black king is left");
     assert!(!game.fen().contains('k'), "{}", game.fen());
     // Play goes on: black-2, white-1, and the kingless black-1 with its pawns.
@@ -291,7 +294,9 @@ fn a_player_who_cannot_move_passes() {
     ];
     let mut game = game(&fen(&pieces, true, 1));
     assert_eq!(legal(&game), ["h14h14"]);
+    assert_eq!(game.forced_turn(), Some(ForcedTurn::NoMove));
     play(&mut game, &["pass"]);
+    assert_eq!(game.forced_turn(), None);
     assert_eq!(game.seat_to_move(), 2);
     assert!(game.outcome().is_none());
     // The king was not in check: white-2 plays on as usual.

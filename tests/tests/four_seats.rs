@@ -246,10 +246,15 @@ async fn a_four_handed_game_with_a_captured_king() {
     // Alice mates bob's king; bob can only pass.
     let out = console.line("alice: /move Qk11").await;
     assert!(has(&out, "alice played Qk11+"), "{out:#?}");
+    assert!(
+        has(&out, "bob's king is checkmated: send “pass”"),
+        "{out:#?}"
+    );
     let out = console.line("bob: /move g12").await;
     assert!(has(&out, "not legal"), "{out:#?}");
     let out = console.line("bob: /move pass").await;
     assert!(has(&out, "bob played pass"), "{out:#?}");
+    assert!(has(&out, "carol must capture the mated king"), "{out:#?}");
     // Carol must take the mated king, with alice's queen.
     let out = console.line("carol: /move b8c8").await;
     assert!(has(&out, "not legal"), "{out:#?}");

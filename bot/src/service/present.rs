@@ -14,7 +14,7 @@ use crate::i18n::Lang;
 use crate::store::{GameResult, GameRow, Status};
 use crate::time::Millis;
 use kodex_engine::{
-    Announcement, Audience, CheckDirection, Game, Side, SquareView, View, Visibility,
+    Announcement, Audience, CheckDirection, ForcedTurn, Game, Side, SquareView, View, Visibility,
 };
 use kodex_render::Decor;
 
@@ -489,14 +489,26 @@ impl Service {
 
     /// "k7m2 · move 3 · bob (black) to move".
     pub(crate) fn turn_text(&self, lang: Lang, row: &GameRow, game: &Game) -> String {
-        self.text(
+        let player = row.player_name(game.seat_to_move()).to_owned();
+        let mut text = self.text(
             lang,
             &Msg::new("turn")
                 .arg("id", row.id.clone())
                 .arg("number", game.fullmove_number() as i64)
-                .arg("player", row.player_name(game.seat_to_move()).to_owned())
+                .arg("player", player.clone())
                 .arg("color", self.color_name(lang, game.side_to_move().index())),
-        )
+        );
+        // Four-handed chess: a mated king, a turn without a move, a king to take.
+        if let Some(forced) = game.forced_turn() {
+            let key = match forced {
+                ForcedTurn::Mated => "fourplayer-mated",
+                ForcedTurn::NoMove => "fourplayer-no-move",
+                ForcedTurn::TakeMatedKing => "fourplayer-take-king",
+            };
+            text.push(' ');
+            text.push_str(&self.text(lang, &Msg::new(key).arg("player", player)));
+        }
+        text
     }
 
     /// How many seats the game has (two before its seats are filled).

@@ -43,5 +43,6 @@ mod restricted_promotion;
 mod royal_leap;
 mod seats;
 pub(crate) use seats::seat_on_turn;
+pub use seats::ForcedTurn;
 mod setup_check;
 mod transform;

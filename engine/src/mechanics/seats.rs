@@ -15,6 +15,18 @@ use crate::moves::{Move, MoveKind, MoveList};
 use crate::rules::{pieces_of_types, Position, Rules};
 use crate::tables::SeatTables;
 
+/// A turn a seat rule leaves one thing to do (see [`Rules::forced_turn`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum ForcedTurn {
+    /// The seat on turn is mated (its side has another king): it passes,
+    /// and the next player takes its king.
+    Mated,
+    /// The seat on turn has no move, but is not in check: it passes.
+    NoMove,
+    /// The seat on turn must take the king mated on the turn before.
+    TakeMatedKing,
+}
+
 /// The seat (0: the side's first, 1: its second) of `side` on turn in
 /// `pos` or, for the side that just moved, the seat that made that move.
 /// The first seats move in odd-numbered full moves, the second in even ones.
@@ -124,8 +136,24 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
     }
 
-    /// Whether `mv` is a seat's pass (see [`Rules::keep_seat_moves`]).
-    pub fn is_seat_pass(&self, mv: Move) -> bool {
-        self.t.seats.is_some() && is_pass(mv)
+    /// What the seat on turn is left to do by the seat rules, given the
+    /// `legal` moves of `pos`: pass (mated, or without a move), or take the
+    /// mated king. `None`: an ordinary turn.
+    pub fn forced_turn(&self, pos: &Position<B>, legal: &[Move]) -> Option<ForcedTurn> {
+        self.t.seats.as_ref()?;
+        let us = pos.side as usize;
+        match legal {
+            [] => None,
+            [mv] if is_pass(*mv) => Some(if self.in_check(pos, us) {
+                ForcedTurn::Mated
+            } else {
+                ForcedTurn::NoMove
+            }),
+            moves => {
+                let mated = self.royals(pos, 1 - us);
+                (mated.any() && moves.iter().all(|m| mated.has(m.to as usize)))
+                    .then_some(ForcedTurn::TakeMatedKing)
+            }
+        }
     }
 }
