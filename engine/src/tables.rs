@@ -294,6 +294,9 @@ pub struct Zobrist {
     pub promoted: Vec<u64>,
     /// Spent royal leaps, by [`crate::rules::Position::royal_leaps_used`] (0 for none spent).
     pub royal_leaps: [u64; 4],
+    /// The second seat of a side on turn (pieces owned by seats): the same
+    /// board with the other partner to move is another position.
+    pub second_seat: u64,
 }
 
 /// The compiled tables of a variant, whichever width its board needs.
@@ -698,6 +701,7 @@ impl<B: Bits> Tables<B> {
             checks: [rng.next(), rng.next()],
             promoted: (0..size).map(|_| rng.next()).collect(),
             royal_leaps: [0, rng.next(), rng.next(), rng.next()],
+            second_seat: rng.next(),
         };
         Tables {
             board,

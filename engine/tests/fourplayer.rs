@@ -397,3 +397,30 @@ fn a_short_game_from_the_start_ends_with_the_second_black_king_mated() {
         (Some(Team(0)), Reason::Checkmate)
     );
 }
+
+#[test]
+fn the_same_board_with_the_other_partner_to_move_is_another_position() {
+    let mut pieces = KINGS.to_vec();
+    pieces.push(("e2", 'P'));
+    let first = game(&fen(&pieces, false, 1));
+    let second = game(&fen(&pieces, false, 2));
+    assert_eq!((first.seat_to_move(), second.seat_to_move()), (0, 2));
+    assert_ne!(first.search_board().hash(), second.search_board().hash());
+    // The search keeps the hash move by move, passes included.
+    let origin = start();
+    let mut board = origin.search_board();
+    let mut replay = start();
+    for mv in SHORT_GAME {
+        let played = replay.parse_move(mv).expect("legal");
+        let mut list = kodex_engine::moves::MoveList::new();
+        board.legal_moves_into(&mut list);
+        let raw = list
+            .iter()
+            .copied()
+            .find(|&raw| replay.uci(raw.into()) == replay.uci(played))
+            .expect("the search sees the move");
+        board.make(raw);
+        replay.play(played);
+        assert_eq!(board.hash(), board.hash_from_scratch(), "after {mv}");
+    }
+}
