@@ -396,6 +396,14 @@ fn a_short_game_from_the_start_ends_with_the_second_black_king_mated() {
         (outcome.winner(), outcome.reason),
         (Some(Team(0)), Reason::Checkmate)
     );
+    // The record numbers rounds of the four seats.
+    let pgn = game.pgn(&[], "1-0").replace('\n', " ");
+    assert!(
+        pgn.contains(
+            "1. h3 i12 d7 l4 2. Qk5 j11 Qad5 l6 3. Qk11+ pass Qxh14 l11 4. Kh2 g12 Ql5# 1-0"
+        ),
+        "{pgn}"
+    );
 }
 
 #[test]
