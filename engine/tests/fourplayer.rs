@@ -322,6 +322,7 @@ fn random_games(games: u64, seed: u64) {
     let variant = registry.get("fourplayer").expect("built in");
     let mut ended_by_mate = 0;
     let mut passes = 0;
+    let mut kings_taken = 0;
     for g in 0..games {
         let mut rng = SplitMix(seed + g);
         let mut game = Game::new(variant, Start::Standard).expect("start");
@@ -343,6 +344,9 @@ fn random_games(games: u64, seed: u64) {
             if game.san(mv) == "pass" {
                 passes += 1;
             }
+            if game.forced_turn() == Some(ForcedTurn::TakeMatedKing) {
+                kings_taken += 1;
+            }
             game.play(mv);
             plies += 1;
             assert!(plies < 20_000, "game {g} does not end: {}", game.fen());
@@ -354,7 +358,11 @@ fn random_games(games: u64, seed: u64) {
             ended_by_mate += 1;
         }
     }
-    eprintln!("{ended_by_mate} of {games} games ended by mate; {passes} passes");
+    eprintln!(
+        "{ended_by_mate} of {games} games ended by mate; {passes} passes; {kings_taken} mated kings taken"
+    );
+    // Random play reaches the rule of the mated king (the seeds are fixed).
+    assert!(kings_taken > 0, "no mated king was taken in {games} games");
 }
 
 #[test]
