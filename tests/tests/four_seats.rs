@@ -271,6 +271,13 @@ async fn a_four_handed_game_with_a_captured_king() {
         row
     };
     assert!(position.move_list().contains(&"k11h14"));
+    // A restart replays the record, the pass and the taken king included.
+    drop(console);
+    drop(service);
+    let service = Service::open(&config, Registry::builtin(), ManualTime::new(EPOCH))
+        .await
+        .expect("service opens again");
+    let mut console = Console::new(service.clone(), config.boards.dir.clone());
     // The game goes on; bob, without a king, plays his pawns.
     for (who, mv) in [("dave", "l11"), ("alice", "Kh2"), ("bob", "g12")] {
         let out = console.line(&format!("{who}: /move {mv}")).await;
