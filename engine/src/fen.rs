@@ -7,7 +7,7 @@ use crate::bitboard::Bits;
 pub use crate::error::FenError;
 use crate::rules::Position;
 use crate::side::Side;
-use crate::tables::{relative_rank, MAX_TYPES, SIDES};
+use crate::tables::{relative_line, MAX_TYPES, SIDES};
 use crate::variant::{PromotionChoice, VariantDef};
 use std::fmt::Write;
 
@@ -186,7 +186,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         if piece.pawn && !piece.promotes_to.is_empty() {
             for side in 0..SIDES {
                 for sq in (pos.by_type[ty] & pos.by_side[side]).squares() {
-                    if relative_rank(def, side, sq) >= lowest {
+                    if relative_line(def, piece, side, sq) >= lowest {
                         return Err(FenError::PawnOnPromotionRank);
                     }
                 }

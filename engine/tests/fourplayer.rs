@@ -440,3 +440,20 @@ fn the_same_board_with_the_other_partner_to_move_is_another_position() {
         assert_eq!(board.hash(), board.hash_from_scratch(), "after {mv}");
     }
 }
+
+#[test]
+fn a_pawn_stands_anywhere_but_on_its_own_promotion_edge() {
+    let registry = Registry::builtin();
+    let variant = registry.get("fourplayer").expect("built in");
+    let with = |extra: (&str, char)| {
+        let mut pieces = KINGS.to_vec();
+        pieces.push(extra);
+        Game::new(variant, Start::Fen(fen(&pieces, false, 1))).is_ok()
+    };
+    // White-2's pawn may have strayed to rank 14, white-1's to file n.
+    assert!(with(("e14", 'S')));
+    assert!(with(("n9", 'P')));
+    // Neither may stand on its own promotion edge.
+    assert!(!with(("n9", 'S')));
+    assert!(!with(("e14", 'P')));
+}
