@@ -114,7 +114,10 @@ pub fn san<B: Bits>(r: &Rules<B>, pos: &Position<B>, mv: Move, legal: &[Move]) -
     if r.royals(&after, them).any() && r.in_check(&after, them) {
         let mut replies = Vec::new();
         r.legal_moves(&after, &mut replies);
-        let mated = replies.is_empty() && r.variant_outcome(&after).is_none();
+        // A mated player of four-handed chess is left only a pass.
+        let only_pass = r.t.seats.is_some()
+            && matches!(replies.as_slice(), [only] if crate::mechanics::palace::is_pass(*only));
+        let mated = (replies.is_empty() || only_pass) && r.variant_outcome(&after).is_none();
         s.push(if mated { '#' } else { '+' });
     }
     s

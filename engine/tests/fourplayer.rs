@@ -397,7 +397,7 @@ fn a_short_game_from_the_start_ends_with_the_second_black_king_mated() {
             .unwrap_or_else(|e| panic!("{mv}: {e:?} (legal: {:?})", legal(&game)));
         sans.push(played.san);
     }
-    assert_eq!(sans[8..11], ["Qk11+", "pass", "Qxh14"]);
+    assert_eq!(sans[8..11], ["Qk11#", "pass", "Qxh14"]);
     assert_eq!(sans[14], "Ql5#");
     let outcome = game.outcome().expect("over");
     assert_eq!(
@@ -408,7 +408,7 @@ fn a_short_game_from_the_start_ends_with_the_second_black_king_mated() {
     let pgn = game.pgn(&[], "1-0").replace('\n', " ");
     assert!(
         pgn.contains(
-            "1. h3 i12 d7 l4 2. Qk5 j11 Qad5 l6 3. Qk11+ pass Qxh14 l11 4. Kh2 g12 Ql5# 1-0"
+            "1. h3 i12 d7 l4 2. Qk5 j11 Qad5 l6 3. Qk11# pass Qxh14 l11 4. Kh2 g12 Ql5# 1-0"
         ),
         "{pgn}"
     );

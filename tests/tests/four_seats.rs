@@ -245,7 +245,7 @@ async fn a_four_handed_game_with_a_captured_king() {
     assert!(has(&out, "dave played l6"), "{out:#?}");
     // Alice mates bob's king; bob can only pass.
     let out = console.line("alice: /move Qk11").await;
-    assert!(has(&out, "alice played Qk11+"), "{out:#?}");
+    assert!(has(&out, "alice played Qk11#"), "{out:#?}");
     assert!(
         has(&out, "bob's king is checkmated: send “pass”"),
         "{out:#?}"
