@@ -53,6 +53,9 @@ pub fn parse(text: &str, mention: impl Fn(&str) -> Option<UserRef>) -> Option<Ac
         "board" => Action::Board { game: game() },
         "games" => Action::Games,
         "pgn" => Action::Pgn { game: game() },
+        "partner" | "партнёру" | "партнеру" => Action::Partner {
+            text: partner_text(rest),
+        },
         "timeline" | "timelines" => Action::Timeline { game: game() },
         "rules" => Action::Rules {
             variant: args.join(" "),
@@ -76,6 +79,14 @@ pub fn parse(text: &str, mention: impl Fn(&str) -> Option<UserRef>) -> Option<Ac
         },
     };
     Some(action)
+}
+
+/// What follows `/partner`, as typed (line breaks and spacing kept).
+fn partner_text(rest: &str) -> String {
+    rest.split_once(char::is_whitespace)
+        .map_or("", |(_, text)| text)
+        .trim()
+        .to_owned()
 }
 
 /// The words that name the computer as the opponent.

@@ -125,6 +125,17 @@ impl Service {
         }
         row.chat_id = chat.to_owned();
         self.save(&mut row).await?;
+        if let Some(other_id) = row.linked_id.clone() {
+            // Bughouse: the other board follows into the same thread.
+            let _other_lock = self.lock_other_board(&row.id, &other_id).await;
+            if let Some(mut other) = self.inner.store.get(ctx.platform(), &other_id).await? {
+                if other.home_chat_id.is_none() {
+                    other.home_chat_id = Some(other.chat_id.clone());
+                }
+                other.chat_id = chat.to_owned();
+                self.save(&mut other).await?;
+            }
+        }
         tracing::info!(game = %row.id, "game moved into its own thread");
         Ok(Vec::new())
     }

@@ -68,8 +68,8 @@ impl Service {
                 .arg("variant", name)
                 .into());
         }
-        if variant.definition().boards > 1 {
-            // The rules of one board exist; games on two linked boards do not yet.
+        if variant.definition().boards > 2 {
+            // Two linked boards are bughouse; more are no game here.
             return Err(Msg::new("error-two-boards").arg("variant", name).into());
         }
         let named: Vec<&UserRef> = partners.iter().chain(&opponents).collect();
