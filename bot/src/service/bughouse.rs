@@ -156,10 +156,18 @@ impl Service {
         lang: Lang,
     ) -> Outcome {
         let (other, other_game, gift_line) = self.update_other_board(row, gift, lang).await?;
-        let mut deliveries = vec![
-            self.pair_message(lang, (row, game), (&other, &other_game), &event, gift_line)
+        let public = self
+            .pair_message(lang, (row, game), (&other, &other_game), &event, gift_line)
+            .await;
+        // Spectators of either board see the pair.
+        let mut deliveries = self
+            .spectator_copies(row, game, &event, lang, &public)
+            .await;
+        deliveries.extend(
+            self.spectator_copies(&other, &other_game, &event, lang, &public)
                 .await,
-        ];
+        );
+        deliveries.insert(0, public);
         if row.status.is_over() {
             // The board that decided, move by move.
             deliveries.extend(self.game_end_gif(lang, row, game).await);
