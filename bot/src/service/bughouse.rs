@@ -169,6 +169,8 @@ impl Service {
         );
         deliveries.insert(0, public);
         if row.status.is_over() {
+            let result = self.pair_result_text(lang, in_order((row, game), (&other, &other_game)));
+            deliveries.extend(self.home_chat_result(lang, row, result));
             // The board that decided, move by move.
             deliveries.extend(self.game_end_gif(lang, row, game).await);
         }

@@ -77,22 +77,8 @@ impl Service {
         }
         deliveries.push(public);
         deliveries.extend(spectators);
-        if let Some(home) = row
-            .home_chat_id
-            .as_ref()
-            .filter(|home| ended && **home != row.chat_id)
-        {
-            // The chat the game left for its thread hears how it ended.
-            deliveries.push(Delivery {
-                target: Target::Chat(ChatRef {
-                    platform: chat_of(row).platform,
-                    id: home.clone(),
-                }),
-                text: self.result_text(lang, row),
-                image: None,
-                buttons: Vec::new(),
-                game: Some(self.game_ref(lang, row, false)),
-            });
+        if ended {
+            deliveries.extend(self.home_chat_result(lang, row, self.result_text(lang, row)));
         }
         if ended {
             deliveries.extend(self.game_end_gif(lang, row, game).await);
@@ -109,6 +95,30 @@ impl Service {
             }
         }
         deliveries
+    }
+
+    /// For a game that left its chat for a thread of its own: the result
+    /// `text` for the chat it started in.
+    pub(super) fn home_chat_result(
+        &self,
+        lang: Lang,
+        row: &GameRow,
+        text: String,
+    ) -> Option<Delivery> {
+        let home = row
+            .home_chat_id
+            .as_ref()
+            .filter(|home| **home != row.chat_id)?;
+        Some(Delivery {
+            target: Target::Chat(ChatRef {
+                platform: chat_of(row).platform,
+                id: home.clone(),
+            }),
+            text,
+            image: None,
+            buttons: Vec::new(),
+            game: Some(self.game_ref(lang, row, false)),
+        })
     }
 
     /// The game-end summary for the chat of `row`: the whole game, move by
