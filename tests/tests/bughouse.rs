@@ -54,6 +54,17 @@ fn players(row: &GameRow) -> Vec<(&str, usize, usize)> {
         .collect()
 }
 
+/// `who` resigns, confirming with the button; what the confirmation printed.
+async fn resign(chat: &mut Chat, who: &str) -> Vec<String> {
+    let out = chat.say(&format!("{who}: /resign")).await;
+    let press = out
+        .iter()
+        .find_map(|l| l.split_once("/press rsg:"))
+        .map(|(_, rest)| rest.split(']').next().unwrap_or_default().to_owned())
+        .unwrap_or_else(|| panic!("a resign button in {out:#?}"));
+    chat.say(&format!("{who}: /press rsg:{press}")).await
+}
+
 /// Both boards `ids` are over, won by `team`, their clocks stopped.
 async fn assert_team_won(chat: &Chat, ids: [&String; 2], team: usize) {
     for id in ids {
@@ -194,13 +205,7 @@ async fn a_flag_on_one_board_ends_both_and_resigning_is_for_the_team() {
     // A resignation on board B loses for carol's team on both boards.
     let (a, b) = bughouse(&mut chat, "5+0").await;
     chat.script(&["alice: d4", "carol: d4", "bob: d5"]).await;
-    let out = chat.say("carol: /resign").await;
-    let press = out
-        .iter()
-        .find_map(|l| l.split_once("/press rsg:"))
-        .map(|(_, rest)| rest.split(']').next().unwrap_or_default().to_owned())
-        .unwrap_or_else(|| panic!("a resign button in {out:#?}"));
-    let out = chat.say(&format!("carol: /press rsg:{press}")).await;
+    let out = resign(&mut chat, "carol").await;
     assert!(
         has(&out, "alice & dave win: carol resigned on board B"),
         "{out:#?}"
@@ -303,4 +308,50 @@ async fn an_open_bughouse_challenge_fills_its_seats_and_may_be_aborted() {
     for id in [&id, &b] {
         assert_eq!(chat.row(id).await.status, Status::Aborted, "{id}");
     }
+}
+
+#[tokio::test]
+async fn the_computer_plays_a_board_until_the_game_ends_on_the_other() {
+    let mut chat = Chat::new("bughouse-computer").await;
+    // The computer sits where it is named: here an opponent, white on board B.
+    let out = chat
+        .say("alice: /play bughouse @dave vs @bob computer level 1 5+0 white")
+        .await;
+    let id = team_game_id(&out);
+    assert!(has(&out, "seat 3 (white) Kodex L1"), "{out:#?}");
+    chat.say(&format!("bob: /accept {id}")).await;
+    chat.say(&format!("dave: /accept {id}")).await;
+    let a = chat.row(&id).await;
+    let b = a.linked_id.clone().expect("board B");
+    assert_eq!(
+        players(&chat.row(&b).await),
+        vec![("computer:1", 0, 1), ("dave", 1, 0)]
+    );
+    // White on its board, it moves at once; then after each of dave's moves.
+    let computer_played = |lines: &[String]| lines.iter().any(|l| l.contains("Kodex L1 played"));
+    chat.wait_for("the computer's first move", computer_played)
+        .await;
+    for _ in 0..2 {
+        let board = chat.position(&b).await;
+        let reply = board
+            .legal_moves()
+            .into_iter()
+            .map(|mv| board.san(mv))
+            .next()
+            .expect("dave has a move");
+        let out = chat.say(&format!("dave: /move {reply}")).await;
+        assert!(has(&out, "dave played"), "{out:#?}");
+        chat.wait_for("the computer's answer", computer_played)
+            .await;
+    }
+    assert_eq!(chat.row(&b).await.move_list().len(), 5);
+    // Board A is played by people meanwhile; bob's resignation ends both
+    // boards, and the computer stops.
+    chat.script(&["alice: e4", "bob: e5"]).await;
+    let out = resign(&mut chat, "bob").await;
+    assert!(
+        has(&out, "alice & dave win: bob resigned on board A"),
+        "{out:#?}"
+    );
+    assert_team_won(&chat, [&id, &b], 0).await;
 }

@@ -130,6 +130,17 @@ impl Service {
             return Err(e);
         }
         tracing::info!(game = %row.id, other = %other.id, "bughouse started");
+        for board in [&row, &other] {
+            if board
+                .seats
+                .iter()
+                .any(|s| super::computer::is_computer(&s.user_id))
+            {
+                // The computer plays its board as any game; white moves now.
+                self.inner.thinking.plays(&board.id);
+                self.computer_follow(chat_of(board).platform, &board.id);
+            }
+        }
         let other_game = game.clone();
         let message = self
             .pair_message(
@@ -156,6 +167,11 @@ impl Service {
         lang: Lang,
     ) -> Outcome {
         let (other, other_game, gift_line) = self.update_other_board(row, gift, lang).await?;
+        if self.inner.thinking.is_playing(&other.id) {
+            // A computer waiting on the other board for a piece (or for the
+            // end) acts now.
+            self.computer_follow(chat_of(&other).platform, &other.id);
+        }
         let public = self
             .pair_message(lang, (row, game), (&other, &other_game), &event, gift_line)
             .await;
