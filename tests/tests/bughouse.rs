@@ -277,6 +277,15 @@ async fn partners_talk_privately_and_no_one_else_hears() {
     assert!(told[0].starts_with("[@bob]"), "{out:#?}");
     let out = chat.say("dave: /partner").await;
     assert!(has(&out, "/partner <text>"), "{out:#?}");
+    // Words in a private chat with the bot that are no move go to the
+    // partner too.
+    let out = chat.say("dave (dm): a knight is coming").await;
+    let told: Vec<&String> = out
+        .iter()
+        .filter(|l| l.contains("a knight is coming"))
+        .collect();
+    assert_eq!(told.len(), 1, "{out:#?}");
+    assert!(told[0].starts_with("[@alice]"), "{out:#?}");
     // No takebacks: a move may already have fed the other board.
     chat.say("alice: e4").await;
     let out = chat.say("alice: /takeback").await;
@@ -286,7 +295,9 @@ async fn partners_talk_privately_and_no_one_else_hears() {
     assert!(has(&out, "both bob & carol agree"), "{out:#?}");
     chat.say("bob: /draw").await;
     assert_eq!(chat.row(&a).await.status, Status::Active);
-    let out = chat.say("carol: /draw").await;
+    // Carol answers with board A's id (the offer's button): either id
+    // names the pair, and hers is the board meant.
+    let out = chat.say(&format!("carol: /draw {a}")).await;
     assert!(has(&out, "draw"), "{out:#?}");
     assert_eq!(chat.row(&a).await.result, Some(GameResult::Draw));
 }

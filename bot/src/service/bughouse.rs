@@ -555,6 +555,30 @@ impl Service {
         Ok((other, game))
     }
 
+    /// The actor's running bughouse boards.
+    async fn bughouse_games(&self, ctx: &Ctx) -> Outcome<Vec<GameRow>> {
+        Ok(self
+            .candidates(ctx)
+            .await?
+            .into_iter()
+            .filter(|row| row.linked_id.is_some())
+            .collect())
+    }
+
+    /// Words written to the bot in a private chat that are no move: for a
+    /// player of a running bughouse game, a message to their partner (as
+    /// `/partner` would send it); `None` for anyone else.
+    pub(crate) async fn private_words_to_partner(
+        &self,
+        ctx: &Ctx,
+        text: &str,
+    ) -> Outcome<Option<Vec<Delivery>>> {
+        if self.bughouse_games(ctx).await?.is_empty() {
+            return Ok(None);
+        }
+        self.partner(ctx, text).await.map(Some)
+    }
+
     /// `/partner <text>`: relays `text` privately to the actor's partner in
     /// their running bughouse game.
     pub(crate) async fn partner(&self, ctx: &Ctx, text: &str) -> Outcome {
@@ -563,12 +587,7 @@ impl Service {
             return Err(Msg::new("error-partner-usage").into());
         }
         let text: String = text.chars().take(MAX_PARTNER_TEXT).collect();
-        let games: Vec<GameRow> = self
-            .candidates(ctx)
-            .await?
-            .into_iter()
-            .filter(|row| row.linked_id.is_some())
-            .collect();
+        let games = self.bughouse_games(ctx).await?;
         let row = match games.as_slice() {
             [] => return Err(Msg::new("error-partner-no-game").into()),
             [one] => one.clone(),

@@ -30,6 +30,14 @@ impl Service {
                 .filter(|row| row.start_fen.is_some())
                 .ok_or_else(|| no_such_game(&id))?;
             if role == Role::Player && row.side_of(&ctx.actor().id).is_none() {
+                // Bughouse: either board's id names the pair; a player's
+                // own board is the one meant.
+                if let Some(linked) = &row.linked_id {
+                    let other = self.by_id(ctx, linked).await?;
+                    if other.side_of(&ctx.actor().id).is_some() {
+                        return Ok(other);
+                    }
+                }
                 return Err(Msg::new("error-not-your-game").arg("id", row.id).into());
             }
             return Ok(row);
