@@ -366,3 +366,51 @@ async fn the_computer_plays_a_board_until_the_game_ends_on_the_other() {
     );
     assert_team_won(&chat, [&id, &b], 0).await;
 }
+
+/// A move typed by `who` in the console's shared chat, as a request.
+fn typed(who: &str, text: &str) -> kodex_bot::api::Request {
+    use kodex_bot::api::{Action, ChatRef, Platform, Request};
+    Request {
+        chat: ChatRef {
+            platform: Platform::Console,
+            id: kodex_bot::console::SHARED_CHAT.to_owned(),
+        },
+        private: false,
+        actor: kodex_bot::console::console_user(who),
+        locale: None,
+        chat_locale: None,
+        action: Action::Text {
+            text: text.to_owned(),
+        },
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn captures_on_both_boards_at_once_each_reach_the_other_board() {
+    use kodex_bot::api::Handler;
+    let mut chat = Chat::new("bughouse-at-once").await;
+    let (a, b) = bughouse(&mut chat, "5+0").await;
+    chat.script(&["alice: e4", "bob: d5", "carol: e4", "dave: d5"])
+        .await;
+    // Alice and carol take a pawn each at the same moment.
+    let service = chat.service.clone();
+    let (on_a, on_b) = tokio::join!(
+        service.handle(typed("alice", "exd5")),
+        service.handle(typed("carol", "exd5")),
+    );
+    for (out, mover) in [(&on_a, "alice"), (&on_b, "carol")] {
+        assert!(
+            out.iter()
+                .any(|d| d.text.contains(&format!("{mover} played exd5"))),
+            "{out:#?}"
+        );
+    }
+    // Each board has its move and the pawn the other board took, for black.
+    for id in [&a, &b] {
+        let row = chat.row(id).await;
+        let mut record = row.move_list();
+        record.sort_unstable();
+        assert_eq!(record, vec!["+p", "d7d5", "e2e4", "e4d5"], "{id}");
+        assert!(chat.position(id).await.fen().contains("[p]"), "{id}");
+    }
+}
