@@ -279,6 +279,9 @@ pub struct View {
     /// nothing is hidden; in fog of war only for the side to move, which may
     /// take there (a move it is shown). Not drawn.
     pub en_passant: Option<u16>,
+    /// Kriegspiel: how many pawn captures the side to move may make, as the
+    /// referee announces it to everyone; `None` in other variants. Not drawn.
+    pub pawn_tries: Option<u32>,
 }
 
 /// The board marks of a definition's palace keys: each marked line as pairs

@@ -5,7 +5,7 @@
 
 use kodex_engine::{
     Announcement, Attempt, Audience, CheckDirection, Game, MoveError, Registry, Side, SquareView,
-    Start,
+    Start, View,
 };
 
 fn kriegspiel(fen: Option<&str>) -> Game {
@@ -307,13 +307,16 @@ fn answers_and_views_depend_only_on_own_pieces() {
         "Qxd8", "a4", "bxa3", "Kd2", "Ke2", "Rb1", "Nd2", "xyz", "e9", "Bxb5",
     ];
     let games: Vec<Game> = fens.iter().map(|fen| kriegspiel(Some(fen))).collect();
+    // The referee's count of pawn tries is announced, so it may differ (and
+    // does: 1, 0, 0); everything else the view holds may not.
+    let seen = |game: &Game| View {
+        pawn_tries: None,
+        ..game.view(Audience::Side(Side::WHITE))
+    };
     let first = answers(&games[0], &texts);
     for game in &games[1..] {
         assert_eq!(answers(game, &texts), first);
-        assert_eq!(
-            game.view(Audience::Side(Side::WHITE)),
-            games[0].view(Audience::Side(Side::WHITE))
-        );
+        assert_eq!(seen(game), seen(&games[0]));
     }
 }
 

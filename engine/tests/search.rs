@@ -565,6 +565,37 @@ fn kriegspiel_samples_put_a_piece_where_the_referee_announced_a_capture() {
 }
 
 #[test]
+fn kriegspiel_samples_give_as_many_pawn_tries_as_the_referee_announced() {
+    use kodex_engine::search::sample_positions;
+    let registry = Registry::builtin();
+    let variant = registry.get("kriegspiel").expect("kriegspiel");
+    let mut game = Game::new(variant, Start::Standard).expect("start");
+    for san in ["e4", "d5"] {
+        game.play_text(san).expect(san);
+    }
+    // White is told "one pawn try": some black piece stands on d5 or f5.
+    let view = game.view(Audience::Side(Side::WHITE));
+    assert_eq!(view.pawn_tries, Some(1));
+    let pawn_captures = |sample: &Game| {
+        sample
+            .legal_moves()
+            .into_iter()
+            .map(|mv| sample.san(mv))
+            .filter(|san| san.contains('x') && san.starts_with(|c: char| c.is_ascii_lowercase()))
+            .count()
+    };
+    for seed in 0..4 {
+        let samples = sample_positions(variant, &view, None, seed, 6);
+        assert!(!samples.is_empty());
+        for sample in &samples {
+            assert_eq!(pawn_captures(sample), 1, "{}", sample.fen());
+        }
+    }
+    // The count is public: the onlookers' view tells it too.
+    assert_eq!(game.view(Audience::Public).pawn_tries, Some(1));
+}
+
+#[test]
 fn kodex_uci_goes_on_after_a_repetition_nobody_claimed() {
     use std::io::Write;
     use std::process::{Command, Stdio};

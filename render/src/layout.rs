@@ -257,6 +257,7 @@ mod tests {
             remaining_checks: None,
             castling: String::new(),
             en_passant: None,
+            pawn_tries: None,
             lines: vec![],
             river: None,
         }

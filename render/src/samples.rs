@@ -81,6 +81,7 @@ pub fn view(placement: &str) -> View {
         remaining_checks: None,
         castling: String::new(),
         en_passant: None,
+        pawn_tries: None,
         lines: Vec::new(),
         river: None,
     }

@@ -105,7 +105,9 @@ pub fn pick_move_from_view(
 
 /// Up to `samples` positions that `view`'s seat would see exactly as `view`,
 /// the unseen enemy pieces placed on fogged squares by a generator seeded with
-/// `seed`. Only what the view shows is read.
+/// `seed`. Only what the view shows is read. In Kriegspiel a sample also
+/// gives the side to move as many pawn tries as the referee announced (when
+/// any sample can; else the samples that fit the rest).
 pub fn sample_positions(
     variant: &Variant,
     view: &View,
@@ -196,6 +198,9 @@ pub fn sample_positions(
     };
     let mut random = crate::setup::picker(seed ^ 0xA076_1D64_78BD_642F);
     let mut found = Vec::new();
+    // Positions that fit everything seen but the referee's count of pawn
+    // tries: used only when none fits that too.
+    let mut near = Vec::new();
     let mut attempts = 0;
     while found.len() < samples && attempts < samples * 16 {
         attempts += 1;
@@ -305,10 +310,18 @@ pub fn sample_positions(
         }
         let seen_again = game.view(Audience::Side(us));
         if seen_again.squares == view.squares && seen_again.checked == view.checked {
-            found.push(game);
+            if seen_again.pawn_tries == view.pawn_tries {
+                found.push(game);
+            } else if near.len() < samples {
+                near.push(game);
+            }
         }
     }
-    found
+    if found.is_empty() {
+        near
+    } else {
+        found
+    }
 }
 
 /// Whether the side that just moved stands in check (an impossible position:

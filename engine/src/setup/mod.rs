@@ -508,5 +508,6 @@ pub fn setup_view(variant: &Variant, placements: [&Placement; 2], audience: Audi
         remaining_checks: None,
         castling: String::new(),
         en_passant: None,
+        pawn_tries: None,
     }
 }

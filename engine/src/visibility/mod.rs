@@ -139,9 +139,16 @@ pub fn view<B: Bits>(
     }
     let (lines, river) = crate::view::palace_marks(&def.palace);
     let (castling, en_passant) = known_castling_and_en_passant(r, pos, audience, seen.is_none());
+    // Announced aloud: public whoever looks.
+    let pawn_tries = (def.visibility == Visibility::OwnPiecesOnly).then(|| {
+        let mut legal = crate::moves::MoveList::new();
+        r.legal_moves(pos, &mut legal);
+        kriegspiel::pawn_tries(r, &legal)
+    });
     View {
         castling,
         en_passant,
+        pawn_tries,
         lines,
         river,
         files: g.files,
