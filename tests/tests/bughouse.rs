@@ -256,7 +256,7 @@ async fn partners_talk_privately_and_no_one_else_hears() {
     let mut chat = Chat::new("bughouse-partner").await;
     let out = chat.say("alice: /partner hello").await;
     assert!(has(&out, "no running bughouse game"), "{out:#?}");
-    let (a, _b) = bughouse(&mut chat, "-").await;
+    let (a, b) = bughouse(&mut chat, "-").await;
     let out = chat.say("alice: /partner send me a knight, please").await;
     let told: Vec<&String> = out
         .iter()
@@ -286,6 +286,16 @@ async fn partners_talk_privately_and_no_one_else_hears() {
         .collect();
     assert_eq!(told.len(), 1, "{out:#?}");
     assert!(told[0].starts_with("[@alice]"), "{out:#?}");
+    // Asked for privately, both boards come with the asker's own at the
+    // left, drawn from their side (dave: board B, black).
+    let out = chat.say("dave (dm): /board").await;
+    let image = to(&out, "[@dave]")
+        .into_iter()
+        .find(|l| l.contains("image:"))
+        .unwrap_or_else(|| panic!("a private image in {out:#?}"));
+    assert!(image.contains(&format!("{b}-")), "{image}");
+    assert!(image.ends_with("-black.png"), "{image}");
+    assert!(to(&out, "[#local]").is_empty(), "{out:#?}");
     // No takebacks: a move may already have fed the other board.
     chat.say("alice: e4").await;
     let out = chat.say("alice: /takeback").await;
