@@ -286,6 +286,13 @@ async fn partners_talk_privately_and_no_one_else_hears() {
         .collect();
     assert_eq!(told.len(), 1, "{out:#?}");
     assert!(told[0].starts_with("[@alice]"), "{out:#?}");
+    // Each reads it in their own language.
+    chat.say("bob: /lang ru").await;
+    let out = chat.say("carol: /partner он открыл короля").await;
+    assert!(
+        has(&out, "[@bob] 💬 carol (ваш партнёр, партия"),
+        "{out:#?}"
+    );
     // Asked for privately, both boards come with the asker's own at the
     // left, drawn from their side (dave: board B, black).
     let out = chat.say("dave (dm): /board").await;
