@@ -119,12 +119,17 @@ impl Service {
         };
         let live = matches!(row.status, Status::Active | Status::Challenge);
         let actor = ctx.actor();
-        let player = row.side_of(&actor.id).is_some()
+        let mut player = row.side_of(&actor.id).is_some()
             || row.challenger_id == actor.id
             || row
                 .opponent_id
                 .as_deref()
                 .is_some_and(|o| is_user(actor, o));
+        if let (false, Some(linked)) = (player, &row.linked_id) {
+            // Bughouse: a player of the other board moves the pair too.
+            let other = self.inner.store.get(ctx.platform(), linked).await?;
+            player = other.is_some_and(|other| other.side_of(&actor.id).is_some());
+        }
         if !live || !player || row.chat_id != ctx.req.chat.id {
             return Err(Failure::Silent);
         }
