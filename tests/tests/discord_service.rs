@@ -1807,7 +1807,7 @@ async fn a_bughouse_game_moves_both_boards_into_one_thread() {
         discord.game_threads = true
     })
     .await;
-    let (carol, dave) = (FakeUser::new(1003, "carol"), FakeUser::new(1004, "dave"));
+    let dave = FakeUser::new(1004, "dave");
     fake.slash(
         &alice(),
         CHANNEL,
@@ -1828,7 +1828,7 @@ async fn a_bughouse_game_moves_both_boards_into_one_thread() {
         .and_then(|b| b.custom_id.split(':').nth(1).map(str::to_owned))
         .expect("the game id");
     // The last seat taker is on board B: the pair moves into the thread.
-    for (user, seat) in [(bob(), 1), (carol.clone(), 2), (dave.clone(), 3)] {
+    for (user, seat) in [(bob(), 1), (carol(), 2), (dave.clone(), 3)] {
         fake.press_button(&user, &seats, &format!("seat:{game}:{seat}"))
             .await;
     }
@@ -1842,7 +1842,7 @@ async fn a_bughouse_game_moves_both_boards_into_one_thread() {
     })
     .await;
     // Both boards are played in the thread, each move one picture of both.
-    for (user, san) in [(alice(), "e4"), (carol.clone(), "d4"), (dave.clone(), "d5")] {
+    for (user, san) in [(alice(), "e4"), (carol(), "d4"), (dave, "d5")] {
         fake.say(&user, thread.id, Some(GUILD_ID), san).await;
         let board = fake
             .wait_for_message(&format!("the boards after {san}"), |m| {
