@@ -9,7 +9,7 @@
 
 mod console_support;
 
-use console_support::{has, temp_dir, to, EPOCH};
+use console_support::{has, team_game_id, temp_dir, to, EPOCH};
 use kodex_bot::config::Config;
 use kodex_bot::console::Console;
 use kodex_bot::store::{GameResult, Status};
@@ -163,17 +163,6 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
     assert!(has(&out, "[White \"alice & carol\"]"), "{out:#?}");
     assert!(has(&out, "[Black \"bob & dave\"]"), "{out:#?}");
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// The game id named by the decline button of a team challenge in `lines`.
-fn team_game_id(lines: &[String]) -> String {
-    lines
-        .iter()
-        .find_map(|line| {
-            let (_, rest) = line.split_once("/press dec:")?;
-            Some(rest.split(']').next()?.to_owned())
-        })
-        .unwrap_or_else(|| panic!("no team challenge in {lines:#?}"))
 }
 
 /// Four-handed chess through the console: four people, the seed's turn

@@ -77,40 +77,11 @@ impl Service {
         }
         deliveries.push(public);
         deliveries.extend(spectators);
-        if let Some(home) = row
-            .home_chat_id
-            .as_ref()
-            .filter(|home| ended && **home != row.chat_id)
-        {
-            // The chat the game left for its thread hears how it ended.
-            deliveries.push(Delivery {
-                target: Target::Chat(ChatRef {
-                    platform: chat_of(row).platform,
-                    id: home.clone(),
-                }),
-                text: self.result_text(lang, row),
-                image: None,
-                buttons: Vec::new(),
-                game: Some(self.game_ref(lang, row, false)),
-            });
+        if ended {
+            deliveries.extend(self.home_chat_result(lang, row, self.result_text(lang, row)));
         }
         if ended {
-            // The game-end summary: the whole game, move by move.
-            let limit = chat_of(row).platform.file_size_limit();
-            self.busy(
-                &Target::Chat(chat_of(row)),
-                crate::api::Activity::DrawingAnimation,
-            )
-            .await;
-            if let Some(gif) = self.game_gif(lang, row, game, limit).await {
-                deliveries.push(Delivery {
-                    target: Target::Chat(chat_of(row)),
-                    text: self.text(lang, &Msg::new("game-gif").arg("id", row.id.clone())),
-                    image: Some(gif),
-                    buttons: Vec::new(),
-                    game: Some(self.game_ref(lang, row, false)),
-                });
-            }
+            deliveries.extend(self.game_end_gif(lang, row, game).await);
         }
         if hidden && !ended {
             // The first two private boards are drawn at once (one per core).
@@ -124,6 +95,54 @@ impl Service {
             }
         }
         deliveries
+    }
+
+    /// For a game that left its chat for a thread of its own: the result
+    /// `text` for the chat it started in.
+    pub(super) fn home_chat_result(
+        &self,
+        lang: Lang,
+        row: &GameRow,
+        text: String,
+    ) -> Option<Delivery> {
+        let home = row
+            .home_chat_id
+            .as_ref()
+            .filter(|home| **home != row.chat_id)?;
+        Some(Delivery {
+            target: Target::Chat(ChatRef {
+                platform: chat_of(row).platform,
+                id: home.clone(),
+            }),
+            text,
+            image: None,
+            buttons: Vec::new(),
+            game: Some(self.game_ref(lang, row, false)),
+        })
+    }
+
+    /// The game-end summary for the chat of `row`: the whole game, move by
+    /// move, as an animation (none before a move, or when drawing fails).
+    pub(super) async fn game_end_gif(
+        &self,
+        lang: Lang,
+        row: &GameRow,
+        game: &Game,
+    ) -> Option<Delivery> {
+        let limit = chat_of(row).platform.file_size_limit();
+        self.busy(
+            &Target::Chat(chat_of(row)),
+            crate::api::Activity::DrawingAnimation,
+        )
+        .await;
+        let gif = self.game_gif(lang, row, game, limit).await?;
+        Some(Delivery {
+            target: Target::Chat(chat_of(row)),
+            text: self.text(lang, &Msg::new("game-gif").arg("id", row.id.clone())),
+            image: Some(gif),
+            buttons: Vec::new(),
+            game: Some(self.game_ref(lang, row, false)),
+        })
     }
 
     /// The message about `event` in `row` for everyone, in `lang`: what the
@@ -297,7 +316,7 @@ impl Service {
     /// except in Kriegspiel, where the referee says that a side has moved.
     /// An impossible attempt is told to its author by the caller, with the
     /// text they typed.
-    fn moves_told(
+    pub(super) fn moves_told(
         &self,
         lang: Lang,
         notation: Lang,
@@ -620,7 +639,8 @@ impl Service {
                 &ButtonAction::AskResign { game: id.clone() },
             ),
         ];
-        if !game.variant().hidden_information() && game.turns() > 0 {
+        // Bughouse boards feed each other: no takebacks.
+        if !game.variant().hidden_information() && game.turns() > 0 && row.linked_id.is_none() {
             buttons.push(Button::new(
                 label("button-takeback"),
                 &ButtonAction::Takeback { game: id.clone() },
@@ -644,6 +664,11 @@ impl Service {
                 .collect();
             format!("⏱ {}", clocks.join(" · "))
         })
+    }
+
+    /// Why a game ended, in words: the stored reason `code`, naming `loser`.
+    pub(crate) fn reason_text(&self, lang: Lang, code: &str, loser: String) -> String {
+        self.text(lang, &Msg::new(reason_key(code)).arg("loser", loser))
     }
 
     /// "k7m2: alice (white) wins — bob resigned."
@@ -741,7 +766,7 @@ pub(crate) fn player_ref(row: &GameRow, index: usize) -> Option<UserRef> {
 }
 
 /// The PGN `TimeControl` tag: `-`, `180+2` (seconds), `1/86400` (per move).
-fn pgn_time_control(code: &str) -> String {
+pub(crate) fn pgn_time_control(code: &str) -> String {
     match TimeControl::parse(code) {
         Ok(TimeControl::Increment { base, increment }) => {
             format!("{}+{}", base / 1000, increment / 1000)
