@@ -163,6 +163,8 @@ pub enum Action {
     Games,
     /// The game record as PGN.
     Pgn { game: Option<String> },
+    /// Bughouse: a private message to one's partner.
+    Partner { text: String },
     /// Time travel: the present board and every abandoned timeline, in one image.
     Timeline { game: Option<String> },
     /// The rules of a variant.

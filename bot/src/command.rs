@@ -53,6 +53,9 @@ pub fn parse(text: &str, mention: impl Fn(&str) -> Option<UserRef>) -> Option<Ac
         "board" => Action::Board { game: game() },
         "games" => Action::Games,
         "pgn" => Action::Pgn { game: game() },
+        "partner" | "партнёру" | "партнеру" => Action::Partner {
+            text: partner_text(rest),
+        },
         "timeline" | "timelines" => Action::Timeline { game: game() },
         "rules" => Action::Rules {
             variant: args.join(" "),
@@ -76,6 +79,14 @@ pub fn parse(text: &str, mention: impl Fn(&str) -> Option<UserRef>) -> Option<Ac
         },
     };
     Some(action)
+}
+
+/// What follows `/partner`, as typed (line breaks and spacing kept).
+fn partner_text(rest: &str) -> String {
+    rest.split_once(char::is_whitespace)
+        .map_or("", |(_, text)| text)
+        .trim()
+        .to_owned()
 }
 
 /// The words that name the computer as the opponent.
@@ -159,6 +170,13 @@ pub fn split_fen<'a>(args: &[&'a str]) -> (Vec<&'a str>, Option<String>) {
 
 fn play(args: &[&str], mention: impl Fn(&str) -> Option<UserRef>) -> Action {
     let (args, fen) = split_fen(args);
+    // In a team challenge the computer sits where it is named: before `vs`
+    // a partner, after it an opponent.
+    let lower: Vec<String> = args.iter().map(|a| a.to_lowercase()).collect();
+    let computer_at = lower
+        .iter()
+        .position(|a| COMPUTER_WORDS.contains(&a.as_str()));
+    let versus_at = lower.iter().position(|a| is_versus(a));
     let (computer, args) = computer_opponent(&args);
     let args = args.as_slice();
     let mut variant = String::new();
@@ -185,8 +203,15 @@ fn play(args: &[&str], mention: impl Fn(&str) -> Option<UserRef>) -> Action {
     }
     // The service puts the computer on the platform of the request; a
     // person named as well is the opponent instead.
-    if let Some(level) = computer.filter(|_| lineup.is_empty()) {
-        lineup.add(UserRef::computer(crate::api::Platform::Console, level));
+    if let Some(level) = computer {
+        let user = UserRef::computer(crate::api::Platform::Console, level);
+        match (computer_at, versus_at) {
+            _ if lineup.is_empty() => lineup.add(user),
+            (Some(named), Some(versus)) if named < versus => lineup.before.push(user),
+            (Some(_), Some(_)) => lineup.after.push(user),
+            // A person named as well, without `vs`: the person is the opponent.
+            _ => {}
+        }
     }
     lineup.into_action(variant, clock, color, fen)
 }
@@ -343,6 +368,27 @@ mod tests {
         // Out of range: not a level.
         let (level, rest) = computer_opponent(&["computer", "level", "9"]);
         assert_eq!((level, rest), (Some(3), vec!["level", "9"]));
+    }
+
+    #[test]
+    fn the_computer_sits_where_it_is_named_in_a_team_challenge() {
+        let computer = UserRef::computer(Platform::Console, 1);
+        let Some(Action::PlayTeams {
+            partners,
+            opponents,
+            ..
+        }) = parse("/play bughouse @dave vs @bob computer level 1", user)
+        else {
+            panic!("a team challenge");
+        };
+        assert_eq!(partners, vec![user("dave").expect("dave")]);
+        assert_eq!(opponents, vec![user("bob").expect("bob"), computer.clone()]);
+        let Some(Action::PlayTeams { partners, .. }) =
+            parse("/play bughouse computer l1 vs @bob", user)
+        else {
+            panic!("a team challenge");
+        };
+        assert_eq!(partners, vec![computer]);
     }
 
     #[test]

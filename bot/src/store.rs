@@ -296,6 +296,14 @@ pub struct GameRow {
     pub updated_at: i64,
     /// Optimistic concurrency counter.
     pub version: i64,
+    /// The other board's game of a game on two linked boards (bughouse; see
+    /// `migrations/0011_linked_boards.sql`); `None` for a game of one board.
+    pub linked_id: Option<String>,
+    /// The board's place in a linked pair: 0 for board A, 1 for board B.
+    pub board: usize,
+    /// Per move of a linked board, `<when>:<time left>` in milliseconds,
+    /// separated by spaces (empty for other games).
+    pub move_times: String,
 }
 
 /// A column holding a small non-negative index (seat, side, team).
@@ -355,6 +363,9 @@ impl<'r> FromRow<'r, SqliteRow> for GameRow {
             created_at: row.try_get("created_at")?,
             updated_at: row.try_get("updated_at")?,
             version: row.try_get("version")?,
+            linked_id: row.try_get("linked_id")?,
+            board: index_column(row, "board")?,
+            move_times: row.try_get("move_times")?,
         })
     }
 }
@@ -546,7 +557,7 @@ const COLUMNS: &str =
     "g.id, g.platform, g.chat_id, g.home_chat_id, g.variant, g.status, g.challenger_id, \
     g.challenger_name, g.opponent_id, g.opponent_name, g.color, g.time_control, g.start_fen, \
     g.moves, g.turn_started_at, g.deadline, g.draw_offer, g.takeback_offer, g.result, g.reason, \
-    g.created_at, g.updated_at, g.version, g.from_fen, g.reminder_at, g.reminded";
+    g.created_at, g.updated_at, g.version, g.from_fen, g.reminder_at, g.reminded, g.linked_id, g.board, g.move_times";
 
 /// The seat columns read with a game (`NULL` for a game without seats); no
 /// name clashes with a game column.
@@ -554,7 +565,7 @@ const SEAT_COLUMNS: &str =
     "s.seat, s.user_id, s.user_name, s.side, s.team, s.remaining_ms, s.setup, s.ready";
 
 /// The columns a game changes over its life, in the order [`bind_mutable`] binds them.
-const MUTABLE: [&str; 16] = [
+const MUTABLE: [&str; 19] = [
     "chat_id",
     "home_chat_id",
     "status",
@@ -571,6 +582,9 @@ const MUTABLE: [&str; 16] = [
     "updated_at",
     "reminder_at",
     "reminded",
+    "linked_id",
+    "board",
+    "move_times",
 ];
 
 type Query<'q> = sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>;
@@ -594,6 +608,9 @@ fn bind_mutable<'q>(query: Query<'q>, row: &GameRow) -> Query<'q> {
         .bind(row.updated_at)
         .bind(row.reminder_at)
         .bind(row.reminded)
+        .bind(row.linked_id.clone())
+        .bind(row.board as i64)
+        .bind(row.move_times.clone())
 }
 
 /// The games `platform`, `user` plays, in `chat` or (NULL) any: found through
@@ -706,7 +723,7 @@ async fn write_seats(
 /// Listed by hand rather than by `sqlx::migrate!`, whose macros would build
 /// a second, host copy of SQLite with every build; a test checks the list
 /// against the folder.
-const MIGRATIONS: [(i64, &str, &str); 10] = [
+const MIGRATIONS: [(i64, &str, &str); 11] = [
     (1, "games", include_str!("../../migrations/0001_games.sql")),
     (
         2,
@@ -744,6 +761,11 @@ const MIGRATIONS: [(i64, &str, &str); 10] = [
         10,
         "notation",
         include_str!("../../migrations/0010_notation.sql"),
+    ),
+    (
+        11,
+        "linked boards",
+        include_str!("../../migrations/0011_linked_boards.sql"),
     ),
 ];
 
@@ -1359,6 +1381,9 @@ pub(crate) mod tests {
             created_at: 1,
             updated_at: 1,
             version: 0,
+            linked_id: None,
+            board: 0,
+            move_times: String::new(),
         }
     }
 

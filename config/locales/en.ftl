@@ -410,3 +410,28 @@ notation-set = From now on your moves are shown with { $notation ->
        *[auto] the piece letters of your language
     }.
 error-bad-notation = Notation: /notation ru (Кр Ф Л С К), /notation en (K Q R B N) or /notation auto (by your language).
+
+## Bughouse (two linked boards)
+bughouse-started = Bughouse game { $id } starts ({ $variant }, clock: { $clock }): board A { $a }, board B { $b }. Partners: { $first } against { $second }. Type your moves as usual; captured pieces go to your partner's reserve; /partner <text> talks to your partner alone.
+bughouse-board = Board { $board }:
+bughouse-gift = { $player } gets { $piece ->
+        [P] a pawn
+        [N] a knight
+        [B] a bishop
+        [R] a rook
+        [Q] a queen
+       *[other] a piece
+    } on board { $board }.
+bughouse-result = { $id }: { $result } — { $winners } win: { $reason } on board { $board }.
+bughouse-draw-offered = { $player } offers a draw in bughouse game { $id }. It is a draw when both { $opponents } agree: /draw to agree, /nodraw to decline.
+error-takeback-bughouse = No takebacks in bughouse: a move on one board has already fed the other.
+error-partner-usage = Write to your partner: /partner <text>.
+error-partner-no-game = You have no running bughouse game, so no partner to write to.
+partner-message = 💬 { $player } (your partner, game { $id }): { $text }
+partner-sent = Sent to { $player } only.
+menu-partner = Bughouse: a private message to your partner
+
+## Four-handed chess (issue 13): turns the seat rules force.
+fourplayer-mated = { $player }'s king is checkmated: send “pass”, and the next player must capture it.
+fourplayer-no-move = { $player } has no legal move: send “pass”.
+fourplayer-take-king = { $player } must capture the mated king.

@@ -410,3 +410,28 @@ notation-set = Теперь ваши ходы показываются { $notati
        *[auto] буквами фигур вашего языка
     }.
 error-bad-notation = Нотация: /notation ru (Кр Ф Л С К), /notation en (K Q R B N) или /notation auto (по вашему языку).
+
+## Bughouse (two linked boards)
+bughouse-started = Партия { $id } в шведские шахматы начинается ({ $variant }, часы: { $clock }): доска A { $a }, доска B { $b }. Партнёры: { $first } против { $second }. Ходы пишите как обычно; взятые фигуры уходят в запас партнёра; /partner <текст> — сообщение только партнёру.
+bughouse-board = Доска { $board }:
+bughouse-gift = { $player } получает { $piece ->
+        [P] пешку
+        [N] коня
+        [B] слона
+        [R] ладью
+        [Q] ферзя
+       *[other] фигуру
+    } на доске { $board }.
+bughouse-result = { $id }: { $result } — побеждают { $winners }: { $reason } на доске { $board }.
+bughouse-draw-offered = { $player } предлагает ничью в партии { $id } (шведские шахматы). Ничья, если согласны оба: { $opponents }. /draw — согласиться, /nodraw — отказаться.
+error-takeback-bughouse = В шведских шахматах ходы не возвращают: ход на одной доске уже повлиял на другую.
+error-partner-usage = Сообщение партнёру: /partner <текст>.
+error-partner-no-game = У вас нет идущей партии в шведские шахматы, писать некому.
+partner-message = 💬 { $player } (ваш партнёр, партия { $id }): { $text }
+partner-sent = Отправлено только игроку { $player }.
+menu-partner = Шведские шахматы: личное сообщение партнёру
+
+## Шахматы вчетвером (issue 13): ходы, которые вынуждают правила мест.
+fourplayer-mated = Королю игрока { $player } мат: отправьте «пас», а следующий игрок должен побить короля.
+fourplayer-no-move = У игрока { $player } нет ходов: отправьте «пас».
+fourplayer-take-king = { $player } должен побить заматованного короля.

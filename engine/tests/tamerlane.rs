@@ -292,6 +292,12 @@ fn the_pawn_of_pawns_waits_immune_is_placed_is_sent_back_and_is_crowned() {
     // Typed with its square; it then moves as a pawn (stage 2).
     let played = g.play_text("f10c9").unwrap();
     assert_eq!(played.san, "f10c9");
+    // Placed on its own file it is written with its square too (f5 alone
+    // would be a pawn's step); black knights e6 and g6 are both attacked.
+    let mut placed = game("5P5k1/13/13/13/4n1n6/13/13/13/13/11K1 w P1 - 0 1");
+    let mv = placed.parse_move("f10f5").unwrap();
+    assert_eq!(placed.san(mv), "f10f5");
+    placed.play_text("f10f5").unwrap();
     assert!(g.fen().contains(" b P2 - "), "{}", g.fen());
     // Without the stage in the FEN it is an ordinary pawn on the last rank.
     let g = game(&format!("{waiting} w - - 0 1"));

@@ -125,6 +125,7 @@ fn historical_boards(out: &std::path::Path) -> std::io::Result<()> {
         "citadel",
         "whaleshogi",
         "tamerlane",
+        "fourplayer",
     ] {
         let Some(variant) = registry.get(id) else {
             eprintln!("{id}: not a built-in variant");
@@ -141,10 +142,11 @@ fn historical_boards(out: &std::path::Path) -> std::io::Result<()> {
 
 /// Games under way that show what their start positions cannot: Frankfurt's
 /// crowned king (it took a pawn on f7), whale shogi's hands, killer whale
-/// and dolphin on the far rank, Tamerlane's prince and adventitious king.
+/// and dolphin on the far rank, Tamerlane's prince and adventitious king,
+/// four-handed chess after black-1's mated king was taken.
 /// `docs/<id>-game.png`.
 fn played_boards(registry: &Registry, out: &std::path::Path) -> std::io::Result<()> {
-    let games: [(&str, Start, &[&str]); 3] = [
+    let games: [(&str, Start, &[&str]); 4] = [
         (
             "frankfurt",
             Start::Standard,
@@ -166,6 +168,14 @@ fn played_boards(registry: &Registry, out: &std::path::Path) -> std::io::Result<
                     .into(),
             ),
             &["Kj1"],
+        ),
+        (
+            "fourplayer",
+            Start::Standard,
+            &[
+                "h2h3", "i13i12", "b7d7", "m4l4", "g1k5", "j13j11", "a8d5", "m6l6", "k5k11",
+                "pass", "k11h14",
+            ],
         ),
     ];
     for (id, start, moves) in games {

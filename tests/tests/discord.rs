@@ -194,7 +194,7 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
             );
         }
     }
-    assert_eq!(commands.len(), 23, "each command registered once");
+    assert_eq!(commands.len(), 24, "each command registered once");
     // /play takes a start position.
     let play_options = by_name["play"]["options"].as_array().expect("options");
     assert!(

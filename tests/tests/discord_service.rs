@@ -1799,3 +1799,73 @@ async fn a_live_player_is_reminded_by_dm_once_when_a_tenth_of_the_clock_is_left(
     );
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bughouse_game_moves_both_boards_into_one_thread() {
+    let fake = FakeDiscord::start().await;
+    let (service, bot) = start_with(&fake, "bughouse-thread", |discord| {
+        discord.game_threads = true
+    })
+    .await;
+    let dave = FakeUser::new(1004, "dave");
+    fake.slash(
+        &alice(),
+        CHANNEL,
+        Some(GUILD_ID),
+        "play",
+        vec![
+            string_option("variant", "bughouse"),
+            integer_option("colour", 0),
+        ],
+        &[],
+    )
+    .await;
+    let seats = fake
+        .wait_for_message("the seats", |m| m.button("seat:").is_some())
+        .await;
+    let game = seats
+        .button("seat:")
+        .and_then(|b| b.custom_id.split(':').nth(1).map(str::to_owned))
+        .expect("the game id");
+    // The last seat taker is on board B: the pair moves into the thread.
+    for (user, seat) in [(bob(), 1), (carol(), 2), (dave.clone(), 3)] {
+        fake.press_button(&user, &seats, &format!("seat:{game}:{seat}"))
+            .await;
+    }
+    let thread = fake
+        .wait_for("a thread for the game", |fake| {
+            fake.threads().into_iter().next()
+        })
+        .await;
+    fake.wait_for_message("the start in the thread", |m| {
+        m.place == Place::Channel(thread.id) && m.text().contains("Bughouse game") && m.has_png()
+    })
+    .await;
+    // Both boards are played in the thread, each move one picture of both.
+    for (user, san) in [(alice(), "e4"), (carol(), "d4"), (dave, "d5")] {
+        fake.say(&user, thread.id, Some(GUILD_ID), san).await;
+        let board = fake
+            .wait_for_message(&format!("the boards after {san}"), |m| {
+                m.text().contains(&format!("{} played {san}.", user.name))
+            })
+            .await;
+        assert_eq!(board.place, Place::Channel(thread.id));
+        assert!(board.has_png(), "{san}");
+    }
+    let board_a = service
+        .store()
+        .get("discord", &game)
+        .await
+        .expect("the store")
+        .expect("board A");
+    let board_b = service
+        .store()
+        .get("discord", board_a.linked_id.as_deref().expect("board B"))
+        .await
+        .expect("the store")
+        .expect("board B");
+    assert_eq!(board_a.chat_id, thread.id.to_string());
+    assert_eq!(board_b.chat_id, thread.id.to_string());
+    assert_eq!(board_b.moves, "d2d4 d7d5");
+    bot.stop().await;
+}

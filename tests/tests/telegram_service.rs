@@ -1277,3 +1277,98 @@ async fn a_correspondence_player_is_reminded_in_their_private_chat() {
         "never in the group"
     );
 }
+
+/// Width of a board photo, decoded from its PNG header.
+fn photo_width(call: &Call) -> u32 {
+    let upload = call.upload.as_ref().expect("a photo");
+    kodex_tests::image_header::image_size(&upload.bytes)
+        .expect("a PNG size")
+        .0
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bughouse_game_is_played_to_a_drop_mate_with_both_boards_in_every_photo() {
+    let harness = start("bughouse", true).await;
+    let fake = &harness.fake;
+    fake.add_person(DAVE, "dave", "en", true);
+    // One crazyhouse board alone, to measure the pair against.
+    let (single, at) = alice_challenges_bob(fake, "crazyhouse").await;
+    let (at, board) = fake
+        .wait_for(at, "one board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let one_board = photo_width(&board);
+    fake.say(GROUP, ALICE, &format!("/abort {single}"));
+    let (at, _) = fake
+        .wait_for(at + 1, "the abort", |call| {
+            call.delivered_to(GROUP) && call.text().contains("aborted")
+        })
+        .await;
+
+    // Open seats, taken with the inline keyboard.
+    fake.say(GROUP, ALICE, "/play bughouse 5+0 white");
+    let (at, seats) = fake
+        .wait_for(at + 1, "the seats", |call| {
+            call.delivered_to(GROUP) && call.button_data().iter().any(|d| d.starts_with("seat:"))
+        })
+        .await;
+    let game = seats
+        .button_data()
+        .iter()
+        .find_map(|data| {
+            data.strip_prefix("seat:")?
+                .split(':')
+                .next()
+                .map(str::to_owned)
+        })
+        .expect("a game id");
+    let message = seats.message_id.expect("the seats message");
+    let mut at = at;
+    for (person, seat, name) in [(BOB, 1, "bob"), (CAROL, 2, "carol"), (DAVE, 3, "dave")] {
+        fake.press(GROUP, person, message, &format!("seat:{game}:{seat}"));
+        let (next, _) = fake
+            .wait_for(at + 1, name, |call| {
+                call.delivered_to(GROUP) && call.text().contains(name)
+            })
+            .await;
+        at = next;
+    }
+    let (mut at, start) = fake
+        .wait_for(at, "the start", |call| {
+            call.delivered_to(GROUP) && is_board(call) && call.text().contains("Bughouse game")
+        })
+        .await;
+    let pair = photo_width(&start);
+    assert!(
+        pair > 2 * one_board && pair <= 2 * one_board + one_board / 4,
+        "two boards side by side: {pair} px, one board {one_board} px"
+    );
+    // Dave takes carol's queen on board B; alice drops it on board A.
+    for (person, mv, told) in [
+        (ALICE, "e4", "alice played e4"),
+        (CAROL, "e4", "carol played e4"),
+        (BOB, "f5", "bob played f5"),
+        (DAVE, "d5", "dave played d5"),
+        (CAROL, "Qg4", "carol played Qg4"),
+        (ALICE, "Bc4", "alice played Bc4"),
+        (BOB, "a6", "bob played a6"),
+        (DAVE, "Bxg4", "alice gets a queen"),
+        // (Telegram names people by their @username.)
+        (ALICE, "Q@f7", "@alice & @dave win"),
+    ] {
+        fake.say(GROUP, person, mv);
+        let (next, photo) = fake
+            .wait_for(at + 1, told, |call| {
+                call.delivered_to(GROUP) && is_board(call) && call.text().contains(told)
+            })
+            .await;
+        assert_eq!(photo_width(&photo), pair, "{mv}: both boards");
+        at = next;
+    }
+    let board_a = stored(&harness, &game).await;
+    let board_b = stored(&harness, board_a.linked_id.as_deref().expect("board B")).await;
+    for row in [&board_a, &board_b] {
+        assert_eq!(row.result, Some(GameResult::Win { team: 0 }), "{}", row.id);
+    }
+}

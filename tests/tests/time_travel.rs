@@ -5,7 +5,7 @@
 
 mod console_support;
 
-use console_support::{has, to, Chat};
+use console_support::{has, last_image, to, Chat};
 
 #[tokio::test]
 async fn a_game_with_two_jumps() {
@@ -87,21 +87,6 @@ async fn a_game_with_two_jumps() {
 /// Width and height of a PNG, from its header.
 fn png_size(bytes: &[u8]) -> (u32, u32) {
     kodex_tests::image_header::image_size(bytes).expect("a PNG")
-}
-
-/// The image written for the last `image:` line of `out`.
-fn last_image(chat: &Chat, out: &[String]) -> Vec<u8> {
-    let line = out
-        .iter()
-        .rev()
-        .find_map(|line| line.split_once("image: "))
-        .map(|(_, path)| path.trim().to_owned())
-        .unwrap_or_else(|| panic!("an image in {out:#?}"));
-    let name = std::path::Path::new(&line)
-        .file_name()
-        .expect("an image file name");
-    let path = chat.dir.join("boards").join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 #[tokio::test]

@@ -43,6 +43,7 @@ pub(super) fn all() -> Vec<poise::Command<Data, Error>> {
         watch(),
         unwatch(),
         notation(),
+        partner(),
     ]
 }
 
@@ -257,6 +258,23 @@ simple_commands! {
     unwatch(game) => Unwatch,
         "Stops following a game here.",
         "не-смотреть", "Перестать следить здесь за партией";
+}
+
+/// Bughouse: sends your partner a private message.
+#[poise::command(
+    slash_command,
+    name_localized("ru", "партнёру"),
+    description_localized("ru", "Шведские шахматы: личное сообщение партнёру")
+)]
+async fn partner(
+    ctx: Context<'_>,
+    #[description = "What to tell your partner"]
+    #[name_localized("ru", "текст")]
+    #[description_localized("ru", "Что сказать партнёру")]
+    #[max_length = 500]
+    text: String,
+) -> Result<(), Error> {
+    submit(ctx, Action::Partner { text }).await
 }
 
 /// How the moves shown to you privately are written.

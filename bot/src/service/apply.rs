@@ -55,12 +55,18 @@ impl Service {
         debug_assert_eq!(row.status, Status::Active);
         let now = self.now();
         let clock = TimeControl::parse(&row.time_control).unwrap_or(TimeControl::Unlimited);
+        // Bughouse: the piece a move captured, for the partner's reserve.
+        let mut gift = None;
         let event = match change {
             Change::Move(mv) => {
                 let seat = game.seat_to_move();
                 let played = game.play(mv);
                 record(row, &played.uci);
                 self.turn_done(row, game, seat, clock, now);
+                if row.linked_id.is_some() {
+                    super::bughouse::record_move_time(row, seat, now);
+                    gift = game.captured_for_partner();
+                }
                 Event::Moved
             }
             Change::Turn {
@@ -93,7 +99,8 @@ impl Service {
                 let seat = game.seat_to_move();
                 let opponent = game.side_to_move().opponent();
                 row.set_remaining(seat, Some(0));
-                if game.has_mating_material(opponent) {
+                // In bughouse any side may still mate with pieces to come.
+                if game.has_mating_material(opponent) || row.linked_id.is_some() {
                     let result = row.loss_of_seat(seat);
                     finish(row, result, "timeout");
                 } else {
@@ -131,6 +138,9 @@ impl Service {
         };
         self.save(row).await?;
         tracing::debug!(game = %row.id, ply = game.ply(), "game changed");
+        if row.linked_id.is_some() {
+            return self.after_board_change(row, game, gift, event, lang).await;
+        }
         Ok(self.announce(row, game, event, lang).await)
     }
 
@@ -154,9 +164,11 @@ impl Service {
             self.start_turn(row, game, now);
         }
         // Playing on declines an offer made to the mover; a takeback request lapses.
-        if row
-            .draw_offer
-            .is_some_and(|offer| row.team_of_seat(offer as usize) != row.team_of_seat(seat))
+        // (A bughouse offer stands until declined: see `bughouse::pair_draw`.)
+        if row.linked_id.is_none()
+            && row
+                .draw_offer
+                .is_some_and(|offer| row.team_of_seat(offer as usize) != row.team_of_seat(seat))
         {
             row.draw_offer = None;
         }

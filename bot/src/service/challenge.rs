@@ -249,6 +249,9 @@ impl Service {
             created_at: now,
             updated_at: now,
             version: 0,
+            linked_id: None,
+            board: 0,
+            move_times: String::new(),
         }
     }
 
@@ -343,6 +346,9 @@ impl Service {
     /// Starts the game of `row`, whose seats are filled: its setup phase, or
     /// play with every clock at its initial time.
     pub(super) async fn start(&self, mut row: GameRow, variant: &Variant, lang: Lang) -> Outcome {
+        if variant.definition().boards == 2 {
+            return self.start_pair(row, variant, lang).await;
+        }
         let now = self.now();
         let initial = TimeControl::parse(&row.time_control)
             .ok()

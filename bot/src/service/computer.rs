@@ -55,7 +55,7 @@ pub(crate) struct Thinking {
 
 impl Thinking {
     /// `game` has a computer seat.
-    fn plays(&self, game: &str) {
+    pub(super) fn plays(&self, game: &str) {
         if let Ok(mut playing) = self.playing.lock() {
             playing.insert(game.to_owned());
         }
@@ -69,7 +69,7 @@ impl Thinking {
     }
 
     /// Whether `game` has a computer seat.
-    fn is_playing(&self, game: &str) -> bool {
+    pub(super) fn is_playing(&self, game: &str) -> bool {
         self.playing
             .lock()
             .is_ok_and(|playing| playing.contains(game))
@@ -141,7 +141,7 @@ impl Service {
         }
     }
 
-    fn computer_follow(&self, platform: Platform, id: &str) {
+    pub(super) fn computer_follow(&self, platform: Platform, id: &str) {
         let service = self.clone();
         let id = id.to_owned();
         tokio::spawn(async move { service.computer_act(platform, &id).await });
@@ -242,7 +242,13 @@ impl Service {
                 let game = self.replay(row)?;
                 let side_of = |seat: usize| row.seat(seat).map(|s| s.side);
                 let ours = |side: usize| computer_seats.iter().any(|&s| side_of(s) == Some(side));
-                if let Some(offerer) = row.draw_offer.map(|s| s as usize) {
+                // (A bughouse offer is the set of those who agreed: the
+                // computer leaves it to its partner.)
+                if let Some(offerer) = row
+                    .draw_offer
+                    .filter(|_| row.linked_id.is_none())
+                    .map(|s| s as usize)
+                {
                     if !ours(offerer) {
                         let &seat = computer_seats.first().unwrap_or(&0);
                         let side = Side(side_of(seat).unwrap_or(0) as u8);

@@ -29,6 +29,9 @@ impl Service {
         }
         let row = self.find_game(ctx, game, Role::Anyone).await?;
         let position = self.replay(&row)?;
+        if row.linked_id.is_some() {
+            return self.pair_board(ctx, &row, &position).await;
+        }
         let active = !row.status.is_over();
         if active && position.variant().hidden_information() {
             return Ok(vec![match row.seat_of(&ctx.actor().id) {
@@ -133,9 +136,14 @@ impl Service {
         if !row.status.is_over() && position.variant().hidden_information() {
             return Err(Msg::new("error-pgn-hidden").arg("id", row.id).into());
         }
+        let text = if row.linked_id.is_some() {
+            self.bpgn(&row).await?
+        } else {
+            self.pgn_text(&row, &position)
+        };
         let mut delivery = Delivery {
             target: Target::Chat(ctx.req.chat.clone()),
-            text: self.pgn_text(&row, &position),
+            text,
             image: None,
             buttons: Vec::new(),
             game: Some(self.game_ref(ctx.chat_lang, &row, false)),

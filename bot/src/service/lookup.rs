@@ -30,6 +30,14 @@ impl Service {
                 .filter(|row| row.start_fen.is_some())
                 .ok_or_else(|| no_such_game(&id))?;
             if role == Role::Player && row.side_of(&ctx.actor().id).is_none() {
+                // Bughouse: either board's id names the pair; a player's
+                // own board is the one meant.
+                if let Some(linked) = &row.linked_id {
+                    let other = self.by_id(ctx, linked).await?;
+                    if other.side_of(&ctx.actor().id).is_some() {
+                        return Ok(other);
+                    }
+                }
                 return Err(Msg::new("error-not-your-game").arg("id", row.id).into());
             }
             return Ok(row);
@@ -111,12 +119,17 @@ impl Service {
         };
         let live = matches!(row.status, Status::Active | Status::Challenge);
         let actor = ctx.actor();
-        let player = row.side_of(&actor.id).is_some()
+        let mut player = row.side_of(&actor.id).is_some()
             || row.challenger_id == actor.id
             || row
                 .opponent_id
                 .as_deref()
                 .is_some_and(|o| is_user(actor, o));
+        if let (false, Some(linked)) = (player, &row.linked_id) {
+            // Bughouse: a player of the other board moves the pair too.
+            let other = self.inner.store.get(ctx.platform(), linked).await?;
+            player = other.is_some_and(|other| other.side_of(&actor.id).is_some());
+        }
         if !live || !player || row.chat_id != ctx.req.chat.id {
             return Err(Failure::Silent);
         }
@@ -125,6 +138,17 @@ impl Service {
         }
         row.chat_id = chat.to_owned();
         self.save(&mut row).await?;
+        if let Some(other_id) = row.linked_id.clone() {
+            // Bughouse: the other board follows into the same thread.
+            let _other_lock = self.lock_other_board(&row.id, &other_id).await;
+            if let Some(mut other) = self.inner.store.get(ctx.platform(), &other_id).await? {
+                if other.home_chat_id.is_none() {
+                    other.home_chat_id = Some(other.chat_id.clone());
+                }
+                other.chat_id = chat.to_owned();
+                self.save(&mut other).await?;
+            }
+        }
         tracing::info!(game = %row.id, "game moved into its own thread");
         Ok(Vec::new())
     }

@@ -6,6 +6,7 @@
 //! ([`Store::save`]), so two simultaneous moves apply exactly one.
 
 mod apply;
+mod bughouse;
 mod challenge;
 mod computer;
 pub use computer::DEFAULT_LEVEL as DEFAULT_COMPUTER_LEVEL;
@@ -440,10 +441,14 @@ impl Service {
 
     /// The in-process lock of game `id`.
     async fn lock(&self, id: &str) -> tokio::sync::MutexGuard<'_, ()> {
+        self.inner.stripes[self.stripe(id)].lock().await
+    }
+
+    /// The lock stripe of game `id`.
+    fn stripe(&self, id: &str) -> usize {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         id.hash(&mut hasher);
-        let stripe = (hasher.finish() as usize) % LOCK_STRIPES;
-        self.inner.stripes[stripe].lock().await
+        (hasher.finish() as usize) % LOCK_STRIPES
     }
 
     /// Locks the game `found` and reads it afresh (someone may have written
@@ -656,6 +661,7 @@ impl Service {
             Action::Board { game } => self.board(&ctx, game).await,
             Action::Games => self.games(&ctx).await,
             Action::Pgn { game } => self.pgn(&ctx, game).await,
+            Action::Partner { text } => self.partner(&ctx, &text).await,
             Action::Timeline { game } => self.timeline(&ctx, game).await,
             Action::Rules { variant } => self.rules(&ctx, &variant),
             Action::Variants => self.variants(&ctx),

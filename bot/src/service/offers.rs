@@ -86,6 +86,9 @@ impl Service {
     pub(crate) async fn draw(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let (_lock, mut row, side) = self.my_game(ctx, game).await?;
         let lang = self.game_chat_lang(ctx, &row).await;
+        if row.linked_id.is_some() {
+            return self.pair_draw(row, side, lang).await;
+        }
         let other_team = |offerer: usize| row.team_of_seat(offerer) != row.team_of_seat(side);
         match row.draw_offer.map(|s| s as usize) {
             Some(offerer) if other_team(offerer) => {
@@ -118,6 +121,9 @@ impl Service {
     pub(crate) async fn decline_draw(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let (_lock, mut row, side) = self.my_game(ctx, game).await?;
         let lang = self.game_chat_lang(ctx, &row).await;
+        if row.linked_id.is_some() {
+            return self.pair_decline_draw(row, side, lang).await;
+        }
         match row.draw_offer.map(|s| s as usize) {
             Some(offerer) if offerer != side => {
                 row.draw_offer = None;
@@ -141,6 +147,10 @@ impl Service {
         let mut position = self.replay(&row)?;
         if position.variant().hidden_information() {
             return Err(Msg::new("error-takeback-hidden").into());
+        }
+        if row.linked_id.is_some() {
+            // A move on one board has fed the other; it cannot be unmade alone.
+            return Err(Msg::new("error-takeback-bughouse").into());
         }
         match row.takeback_offer.map(|s| s as usize) {
             Some(requester) if requester != side => {
@@ -212,6 +222,16 @@ impl Service {
         if row.move_list().len() >= 2 {
             return Err(Msg::new("error-abort-too-late").into());
         }
+        let other = match &row.linked_id {
+            Some(_) => Some(self.other_board(&row).await?),
+            None => None,
+        };
+        if other
+            .as_ref()
+            .is_some_and(|(other, _)| other.move_list().len() >= 2)
+        {
+            return Err(Msg::new("error-abort-too-late").into());
+        }
         row.status = Status::Aborted;
         row.result = Some(GameResult::NoResult);
         row.reason = Some("aborted".to_owned());
@@ -219,14 +239,23 @@ impl Service {
         row.draw_offer = None;
         row.takeback_offer = None;
         self.save(&mut row).await?;
-        Ok(vec![self.chat_note(
+        let mut told = vec![self.chat_note(
             lang,
             &row,
             Msg::new("game-aborted").arg("player", row.player_name(side).to_owned()),
-        )])
+        )];
+        if other.is_some() {
+            // Bughouse: both boards end, told in one message.
+            let position = self.replay(&row)?;
+            told.extend(
+                self.after_board_change(&row, &position, None, super::present::Event::Ended, lang)
+                    .await?,
+            );
+        }
+        Ok(told)
     }
 
-    fn chat_note(&self, lang: Lang, row: &GameRow, msg: Msg) -> Delivery {
+    pub(super) fn chat_note(&self, lang: Lang, row: &GameRow, msg: Msg) -> Delivery {
         Delivery {
             target: Target::Chat(chat_of(row)),
             text: self.text(lang, &msg.arg("id", row.id.clone())),
@@ -236,7 +265,7 @@ impl Service {
         }
     }
 
-    fn offer_delivery(
+    pub(super) fn offer_delivery(
         &self,
         lang: Lang,
         row: &GameRow,

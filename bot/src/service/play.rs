@@ -30,6 +30,13 @@ impl Service {
         let mut game = game;
         // A time-travel turn typed as one message: `T-2:Nf3 e5`.
         let jump = looks_like_jump(text);
+        let move_first = text.split_whitespace().next().is_some_and(looks_like_move);
+        if plain && ctx.req.private && !jump && !move_first {
+            // Bughouse: words to the bot in private go to the partner.
+            if let Some(relayed) = self.private_words_to_partner(ctx, text).await? {
+                return Ok(relayed);
+            }
+        }
         if plain && !jump {
             // "e4 k7m2": a move for a named game.
             if let Some((mv, id)) = text.split_once(char::is_whitespace) {

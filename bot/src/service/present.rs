@@ -14,7 +14,7 @@ use crate::i18n::Lang;
 use crate::store::{GameResult, GameRow, Status};
 use crate::time::Millis;
 use kodex_engine::{
-    Announcement, Audience, CheckDirection, Game, Side, SquareView, View, Visibility,
+    Announcement, Audience, CheckDirection, ForcedTurn, Game, Side, SquareView, View, Visibility,
 };
 use kodex_render::Decor;
 
@@ -77,40 +77,11 @@ impl Service {
         }
         deliveries.push(public);
         deliveries.extend(spectators);
-        if let Some(home) = row
-            .home_chat_id
-            .as_ref()
-            .filter(|home| ended && **home != row.chat_id)
-        {
-            // The chat the game left for its thread hears how it ended.
-            deliveries.push(Delivery {
-                target: Target::Chat(ChatRef {
-                    platform: chat_of(row).platform,
-                    id: home.clone(),
-                }),
-                text: self.result_text(lang, row),
-                image: None,
-                buttons: Vec::new(),
-                game: Some(self.game_ref(lang, row, false)),
-            });
+        if ended {
+            deliveries.extend(self.home_chat_result(lang, row, self.result_text(lang, row)));
         }
         if ended {
-            // The game-end summary: the whole game, move by move.
-            let limit = chat_of(row).platform.file_size_limit();
-            self.busy(
-                &Target::Chat(chat_of(row)),
-                crate::api::Activity::DrawingAnimation,
-            )
-            .await;
-            if let Some(gif) = self.game_gif(lang, row, game, limit).await {
-                deliveries.push(Delivery {
-                    target: Target::Chat(chat_of(row)),
-                    text: self.text(lang, &Msg::new("game-gif").arg("id", row.id.clone())),
-                    image: Some(gif),
-                    buttons: Vec::new(),
-                    game: Some(self.game_ref(lang, row, false)),
-                });
-            }
+            deliveries.extend(self.game_end_gif(lang, row, game).await);
         }
         if hidden && !ended {
             // The first two private boards are drawn at once (one per core).
@@ -124,6 +95,54 @@ impl Service {
             }
         }
         deliveries
+    }
+
+    /// For a game that left its chat for a thread of its own: the result
+    /// `text` for the chat it started in.
+    pub(super) fn home_chat_result(
+        &self,
+        lang: Lang,
+        row: &GameRow,
+        text: String,
+    ) -> Option<Delivery> {
+        let home = row
+            .home_chat_id
+            .as_ref()
+            .filter(|home| **home != row.chat_id)?;
+        Some(Delivery {
+            target: Target::Chat(ChatRef {
+                platform: chat_of(row).platform,
+                id: home.clone(),
+            }),
+            text,
+            image: None,
+            buttons: Vec::new(),
+            game: Some(self.game_ref(lang, row, false)),
+        })
+    }
+
+    /// The game-end summary for the chat of `row`: the whole game, move by
+    /// move, as an animation (none before a move, or when drawing fails).
+    pub(super) async fn game_end_gif(
+        &self,
+        lang: Lang,
+        row: &GameRow,
+        game: &Game,
+    ) -> Option<Delivery> {
+        let limit = chat_of(row).platform.file_size_limit();
+        self.busy(
+            &Target::Chat(chat_of(row)),
+            crate::api::Activity::DrawingAnimation,
+        )
+        .await;
+        let gif = self.game_gif(lang, row, game, limit).await?;
+        Some(Delivery {
+            target: Target::Chat(chat_of(row)),
+            text: self.text(lang, &Msg::new("game-gif").arg("id", row.id.clone())),
+            image: Some(gif),
+            buttons: Vec::new(),
+            game: Some(self.game_ref(lang, row, false)),
+        })
     }
 
     /// The message about `event` in `row` for everyone, in `lang`: what the
@@ -297,7 +316,7 @@ impl Service {
     /// except in Kriegspiel, where the referee says that a side has moved.
     /// An impossible attempt is told to its author by the caller, with the
     /// text they typed.
-    fn moves_told(
+    pub(super) fn moves_told(
         &self,
         lang: Lang,
         notation: Lang,
@@ -489,14 +508,26 @@ impl Service {
 
     /// "k7m2 · move 3 · bob (black) to move".
     pub(crate) fn turn_text(&self, lang: Lang, row: &GameRow, game: &Game) -> String {
-        self.text(
+        let player = row.player_name(game.seat_to_move()).to_owned();
+        let mut text = self.text(
             lang,
             &Msg::new("turn")
                 .arg("id", row.id.clone())
                 .arg("number", game.fullmove_number() as i64)
-                .arg("player", row.player_name(game.seat_to_move()).to_owned())
+                .arg("player", player.clone())
                 .arg("color", self.color_name(lang, game.side_to_move().index())),
-        )
+        );
+        // Four-handed chess: a mated king, a turn without a move, a king to take.
+        if let Some(forced) = game.forced_turn() {
+            let key = match forced {
+                ForcedTurn::Mated => "fourplayer-mated",
+                ForcedTurn::NoMove => "fourplayer-no-move",
+                ForcedTurn::TakeMatedKing => "fourplayer-take-king",
+            };
+            text.push(' ');
+            text.push_str(&self.text(lang, &Msg::new(key).arg("player", player)));
+        }
+        text
     }
 
     /// How many seats the game has (two before its seats are filled).
@@ -608,7 +639,8 @@ impl Service {
                 &ButtonAction::AskResign { game: id.clone() },
             ),
         ];
-        if !game.variant().hidden_information() && game.turns() > 0 {
+        // Bughouse boards feed each other: no takebacks.
+        if !game.variant().hidden_information() && game.turns() > 0 && row.linked_id.is_none() {
             buttons.push(Button::new(
                 label("button-takeback"),
                 &ButtonAction::Takeback { game: id.clone() },
@@ -632,6 +664,11 @@ impl Service {
                 .collect();
             format!("⏱ {}", clocks.join(" · "))
         })
+    }
+
+    /// Why a game ended, in words: the stored reason `code`, naming `loser`.
+    pub(crate) fn reason_text(&self, lang: Lang, code: &str, loser: String) -> String {
+        self.text(lang, &Msg::new(reason_key(code)).arg("loser", loser))
     }
 
     /// "k7m2: alice (white) wins — bob resigned."
@@ -729,7 +766,7 @@ pub(crate) fn player_ref(row: &GameRow, index: usize) -> Option<UserRef> {
 }
 
 /// The PGN `TimeControl` tag: `-`, `180+2` (seconds), `1/86400` (per move).
-fn pgn_time_control(code: &str) -> String {
+pub(crate) fn pgn_time_control(code: &str) -> String {
     match TimeControl::parse(code) {
         Ok(TimeControl::Increment { base, increment }) => {
             format!("{}+{}", base / 1000, increment / 1000)
@@ -784,22 +821,39 @@ fn with_jump_marks(mut view: View, game: &Game, event: &Event) -> View {
 }
 
 /// A monospace board: upper case for the first side, lower case for the
-/// second, `.` empty, `?` fog. Drawn from `bottom`'s side.
+/// second, `.` empty, `?` fog. Drawn from `bottom`'s seat, turned as the
+/// image is: seats 0 and 1 from south and north, seats 2 and 3 of a game of
+/// four from west and east (rows are then files, columns ranks).
 pub(crate) fn text_board(view: &View, bottom: Side) -> String {
-    let files: Vec<u8> = if bottom == Side::WHITE {
-        (0..view.files).collect()
+    let (files, ranks) = (view.files, view.ranks);
+    let seat = bottom.0 % 4;
+    let turned = seat >= 2;
+    let (rows, columns) = if turned {
+        (files, ranks)
     } else {
-        (0..view.files).rev().collect()
+        (ranks, files)
     };
-    let ranks: Vec<u8> = if bottom == Side::WHITE {
-        (0..view.ranks).rev().collect()
-    } else {
-        (0..view.ranks).collect()
+    // The cell (file, rank) at a row from the top and a column from the left.
+    let cell_at = |row: u8, column: u8| match seat {
+        0 => (column, ranks - 1 - row),
+        1 => (files - 1 - column, row),
+        2 => (files - 1 - row, ranks - 1 - column),
+        _ => (row, column),
     };
+    let file_letter = |file: u8| ((b'a' + file) as char).to_string();
+    // Two-digit rank numbers under the columns need wider cells.
+    let width = if turned { 3 } else { 2 };
     let mut out = String::from("```\n");
-    for rank in ranks {
-        out.push_str(&format!("{:>2} ", rank as u32 + 1));
-        for &file in &files {
+    for row in 0..rows {
+        let (file, rank) = cell_at(row, 0);
+        let label = if turned {
+            file_letter(file)
+        } else {
+            (rank as u32 + 1).to_string()
+        };
+        let mut line = format!("{label:>2} ");
+        for column in 0..columns {
+            let (file, rank) = cell_at(row, column);
             let cell = match view.at(file, rank) {
                 SquareView::Absent => ' ',
                 SquareView::Empty => '.',
@@ -809,18 +863,26 @@ pub(crate) fn text_board(view: &View, bottom: Side) -> String {
                 }
                 SquareView::Piece(piece) => piece.letter.to_ascii_lowercase(),
             };
-            out.push(cell);
-            out.push(' ');
+            line.push_str(&format!("{cell:<width$}"));
         }
-        out.pop();
+        // The last cell's padding goes (a missing square stays a space).
+        line.truncate(line.len() - (width - 1));
+        out.push_str(&line);
         out.push('\n');
     }
-    out.push_str("   ");
-    let letters: Vec<String> = files
-        .iter()
-        .map(|&f| ((b'a' + f) as char).to_string())
+    let labels: Vec<String> = (0..columns)
+        .map(|column| {
+            let (file, rank) = cell_at(0, column);
+            let label = if turned {
+                (rank as u32 + 1).to_string()
+            } else {
+                file_letter(file)
+            };
+            format!("{label:<width$}")
+        })
         .collect();
-    out.push_str(&letters.join(" "));
+    out.push_str("   ");
+    out.push_str(labels.concat().trim_end());
     // Pockets (crazyhouse) are public: "in hand: white P N · black p".
     if !view.pockets.is_empty() {
         let hands: Vec<String> = view

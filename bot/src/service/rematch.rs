@@ -17,7 +17,7 @@ impl Service {
     pub(crate) async fn rematch(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let old = self.ended_game(ctx, game).await?;
         let variant = self.variant(&old)?;
-        if old.seats.len() != 2 {
+        if old.seats.len() != 2 || old.linked_id.is_some() {
             return Err(Msg::new("error-rematch-teams").into());
         }
         let (Some(mine), Some(theirs)) = (

@@ -68,12 +68,14 @@ impl Service {
                 .arg("variant", name)
                 .into());
         }
-        if variant.definition().boards > 1 {
-            // The rules of one board exist; games on two linked boards do not yet.
+        if variant.definition().boards > 2 {
+            // Two linked boards are bughouse; more are no game here.
             return Err(Msg::new("error-two-boards").arg("variant", name).into());
         }
         let named: Vec<&UserRef> = partners.iter().chain(&opponents).collect();
-        if named.iter().any(|user| user.computer_level().is_some()) {
+        // The computer plays a board of bughouse: a game of two, each board.
+        let bughouse = variant.definition().boards == 2;
+        if !bughouse && named.iter().any(|user| user.computer_level().is_some()) {
             return Err(Msg::new("error-team-computer").into());
         }
         if named.iter().any(|user| is_user(ctx.actor(), &user.id)) {
@@ -121,8 +123,9 @@ impl Service {
             team: plan[seat].1,
             remaining_ms: None,
             setup: None,
-            // In a challenge: whether the seat is taken (not only kept).
-            ready: taken,
+            // In a challenge: whether the seat is taken (not only kept); the
+            // computer sits at once.
+            ready: taken || user.computer_level().is_some(),
         };
         row.color = Side(side as u8).color_name().to_owned();
         row.seats.push(seat_row(own_seat, ctx.actor(), true));
@@ -135,6 +138,10 @@ impl Service {
         row.seats.sort_by_key(|seat| seat.seat);
         self.insert_challenge(&mut row).await?;
         tracing::info!(game = %row.id, variant = %row.variant, "team challenge created");
+        if row.seats.len() == plan.len() && row.seats.iter().all(|s| s.ready) {
+            // Everyone named was the computer: nobody is left to wait for.
+            return self.start(row, &variant, ctx.chat_lang).await;
+        }
         Ok(vec![self.seats_delivery(
             ctx.chat_lang,
             &row,

@@ -287,6 +287,32 @@ pub fn game_id_of_start(lines: &[String]) -> String {
         .unwrap_or_else(|| panic!("no game started in {lines:#?}"))
 }
 
+/// The game id named by the decline button of a team challenge in `lines`.
+pub fn team_game_id(lines: &[String]) -> String {
+    lines
+        .iter()
+        .find_map(|line| {
+            let (_, rest) = line.split_once("/press dec:")?;
+            Some(rest.split(']').next()?.to_owned())
+        })
+        .unwrap_or_else(|| panic!("no team challenge in {lines:#?}"))
+}
+
+/// The image written for the last `image:` line of `out` in `chat`.
+pub fn last_image(chat: &Chat, out: &[String]) -> Vec<u8> {
+    let line = out
+        .iter()
+        .rev()
+        .find_map(|line| line.split_once("image: "))
+        .map(|(_, path)| path.trim().to_owned())
+        .unwrap_or_else(|| panic!("an image in {out:#?}"));
+    let name = std::path::Path::new(&line)
+        .file_name()
+        .expect("an image file name");
+    let path = chat.dir.join("boards").join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 /// Whether any line contains `text`.
 pub fn has(lines: &[String], text: &str) -> bool {
     lines.iter().any(|l| l.contains(text))
