@@ -196,6 +196,35 @@ fn horde_is_won_by_taking_the_last_pawn() {
     assert_wins_in("horde", "4k3/8/8/8/8/8/3P4/3r4 b - - 0 1", 1, &["d1d2"]);
 }
 
+/// Four-handed chess on the 14×14 cross: seats own their pieces, and the
+/// mate that ends the game is the mate of a side's last king.
+#[test]
+fn four_handed_white_2_mates_with_its_own_rook() {
+    // Black-1's king was taken; white-2 (full move 2) mates black-2's king
+    // walled in by its own pawns, with its own rook: white-1's rook on b5
+    // would mate too, but stands outside the centre, so white-2 may not
+    // move it.
+    let fen = "14/6p7/14/14/12s1/14/12s1/C11sc/12s1/1R12/3T10/14/14/7K6 w - - 0 2";
+    assert_wins_in("fourplayer", fen, 1, &["d4n4"]);
+}
+
+#[test]
+fn four_handed_a_mated_seat_passes_and_the_next_takes_its_king() {
+    // White-1 to move mates black-1 on the back rank; the search then
+    // passes for black-1 and takes the mated king for white-2.
+    let fen = "7k6/6ppp5/14/14/12s1/14/12s1/C11sc/12s1/3R10/3T10/14/14/7K6 w - - 0 1";
+    let mut game = game_from("fourplayer", fen);
+    let mate = game.parse_move("d5d14").expect("a legal move");
+    game.play(mate);
+    assert_eq!(game.seat_to_move(), 1);
+    let pass = search(&game, 3).best.into();
+    assert_eq!(game.san(pass), "pass");
+    game.play(pass);
+    assert_eq!(game.seat_to_move(), 2);
+    let take = game.uci(search(&game, 3).best.into());
+    assert_eq!(take, "d14h14");
+}
+
 /// Extra variants: a 10×10 board with compound pieces (128-bit sets).
 fn registry_with_big_boards() -> Registry {
     let mut registry = Registry::builtin();

@@ -550,6 +550,9 @@ impl Searcher {
             && !in_check
             && depth >= 3
             && !def.must_capture
+            // With seats a null move would hand the turn to the wrong seat
+            // and let a mated king wait untaken: none there.
+            && board.rules().t.seats.is_none()
             && ev.evaluate(board) >= beta
             && has_pieces(ev, board, us)
         {
