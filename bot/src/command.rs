@@ -172,17 +172,26 @@ fn play(args: &[&str], mention: impl Fn(&str) -> Option<UserRef>) -> Action {
     let (args, fen) = split_fen(args);
     // In a team challenge the computer sits where it is named: before `vs`
     // a partner, after it an opponent.
-    let lower: Vec<String> = args.iter().map(|a| a.to_lowercase()).collect();
-    let computer_at = lower
-        .iter()
-        .position(|a| COMPUTER_WORDS.contains(&a.as_str()));
-    let versus_at = lower.iter().position(|a| is_versus(a));
-    let (computer, args) = computer_opponent(&args);
-    let args = args.as_slice();
-    let mut variant = String::new();
+    let versus_at = args.iter().position(|a| is_versus(&a.to_lowercase()));
     let mut lineup = Lineup::default();
+    // With `vs` the computer may sit in several seats, each named in turn
+    // with its own level (`computer level 2 vs computer l3 @bob`).
+    let (computer, args) = if versus_at.is_some() {
+        (None, computers_in_line(&args))
+    } else {
+        let (computer, args) = computer_opponent(&args);
+        (computer, args.into_iter().map(Named::Word).collect())
+    };
+    let mut variant = String::new();
     let (mut clock, mut color) = (None::<String>, None);
     for (i, arg) in args.iter().enumerate() {
+        let arg = match arg {
+            Named::Word(word) => *word,
+            Named::Computer(level) => {
+                lineup.add(UserRef::computer(crate::api::Platform::Console, *level));
+                continue;
+            }
+        };
         let lower = arg.to_lowercase();
         if i == 0 {
             variant = (*arg).to_owned();
@@ -204,16 +213,47 @@ fn play(args: &[&str], mention: impl Fn(&str) -> Option<UserRef>) -> Action {
     // The service puts the computer on the platform of the request; a
     // person named as well is the opponent instead.
     if let Some(level) = computer {
-        let user = UserRef::computer(crate::api::Platform::Console, level);
-        match (computer_at, versus_at) {
-            _ if lineup.is_empty() => lineup.add(user),
-            (Some(named), Some(versus)) if named < versus => lineup.before.push(user),
-            (Some(_), Some(_)) => lineup.after.push(user),
-            // A person named as well, without `vs`: the person is the opponent.
-            _ => {}
+        if lineup.is_empty() {
+            lineup.add(UserRef::computer(crate::api::Platform::Console, level));
         }
     }
     lineup.into_action(variant, clock, color, fen)
+}
+
+/// A word of a team `/play`, or the computer named there with its level.
+enum Named<'a> {
+    Word(&'a str),
+    Computer(u8),
+}
+
+/// The words of a team `/play` with each naming of the computer (a
+/// computer word and the level right after it, if any) made one
+/// [`Named::Computer`].
+fn computers_in_line<'a>(args: &[&'a str]) -> Vec<Named<'a>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        if !COMPUTER_WORDS.contains(&args[i].to_lowercase().as_str()) {
+            out.push(Named::Word(args[i]));
+            i += 1;
+            continue;
+        }
+        // The level, if one follows: one word (`l3`) or two (`level 3`).
+        let (level, used) = [2, 1]
+            .into_iter()
+            .filter_map(|n| {
+                let words = args.get(i..i + 1 + n)?;
+                match computer_opponent(words) {
+                    (Some(level), rest) if rest.is_empty() => Some((level, n)),
+                    _ => None,
+                }
+            })
+            .next()
+            .unwrap_or((crate::service::DEFAULT_COMPUTER_LEVEL, 0));
+        out.push(Named::Computer(level));
+        i += 1 + used;
+    }
+    out
 }
 
 /// Whether `word` (lowercase) separates partners from opponents in `/play`.
@@ -389,6 +429,21 @@ mod tests {
             panic!("a team challenge");
         };
         assert_eq!(partners, vec![computer]);
+        // Several computers in one challenge, each with its level.
+        let Some(Action::PlayTeams {
+            partners,
+            opponents,
+            ..
+        }) = parse(
+            "/play fourplayer computer vs computer level 2 @bob kodex l5 5+0",
+            user,
+        )
+        else {
+            panic!("a team challenge");
+        };
+        let at = |level| UserRef::computer(Platform::Console, level);
+        assert_eq!(partners, vec![at(3)]);
+        assert_eq!(opponents, vec![at(2), user("bob").expect("bob"), at(5)]);
     }
 
     #[test]

@@ -49,7 +49,6 @@ challenge-withdrawn = { $player } withdrew challenge { $id }.
 challenge-expired = Challenge { $id } by { $challenger } expired unanswered.
 error-not-a-team-game = { $variant } is a game for two: challenge one opponent, /play <variant> @opponent.
 error-two-boards = { $variant } is played on two boards, which this bot cannot host yet: its rules work in /rules and in the engine, the two-board game itself comes later.
-error-team-computer = The computer does not play games for four yet: name people, or leave their seats open.
 error-team-twice = Someone is named twice: each seat needs a different player.
 error-team-size = { $variant } has { $partners } partner seat(s) and { $opponents } opponent seat(s): /play <variant> @partner vs @opponent @opponent.
 error-seat-yours = You already sit in game { $id }; the game starts when every seat is taken.
@@ -435,3 +434,6 @@ menu-partner = Bughouse: a private message to your partner
 fourplayer-mated = { $player }'s king is checkmated: send “pass”, and the next player must capture it.
 fourplayer-no-move = { $player } has no legal move: send “pass”.
 fourplayer-take-king = { $player } must capture the mated king.
+
+## The computer in games of four (issues 13, 15).
+error-team-computer-twice = The computer is named twice: give each of its seats a different level (`computer level 2`).

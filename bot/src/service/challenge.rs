@@ -358,6 +358,15 @@ impl Service {
             seat.remaining_ms = initial;
             seat.ready = false;
         }
+        if row
+            .seats
+            .iter()
+            .any(|s| super::computer::is_computer(&s.user_id))
+        {
+            // A computer seat (of a team game, named in the challenge): it
+            // follows the game from its first delivery on.
+            self.inner.thinking.plays(&row.id);
+        }
         if variant.setup().is_some() {
             // Play starts once every seat has placed its army.
             return self.begin_setup(row, lang).await;

@@ -117,8 +117,9 @@ pub(crate) fn for_computer(delivery: &Delivery) -> bool {
 enum Step {
     /// Nothing: not its turn, or the game is over.
     Wait,
-    /// Say this, as the computer (setup input, answers to offers).
-    Say(Action, bool),
+    /// Say this, as the computer of the seat (setup input, answers to
+    /// offers).
+    Say(Action, bool, usize),
     /// Think and move (or resign).
     Move(usize, Level),
 }
@@ -187,8 +188,8 @@ impl Service {
         };
         match step {
             Step::Wait => {}
-            Step::Say(action, private) => {
-                let Some(seat) = row.seats.iter().find(|s| is_computer(&s.user_id)) else {
+            Step::Say(action, private, seat) => {
+                let Some(seat) = row.seat(seat) else {
                     return;
                 };
                 let level = UserRef::level_of(&seat.user_id).unwrap_or(DEFAULT_LEVEL);
@@ -224,7 +225,7 @@ impl Service {
                     if public {
                         if super::placing::places_next(&variant, row) == Some(seat.side) {
                             let text = "random".to_owned();
-                            return Ok(Step::Say(Action::Move { text, game: id }, false));
+                            return Ok(Step::Say(Action::Move { text, game: id }, false, index));
                         }
                     } else if !seat.ready {
                         let text = if seat.setup.is_some() {
@@ -233,15 +234,23 @@ impl Service {
                             "random"
                         };
                         let text = text.to_owned();
-                        return Ok(Step::Say(Action::Move { text, game: id }, true));
+                        return Ok(Step::Say(Action::Move { text, game: id }, true, index));
                     }
                 }
                 Ok(Step::Wait)
             }
             Status::Active => {
                 let game = self.replay(row)?;
-                let side_of = |seat: usize| row.seat(seat).map(|s| s.side);
-                let ours = |side: usize| computer_seats.iter().any(|&s| side_of(s) == Some(side));
+                // An offer (made by a seat) is answered by a computer seat of
+                // the other team, if there is one; in games of four the
+                // computer's vote is its own evaluation's.
+                let answerer = |asker: usize| {
+                    let team = row.team_of_seat(asker);
+                    computer_seats
+                        .iter()
+                        .copied()
+                        .find(|&s| row.team_of_seat(s) != team)
+                };
                 // (A bughouse offer is the set of those who agreed: the
                 // computer leaves it to its partner.)
                 if let Some(offerer) = row
@@ -249,21 +258,20 @@ impl Service {
                     .filter(|_| row.linked_id.is_none())
                     .map(|s| s as usize)
                 {
-                    if !ours(offerer) {
-                        let &seat = computer_seats.first().unwrap_or(&0);
-                        let side = Side(side_of(seat).unwrap_or(0) as u8);
+                    if let Some(seat) = answerer(offerer) {
+                        let side = Side(row.seat(seat).map_or(0, |s| s.side) as u8);
                         // Accepted only when the computer is not better.
                         let action = if search::evaluate(&game, side) <= 0 {
                             Action::Draw { game: id }
                         } else {
                             Action::DeclineDraw { game: id }
                         };
-                        return Ok(Step::Say(action, true));
+                        return Ok(Step::Say(action, true, seat));
                     }
                 }
                 if let Some(asker) = row.takeback_offer.map(|s| s as usize) {
-                    if !ours(asker) {
-                        return Ok(Step::Say(Action::Takeback { game: id }, true));
+                    if let Some(seat) = answerer(asker) {
+                        return Ok(Step::Say(Action::Takeback { game: id }, true, seat));
                     }
                 }
                 let seat = game.seat_to_move();
@@ -510,15 +518,10 @@ impl Service {
 /// The confirmed resignation of seat `seat` in `row` (the button a person
 /// presses to confirm it).
 fn resignation(row: &GameRow, seat: usize) -> Action {
-    let side = if row.seat(seat).map(|s| s.side) == Some(0) {
-        "w"
-    } else {
-        "b"
-    };
     Action::Button {
         data: ButtonAction::Resign {
             game: row.id.clone(),
-            side: side.to_owned(),
+            side: super::offers::side_code(seat).to_owned(),
         }
         .encode(),
     }

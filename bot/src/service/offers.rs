@@ -287,7 +287,7 @@ impl Service {
 }
 
 /// The seat code in a resign button's data (`w` and `b` for the two-player seats).
-fn side_code(seat: usize) -> &'static str {
+pub(super) fn side_code(seat: usize) -> &'static str {
     match seat {
         0 => "w",
         1 => "b",

@@ -72,21 +72,21 @@ impl Service {
             // Two linked boards are bughouse; more are no game here.
             return Err(Msg::new("error-two-boards").arg("variant", name).into());
         }
+        // The computer may sit in any seat named for it (one seat per level:
+        // a seat is known by its player's id).
         let named: Vec<&UserRef> = partners.iter().chain(&opponents).collect();
-        // The computer plays a board of bughouse: a game of two, each board.
-        let bughouse = variant.definition().boards == 2;
-        if !bughouse && named.iter().any(|user| user.computer_level().is_some()) {
-            return Err(Msg::new("error-team-computer").into());
-        }
         if named.iter().any(|user| is_user(ctx.actor(), &user.id)) {
             return Err(Msg::new("error-self-challenge").into());
         }
-        let duplicate = named.iter().enumerate().any(|(i, user)| {
-            named[..i]
+        let duplicate = named.iter().enumerate().find(|(i, user)| {
+            named[..*i]
                 .iter()
                 .any(|other| stored_user_id(&other.id) == stored_user_id(&user.id))
         });
-        if duplicate {
+        if let Some((_, user)) = duplicate {
+            if user.computer_level().is_some() {
+                return Err(Msg::new("error-team-computer-twice").into());
+            }
             return Err(Msg::new("error-team-twice").into());
         }
         // The challenger's team plays the colour asked for; random is drawn

@@ -1,0 +1,214 @@
+//! The computer in games of four through the console: named for any seat of
+//! a one-board team game (four-handed chess, the crosstest variant), it
+//! moves on its seat's turn, passes when its king is mated, takes a mated
+//! king when it must, stops when the game ends and moves again after a
+//! restart. People here play scripted moves: the best of a short search on
+//! one team, the first legal move on the other, so games end quickly.
+
+mod console_support;
+
+use console_support::{has, team_game_id, temp_dir, Chat};
+use kodex_bot::store::{GameResult, Status};
+use kodex_engine::search::{Limits, Searcher};
+use kodex_engine::{ForcedTurn, Game, Registry};
+use std::time::{Duration, Instant};
+
+const CROSS: &str = include_str!("../variants/crosstest.toml");
+
+/// How the people of a test choose their moves.
+#[derive(Copy, Clone)]
+enum Person {
+    /// The first legal move.
+    First,
+    /// The best move of a depth-2 search.
+    Searching,
+}
+
+fn choose(game: &Game, person: Person) -> String {
+    let mv = match person {
+        Person::First => game.legal_moves().into_iter().next(),
+        Person::Searching => {
+            let limits = Limits {
+                depth: Some(2),
+                ..Limits::default()
+            };
+            kodex_engine::search::think(&game.search_board(), &limits, &mut Searcher::new(1))
+                .map(|r| r.best.into())
+        }
+    };
+    game.san(mv.expect("a person on turn has a move"))
+}
+
+/// What a played-out game showed about the computer's turns.
+#[derive(Default)]
+struct Seen {
+    /// Moves the computer made.
+    computer_moves: usize,
+    /// Turns on which the computer's king was mated, and whether it passed.
+    mated: Vec<bool>,
+    /// Turns on which the computer had to take a mated king, and whether it did.
+    takes: Vec<bool>,
+}
+
+/// Plays game `id` to its end: people (seat → how they choose) type their
+/// moves, the computer seats are waited for. Panics after `max_plies`.
+async fn play_out(
+    chat: &mut Chat,
+    id: &str,
+    people: &[(usize, &str, Person)],
+    max_plies: usize,
+) -> Seen {
+    let mut seen = Seen::default();
+    for _ in 0..max_plies {
+        let row = chat.row(id).await;
+        if row.status.is_over() {
+            return seen;
+        }
+        // The record replays: every move in it, the computer's too, is legal.
+        let game = chat.position(id).await;
+        let seat = game.seat_to_move();
+        let plies = row.move_list().len();
+        if let Some(&(_, who, person)) = people.iter().find(|(s, _, _)| *s == seat) {
+            let mv = choose(&game, person);
+            let out = chat.say(&format!("{who}: /move {mv}")).await;
+            assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
+            continue;
+        }
+        let forced = game.forced_turn();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            chat.advance(0).await;
+            let now = chat.row(id).await;
+            if now.move_list().len() > plies || now.status.is_over() {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the computer of seat {seat} did not move within a minute"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let after = chat.row(id).await;
+        let Some(&last) = after.move_list().get(plies) else {
+            continue;
+        };
+        seen.computer_moves += 1;
+        let from_to = |m: &str| {
+            (
+                m.get(..m.len() / 2).map(str::to_owned),
+                m.get(m.len() / 2..).map(str::to_owned),
+            )
+        };
+        match forced {
+            Some(ForcedTurn::Mated) => {
+                let (from, to) = from_to(last);
+                seen.mated.push(last == "pass" || from == to);
+            }
+            Some(ForcedTurn::TakeMatedKing) => {
+                let only = game
+                    .legal_moves()
+                    .into_iter()
+                    .map(|m| game.uci(m))
+                    .collect::<Vec<_>>();
+                seen.takes.push(only.iter().any(|m| m == last));
+            }
+            _ => {}
+        }
+    }
+    panic!("game {id} did not end within {max_plies} plies");
+}
+
+#[tokio::test]
+async fn the_computer_sits_in_two_seats_of_four_handed_chess_until_the_end() {
+    let mut chat = Chat::new("fourplayer-computer").await;
+    // The same computer twice needs two levels: a seat is known by its player.
+    let out = chat
+        .say("alice: /play fourplayer computer level 4 vs @bob computer level 4 white")
+        .await;
+    assert!(has(&out, "computer is named twice"), "{out:#?}");
+    let out = chat
+        .say("alice: /play fourplayer computer level 4 vs @bob computer level 1 5+0 white")
+        .await;
+    let id = team_game_id(&out);
+    assert!(has(&out, "seat 3 (white) Kodex L4"), "{out:#?}");
+    assert!(has(&out, "seat 4 (black) Kodex L1"), "{out:#?}");
+    let out = chat.say(&format!("bob: /accept {id}")).await;
+    assert!(has(&out, "starts"), "{out:#?}");
+    let seen = play_out(
+        &mut chat,
+        &id,
+        &[(0, "alice", Person::Searching), (1, "bob", Person::First)],
+        1_500,
+    )
+    .await;
+    let row = chat.row(&id).await;
+    assert_eq!(row.status, Status::Finished);
+    assert!(seen.computer_moves > 0);
+    // Whenever the computer's king was mated it passed, and whenever it had
+    // a mated king to take it took it.
+    assert!(seen.mated.iter().all(|&passed| passed), "{:?}", seen.mated);
+    assert!(seen.takes.iter().all(|&took| took), "{:?}", seen.takes);
+    // It stops with the game: nothing more is played.
+    let plies = row.move_list().len();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    chat.advance(0).await;
+    assert_eq!(chat.row(&id).await.move_list().len(), plies);
+}
+
+fn cross_registry() -> Registry {
+    let mut registry = Registry::builtin();
+    registry
+        .add_definition("crosstest.toml", CROSS)
+        .expect("the test variant");
+    registry
+}
+
+#[tokio::test]
+async fn three_computers_and_one_person_play_a_game_of_four_to_the_end() {
+    let mut chat = Chat::with_registry(temp_dir("cross-computers"), cross_registry()).await;
+    let out = chat
+        .say("alice: /play crosstest computer level 1 vs computer level 2 computer level 3 5+0 white")
+        .await;
+    // Nobody but the challenger is a person: the game starts at once.
+    assert!(has(&out, "starts"), "{out:#?}");
+    let id = console_support::game_id_of_start(&out);
+    let seen = play_out(&mut chat, &id, &[(0, "alice", Person::First)], 400).await;
+    let row = chat.row(&id).await;
+    assert_eq!(row.status, Status::Finished);
+    assert!(
+        matches!(
+            row.result,
+            Some(GameResult::Win { .. }) | Some(GameResult::Draw)
+        ),
+        "{:?}",
+        row.result
+    );
+    assert!(seen.computer_moves >= 3, "every computer seat moved");
+}
+
+#[tokio::test]
+async fn after_a_restart_the_computer_of_a_game_of_four_moves_on_its_turn() {
+    let dir = temp_dir("cross-computer-restart");
+    let mut chat = Chat::with_registry(dir, cross_registry()).await;
+    let out = chat
+        .say("alice: /play crosstest @carol vs computer level 2 @dave 5+0 white")
+        .await;
+    let id = team_game_id(&out);
+    chat.say(&format!("carol: /accept {id}")).await;
+    let out = chat.say(&format!("dave: /accept {id}")).await;
+    assert!(has(&out, "starts"), "{out:#?}");
+    let game = chat.position(&id).await;
+    let mv = choose(&game, Person::First);
+    chat.say(&format!("alice: /move {mv}")).await;
+    // Restarted before it answered: the new process picks the game up.
+    let mut chat = chat.restart().await;
+    chat.service.resume_computers().await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while chat.row(&id).await.move_list().len() < 2 {
+        assert!(Instant::now() < deadline, "no move after the restart");
+        chat.advance(0).await;
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // Black-1's move was the computer's: carol (white-2) is on turn.
+    assert_eq!(chat.position(&id).await.seat_to_move(), 2);
+}
