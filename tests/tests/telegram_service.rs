@@ -1372,3 +1372,104 @@ async fn a_bughouse_game_is_played_to_a_drop_mate_with_both_boards_in_every_phot
         assert_eq!(row.result, Some(GameResult::Win { team: 0 }), "{}", row.id);
     }
 }
+
+/// Four-handed chess in a group: four people take the seats with the inline
+/// keyboard, type their moves, and every move posts the 14×14 cross; black-1's
+/// mated king passes and is taken, and the white team wins by mating the
+/// second black king.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_four_handed_game_is_played_by_four_people_to_a_team_win() {
+    let harness = start("fourplayer", true).await;
+    let fake = &harness.fake;
+    fake.add_person(DAVE, "dave", "en", true);
+    // One ordinary board, to measure the cross against.
+    let (single, at) = alice_challenges_bob(fake, "chess").await;
+    let (at, board) = fake
+        .wait_for(at, "one board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let eight = photo_width(&board);
+    fake.say(GROUP, ALICE, &format!("/abort {single}"));
+    let (at, _) = fake
+        .wait_for(at + 1, "the abort", |call| {
+            call.delivered_to(GROUP) && call.text().contains("aborted")
+        })
+        .await;
+
+    fake.say(GROUP, ALICE, "/play fourplayer 5+0 white");
+    let (at, seats) = fake
+        .wait_for(at + 1, "the seats", |call| {
+            call.delivered_to(GROUP) && call.button_data().iter().any(|d| d.starts_with("seat:"))
+        })
+        .await;
+    let game = seats
+        .button_data()
+        .iter()
+        .find_map(|data| {
+            data.strip_prefix("seat:")?
+                .split(':')
+                .next()
+                .map(str::to_owned)
+        })
+        .expect("a game id");
+    let message = seats.message_id.expect("the seats message");
+    let mut at = at;
+    for (person, seat, name) in [(BOB, 1, "bob"), (CAROL, 2, "carol"), (DAVE, 3, "dave")] {
+        fake.press(GROUP, person, message, &format!("seat:{game}:{seat}"));
+        let (next, _) = fake
+            .wait_for(at + 1, name, |call| {
+                call.delivered_to(GROUP) && call.text().contains(name)
+            })
+            .await;
+        at = next;
+    }
+    let (mut at, start) = fake
+        .wait_for(at, "the start", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let cross =
+        kodex_tests::image_header::image_size(&start.upload.as_ref().expect("a photo").bytes)
+            .expect("a PNG size");
+    // The 14×14 cross: 14 squares of 48 px where chess has 8 of 80 px
+    // (kodex_render::square_size_for), each with a margin of coordinates,
+    // and taller than wide, for the strips of four players.
+    let margin = |width: u32, squares: u32| width.checked_sub(squares).filter(|m| *m < 60);
+    assert!(margin(eight, 8 * 80).is_some(), "a chess board {eight} px");
+    assert!(
+        margin(cross.0, 14 * 48).is_some(),
+        "the cross {} px, a chess board {eight} px",
+        cross.0
+    );
+    assert!(cross.1 > cross.0, "{cross:?}");
+    for (person, mv, told) in [
+        (ALICE, "h3", "alice played h3"),
+        (BOB, "i12", "bob played i12"),
+        (CAROL, "d7", "carol played d7"),
+        (DAVE, "l4", "dave played l4"),
+        (ALICE, "Qk5", "alice played Qk5"),
+        (BOB, "j11", "bob played j11"),
+        (CAROL, "Qad5", "carol played Qad5"),
+        (DAVE, "l6", "dave played l6"),
+        (ALICE, "Qk11", "alice played Qk11#"),
+        (BOB, "pass", "bob played pass"),
+        (CAROL, "Qxh14", "carol played Qxh14"),
+        (DAVE, "l11", "dave played l11"),
+        (ALICE, "Kh2", "alice played Kh2"),
+        (BOB, "g12", "bob played g12"),
+        (CAROL, "Ql5", "(white) wins"),
+    ] {
+        fake.say(GROUP, person, mv);
+        let (next, photo) = fake
+            .wait_for(at + 1, told, |call| {
+                call.delivered_to(GROUP) && is_board(call) && call.text().contains(told)
+            })
+            .await;
+        assert_eq!(photo_width(&photo), cross.0, "{mv}: the cross");
+        at = next;
+    }
+    let row = stored(&harness, &game).await;
+    assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
+    assert!(row.move_list().contains(&"k11h14"), "the mated king taken");
+}

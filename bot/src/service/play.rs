@@ -50,7 +50,9 @@ impl Service {
             return Err(quiet(Msg::new("error-move-usage")));
         }
         let limit = if jump { MAX_TURN_TEXT } else { MAX_MOVE_TEXT };
-        if text.chars().count() > limit || (plain && !jump && !looks_like_move(text)) {
+        if text.chars().count() > limit
+            || (plain && !jump && !looks_like_move(text) && !is_pass_word(text))
+        {
             return Err(quiet(Msg::new("error-move-too-long")));
         }
         let found = match game {
@@ -237,9 +239,24 @@ pub(crate) fn looks_like_move(text: &str) -> bool {
         && (text.chars().any(|c| c.is_ascii_digit()) || text.to_lowercase().starts_with("o-o"))
 }
 
+/// Whether plain chat text is a pass (`pass`, `пас`, `пропуск`: a mated or
+/// blocked seat of four-handed chess, Janggi), which has no digit but is
+/// played when typed like any move.
+fn is_pass_word(text: &str) -> bool {
+    matches!(text.to_lowercase().as_str(), "pass" | "пас" | "пропуск")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pass_is_typed_like_a_move() {
+        for text in ["pass", "Pass", "пас", "ПРОПУСК"] {
+            assert!(is_pass_word(text), "{text}");
+        }
+        assert!(!is_pass_word("passed"));
+    }
 
     #[test]
     fn chatter_is_not_a_move() {
