@@ -1286,29 +1286,30 @@ fn photo_width(call: &Call) -> u32 {
         .0
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_bughouse_game_is_played_to_a_drop_mate_with_both_boards_in_every_photo() {
-    let harness = start("bughouse", true).await;
-    let fake = &harness.fake;
-    fake.add_person(DAVE, "dave", "en", true);
-    // One crazyhouse board alone, to measure the pair against.
-    let (single, at) = alice_challenges_bob(fake, "crazyhouse").await;
+/// The width of one board of `variant` in a game alice starts and aborts;
+/// and the index of the last call.
+async fn one_board_width(fake: &FakeTelegram, variant: &str) -> (u32, usize) {
+    let (single, at) = alice_challenges_bob(fake, variant).await;
     let (at, board) = fake
         .wait_for(at, "one board", |call| {
             call.delivered_to(GROUP) && is_board(call)
         })
         .await;
-    let one_board = photo_width(&board);
     fake.say(GROUP, ALICE, &format!("/abort {single}"));
     let (at, _) = fake
         .wait_for(at + 1, "the abort", |call| {
             call.delivered_to(GROUP) && call.text().contains("aborted")
         })
         .await;
+    (photo_width(&board), at)
+}
 
-    // Open seats, taken with the inline keyboard.
-    fake.say(GROUP, ALICE, "/play bughouse 5+0 white");
-    let (at, seats) = fake
+/// Alice says `play` (a team challenge with open seats, she on seat 1);
+/// bob, carol and dave take seats 2, 3 and 4 with the inline keyboard.
+/// The game id and the index of the last call.
+async fn seats_taken_by_keyboard(fake: &FakeTelegram, play: &str, at: usize) -> (String, usize) {
+    fake.say(GROUP, ALICE, play);
+    let (mut at, seats) = fake
         .wait_for(at + 1, "the seats", |call| {
             call.delivered_to(GROUP) && call.button_data().iter().any(|d| d.starts_with("seat:"))
         })
@@ -1324,7 +1325,6 @@ async fn a_bughouse_game_is_played_to_a_drop_mate_with_both_boards_in_every_phot
         })
         .expect("a game id");
     let message = seats.message_id.expect("the seats message");
-    let mut at = at;
     for (person, seat, name) in [(BOB, 1, "bob"), (CAROL, 2, "carol"), (DAVE, 3, "dave")] {
         fake.press(GROUP, person, message, &format!("seat:{game}:{seat}"));
         let (next, _) = fake
@@ -1334,6 +1334,19 @@ async fn a_bughouse_game_is_played_to_a_drop_mate_with_both_boards_in_every_phot
             .await;
         at = next;
     }
+    (game, at)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bughouse_game_is_played_to_a_drop_mate_with_both_boards_in_every_photo() {
+    let harness = start("bughouse", true).await;
+    let fake = &harness.fake;
+    fake.add_person(DAVE, "dave", "en", true);
+    // One crazyhouse board alone, to measure the pair against.
+    let (one_board, at) = one_board_width(fake, "crazyhouse").await;
+
+    // Open seats, taken with the inline keyboard.
+    let (game, at) = seats_taken_by_keyboard(fake, "/play bughouse 5+0 white", at).await;
     let (mut at, start) = fake
         .wait_for(at, "the start", |call| {
             call.delivered_to(GROUP) && is_board(call) && call.text().contains("Bughouse game")
@@ -1383,47 +1396,9 @@ async fn a_four_handed_game_is_played_by_four_people_to_a_team_win() {
     let fake = &harness.fake;
     fake.add_person(DAVE, "dave", "en", true);
     // One ordinary board, to measure the cross against.
-    let (single, at) = alice_challenges_bob(fake, "chess").await;
-    let (at, board) = fake
-        .wait_for(at, "one board", |call| {
-            call.delivered_to(GROUP) && is_board(call)
-        })
-        .await;
-    let eight = photo_width(&board);
-    fake.say(GROUP, ALICE, &format!("/abort {single}"));
-    let (at, _) = fake
-        .wait_for(at + 1, "the abort", |call| {
-            call.delivered_to(GROUP) && call.text().contains("aborted")
-        })
-        .await;
+    let (eight, at) = one_board_width(fake, "chess").await;
 
-    fake.say(GROUP, ALICE, "/play fourplayer 5+0 white");
-    let (at, seats) = fake
-        .wait_for(at + 1, "the seats", |call| {
-            call.delivered_to(GROUP) && call.button_data().iter().any(|d| d.starts_with("seat:"))
-        })
-        .await;
-    let game = seats
-        .button_data()
-        .iter()
-        .find_map(|data| {
-            data.strip_prefix("seat:")?
-                .split(':')
-                .next()
-                .map(str::to_owned)
-        })
-        .expect("a game id");
-    let message = seats.message_id.expect("the seats message");
-    let mut at = at;
-    for (person, seat, name) in [(BOB, 1, "bob"), (CAROL, 2, "carol"), (DAVE, 3, "dave")] {
-        fake.press(GROUP, person, message, &format!("seat:{game}:{seat}"));
-        let (next, _) = fake
-            .wait_for(at + 1, name, |call| {
-                call.delivered_to(GROUP) && call.text().contains(name)
-            })
-            .await;
-        at = next;
-    }
+    let (game, at) = seats_taken_by_keyboard(fake, "/play fourplayer 5+0 white", at).await;
     let (mut at, start) = fake
         .wait_for(at, "the start", |call| {
             call.delivered_to(GROUP) && is_board(call)
