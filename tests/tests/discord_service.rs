@@ -1869,3 +1869,38 @@ async fn a_bughouse_game_moves_both_boards_into_one_thread() {
     assert_eq!(board_b.moves, "d2d4 d7d5");
     bot.stop().await;
 }
+
+/// `/play fourplayer` naming the bot itself as a partner seats the computer
+/// there (at the level given), beside the people named.
+#[tokio::test]
+async fn the_bot_named_in_a_game_for_four_sits_as_the_computer() {
+    let fake = FakeDiscord::start().await;
+    let (_service, _bot) = start(&fake, "team-computer").await;
+    let carol = FakeUser::new(1003, "carol");
+    fake.slash(
+        &alice(),
+        CHANNEL,
+        Some(GUILD_ID),
+        "play",
+        vec![
+            string_option("variant", "fourplayer"),
+            user_option("partner", &FakeUser::bot()),
+            user_option("opponent", &bob()),
+            user_option("opponent2", &carol),
+            integer_option("level", 2),
+            integer_option("colour", 0),
+        ],
+        &[FakeUser::bot(), bob(), carol.clone()],
+    )
+    .await;
+    let seats = fake
+        .wait_for_message("the seats", |m| {
+            m.place == Place::Channel(CHANNEL) && m.button("seat:").is_some()
+        })
+        .await;
+    assert!(
+        seats.text().contains("(white) Kodex L2"),
+        "{}",
+        seats.text()
+    );
+}

@@ -150,11 +150,15 @@ async fn play(
         // A team challenge: the seats nobody is named for stay open.
         Action::PlayTeams {
             variant,
-            partners: partner.iter().map(|user| user_ref(user, None)).collect(),
+            // The bot named sits as the computer there, at the level given.
+            partners: partner
+                .iter()
+                .map(|user| computer(user).unwrap_or_else(|| user_ref(user, None)))
+                .collect(),
             opponents: [opponent, opponent2]
                 .iter()
                 .flatten()
-                .map(|user| user_ref(user, None))
+                .map(|user| computer(user).unwrap_or_else(|| user_ref(user, None)))
                 .collect(),
             clock,
             color,
