@@ -36,7 +36,13 @@ fn choose(game: &Game, person: Person) -> String {
                 .map(|r| r.best.into())
         }
     };
-    game.san(mv.expect("a person on turn has a move"))
+    let mv = mv.expect("a person on turn has a move");
+    // UCI: the SAN of two pawns of partners reaching one square from two
+    // directions is not told apart (`j10`), a known gap of the notation.
+    match game.san(mv).as_str() {
+        "pass" => "pass".to_owned(),
+        _ => game.uci(mv),
+    }
 }
 
 /// What a played-out game showed about the computer's turns.
