@@ -307,12 +307,7 @@ pub fn orient(side: usize, (dx, dy): (i32, i32)) -> (i32, i32) {
 /// The relative rank (1-based) of `square` for `side`.
 #[inline]
 pub fn relative_rank(def: &VariantDef, side: usize, square: usize) -> u8 {
-    let rank = def.geometry.rank_of(square) as u8;
-    if side == 0 {
-        rank + 1
-    } else {
-        def.geometry.ranks - rank
-    }
+    def.geometry.relative_rank(side, square)
 }
 
 struct SplitMix(u64);

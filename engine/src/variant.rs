@@ -162,6 +162,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "citadel.toml",
         include_str!("../../config/variants/citadel.toml"),
     ),
+    (
+        "hexagonal.toml",
+        include_str!("../../config/variants/hexagonal.toml"),
+    ),
 ];
 
 /// A malformed variant definition: the file, the key and the problem.
@@ -619,6 +623,8 @@ struct RawVariant {
     rules: BTreeMap<String, String>,
     files: u8,
     ranks: u8,
+    /// `"hex"`: Gliński's 91-cell hexagon on the 11 × 11 index, with hexagonal Betza atoms.
+    geometry: Option<String>,
     #[serde(default)]
     holes: Vec<String>,
     #[serde(default)]
@@ -815,7 +821,23 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
             "the board must be 1 to 16 files and ranks".into(),
         ));
     }
-    let mut geometry = Geometry::rectangle(raw.files, raw.ranks);
+    let mut geometry = match raw.geometry.as_deref() {
+        None | Some("square") => Geometry::rectangle(raw.files, raw.ranks),
+        Some("hex") if raw.files == 11 && raw.ranks == 11 => Geometry::hexagon(),
+        Some("hex") => {
+            return Err(err(
+                "geometry",
+                "the hexagonal board is 11 files by 11 ranks".into(),
+            ))
+        }
+        Some(other) => {
+            return Err(err(
+                "geometry",
+                format!("`{other}` is not a geometry (square, hex)"),
+            ))
+        }
+    };
+    let hex = geometry.is_hex();
     let squares = |key: &str,
                    names: &[String],
                    geometry: &Geometry,
@@ -910,8 +932,8 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     let mut links = Vec::new();
     for (letter, p) in raw_pieces {
         let key = format!("pieces.{letter}");
-        let atoms =
-            betza::parse(&p.betza).map_err(|e| err(&format!("{key}.betza"), e.to_string()))?;
+        let atoms = betza::parse_on(&p.betza, hex)
+            .map_err(|e| err(&format!("{key}.betza"), e.to_string()))?;
         let art = match p.art.as_deref() {
             None | Some("token") => Art::Token,
             Some("king") => Art::King,
@@ -1046,6 +1068,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         }
     }
     let style = match raw.style.as_deref() {
+        _ if hex => BoardStyle::Hexagonal,
         None | Some("checkered") => BoardStyle::Checkered,
         Some("uniform") => BoardStyle::Uniform,
         Some("points") => BoardStyle::Points,
@@ -1136,7 +1159,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     let royal_leap = raw
         .royal_leap
         .as_deref()
-        .map(betza::parse)
+        .map(|text| betza::parse_on(text, hex))
         .transpose()
         .map_err(|e| err("royal_leap", e.to_string()))?;
     if royal_leap.is_some() && !pieces.iter().any(|p| p.royal) {

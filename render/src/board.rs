@@ -130,6 +130,7 @@ fn draw_cells(renderer: &Renderer, image: &mut IndexedImage, layout: &Layout, vi
                 BoardStyle::Checkered => Ground::Light,
                 BoardStyle::Uniform => Ground::Uniform,
                 BoardStyle::Points => Ground::Points(point_lines(view, layout, file, rank)),
+                BoardStyle::Hexagonal => Ground::Uniform,
             };
             let has = |list: &[u16]| list.iter().any(|&square| square as usize == index);
             let look = CellLook {
