@@ -810,7 +810,64 @@ fn with_jump_marks(mut view: View, game: &Game, event: &Event) -> View {
 
 /// A monospace board: upper case for the first side, lower case for the
 /// second, `.` empty, `?` fog. Drawn from `bottom`'s side.
+/// Gliński's hexagonal board as text: one line per half cell of height, each
+/// file in its own column, so a cell's neighbours sit diagonally above and
+/// below it; file letters (no j) underneath. The view's squares are axial
+/// (file = q + 5, rank = r + 5); a cell stands at height 2r + q.
+fn hex_text_board(view: &View, bottom: Side) -> String {
+    let white = bottom == Side::WHITE;
+    let files: Vec<u8> = if white {
+        (0..view.files).collect()
+    } else {
+        (0..view.files).rev().collect()
+    };
+    let heights: Vec<i32> = if white {
+        (-10..=10).rev().collect()
+    } else {
+        (-10..=10).collect()
+    };
+    let mut out = String::from("```\n");
+    for height in heights {
+        let mut line = String::new();
+        for &file in &files {
+            let q = file as i32 - 5;
+            let doubled = height - q;
+            let cell = if doubled.rem_euclid(2) == 0 && (doubled / 2).abs() <= 5 {
+                let rank = (doubled / 2 + 5) as u8;
+                match view.at(file, rank) {
+                    SquareView::Absent => ' ',
+                    SquareView::Empty => '.',
+                    SquareView::Fog => '?',
+                    SquareView::Piece(piece) if piece.side == Side::WHITE => {
+                        piece.letter.to_ascii_uppercase()
+                    }
+                    SquareView::Piece(piece) => piece.letter.to_ascii_lowercase(),
+                }
+            } else {
+                ' '
+            };
+            line.push(cell);
+            line.push(' ');
+        }
+        let line = line.trim_end();
+        if !line.is_empty() {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    let letters: Vec<String> = files
+        .iter()
+        .map(|&f| (b"abcdefghikl"[f as usize % 11] as char).to_string())
+        .collect();
+    out.push_str(&letters.join(" "));
+    out.push_str("\n```");
+    out
+}
+
 pub(crate) fn text_board(view: &View, bottom: Side) -> String {
+    if view.style == kodex_engine::BoardStyle::Hexagonal {
+        return hex_text_board(view, bottom);
+    }
     let files: Vec<u8> = if bottom == Side::WHITE {
         (0..view.files).collect()
     } else {
@@ -890,5 +947,38 @@ pub(crate) fn san_in(lang: Lang, game: &Game, san: &str) -> String {
     match lang {
         Lang::Ru => game.variant().russian_san(san),
         _ => san.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kodex_engine::{Audience, Game, Registry, Start};
+
+    #[test]
+    fn hexagonal_text_board_stands_cells_by_height() {
+        let registry = Registry::builtin();
+        let game = Game::new(registry.get("hexagonal").unwrap(), Start::Standard).unwrap();
+        let view = game.view(Audience::Full);
+        let text = text_board(&view, Side::WHITE);
+        let lines: Vec<&str> = text.lines().collect();
+        // ``` + 21 half-cell heights + the file letters + ```.
+        assert_eq!(lines.len(), 24, "{text}");
+        // f11 (a black bishop) alone on top, f1 (a white bishop) alone at the bottom.
+        assert_eq!(lines[1].trim(), "b");
+        assert_eq!(lines[21].trim(), "B");
+        assert_eq!(lines[22], "a b c d e f g h i k l");
+        // 91 cells in all.
+        let cells = text
+            .chars()
+            .filter(|c| *c == '.' || c.is_ascii_alphabetic())
+            .count()
+            - 11;
+        assert_eq!(cells, 91, "{text}");
+        // Black's view is the same picture turned round.
+        let black = text_board(&view, Side::BLACK);
+        let black_lines: Vec<&str> = black.lines().collect();
+        assert_eq!(black_lines[1].trim(), "B");
+        assert_eq!(black_lines[22], "l k i h g f e d c b a");
     }
 }
