@@ -484,7 +484,11 @@ mod tests {
     use super::*;
 
     fn steps(def: &str) -> Vec<(i32, i32)> {
-        let mut s: Vec<_> = parse(def)
+        steps_on(def, false)
+    }
+
+    fn steps_on(def: &str, hex: bool) -> Vec<(i32, i32)> {
+        let mut s: Vec<_> = parse_on(def, hex)
             .unwrap()
             .into_iter()
             .flat_map(|a| a.steps)
@@ -567,13 +571,7 @@ mod tests {
     }
 
     fn hex_steps(def: &str) -> Vec<(i32, i32)> {
-        let mut s: Vec<_> = parse_hex(def)
-            .unwrap()
-            .into_iter()
-            .flat_map(|a| a.steps)
-            .collect();
-        s.sort();
-        s
+        steps_on(def, true)
     }
 
     #[test]

@@ -382,21 +382,19 @@ impl Tiles {
             ),
         );
         if look.checked {
-            let css = self.theme.check.css();
-            let c = s as f32 / 2.0;
+            let glow = glow_gradient(
+                width as f32 / 2.0,
+                s as f32 / 2.0,
+                s as f32 * 0.6,
+                self.theme.check,
+            );
             paint_svg(
                 &mut pixmap,
                 &svg(
                     width,
                     s,
                     &format!(
-                        r#"<defs><radialGradient id="g" cx="{cx}" cy="{c}" r="{r}" gradientUnits="userSpaceOnUse">
-<stop offset="0" stop-color="{css}" stop-opacity="1"/>
-<stop offset="0.3" stop-color="{css}" stop-opacity="0.9"/>
-<stop offset="1" stop-color="{css}" stop-opacity="0"/>
-</radialGradient></defs><polygon points="{points}" fill="url(#g)" shape-rendering="crispEdges"/>"#,
-                        cx = width as f32 / 2.0,
-                        r = s as f32 * 0.6
+                        r#"{glow}<polygon points="{points}" fill="url(#g)" shape-rendering="crispEdges"/>"#
                     ),
                 ),
             );
@@ -513,20 +511,27 @@ fn overlay(pixmap: &mut Pixmap, sprite: &Pixmap, opacity: f32) {
     pixmap.draw_pixmap(0, 0, sprite.as_ref(), &paint, Transform::identity(), None);
 }
 
+/// The radial gradient `#g` of the check glow, round `cx`, `cy`.
+fn glow_gradient(cx: f32, cy: f32, r: f32, color: Rgb) -> String {
+    let css = color.css();
+    format!(
+        r#"<defs><radialGradient id="g" cx="{cx}" cy="{cy}" r="{r}" gradientUnits="userSpaceOnUse">
+<stop offset="0" stop-color="{css}" stop-opacity="1"/>
+<stop offset="0.3" stop-color="{css}" stop-opacity="0.9"/>
+<stop offset="1" stop-color="{css}" stop-opacity="0"/>
+</radialGradient></defs>"#
+    )
+}
+
 /// The red glow under a king in check.
 fn check_glow(size: u32, color: Rgb) -> String {
     let c = size as f32 / 2.0;
-    let css = color.css();
     svg(
         size,
         size,
         &format!(
-            r#"<defs><radialGradient id="g" cx="{c}" cy="{c}" r="{r}" gradientUnits="userSpaceOnUse">
-<stop offset="0" stop-color="{css}" stop-opacity="1"/>
-<stop offset="0.3" stop-color="{css}" stop-opacity="0.9"/>
-<stop offset="1" stop-color="{css}" stop-opacity="0"/>
-</radialGradient></defs><rect width="{size}" height="{size}" fill="url(#g)"/>"#,
-            r = size as f32 * 0.68
+            r#"{}<rect width="{size}" height="{size}" fill="url(#g)"/>"#,
+            glow_gradient(c, c, size as f32 * 0.68, color)
         ),
     )
 }

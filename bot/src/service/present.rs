@@ -810,6 +810,18 @@ fn with_jump_marks(mut view: View, game: &Game, event: &Event) -> View {
 
 /// A monospace board: upper case for the first side, lower case for the
 /// second, `.` empty, `?` fog. Drawn from `bottom`'s side.
+/// One cell of a text board: a piece letter (white upper case), `.` empty,
+/// `?` fogged, a space off the board.
+fn cell_char(square: SquareView) -> char {
+    match square {
+        SquareView::Absent => ' ',
+        SquareView::Empty => '.',
+        SquareView::Fog => '?',
+        SquareView::Piece(piece) if piece.side == Side::WHITE => piece.letter.to_ascii_uppercase(),
+        SquareView::Piece(piece) => piece.letter.to_ascii_lowercase(),
+    }
+}
+
 /// Gliński's hexagonal board as text: one line per half cell of height, each
 /// file in its own column, so a cell's neighbours sit diagonally above and
 /// below it; file letters (no j) underneath. The view's squares are axial
@@ -833,16 +845,7 @@ fn hex_text_board(view: &View, bottom: Side) -> String {
             let q = file as i32 - 5;
             let doubled = height - q;
             let cell = if doubled.rem_euclid(2) == 0 && (doubled / 2).abs() <= 5 {
-                let rank = (doubled / 2 + 5) as u8;
-                match view.at(file, rank) {
-                    SquareView::Absent => ' ',
-                    SquareView::Empty => '.',
-                    SquareView::Fog => '?',
-                    SquareView::Piece(piece) if piece.side == Side::WHITE => {
-                        piece.letter.to_ascii_uppercase()
-                    }
-                    SquareView::Piece(piece) => piece.letter.to_ascii_lowercase(),
-                }
+                cell_char(view.at(file, (doubled / 2 + 5) as u8))
             } else {
                 ' '
             };
@@ -882,15 +885,7 @@ pub(crate) fn text_board(view: &View, bottom: Side) -> String {
     for rank in ranks {
         out.push_str(&format!("{:>2} ", rank as u32 + 1));
         for &file in &files {
-            let cell = match view.at(file, rank) {
-                SquareView::Absent => ' ',
-                SquareView::Empty => '.',
-                SquareView::Fog => '?',
-                SquareView::Piece(piece) if piece.side == Side::WHITE => {
-                    piece.letter.to_ascii_uppercase()
-                }
-                SquareView::Piece(piece) => piece.letter.to_ascii_lowercase(),
-            };
+            let cell = cell_char(view.at(file, rank));
             out.push(cell);
             out.push(' ');
         }
