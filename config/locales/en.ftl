@@ -430,3 +430,8 @@ error-partner-no-game = You have no running bughouse game, so no partner to writ
 partner-message = 💬 { $player } (your partner, game { $id }): { $text }
 partner-sent = Sent to { $player } only.
 menu-partner = Bughouse: a private message to your partner
+
+## Four-handed chess (issue 13): turns the seat rules force.
+fourplayer-mated = { $player }'s king is checkmated: send “pass”, and the next player must capture it.
+fourplayer-no-move = { $player } has no legal move: send “pass”.
+fourplayer-take-king = { $player } must capture the mated king.

@@ -7,7 +7,7 @@ use crate::bitboard::Bits;
 pub use crate::error::FenError;
 use crate::rules::Position;
 use crate::side::Side;
-use crate::tables::{relative_rank, MAX_TYPES, SIDES};
+use crate::tables::{relative_line, MAX_TYPES, SIDES};
 use crate::variant::{PromotionChoice, VariantDef};
 use std::fmt::Write;
 
@@ -149,16 +149,20 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         Some("b") => 1,
         Some(other) => return Err(FenError::BadSide(shown(other))),
     };
-    // Royal pieces: at most one per side.
+    // Royal pieces: at most one per side (per seat, where seats own them).
     let royal_mask = def.royal_mask();
+    let by_seat = def.pieces.iter().any(|p| p.seat.is_some());
     for side in 0..SIDES {
         let mut royals = B::EMPTY;
         for (ty, squares) in pos.by_type.iter().enumerate().take(def.pieces.len()) {
             if royal_mask & (1 << ty) != 0 {
+                if by_seat && (*squares & pos.by_side[side]).more_than_one() {
+                    return Err(FenError::TooManyKings(Side(side as u8)));
+                }
                 royals |= *squares;
             }
         }
-        if (royals & pos.by_side[side]).more_than_one() {
+        if !by_seat && (royals & pos.by_side[side]).more_than_one() {
             return Err(FenError::TooManyKings(Side(side as u8)));
         }
     }
@@ -182,7 +186,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         if piece.pawn && !piece.promotes_to.is_empty() {
             for side in 0..SIDES {
                 for sq in (pos.by_type[ty] & pos.by_side[side]).squares() {
-                    if relative_rank(def, side, sq) >= lowest {
+                    if relative_line(def, piece, side, sq) >= lowest {
                         return Err(FenError::PawnOnPromotionRank);
                     }
                 }

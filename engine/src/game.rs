@@ -802,8 +802,22 @@ impl Game {
     /// position's side to move (see [`VariantDef::side_of_seat`]).
     pub fn seat_to_move(&self) -> usize {
         let seats = self.variant.players().max(1);
+        if self.variant.0.pieces.iter().any(|p| p.seat.is_some()) {
+            // Pieces owned by seats: the move number says which seat of the
+            // side is on turn, as the rules read it (also from a FEN).
+            return with_state!(self, s, _r => {
+                let pos = s.current();
+                pos.side as usize + 2 * crate::mechanics::seat_on_turn(pos, pos.side as usize)
+            });
+        }
         let first = with_state!(self, s, _r => s.positions[0].side as usize);
         (first + self.history.len()) % seats
+    }
+    /// What the seat on turn is left to do by the rules of pieces owned by
+    /// seats (four-handed chess): pass, or take a mated king. `None` in an
+    /// ordinary turn and in every other variant.
+    pub fn forced_turn(&self) -> Option<crate::ForcedTurn> {
+        with_state!(self, s, r => r.forced_turn(s.current(), &s.legal))
     }
     /// What `audience` is told about the last half-move, by the variant's
     /// visibility policy: in hidden-information games only the mover learns
@@ -970,6 +984,23 @@ impl Game {
                 .map(|attempt| format!("{{impossible {}}} ", attempt.uci))
                 .collect()
         };
+        if self.variant.0.pieces.iter().any(|p| p.seat.is_some()) {
+            // Four-handed chess: a number for each round of the four seats.
+            let first_turn = with_state!(self, s, _r => {
+                let pos = &s.positions[0];
+                pos.side as usize + 2 * crate::mechanics::seat_on_turn(pos, pos.side as usize)
+            });
+            let first_round = first_number.max(1).div_ceil(2);
+            out.push_str(&movetext_in_rounds(
+                first_turn,
+                4,
+                first_round,
+                &self.history,
+                attempts_at,
+                result,
+            ));
+            return out;
+        }
         out.push_str(&pgn_movetext(
             start_black,
             first_number,
@@ -1035,12 +1066,33 @@ pub(crate) fn pgn_movetext(
     comments_at: impl Fn(usize) -> String,
     result: &str,
 ) -> String {
+    movetext_in_rounds(
+        usize::from(start_black),
+        2,
+        first_number,
+        moves,
+        comments_at,
+        result,
+    )
+}
+
+/// Movetext numbered by rounds of `turns` moves (two in chess; four in
+/// four-handed chess, one a seat), the first move being turn `first_turn`
+/// of its round.
+fn movetext_in_rounds(
+    first_turn: usize,
+    turns: usize,
+    first_number: u32,
+    moves: &[PlayedMove],
+    comments_at: impl Fn(usize) -> String,
+    result: &str,
+) -> String {
     let mut line = String::new();
     for (i, mv) in moves.iter().enumerate() {
-        let ply = i + usize::from(start_black);
-        let number = first_number as usize + ply / 2;
+        let ply = i + first_turn;
+        let number = first_number as usize + ply / turns;
         let comments = comments_at(i);
-        if ply % 2 == 0 {
+        if ply % turns == 0 {
             line.push_str(&comments);
             line.push_str(&format!("{number}. "));
         } else if i == 0 || !comments.is_empty() {

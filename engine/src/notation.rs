@@ -67,11 +67,11 @@ pub fn san_body<B: Bits>(r: &Rules<B>, mv: Move, legal: &[Move]) -> String {
             s.push((b'a' + g.file_of(from) as u8) as char);
         }
     } else {
-        s.push(piece.letter.to_ascii_uppercase());
+        s.push(piece.san_letter.to_ascii_uppercase());
         let rivals: Vec<&Move> = legal
             .iter()
             .filter(|m| {
-                m.piece == mv.piece
+                r.def.pieces[m.piece as usize].san_letter == piece.san_letter
                     && m.to == mv.to
                     && m.from != mv.from
                     && m.kind != MoveKind::Drop
@@ -100,7 +100,7 @@ pub fn san_body<B: Bits>(r: &Rules<B>, mv: Move, legal: &[Move]) -> String {
     s.push_str(&g.name(mv.to as usize));
     if let Some(p) = mv.promotion() {
         s.push('=');
-        s.push(r.def.pieces[p].letter.to_ascii_uppercase());
+        s.push(r.def.pieces[p].san_letter.to_ascii_uppercase());
     }
     s
 }
@@ -114,7 +114,10 @@ pub fn san<B: Bits>(r: &Rules<B>, pos: &Position<B>, mv: Move, legal: &[Move]) -
     if r.royals(&after, them).any() && r.in_check(&after, them) {
         let mut replies = Vec::new();
         r.legal_moves(&after, &mut replies);
-        let mated = replies.is_empty() && r.variant_outcome(&after).is_none();
+        // A mated player of four-handed chess is left only a pass.
+        let only_pass = r.t.seats.is_some()
+            && matches!(replies.as_slice(), [only] if crate::mechanics::palace::is_pass(*only));
+        let mated = (replies.is_empty() || only_pass) && r.variant_outcome(&after).is_none();
         s.push(if mated { '#' } else { '+' });
     }
     s
@@ -239,13 +242,15 @@ fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Move, 
     }
     let mut chars: Vec<char> = text.chars().collect();
     // Piece letter: upper case (a lower-case first letter is a pawn's file).
+    // A letter names every type that reads so (pieces owned by seats).
     let mut piece = None;
     if let Some(&c) = chars.first() {
         if c.is_ascii_uppercase() {
-            let Some(ty) = def.piece_by_letter(c) else {
+            let types = def.types_by_san_letter(c);
+            if types == 0 {
                 return Err(MoveError::Unparseable);
-            };
-            piece = Some(ty);
+            }
+            piece = Some(types);
             chars.remove(0);
         }
     }
@@ -253,10 +258,11 @@ fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Move, 
     let mut promotion = None;
     if let Some(&c) = chars.last() {
         if c.is_ascii_alphabetic() && chars.len() >= 3 {
-            let Some(ty) = def.piece_by_letter(c) else {
+            let types = def.types_by_san_letter(c);
+            if types == 0 {
                 return Err(MoveError::Unparseable);
-            };
-            promotion = Some(ty);
+            }
+            promotion = Some(types);
             chars.pop();
         }
     }
@@ -288,21 +294,32 @@ fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Move, 
             return Err(MoveError::Unparseable);
         }
     }
-    let wanted_piece = piece.or(pawn_type);
+    let pawn_types = def
+        .pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.pawn)
+        .fold(0u32, |mask, (ty, _)| mask | 1 << ty);
+    let wanted_piece = piece.or((pawn_types != 0).then_some(pawn_types));
     let candidates: Vec<Move> = legal
         .iter()
         .copied()
         .filter(|m| m.kind != MoveKind::Drop && m.kind != MoveKind::Castle)
         .filter(|m| m.to as usize == to)
         .filter(|m| {
-            Some(m.piece as usize) == wanted_piece || (piece.is_none() && wanted_piece.is_none())
+            wanted_piece.is_some_and(|types| types & (1 << m.piece) != 0)
+                || (piece.is_none() && wanted_piece.is_none())
         })
         .filter(|m| square_hint.is_none_or(|s| m.from as usize == s))
         .filter(|m| file_hint.is_none_or(|f| g.file_of(m.from as usize) == f))
         .filter(|m| rank_hint.is_none_or(|rk| g.rank_of(m.from as usize) == rk))
-        .filter(|m| promotion.is_none() || m.promotion() == promotion)
+        .filter(|m| {
+            promotion.is_none_or(|types| m.promotion().is_some_and(|p| types & (1 << p) != 0))
+        })
         .collect();
-    if candidates.is_empty() && piece.is_some() && piece == def.royal_type() {
+    let royal_named =
+        piece.is_some_and(|types| def.royal_type().is_some_and(|k| types & (1 << k) != 0));
+    if candidates.is_empty() && royal_named {
         // `Kg1` for castling: the king's destination names the castle.
         if let Some(castle) = legal.iter().copied().find(|m| {
             m.kind == MoveKind::Castle

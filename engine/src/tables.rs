@@ -259,8 +259,21 @@ pub struct Tables<B> {
     /// the first royal type (the king moves as a king), and bulk counting
     /// never (a capture onto the last rank does not promote).
     pub crowned_royals: bool,
+    /// Pieces owned by seats (four-handed chess), if the variant has them.
+    pub seats: Option<SeatTables<B>>,
     /// Hash keys.
     pub zobrist: Zobrist,
+}
+
+/// What the rules of pieces owned by seats need ([`crate::mechanics`]'s `seats`).
+#[derive(Clone, Debug)]
+pub struct SeatTables<B> {
+    /// Per seat of a side (first, second): the piece types it moves anywhere.
+    pub own_types: [u32; 2],
+    /// Per seat of a side: its royal types.
+    pub royal_types: [u32; 2],
+    /// Where a seat also moves its partner's pieces.
+    pub command_zone: B,
 }
 
 /// Random keys for position hashing (repetition detection).
@@ -281,6 +294,9 @@ pub struct Zobrist {
     pub promoted: Vec<u64>,
     /// Spent royal leaps, by [`crate::rules::Position::royal_leaps_used`] (0 for none spent).
     pub royal_leaps: [u64; 4],
+    /// The second seat of a side on turn (pieces owned by seats): the same
+    /// board with the other partner to move is another position.
+    pub second_seat: u64,
 }
 
 /// The compiled tables of a variant, whichever width its board needs.
@@ -301,6 +317,26 @@ pub fn orient(side: usize, (dx, dy): (i32, i32)) -> (i32, i32) {
         (dx, dy)
     } else {
         (-dx, -dy)
+    }
+}
+
+/// The relative "rank" (1-based) of `square` for `side`'s `piece`: its
+/// relative rank, or for a [`crate::variant::PieceDef::sideways`] piece its
+/// relative file (counted from the side's left edge).
+pub fn relative_line(
+    def: &VariantDef,
+    piece: &crate::variant::PieceDef,
+    side: usize,
+    square: usize,
+) -> u8 {
+    if !piece.sideways {
+        return relative_rank(def, side, square);
+    }
+    let file = def.geometry.file_of(square) as u8;
+    if side == 0 {
+        file + 1
+    } else {
+        def.geometry.files - file
     }
 }
 
@@ -346,6 +382,17 @@ impl<B: Bits> Tables<B> {
             }
             zone
         };
+        // The same by the piece's own lines (files for a sideways pawn).
+        let piece_zone =
+            |piece: &crate::variant::PieceDef, side: usize, lines: &dyn Fn(u8) -> bool| -> B {
+                let mut zone = B::EMPTY;
+                for sq in 0..size {
+                    if g.exists(sq) && lines(relative_line(def, piece, side, sq)) {
+                        zone.set(sq);
+                    }
+                }
+                zone
+            };
 
         let mut pieces = Vec::new();
         for piece in &def.pieces {
@@ -359,14 +406,14 @@ impl<B: Bits> Tables<B> {
                     special_from: B::EMPTY,
                     riders: Vec::new(),
                     bent: Vec::new(),
-                    initial_zone: side_zone(side, &|r| piece.initial_ranks.contains(&r)),
+                    initial_zone: piece_zone(piece, side, &|r| piece.initial_ranks.contains(&r)),
                     drop_zone: side_zone(side, &|r| {
                         r >= piece.drop_ranks.0 && r <= piece.drop_ranks.1
                     }),
                     promotion_zone: if piece.promotes_to.is_empty() {
                         B::EMPTY
                     } else {
-                        side_zone(side, &|r| r >= def.promotion_rank)
+                        piece_zone(piece, side, &|r| r >= def.promotion_rank)
                     },
                     promotion_choices: piece.promotes_to.len() as u32,
                     attacked_from: vec![B::EMPTY; size],
@@ -649,6 +696,7 @@ impl<B: Bits> Tables<B> {
             checks: [rng.next(), rng.next()],
             promoted: (0..size).map(|_| rng.next()).collect(),
             royal_leaps: [0, rng.next(), rng.next(), rng.next()],
+            second_seat: rng.next(),
         };
         Tables {
             board,
@@ -682,6 +730,7 @@ impl<B: Bits> Tables<B> {
             },
             crowned_royals: def.royal_mask().count_ones() > 1 || def.capture_transforms,
             slow_legality: !def.royal_only.is_empty()
+                || def.pieces.iter().any(|p| p.seat.is_some())
                 || def
                     .pieces
                     .iter()
@@ -712,6 +761,23 @@ impl<B: Bits> Tables<B> {
                     near
                 })
                 .collect(),
+            seats: def.pieces.iter().any(|p| p.seat.is_some()).then(|| {
+                let owned = |seat: u8, royal: bool| {
+                    def.pieces
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| p.seat.is_none_or(|s| s == seat) && (!royal || p.royal))
+                        .fold(0u32, |mask, (ty, _)| mask | 1 << ty)
+                };
+                SeatTables {
+                    own_types: [owned(1, false), owned(2, false)],
+                    royal_types: [owned(1, true), owned(2, true)],
+                    command_zone: def.command_zone.iter().fold(B::EMPTY, |mut b, &sq| {
+                        b.set(sq);
+                        b
+                    }),
+                }
+            }),
             zobrist,
         }
     }

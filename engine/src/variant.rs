@@ -166,6 +166,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "hexagonal.toml",
         include_str!("../../config/variants/hexagonal.toml"),
     ),
+    (
+        "fourplayer.toml",
+        include_str!("../../config/variants/fourplayer.toml"),
+    ),
 ];
 
 /// A malformed variant definition: the file, the key and the problem.
@@ -327,6 +331,17 @@ pub struct PieceDef {
     /// A drop of this piece is refused on a file where its side already has
     /// this many pieces of this type (whale shogi dolphins: 2).
     pub drop_file_limit: Option<u8>,
+    /// The seat of its side that owns it (`seat = 1` or `2` in TOML, games of
+    /// four): only that seat moves it, but for the partner inside the
+    /// variant's command zone. `None`: every seat of the side may move it.
+    pub seat: Option<u8>,
+    /// The letter shown in SAN and typed by players (`san = "N"`): pieces
+    /// owned by different seats need their own FEN letters but read as one.
+    pub san_letter: char,
+    /// Its ranks are counted across the board (`sideways = true`): the
+    /// initial, en passant and promotion "ranks" are files, counted from the
+    /// side's left edge — a pawn moving along the ranks (four-handed chess).
+    pub sideways: bool,
 }
 
 /// What a piece may do on marked lines and in zones, and whom a hopper may
@@ -491,6 +506,13 @@ pub struct VariantDef {
     /// Squares where a royal piece of each side, arriving, draws the game
     /// (the opponent's citadels), by side.
     pub royal_draw: [Vec<usize>; SIDES],
+    /// Squares where partners command each other's pieces (four-handed
+    /// chess's central 8×8); see [`PieceDef::seat`].
+    pub command_zone: Vec<usize>,
+    /// A mated royal whose side has another royal is captured on the next
+    /// move and play goes on; the side loses when its last royal is mated
+    /// (`captured_mates = true`: four-handed chess; see [`crate::mechanics`]).
+    pub captured_mates: bool,
 }
 
 impl fmt::Debug for VariantDef {
@@ -506,6 +528,17 @@ impl VariantDef {
     pub fn piece_by_letter(&self, letter: char) -> Option<usize> {
         let lower = letter.to_ascii_lowercase();
         self.pieces.iter().position(|p| p.letter == lower)
+    }
+
+    /// Every piece type that reads as `letter` in SAN (either case; bit `t`
+    /// for type `t`): one type, or several owned by different seats.
+    pub fn types_by_san_letter(&self, letter: char) -> u32 {
+        let lower = letter.to_ascii_lowercase();
+        self.pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.san_letter == lower)
+            .fold(0, |mask, (ty, _)| mask | 1 << ty)
     }
 
     /// The side seat `seat` plays: seats take turns in order, each playing
@@ -604,6 +637,10 @@ struct RawPiece {
     #[serde(default = "yes")]
     mating_drop: bool,
     drop_file_limit: Option<u8>,
+    seat: Option<u8>,
+    san: Option<String>,
+    #[serde(default)]
+    sideways: bool,
 }
 
 fn yes() -> bool {
@@ -699,6 +736,11 @@ struct RawVariant {
     bikjang: bool,
     counting: Option<RawCounting>,
     boards: Option<u8>,
+    // Four-handed chess (issue 13).
+    #[serde(default)]
+    command_zone: Vec<String>,
+    #[serde(default)]
+    captured_mates: bool,
 }
 
 /// A definition's `[counting]` table.
@@ -1005,6 +1047,24 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
             in_hand: None,
             mating_drop: p.mating_drop,
             drop_file_limit: p.drop_file_limit,
+            seat: match p.seat {
+                None => None,
+                Some(seat @ (1 | 2)) if raw.seats == Some(4) => Some(seat),
+                Some(_) => {
+                    return Err(err(
+                        &format!("{key}.seat"),
+                        "must be 1 or 2, in a game of four seats".into(),
+                    ))
+                }
+            },
+            san_letter: match p.san.as_deref().map(|s| s.chars().collect::<Vec<_>>()) {
+                None => letter,
+                Some(chars) => match chars.as_slice() {
+                    [c] if c.is_ascii_alphabetic() => c.to_ascii_lowercase(),
+                    _ => return Err(err(&format!("{key}.san"), "must be one letter".into())),
+                },
+            },
+            sideways: p.sideways,
         });
         links.push([p.royal_twin, p.reverts_to, p.in_hand]);
     }
@@ -1038,12 +1098,28 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     }
     let palace = build_palace(&raw, &raw_palace, &letters, &geometry, &zones, &mut pieces)
         .map_err(|(key, problem)| err(&key, problem))?;
-    if pieces.iter().filter(|p| p.royal).count() > 1 && !raw.capture_transforms {
+    let royals_by_seat = pieces.iter().all(|p| !p.royal || p.seat.is_some());
+    if pieces.iter().filter(|p| p.royal).count() > 1 && !raw.capture_transforms && !royals_by_seat {
         return Err(err(
             "pieces",
-            "at most one royal piece type (several need `capture_transforms`)".into(),
+            "at most one royal piece type (several need `capture_transforms`, or a `seat` each)"
+                .into(),
         ));
     }
+    let seated = pieces.iter().any(|p| p.seat.is_some());
+    if (!raw.command_zone.is_empty() || raw.captured_mates) && !seated {
+        return Err(err(
+            "command_zone",
+            "`command_zone` and `captured_mates` need pieces owned by seats (`seat`)".into(),
+        ));
+    }
+    if seated && (raw.castling || raw.drops || raw.atomic || raw.capture_transforms) {
+        return Err(err(
+            "seat",
+            "pieces owned by seats do not go with castling, drops, explosions or transforms".into(),
+        ));
+    }
+    let command_zone = squares("command_zone", &raw.command_zone, &geometry, &zones)?;
     if raw.capture_transforms && (raw.drops || raw.atomic) {
         return Err(err(
             "capture_transforms",
@@ -1217,6 +1293,8 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         capture_transforms: raw.capture_transforms,
         royal_only,
         royal_draw,
+        command_zone,
+        captured_mates: raw.captured_mates,
     };
     Ok(def)
 }

@@ -3,6 +3,8 @@
 //! where it has our rules: tests/differential_fsf.py), and a rule test per
 //! mechanic on hand-made positions.
 
+mod common;
+use common::legal;
 use kodex_engine::{Game, Reason, Registry, Start, Team, VariantError};
 
 fn load_all() -> Vec<VariantError> {
@@ -47,16 +49,6 @@ fn game(variant: &str, fen: &str) -> Game {
     let registry = Registry::builtin();
     let variant = registry.get(variant).expect("variant");
     Game::new(variant, Start::Fen(fen.to_string())).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn legal(game: &Game) -> Vec<String> {
-    let mut moves: Vec<String> = game
-        .legal_moves()
-        .into_iter()
-        .map(|m| game.uci(m))
-        .collect();
-    moves.sort();
-    moves
 }
 
 /// The legal moves (UCI) from `from` in `fen`.

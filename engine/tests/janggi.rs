@@ -4,6 +4,8 @@
 //! games and prints such numbers). Deep ones are `#[ignore]`d:
 //! `cargo test --release -p kodex-engine --test janggi -- --ignored`.
 
+mod common;
+use common::legal;
 use kodex_engine::{Game, MoveError, Reason, Registry, Standing, Start, Team};
 
 fn game(fen: Option<&str>) -> Game {
@@ -11,16 +13,6 @@ fn game(fen: Option<&str>) -> Game {
     let variant = registry.get("janggi").expect("janggi is built in");
     let start = fen.map_or(Start::Standard, |f| Start::Fen(f.to_string()));
     Game::new(variant, start).expect("position")
-}
-
-fn legal(game: &Game) -> Vec<String> {
-    let mut moves: Vec<String> = game
-        .legal_moves()
-        .into_iter()
-        .map(|m| game.uci(m))
-        .collect();
-    moves.sort();
-    moves
 }
 
 /// Positions from random games, with Fairy-Stockfish's perft 1–3 (Kodex agrees).

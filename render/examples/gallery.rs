@@ -124,6 +124,7 @@ fn historical_boards(out: &std::path::Path) -> std::io::Result<()> {
         "lesson6",
         "citadel",
         "whaleshogi",
+        "fourplayer",
     ] {
         let Some(variant) = registry.get(id) else {
             eprintln!("{id}: not a built-in variant");
@@ -140,9 +141,10 @@ fn historical_boards(out: &std::path::Path) -> std::io::Result<()> {
 
 /// Games under way that show what their start positions cannot: Frankfurt's
 /// crowned king (it took a pawn on f7), whale shogi's hands, killer whale
-/// and dolphin on the far rank. `docs/<id>-game.png`.
+/// and dolphin on the far rank, four-handed chess after black-1's mated
+/// king was taken. `docs/<id>-game.png`.
 fn played_boards(registry: &Registry, out: &std::path::Path) -> std::io::Result<()> {
-    let games: [(&str, Start, &[&str]); 2] = [
+    let games: [(&str, Start, &[&str]); 3] = [
         (
             "frankfurt",
             Start::Standard,
@@ -154,6 +156,14 @@ fn played_boards(registry: &Registry, out: &std::path::Path) -> std::io::Result<
             "whaleshogi",
             Start::Fen("bnFkgh/dd1ddd/2d3/3O2/DD2DD/HGK1NB[od] b - - 0 1".into()),
             &["o@c5"],
+        ),
+        (
+            "fourplayer",
+            Start::Standard,
+            &[
+                "h2h3", "i13i12", "b7d7", "m4l4", "g1k5", "j13j11", "a8d5", "m6l6", "k5k11",
+                "pass", "k11h14",
+            ],
         ),
     ];
     for (id, start, moves) in games {

@@ -203,6 +203,79 @@ fn four_seats_each_see_the_board_from_their_own_edge_with_a_strip_per_seat() {
 }
 
 #[test]
+fn four_handed_chess_is_drawn_from_each_players_seat() {
+    // The start of four-handed chess: every king stands in the middle of its
+    // player's edge (white-1 h1, black-1 h14, white-2 a7, black-2 n7), the
+    // queen beside it. Drawn for each seat, the board turns so that the
+    // seat's own king is on the lowest row, the queen on the player's left
+    // for white and on the right for black, as in ordinary chess.
+    let registry = Registry::builtin();
+    let variant = registry.get("fourplayer").expect("built in");
+    let view = Game::new(variant, Start::Standard)
+        .expect("the start position")
+        .view(Audience::Full);
+    let theme = Theme::default();
+    let seats = [("h1", "g1"), ("h14", "g14"), ("a7", "a8"), ("n7", "n8")];
+    // Where the side's piece colours are inside a cell: the piece's shape.
+    let shape = |image: &Decoded, rect: (u32, u32, u32), side: usize| -> Vec<bool> {
+        let colors = theme.pieces[side];
+        image
+            .cell(rect)
+            .into_iter()
+            .map(|p| p == colors.fill || p == colors.outline || p == colors.detail)
+            .collect()
+    };
+    let mut king_shapes: [Vec<Vec<bool>>; 2] = [Vec::new(), Vec::new()];
+    for (seat, (king, queen)) in seats.into_iter().enumerate() {
+        let decor = Decor {
+            bottom: Side(seat as u8),
+            names: ["Ann", "Bob", "Cid", "Dee"].map(String::from).to_vec(),
+            clocks: vec![Some("5:00".into()); 4],
+            status: None,
+            to_move: None,
+        };
+        let image = decode(&render_png(&view, &decor));
+        let king_rect = cell(&view, &decor, king);
+        let queen_rect = cell(&view, &decor, queen);
+        // The cells that exist (not the cross's missing corners).
+        let cells: Vec<(u32, u32, u32)> = (0..view.files)
+            .flat_map(|file| (0..view.ranks).map(move |rank| (file, rank)))
+            .filter(|&(file, rank)| view.at(file, rank) != SquareView::Absent)
+            .filter_map(|(file, rank)| shared_renderer(&view).cell_rect(&view, &decor, file, rank))
+            .collect();
+        let lowest = cells.iter().map(|&(_, y, _)| y).max().expect("cells");
+        let x0 = cells.iter().map(|&(x, _, _)| x).min().expect("cells");
+        assert_eq!(
+            king_rect.1, lowest,
+            "seat {seat}: the own king is at the bottom"
+        );
+        assert_eq!(queen_rect.1, lowest, "seat {seat}: so is the queen");
+        let queen_left = queen_rect.0 < king_rect.0;
+        assert_eq!(queen_left, seat % 2 == 0, "seat {seat}: the queen's side");
+        // The king is in the middle: seven cells of the fourteen on one side.
+        let size = king_rect.2;
+        let column = (king_rect.0 - x0) / size;
+        assert_eq!(column, if seat % 2 == 0 { 7 } else { 6 }, "seat {seat}");
+        let side = seat % 2;
+        let king_shape = shape(&image, king_rect, side);
+        assert!(
+            king_shape.iter().filter(|&&b| b).count() > 100,
+            "seat {seat}: a piece"
+        );
+        assert_ne!(
+            king_shape,
+            shape(&image, queen_rect, side),
+            "seat {seat}: king ≠ queen"
+        );
+        king_shapes[side].push(king_shape);
+    }
+    // Both players of a colour see their own king drawn the same way.
+    for shapes in &king_shapes {
+        assert_eq!(shapes[0], shapes[1]);
+    }
+}
+
+#[test]
 fn only_the_seat_to_move_is_marked_when_partners_share_a_side() {
     // Four seats, white to move: seat 0 or its partner seat 2 may be the one.
     let view = samples::view("10/10/10/10/10/K9");

@@ -164,3 +164,134 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
     assert!(has(&out, "[Black \"bob & dave\"]"), "{out:#?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Four-handed chess through the console: four people, the seed's turn
+/// order, each board turned to its player's seat, partners sharing the
+/// centre, black-1's mated king taken on the next move, and the game
+/// going on until black-2, the second black king, is mated.
+#[tokio::test]
+async fn a_four_handed_game_with_a_captured_king() {
+    let dir = temp_dir("four-handed");
+    let mut config = Config::defaults();
+    config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
+    config.boards.dir = dir.join("boards");
+    config.boards.text = true;
+    let service = Service::open(&config, Registry::builtin(), ManualTime::new(EPOCH))
+        .await
+        .expect("service opens");
+    let mut console = Console::new(service.clone(), config.boards.dir.clone());
+    let out = console
+        .line("alice: /play fourplayer @carol vs @bob @dave 5+0 white")
+        .await;
+    let id = team_game_id(&out);
+    for who in ["bob", "carol"] {
+        let out = console.line(&format!("{who}: /accept {id}")).await;
+        assert!(has(&out, &format!("{who} takes seat")), "{out:#?}");
+    }
+    let out = console.line(&format!("dave: /accept {id}")).await;
+    assert!(has(&out, "starts"), "{out:#?}");
+    assert!(
+        has(&out, "alice & carol (white) against bob & dave (black)"),
+        "{out:#?}"
+    );
+
+    // Each player's board is drawn from their own seat: their own back rank
+    // at the bottom (white-2 on the left edge, file a; black-2 on the right,
+    // file n), the queen where ordinary chess has it.
+    for (who, bottom_row) in [
+        ("alice", " 1       R N B Q K B N R"),
+        ("bob", "14       r n b k q b n r"),
+        ("carol", " a          R  N  B  Q  K  B  N  R"),
+        ("dave", " n          r  n  b  k  q  b  n  r"),
+    ] {
+        let out = console.line(&format!("{who}: /board {id}")).await;
+        assert!(
+            out.iter().any(|line| line.contains(bottom_row)),
+            "{who}: {out:#?}"
+        );
+    }
+
+    // Seat order white-1, black-1, white-2, black-2; carol (white-2) moves
+    // her own pawns to the right.
+    for (who, mv) in [
+        ("alice", "h3"),
+        ("bob", "i12"),
+        ("carol", "d7"),
+        ("dave", "l4"),
+        ("alice", "Qk5"),
+        ("bob", "j11"),
+    ] {
+        let out = console.line(&format!("{who}: /move {mv}")).await;
+        assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
+    }
+    // White-1's queen stands in the centre, so carol commands it too: two
+    // queens reach d5.
+    let out = console.line("carol: /move Qd5").await;
+    assert!(has(&out, "ambiguous"), "{out:#?}");
+    let out = console.line("carol: /move Qad5").await;
+    assert!(has(&out, "carol played Qad5"), "{out:#?}");
+    let out = console.line("dave: /move l6").await;
+    assert!(has(&out, "dave played l6"), "{out:#?}");
+    // Alice mates bob's king; bob can only pass.
+    let out = console.line("alice: /move Qk11").await;
+    assert!(has(&out, "alice played Qk11#"), "{out:#?}");
+    assert!(
+        has(&out, "bob's king is checkmated: send “pass”"),
+        "{out:#?}"
+    );
+    let out = console.line("bob: /move g12").await;
+    assert!(has(&out, "not legal"), "{out:#?}");
+    let out = console.line("bob: /move pass").await;
+    assert!(has(&out, "bob played pass"), "{out:#?}");
+    assert!(has(&out, "carol must capture the mated king"), "{out:#?}");
+    // Carol must take the mated king, with alice's queen.
+    let out = console.line("carol: /move b8c8").await;
+    assert!(has(&out, "not legal"), "{out:#?}");
+    let out = console.line("carol: /move Qxh14").await;
+    assert!(has(&out, "carol played Qxh14"), "{out:#?}");
+    let position = {
+        let store = service.store();
+        let row = store
+            .get("console", &id)
+            .await
+            .expect("store")
+            .expect("game");
+        assert_eq!(row.status, Status::Active, "one black king is left");
+        row
+    };
+    assert!(position.move_list().contains(&"k11h14"));
+    // A restart replays the record, the pass and the taken king included.
+    drop(console);
+    drop(service);
+    let service = Service::open(&config, Registry::builtin(), ManualTime::new(EPOCH))
+        .await
+        .expect("service opens again");
+    let mut console = Console::new(service.clone(), config.boards.dir.clone());
+    // The game goes on; bob, without a king, plays his pawns.
+    for (who, mv) in [("dave", "l11"), ("alice", "Kh2"), ("bob", "g12")] {
+        let out = console.line(&format!("{who}: /move {mv}")).await;
+        assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
+    }
+    // Carol mates dave: the second black king, and the white team wins.
+    let out = console.line("carol: /move Ql5").await;
+    assert!(has(&out, "carol played Ql5#"), "{out:#?}");
+    let public = to(&out, "[#local]");
+    assert!(
+        public
+            .iter()
+            .any(|l| l.contains("alice & carol (white) wins")),
+        "{out:#?}"
+    );
+    let store = service.store();
+    let row = store
+        .get("console", &id)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_eq!(row.status, Status::Finished);
+    assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
+    let out = console.line(&format!("dave: /pgn {id}")).await;
+    assert!(has(&out, "pass"), "{out:#?}");
+    assert!(has(&out, "Qxh14"), "{out:#?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,7 +14,7 @@ use crate::i18n::Lang;
 use crate::store::{GameResult, GameRow, Status};
 use crate::time::Millis;
 use kodex_engine::{
-    Announcement, Audience, CheckDirection, Game, Side, SquareView, View, Visibility,
+    Announcement, Audience, CheckDirection, ForcedTurn, Game, Side, SquareView, View, Visibility,
 };
 use kodex_render::Decor;
 
@@ -508,14 +508,26 @@ impl Service {
 
     /// "k7m2 · move 3 · bob (black) to move".
     pub(crate) fn turn_text(&self, lang: Lang, row: &GameRow, game: &Game) -> String {
-        self.text(
+        let player = row.player_name(game.seat_to_move()).to_owned();
+        let mut text = self.text(
             lang,
             &Msg::new("turn")
                 .arg("id", row.id.clone())
                 .arg("number", game.fullmove_number() as i64)
-                .arg("player", row.player_name(game.seat_to_move()).to_owned())
+                .arg("player", player.clone())
                 .arg("color", self.color_name(lang, game.side_to_move().index())),
-        )
+        );
+        // Four-handed chess: a mated king, a turn without a move, a king to take.
+        if let Some(forced) = game.forced_turn() {
+            let key = match forced {
+                ForcedTurn::Mated => "fourplayer-mated",
+                ForcedTurn::NoMove => "fourplayer-no-move",
+                ForcedTurn::TakeMatedKing => "fourplayer-take-king",
+            };
+            text.push(' ');
+            text.push_str(&self.text(lang, &Msg::new(key).arg("player", player)));
+        }
+        text
     }
 
     /// How many seats the game has (two before its seats are filled).
@@ -808,8 +820,6 @@ fn with_jump_marks(mut view: View, game: &Game, event: &Event) -> View {
     view
 }
 
-/// A monospace board: upper case for the first side, lower case for the
-/// second, `.` empty, `?` fog. Drawn from `bottom`'s side.
 /// One cell of a text board: a piece letter (white upper case), `.` empty,
 /// `?` fogged, a space off the board.
 fn cell_char(square: SquareView) -> char {
@@ -867,37 +877,64 @@ fn hex_text_board(view: &View, bottom: Side) -> String {
     out
 }
 
+/// A monospace board: upper case for the first side, lower case for the
+/// second, `.` empty, `?` fog. Drawn from `bottom`'s seat, turned as the
+/// image is: seats 0 and 1 from south and north, seats 2 and 3 of a game of
+/// four from west and east (rows are then files, columns ranks).
 pub(crate) fn text_board(view: &View, bottom: Side) -> String {
     if view.style == kodex_engine::BoardStyle::Hexagonal {
         return hex_text_board(view, bottom);
     }
-    let files: Vec<u8> = if bottom == Side::WHITE {
-        (0..view.files).collect()
+    let (files, ranks) = (view.files, view.ranks);
+    let seat = bottom.0 % 4;
+    let turned = seat >= 2;
+    let (rows, columns) = if turned {
+        (files, ranks)
     } else {
-        (0..view.files).rev().collect()
+        (ranks, files)
     };
-    let ranks: Vec<u8> = if bottom == Side::WHITE {
-        (0..view.ranks).rev().collect()
-    } else {
-        (0..view.ranks).collect()
+    // The cell (file, rank) at a row from the top and a column from the left.
+    let cell_at = |row: u8, column: u8| match seat {
+        0 => (column, ranks - 1 - row),
+        1 => (files - 1 - column, row),
+        2 => (files - 1 - row, ranks - 1 - column),
+        _ => (row, column),
     };
+    let file_letter = |file: u8| ((b'a' + file) as char).to_string();
+    // Two-digit rank numbers under the columns need wider cells.
+    let width = if turned { 3 } else { 2 };
     let mut out = String::from("```\n");
-    for rank in ranks {
-        out.push_str(&format!("{:>2} ", rank as u32 + 1));
-        for &file in &files {
+    for row in 0..rows {
+        let (file, rank) = cell_at(row, 0);
+        let label = if turned {
+            file_letter(file)
+        } else {
+            (rank as u32 + 1).to_string()
+        };
+        let mut line = format!("{label:>2} ");
+        for column in 0..columns {
+            let (file, rank) = cell_at(row, column);
             let cell = cell_char(view.at(file, rank));
-            out.push(cell);
-            out.push(' ');
+            line.push_str(&format!("{cell:<width$}"));
         }
-        out.pop();
+        // The last cell's padding goes (a missing square stays a space).
+        line.truncate(line.len() - (width - 1));
+        out.push_str(&line);
         out.push('\n');
     }
-    out.push_str("   ");
-    let letters: Vec<String> = files
-        .iter()
-        .map(|&f| ((b'a' + f) as char).to_string())
+    let labels: Vec<String> = (0..columns)
+        .map(|column| {
+            let (file, rank) = cell_at(0, column);
+            let label = if turned {
+                (rank as u32 + 1).to_string()
+            } else {
+                file_letter(file)
+            };
+            format!("{label:<width$}")
+        })
         .collect();
-    out.push_str(&letters.join(" "));
+    out.push_str("   ");
+    out.push_str(labels.concat().trim_end());
     // Pockets (crazyhouse) are public: "in hand: white P N · black p".
     if !view.pockets.is_empty() {
         let hands: Vec<String> = view

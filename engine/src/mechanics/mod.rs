@@ -22,6 +22,8 @@
 //!   turning back after a move (the whale shogi dolphin).
 //! - `citadel`: squares only kings enter, and the draw of entering the
 //!   opponent's (citadel chess).
+//! - `seats`: pieces owned by the seats of a side (four-handed chess): who
+//!   moves what, the command zone, passes, mated kings taken on the next move.
 //! - `drops` also holds the drop restrictions of whale shogi: pieces going to
 //!   hand as another type, no dolphin drop-mate, at most two dolphins a file.
 
@@ -39,5 +41,8 @@ mod promotion_goal;
 mod racing;
 mod restricted_promotion;
 mod royal_leap;
+mod seats;
+pub(crate) use seats::seat_on_turn;
+pub use seats::ForcedTurn;
 mod setup_check;
 mod transform;

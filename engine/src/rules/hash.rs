@@ -33,7 +33,16 @@ impl<'a, B: Bits> Rules<'a, B> {
             h ^= z.black;
         }
         h ^= z.royal_leaps[pos.royal_leaps_used as usize & 3];
+        if self.second_seat_on_turn(pos) {
+            h ^= z.second_seat;
+        }
         h
+    }
+
+    /// Whether the seat on turn is its side's second (pieces owned by seats).
+    #[inline]
+    fn second_seat_on_turn(&self, pos: &Position<B>) -> bool {
+        self.t.seats.is_some() && crate::mechanics::seat_on_turn(pos, pos.side as usize) == 1
     }
 }
 
@@ -84,6 +93,11 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         if before.side != after.side {
             h ^= z.black;
+        }
+        if self.t.seats.is_some()
+            && self.second_seat_on_turn(before) != self.second_seat_on_turn(after)
+        {
+            h ^= z.second_seat;
         }
         h
     }

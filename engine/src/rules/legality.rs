@@ -301,6 +301,9 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         // Without a royal piece (antichess, the horde) every pseudo-legal move is legal.
         self.keep_compulsory_captures(list);
+        if self.t.seats.is_some() {
+            self.keep_seat_moves(pos, list);
+        }
     }
 }
 

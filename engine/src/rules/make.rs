@@ -4,12 +4,14 @@
 use super::{Position, Rules};
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind};
-use crate::tables::{relative_rank, SIDES};
+use crate::tables::{relative_line, SIDES};
 
 impl<'a, B: Bits> Rules<'a, B> {
     /// Plays `mv` (which must be pseudo-legal) on `pos`.
     pub fn make(&self, pos: &mut Position<B>, mv: Move) {
-        if self.def.palace.pass || self.def.palace.bikjang {
+        if self.t.seats.is_some() && crate::mechanics::palace::is_pass(mv) {
+            Self::pass_turn(pos);
+        } else if self.def.palace.pass || self.def.palace.bikjang {
             let before = *pos;
             self.make_board(pos, mv);
             self.remember_palace(&before, pos, mv);
@@ -106,7 +108,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                 if mv.kind == MoveKind::DoubleStep
                     && self.def.pieces[ty]
                         .en_passant_ranks
-                        .contains(&relative_rank(self.def, us, from))
+                        .contains(&relative_line(self.def, &self.def.pieces[ty], us, from))
                 {
                     let passed = (from + to) / 2;
                     // Only record en passant when an enemy piece could take it.

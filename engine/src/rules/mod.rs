@@ -184,7 +184,12 @@ impl<'a, B: Bits> Rules<'a, B> {
     #[inline]
     pub fn royals(&self, pos: &Position<B>, side: usize) -> B {
         if self.t.extra_royals != 0 {
-            return pieces_of_types(pos, self.t.extra_royals) & pos.by_side[side];
+            // Kings owned by seats: only the king of the seat on turn counts.
+            let types = match &self.t.seats {
+                Some(seats) => seats.royal_types[crate::mechanics::seat_on_turn(pos, side)],
+                None => self.t.extra_royals,
+            };
+            return pieces_of_types(pos, types) & pos.by_side[side];
         }
         match self.royal_type() {
             Some(ty) => pos.by_type[ty] & pos.by_side[side],

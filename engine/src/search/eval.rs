@@ -115,7 +115,8 @@ impl Evaluator {
                 for sq in (0..size).filter(|&sq| exists[sq]) {
                     let closeness = max_centre - centre(sq);
                     table[sq] = if piece.pawn {
-                        let rank = rules.relative_rank(side, sq) as i32;
+                        // Its own lines: files for a sideways pawn (four-handed chess).
+                        let rank = crate::tables::relative_line(def, piece, side, sq) as i32;
                         let to_go = (def.promotion_rank as i32 - rank).max(0) as usize;
                         let advance = PAWN_TO_GO.get(to_go).copied().unwrap_or(0);
                         // A little centre for pawns: the central files are worth pushing.

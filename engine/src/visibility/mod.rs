@@ -32,7 +32,7 @@ pub(crate) fn piece_glyph(def: &VariantDef, side: usize, ty: usize, promoted: bo
     PieceGlyph {
         side: Side(side as u8),
         art: piece.art,
-        letter: piece.letter.to_ascii_uppercase(),
+        letter: piece.san_letter.to_ascii_uppercase(),
         promoted,
     }
 }
