@@ -128,11 +128,40 @@ impl Geometry {
         self.square(self.file_of(square) + df, self.rank_of(square) + dr)
     }
 
+    /// The letter of a file index (`a` for 0; Gliński's letters, without
+    /// `j`, on the hexagon).
+    pub fn file_letter(&self, file: i32) -> char {
+        if self.hex {
+            return HEX_FILES[file.clamp(0, 10) as usize] as char;
+        }
+        (b'a' + file.clamp(0, 25) as u8) as char
+    }
+
+    /// The file index of a file letter, if the board has that file.
+    pub fn file_index(&self, letter: u8) -> Option<i32> {
+        let file = if self.hex {
+            HEX_FILES.iter().position(|&c| c == letter)? as i32
+        } else {
+            letter.checked_sub(b'a')? as i32
+        };
+        (file < self.files as i32).then_some(file)
+    }
+
+    /// The rank number in `square`'s name (1-based): the rank on a
+    /// rectangle, Gliński's rank within the file on the hexagon.
+    pub fn rank_number(&self, square: usize) -> i32 {
+        if self.hex {
+            self.hex_rank(square) + 1
+        } else {
+            self.rank_of(square) + 1
+        }
+    }
+
     /// The name of `square` (`e4`, `a10`).
     pub fn name(&self, square: usize) -> String {
         if self.hex {
-            let file = HEX_FILES[self.file_of(square).clamp(0, 10) as usize] as char;
-            return format!("{file}{}", self.hex_rank(square) + 1);
+            let file = self.file_letter(self.file_of(square));
+            return format!("{file}{}", self.rank_number(square));
         }
         let file = (b'a' + self.file_of(square) as u8) as char;
         format!("{file}{}", self.rank_of(square) + 1)
@@ -146,11 +175,7 @@ impl Geometry {
         if !file.is_ascii_lowercase() {
             return None;
         }
-        let file = if self.hex {
-            HEX_FILES.iter().position(|&c| c == file)? as i32
-        } else {
-            (file - b'a') as i32
-        };
+        let file = self.file_index(file)?;
         let mut len = 1;
         let mut rank: i32 = 0;
         while len < bytes.len() && len <= 2 && bytes[len].is_ascii_digit() {

@@ -539,3 +539,34 @@ fn start_perft_3_matches_the_reference() {
     let game = registry_game(Start::Standard);
     assert_eq!(game.perft_total(3), Reference::start().perft(3));
 }
+
+/// SAN on the hexagon: file letters skip j (k, l are files 9 and 10) and
+/// ranks are Gliński's, counted from each file's own bottom cell.
+#[test]
+fn san_uses_glinski_files_and_ranks() {
+    // Two rooks on file c (c2, c6) both reach c4: told apart by their ranks.
+    let position = with_kings(&[("c2", 0, 'r'), ("c6", 0, 'r')]);
+    let mut game = registry_game(Start::Fen(position.fen()));
+    let sans: BTreeSet<String> = game
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| game.uci(m).ends_with("c4"))
+        .map(|m| game.san(m))
+        .collect();
+    // The king on a3 reaches c4 too, by a diagonal step.
+    let expected: BTreeSet<String> = ["R2c4", "R6c4", "Kc4"].map(String::from).into();
+    assert_eq!(sans, expected);
+    game.play_text("R6c4").unwrap();
+    let after = position.make((cell("c6"), cell("c4"), None));
+    assert_eq!(game.fen().split(' ').next(), after.fen().split(' ').next());
+    // A pawn capture from file l names the file l (index 10), not k.
+    let position = with_kings(&[("l2", 0, 'p'), ("k3", 1, 'n')]);
+    let game = registry_game(Start::Fen(position.fen()));
+    let captures: Vec<String> = game
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| game.uci(m) == "l2k3")
+        .map(|m| game.san(m))
+        .collect();
+    assert_eq!(captures, vec!["lxk3".to_string()]);
+}
