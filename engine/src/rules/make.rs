@@ -34,6 +34,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         pos.halfmove = pos.halfmove.saturating_add(1);
         let pawn = self.def.pieces.get(ty).is_some_and(|p| p.pawn);
         self.note_royal_leap(pos, mv);
+        self.note_royal_swap(pos, mv);
         let mut exploded_at = None;
         match mv.kind {
             MoveKind::Drop => {
@@ -155,6 +156,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                 }
             }
         }
+        self.advance_pawn_of_pawns(pos, mv);
         self.age_promotions(pos, mv);
         self.count_check(pos, us, them);
         pos.side = them as u8;
