@@ -166,6 +166,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "fourplayer.toml",
         include_str!("../../config/variants/fourplayer.toml"),
     ),
+    (
+        "enochian.toml",
+        include_str!("../../config/variants/enochian.toml"),
+    ),
 ];
 
 /// A malformed variant definition: the file, the key and the problem.
@@ -338,6 +342,48 @@ pub struct PieceDef {
     /// initial, en passant and promotion "ranks" are files, counted from the
     /// side's left edge — a pawn moving along the ranks (four-handed chess).
     pub sideways: bool,
+    /// The board direction each side's "forward" points to (`forward =
+    /// ["up", "right"]`: Enochian chess, where partners' pawns run in
+    /// opposite directions and opponents' across). Its moves are turned
+    /// accordingly and its ranks counted along that direction. `None`: up
+    /// for the first side, down for the second.
+    pub forward: Option<[Forward; 2]>,
+}
+
+/// A board direction a piece's "forward" may point to.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Forward {
+    /// Towards the last rank.
+    Up,
+    /// Towards the first rank.
+    Down,
+    /// Towards the last file.
+    Right,
+    /// Towards the first file.
+    Left,
+}
+
+impl Forward {
+    fn parse(word: &str) -> Option<Forward> {
+        Some(match word {
+            "up" => Forward::Up,
+            "down" => Forward::Down,
+            "right" => Forward::Right,
+            "left" => Forward::Left,
+            _ => return None,
+        })
+    }
+
+    /// A step written for the first side (forward = +ranks) turned to point
+    /// this way.
+    pub fn turn(self, (dx, dy): (i32, i32)) -> (i32, i32) {
+        match self {
+            Forward::Up => (dx, dy),
+            Forward::Down => (-dx, -dy),
+            Forward::Right => (dy, -dx),
+            Forward::Left => (-dy, dx),
+        }
+    }
 }
 
 /// What a piece may do on marked lines and in zones, and whom a hopper may
@@ -509,6 +555,10 @@ pub struct VariantDef {
     /// move and play goes on; the side loses when its last royal is mated
     /// (`captured_mates = true`: four-handed chess; see [`crate::mechanics`]).
     pub captured_mates: bool,
+    /// Kings are taken rather than mated (`king_capture = true`: Enochian
+    /// chess): a seat whose king is taken is frozen, a king in check must
+    /// move, a stalemated seat passes; see [`crate::mechanics`].
+    pub king_capture: bool,
 }
 
 impl fmt::Debug for VariantDef {
@@ -637,6 +687,7 @@ struct RawPiece {
     san: Option<String>,
     #[serde(default)]
     sideways: bool,
+    forward: Option<[String; 2]>,
 }
 
 fn yes() -> bool {
@@ -735,6 +786,8 @@ struct RawVariant {
     command_zone: Vec<String>,
     #[serde(default)]
     captured_mates: bool,
+    #[serde(default)]
+    king_capture: bool,
 }
 
 /// A definition's `[counting]` table.
@@ -1043,6 +1096,18 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
                 },
             },
             sideways: p.sideways,
+            forward: match &p.forward {
+                None => None,
+                Some([a, b]) => match (Forward::parse(a), Forward::parse(b)) {
+                    (Some(a), Some(b)) if !p.sideways => Some([a, b]),
+                    _ => {
+                        return Err(err(
+                            &format!("{key}.forward"),
+                            "must be two of up, down, right, left (and no `sideways`)".into(),
+                        ))
+                    }
+                },
+            },
         });
         links.push([p.royal_twin, p.reverts_to, p.in_hand]);
     }
@@ -1085,10 +1150,10 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         ));
     }
     let seated = pieces.iter().any(|p| p.seat.is_some());
-    if (!raw.command_zone.is_empty() || raw.captured_mates) && !seated {
+    if (!raw.command_zone.is_empty() || raw.captured_mates || raw.king_capture) && !seated {
         return Err(err(
             "command_zone",
-            "`command_zone` and `captured_mates` need pieces owned by seats (`seat`)".into(),
+            "`command_zone`, `captured_mates` and `king_capture` need pieces owned by seats (`seat`)".into(),
         ));
     }
     if seated && (raw.castling || raw.drops || raw.atomic || raw.capture_transforms) {
@@ -1272,6 +1337,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         royal_draw,
         command_zone,
         captured_mates: raw.captured_mates,
+        king_capture: raw.king_capture,
     };
     Ok(def)
 }

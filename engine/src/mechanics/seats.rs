@@ -96,6 +96,15 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         let commanded = self.commanded(pos);
         list.retain(|m| commanded.has(m.from as usize));
+        if self.def.king_capture {
+            self.keep_king_capture_moves(pos, list);
+            let stalemate_ends =
+                self.royals(pos, us).any() && !self.in_check(pos, us) && self.partner_kingless(pos);
+            if list.is_empty() && !stalemate_ends {
+                list.push(self.pass_move(pos, commanded));
+            }
+            return;
+        }
         if list.is_empty() && !self.mate_ends_game(pos, seats) {
             list.push(self.pass_move(pos, commanded));
         }
