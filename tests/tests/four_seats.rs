@@ -295,3 +295,98 @@ async fn a_four_handed_game_with_a_captured_king() {
     assert!(has(&out, "Qxh14"), "{out:#?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Enochian chess through the console: red (alice), black (bob), yellow
+/// (carol) and blue (dave) take turns clockwise; red's rook checks black's
+/// king, which takes it and is taken by yellow's bishop; black's frozen army
+/// passes; blue's king, checked, must move — into another check — and red's
+/// bishop takes it: both kings of black and blue are gone.
+#[tokio::test]
+async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
+    let dir = temp_dir("enochian");
+    let mut config = Config::defaults();
+    config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
+    config.boards.dir = dir.join("boards");
+    config.boards.text = true;
+    let service = Service::open(&config, Registry::builtin(), ManualTime::new(EPOCH))
+        .await
+        .expect("service opens");
+    let mut console = Console::new(service.clone(), config.boards.dir.clone());
+    let out = console
+        .line("alice: /play enochian @carol vs @bob @dave 5+0 white")
+        .await;
+    let id = team_game_id(&out);
+    for who in ["bob", "carol"] {
+        let out = console.line(&format!("{who}: /accept {id}")).await;
+        assert!(has(&out, &format!("{who} takes seat")), "{out:#?}");
+    }
+    let out = console.line(&format!("dave: /accept {id}")).await;
+    assert!(has(&out, "starts"), "{out:#?}");
+    // Each moves only their own army: bob may not move red's pawn.
+    let out = console.line("alice: /move g3").await;
+    assert!(has(&out, "alice played g3"), "{out:#?}");
+    let out = console.line("bob: /move e3").await;
+    assert!(has(&out, "not legal"), "{out:#?}");
+    for (who, mv) in [
+        ("bob", "Ra5"),
+        ("carol", "Nb6"),
+        ("dave", "f7"),
+        ("alice", "Rd1"),
+        ("bob", "Bd2"),
+        ("carol", "Bd3"),
+        ("dave", "Kg7"),
+        ("alice", "Rxb1+"),
+        // Black's king, in check, must move: it takes the rook.
+        ("bob", "Kxb1"),
+        ("carol", "Bxb1"),
+        ("dave", "Kf6"),
+        ("alice", "Qe1"),
+    ] {
+        let out = console.line(&format!("{who}: /move {mv}")).await;
+        assert!(
+            has(&out, &format!("{who} played {mv}")),
+            "{who} {mv}: {out:#?}"
+        );
+    }
+    // Black's king is gone: its army is frozen and bob passes.
+    let out = console.line("bob: /move Ra6").await;
+    assert!(has(&out, "not legal"), "{out:#?}");
+    let out = console.line("bob: /move pass").await;
+    assert!(has(&out, "bob played pass"), "{out:#?}");
+    for (who, mv) in [
+        ("carol", "Qd6+"),
+        ("dave", "Ke5"),
+        ("alice", "f3"),
+        ("bob", "pass"),
+        ("carol", "Nc4+"),
+    ] {
+        let out = console.line(&format!("{who}: /move {mv}")).await;
+        assert!(
+            has(&out, &format!("{who} played {mv}")),
+            "{who} {mv}: {out:#?}"
+        );
+    }
+    // Blue's king in check must move: a rook move is refused.
+    let out = console.line("dave: /move Rh4").await;
+    assert!(has(&out, "not legal"), "{out:#?}");
+    let out = console.line("dave: /move Kf5").await;
+    assert!(has(&out, "dave played Kf5"), "{out:#?}");
+    let out = console.line("alice: /move Bxf5").await;
+    assert!(has(&out, "alice played Bxf5"), "{out:#?}");
+    let public = to(&out, "[#local]");
+    assert!(
+        public
+            .iter()
+            .any(|l| l.contains("alice & carol") && l.contains("wins")),
+        "{out:#?}"
+    );
+    let store = service.store();
+    let row = store
+        .get("console", &id)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_eq!(row.status, Status::Finished);
+    assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -153,11 +153,12 @@ impl<'a, B: Bits> Rules<'a, B> {
         let us = pos.side as usize;
         match legal {
             [] => None,
-            [mv] if is_pass(*mv) => Some(if self.in_check(pos, us) {
+            [mv] if is_pass(*mv) => Some(if self.in_check(pos, us) && !self.def.king_capture {
                 ForcedTurn::Mated
             } else {
                 ForcedTurn::NoMove
             }),
+            _ if self.def.king_capture => None,
             moves => {
                 let mated = self.royals(pos, 1 - us);
                 (mated.any() && moves.iter().all(|m| mated.has(m.to as usize)))
