@@ -506,6 +506,11 @@ pub struct VariantDef {
     pub promotion_rank: u8,
     /// Squares drawn marked (the hill).
     pub marked: Vec<usize>,
+    /// The colour each seat's army is drawn in, by seat (white-1, black-1,
+    /// white-2, black-2), as colour indices (see [`crate::Side::color_name`]):
+    /// `armies = ["red", "black", "yellow", "blue"]` (Enochian chess). Empty:
+    /// pieces are drawn in their side's colour.
+    pub armies: Vec<u8>,
     /// Named square sets (`hill`, `palace_white`), usable wherever squares are listed.
     pub zones: BTreeMap<String, Vec<usize>>,
     /// How cells are drawn.
@@ -752,6 +757,8 @@ struct RawVariant {
     promotion_rank: Option<u8>,
     #[serde(default)]
     marked: Vec<String>,
+    #[serde(default)]
+    armies: Vec<String>,
     style: Option<String>,
     /// The team of each side, by side index.
     teams: Option<Vec<u8>>,
@@ -1212,6 +1219,18 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     }
     let flag_squares = squares("flag_squares", &raw.flag_squares, &geometry, &zones)?;
     let marked = squares("marked", &raw.marked, &geometry, &zones)?;
+    let armies = raw
+        .armies
+        .iter()
+        .map(|name| crate::side::Side::from_color_name(name).map(|side| side.0))
+        .collect::<Option<Vec<u8>>>()
+        .filter(|armies| armies.is_empty() || (armies.len() == 4 && raw.seats == Some(4)))
+        .ok_or_else(|| {
+            err(
+                "armies",
+                "must name four colours (white, black, red, blue, yellow), one a seat, in a game of four seats".into(),
+            )
+        })?;
     let setup = raw
         .setup
         .map(|setup| build_setup(setup, &pieces, raw.ranks))
@@ -1318,6 +1337,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         }),
         promotion_rank,
         marked,
+        armies,
         zones,
         style,
         teams,

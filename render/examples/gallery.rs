@@ -125,6 +125,7 @@ fn historical_boards(out: &std::path::Path) -> std::io::Result<()> {
         "citadel",
         "whaleshogi",
         "fourplayer",
+        "enochian",
     ] {
         let Some(variant) = registry.get(id) else {
             eprintln!("{id}: not a built-in variant");
