@@ -259,6 +259,10 @@ pub enum PromotionChoice {
     /// Only the type that started on the promotion square, and only once the
     /// side has lost one of that type; otherwise it stays a pawn (chaturanga).
     CapturedStartSquare,
+    /// Its `promotes_to` piece once the pawn's owner (its seat, where pieces
+    /// are owned by seats) has lost a pawn; otherwise it stays a pawn on the
+    /// edge (Enochian chess).
+    AfterPawnLost,
 }
 
 /// Time travel (Codex 03): a player may spend a charge to go back in their
@@ -508,7 +512,9 @@ pub struct VariantDef {
     pub marked: Vec<usize>,
     /// The colour each seat's army is drawn in, by seat (white-1, black-1,
     /// white-2, black-2), as colour indices (see [`crate::Side::color_name`]):
-    /// `armies = ["red", "black", "yellow", "blue"]` (Enochian chess). Empty:
+    /// `armies = ["red", "black", "yellow", "blue"]` (Enochian chess). A
+    /// colour keeps its side's parity (white, red, yellow for the first side;
+    /// black, blue for the second), which text boards letter by. Empty:
     /// pieces are drawn in their side's colour.
     pub armies: Vec<u8>,
     /// Named square sets (`hill`, `palace_white`), usable wherever squares are listed.
@@ -1224,11 +1230,16 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         .iter()
         .map(|name| crate::side::Side::from_color_name(name).map(|side| side.0))
         .collect::<Option<Vec<u8>>>()
-        .filter(|armies| armies.is_empty() || (armies.len() == 4 && raw.seats == Some(4)))
+        .filter(|armies| {
+            armies.is_empty()
+                || (armies.len() == 4
+                    && raw.seats == Some(4)
+                    && armies.iter().enumerate().all(|(seat, c)| *c as usize % 2 == seat % 2))
+        })
         .ok_or_else(|| {
             err(
                 "armies",
-                "must name four colours (white, black, red, blue, yellow), one a seat, in a game of four seats".into(),
+                "must name four colours, one a seat, in a game of four seats: the first side's (seats 1 and 3) white, red or yellow, the second's black or blue".into(),
             )
         })?;
     let setup = raw

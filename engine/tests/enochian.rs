@@ -189,6 +189,27 @@ fn pawns_promote_on_their_far_edge_to_their_own_kind() {
 }
 
 #[test]
+fn a_pawn_promotes_only_once_its_player_has_lost_a_pawn() {
+    // Red has all four pawns: the queen's pawn reaches e8 and stays a pawn.
+    let pieces = with_kings(&[("e7", 'O'), ("c2", 'U'), ("d2", 'P'), ("f2", 'W')]);
+    let mut game = game(&fen(&pieces, 0));
+    let red = legal(&game);
+    assert!(red.contains(&"e7e8".to_string()), "{red:?}");
+    assert!(
+        !red.iter().any(|m| m.starts_with("e7e8") && m.len() > 4),
+        "{red:?}"
+    );
+    play(&mut game, &["e7e8"]);
+    assert!(game.fen().starts_with("C3O2c/"), "{}", game.fen());
+    // With a pawn fewer, the same step promotes, and only to a queen.
+    let pieces = with_kings(&[("e7", 'O'), ("c2", 'U'), ("d2", 'P')]);
+    let game = game_at(&pieces, 0);
+    let red = legal(&game);
+    assert!(red.contains(&"e7e8q".to_string()), "{red:?}");
+    assert!(!red.contains(&"e7e8".to_string()), "{red:?}");
+}
+
+#[test]
 fn a_king_may_not_step_into_attack_but_in_check_must_move() {
     // Red's king on h1 is checked by black's rook on h4; red's rook on e3
     // could block on h3, but a king in check that can move must move.

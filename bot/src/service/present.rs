@@ -858,7 +858,9 @@ pub(crate) fn text_board(view: &View, bottom: Side) -> String {
                 SquareView::Absent => ' ',
                 SquareView::Empty => '.',
                 SquareView::Fog => '?',
-                SquareView::Piece(piece) if piece.side == Side::WHITE => {
+                // Armies of four colours keep their side's parity (red and
+                // yellow with white): see `VariantDef::armies`.
+                SquareView::Piece(piece) if piece.side.0 % 2 == 0 => {
                     piece.letter.to_ascii_uppercase()
                 }
                 SquareView::Piece(piece) => piece.letter.to_ascii_lowercase(),

@@ -1,5 +1,6 @@
 //! Promotion only into a piece the side has lost (`promotion = "captured"`,
-//! grand chess; `promotion = "captured-start-square"`, chaturanga).
+//! grand chess; `promotion = "captured-start-square"`, chaturanga), or only
+//! once a pawn was lost (`promotion = "after-pawn-lost"`, Enochian chess).
 
 use crate::bitboard::Bits;
 use crate::moves::Move;
@@ -10,6 +11,19 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// Whether `side` has fewer pieces of type `ty` than it started with.
     fn has_lost(&self, pos: &Position<B>, side: usize, ty: usize) -> bool {
         (pos.by_type[ty] & pos.by_side[side]).count() < self.def.start_counts[side][ty] as u32
+    }
+
+    /// Whether `side` (the pawns of `seat`, where pieces are owned by seats)
+    /// has fewer pawns than it started with.
+    fn has_lost_a_pawn(&self, pos: &Position<B>, side: usize, seat: Option<u8>) -> bool {
+        let (mut now, mut start) = (0, 0);
+        for (ty, piece) in self.def.pieces.iter().enumerate() {
+            if piece.pawn && piece.seat == seat {
+                now += (pos.by_type[ty] & pos.by_side[side]).count();
+                start += self.def.start_counts[side][ty] as u32;
+            }
+        }
+        now < start
     }
 
     /// The moves of a pawn of type `ty` from `base.from` into its promotion
@@ -49,6 +63,18 @@ impl<'a, B: Bits> Rules<'a, B> {
                             ..at
                         });
                     }
+                }
+            }
+            PromotionChoice::AfterPawnLost => {
+                if self.has_lost_a_pawn(pos, side, piece.seat) {
+                    for &p in &piece.promotes_to {
+                        push(Move {
+                            promotion: p as u8 + 1,
+                            ..at
+                        });
+                    }
+                } else {
+                    push(at);
                 }
             }
             PromotionChoice::CapturedStartSquare => {
