@@ -438,3 +438,6 @@ fourplayer-take-king = { $player } must capture the mated king.
 
 ## Enochian chess (issue 13): kings taken rather than mated
 reason-kings-taken = both kings of the team were taken
+color-red = red
+color-yellow = yellow
+color-blue = blue

@@ -438,3 +438,6 @@ fourplayer-take-king = { $player } должен побить заматован�
 
 ## Енохианские шахматы (issue 13): короля берут, а не матуют
 reason-kings-taken = оба короля команды взяты
+color-red = красные
+color-yellow = жёлтые
+color-blue = синие

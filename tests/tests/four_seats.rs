@@ -325,11 +325,15 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
     // Each moves only their own army: bob may not move red's pawn.
     let out = console.line("alice: /move g3").await;
     assert!(has(&out, "alice played g3"), "{out:#?}");
+    // The turn line names the seat's army colour.
+    assert!(has(&out, "bob (black) to move"), "{out:#?}");
     let out = console.line("bob: /move e3").await;
     assert!(has(&out, "not legal"), "{out:#?}");
+    let out = console.line("bob: /move Ra5").await;
+    assert!(has(&out, "carol (yellow) to move"), "{out:#?}");
+    let out = console.line("carol: /move Nb6").await;
+    assert!(has(&out, "dave (blue) to move"), "{out:#?}");
     for (who, mv) in [
-        ("bob", "Ra5"),
-        ("carol", "Nb6"),
         ("dave", "f7"),
         ("alice", "Rd1"),
         ("bob", "Bd2"),
