@@ -517,6 +517,14 @@ pub struct VariantDef {
     /// black, blue for the second), which text boards letter by. Empty:
     /// pieces are drawn in their side's colour.
     pub armies: Vec<u8>,
+    /// The 2×2 squares where a crossing happens (`crossings = ["c4:d5"]`,
+    /// Enochian chess): a piece of a `crossing_pieces` group whose move fills
+    /// such a square with pieces of its group takes the other three, partners'
+    /// included.
+    pub crossings: Vec<[usize; 4]>,
+    /// The groups of piece types that cross together, as type masks
+    /// (`crossing_pieces = [["b", "e"], ["q", "d"]]`: bishops, queens).
+    pub crossing_groups: Vec<u32>,
     /// Named square sets (`hill`, `palace_white`), usable wherever squares are listed.
     pub zones: BTreeMap<String, Vec<usize>>,
     /// How cells are drawn.
@@ -765,6 +773,10 @@ struct RawVariant {
     marked: Vec<String>,
     #[serde(default)]
     armies: Vec<String>,
+    #[serde(default)]
+    crossings: Vec<String>,
+    #[serde(default)]
+    crossing_pieces: Vec<Vec<String>>,
     style: Option<String>,
     /// The team of each side, by side index.
     teams: Option<Vec<u8>>,
@@ -1225,6 +1237,28 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     }
     let flag_squares = squares("flag_squares", &raw.flag_squares, &geometry, &zones)?;
     let marked = squares("marked", &raw.marked, &geometry, &zones)?;
+    let mut crossings = Vec::new();
+    for name in &raw.crossings {
+        let cells = squares("crossings", std::slice::from_ref(name), &geometry, &zones)?;
+        let square: [usize; 4] = cells
+            .try_into()
+            .map_err(|_| err("crossings", format!("`{name}` is not a 2×2 square")))?;
+        crossings.push(square);
+    }
+    let mut crossing_groups = Vec::new();
+    for group in &raw.crossing_pieces {
+        let mut mask = 0u32;
+        for letter in group {
+            let ty = index_of(letter).ok_or_else(|| {
+                err(
+                    "crossing_pieces",
+                    format!("`{letter}` is not a piece of this variant"),
+                )
+            })?;
+            mask |= 1 << ty;
+        }
+        crossing_groups.push(mask);
+    }
     let armies = raw
         .armies
         .iter()
@@ -1349,6 +1383,8 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         promotion_rank,
         marked,
         armies,
+        crossings,
+        crossing_groups,
         zones,
         style,
         teams,

@@ -315,6 +315,60 @@ fn a_stalemate_with_the_partner_kingless_is_a_draw() {
     assert_eq!(outcome.reason, Reason::Stalemate);
 }
 
+#[test]
+fn a_bishop_completing_a_crossing_takes_the_other_three() {
+    // Yellow's bishop on c5, black's on d4, blue's on d5: red's bishop
+    // arriving on c4 takes all three, its partner's included. (Red's pawn
+    // on g2 shields the king from blue's bishop.)
+    let pieces = with_kings(&[
+        ("a2", 'B'),
+        ("c5", 'E'),
+        ("d4", 'b'),
+        ("d5", 'e'),
+        ("g2", 'O'),
+    ]);
+    let mut game = game(&fen(&pieces, 0));
+    play(&mut game, &["a2c4"]);
+    assert!(
+        game.fen().starts_with("C6c/8/8/8/2B5/8/6O1/k6K"),
+        "{}",
+        game.fen()
+    );
+    // A queen does not cross with bishops.
+    let pieces = with_kings(&[("a2", 'B'), ("c5", 'E'), ("d4", 'b'), ("d5", 'd')]);
+    let mut game = game_at(&pieces, 0);
+    play(&mut game, &["a2c4"]);
+    assert!(
+        game.fen().starts_with("C6c/8/8/2Ed4/2Bb4/"),
+        "{}",
+        game.fen()
+    );
+    // Nor does a square outside the five crossings: c3:d4 is none.
+    let pieces = with_kings(&[
+        ("a1", 'k'),
+        ("a5", 'B'),
+        ("c4", 'E'),
+        ("d3", 'b'),
+        ("d4", 'e'),
+    ]);
+    let mut game = game_at(&pieces, 0);
+    play(&mut game, &["a5c3"]);
+    assert!(game.fen().contains("/2Ee4/2Bb4/"), "{}", game.fen());
+}
+
+#[test]
+fn a_frozen_piece_gives_no_check() {
+    // Black has no king: its rook on g4 is frozen, and red's king may step
+    // onto g1, which the rook would otherwise attack.
+    let pieces = [("h1", 'K'), ("a8", 'C'), ("h8", 'c'), ("g4", 'r')];
+    let game = game_at(&pieces, 0);
+    assert!(
+        legal(&game).contains(&"h1g1".to_string()),
+        "{:?}",
+        legal(&game)
+    );
+}
+
 /// A small deterministic generator (the engine takes randomness as input).
 struct SplitMix(u64);
 impl SplitMix {

@@ -5,7 +5,8 @@
 //! move passes (stalemate suspends it); a king is taken like any piece, and
 //! the army of a seat without its king is frozen: it stays on the board, does
 //! not move, attacks nothing and cannot be taken. The side whose two kings
-//! are taken loses.
+//! are taken loses. Here too: crossings, a bishop or queen completing a
+//! 2×2 square of its kind and taking the other three.
 
 use crate::bitboard::Bits;
 use crate::moves::MoveList;
@@ -79,6 +80,35 @@ impl<'a, B: Bits> Rules<'a, B> {
         let us = pos.side as usize;
         let partner = 1 - crate::mechanics::seat_on_turn(pos, us);
         (pieces_of_types(pos, seats.royal_types[partner]) & pos.by_side[us]).is_empty()
+    }
+
+    /// A crossing (Enochian chess): the piece of type `ty` that arrived on
+    /// `to` fills one of the variant's 2×2 crossing squares with pieces of
+    /// its group (bishops, or queens) and takes the other three — partners'
+    /// too, but no frozen piece.
+    pub(crate) fn cross(&self, pos: &mut Position<B>, to: usize, ty: usize) {
+        let Some(&group) = self
+            .def
+            .crossing_groups
+            .iter()
+            .find(|&&g| g & (1 << ty) != 0)
+        else {
+            return;
+        };
+        let frozen = self.frozen(pos, 0) | self.frozen(pos, 1);
+        for square in self.def.crossings.iter().filter(|sq| sq.contains(&to)) {
+            let others = square.iter().copied().filter(|&sq| sq != to);
+            let full = others.clone().all(|sq| {
+                !frozen.has(sq) && self.type_at(pos, sq).is_some_and(|t| group & (1 << t) != 0)
+            });
+            if full {
+                for sq in others {
+                    pos.remove(sq);
+                }
+                pos.halfmove = 0;
+                return;
+            }
+        }
     }
 
     /// A side whose two kings were taken loses.

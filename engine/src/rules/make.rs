@@ -133,6 +133,9 @@ impl<'a, B: Bits> Rules<'a, B> {
         if let Some(center) = exploded_at {
             self.explode(pos, center);
         }
+        if !self.def.crossings.is_empty() && mv.kind != MoveKind::Drop {
+            self.cross(pos, to, ty);
+        }
         // Castling rights: the rook must still stand there and its king must not have moved.
         if pos.castling.any() {
             let mut castlers = B::EMPTY;
