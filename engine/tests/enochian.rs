@@ -4,62 +4,22 @@
 //! taken rather than mated, frozen armies and stalemate passes.
 
 mod common;
-use common::legal;
+use common::{board_fen, legal, new_game, play, random_move, SplitMix};
 use kodex_engine::{ForcedTurn, Game, Reason, Registry, Start, Team};
 
 /// A FEN of the 8×8 board from `(square, letter)` pieces; the seat on turn
 /// is red (0), black (1), yellow (2) or blue (3).
 fn fen(pieces: &[(&str, char)], seat: u32) -> String {
-    let mut board = [[None; 8]; 8];
-    for (square, letter) in pieces {
-        let file = (square.as_bytes()[0] - b'a') as usize;
-        let rank: usize = square[1..].parse().expect("a rank");
-        board[rank - 1][file] = Some(*letter);
-    }
-    let ranks: Vec<String> = (0..8)
-        .rev()
-        .map(|rank| {
-            let mut out = String::new();
-            let mut empty = 0;
-            for cell in board[rank] {
-                match cell {
-                    None => empty += 1,
-                    Some(letter) => {
-                        if empty > 0 {
-                            out.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        out.push(letter);
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            out
-        })
-        .collect();
     let side = if seat % 2 == 1 { "b" } else { "w" };
-    format!("{} {side} - - 0 {}", ranks.join("/"), 1 + seat / 2)
+    format!("{} {side} - - 0 {}", board_fen(8, 8, pieces), 1 + seat / 2)
 }
 
 fn game(fen: &str) -> Game {
-    let registry = Registry::builtin();
-    let variant = registry.get("enochian").expect("enochian is built in");
-    Game::new(variant, Start::Fen(fen.to_owned())).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    new_game("enochian", Start::Fen(fen.to_owned()))
 }
 
 fn start() -> Game {
-    let registry = Registry::builtin();
-    let variant = registry.get("enochian").expect("enochian is built in");
-    Game::new(variant, Start::Standard).expect("the start position")
-}
-
-fn play(game: &mut Game, moves: &[&str]) {
-    for mv in moves {
-        game.play_text(mv)
-            .unwrap_or_else(|e| panic!("{mv} at {}: {e:?} (legal: {:?})", game.fen(), legal(game)));
-    }
+    new_game("enochian", Start::Standard)
 }
 
 /// The four kings on their thrones: red h1, black a1, yellow a8, blue h8.
@@ -369,18 +329,6 @@ fn a_frozen_piece_gives_no_check() {
     );
 }
 
-/// A small deterministic generator (the engine takes randomness as input).
-struct SplitMix(u64);
-impl SplitMix {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
-
 /// Plays `games` random games to their end; none may leave a seat without
 /// a move, and random play must reach taken kings.
 fn random_games(games: u64, seed: u64) {
@@ -392,18 +340,7 @@ fn random_games(games: u64, seed: u64) {
         let mut game = Game::new(variant, Start::Standard).expect("start");
         let mut plies = 0;
         while game.outcome().is_none() {
-            let moves = game.legal_moves();
-            assert!(!moves.is_empty(), "no move and no outcome: {}", game.fen());
-            let captures: Vec<_> = moves
-                .iter()
-                .copied()
-                .filter(|&m| game.san(m).contains('x'))
-                .collect();
-            let mv = if !captures.is_empty() && rng.below(2) == 0 {
-                captures[rng.below(captures.len())]
-            } else {
-                moves[rng.below(moves.len())]
-            };
+            let mv = random_move(&game, &mut rng);
             game.play(mv);
             plies += 1;
             assert!(plies < 20_000, "game {g} does not end: {}", game.fen());
