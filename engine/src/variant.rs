@@ -525,6 +525,12 @@ pub struct VariantDef {
     /// The groups of piece types that cross together, as type masks
     /// (`crossing_pieces = [["b", "e"], ["q", "d"]]`: bishops, queens).
     pub crossing_groups: Vec<u32>,
+    /// The privileged pawn (`privileged_pawn = true`, Enochian chess): the
+    /// last pawn of an owner left with only a king and it, or a king, a
+    /// queen or bishop (by SAN letter) and it, promotes on its edge to any
+    /// non-royal piece of its owner; a piece of the type chosen already on
+    /// the board turns into the pawn of its kind.
+    pub privileged_pawn: bool,
     /// Named square sets (`hill`, `palace_white`), usable wherever squares are listed.
     pub zones: BTreeMap<String, Vec<usize>>,
     /// How cells are drawn.
@@ -777,6 +783,8 @@ struct RawVariant {
     crossings: Vec<String>,
     #[serde(default)]
     crossing_pieces: Vec<Vec<String>>,
+    #[serde(default)]
+    privileged_pawn: bool,
     style: Option<String>,
     /// The team of each side, by side index.
     teams: Option<Vec<u8>>,
@@ -1385,6 +1393,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         armies,
         crossings,
         crossing_groups,
+        privileged_pawn: raw.privileged_pawn,
         zones,
         style,
         teams,

@@ -114,7 +114,14 @@ fn the_queen_leaps_two_squares_in_eight_directions() {
 fn pawns_promote_on_their_far_edge_to_their_own_kind() {
     // Red's queen's pawn on e7, black's knight's pawn on g5, yellow's queen's
     // pawn on c2, blue's bishop's pawn on b4.
-    let pieces = with_kings(&[("e7", 'O'), ("g5", 'w'), ("c2", 'X'), ("b4", 's')]);
+    // (Red's rook on e4 keeps red's pawn from being privileged.)
+    let pieces = with_kings(&[
+        ("e7", 'O'),
+        ("e4", 'R'),
+        ("g5", 'w'),
+        ("c2", 'X'),
+        ("b4", 's'),
+    ]);
     let mut game = game(&fen(&pieces, 0));
     assert!(
         legal(&game).contains(&"e7e8q".to_string()),
@@ -142,7 +149,7 @@ fn pawns_promote_on_their_far_edge_to_their_own_kind() {
     );
     play(&mut game, &["b4a4e"]);
     assert!(
-        game.fen().starts_with("C3Q2c/8/8/7n/e7/8/8/k1D4K"),
+        game.fen().starts_with("C3Q2c/8/8/7n/e3R3/8/8/k1D4K"),
         "{}",
         game.fen()
     );
@@ -167,6 +174,34 @@ fn a_pawn_promotes_only_once_its_player_has_lost_a_pawn() {
     let red = legal(&game);
     assert!(red.contains(&"e7e8q".to_string()), "{red:?}");
     assert!(!red.contains(&"e7e8".to_string()), "{red:?}");
+}
+
+#[test]
+fn a_privileged_pawn_promotes_to_any_piece_and_demotes_its_twin() {
+    // The seed's figures 4 and 5: black has king, queen and bishop's pawn;
+    // the pawn may become any piece, and becoming a queen turns black's
+    // queen into a queen's pawn.
+    let pieces = with_kings(&[("g5", 'p'), ("c3", 'q')]);
+    let mut game = game(&fen(&pieces, 1));
+    let black: Vec<String> = legal(&game)
+        .into_iter()
+        .filter(|m| m.starts_with("g5"))
+        .collect();
+    assert_eq!(black, ["g5h5b", "g5h5n", "g5h5q", "g5h5r"]);
+    play(&mut game, &["g5h5q"]);
+    assert!(
+        game.fen().starts_with("C6c/8/8/7q/8/2o5/8/k6K"),
+        "{}",
+        game.fen()
+    );
+    // With a rook besides, the pawn is not privileged: only its own kind.
+    let pieces = with_kings(&[("g5", 'p'), ("c3", 'q'), ("c4", 'r')]);
+    let game = game_at(&pieces, 1);
+    let black: Vec<String> = legal(&game)
+        .into_iter()
+        .filter(|m| m.starts_with("g5"))
+        .collect();
+    assert_eq!(black, ["g5h5b"]);
 }
 
 #[test]
