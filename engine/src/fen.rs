@@ -149,10 +149,11 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         Some("b") => 1,
         Some(other) => return Err(FenError::BadSide(shown(other))),
     };
-    // Royal pieces: at most one per side (per seat, where seats own them).
+    // Royal pieces: at most one per side (per seat, where seats own them;
+    // any number with spare royals).
     let royal_mask = def.royal_mask();
     let by_seat = def.pieces.iter().any(|p| p.seat.is_some());
-    for side in 0..SIDES {
+    for side in (0..SIDES).filter(|_| !def.spare_royals) {
         let mut royals = B::EMPTY;
         for (ty, squares) in pos.by_type.iter().enumerate().take(def.pieces.len()) {
             if royal_mask & (1 << ty) != 0 {
@@ -166,10 +167,12 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
             return Err(FenError::TooManyKings(Side(side as u8)));
         }
     }
-    // Squares only royal pieces may enter hold no other piece.
+    // Squares only kings (the first royal type, and Tamerlane's adventitious
+    // king) may enter hold no other piece.
+    let adventitious = def.pawn_of_pawns.as_ref().map(|pp| pp.becomes);
     for &sq in &def.royal_only {
         if let Some((_, ty)) = pos.piece_at(sq) {
-            if royal_mask & (1 << ty) == 0 {
+            if def.royal_type() != Some(ty) && adventitious != Some(ty) {
                 return Err(FenError::RoyalOnly(def.geometry.name(sq)));
             }
         }
@@ -193,10 +196,31 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
             }
         }
     }
+    if def.royal_swap {
+        // The castling field says who may still swap king and piece (`Kk`).
+        pos.royal_leaps_used = 0b11;
+    }
     if let Some(castling) = fields.next() {
         if castling != "-" {
-            for c in castling.chars() {
-                parse_castling(def, &mut pos, c)?;
+            let mut chars = castling.chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    'K' if def.royal_swap => pos.royal_leaps_used &= !1,
+                    'k' if def.royal_swap => pos.royal_leaps_used &= !2,
+                    // The pawn of pawns' stage: `P2` white's, `p1` black's.
+                    'P' | 'p' if def.pawn_of_pawns.is_some() => {
+                        let stage = chars
+                            .next()
+                            .and_then(|d| d.to_digit(10))
+                            .filter(|&d| d <= 4)
+                            .ok_or(FenError::BadCastling(c))?;
+                        pos.pawn_stages[usize::from(c == 'p')] = stage as u8;
+                    }
+                    _ if def.royal_swap || def.pawn_of_pawns.is_some() => {
+                        return Err(FenError::BadCastling(c))
+                    }
+                    _ => parse_castling(def, &mut pos, c)?,
+                }
             }
         }
     }
@@ -394,7 +418,9 @@ pub fn write<B: Bits>(def: &VariantDef, pos: &Position<B>, chess960: bool) -> St
 }
 
 /// The castling rights of `pos` as FEN letters (`KQkq`, file letters with
-/// `chess960`); empty without rights (the FEN writes `-`).
+/// `chess960`; with the king's swap, `K` and `k` for the sides that may
+/// still swap, then `P<stage>` / `p<stage>` for a pawn of pawns under way);
+/// empty without rights (the FEN writes `-`).
 pub(crate) fn castling_field<B: Bits>(
     def: &VariantDef,
     pos: &Position<B>,
@@ -402,6 +428,22 @@ pub(crate) fn castling_field<B: Bits>(
 ) -> String {
     let g = &def.geometry;
     let mut castling = String::new();
+    if def.royal_swap || def.pawn_of_pawns.is_some() {
+        // Who may still swap king and piece (Tamerlane), in the castling letters.
+        for (side, letter) in [(0, 'K'), (1, 'k')] {
+            if def.royal_swap && pos.royal_leaps_used & (1 << side) == 0 {
+                castling.push(letter);
+            }
+        }
+        // And the pawn of pawns' stage, where it has left stage 0.
+        for (side, letter) in [(0, 'P'), (1, 'p')] {
+            if pos.pawn_stages[side] > 0 {
+                castling.push(letter);
+                castling.push_str(&pos.pawn_stages[side].to_string());
+            }
+        }
+        return castling;
+    }
     for side in 0..SIDES {
         let rights = pos.castling & pos.by_side[side];
         let king = king_square(def, pos, side);

@@ -53,6 +53,6 @@ pub use side::{Side, Team};
 pub use timeline::{Frame, Jump, JumpError, JumpRequest, Timeline, Turn, TurnError};
 pub use variant::VariantError;
 pub use view::{
-    Art, Audience, BoardStyle, CrownedArt, JanggiArt, PieceGlyph, PocketView, SquareView, View,
-    Visibility, WhaleArt,
+    Art, Audience, BoardStyle, CrownedArt, JanggiArt, PawnOfArt, PieceGlyph, PocketView,
+    SquareView, TamerlaneArt, View, Visibility, WhaleArt,
 };

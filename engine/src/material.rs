@@ -46,7 +46,9 @@ fn material<B: Bits>(r: &Rules<B>, pos: &Position<B>) -> Material<B> {
             | Art::Amazon
             | Art::Rocket
             | Art::Crowned(_)
-            | Art::Whale(_) => m.others |= b,
+            | Art::Whale(_)
+            | Art::Tamerlane(_)
+            | Art::PawnOf(_) => m.others |= b,
         }
     }
     let g = &def.geometry;

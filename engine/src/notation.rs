@@ -41,6 +41,14 @@ pub fn san_body<B: Bits>(r: &Rules<B>, mv: Move, legal: &[Move]) -> String {
     let g = &r.def.geometry;
     let piece = &r.def.pieces[mv.piece as usize];
     match mv.kind {
+        MoveKind::Castle if r.def.royal_swap => {
+            // The king's swap: the king "moves" onto the piece it trades with.
+            return format!(
+                "{}{}",
+                piece.letter.to_ascii_uppercase(),
+                g.name(mv.to as usize)
+            );
+        }
         MoveKind::Castle => {
             return if mv.to > mv.from {
                 "O-O".into()
@@ -65,6 +73,16 @@ pub fn san_body<B: Bits>(r: &Rules<B>, mv: Move, legal: &[Move]) -> String {
     if piece.pawn {
         if mv.is_capture() {
             s.push((b'a' + g.file_of(from) as u8) as char);
+        } else if r
+            .def
+            .pawn_of_pawns
+            .as_ref()
+            .is_some_and(|pp| pp.piece == mv.piece as usize)
+            && (g.file_of(from) != g.file_of(mv.to as usize)
+                || (g.rank_of(from) - g.rank_of(mv.to as usize)).abs() != 1)
+        {
+            // The pawn of pawns placed elsewhere (Tamerlane): its square.
+            s.push_str(&g.name(from));
         }
     } else {
         s.push(piece.san_letter.to_ascii_uppercase());
@@ -207,7 +225,7 @@ pub fn parse<B: Bits>(
     // Castling.
     let castle: String = text.chars().filter(|c| !matches!(c, '-' | ' ')).collect();
     let castle = castle.to_ascii_uppercase().replace('0', "O");
-    if castle == "OO" || castle == "OOO" {
+    if (castle == "OO" || castle == "OOO") && !r.def.royal_swap {
         let long = castle == "OOO";
         return legal
             .iter()

@@ -73,6 +73,9 @@ pub struct PieceTables<B> {
     pub attacked_from: Vec<B>,
     /// Whether attack detection needs the slow path (hoppers, bent riders, lame or initial captures).
     pub exotic: bool,
+    /// With `exotic`: per target square, the squares from which the slow
+    /// path may find a capture on it (a prefilter; the whole board for bent riders).
+    pub exotic_from: Vec<B>,
     /// Whether every rider both moves and captures, without hops, minimum
     /// ranges or initial-only moves: the generator then just unites slides.
     pub plain_riders: bool,
@@ -249,6 +252,9 @@ pub struct Tables<B> {
     pub extra_royals: u32,
     /// Squares only royal pieces may enter (citadels).
     pub royal_only: B,
+    /// Per side, the `royal_only` squares closed to that side's royal pieces
+    /// too (those not in its `royal_entry`).
+    pub royal_closed: [B; SIDES],
     /// Per side, the squares where its royal piece arriving draws.
     pub royal_draw: [B; SIDES],
     /// Legality and counting must play every move out (citadels, drop
@@ -263,6 +269,20 @@ pub struct Tables<B> {
     pub seats: Option<SeatTables<B>>,
     /// Hash keys.
     pub zobrist: Zobrist,
+    /// Per attacking side and target square: every square whose contents can
+    /// decide whether that side attacks the target (the squares between a
+    /// rider or hopper and the target, the paths of lame leaps onto it).
+    /// `None` where attacks hang on more than that (bent riders), so that
+    /// legality may not be judged from it.
+    pub attack_paths: Option<[Vec<B>; SIDES]>,
+    /// Whether a move changes the board only on its two squares and the
+    /// royal is attacked only as [`Tables::attack_paths`] say (no explosions,
+    /// no transforming captures, no forbidden checks): then a move off those
+    /// paths is legal when the royal is not in check.
+    pub legality_gate: bool,
+    /// With the bikjang rule: per square, the four orthogonal lines from it
+    /// (up to the board's edge or a hole), for finding royals that face each other.
+    pub orthogonal_rays: Vec<[B; 4]>,
 }
 
 /// What the rules of pieces owned by seats need ([`crate::mechanics`]'s `seats`).
@@ -294,6 +314,8 @@ pub struct Zobrist {
     pub promoted: Vec<u64>,
     /// Spent royal leaps, by [`crate::rules::Position::royal_leaps_used`] (0 for none spent).
     pub royal_leaps: [u64; 4],
+    /// The pawn of pawns' stage, per side and stage (stage 0 hashes as 0).
+    pub pawn_stages: [[u64; 5]; SIDES],
     /// The second seat of a side on turn (pieces owned by seats): the same
     /// board with the other partner to move is another position.
     pub second_seat: u64,
@@ -433,6 +455,7 @@ impl<B: Bits> Tables<B> {
                     promotion_choices: piece.promotes_to.len() as u32,
                     attacked_from: vec![B::EMPTY; size],
                     exotic: false,
+                    exotic_from: Vec::new(),
                     plain_riders: false,
                     magic_rook: false,
                     magic_bishop: false,
@@ -640,6 +663,10 @@ impl<B: Bits> Tables<B> {
             tables: rays,
             keys: ray_keys,
         } = rays;
+        let attack_paths = attack_paths(&pieces, &rays, size);
+        for t in pieces.iter_mut().flatten().filter(|t| t.exotic) {
+            t.exotic_from = exotic_origins(t, &rays, board, size);
+        }
         let ray_increasing = ray_keys
             .iter()
             .map(|k| k.step.1 > 0 || (k.step.1 == 0 && k.step.0 > 0))
@@ -715,6 +742,9 @@ impl<B: Bits> Tables<B> {
             promoted: (0..size).map(|_| rng.next()).collect(),
             royal_leaps: [0, rng.next(), rng.next(), rng.next()],
             second_seat: rng.next(),
+            pawn_stages: std::array::from_fn(|_| {
+                [0, rng.next(), rng.next(), rng.next(), rng.next()]
+            }),
         };
         Tables {
             board,
@@ -757,6 +787,16 @@ impl<B: Bits> Tables<B> {
                 b.set(sq);
                 b
             }),
+            royal_closed: std::array::from_fn(|side| {
+                let entry = &def.royal_entry[side];
+                def.royal_only
+                    .iter()
+                    .filter(|sq| !entry.is_empty() && !entry.contains(sq))
+                    .fold(B::EMPTY, |mut b, &sq| {
+                        b.set(sq);
+                        b
+                    })
+            }),
             royal_draw: std::array::from_fn(|side| {
                 def.royal_draw[side].iter().fold(B::EMPTY, |mut b, &sq| {
                     b.set(sq);
@@ -797,6 +837,25 @@ impl<B: Bits> Tables<B> {
                 }
             }),
             zobrist,
+            attack_paths,
+            legality_gate: !def.atomic && !def.checks_forbidden && !def.capture_transforms,
+            orthogonal_rays: if def.palace.bikjang {
+                (0..size)
+                    .map(|sq| {
+                        [(1, 0), (-1, 0), (0, 1), (0, -1)].map(|(dx, dy)| {
+                            let mut line = B::EMPTY;
+                            let mut cur = sq;
+                            while let Some(next) = g.offset(cur, dx, dy).filter(|_| g.exists(sq)) {
+                                line.set(next);
+                                cur = next;
+                            }
+                            line
+                        })
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -858,6 +917,64 @@ impl<B: Bits> Tables<B> {
             self.ray_near[ray][k][from]
         }
     }
+}
+
+/// [`PieceTables::exotic_from`]: the origins of the captures of the slow
+/// path onto each square, from the tables alone (an empty board).
+fn exotic_origins<B: Bits>(t: &PieceTables<B>, rays: &[Vec<B>], board: B, size: usize) -> Vec<B> {
+    if !t.bent.is_empty() {
+        return vec![board; size];
+    }
+    let mut origins = vec![B::EMPTY; size];
+    for (from, leaps) in t.special.iter().enumerate() {
+        for leap in leaps.iter().filter(|l| l.capture) {
+            origins[leap.to].set(from);
+        }
+        for r in t.riders.iter().filter(|r| r.capture) {
+            for target in rays[r.ray][from].squares() {
+                origins[target].set(from);
+            }
+        }
+    }
+    origins
+}
+
+/// [`Tables::attack_paths`]: for each side, target square, the squares
+/// between any capturing rider of that side and the target along its ray
+/// (the ray holds the target), and the paths of capturing special leaps.
+fn attack_paths<B: Bits>(
+    pieces: &[[PieceTables<B>; SIDES]],
+    rays: &[Vec<B>],
+    size: usize,
+) -> Option<[Vec<B>; SIDES]> {
+    if pieces.iter().flatten().any(|p| !p.bent.is_empty()) {
+        return None;
+    }
+    Some(std::array::from_fn(|side| {
+        let mut paths = vec![B::EMPTY; size];
+        let mut ray_ids: Vec<usize> = Vec::new();
+        for p in pieces.iter().map(|per_side| &per_side[side]) {
+            for r in p.riders.iter().filter(|r| r.capture) {
+                if !ray_ids.contains(&r.ray) {
+                    ray_ids.push(r.ray);
+                }
+            }
+            for leaps in &p.special {
+                for leap in leaps.iter().filter(|l| l.capture) {
+                    paths[leap.to] |= leap.path;
+                }
+            }
+        }
+        for ray in ray_ids {
+            let table = &rays[ray];
+            for from in 0..size {
+                for target in table[from].squares() {
+                    paths[target] |= table[from] & !table[target] & !B::bit(target);
+                }
+            }
+        }
+        paths
+    }))
 }
 
 /// Where a movement may go besides staying on the board: only along the

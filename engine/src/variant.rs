@@ -163,6 +163,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../config/variants/citadel.toml"),
     ),
     (
+        "tamerlane.toml",
+        include_str!("../../config/variants/tamerlane.toml"),
+    ),
+    (
         "fourplayer.toml",
         include_str!("../../config/variants/fourplayer.toml"),
     ),
@@ -573,6 +577,22 @@ pub struct VariantDef {
     /// Squares where a royal piece of each side, arriving, draws the game
     /// (the opponent's citadels), by side.
     pub royal_draw: [Vec<usize>; SIDES],
+    /// The `royal_only` squares each side's royal pieces may enter, by side;
+    /// empty for a side: all of them (Tamerlane: a king enters only the
+    /// opponent's citadel).
+    pub royal_entry: [Vec<usize>; SIDES],
+    /// A side may have several royal pieces, of several royal types; while
+    /// it has more than one, none of them is protected (each may be left
+    /// attacked and captured), and its last one is a king as usual
+    /// (Tamerlane's king, prince and adventitious king).
+    pub spare_royals: bool,
+    /// Once per game, a king not in check may swap places with any other
+    /// piece of its side (Tamerlane), a move written king-onto-the-piece
+    /// (`g2e2`, SAN `Ke2`). Spent like the royal leap
+    /// ([`crate::rules::Position::royal_leaps_used`]).
+    pub royal_swap: bool,
+    /// Tamerlane's pawn of pawns and its career, if the variant has one.
+    pub pawn_of_pawns: Option<PawnOfPawns>,
     /// Squares where partners command each other's pieces (four-handed
     /// chess's central 8×8); see [`PieceDef::seat`].
     pub command_zone: Vec<usize>,
@@ -584,6 +604,21 @@ pub struct VariantDef {
     /// chess): a seat whose king is taken is frozen, a king in check must
     /// move, a stalemated seat passes; see [`crate::mechanics`].
     pub king_capture: bool,
+}
+
+/// The pawn of pawns (Tamerlane, `[pawn_of_pawns]` in TOML): reaching its
+/// last rank the first time it stays there, immovable and immune, until its
+/// owner places it (as a move) where it attacks two enemy pieces or one that
+/// cannot move; the second time it goes to its side's `returns` square; the
+/// third time it becomes `becomes` (the adventitious king).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PawnOfPawns {
+    /// Its piece type.
+    pub piece: usize,
+    /// Where it goes on its second arrival, by side.
+    pub returns: [usize; SIDES],
+    /// What it becomes on its third.
+    pub becomes: usize,
 }
 
 impl fmt::Debug for VariantDef {
@@ -806,6 +841,13 @@ struct RawVariant {
     #[serde(default)]
     royal_draw: [Vec<String>; 2],
     #[serde(default)]
+    royal_entry: [Vec<String>; 2],
+    #[serde(default)]
+    spare_royals: bool,
+    #[serde(default)]
+    royal_swap: bool,
+    pawn_of_pawns: Option<RawPawnOfPawns>,
+    #[serde(default)]
     lines: Vec<String>,
     river: Option<u8>,
     #[serde(default)]
@@ -821,6 +863,15 @@ struct RawVariant {
     captured_mates: bool,
     #[serde(default)]
     king_capture: bool,
+}
+
+/// A definition's `[pawn_of_pawns]` table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPawnOfPawns {
+    piece: String,
+    returns: [String; 2],
+    becomes: String,
 }
 
 /// A definition's `[counting]` table.
@@ -1061,6 +1112,10 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
                     Art::Crowned(crowned)
                 } else if let Some(whale) = crate::view::WhaleArt::named(other) {
                     Art::Whale(whale)
+                } else if let Some(piece) = crate::view::TamerlaneArt::named(other) {
+                    Art::Tamerlane(piece)
+                } else if let Some(pawn) = crate::view::PawnOfArt::named(other) {
+                    Art::PawnOf(pawn)
                 } else {
                     return Err(err(&format!("{key}.art"), format!("unknown art `{other}`")));
                 }
@@ -1175,10 +1230,14 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     let palace = build_palace(&raw, &raw_palace, &letters, &geometry, &zones, &mut pieces)
         .map_err(|(key, problem)| err(&key, problem))?;
     let royals_by_seat = pieces.iter().all(|p| !p.royal || p.seat.is_some());
-    if pieces.iter().filter(|p| p.royal).count() > 1 && !raw.capture_transforms && !royals_by_seat {
+    if pieces.iter().filter(|p| p.royal).count() > 1
+        && !raw.capture_transforms
+        && !raw.spare_royals
+        && !royals_by_seat
+    {
         return Err(err(
             "pieces",
-            "at most one royal piece type (several need `capture_transforms`, or a `seat` each)"
+            "at most one royal piece type (several need `capture_transforms`, `spare_royals`, or a `seat` each)"
                 .into(),
         ));
     }
@@ -1207,6 +1266,49 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         squares("royal_draw", &raw.royal_draw[0], &geometry, &zones)?,
         squares("royal_draw", &raw.royal_draw[1], &geometry, &zones)?,
     ];
+    let pawn_of_pawns = match &raw.pawn_of_pawns {
+        None => None,
+        Some(raw_pp) => {
+            let key = "pawn_of_pawns";
+            let piece = index_of(&raw_pp.piece)
+                .filter(|&i| pieces[i].pawn && pieces[i].promotes_to.is_empty())
+                .ok_or_else(|| err(key, "`piece` must name a pawn that does not promote".into()))?;
+            let becomes = index_of(&raw_pp.becomes)
+                .filter(|&i| pieces[i].royal && raw.spare_royals)
+                .ok_or_else(|| {
+                    err(
+                        key,
+                        "`becomes` must name a royal piece (with `spare_royals`)".into(),
+                    )
+                })?;
+            let mut returns = [0; SIDES];
+            for (side, name) in raw_pp.returns.iter().enumerate() {
+                returns[side] = match geometry.parse(name) {
+                    Some(sq) => sq,
+                    None => return Err(err(key, format!("`{name}` is not a square"))),
+                };
+            }
+            Some(PawnOfPawns {
+                piece,
+                returns,
+                becomes,
+            })
+        }
+    };
+    let royal_entry = [
+        squares("royal_entry", &raw.royal_entry[0], &geometry, &zones)?,
+        squares("royal_entry", &raw.royal_entry[1], &geometry, &zones)?,
+    ];
+    if royal_entry
+        .iter()
+        .flatten()
+        .any(|sq| !royal_only.contains(sq))
+    {
+        return Err(err(
+            "royal_entry",
+            "lists a square that is not in `royal_only`".into(),
+        ));
+    }
     let mut explosion_immune = Vec::new();
     for letter in &raw.explosion_immune {
         match index_of(letter) {
@@ -1355,6 +1457,12 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     if royal_leap.is_some() && !pieces.iter().any(|p| p.royal) {
         return Err(err("royal_leap", "needs a royal piece".into()));
     }
+    if raw.royal_swap && (!pieces.iter().any(|p| p.royal) || raw.castling || royal_leap.is_some()) {
+        return Err(err(
+            "royal_swap",
+            "needs a royal piece, and goes with neither castling nor a royal leap".into(),
+        ));
+    }
     let (start_counts, start_types) = start_census(&raw.start, &geometry, &pieces);
     let def = VariantDef {
         uci_name: raw.uci.unwrap_or_else(|| raw.id.clone()),
@@ -1411,6 +1519,10 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         capture_transforms: raw.capture_transforms,
         royal_only,
         royal_draw,
+        royal_entry,
+        spare_royals: raw.spare_royals,
+        royal_swap: raw.royal_swap,
+        pawn_of_pawns,
         command_zone,
         captured_mates: raw.captured_mates,
         king_capture: raw.king_capture,

@@ -72,6 +72,94 @@ pub enum Art {
     Crowned(CrownedArt),
     /// A whale shogi piece (`art = "whale-narwhal"`).
     Whale(WhaleArt),
+    /// A Tamerlane piece (`art = "tamerlane-giraffe"`).
+    Tamerlane(TamerlaneArt),
+    /// A typed pawn: a small copy of the piece it belongs to on a pawn's
+    /// base (Tamerlane's pawn of rooks: `art = "pawn-of-rook"`).
+    PawnOf(PawnOfArt),
+}
+
+/// The pieces of Tamerlane chess that have no classical drawing
+/// (`art = "tamerlane-<name>"`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum TamerlaneArt {
+    /// The vizier (one orthogonal step): a figure in a turban.
+    Vizier,
+    /// The giraffe: a long neck.
+    Giraffe,
+    /// The picket: a pike with a pennant.
+    Picket,
+    /// The camel: a hump.
+    Camel,
+    /// The war engine: a battering ram on wheels.
+    WarEngine,
+    /// The prince (the promoted pawn of kings): a coronet.
+    Prince,
+    /// The adventitious king (the pawn of pawns crowned): a crescent crown.
+    AdventitiousKing,
+}
+
+impl TamerlaneArt {
+    /// The art named `tamerlane-<name>` in a definition, if any.
+    pub fn named(name: &str) -> Option<TamerlaneArt> {
+        Some(match name.strip_prefix("tamerlane-")? {
+            "vizier" => TamerlaneArt::Vizier,
+            "giraffe" => TamerlaneArt::Giraffe,
+            "picket" => TamerlaneArt::Picket,
+            "camel" => TamerlaneArt::Camel,
+            "war-engine" => TamerlaneArt::WarEngine,
+            "prince" => TamerlaneArt::Prince,
+            "adventitious-king" => TamerlaneArt::AdventitiousKing,
+            _ => return None,
+        })
+    }
+}
+
+/// The piece a typed pawn belongs to (`art = "pawn-of-<piece>"`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum PawnOfArt {
+    /// `pawn-of-pawn`.
+    Pawn,
+    /// `pawn-of-king`.
+    King,
+    /// `pawn-of-rook`.
+    Rook,
+    /// `pawn-of-knight`.
+    Knight,
+    /// `pawn-of-ferz` (a general).
+    Ferz,
+    /// `pawn-of-alfil` (an elephant).
+    Alfil,
+    /// `pawn-of-<tamerlane piece>` (`pawn-of-camel`).
+    Tamerlane(TamerlaneArt),
+}
+
+impl PawnOfArt {
+    /// The art named `pawn-of-<piece>` in a definition, if any.
+    pub fn named(name: &str) -> Option<PawnOfArt> {
+        Some(match name.strip_prefix("pawn-of-")? {
+            "pawn" => PawnOfArt::Pawn,
+            "king" => PawnOfArt::King,
+            "rook" => PawnOfArt::Rook,
+            "knight" => PawnOfArt::Knight,
+            "ferz" => PawnOfArt::Ferz,
+            "alfil" => PawnOfArt::Alfil,
+            other => PawnOfArt::Tamerlane(TamerlaneArt::named(&format!("tamerlane-{other}"))?),
+        })
+    }
+
+    /// The art of the piece it belongs to.
+    pub fn base(self) -> Art {
+        match self {
+            PawnOfArt::Pawn => Art::Pawn,
+            PawnOfArt::King => Art::King,
+            PawnOfArt::Rook => Art::Rook,
+            PawnOfArt::Knight => Art::Knight,
+            PawnOfArt::Ferz => Art::Ferz,
+            PawnOfArt::Alfil => Art::Alfil,
+            PawnOfArt::Tamerlane(piece) => Art::Tamerlane(piece),
+        }
+    }
 }
 
 /// The crowned (royal) forms of the classical pieces (`art = "crowned-knight"`).

@@ -124,6 +124,7 @@ fn historical_boards(out: &std::path::Path) -> std::io::Result<()> {
         "lesson6",
         "citadel",
         "whaleshogi",
+        "tamerlane",
         "fourplayer",
         "enochian",
     ] {
@@ -142,10 +143,11 @@ fn historical_boards(out: &std::path::Path) -> std::io::Result<()> {
 
 /// Games under way that show what their start positions cannot: Frankfurt's
 /// crowned king (it took a pawn on f7), whale shogi's hands, killer whale
-/// and dolphin on the far rank, four-handed chess after black-1's mated
-/// king was taken. `docs/<id>-game.png`.
+/// and dolphin on the far rank, Tamerlane's prince and adventitious king,
+/// four-handed chess after black-1's mated king was taken.
+/// `docs/<id>-game.png`.
 fn played_boards(registry: &Registry, out: &std::path::Path) -> std::io::Result<()> {
-    let games: [(&str, Start, &[&str]); 3] = [
+    let games: [(&str, Start, &[&str]); 4] = [
         (
             "frankfurt",
             Start::Standard,
@@ -157,6 +159,16 @@ fn played_boards(registry: &Registry, out: &std::path::Path) -> std::io::Result<
             "whaleshogi",
             Start::Fen("bnFkgh/dd1ddd/2d3/3O2/DD2DD/HGK1NB[od] b - - 0 1".into()),
             &["o@c5"],
+        ),
+        (
+            // A prince on f5 (the pawn of kings promoted), an adventitious
+            // king in white's own citadel m2, and the king's swap just made.
+            "tamerlane",
+            Start::Fen(
+                "1e1c1w3c1e1/1r1tzgkvz1nr1/1p1mbf1yjd1u1/3n3q5/13/5I7/13/1PHMBF1YJDS2/1RNTZG1VZTNRA/1E1C1W1W1C1K1 w KkP4 - 0 1"
+                    .into(),
+            ),
+            &["Kj1"],
         ),
         (
             "fourplayer",

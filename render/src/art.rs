@@ -30,6 +30,9 @@ fn drawing(art: Art) -> String {
         Art::Rocket => ROCKET.into(),
         Art::Crowned(crowned) => format!("{}{CROWN_BADGE}", drawing(crowned.base())),
         Art::Whale(whale) => whale_drawing(whale),
+        Art::Tamerlane(piece) => crate::tamerlane::drawing(piece),
+        Art::PawnOf(kodex_engine::PawnOfArt::Pawn) => crate::tamerlane::pawn_of_pawns(PAWN),
+        Art::PawnOf(pawn) => crate::tamerlane::pawn_of(&drawing(pawn.base())),
     }
 }
 
@@ -372,6 +375,65 @@ pub(crate) fn piece_sprite(
 mod tests {
     use super::*;
     use crate::theme::Theme;
+    use kodex_engine::TamerlaneArt;
+
+    /// Tamerlane's 23 piece types at the smallest square size (40 px): every two
+    /// silhouettes differ in many pixels, so none is told apart by colour or
+    /// a letter alone.
+    #[test]
+    fn tamerlane_pieces_have_distinct_silhouettes_at_phone_size() {
+        use kodex_engine::PawnOfArt;
+        let pieces = [
+            TamerlaneArt::Vizier,
+            TamerlaneArt::Giraffe,
+            TamerlaneArt::Picket,
+            TamerlaneArt::Camel,
+            TamerlaneArt::WarEngine,
+            TamerlaneArt::Prince,
+            TamerlaneArt::AdventitiousKing,
+        ];
+        let mut arts = vec![Art::King, Art::Rook, Art::Knight, Art::Ferz, Art::Alfil];
+        arts.extend(pieces.map(Art::Tamerlane));
+        let mut pawns = vec![
+            PawnOfArt::Pawn,
+            PawnOfArt::King,
+            PawnOfArt::Rook,
+            PawnOfArt::Knight,
+            PawnOfArt::Ferz,
+            PawnOfArt::Alfil,
+        ];
+        pawns.extend(
+            pieces
+                .into_iter()
+                .filter(|p| !matches!(p, TamerlaneArt::Prince | TamerlaneArt::AdventitiousKing))
+                .map(PawnOfArt::Tamerlane),
+        );
+        arts.extend(pawns.into_iter().map(Art::PawnOf));
+        assert_eq!(arts.len(), 23);
+        let theme = Theme::green();
+        let masks: Vec<Vec<bool>> = arts
+            .iter()
+            .map(|&art| {
+                let svg = document(art, &theme.piece_colors(0), false, false);
+                rasterise(&svg, 40)
+                    .pixels()
+                    .iter()
+                    .map(|p| p.alpha() > 127)
+                    .collect()
+            })
+            .collect();
+        for (i, a) in masks.iter().enumerate() {
+            for (j, b) in masks.iter().enumerate().skip(i + 1) {
+                let differ = a.iter().zip(b).filter(|(x, y)| x != y).count();
+                assert!(
+                    differ >= 40,
+                    "{:?} and {:?} differ in {differ} pixels",
+                    arts[i],
+                    arts[j]
+                );
+            }
+        }
+    }
 
     #[test]
     fn every_drawing_parses_and_paints_something() {
@@ -400,6 +462,15 @@ mod tests {
             Art::Whale(kodex_engine::WhaleArt::BlueWhale),
             Art::Whale(kodex_engine::WhaleArt::Dolphin),
             Art::Whale(kodex_engine::WhaleArt::KillerWhale),
+            Art::Tamerlane(TamerlaneArt::Vizier),
+            Art::Tamerlane(TamerlaneArt::Giraffe),
+            Art::Tamerlane(TamerlaneArt::Picket),
+            Art::Tamerlane(TamerlaneArt::Camel),
+            Art::Tamerlane(TamerlaneArt::WarEngine),
+            Art::Tamerlane(TamerlaneArt::Prince),
+            Art::Tamerlane(TamerlaneArt::AdventitiousKing),
+            Art::PawnOf(kodex_engine::PawnOfArt::Pawn),
+            Art::PawnOf(kodex_engine::PawnOfArt::Tamerlane(TamerlaneArt::Camel)),
         ] {
             for side in 0..2 {
                 let svg = document(art, &theme.piece_colors(side), side == 1, side == 1);

@@ -30,6 +30,7 @@ mod pair;
 mod palette;
 mod renderer;
 pub mod samples;
+mod tamerlane;
 mod text;
 mod theme;
 mod tiles;

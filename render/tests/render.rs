@@ -734,3 +734,22 @@ fn a_pair_picture_is_both_boards_side_by_side_each_with_its_strips() {
     }
     assert!(pair.width + pair.height <= MAX_WIDTH_PLUS_HEIGHT);
 }
+
+#[test]
+fn tamerlane_citadels_are_squares_beside_the_main_board() {
+    let registry = kodex_engine::Registry::builtin();
+    let variant = registry.get("tamerlane").expect("tamerlane is built in");
+    let game = kodex_engine::Game::new(variant, kodex_engine::Start::Standard).expect("start");
+    let view = game.view(kodex_engine::Audience::Public);
+    let decor = Decor::default();
+    let image = decode(&render_png(&view, &decor));
+    let page = Theme::default().page;
+    for hole in ["a1", "a8", "a10", "m1", "m3", "m10"] {
+        let pixels = image.cell(cell(&view, &decor, hole));
+        assert!(pixels.iter().all(|&p| p == page), "{hole} is not drawn");
+    }
+    for square in ["a9", "m2", "b1", "l10"] {
+        let (x, y, _) = cell(&view, &decor, square);
+        assert_ne!(image.at(x + 1, y + 1), page, "{square} is a square");
+    }
+}

@@ -296,6 +296,7 @@ async fn rules_of_the_new_historical_games_in_english_and_russian() {
         ("frankfurt", "crowned"),
         ("whaleshogi", "Killer whale"),
         ("citadel", "citadel"),
+        ("tamerlane", "Giraffe"),
     ] {
         let out = chat.say(&format!("alice: /rules {id}")).await;
         assert!(has(&out, en), "{id}: {out:#?}");
@@ -305,6 +306,7 @@ async fn rules_of_the_new_historical_games_in_english_and_russian() {
         ("frankfurt", "коронованные"),
         ("whaleshogi", "Кит-убийца"),
         ("citadel", "цитадел"),
+        ("tamerlane", "Жираф"),
     ] {
         let out = chat.say(&format!("alice: /rules {id}")).await;
         assert!(has(&out, ru), "{id}: {out:#?}");
@@ -328,4 +330,41 @@ async fn citadel_king_entering_the_opponents_citadel_draws_in_chat() {
         .say("alice: /play citadel @bob white fen:12/1k10/12/12/12/12/12/12/12/12/1K10/R11 w - - 0 1")
         .await;
     assert!(has(&out, "citadel"), "{out:#?}");
+}
+
+#[tokio::test]
+async fn tamerlane_plays_in_chat_and_a_king_in_the_opponents_citadel_draws() {
+    // Typed pawns step by their square alone; the camel by its letter; the
+    // black king swaps places with its pawn on g7 (once per game).
+    let (chat, id, _) = scripted("tamerlane", &["g4", "g7", "Cc4", "Kg7"]).await;
+    assert_eq!(chat.row(&id).await.moves, "g3g4 g8g7 d1c4 g9g7");
+    assert!(chat.position(&id).await.fen().contains(" w K - "));
+    // A rook may not enter black's citadel a9; the white king may, and draws.
+    let fen = "1K9k1/13/13/13/13/4R8/13/13/13/13 w - - 0 1";
+    let mut chat = Chat::new("tamerlane-citadel").await;
+    let out = chat
+        .say(&format!("alice: /play tamerlane @bob white fen:{fen}"))
+        .await;
+    let id = game_id(&out);
+    chat.say(&format!("bob: /accept {id}")).await;
+    let out = chat.say("alice: /move Re9").await;
+    assert!(has(&out, "alice played Re9"), "{out:#?}");
+    chat.say("bob: /move Kk10").await;
+    let out = chat.say("alice: /move Ra9").await;
+    assert!(has(&out, "not legal"), "{out:#?}");
+    let out = chat.say("alice: /move Ka9").await;
+    assert!(has(&out, "draw"), "{out:#?}");
+    assert_result(&chat, &id, "1/2-1/2", "citadel").await;
+    // The pawn of pawns waiting on f10 (P1) is placed on c9, where the
+    // black picket on b10 it attacks can no longer move.
+    let fen = "1t3P5k1/13/13/13/13/13/13/13/13/11K1 w P1 - 0 1";
+    let mut chat = Chat::new("tamerlane-pawn-of-pawns").await;
+    let out = chat
+        .say(&format!("alice: /play tamerlane @bob white fen:{fen}"))
+        .await;
+    let id = game_id(&out);
+    chat.say(&format!("bob: /accept {id}")).await;
+    let out = chat.say("alice: /move f10c9").await;
+    assert!(has(&out, "alice played f10c9"), "{out:#?}");
+    assert!(chat.position(&id).await.fen().contains(" b P2 - "));
 }

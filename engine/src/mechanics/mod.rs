@@ -17,6 +17,8 @@
 //! - `bare_king`: a side left with a lone king loses (shatranj).
 //! - `promotion_goal`: the first pawn on the last rank wins (the lessons).
 //! - `royal_leap`: the king's once-per-game leap (chaturanga).
+//! - `royal_swap`: the king's once-per-game swap with an own piece (Tamerlane).
+//! - `pawn_of_pawns`: Tamerlane's pawn of pawns and its three arrivals.
 //! - `restricted_promotion`: promotion only into lost pieces (grand, chaturanga).
 //! - `transform`: capturers becoming what they took (Frankfurt), pieces
 //!   turning back after a move (the whale shogi dolphin).
@@ -41,10 +43,12 @@ mod house_rules;
 mod king_capture;
 pub mod palace;
 mod partner_pockets;
+mod pawn_of_pawns;
 mod promotion_goal;
 mod racing;
 mod restricted_promotion;
 mod royal_leap;
+mod royal_swap;
 mod seats;
 pub(crate) use seats::seat_on_turn;
 pub use seats::ForcedTurn;

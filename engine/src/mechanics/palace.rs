@@ -63,43 +63,41 @@ impl<'a, B: Bits> Rules<'a, B> {
     }
 
     /// Whether the two sides' royals stand on one file or rank with nothing
-    /// between them (bikjang).
+    /// between them (bikjang; never in a variant without that rule).
     pub fn royals_facing(&self, pos: &Position<B>) -> bool {
         let (ours, theirs) = (self.royals(pos, 0), self.royals(pos, 1));
         if ours.is_empty() || theirs.is_empty() || ours.more_than_one() || theirs.more_than_one() {
             return false;
         }
-        let g = &self.def.geometry;
         let (a, b) = (ours.lowest(), theirs.lowest());
-        let (df, dr) = (g.file_of(b) - g.file_of(a), g.rank_of(b) - g.rank_of(a));
-        if df != 0 && dr != 0 {
+        let Some(lines) = self.t.orthogonal_rays.get(a) else {
             return false;
-        }
+        };
         let occupied = pos.occupied();
-        let mut cur = a;
-        while let Some(next) = g.offset(cur, df.signum(), dr.signum()) {
-            if next == b {
-                return true;
-            }
-            if occupied.has(next) {
-                return false;
-            }
-            cur = next;
-        }
-        false
+        (0..4).any(|dir| {
+            let between = lines[dir] & !self.t.orthogonal_rays[b][dir] & !B::bit(b);
+            lines[dir].has(b) && (between & occupied).is_empty()
+        })
+    }
+
+    /// Whether the royals face each other in `pos` and the variant has the
+    /// bikjang rule.
+    pub(crate) fn royals_facing_rule(&self, pos: &Position<B>) -> bool {
+        self.def.palace.bikjang && self.royals_facing(pos)
     }
 
     /// With bikjang, whether the pseudo-legal `mv` is legal by the facing
-    /// rule: `None` when the rule has nothing to say. While the royals face
+    /// rule (`facing_before`: [`Rules::royals_facing_rule`] before it):
+    /// `None` when the rule has nothing to say. While the royals face
     /// each other, a pass is always legal (it ends the game) and any other
     /// move must break the facing.
     pub(crate) fn facing_legality(
         &self,
-        pos: &Position<B>,
         mv: Move,
         after: &Position<B>,
+        facing_before: bool,
     ) -> Option<bool> {
-        if !self.def.palace.bikjang || !self.royals_facing(pos) {
+        if !facing_before {
             return None;
         }
         if is_pass(mv) {

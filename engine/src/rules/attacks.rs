@@ -23,6 +23,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             }
             if pt.exotic {
                 // Slow path: generate this piece's captures as if `square` held an enemy.
+                pieces &= pt.exotic_from[square];
                 while pieces.any() {
                     let from = pieces.lowest();
                     pieces.clear(from);
@@ -83,7 +84,10 @@ impl<'a, B: Bits> Rules<'a, B> {
         let pt = &t.pieces[ty][side];
         let occupied = occupied | B::bit(target);
         for r in &pt.riders {
-            if !r.capture || (r.initial && !pt.initial_zone.has(from)) {
+            if !r.capture
+                || (r.initial && !pt.initial_zone.has(from))
+                || !t.rays[r.ray][from].has(target)
+            {
                 continue;
             }
             let reach = self.hopper_reach(pos, pt, r, from, occupied);
@@ -100,7 +104,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                 return true;
             }
         }
-        self.bent_targets(ty, side, from, occupied).has(target)
+        !pt.bent.is_empty() && self.bent_targets(ty, side, from, occupied).has(target)
     }
 
     /// Destinations of bent riders (Tamerlane giraffe): one step of the first
@@ -161,10 +165,12 @@ impl<'a, B: Bits> Rules<'a, B> {
         self.attacked(pos, square, side, occupied)
     }
 
-    /// Whether `side`'s royal piece is attacked (in check). Atomic: adjacent kings give no check.
+    /// Whether `side`'s royal piece is attacked (in check). Atomic: adjacent
+    /// kings give no check. With spare royals, only a side's last royal is
+    /// ever in check.
     pub fn in_check(&self, pos: &Position<B>, side: usize) -> bool {
         let royals = self.royals(pos, side);
-        if royals.is_empty() {
+        if royals.is_empty() || (self.def.spare_royals && royals.more_than_one()) {
             return false;
         }
         let occupied = pos.occupied();

@@ -33,6 +33,9 @@ impl<'a, B: Bits> Rules<'a, B> {
             h ^= z.black;
         }
         h ^= z.royal_leaps[pos.royal_leaps_used as usize & 3];
+        for (side, &stage) in pos.pawn_stages.iter().enumerate() {
+            h ^= z.pawn_stages[side][stage as usize % 5];
+        }
         if self.second_seat_on_turn(pos) {
             h ^= z.second_seat;
         }
@@ -90,6 +93,12 @@ impl<'a, B: Bits> Rules<'a, B> {
         if before.royal_leaps_used != after.royal_leaps_used {
             h ^= z.royal_leaps[before.royal_leaps_used as usize & 3]
                 ^ z.royal_leaps[after.royal_leaps_used as usize & 3];
+        }
+        for side in 0..SIDES {
+            let (old, new) = (before.pawn_stages[side], after.pawn_stages[side]);
+            if old != new {
+                h ^= z.pawn_stages[side][old as usize % 5] ^ z.pawn_stages[side][new as usize % 5];
+            }
         }
         if before.side != after.side {
             h ^= z.black;

@@ -209,6 +209,8 @@ impl<'a, B: Bits> Rules<'a, B> {
             || def.palace.pass
             || def.palace.bikjang
             || def.royal_leap.is_some()
+            || def.royal_swap
+            || def.pawn_of_pawns.is_some()
             || def.promotion != PromotionChoice::Any
             || !self.t.simple_attacks
             || self.t.slow_legality
@@ -256,12 +258,53 @@ impl<'a, B: Bits> Rules<'a, B> {
 
     /// Whether the pseudo-legal `mv` is legal.
     pub fn is_legal(&self, pos: &Position<B>, mv: Move) -> bool {
+        self.is_legal_facing(pos, mv, self.royals_facing_rule(pos))
+    }
+
+    /// [`Rules::is_legal`], told whether the royals face each other under
+    /// the bikjang rule in `pos` (the same for every move of a position).
+    fn is_legal_facing(&self, pos: &Position<B>, mv: Move, facing: bool) -> bool {
         let mut after = *pos;
         self.make(&mut after, mv);
-        if let Some(legal) = self.facing_legality(pos, mv, &after) {
+        if let Some(legal) = self.facing_legality(mv, &after, facing) {
             return legal;
         }
         self.legal_after(&after, pos.side as usize)
+    }
+
+    /// Keeps the legal moves of `list` by playing them out, where checkers
+    /// and pins do not say enough (hoppers, lame leapers, facing royals) —
+    /// but for the moves that provably cannot expose the royal: when the
+    /// side to move has one royal, is not in check and its royal does not
+    /// face the other, a move of another piece that neither leaves nor
+    /// enters a square on an enemy attack path to the royal
+    /// ([`crate::tables::Tables::attack_paths`]) changes nothing any enemy
+    /// attack on it depends on.
+    fn retain_legal_played(&self, pos: &Position<B>, list: &mut MoveList) {
+        let facing = self.royals_facing_rule(pos);
+        let us = pos.side as usize;
+        let royals = self.royals(pos, us);
+        let sensitive = match &self.t.attack_paths {
+            Some(paths)
+                if self.t.legality_gate
+                    && !facing
+                    && royals.any()
+                    && !royals.more_than_one()
+                    && !self.in_check(pos, us) =>
+            {
+                paths[1 - us][royals.lowest()]
+            }
+            _ => !B::EMPTY,
+        };
+        let royal_types = self.def.royal_mask();
+        list.retain(|&mv| {
+            let plain = matches!(
+                mv.kind,
+                MoveKind::Quiet | MoveKind::Capture | MoveKind::DoubleStep
+            ) && royal_types & (1 << mv.piece) == 0;
+            (plain && !sensitive.has(mv.from as usize) && !sensitive.has(mv.to as usize))
+                || self.is_legal_facing(pos, mv, facing)
+        });
     }
 
     /// All legal moves; none when the game is over by a rule of the variant.
@@ -292,7 +335,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             || self.t.slow_legality
             || (self.t.crowned_royals && !self.royal_is_first_type(pos, us))
         {
-            list.retain(|&mv| self.is_legal(pos, mv));
+            self.retain_legal_played(pos, list);
         } else {
             if self.royals(pos, us).any() {
                 self.retain_legal_with_pins(pos, list);
@@ -424,6 +467,74 @@ impl<B: Bits> VisitTargets<B> for LegalCounter<'_, '_, B> {
             self.count += legal.count() as u64;
         } else if legal.any() {
             self.count += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::U256;
+    use crate::game::Registry;
+    use crate::tables::Tables;
+    use crate::variant::VariantDef;
+
+    /// Plays pseudo-random games and compares, in every position, the legal
+    /// moves (with the attack-path gate of [`Rules::retain_legal_played`])
+    /// with every pseudo-legal move played out by [`Rules::is_legal`].
+    fn gate_agrees_with_playing_out<B: Bits>(def: &VariantDef) -> usize {
+        let tables = Tables::<B>::build(def);
+        let rules = Rules { def, t: &tables };
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut positions = 0;
+        let (mut legal, mut reference) = (MoveList::new(), MoveList::new());
+        for _ in 0..12 {
+            let mut pos = crate::fen::parse::<B>(def, &def.start_fen).expect("start position");
+            for _ in 0..120 {
+                rules.legal_moves_on_board(&pos, &mut legal);
+                reference.clear();
+                rules.pseudo_moves(&pos, &mut reference);
+                if rules.variant_outcome(&pos).is_some() {
+                    reference.clear();
+                }
+                reference.retain(|&mv| rules.is_legal(&pos, mv));
+                rules.keep_compulsory_captures(&mut reference);
+                assert_eq!(legal, reference, "{} at {:?}", def.id, pos);
+                positions += 1;
+                if legal.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let mv = legal[(seed >> 33) as usize % legal.len()];
+                rules.make(&mut pos, mv);
+            }
+        }
+        positions
+    }
+
+    #[test]
+    fn the_attack_path_gate_keeps_exactly_the_legal_moves() {
+        let registry = Registry::builtin();
+        for id in [
+            "janggi",
+            "semedo",
+            "citadel",
+            "whaleshogi",
+            "chaturanga",
+            "shatranj",
+        ] {
+            let def = registry.get(id).expect("built in").definition();
+            let size = def.geometry.size();
+            let positions = if size <= 64 {
+                gate_agrees_with_playing_out::<u64>(def)
+            } else if size <= 128 {
+                gate_agrees_with_playing_out::<u128>(def)
+            } else {
+                gate_agrees_with_playing_out::<U256>(def)
+            };
+            assert!(positions > 100, "{id}: {positions} positions");
         }
     }
 }

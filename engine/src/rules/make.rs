@@ -37,6 +37,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             && mv.promotion().is_some()
             && self.privileged(pos, us, self.def.pieces[ty].seat);
         self.note_royal_leap(pos, mv);
+        self.note_royal_swap(pos, mv);
         let mut exploded_at = None;
         match mv.kind {
             MoveKind::Drop => {
@@ -164,6 +165,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                 }
             }
         }
+        self.advance_pawn_of_pawns(pos, mv);
         self.age_promotions(pos, mv);
         self.count_check(pos, us, them);
         pos.side = them as u8;

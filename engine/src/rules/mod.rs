@@ -45,8 +45,13 @@ pub struct Position<B: Bits> {
     pub pockets: [[u8; MAX_TYPES]; SIDES],
     /// Checks given by each side (three-check).
     pub checks: [u8; SIDES],
-    /// Bit `s` set: side `s` has made its once-per-game royal leap (chaturanga).
+    /// Bit `s` set: side `s` has made its once-per-game royal leap
+    /// (chaturanga) or king's swap (Tamerlane).
     pub royal_leaps_used: u8,
+    /// The pawn of pawns' career, per side (Tamerlane; see
+    /// [`crate::variant::PawnOfPawns`]): 0 not yet on the last rank, 1
+    /// waiting there, 2 placed, 3 sent back, 4 crowned.
+    pub pawn_stages: [u8; SIDES],
     /// Palace rules' memory of the last move (Janggi): whether the royals
     /// faced each other before it, and how many passes in a row it ends.
     pub palace: PalaceMemory,
@@ -78,6 +83,7 @@ impl<B: Bits> Default for Position<B> {
             checks: [0; SIDES],
             palace: PalaceMemory::default(),
             royal_leaps_used: 0,
+            pawn_stages: [0; SIDES],
         }
     }
 }

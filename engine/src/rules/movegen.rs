@@ -109,7 +109,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         let them = 1 - us;
         let occupied = pos.occupied();
         let empty = t.board & !occupied;
-        let enemy = pos.by_side[them];
+        let enemy = pos.by_side[them] & !self.waiting_pawn(pos, them);
         for ty in 0..self.types() {
             let ours = pos.by_type[ty] & pos.by_side[us];
             if ours.is_empty() {
@@ -182,7 +182,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                     }
                 }
                 if self.t.slow_legality {
-                    let closed = self.closed_to(ty);
+                    let closed = self.closed_to(ty, us);
                     quiet &= !closed;
                     capture &= !closed;
                 }
@@ -256,11 +256,17 @@ impl<'a, B: Bits> Rules<'a, B> {
         if self.def.royal_leap.is_some() {
             self.push_royal_leaps(pos, list);
         }
+        if self.def.royal_swap {
+            self.push_royal_swaps(pos, list);
+        }
+        if self.def.pawn_of_pawns.is_some() {
+            self.push_placements(pos, list);
+        }
     }
 
     /// Where the king and rook end up when castling with the rook on `rook`.
     pub fn castling_destinations(&self, king: usize, rook: usize) -> (usize, usize) {
-        if self.def.castling_swap {
+        if self.def.castling_swap || self.def.royal_swap {
             return (rook, king);
         }
         let files = self.t.files as usize;
