@@ -435,3 +435,9 @@ menu-partner = Bughouse: a private message to your partner
 fourplayer-mated = { $player }'s king is checkmated: send “pass”, and the next player must capture it.
 fourplayer-no-move = { $player } has no legal move: send “pass”.
 fourplayer-take-king = { $player } must capture the mated king.
+
+## Enochian chess (issue 13): kings taken rather than mated
+reason-kings-taken = both kings of the team were taken
+color-red = red
+color-yellow = yellow
+color-blue = blue

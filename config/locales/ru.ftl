@@ -435,3 +435,9 @@ menu-partner = Шведские шахматы: личное сообщение 
 fourplayer-mated = Королю игрока { $player } мат: отправьте «пас», а следующий игрок должен побить короля.
 fourplayer-no-move = У игрока { $player } нет ходов: отправьте «пас».
 fourplayer-take-king = { $player } должен побить заматованного короля.
+
+## Енохианские шахматы (issue 13): короля берут, а не матуют
+reason-kings-taken = оба короля команды взяты
+color-red = красные
+color-yellow = жёлтые
+color-blue = синие

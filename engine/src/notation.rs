@@ -129,11 +129,13 @@ pub fn san<B: Bits>(r: &Rules<B>, pos: &Position<B>, mv: Move, legal: &[Move]) -
     let mut after = *pos;
     r.make(&mut after, mv);
     let them = after.side as usize;
-    if r.royals(&after, them).any() && r.in_check(&after, them) {
+    if r.royals(&after, them).any() && r.live_check(&after, them) {
         let mut replies = Vec::new();
         r.legal_moves(&after, &mut replies);
-        // A mated player of four-handed chess is left only a pass.
+        // A mated player of four-handed chess is left only a pass (where
+        // kings are taken, a king in check is never mated).
         let only_pass = r.t.seats.is_some()
+            && !r.def.king_capture
             && matches!(replies.as_slice(), [only] if crate::mechanics::palace::is_pass(*only));
         let mated = (replies.is_empty() || only_pass) && r.variant_outcome(&after).is_none();
         s.push(if mated { '#' } else { '+' });

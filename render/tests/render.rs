@@ -276,6 +276,56 @@ fn four_handed_chess_is_drawn_from_each_players_seat() {
 }
 
 #[test]
+fn enochian_armies_are_drawn_in_four_colours_and_the_thrones_marked() {
+    // The four kings of Enochian chess: red h1, black a1, yellow a8, blue
+    // h8. Each is filled with its army's colour, no two alike, and the four
+    // corner thrones are marked.
+    let registry = Registry::builtin();
+    let variant = registry.get("enochian").expect("built in");
+    let view = Game::new(variant, Start::Standard)
+        .expect("the start position")
+        .view(Audience::Full);
+    let theme = Theme::default();
+    let decor = Decor {
+        bottom: Side(0),
+        names: ["Ann", "Bob", "Cid", "Dee"].map(String::from).to_vec(),
+        clocks: vec![Some("5:00".into()); 4],
+        status: None,
+        to_move: None,
+    };
+    let image = decode(&render_png(&view, &decor));
+    let mut fills = Vec::new();
+    for (king, color) in [
+        ("h1", "red"),
+        ("a1", "black"),
+        ("a8", "yellow"),
+        ("h8", "blue"),
+    ] {
+        let fill = theme.pieces[Side::from_color_name(color).expect("a colour").index()].fill;
+        let pixels = image.cell(cell(&view, &decor, king));
+        assert!(count(&pixels, fill) > 50, "{king}: the {color} king");
+        // No other army's fill on the king.
+        for other in ["red", "black", "yellow", "blue"]
+            .into_iter()
+            .filter(|&c| c != color)
+        {
+            let other_fill =
+                theme.pieces[Side::from_color_name(other).expect("a colour").index()].fill;
+            assert_eq!(count(&pixels, other_fill), 0, "{king} has {other} in it");
+        }
+        fills.push(fill);
+        let (x, y, _) = cell(&view, &decor, king);
+        let corner = image.at(x + 1, y + 1);
+        assert!(
+            corner == theme.dark_marked || corner == theme.light_marked,
+            "the throne {king} is marked"
+        );
+    }
+    fills.dedup();
+    assert_eq!(fills.len(), 4, "four different fills");
+}
+
+#[test]
 fn only_the_seat_to_move_is_marked_when_partners_share_a_side() {
     // Four seats, white to move: seat 0 or its partner seat 2 may be the one.
     let view = samples::view("10/10/10/10/10/K9");

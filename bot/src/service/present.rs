@@ -14,7 +14,8 @@ use crate::i18n::Lang;
 use crate::store::{GameResult, GameRow, Status};
 use crate::time::Millis;
 use kodex_engine::{
-    Announcement, Audience, CheckDirection, ForcedTurn, Game, Side, SquareView, View, Visibility,
+    Announcement, Audience, CheckDirection, ForcedTurn, Game, Side, SquareView, Variant, View,
+    Visibility,
 };
 use kodex_render::Decor;
 
@@ -515,7 +516,15 @@ impl Service {
                 .arg("id", row.id.clone())
                 .arg("number", game.fullmove_number() as i64)
                 .arg("player", player.clone())
-                .arg("color", self.color_name(lang, game.side_to_move().index())),
+                .arg(
+                    "color",
+                    self.seat_color_name(
+                        lang,
+                        game.variant(),
+                        game.seat_to_move(),
+                        game.side_to_move().index(),
+                    ),
+                ),
         );
         // Four-handed chess: a mated king, a turn without a move, a king to take.
         if let Some(forced) = game.forced_turn() {
@@ -533,6 +542,30 @@ impl Service {
     /// How many seats the game has (two before its seats are filled).
     fn seat_count(&self, row: &GameRow) -> usize {
         row.seats.len().max(2)
+    }
+
+    /// The colour of `seat`'s army where the variant colours armies
+    /// (Enochian chess: red, black, yellow, blue), else of its `side`.
+    pub(crate) fn seat_color_name(
+        &self,
+        lang: Lang,
+        variant: &Variant,
+        seat: usize,
+        side: usize,
+    ) -> String {
+        match variant.definition().armies.get(seat) {
+            Some(&color) => {
+                let key = match Side(color).color_name() {
+                    "white" => "color-white",
+                    "black" => "color-black",
+                    "red" => "color-red",
+                    "yellow" => "color-yellow",
+                    _ => "color-blue",
+                };
+                self.text(lang, &Msg::new(key))
+            }
+            None => self.color_name(lang, side),
+        }
     }
 
     pub(crate) fn color_name(&self, lang: Lang, side: usize) -> String {
@@ -827,7 +860,9 @@ fn cell_char(square: SquareView) -> char {
         SquareView::Absent => ' ',
         SquareView::Empty => '.',
         SquareView::Fog => '?',
-        SquareView::Piece(piece) if piece.side == Side::WHITE => piece.letter.to_ascii_uppercase(),
+        // Armies of four colours keep their side's parity (red and yellow
+        // with white): see `VariantDef::armies`.
+        SquareView::Piece(piece) if piece.side.0 % 2 == 0 => piece.letter.to_ascii_uppercase(),
         SquareView::Piece(piece) => piece.letter.to_ascii_lowercase(),
     }
 }
