@@ -14,6 +14,12 @@
 //!   initial ranks, `e` captures en passant, `n` lame (blocked by a piece on
 //!   the way, like the xiangqi horse), `p` hops over exactly one piece like a
 //!   cannon, `g` grasshopper (lands right behind the first piece).
+//! - On a hexagonal board ([`parse_hex`]) the letters are Gliński's: `W` the
+//!   six orthogonal steps (through cell edges), `F` the six diagonal ones
+//!   (through vertices), `D` two orthogonal steps, `N` the twelve knight
+//!   leaps; `K`, `R`, `B`, `Q` as on squares. Directions are read from the
+//!   step's true angle, so `ffW` is straight forward and `fsW` the two
+//!   forward-sideways steps (the Gliński pawn's captures).
 //! - Bent riders: `F>W[3-]` makes one step of the first atom onto an empty
 //!   square, then rides outward with the second (the Tamerlane giraffe).
 //!
@@ -116,9 +122,67 @@ pub fn symmetric_steps((a, b): (i32, i32)) -> Vec<(i32, i32)> {
     steps
 }
 
-fn direction_matches(chunk: &[u8], (dx, dy): (i32, i32)) -> bool {
-    let narrow = dy.abs() > dx.abs();
-    let wide = dx.abs() > dy.abs();
+/// The six orthogonal steps of the hexagon, in axial (q, r) vectors (see
+/// [`crate::geometry::Geometry::hexagon`]): (0, 1) is straight up.
+pub const HEX_ORTHOGONAL: [(i32, i32); 6] = [(0, 1), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1)];
+
+/// The six diagonal steps of the hexagon: each the sum of two neighbouring orthogonal steps.
+pub const HEX_DIAGONAL: [(i32, i32); 6] = [(1, 1), (2, -1), (1, -2), (-1, -1), (-2, 1), (-1, 2)];
+
+/// The twelve knight leaps of the hexagon: an orthogonal step, then a
+/// diagonal one outward (neither straight on nor back).
+pub const HEX_KNIGHT: [(i32, i32); 12] = [
+    (1, 2),
+    (2, 1),
+    (3, -1),
+    (3, -2),
+    (2, -3),
+    (1, -3),
+    (-1, -2),
+    (-2, -1),
+    (-3, 1),
+    (-3, 2),
+    (-2, 3),
+    (-1, 3),
+];
+
+/// An axial step's direction on the drawn board: horizontal `x = q`, vertical
+/// `y = q + 2r` in half cells; horizontal distances weigh √3 more.
+fn hex_direction((q, r): (i32, i32)) -> Direction {
+    let (x, y) = (q, q + 2 * r);
+    Direction {
+        dx: x,
+        dy: y,
+        narrow: y * y > 3 * x * x,
+        wide: 3 * x * x > y * y,
+    }
+}
+
+/// A step's signs and whether it is nearer the vertical (narrow) or the horizontal (wide).
+#[derive(Clone, Copy)]
+struct Direction {
+    dx: i32,
+    dy: i32,
+    narrow: bool,
+    wide: bool,
+}
+
+fn square_direction((dx, dy): (i32, i32)) -> Direction {
+    Direction {
+        dx,
+        dy,
+        narrow: dy.abs() > dx.abs(),
+        wide: dx.abs() > dy.abs(),
+    }
+}
+
+fn direction_matches(chunk: &[u8], d: Direction) -> bool {
+    let Direction {
+        dx,
+        dy,
+        narrow,
+        wide,
+    } = d;
     let single = |c: u8| match c {
         b'f' => dy > 0,
         b'b' => dy < 0,
@@ -167,6 +231,8 @@ type AtomSteps = (Vec<(i32, i32)>, char, bool);
 struct Parser<'a> {
     text: &'a [u8],
     at: usize,
+    /// Gliński's hexagonal atoms.
+    hex: bool,
 }
 
 impl Parser<'_> {
@@ -199,6 +265,24 @@ impl Parser<'_> {
         };
         self.at += 1;
         let letter = c as char;
+        if self.hex {
+            let orthogonal = HEX_ORTHOGONAL.to_vec();
+            let diagonal = HEX_DIAGONAL.to_vec();
+            let steps = match letter {
+                'W' | 'R' => orthogonal,
+                'F' | 'B' => diagonal,
+                'K' | 'Q' => [orthogonal, diagonal].concat(),
+                'D' => orthogonal.iter().map(|&(q, r)| (2 * q, 2 * r)).collect(),
+                'N' => HEX_KNIGHT.to_vec(),
+                _ => {
+                    self.at -= 1;
+                    return self.error(format!(
+                        "`{letter}` has no meaning on a hexagonal board (W F D N K R B Q)"
+                    ));
+                }
+            };
+            return Ok((steps, letter, matches!(letter, 'R' | 'B' | 'Q')));
+        }
         if letter == '(' {
             let x = self.number();
             if self.peek() != Some(b',') {
@@ -313,11 +397,23 @@ impl Parser<'_> {
         let (max, min) = self.range(letter, rider)?;
         atom.max_range = max;
         atom.min_range = min;
+        let hex = self.hex;
+        let direction = move |v: (i32, i32)| {
+            if hex {
+                hex_direction(v)
+            } else {
+                square_direction(v)
+            }
+        };
         // A pair that selects nothing on this atom (`fs` on `W`) means its letters separately.
         let chunks: Vec<Vec<u8>> = split_directions(&directions)
             .into_iter()
             .flat_map(|chunk| {
-                if chunk.len() == 2 && !steps.iter().any(|&v| direction_matches(&chunk, v)) {
+                if chunk.len() == 2
+                    && !steps
+                        .iter()
+                        .any(|&v| direction_matches(&chunk, direction(v)))
+                {
                     chunk.iter().map(|&c| vec![c]).collect()
                 } else {
                     vec![chunk]
@@ -329,7 +425,7 @@ impl Parser<'_> {
         } else {
             steps
                 .into_iter()
-                .filter(|&v| chunks.iter().any(|c| direction_matches(c, v)))
+                .filter(|&v| chunks.iter().any(|c| direction_matches(c, direction(v))))
                 .collect()
         };
         if atom.steps.is_empty() {
@@ -352,9 +448,20 @@ impl Parser<'_> {
 
 /// Parses a movement definition into atoms.
 pub fn parse(definition: &str) -> Result<Vec<Atom>, BetzaError> {
+    parse_on(definition, false)
+}
+
+/// Parses a movement definition for a hexagonal board (Gliński's atoms).
+pub fn parse_hex(definition: &str) -> Result<Vec<Atom>, BetzaError> {
+    parse_on(definition, true)
+}
+
+/// Parses a definition for a square (`hex` false) or hexagonal board.
+pub fn parse_on(definition: &str, hex: bool) -> Result<Vec<Atom>, BetzaError> {
     let mut parser = Parser {
         text: definition.as_bytes(),
         at: 0,
+        hex,
     };
     let mut atoms = Vec::new();
     while parser.peek().is_some() {
@@ -377,7 +484,11 @@ mod tests {
     use super::*;
 
     fn steps(def: &str) -> Vec<(i32, i32)> {
-        let mut s: Vec<_> = parse(def)
+        steps_on(def, false)
+    }
+
+    fn steps_on(def: &str, hex: bool) -> Vec<(i32, i32)> {
+        let mut s: Vec<_> = parse_on(def, hex)
             .unwrap()
             .into_iter()
             .flat_map(|a| a.steps)
@@ -457,6 +568,39 @@ mod tests {
         assert_eq!((picket[0].min_range, picket[0].max_range), (2, 0));
         assert_eq!(parse("pR").unwrap()[0].hop, Hop::Cannon);
         assert_eq!(parse("(3,1)").unwrap()[0].steps.len(), 8);
+    }
+
+    fn hex_steps(def: &str) -> Vec<(i32, i32)> {
+        steps_on(def, true)
+    }
+
+    #[test]
+    fn hexagonal_atoms_and_directions() {
+        assert_eq!(hex_steps("W").len(), 6);
+        assert_eq!(hex_steps("F").len(), 6);
+        assert_eq!(hex_steps("K").len(), 12);
+        assert_eq!(hex_steps("Q").len(), 12);
+        assert_eq!(hex_steps("N").len(), 12);
+        assert_eq!(parse_hex("R").unwrap()[0].max_range, 0);
+        // Straight forward, and the two forward-sideways orthogonal steps.
+        assert_eq!(hex_steps("ffW"), vec![(0, 1)]);
+        assert_eq!(hex_steps("fsW"), vec![(-1, 1), (1, 0)]);
+        assert_eq!(hex_steps("ffD"), vec![(0, 2)]);
+        let pawn = parse_hex("ffmWfsceWiffmnD").unwrap();
+        assert_eq!(pawn.len(), 3);
+        assert!(pawn[1].en_passant && pawn[1].captures && !pawn[1].moves);
+        // Letters without a hexagonal meaning are refused, not guessed.
+        for bad in ["A", "H", "C", "Z", "G", "(1,2)"] {
+            assert!(parse_hex(bad).is_err(), "{bad}");
+        }
+        // Every knight leap is an orthogonal step plus a diagonal one, at hexagonal distance 3.
+        for (q, r) in HEX_KNIGHT {
+            let distance = q.abs().max(r.abs()).max((q + r).abs());
+            assert_eq!(distance, 3);
+            assert!(HEX_ORTHOGONAL
+                .iter()
+                .any(|&(a, b)| HEX_DIAGONAL.contains(&(q - a, r - b))));
+        }
     }
 
     #[test]

@@ -184,7 +184,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         let lowest = match def.promotion {
             PromotionChoice::Any => def.promotion_rank,
             PromotionChoice::Captured => def.geometry.ranks,
-            PromotionChoice::CapturedStartSquare => u8::MAX,
+            PromotionChoice::CapturedStartSquare | PromotionChoice::AfterPawnLost => u8::MAX,
         };
         if piece.pawn && !piece.promotes_to.is_empty() {
             for side in 0..SIDES {

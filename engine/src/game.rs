@@ -416,12 +416,14 @@ fn new_state<B: Bits>(
     let pos = crate::fen::parse::<B>(def, fen)?;
     let rules = Rules { def, t: tables };
     // The side that just moved may not be left in check — except after a
-    // setup phase, where that side has lost (see `mechanics::setup_check`).
+    // setup phase, where that side has lost (see `mechanics::setup_check`),
+    // and where kings are taken (a king in check may step into another).
     let waiting = 1 - pos.side as usize;
     if rules.royals(&pos, waiting).any()
         && rules.in_check(&pos, waiting)
         && !def.atomic
         && def.setup.is_none()
+        && !def.king_capture
     {
         return Err(FenError::OpponentInCheck);
     }

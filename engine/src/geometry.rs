@@ -3,6 +3,13 @@
 //!
 //! Square index = `rank * files + file`; rank 0 is the first player's edge.
 //! Names are `a1`, `b2`, … `a10` (no file letter skipped).
+//!
+//! A hexagonal board ([`Geometry::hexagon`], Gliński's 91 cells) keeps the
+//! same index: file = q + 5 and rank = r + 5 for axial coordinates (q, r)
+//! with |q|, |r|, |q + r| ≤ 5, so a hexagonal step is a constant (file, rank)
+//! offset; the 30 cells of the 11 × 11 rectangle outside the hexagon are
+//! holes. Names follow Gliński: files a–l without j, each file counted from
+//! its own bottom cell (a1–a6, f1–f11, l1–l6).
 
 /// The shape of a board.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -12,7 +19,11 @@ pub struct Geometry {
     /// Number of ranks (rows), 1–16.
     pub ranks: u8,
     exists: Vec<bool>,
+    hex: bool,
 }
+
+/// Gliński's file letters: no `j`.
+const HEX_FILES: &[u8; 11] = b"abcdefghikl";
 
 impl Geometry {
     /// A full rectangular board.
@@ -21,7 +32,53 @@ impl Geometry {
             files,
             ranks,
             exists: vec![true; files as usize * ranks as usize],
+            hex: false,
         }
+    }
+
+    /// Gliński's hexagonal board: 91 cells on an 11 × 11 index (see the module notes).
+    pub fn hexagon() -> Geometry {
+        let mut g = Geometry::rectangle(11, 11);
+        g.hex = true;
+        for square in 0..g.size() {
+            let sum = g.file_of(square) + g.rank_of(square);
+            if !(5..=15).contains(&sum) {
+                g.remove(square);
+            }
+        }
+        g
+    }
+
+    /// Whether the board is hexagonal: steps are axial (q, r) vectors.
+    #[inline]
+    pub fn is_hex(&self) -> bool {
+        self.hex
+    }
+
+    /// The rank of `square` counted from `side`'s edge (1 = its first rank).
+    /// On the hexagon it is counted along the file from the far border
+    /// (11 there), so that the chevron of pawns stands on one rank (5).
+    #[inline]
+    pub fn relative_rank(&self, side: usize, square: usize) -> u8 {
+        let rank = self.rank_of(square);
+        if self.hex {
+            let q = self.file_of(square) - 5;
+            return if side == 0 {
+                (rank + q.max(0) + 1) as u8
+            } else {
+                (11 - rank - q.min(0)) as u8
+            };
+        }
+        if side == 0 {
+            rank as u8 + 1
+        } else {
+            self.ranks - rank as u8
+        }
+    }
+
+    /// Gliński's rank (0-based, from the file's bottom cell) of a hexagonal index.
+    fn hex_rank(&self, square: usize) -> i32 {
+        self.rank_of(square) + (self.file_of(square) - 5).min(0)
     }
 
     /// Removes `square` from the board.
@@ -71,8 +128,41 @@ impl Geometry {
         self.square(self.file_of(square) + df, self.rank_of(square) + dr)
     }
 
+    /// The letter of a file index (`a` for 0; Gliński's letters, without
+    /// `j`, on the hexagon).
+    pub fn file_letter(&self, file: i32) -> char {
+        if self.hex {
+            return HEX_FILES[file.clamp(0, 10) as usize] as char;
+        }
+        (b'a' + file.clamp(0, 25) as u8) as char
+    }
+
+    /// The file index of a file letter, if the board has that file.
+    pub fn file_index(&self, letter: u8) -> Option<i32> {
+        let file = if self.hex {
+            HEX_FILES.iter().position(|&c| c == letter)? as i32
+        } else {
+            letter.checked_sub(b'a')? as i32
+        };
+        (file < self.files as i32).then_some(file)
+    }
+
+    /// The rank number in `square`'s name (1-based): the rank on a
+    /// rectangle, Gliński's rank within the file on the hexagon.
+    pub fn rank_number(&self, square: usize) -> i32 {
+        if self.hex {
+            self.hex_rank(square) + 1
+        } else {
+            self.rank_of(square) + 1
+        }
+    }
+
     /// The name of `square` (`e4`, `a10`).
     pub fn name(&self, square: usize) -> String {
+        if self.hex {
+            let file = self.file_letter(self.file_of(square));
+            return format!("{file}{}", self.rank_number(square));
+        }
         let file = (b'a' + self.file_of(square) as u8) as char;
         format!("{file}{}", self.rank_of(square) + 1)
     }
@@ -85,7 +175,7 @@ impl Geometry {
         if !file.is_ascii_lowercase() {
             return None;
         }
-        let file = (file - b'a') as i32;
+        let file = self.file_index(file)?;
         let mut len = 1;
         let mut rank: i32 = 0;
         while len < bytes.len() && len <= 2 && bytes[len].is_ascii_digit() {
@@ -98,6 +188,14 @@ impl Geometry {
         }
         if rank == 0 {
             return None;
+        }
+        if self.hex {
+            // Gliński's rank counts from the file's bottom cell.
+            let index = rank - 1 - (file - 5).min(0);
+            if index > 10 {
+                return None;
+            }
+            return self.square(file, index).map(|sq| (sq, len));
         }
         self.square(file, rank - 1).map(|sq| (sq, len))
     }
@@ -128,6 +226,52 @@ mod tests {
         assert_eq!(g.parse("a0"), None);
         let g8 = Geometry::rectangle(8, 8);
         assert_eq!(g8.parse_prefix("e10"), Some((g8.parse("e1").unwrap(), 2)));
+    }
+
+    #[test]
+    fn hexagon_has_glinski_names() {
+        let g = Geometry::hexagon();
+        let cells: Vec<usize> = (0..g.size()).filter(|&s| g.exists(s)).collect();
+        assert_eq!(cells.len(), 91);
+        for &sq in &cells {
+            assert_eq!(g.parse(&g.name(sq)), Some(sq), "{}", g.name(sq));
+        }
+        // Each file holds its cells 1..=len: a1–a6, f1–f11, l1–l6; no file j.
+        for (letter, len) in "abcdefghikl"
+            .chars()
+            .zip([6, 7, 8, 9, 10, 11, 10, 9, 8, 7, 6])
+        {
+            assert!(g.parse(&format!("{letter}{len}")).is_some());
+            assert!(g.parse(&format!("{letter}{}", len + 1)).is_none());
+        }
+        assert_eq!(g.parse("j1"), None);
+        // f1 is the bottom cell of the middle file; f6 the centre.
+        let f1 = g.parse("f1").unwrap();
+        assert_eq!((g.file_of(f1), g.rank_of(f1)), (5, 0));
+        let f6 = g.parse("f6").unwrap();
+        assert_eq!((g.file_of(f6), g.rank_of(f6)), (5, 5));
+        // The step (1, 0) goes up-right: e4 → f5, f5 → g5.
+        let e4 = g.parse("e4").unwrap();
+        assert_eq!(g.name(g.offset(e4, 1, 0).unwrap()), "f5");
+        assert_eq!(
+            g.name(g.offset(g.parse("f5").unwrap(), 1, 0).unwrap()),
+            "g5"
+        );
+        // The pawn chevrons stand on relative rank 5, the far borders on 11.
+        for name in ["b1", "c2", "d3", "e4", "f5", "g4", "h3", "i2", "k1"] {
+            assert_eq!(g.relative_rank(0, g.parse(name).unwrap()), 5, "{name}");
+        }
+        for name in ["b7", "c7", "d7", "e7", "f7", "g7", "h7", "i7", "k7"] {
+            assert_eq!(g.relative_rank(1, g.parse(name).unwrap()), 5, "{name}");
+        }
+        for name in [
+            "a6", "b7", "c8", "d9", "e10", "f11", "g10", "h9", "i8", "k7", "l6",
+        ] {
+            assert_eq!(g.relative_rank(0, g.parse(name).unwrap()), 11, "{name}");
+        }
+        for name in ["a1", "c1", "f1", "k1", "l1"] {
+            assert_eq!(g.relative_rank(1, g.parse(name).unwrap()), 11, "{name}");
+        }
     }
 
     #[test]

@@ -100,6 +100,11 @@ pub fn insufficient<B: Bits>(r: &Rules<B>, pos: &Position<B>, side: usize) -> bo
         // Horde: losing every piece can always still happen.
         return false;
     }
+    if def.geometry.is_hex() {
+        // Gliński's endings differ from the square board's (three bishop
+        // colours); only a lone king is surely unable to win.
+        return (ours & !m.kings).is_empty();
+    }
     if (ours & (m.pawns | m.rooks | m.queens)).any() {
         return false;
     }

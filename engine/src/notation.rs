@@ -72,7 +72,7 @@ pub fn san_body<B: Bits>(r: &Rules<B>, mv: Move, legal: &[Move]) -> String {
     let from = mv.from as usize;
     if piece.pawn {
         if mv.is_capture() {
-            s.push((b'a' + g.file_of(from) as u8) as char);
+            s.push(g.file_letter(g.file_of(from)));
         } else if r
             .def
             .pawn_of_pawns
@@ -102,11 +102,11 @@ pub fn san_body<B: Bits>(r: &Rules<B>, mv: Move, legal: &[Move]) -> String {
                 .any(|m| g.file_of(m.from as usize) == g.file_of(from));
             let same_rank = rivals
                 .iter()
-                .any(|m| g.rank_of(m.from as usize) == g.rank_of(from));
+                .any(|m| g.rank_number(m.from as usize) == g.rank_number(from));
             if !same_file {
-                s.push((b'a' + g.file_of(from) as u8) as char);
+                s.push(g.file_letter(g.file_of(from)));
             } else if !same_rank {
-                s.push_str(&(g.rank_of(from) + 1).to_string());
+                s.push_str(&g.rank_number(from).to_string());
             } else {
                 s.push_str(&g.name(from));
             }
@@ -129,11 +129,13 @@ pub fn san<B: Bits>(r: &Rules<B>, pos: &Position<B>, mv: Move, legal: &[Move]) -
     let mut after = *pos;
     r.make(&mut after, mv);
     let them = after.side as usize;
-    if r.royals(&after, them).any() && r.in_check(&after, them) {
+    if r.royals(&after, them).any() && r.live_check(&after, them) {
         let mut replies = Vec::new();
         r.legal_moves(&after, &mut replies);
-        // A mated player of four-handed chess is left only a pass.
+        // A mated player of four-handed chess is left only a pass (where
+        // kings are taken, a king in check is never mated).
         let only_pass = r.t.seats.is_some()
+            && !r.def.king_capture
             && matches!(replies.as_slice(), [only] if crate::mechanics::palace::is_pass(*only));
         let mated = (replies.is_empty() || only_pass) && r.variant_outcome(&after).is_none();
         s.push(if mated { '#' } else { '+' });
@@ -305,9 +307,12 @@ fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Move, 
         if let Some(sq) = g.parse(hint) {
             square_hint = Some(sq);
         } else if hint.len() == 1 && hint.as_bytes()[0].is_ascii_lowercase() {
-            file_hint = Some((hint.as_bytes()[0] - b'a') as i32);
+            file_hint = Some(
+                g.file_index(hint.as_bytes()[0])
+                    .ok_or(MoveError::Unparseable)?,
+            );
         } else if let Ok(rank) = hint.parse::<i32>() {
-            rank_hint = Some(rank - 1);
+            rank_hint = Some(rank);
         } else {
             return Err(MoveError::Unparseable);
         }
@@ -330,7 +335,7 @@ fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Move, 
         })
         .filter(|m| square_hint.is_none_or(|s| m.from as usize == s))
         .filter(|m| file_hint.is_none_or(|f| g.file_of(m.from as usize) == f))
-        .filter(|m| rank_hint.is_none_or(|rk| g.rank_of(m.from as usize) == rk))
+        .filter(|m| rank_hint.is_none_or(|rk| g.rank_number(m.from as usize) == rk))
         .filter(|m| {
             promotion.is_none_or(|types| m.promotion().is_some_and(|p| types & (1 << p) != 0))
         })

@@ -50,6 +50,8 @@ pub enum Reason {
     PromotionGoal,
     /// A king entered the opponent's citadel (citadel chess): a draw.
     Citadel,
+    /// Both kings of a side were taken (Enochian chess).
+    KingsTaken,
 }
 
 impl Reason {
@@ -76,6 +78,7 @@ impl Reason {
             Reason::BareKing => "bare-king",
             Reason::PromotionGoal => "promotion-goal",
             Reason::Citadel => "citadel",
+            Reason::KingsTaken => "kings-taken",
         }
     }
 }

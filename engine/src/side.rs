@@ -37,8 +37,15 @@ impl Side {
             0 => "white",
             1 => "black",
             2 => "red",
+            4 => "yellow",
             _ => "blue",
         }
+    }
+
+    /// The colour index named `name` (`"red"` → 2), the inverse of
+    /// [`Side::color_name`].
+    pub fn from_color_name(name: &str) -> Option<Side> {
+        (0..5).map(Side).find(|side| side.color_name() == name)
     }
 }
 

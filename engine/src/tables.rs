@@ -6,8 +6,8 @@ use crate::betza::{Atom, Hop};
 use crate::bitboard::{Bits, U256};
 use crate::magic::Magics;
 pub use crate::side::SIDES;
-use crate::variant::VariantDef;
 pub use crate::variant::MAX_TYPES;
+use crate::variant::{Forward, VariantDef};
 use std::sync::Arc;
 
 /// A rider movement of one piece for one side.
@@ -351,6 +351,16 @@ pub fn relative_line(
     side: usize,
     square: usize,
 ) -> u8 {
+    if let Some(forward) = piece.forward {
+        let g = &def.geometry;
+        let (file, rank) = (g.file_of(square) as u8, g.rank_of(square) as u8);
+        return match forward[side] {
+            Forward::Up => rank + 1,
+            Forward::Down => g.ranks - rank,
+            Forward::Right => file + 1,
+            Forward::Left => g.files - file,
+        };
+    }
     if !piece.sideways {
         return relative_rank(def, side, square);
     }
@@ -365,12 +375,7 @@ pub fn relative_line(
 /// The relative rank (1-based) of `square` for `side`.
 #[inline]
 pub fn relative_rank(def: &VariantDef, side: usize, square: usize) -> u8 {
-    let rank = def.geometry.rank_of(square) as u8;
-    if side == 0 {
-        rank + 1
-    } else {
-        def.geometry.ranks - rank
-    }
+    def.geometry.relative_rank(side, square)
 }
 
 struct SplitMix(u64);
@@ -476,7 +481,10 @@ impl<B: Bits> Tables<B> {
                         continue;
                     }
                     for &step in &atom.steps {
-                        let step = orient(side, step);
+                        let step = match piece.forward {
+                            Some(forward) => forward[side].turn(step),
+                            None => orient(side, step),
+                        };
                         if atom.is_rider() || atom.hop != Hop::None || atom.min_range > 1 {
                             let id = rays.id(def, step, atom.max_range, walk);
                             t.riders.push(Rider {

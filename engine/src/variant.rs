@@ -163,12 +163,20 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../config/variants/citadel.toml"),
     ),
     (
+        "hexagonal.toml",
+        include_str!("../../config/variants/hexagonal.toml"),
+    ),
+    (
         "tamerlane.toml",
         include_str!("../../config/variants/tamerlane.toml"),
     ),
     (
         "fourplayer.toml",
         include_str!("../../config/variants/fourplayer.toml"),
+    ),
+    (
+        "enochian.toml",
+        include_str!("../../config/variants/enochian.toml"),
     ),
 ];
 
@@ -259,6 +267,10 @@ pub enum PromotionChoice {
     /// Only the type that started on the promotion square, and only once the
     /// side has lost one of that type; otherwise it stays a pawn (chaturanga).
     CapturedStartSquare,
+    /// Its `promotes_to` piece once the pawn's owner (its seat, where pieces
+    /// are owned by seats) has lost a pawn; otherwise it stays a pawn on the
+    /// edge (Enochian chess).
+    AfterPawnLost,
 }
 
 /// Time travel (Codex 03): a player may spend a charge to go back in their
@@ -342,6 +354,48 @@ pub struct PieceDef {
     /// initial, en passant and promotion "ranks" are files, counted from the
     /// side's left edge — a pawn moving along the ranks (four-handed chess).
     pub sideways: bool,
+    /// The board direction each side's "forward" points to (`forward =
+    /// ["up", "right"]`: Enochian chess, where partners' pawns run in
+    /// opposite directions and opponents' across). Its moves are turned
+    /// accordingly and its ranks counted along that direction. `None`: up
+    /// for the first side, down for the second.
+    pub forward: Option<[Forward; 2]>,
+}
+
+/// A board direction a piece's "forward" may point to.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Forward {
+    /// Towards the last rank.
+    Up,
+    /// Towards the first rank.
+    Down,
+    /// Towards the last file.
+    Right,
+    /// Towards the first file.
+    Left,
+}
+
+impl Forward {
+    fn parse(word: &str) -> Option<Forward> {
+        Some(match word {
+            "up" => Forward::Up,
+            "down" => Forward::Down,
+            "right" => Forward::Right,
+            "left" => Forward::Left,
+            _ => return None,
+        })
+    }
+
+    /// A step written for the first side (forward = +ranks) turned to point
+    /// this way.
+    pub fn turn(self, (dx, dy): (i32, i32)) -> (i32, i32) {
+        match self {
+            Forward::Up => (dx, dy),
+            Forward::Down => (-dx, -dy),
+            Forward::Right => (dy, -dx),
+            Forward::Left => (-dy, dx),
+        }
+    }
 }
 
 /// What a piece may do on marked lines and in zones, and whom a hopper may
@@ -464,6 +518,27 @@ pub struct VariantDef {
     pub promotion_rank: u8,
     /// Squares drawn marked (the hill).
     pub marked: Vec<usize>,
+    /// The colour each seat's army is drawn in, by seat (white-1, black-1,
+    /// white-2, black-2), as colour indices (see [`crate::Side::color_name`]):
+    /// `armies = ["red", "black", "yellow", "blue"]` (Enochian chess). A
+    /// colour keeps its side's parity (white, red, yellow for the first side;
+    /// black, blue for the second), which text boards letter by. Empty:
+    /// pieces are drawn in their side's colour.
+    pub armies: Vec<u8>,
+    /// The 2×2 squares where a crossing happens (`crossings = ["c4:d5"]`,
+    /// Enochian chess): a piece of a `crossing_pieces` group whose move fills
+    /// such a square with pieces of its group takes the other three, partners'
+    /// included.
+    pub crossings: Vec<[usize; 4]>,
+    /// The groups of piece types that cross together, as type masks
+    /// (`crossing_pieces = [["b", "e"], ["q", "d"]]`: bishops, queens).
+    pub crossing_groups: Vec<u32>,
+    /// The privileged pawn (`privileged_pawn = true`, Enochian chess): the
+    /// last pawn of an owner left with only a king and it, or a king, a
+    /// queen or bishop (by SAN letter) and it, promotes on its edge to any
+    /// non-royal piece of its owner; a piece of the type chosen already on
+    /// the board turns into the pawn of its kind.
+    pub privileged_pawn: bool,
     /// Named square sets (`hill`, `palace_white`), usable wherever squares are listed.
     pub zones: BTreeMap<String, Vec<usize>>,
     /// How cells are drawn.
@@ -529,6 +604,10 @@ pub struct VariantDef {
     /// move and play goes on; the side loses when its last royal is mated
     /// (`captured_mates = true`: four-handed chess; see [`crate::mechanics`]).
     pub captured_mates: bool,
+    /// Kings are taken rather than mated (`king_capture = true`: Enochian
+    /// chess): a seat whose king is taken is frozen, a king in check must
+    /// move, a stalemated seat passes; see [`crate::mechanics`].
+    pub king_capture: bool,
 }
 
 /// The pawn of pawns (Tamerlane, `[pawn_of_pawns]` in TOML): reaching its
@@ -672,6 +751,7 @@ struct RawPiece {
     san: Option<String>,
     #[serde(default)]
     sideways: bool,
+    forward: Option<[String; 2]>,
 }
 
 fn yes() -> bool {
@@ -691,6 +771,8 @@ struct RawVariant {
     rules: BTreeMap<String, String>,
     files: u8,
     ranks: u8,
+    /// `"hex"`: Gliński's 91-cell hexagon on the 11 × 11 index, with hexagonal Betza atoms.
+    geometry: Option<String>,
     #[serde(default)]
     holes: Vec<String>,
     #[serde(default)]
@@ -736,6 +818,14 @@ struct RawVariant {
     promotion_rank: Option<u8>,
     #[serde(default)]
     marked: Vec<String>,
+    #[serde(default)]
+    armies: Vec<String>,
+    #[serde(default)]
+    crossings: Vec<String>,
+    #[serde(default)]
+    crossing_pieces: Vec<Vec<String>>,
+    #[serde(default)]
+    privileged_pawn: bool,
     style: Option<String>,
     /// The team of each side, by side index.
     teams: Option<Vec<u8>>,
@@ -777,6 +867,8 @@ struct RawVariant {
     command_zone: Vec<String>,
     #[serde(default)]
     captured_mates: bool,
+    #[serde(default)]
+    king_capture: bool,
 }
 
 /// A definition's `[pawn_of_pawns]` table.
@@ -908,7 +1000,23 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
             "the board must be 1 to 16 files and ranks".into(),
         ));
     }
-    let mut geometry = Geometry::rectangle(raw.files, raw.ranks);
+    let mut geometry = match raw.geometry.as_deref() {
+        None | Some("square") => Geometry::rectangle(raw.files, raw.ranks),
+        Some("hex") if raw.files == 11 && raw.ranks == 11 => Geometry::hexagon(),
+        Some("hex") => {
+            return Err(err(
+                "geometry",
+                "the hexagonal board is 11 files by 11 ranks".into(),
+            ))
+        }
+        Some(other) => {
+            return Err(err(
+                "geometry",
+                format!("`{other}` is not a geometry (square, hex)"),
+            ))
+        }
+    };
+    let hex = geometry.is_hex();
     let squares = |key: &str,
                    names: &[String],
                    geometry: &Geometry,
@@ -1003,8 +1111,8 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     let mut links = Vec::new();
     for (letter, p) in raw_pieces {
         let key = format!("pieces.{letter}");
-        let atoms =
-            betza::parse(&p.betza).map_err(|e| err(&format!("{key}.betza"), e.to_string()))?;
+        let atoms = betza::parse_on(&p.betza, hex)
+            .map_err(|e| err(&format!("{key}.betza"), e.to_string()))?;
         let art = match p.art.as_deref() {
             None | Some("token") => Art::Token,
             Some("king") => Art::King,
@@ -1098,6 +1206,18 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
                 },
             },
             sideways: p.sideways,
+            forward: match &p.forward {
+                None => None,
+                Some([a, b]) => match (Forward::parse(a), Forward::parse(b)) {
+                    (Some(a), Some(b)) if !p.sideways => Some([a, b]),
+                    _ => {
+                        return Err(err(
+                            &format!("{key}.forward"),
+                            "must be two of up, down, right, left (and no `sideways`)".into(),
+                        ))
+                    }
+                },
+            },
         });
         links.push([p.royal_twin, p.reverts_to, p.in_hand]);
     }
@@ -1144,10 +1264,10 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         ));
     }
     let seated = pieces.iter().any(|p| p.seat.is_some());
-    if (!raw.command_zone.is_empty() || raw.captured_mates) && !seated {
+    if (!raw.command_zone.is_empty() || raw.captured_mates || raw.king_capture) && !seated {
         return Err(err(
             "command_zone",
-            "`command_zone` and `captured_mates` need pieces owned by seats (`seat`)".into(),
+            "`command_zone`, `captured_mates` and `king_capture` need pieces owned by seats (`seat`)".into(),
         ));
     }
     if seated && (raw.castling || raw.drops || raw.atomic || raw.capture_transforms) {
@@ -1224,6 +1344,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         }
     }
     let style = match raw.style.as_deref() {
+        _ if hex => BoardStyle::Hexagonal,
         None | Some("checkered") => BoardStyle::Checkered,
         Some("uniform") => BoardStyle::Uniform,
         Some("points") => BoardStyle::Points,
@@ -1249,6 +1370,45 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     }
     let flag_squares = squares("flag_squares", &raw.flag_squares, &geometry, &zones)?;
     let marked = squares("marked", &raw.marked, &geometry, &zones)?;
+    let mut crossings = Vec::new();
+    for name in &raw.crossings {
+        let cells = squares("crossings", std::slice::from_ref(name), &geometry, &zones)?;
+        let square: [usize; 4] = cells
+            .try_into()
+            .map_err(|_| err("crossings", format!("`{name}` is not a 2×2 square")))?;
+        crossings.push(square);
+    }
+    let mut crossing_groups = Vec::new();
+    for group in &raw.crossing_pieces {
+        let mut mask = 0u32;
+        for letter in group {
+            let ty = index_of(letter).ok_or_else(|| {
+                err(
+                    "crossing_pieces",
+                    format!("`{letter}` is not a piece of this variant"),
+                )
+            })?;
+            mask |= 1 << ty;
+        }
+        crossing_groups.push(mask);
+    }
+    let armies = raw
+        .armies
+        .iter()
+        .map(|name| crate::side::Side::from_color_name(name).map(|side| side.0))
+        .collect::<Option<Vec<u8>>>()
+        .filter(|armies| {
+            armies.is_empty()
+                || (armies.len() == 4
+                    && raw.seats == Some(4)
+                    && armies.iter().enumerate().all(|(seat, c)| *c as usize % 2 == seat % 2))
+        })
+        .ok_or_else(|| {
+            err(
+                "armies",
+                "must name four colours, one a seat, in a game of four seats: the first side's (seats 1 and 3) white, red or yellow, the second's black or blue".into(),
+            )
+        })?;
     let setup = raw
         .setup
         .map(|setup| build_setup(setup, &pieces, raw.ranks))
@@ -1314,7 +1474,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     let royal_leap = raw
         .royal_leap
         .as_deref()
-        .map(betza::parse)
+        .map(|text| betza::parse_on(text, hex))
         .transpose()
         .map_err(|e| err("royal_leap", e.to_string()))?;
     if royal_leap.is_some() && !pieces.iter().any(|p| p.royal) {
@@ -1361,6 +1521,10 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         }),
         promotion_rank,
         marked,
+        armies,
+        crossings,
+        crossing_groups,
+        privileged_pawn: raw.privileged_pawn,
         zones,
         style,
         teams,
@@ -1384,6 +1548,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         pawn_of_pawns,
         command_zone,
         captured_mates: raw.captured_mates,
+        king_capture: raw.king_capture,
     };
     Ok(def)
 }

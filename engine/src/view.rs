@@ -312,6 +312,9 @@ pub enum BoardStyle {
     Uniform,
     /// Pieces stand on the intersections of lines (janggi, xiangqi).
     Points,
+    /// Gliński's hexagon: flat-topped cells in three colours; the squares
+    /// are the hexagonal geometry's indices (axial q + 5, r + 5).
+    Hexagonal,
 }
 
 /// The pieces one side holds in hand (crazyhouse pockets). Public.

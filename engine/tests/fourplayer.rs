@@ -3,43 +3,14 @@
 //! next move, the game going on and ending with the side's second king.
 
 mod common;
-use common::legal;
+use common::{board_fen, legal, new_game, play, random_move, SplitMix};
 use kodex_engine::{ForcedTurn, Game, Reason, Registry, Start, Team};
 
 /// A FEN of the 14×14 cross from `(square, letter)` pieces (holes count as
 /// empty squares in FEN), white to move in full move `fullmove`.
 fn fen(pieces: &[(&str, char)], black_to_move: bool, fullmove: u32) -> String {
-    let mut board = [[None; 14]; 14];
-    for (square, letter) in pieces {
-        let file = (square.as_bytes()[0] - b'a') as usize;
-        let rank: usize = square[1..].parse().expect("a rank");
-        board[rank - 1][file] = Some(*letter);
-    }
-    let ranks: Vec<String> = (0..14)
-        .rev()
-        .map(|rank| {
-            let mut out = String::new();
-            let mut empty = 0;
-            for cell in board[rank] {
-                match cell {
-                    None => empty += 1,
-                    Some(letter) => {
-                        if empty > 0 {
-                            out.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        out.push(letter);
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            out
-        })
-        .collect();
     let side = if black_to_move { "b" } else { "w" };
-    format!("{} {side} - - 0 {fullmove}", ranks.join("/"))
+    format!("{} {side} - - 0 {fullmove}", board_fen(14, 14, pieces))
 }
 
 #[test]
@@ -53,22 +24,11 @@ fn the_definition_reads() {
 }
 
 fn game(fen: &str) -> Game {
-    let registry = Registry::builtin();
-    let variant = registry.get("fourplayer").expect("fourplayer is built in");
-    Game::new(variant, Start::Fen(fen.to_owned())).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    new_game("fourplayer", Start::Fen(fen.to_owned()))
 }
 
 fn start() -> Game {
-    let registry = Registry::builtin();
-    let variant = registry.get("fourplayer").expect("fourplayer is built in");
-    Game::new(variant, Start::Standard).expect("the start position")
-}
-
-fn play(game: &mut Game, moves: &[&str]) {
-    for mv in moves {
-        game.play_text(mv)
-            .unwrap_or_else(|e| panic!("{mv} at {}: {e:?} (legal: {:?})", game.fen(), legal(game)));
-    }
+    new_game("fourplayer", Start::Standard)
 }
 
 /// The kings of the four seats, out of the way, so that positions are legal.
@@ -303,18 +263,6 @@ fn a_player_who_cannot_move_passes() {
     assert!(legal(&game).iter().any(|m| m.starts_with("a7")));
 }
 
-/// A small deterministic generator (the engine takes randomness as input).
-struct SplitMix(u64);
-impl SplitMix {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
-
 /// Plays `games` random games to their end; each must end within the
 /// fifty-move rule's reach and never leave a seat without a move.
 fn random_games(games: u64, seed: u64) {
@@ -328,19 +276,7 @@ fn random_games(games: u64, seed: u64) {
         let mut game = Game::new(variant, Start::Standard).expect("start");
         let mut plies = 0;
         while game.outcome().is_none() {
-            let moves = game.legal_moves();
-            assert!(!moves.is_empty(), "no move and no outcome: {}", game.fen());
-            // Half the time a capture, where there is one: games reach mates.
-            let captures: Vec<_> = moves
-                .iter()
-                .copied()
-                .filter(|&m| game.san(m).contains('x'))
-                .collect();
-            let mv = if !captures.is_empty() && rng.below(2) == 0 {
-                captures[rng.below(captures.len())]
-            } else {
-                moves[rng.below(moves.len())]
-            };
+            let mv = random_move(&game, &mut rng);
             if game.san(mv) == "pass" {
                 passes += 1;
             }

@@ -126,6 +126,7 @@ fn historical_boards(out: &std::path::Path) -> std::io::Result<()> {
         "whaleshogi",
         "tamerlane",
         "fourplayer",
+        "enochian",
     ] {
         let Some(variant) = registry.get(id) else {
             eprintln!("{id}: not a built-in variant");

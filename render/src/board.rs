@@ -65,8 +65,13 @@ pub(crate) fn draw_into(renderer: &Renderer, view: &View, decor: &Decor, image: 
         .pixels
         .resize(layout.width as usize * layout.height as usize, page);
 
-    draw_cells(renderer, image, &layout, view);
-    draw_coordinates(renderer, image, &layout);
+    if view.style == BoardStyle::Hexagonal {
+        crate::hex::draw_cells(renderer, image, &layout, view);
+        crate::hex::draw_coordinates(renderer, image, &layout);
+    } else {
+        draw_cells(renderer, image, &layout, view);
+        draw_coordinates(renderer, image, &layout);
+    }
 
     let (above, below) = seats(view, decor);
     let show_turn = decor.status.is_none();
@@ -130,6 +135,7 @@ fn draw_cells(renderer: &Renderer, image: &mut IndexedImage, layout: &Layout, vi
                 BoardStyle::Checkered => Ground::Light,
                 BoardStyle::Uniform => Ground::Uniform,
                 BoardStyle::Points => Ground::Points(point_lines(view, layout, file, rank)),
+                BoardStyle::Hexagonal => Ground::Hex((file + rank) % 3),
             };
             let has = |list: &[u16]| list.iter().any(|&square| square as usize == index);
             let look = CellLook {

@@ -50,6 +50,23 @@ impl IndexedImage {
         }
     }
 
+    /// Copies the pixels of `tile` that are not `key` (the page colour round
+    /// a hexagonal cell), with its top-left corner at `x`, `y` (clipped).
+    pub(crate) fn blit_keyed(&mut self, tile: &IndexedImage, x: i32, y: i32, key: u8) {
+        let Some((x0, y0, x1, y1)) = self.clip(x, y, tile.width, tile.height) else {
+            return;
+        };
+        for row in y0..y1 {
+            let tile_row = (row as i64 - y as i64) as usize * tile.width as usize;
+            for column in x0..x1 {
+                let pixel = tile.pixels[tile_row + (column as i64 - x as i64) as usize];
+                if pixel != key {
+                    self.pixels[row * self.width as usize + column] = pixel;
+                }
+            }
+        }
+    }
+
     /// Lays a coverage mask (0 = untouched, 255 = full ink) at `x`, `y`.
     pub(crate) fn lay_mask(&mut self, mask: &[u8], mask_width: u32, x: i32, y: i32, ink: &Ink) {
         if mask_width == 0 {

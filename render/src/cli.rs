@@ -154,8 +154,13 @@ fn move_squares(text: &str, view: &View) -> Result<Vec<u16>, String> {
     Ok(squares)
 }
 
-/// Reads a square name (`e4`, `j10`) from the start of `text`: its index and the rest.
+/// Reads a square name (`e4`, `j10`; Gliński's `f11` on the hexagon) from the
+/// start of `text`: its index and the rest.
 fn parse_square<'a>(text: &'a str, view: &View) -> Option<(u16, &'a str)> {
+    if view.style == kodex_engine::BoardStyle::Hexagonal {
+        let (square, len) = kodex_engine::geometry::Geometry::hexagon().parse_prefix(text)?;
+        return Some((square as u16, &text[len..]));
+    }
     let mut chars = text.char_indices();
     let (_, file_char) = chars.next()?;
     if !file_char.is_ascii_lowercase() {
@@ -175,6 +180,18 @@ fn parse_square<'a>(text: &'a str, view: &View) -> Option<(u16, &'a str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn last_moves_on_the_hexagon_use_glinski_names() {
+        let mut view = board(11, 11);
+        view.style = kodex_engine::BoardStyle::Hexagonal;
+        // f1 is the bottom cell of the middle file (index 5), f11 its top (index 115);
+        // a6 is file a's top cell (axial (-5, 5): index 110); j is no file.
+        assert_eq!(move_squares("f1f11", &view), Ok(vec![5, 115]));
+        assert_eq!(move_squares("a6b7q", &view), Ok(vec![110, 111]));
+        assert!(move_squares("j1j2", &view).is_err());
+        assert!(move_squares("a7a8", &view).is_err());
+    }
 
     fn board(files: u8, ranks: u8) -> View {
         let mut view = crate::samples::start_position();

@@ -24,6 +24,7 @@ mod canvas;
 pub mod cli;
 mod deflate;
 mod encode;
+mod hex;
 mod janggi;
 mod layout;
 mod pair;

@@ -76,7 +76,7 @@ pub struct Theme {
     /// The cloud drawn on fogged squares.
     pub fog_cloud: Rgb,
     /// Piece colours per side (white, black, then the sides of four-player games).
-    pub pieces: [PieceColors; 4],
+    pub pieces: [PieceColors; 5],
     /// The mark on promoted pieces.
     pub promoted: Rgb,
     /// The ring around the side to move, the pocket count badges.
@@ -137,6 +137,11 @@ impl Theme {
                     fill: Rgb::hex(0x3f6fcf),
                     outline: dark_outline,
                     detail: Rgb::hex(0xe6edfb),
+                },
+                PieceColors {
+                    fill: Rgb::hex(0xe8c230),
+                    outline: dark_outline,
+                    detail: Rgb::hex(0x3a2f08),
                 },
             ],
             promoted: Rgb::hex(0xf08a24),

@@ -25,6 +25,9 @@ pub(crate) enum Ground {
     /// A point of a point board: which of the lines up, down, left, right leave it
     /// (bits 0–3), so edges and holes end their lines.
     Points(u8),
+    /// A flat-topped hexagonal cell of Gliński's board in one of its three
+    /// colours (0 light, 1 middle, 2 dark), on the page colour outside it.
+    Hex(u8),
 }
 
 /// Line directions of [`Ground::Points`].
@@ -196,6 +199,9 @@ impl Tiles {
         let s = self.square;
         let theme = &self.theme;
         match key {
+            TileKey::Cell(look) if matches!(look.ground, Ground::Hex(_)) => {
+                self.hex_cell(fonts, look)
+            }
             TileKey::Cell(look) => {
                 let mut pixmap = solid(s, s, self.ground_color(look));
                 if let Ground::Points(lines) = look.ground {
@@ -326,6 +332,18 @@ impl Tiles {
     fn ground_color(&self, look: CellLook) -> Rgb {
         let t = &self.theme;
         match (look.ground, look.last_move, look.marked) {
+            (Ground::Hex(0), ..) => self.ground_color(CellLook {
+                ground: Ground::Light,
+                ..look
+            }),
+            (Ground::Hex(2), ..) => self.ground_color(CellLook {
+                ground: Ground::Dark,
+                ..look
+            }),
+            (Ground::Hex(_), ..) => self.ground_color(CellLook {
+                ground: Ground::Uniform,
+                ..look
+            }),
             (Ground::Light, true, _) => t.light_last_move,
             (Ground::Light, false, true) => t.light_marked,
             (Ground::Light, false, false) => t.light,
@@ -337,6 +355,64 @@ impl Tiles {
             (Ground::Uniform, false, false) => t.uniform,
             (Ground::Points(_), false, false) => t.points,
         }
+    }
+
+    /// A hexagonal cell: [`hex_tile_width`] by one square, the hexagon (its
+    /// height one square, flat top and bottom) inset by half a pixel so the
+    /// page colour between cells draws their outlines; the page colour
+    /// elsewhere, which [`IndexedImage::blit_keyed`] leaves out.
+    fn hex_cell(&self, fonts: &Fonts, look: CellLook) -> Pixmap {
+        let s = self.square;
+        let width = hex_tile_width(s);
+        let mut pixmap = solid(width, s, self.theme.page);
+        let points = hexagon_points(
+            width as f32 / 2.0,
+            s as f32 / 2.0,
+            s as f32 / 3f32.sqrt() - 0.6,
+        );
+        paint_svg(
+            &mut pixmap,
+            &svg(
+                width,
+                s,
+                &format!(
+                    r#"<polygon points="{points}" fill="{}" shape-rendering="crispEdges"/>"#,
+                    self.ground_color(look).css()
+                ),
+            ),
+        );
+        if look.checked {
+            let glow = glow_gradient(
+                width as f32 / 2.0,
+                s as f32 / 2.0,
+                s as f32 * 0.6,
+                self.theme.check,
+            );
+            paint_svg(
+                &mut pixmap,
+                &svg(
+                    width,
+                    s,
+                    &format!(
+                        r#"{glow}<polygon points="{points}" fill="url(#g)" shape-rendering="crispEdges"/>"#
+                    ),
+                ),
+            );
+        }
+        if let Some(piece) = look.piece {
+            let paint = PixmapPaint::default();
+            let x = (width as i32 - s as i32) / 2;
+            let sprite = self.sprite(fonts, piece);
+            pixmap.draw_pixmap(
+                x,
+                0,
+                sprite.as_ref().as_ref(),
+                &paint,
+                Transform::identity(),
+                None,
+            );
+        }
+        pixmap
     }
 
     /// The lines through a point of a point board, pixel-aligned to stay crisp.
@@ -390,6 +466,27 @@ fn solid(width: u32, height: u32, color: Rgb) -> Pixmap {
     pixmap
 }
 
+/// The width of a hexagonal cell's tile for squares of `square` pixels: the
+/// hexagon's corner-to-corner width, 2 / √3 of its height.
+pub(crate) fn hex_tile_width(square: u32) -> u32 {
+    (square as f32 * 2.0 / 3f32.sqrt()).ceil() as u32
+}
+
+/// The corners of a flat-topped hexagon of circumradius `radius` round `cx`, `cy`, for SVG.
+fn hexagon_points(cx: f32, cy: f32, radius: f32) -> String {
+    (0..6)
+        .map(|k| {
+            let angle = std::f32::consts::PI / 3.0 * k as f32;
+            format!(
+                "{:.2},{:.2}",
+                cx + radius * angle.cos(),
+                cy + radius * angle.sin()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// An SVG document in pixel units.
 fn svg(width: u32, height: u32, body: &str) -> String {
     format!(
@@ -414,20 +511,27 @@ fn overlay(pixmap: &mut Pixmap, sprite: &Pixmap, opacity: f32) {
     pixmap.draw_pixmap(0, 0, sprite.as_ref(), &paint, Transform::identity(), None);
 }
 
+/// The radial gradient `#g` of the check glow, round `cx`, `cy`.
+fn glow_gradient(cx: f32, cy: f32, r: f32, color: Rgb) -> String {
+    let css = color.css();
+    format!(
+        r#"<defs><radialGradient id="g" cx="{cx}" cy="{cy}" r="{r}" gradientUnits="userSpaceOnUse">
+<stop offset="0" stop-color="{css}" stop-opacity="1"/>
+<stop offset="0.3" stop-color="{css}" stop-opacity="0.9"/>
+<stop offset="1" stop-color="{css}" stop-opacity="0"/>
+</radialGradient></defs>"#
+    )
+}
+
 /// The red glow under a king in check.
 fn check_glow(size: u32, color: Rgb) -> String {
     let c = size as f32 / 2.0;
-    let css = color.css();
     svg(
         size,
         size,
         &format!(
-            r#"<defs><radialGradient id="g" cx="{c}" cy="{c}" r="{r}" gradientUnits="userSpaceOnUse">
-<stop offset="0" stop-color="{css}" stop-opacity="1"/>
-<stop offset="0.3" stop-color="{css}" stop-opacity="0.9"/>
-<stop offset="1" stop-color="{css}" stop-opacity="0"/>
-</radialGradient></defs><rect width="{size}" height="{size}" fill="url(#g)"/>"#,
-            r = size as f32 * 0.68
+            r#"{}<rect width="{size}" height="{size}" fill="url(#g)"/>"#,
+            glow_gradient(c, c, size as f32 * 0.68, color)
         ),
     )
 }

@@ -276,6 +276,56 @@ fn four_handed_chess_is_drawn_from_each_players_seat() {
 }
 
 #[test]
+fn enochian_armies_are_drawn_in_four_colours_and_the_thrones_marked() {
+    // The four kings of Enochian chess: red h1, black a1, yellow a8, blue
+    // h8. Each is filled with its army's colour, no two alike, and the four
+    // corner thrones are marked.
+    let registry = Registry::builtin();
+    let variant = registry.get("enochian").expect("built in");
+    let view = Game::new(variant, Start::Standard)
+        .expect("the start position")
+        .view(Audience::Full);
+    let theme = Theme::default();
+    let decor = Decor {
+        bottom: Side(0),
+        names: ["Ann", "Bob", "Cid", "Dee"].map(String::from).to_vec(),
+        clocks: vec![Some("5:00".into()); 4],
+        status: None,
+        to_move: None,
+    };
+    let image = decode(&render_png(&view, &decor));
+    let mut fills = Vec::new();
+    for (king, color) in [
+        ("h1", "red"),
+        ("a1", "black"),
+        ("a8", "yellow"),
+        ("h8", "blue"),
+    ] {
+        let fill = theme.pieces[Side::from_color_name(color).expect("a colour").index()].fill;
+        let pixels = image.cell(cell(&view, &decor, king));
+        assert!(count(&pixels, fill) > 50, "{king}: the {color} king");
+        // No other army's fill on the king.
+        for other in ["red", "black", "yellow", "blue"]
+            .into_iter()
+            .filter(|&c| c != color)
+        {
+            let other_fill =
+                theme.pieces[Side::from_color_name(other).expect("a colour").index()].fill;
+            assert_eq!(count(&pixels, other_fill), 0, "{king} has {other} in it");
+        }
+        fills.push(fill);
+        let (x, y, _) = cell(&view, &decor, king);
+        let corner = image.at(x + 1, y + 1);
+        assert!(
+            corner == theme.dark_marked || corner == theme.light_marked,
+            "the throne {king} is marked"
+        );
+    }
+    fills.dedup();
+    assert_eq!(fills.len(), 4, "four different fills");
+}
+
+#[test]
 fn only_the_seat_to_move_is_marked_when_partners_share_a_side() {
     // Four seats, white to move: seat 0 or its partner seat 2 may be the one.
     let view = samples::view("10/10/10/10/10/K9");
@@ -683,6 +733,103 @@ fn a_pair_picture_is_both_boards_side_by_side_each_with_its_strips() {
         assert_eq!(pair.at(left.width + 1, y), page);
     }
     assert!(pair.width + pair.height <= MAX_WIDTH_PLUS_HEIGHT);
+}
+
+// Gliński's hexagonal board drawn from the engine's `hexagonal` variant: three
+// cell colours where Gliński has them, the page outside the hexagon, black's
+// view turned 180°.
+
+/// The start position drawn for `bottom`.
+fn hexagonal_start_image(bottom: Side) -> Decoded {
+    let registry = Registry::builtin();
+    let variant = registry.get("hexagonal").expect("hexagonal is built in");
+    let game = Game::new(variant, Start::Standard).expect("start");
+    let view = game.view(Audience::Full);
+    let decor = Decor {
+        bottom,
+        ..Decor::default()
+    };
+    decode(&render_png(&view, &decor))
+}
+
+/// The bounding box (x0, y0, x1, y1) of the pixels in the three cell colours.
+fn board_box(image: &Decoded, colours: &[Rgb]) -> (f32, f32, f32, f32) {
+    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+    for y in 0..image.height {
+        for x in 0..image.width {
+            if colours.contains(&image.pixels[(y * image.width + x) as usize]) {
+                (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+            }
+        }
+    }
+    (x0 as f32, y0 as f32, x1 as f32, y1 as f32)
+}
+
+#[test]
+fn glinski_boards_have_three_colours_on_a_hexagon_with_white_at_the_bottom() {
+    let theme = Theme::default();
+    let (light, middle, dark) = (theme.light, theme.uniform, theme.dark);
+    for bottom in [Side::WHITE, Side::BLACK] {
+        let image = hexagonal_start_image(bottom);
+        // Within Telegram's photo limits (width + height ≤ 10000, ratio ≤ 20).
+        assert!(image.width + image.height < 10_000);
+        let (x0, y0, x1, y1) = board_box(&image, &[light, middle, dark]);
+        // 11 cells high; flat-topped cells 2/√3 as wide as high, columns 3/4 of that apart.
+        let s = (y1 - y0 + 1.0) / 11.0;
+        let radius = s / 3f32.sqrt();
+        let width = x1 - x0 + 1.0;
+        assert!(
+            (width - 17.0 * radius).abs() < 4.0,
+            "{width} vs {}",
+            17.0 * radius
+        );
+        let (mx, my) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+        let flip = if bottom == Side::WHITE { 1.0 } else { -1.0 };
+        // The centre of axial (q, r), a little off centre so no piece covers the probe.
+        let probe = |q: f32, r: f32| {
+            let (dx, dy) = (1.5 * radius * q, -s * (r + q / 2.0));
+            image.at(
+                (mx + flip * dx + 0.3 * radius).round() as u32,
+                (my + flip * dy + 0.3 * s).round() as u32,
+            )
+        };
+        // Empty cells of the start position: f6 is middle; g6 (1, 0) dark; g5 (1, -1) light;
+        // e6 (-1, 1) dark; f4 (0, -2) light; f8 (0, 2) dark.
+        assert_eq!(probe(0.0, 0.0), middle, "f6");
+        assert_eq!(probe(1.0, 0.0), dark, "g6");
+        assert_eq!(probe(1.0, -1.0), light, "g5");
+        assert_eq!(probe(-1.0, 1.0), dark, "e6");
+        assert_eq!(probe(0.0, -2.0), light, "f4");
+        assert_eq!(probe(0.0, 2.0), dark, "f8");
+        // Outside the hexagon (the corners of the 11 × 11 square) is the page.
+        for (x, y) in [
+            (x0 + 2.0, y0 + 2.0),
+            (x1 - 2.0, y0 + 2.0),
+            (x0 + 2.0, y1 - 2.0),
+        ] {
+            assert_eq!(image.at(x as u32, y as u32), theme.page);
+        }
+        // White's pieces fill the lower half for white, the upper half for black.
+        let white = theme.piece_colors(0).fill;
+        let (mut lower, mut upper) = (0, 0);
+        for y in y0 as u32..=y1 as u32 {
+            for x in x0 as u32..=x1 as u32 {
+                if image.pixels[(y * image.width + x) as usize] == white {
+                    if y as f32 > my {
+                        lower += 1;
+                    } else {
+                        upper += 1;
+                    }
+                }
+            }
+        }
+        assert!(lower + upper > 0, "no white piece drawn");
+        assert_eq!(
+            bottom == Side::WHITE,
+            lower > upper,
+            "{lower} below, {upper} above"
+        );
+    }
 }
 
 #[test]

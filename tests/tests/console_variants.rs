@@ -333,6 +333,41 @@ async fn citadel_king_entering_the_opponents_citadel_draws_in_chat() {
 }
 
 #[tokio::test]
+async fn hexagonal_plays_in_chat_and_stalemate_wins() {
+    // Pawn steps in Gliński's names: e4 → e5, e7 → e6.
+    let (mut chat, id, out) = scripted("hexagonal", &["e5", "e6"]).await;
+    assert!(has(&out, "bob played e6"), "{out:#?}");
+    assert_eq!(chat.row(&id).await.move_list().len(), 2);
+    // A cell that is not on the hexagon (file j, or a7 past the a-file's six cells) is refused.
+    for bad in ["j5", "a7"] {
+        let out = chat.say(&format!("alice: /move {bad}")).await;
+        assert_eq!(chat.row(&id).await.move_list().len(), 2, "{bad}: {out:#?}");
+    }
+    // Black's lone king on a6; the queen's move d2–d8 stalemates it: white wins.
+    let fen = "k10/11/11/K10/11/11/11/3Q7/11/11/11 w - - 0 1";
+    let out = chat
+        .say(&format!("alice: /play hexagonal @bob white fen:{fen}"))
+        .await;
+    let id = game_id(&out);
+    chat.say(&format!("bob: /accept {id}")).await;
+    let out = chat.say(&format!("alice: /move Qd8 {id}")).await;
+    assert!(has(&out, "stalemate"), "{out:#?}");
+    assert_result(&chat, &id, "1-0", "stalemate").await;
+}
+
+#[tokio::test]
+async fn hexagonal_rules_in_english_and_russian() {
+    let mut chat = Chat::new("rules-hexagonal").await;
+    let out = chat.say("alice: /rules hexagonal").await;
+    assert!(has(&out, "Gliński") && has(&out, "91"), "{out:#?}");
+    let out = chat.say("alice: /rules glinski").await;
+    assert!(has(&out, "stalemating"), "{out:#?}");
+    chat.say("alice: /lang ru").await;
+    let out = chat.say("alice: /rules гексагональные").await;
+    assert!(has(&out, "Глинского") && has(&out, "пат"), "{out:#?}");
+}
+
+#[tokio::test]
 async fn tamerlane_plays_in_chat_and_a_king_in_the_opponents_citadel_draws() {
     // Typed pawns step by their square alone; the camel by its letter; the
     // black king swaps places with its pawn on g7 (once per game).

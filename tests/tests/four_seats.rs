@@ -171,25 +171,7 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
 /// going on until black-2, the second black king, is mated.
 #[tokio::test]
 async fn a_four_handed_game_with_a_captured_king() {
-    let dir = temp_dir("four-handed");
-    let mut config = Config::defaults();
-    config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
-    config.boards.dir = dir.join("boards");
-    config.boards.text = true;
-    let service = Service::open(&config, Registry::builtin(), ManualTime::new(EPOCH))
-        .await
-        .expect("service opens");
-    let mut console = Console::new(service.clone(), config.boards.dir.clone());
-    let out = console
-        .line("alice: /play fourplayer @carol vs @bob @dave 5+0 white")
-        .await;
-    let id = team_game_id(&out);
-    for who in ["bob", "carol"] {
-        let out = console.line(&format!("{who}: /accept {id}")).await;
-        assert!(has(&out, &format!("{who} takes seat")), "{out:#?}");
-    }
-    let out = console.line(&format!("dave: /accept {id}")).await;
-    assert!(has(&out, "starts"), "{out:#?}");
+    let (dir, config, service, mut console, id, out) = team_game("four-handed", "fourplayer").await;
     assert!(
         has(&out, "alice & carol (white) against bob & dave (black)"),
         "{out:#?}"
@@ -294,4 +276,130 @@ async fn a_four_handed_game_with_a_captured_king() {
     assert!(has(&out, "pass"), "{out:#?}");
     assert!(has(&out, "Qxh14"), "{out:#?}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Enochian chess through the console: red (alice), black (bob), yellow
+/// (carol) and blue (dave) take turns clockwise; red's rook checks black's
+/// king, which takes it and is taken by yellow's bishop; black's frozen army
+/// passes; blue's king, checked, must move — into another check — and red's
+/// bishop takes it: both kings of black and blue are gone.
+#[tokio::test]
+async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
+    let (dir, _config, service, mut console, id, _) = team_game("enochian", "enochian").await;
+    // Each moves only their own army: bob may not move red's pawn.
+    let out = console.line("alice: /move g3").await;
+    assert!(has(&out, "alice played g3"), "{out:#?}");
+    // The turn line names the seat's army colour.
+    assert!(has(&out, "bob (black) to move"), "{out:#?}");
+    let out = console.line("bob: /move e3").await;
+    assert!(has(&out, "not legal"), "{out:#?}");
+    let out = console.line("bob: /move Ra5").await;
+    assert!(has(&out, "carol (yellow) to move"), "{out:#?}");
+    let out = console.line("carol: /move Nb6").await;
+    assert!(has(&out, "dave (blue) to move"), "{out:#?}");
+    play_all(
+        &mut console,
+        &[
+            ("dave", "f7"),
+            ("alice", "Rd1"),
+            ("bob", "Bd2"),
+            ("carol", "Bd3"),
+            ("dave", "Kg7"),
+            ("alice", "Rxb1+"),
+            // Black's king, in check, must move: it takes the rook.
+            ("bob", "Kxb1"),
+            ("carol", "Bxb1"),
+            ("dave", "Kf6"),
+            ("alice", "Qe1"),
+        ],
+    )
+    .await;
+    // Black's king is gone: its army is frozen and bob passes.
+    let out = console.line("bob: /move Ra6").await;
+    assert!(has(&out, "not legal"), "{out:#?}");
+    let out = console.line("bob: /move pass").await;
+    assert!(has(&out, "bob played pass"), "{out:#?}");
+    play_all(
+        &mut console,
+        &[
+            ("carol", "Qd6+"),
+            ("dave", "Ke5"),
+            ("alice", "f3"),
+            ("bob", "pass"),
+            ("carol", "Nc4+"),
+        ],
+    )
+    .await;
+    // Blue's king in check must move: a rook move is refused.
+    let out = console.line("dave: /move Rh4").await;
+    assert!(has(&out, "not legal"), "{out:#?}");
+    let out = console.line("dave: /move Kf5").await;
+    assert!(has(&out, "dave played Kf5"), "{out:#?}");
+    let out = console.line("alice: /move Bxf5").await;
+    assert!(has(&out, "alice played Bxf5"), "{out:#?}");
+    let public = to(&out, "[#local]");
+    assert!(
+        public
+            .iter()
+            .any(|l| l.contains("alice & carol") && l.contains("wins")),
+        "{out:#?}"
+    );
+    let store = service.store();
+    let row = store
+        .get("console", &id)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_eq!(row.status, Status::Finished);
+    assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A console service on a fresh database and a game of `variant` for four
+/// that has started: alice (white-1) and carol (white-2) against bob
+/// (black-1) and dave (black-2). Returns the start's output last.
+async fn team_game(
+    name: &str,
+    variant: &str,
+) -> (
+    std::path::PathBuf,
+    Config,
+    Service,
+    Console,
+    String,
+    Vec<String>,
+) {
+    let dir = temp_dir(name);
+    let mut config = Config::defaults();
+    config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
+    config.boards.dir = dir.join("boards");
+    config.boards.text = true;
+    let service = Service::open(&config, Registry::builtin(), ManualTime::new(EPOCH))
+        .await
+        .expect("service opens");
+    let mut console = Console::new(service.clone(), config.boards.dir.clone());
+    let out = console
+        .line(&format!(
+            "alice: /play {variant} @carol vs @bob @dave 5+0 white"
+        ))
+        .await;
+    let id = team_game_id(&out);
+    for who in ["bob", "carol"] {
+        let out = console.line(&format!("{who}: /accept {id}")).await;
+        assert!(has(&out, &format!("{who} takes seat")), "{out:#?}");
+    }
+    let out = console.line(&format!("dave: /accept {id}")).await;
+    assert!(has(&out, "starts"), "{out:#?}");
+    (dir, config, service, console, id, out)
+}
+
+/// Plays `moves` (player, move) through the console; each must be played.
+async fn play_all(console: &mut Console, moves: &[(&str, &str)]) {
+    for (who, mv) in moves {
+        let out = console.line(&format!("{who}: /move {mv}")).await;
+        assert!(
+            has(&out, &format!("{who} played {mv}")),
+            "{who} {mv}: {out:#?}"
+        );
+    }
 }

@@ -14,7 +14,8 @@ use crate::i18n::Lang;
 use crate::store::{GameResult, GameRow, Status};
 use crate::time::Millis;
 use kodex_engine::{
-    Announcement, Audience, CheckDirection, ForcedTurn, Game, Side, SquareView, View, Visibility,
+    Announcement, Audience, CheckDirection, ForcedTurn, Game, Side, SquareView, Variant, View,
+    Visibility,
 };
 use kodex_render::Decor;
 
@@ -515,7 +516,15 @@ impl Service {
                 .arg("id", row.id.clone())
                 .arg("number", game.fullmove_number() as i64)
                 .arg("player", player.clone())
-                .arg("color", self.color_name(lang, game.side_to_move().index())),
+                .arg(
+                    "color",
+                    self.seat_color_name(
+                        lang,
+                        game.variant(),
+                        game.seat_to_move(),
+                        game.side_to_move().index(),
+                    ),
+                ),
         );
         // Four-handed chess: a mated king, a turn without a move, a king to take.
         if let Some(forced) = game.forced_turn() {
@@ -533,6 +542,30 @@ impl Service {
     /// How many seats the game has (two before its seats are filled).
     fn seat_count(&self, row: &GameRow) -> usize {
         row.seats.len().max(2)
+    }
+
+    /// The colour of `seat`'s army where the variant colours armies
+    /// (Enochian chess: red, black, yellow, blue), else of its `side`.
+    pub(crate) fn seat_color_name(
+        &self,
+        lang: Lang,
+        variant: &Variant,
+        seat: usize,
+        side: usize,
+    ) -> String {
+        match variant.definition().armies.get(seat) {
+            Some(&color) => {
+                let key = match Side(color).color_name() {
+                    "white" => "color-white",
+                    "black" => "color-black",
+                    "red" => "color-red",
+                    "yellow" => "color-yellow",
+                    _ => "color-blue",
+                };
+                self.text(lang, &Msg::new(key))
+            }
+            None => self.color_name(lang, side),
+        }
     }
 
     pub(crate) fn color_name(&self, lang: Lang, side: usize) -> String {
@@ -820,11 +853,73 @@ fn with_jump_marks(mut view: View, game: &Game, event: &Event) -> View {
     view
 }
 
+/// One cell of a text board: a piece letter (white upper case), `.` empty,
+/// `?` fogged, a space off the board.
+fn cell_char(square: SquareView) -> char {
+    match square {
+        SquareView::Absent => ' ',
+        SquareView::Empty => '.',
+        SquareView::Fog => '?',
+        // Armies of four colours keep their side's parity (red and yellow
+        // with white): see `VariantDef::armies`.
+        SquareView::Piece(piece) if piece.side.0 % 2 == 0 => piece.letter.to_ascii_uppercase(),
+        SquareView::Piece(piece) => piece.letter.to_ascii_lowercase(),
+    }
+}
+
+/// Gliński's hexagonal board as text: one line per half cell of height, each
+/// file in its own column, so a cell's neighbours sit diagonally above and
+/// below it; file letters (no j) underneath. The view's squares are axial
+/// (file = q + 5, rank = r + 5); a cell stands at height 2r + q.
+fn hex_text_board(view: &View, bottom: Side) -> String {
+    let white = bottom == Side::WHITE;
+    let files: Vec<u8> = if white {
+        (0..view.files).collect()
+    } else {
+        (0..view.files).rev().collect()
+    };
+    let heights: Vec<i32> = if white {
+        (-10..=10).rev().collect()
+    } else {
+        (-10..=10).collect()
+    };
+    let mut out = String::from("```\n");
+    for height in heights {
+        let mut line = String::new();
+        for &file in &files {
+            let q = file as i32 - 5;
+            let doubled = height - q;
+            let cell = if doubled.rem_euclid(2) == 0 && (doubled / 2).abs() <= 5 {
+                cell_char(view.at(file, (doubled / 2 + 5) as u8))
+            } else {
+                ' '
+            };
+            line.push(cell);
+            line.push(' ');
+        }
+        let line = line.trim_end();
+        if !line.is_empty() {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    let letters: Vec<String> = files
+        .iter()
+        .map(|&f| (b"abcdefghikl"[f as usize % 11] as char).to_string())
+        .collect();
+    out.push_str(&letters.join(" "));
+    out.push_str("\n```");
+    out
+}
+
 /// A monospace board: upper case for the first side, lower case for the
 /// second, `.` empty, `?` fog. Drawn from `bottom`'s seat, turned as the
 /// image is: seats 0 and 1 from south and north, seats 2 and 3 of a game of
 /// four from west and east (rows are then files, columns ranks).
 pub(crate) fn text_board(view: &View, bottom: Side) -> String {
+    if view.style == kodex_engine::BoardStyle::Hexagonal {
+        return hex_text_board(view, bottom);
+    }
     let (files, ranks) = (view.files, view.ranks);
     let seat = bottom.0 % 4;
     let turned = seat >= 2;
@@ -854,15 +949,7 @@ pub(crate) fn text_board(view: &View, bottom: Side) -> String {
         let mut line = format!("{label:>2} ");
         for column in 0..columns {
             let (file, rank) = cell_at(row, column);
-            let cell = match view.at(file, rank) {
-                SquareView::Absent => ' ',
-                SquareView::Empty => '.',
-                SquareView::Fog => '?',
-                SquareView::Piece(piece) if piece.side == Side::WHITE => {
-                    piece.letter.to_ascii_uppercase()
-                }
-                SquareView::Piece(piece) => piece.letter.to_ascii_lowercase(),
-            };
+            let cell = cell_char(view.at(file, rank));
             line.push_str(&format!("{cell:<width$}"));
         }
         // The last cell's padding goes (a missing square stays a space).
@@ -927,5 +1014,38 @@ pub(crate) fn san_in(lang: Lang, game: &Game, san: &str) -> String {
     match lang {
         Lang::Ru => game.variant().russian_san(san),
         _ => san.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kodex_engine::{Audience, Game, Registry, Start};
+
+    #[test]
+    fn hexagonal_text_board_stands_cells_by_height() {
+        let registry = Registry::builtin();
+        let game = Game::new(registry.get("hexagonal").unwrap(), Start::Standard).unwrap();
+        let view = game.view(Audience::Full);
+        let text = text_board(&view, Side::WHITE);
+        let lines: Vec<&str> = text.lines().collect();
+        // ``` + 21 half-cell heights + the file letters + ```.
+        assert_eq!(lines.len(), 24, "{text}");
+        // f11 (a black bishop) alone on top, f1 (a white bishop) alone at the bottom.
+        assert_eq!(lines[1].trim(), "b");
+        assert_eq!(lines[21].trim(), "B");
+        assert_eq!(lines[22], "a b c d e f g h i k l");
+        // 91 cells in all.
+        let cells = text
+            .chars()
+            .filter(|c| *c == '.' || c.is_ascii_alphabetic())
+            .count()
+            - 11;
+        assert_eq!(cells, 91, "{text}");
+        // Black's view is the same picture turned round.
+        let black = text_board(&view, Side::BLACK);
+        let black_lines: Vec<&str> = black.lines().collect();
+        assert_eq!(black_lines[1].trim(), "B");
+        assert_eq!(black_lines[22], "l k i h g f e d c b a");
     }
 }

@@ -240,7 +240,7 @@ impl Service {
         teams.sort_unstable();
         teams.dedup();
         let seat_line = |seat: usize| {
-            let color = self.color_name(lang, plan[seat].0);
+            let color = self.seat_color_name(lang, variant, seat, plan[seat].0);
             let player = match row.seat(seat) {
                 Some(s) if s.ready => s.user_name.clone(),
                 Some(s) => self.text(
@@ -300,7 +300,10 @@ impl Service {
                     lang,
                     &Msg::new("button-take-seat")
                         .arg("seat", (seat + 1) as i64)
-                        .arg("color", self.color_name(lang, plan[seat].0)),
+                        .arg(
+                            "color",
+                            self.seat_color_name(lang, variant, seat, plan[seat].0),
+                        ),
                 ),
                 data: crate::api::ButtonAction::TakeSeat {
                     game: row.id.clone(),

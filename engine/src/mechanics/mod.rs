@@ -26,6 +26,9 @@
 //!   opponent's (citadel chess).
 //! - `seats`: pieces owned by the seats of a side (four-handed chess): who
 //!   moves what, the command zone, passes, mated kings taken on the next move.
+//! - `king_capture`: kings taken rather than mated, frozen armies of seats
+//!   without a king, a king in check that must move, stalemate passes
+//!   (Enochian chess).
 //! - `drops` also holds the drop restrictions of whale shogi: pieces going to
 //!   hand as another type, no dolphin drop-mate, at most two dolphins a file.
 
@@ -37,6 +40,7 @@ mod compulsory;
 mod drops;
 mod extinction;
 mod house_rules;
+mod king_capture;
 pub mod palace;
 mod partner_pockets;
 mod pawn_of_pawns;

@@ -1,5 +1,7 @@
 //! Promotion only into a piece the side has lost (`promotion = "captured"`,
-//! grand chess; `promotion = "captured-start-square"`, chaturanga).
+//! grand chess; `promotion = "captured-start-square"`, chaturanga), or only
+//! once a pawn was lost (`promotion = "after-pawn-lost"`, Enochian chess,
+//! with its privileged pawn).
 
 use crate::bitboard::Bits;
 use crate::moves::Move;
@@ -10,6 +12,86 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// Whether `side` has fewer pieces of type `ty` than it started with.
     fn has_lost(&self, pos: &Position<B>, side: usize, ty: usize) -> bool {
         (pos.by_type[ty] & pos.by_side[side]).count() < self.def.start_counts[side][ty] as u32
+    }
+
+    /// Whether `side` (the pawns of `seat`, where pieces are owned by seats)
+    /// has fewer pawns than it started with.
+    fn has_lost_a_pawn(&self, pos: &Position<B>, side: usize, seat: Option<u8>) -> bool {
+        let (mut now, mut start) = (0, 0);
+        for (ty, piece) in self.def.pieces.iter().enumerate() {
+            if piece.pawn && piece.seat == seat {
+                now += (pos.by_type[ty] & pos.by_side[side]).count();
+                start += self.def.start_counts[side][ty] as u32;
+            }
+        }
+        now < start
+    }
+
+    /// The types of `seat` (all, without seats) neither royal nor pawns.
+    fn officers(&self, seat: Option<u8>) -> Vec<usize> {
+        (0..self.types())
+            .filter(|&ty| {
+                let piece = &self.def.pieces[ty];
+                piece.seat == seat && !piece.royal && !piece.pawn
+            })
+            .collect()
+    }
+
+    /// Whether `side`'s pawns of `seat` are privileged (see
+    /// [`crate::variant::VariantDef::privileged_pawn`]): the owner has a
+    /// king, one pawn and at most one queen or bishop besides.
+    pub(crate) fn privileged(&self, pos: &Position<B>, side: usize, seat: Option<u8>) -> bool {
+        if !self.def.privileged_pawn {
+            return false;
+        }
+        let (mut kings, mut pawns, mut others) = (0, 0, Vec::new());
+        for (ty, piece) in self
+            .def
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.seat == seat)
+        {
+            let n = (pos.by_type[ty] & pos.by_side[side]).count();
+            if piece.royal {
+                kings += n;
+            } else if piece.pawn {
+                pawns += n;
+            } else if n > 0 {
+                others.push((piece.san_letter, n));
+            }
+        }
+        kings == 1
+            && pawns == 1
+            && match others.as_slice() {
+                [] => true,
+                [(letter, 1)] => matches!(letter, 'q' | 'b'),
+                _ => false,
+            }
+    }
+
+    /// After a privileged pawn of `side` became a `promoted` on `to`: the
+    /// other pieces of that type turn into the pawn of their kind.
+    pub(crate) fn demote_after_privilege(
+        &self,
+        pos: &mut Position<B>,
+        side: usize,
+        promoted: usize,
+        to: usize,
+    ) {
+        let seat = self.def.pieces[promoted].seat;
+        let Some(pawn) = (0..self.types()).find(|&ty| {
+            let piece = &self.def.pieces[ty];
+            piece.pawn && piece.seat == seat && piece.promotes_to == [promoted]
+        }) else {
+            return;
+        };
+        for sq in (pos.by_type[promoted] & pos.by_side[side]).squares() {
+            if sq != to {
+                pos.remove(sq);
+                pos.put(sq, side, pawn);
+            }
+        }
     }
 
     /// The moves of a pawn of type `ty` from `base.from` into its promotion
@@ -49,6 +131,24 @@ impl<'a, B: Bits> Rules<'a, B> {
                             ..at
                         });
                     }
+                }
+            }
+            PromotionChoice::AfterPawnLost => {
+                let choices = if self.privileged(pos, side, piece.seat) {
+                    self.officers(piece.seat)
+                } else if self.has_lost_a_pawn(pos, side, piece.seat) {
+                    piece.promotes_to.clone()
+                } else {
+                    Vec::new()
+                };
+                if choices.is_empty() {
+                    push(at);
+                }
+                for p in choices {
+                    push(Move {
+                        promotion: p as u8 + 1,
+                        ..at
+                    });
                 }
             }
             PromotionChoice::CapturedStartSquare => {

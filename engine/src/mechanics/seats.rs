@@ -96,6 +96,15 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         let commanded = self.commanded(pos);
         list.retain(|m| commanded.has(m.from as usize));
+        if self.def.king_capture {
+            self.keep_king_capture_moves(pos, list);
+            let stalemate_ends =
+                self.royals(pos, us).any() && !self.in_check(pos, us) && self.partner_kingless(pos);
+            if list.is_empty() && !stalemate_ends {
+                list.push(self.pass_move(pos, commanded));
+            }
+            return;
+        }
         if list.is_empty() && !self.mate_ends_game(pos, seats) {
             list.push(self.pass_move(pos, commanded));
         }
@@ -144,11 +153,12 @@ impl<'a, B: Bits> Rules<'a, B> {
         let us = pos.side as usize;
         match legal {
             [] => None,
-            [mv] if is_pass(*mv) => Some(if self.in_check(pos, us) {
+            [mv] if is_pass(*mv) => Some(if self.in_check(pos, us) && !self.def.king_capture {
                 ForcedTurn::Mated
             } else {
                 ForcedTurn::NoMove
             }),
+            _ if self.def.king_capture => None,
             moves => {
                 let mated = self.royals(pos, 1 - us);
                 (mated.any() && moves.iter().all(|m| mated.has(m.to as usize)))

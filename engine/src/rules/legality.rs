@@ -325,7 +325,9 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         self.pseudo_moves(pos, list);
         let us = pos.side as usize;
-        if self.def.atomic && self.t.simple_attacks {
+        if self.def.king_capture {
+            // The seat rules decide (see `keep_seat_moves`).
+        } else if self.def.atomic && self.t.simple_attacks {
             self.retain_legal_atomic(pos, list);
         } else if self.def.atomic
             || !self.t.simple_attacks

@@ -33,6 +33,9 @@ impl<'a, B: Bits> Rules<'a, B> {
         pos.ep_victim = None;
         pos.halfmove = pos.halfmove.saturating_add(1);
         let pawn = self.def.pieces.get(ty).is_some_and(|p| p.pawn);
+        let privileged = self.def.privileged_pawn
+            && mv.promotion().is_some()
+            && self.privileged(pos, us, self.def.pieces[ty].seat);
         self.note_royal_leap(pos, mv);
         self.note_royal_swap(pos, mv);
         let mut exploded_at = None;
@@ -133,6 +136,12 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         if let Some(center) = exploded_at {
             self.explode(pos, center);
+        }
+        if let (true, Some(promoted)) = (privileged, mv.promotion()) {
+            self.demote_after_privilege(pos, us, promoted, to);
+        }
+        if !self.def.crossings.is_empty() && mv.kind != MoveKind::Drop {
+            self.cross(pos, to, ty);
         }
         // Castling rights: the rook must still stand there and its king must not have moved.
         if pos.castling.any() {

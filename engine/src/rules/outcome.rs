@@ -22,6 +22,7 @@ impl<'a, B: Bits> Rules<'a, B> {
             .or_else(|| self.bare_king_outcome(pos))
             .or_else(|| self.promotion_goal_outcome(pos))
             .or_else(|| self.citadel_outcome(pos))
+            .or_else(|| self.king_capture_outcome(pos))
     }
 
     /// `side`'s team wins for `reason`.

@@ -29,8 +29,13 @@ pub fn visible_squares<B: Bits>(r: &Rules<B>, pos: &Position<B>, side: usize) ->
 /// How a piece of type `ty` of `side` is drawn.
 pub(crate) fn piece_glyph(def: &VariantDef, side: usize, ty: usize, promoted: bool) -> PieceGlyph {
     let piece = &def.pieces[ty];
+    // Armies of four seats in their own colours (Enochian chess).
+    let color = match piece.seat {
+        Some(seat) if !def.armies.is_empty() => def.armies[(seat as usize - 1) * 2 + side],
+        _ => side as u8,
+    };
     PieceGlyph {
-        side: Side(side as u8),
+        side: Side(color),
         art: piece.art,
         letter: piece.san_letter.to_ascii_uppercase(),
         promoted,
