@@ -247,3 +247,20 @@ async fn the_computer_of_the_other_team_accepts_a_draw_in_a_lost_position() {
     assert_eq!(row.status, Status::Finished);
     assert_eq!(row.result, Some(GameResult::Draw));
 }
+
+/// Enochian chess: three computers and one person play it to its end
+/// (kings taken, frozen armies and passes are the engine's).
+#[tokio::test]
+async fn three_computers_and_one_person_play_enochian_chess_to_the_end() {
+    let mut chat = Chat::new("enochian-computers").await;
+    let out = chat
+        .say(
+            "alice: /play enochian computer level 1 vs computer level 2 computer level 3 5+0 white",
+        )
+        .await;
+    assert!(has(&out, "starts"), "{out:#?}");
+    let id = console_support::game_id_of_start(&out);
+    let seen = play_out(&mut chat, &id, &[(0, "alice", Person::First)], 1_500).await;
+    assert_eq!(chat.row(&id).await.status, Status::Finished);
+    assert!(seen.computer_moves > 0, "the computers played");
+}
