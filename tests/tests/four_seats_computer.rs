@@ -72,6 +72,10 @@ async fn play_out(
         }
         // The record replays: every move in it, the computer's too, is legal.
         let game = chat.position(id).await;
+        if game.outcome().is_some() {
+            // A computer's last move landed since the row was read.
+            continue;
+        }
         let seat = game.seat_to_move();
         let plies = row.move_list().len();
         if let Some(&(_, who, person)) = people.iter().find(|(s, _, _)| *s == seat) {
