@@ -3,22 +3,15 @@
 //! on entry), stalemate losing, and random games that end without a panic.
 //! Positions are made by hand; expected moves are worked out from the rules.
 
+mod common;
+
+use common::legal;
 use kodex_engine::{Game, Reason, Registry, Start, Team};
 
 fn game(fen: &str) -> Game {
     let registry = Registry::builtin();
     let variant = registry.get("tamerlane").expect("tamerlane is built in");
     Game::new(variant, Start::Fen(fen.to_string())).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn legal(game: &Game) -> Vec<String> {
-    let mut moves: Vec<String> = game
-        .legal_moves()
-        .into_iter()
-        .map(|m| game.uci(m))
-        .collect();
-    moves.sort();
-    moves
 }
 
 /// The destinations of the piece on `from`, sorted.

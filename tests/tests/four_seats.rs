@@ -152,13 +152,7 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
             .any(|l| l.contains("alice & carol (white) wins")),
         "{out:#?}"
     );
-    let row = store
-        .get("console", &id)
-        .await
-        .expect("store")
-        .expect("game");
-    assert_eq!(row.status, Status::Finished);
-    assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
+    assert_white_team_won(&service, &id).await;
     let out = console.line(&format!("dave: /pgn {id}")).await;
     assert!(has(&out, "[White \"alice & carol\"]"), "{out:#?}");
     assert!(has(&out, "[Black \"bob & dave\"]"), "{out:#?}");
@@ -264,14 +258,7 @@ async fn a_four_handed_game_with_a_captured_king() {
             .any(|l| l.contains("alice & carol (white) wins")),
         "{out:#?}"
     );
-    let store = service.store();
-    let row = store
-        .get("console", &id)
-        .await
-        .expect("store")
-        .expect("game");
-    assert_eq!(row.status, Status::Finished);
-    assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
+    assert_white_team_won(&service, &id).await;
     let out = console.line(&format!("dave: /pgn {id}")).await;
     assert!(has(&out, "pass"), "{out:#?}");
     assert!(has(&out, "Qxh14"), "{out:#?}");
@@ -344,14 +331,7 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
             .any(|l| l.contains("alice & carol") && l.contains("wins")),
         "{out:#?}"
     );
-    let store = service.store();
-    let row = store
-        .get("console", &id)
-        .await
-        .expect("store")
-        .expect("game");
-    assert_eq!(row.status, Status::Finished);
-    assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
+    assert_white_team_won(&service, &id).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -402,4 +382,16 @@ async fn play_all(console: &mut Console, moves: &[(&str, &str)]) {
             "{who} {mv}: {out:#?}"
         );
     }
+}
+
+/// Asserts that game `id` is over and the white team (alice and carol) won.
+async fn assert_white_team_won(service: &Service, id: &str) {
+    let row = service
+        .store()
+        .get("console", id)
+        .await
+        .expect("store")
+        .expect("game");
+    assert_eq!(row.status, Status::Finished);
+    assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
 }
