@@ -4,7 +4,7 @@
 //! taken rather than mated, frozen armies and stalemate passes.
 
 mod common;
-use common::{board_fen, legal, new_game, play, random_move, SplitMix};
+use common::{board_fen, legal, new_game, play, random_game_to_end};
 use kodex_engine::{ForcedTurn, Game, Reason, Registry, Start, Team};
 
 /// A FEN of the 8×8 board from `(square, letter)` pieces; the seat on turn
@@ -371,15 +371,7 @@ fn random_games(games: u64, seed: u64) {
     let variant = registry.get("enochian").expect("built in");
     let mut kings_taken = 0;
     for g in 0..games {
-        let mut rng = SplitMix(seed + g);
-        let mut game = Game::new(variant, Start::Standard).expect("start");
-        let mut plies = 0;
-        while game.outcome().is_none() {
-            let mv = random_move(&game, &mut rng);
-            game.play(mv);
-            plies += 1;
-            assert!(plies < 20_000, "game {g} does not end: {}", game.fen());
-        }
+        let game = random_game_to_end(variant, seed, g, |_, _| {});
         if game
             .outcome()
             .is_some_and(|o| o.reason == Reason::KingsTaken)

@@ -3,7 +3,7 @@
 //! next move, the game going on and ending with the side's second king.
 
 mod common;
-use common::{board_fen, legal, new_game, play, random_move, SplitMix};
+use common::{board_fen, legal, new_game, play, random_game_to_end};
 use kodex_engine::{ForcedTurn, Game, Reason, Registry, Start, Team};
 
 /// A FEN of the 14×14 cross from `(square, letter)` pieces (holes count as
@@ -272,21 +272,14 @@ fn random_games(games: u64, seed: u64) {
     let mut passes = 0;
     let mut kings_taken = 0;
     for g in 0..games {
-        let mut rng = SplitMix(seed + g);
-        let mut game = Game::new(variant, Start::Standard).expect("start");
-        let mut plies = 0;
-        while game.outcome().is_none() {
-            let mv = random_move(&game, &mut rng);
+        let game = random_game_to_end(variant, seed, g, |game, mv| {
             if game.san(mv) == "pass" {
                 passes += 1;
             }
             if game.forced_turn() == Some(ForcedTurn::TakeMatedKing) {
                 kings_taken += 1;
             }
-            game.play(mv);
-            plies += 1;
-            assert!(plies < 20_000, "game {g} does not end: {}", game.fen());
-        }
+        });
         if game
             .outcome()
             .is_some_and(|o| o.reason == Reason::Checkmate)

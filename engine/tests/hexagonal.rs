@@ -8,6 +8,9 @@
 //! (towards black). Gliński's name of a cell: file letter `abcdefghikl`[q + 5],
 //! rank counted from the file's bottom cell: r + 6 + min(q, 0).
 
+mod common;
+
+use common::SplitMix;
 use kodex_engine::{Game, Reason, Registry, Start, Team};
 use std::collections::{BTreeSet, HashMap};
 
@@ -457,21 +460,11 @@ fn stalemate_wins_for_the_stalemating_side() {
     assert!(stalemate, "the hand-made position is not a stalemate");
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// Random games from the start: the engine's legal moves equal the
 /// reference's at every ply, and every game ends or reaches the ply limit.
 #[test]
 fn random_games_match_the_reference() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = SplitMix(0x9E37_79B9_7F4A_7C15);
     let mut plies_checked = 0;
     for _ in 0..6 {
         let mut game = registry_game(Start::Standard);
@@ -487,7 +480,7 @@ fn random_games_match_the_reference() {
                 assert!(game.outcome().is_some(), "no moves, but no result");
                 break;
             }
-            let mv = moves[(rng.next() % moves.len() as u64) as usize];
+            let mv = moves[rng.below(moves.len())];
             game.play_text(&uci(mv)).unwrap();
             position = position.make(mv);
         }
@@ -498,7 +491,7 @@ fn random_games_match_the_reference() {
 /// Perft 3 of positions along random games: engine and reference agree.
 #[test]
 fn perft_of_random_positions_matches_the_reference() {
-    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let mut rng = SplitMix(0xD1B5_4A32_D192_ED03);
     for round in 0..4 {
         let mut game = registry_game(Start::Standard);
         let mut position = Reference::start();
@@ -508,7 +501,7 @@ fn perft_of_random_positions_matches_the_reference() {
                 break;
             }
             moves.sort_by_key(|&m| uci(m));
-            let mv = moves[(rng.next() % moves.len() as u64) as usize];
+            let mv = moves[rng.below(moves.len())];
             game.play_text(&uci(mv)).unwrap();
             position = position.make(mv);
         }

@@ -3,6 +3,7 @@
 use kodex_engine::{Game, Move, Registry, Start};
 
 /// The legal moves of `game` as UCI, sorted.
+#[allow(dead_code)] // Not every rule test lists moves.
 pub fn legal(game: &Game) -> Vec<String> {
     let mut moves: Vec<String> = game
         .legal_moves()
@@ -100,4 +101,27 @@ pub fn random_move(game: &Game, rng: &mut SplitMix) -> Move {
     } else {
         moves[rng.below(moves.len())]
     }
+}
+
+/// Game `g` of a batch of random games of `variant` from its start, seeded
+/// with `seed`, played to its end (it must end within 20,000 plies); `each`
+/// sees every position and the move about to be played there.
+#[allow(dead_code)] // Used by the random games of four only.
+pub fn random_game_to_end(
+    variant: &kodex_engine::Variant,
+    seed: u64,
+    g: u64,
+    mut each: impl FnMut(&Game, Move),
+) -> Game {
+    let mut rng = SplitMix(seed + g);
+    let mut game = Game::new(variant, Start::Standard).expect("start");
+    let mut plies = 0;
+    while game.outcome().is_none() {
+        let mv = random_move(&game, &mut rng);
+        each(&game, mv);
+        game.play(mv);
+        plies += 1;
+        assert!(plies < 20_000, "game {g} does not end: {}", game.fen());
+    }
+    game
 }
