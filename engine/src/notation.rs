@@ -198,8 +198,7 @@ pub fn parse<B: Bits>(
     if text.is_empty() || text.len() > MAX_MOVE_TEXT {
         return Err(MoveError::Unparseable);
     }
-    // A pass (Janggi): `pass`, `пас`, `пропуск`.
-    if matches!(text.to_lowercase().as_str(), "pass" | "пас" | "пропуск") {
+    if is_pass_word(text) {
         return legal
             .iter()
             .copied()
@@ -358,4 +357,15 @@ fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Move, 
             many.iter().map(|&m| san_body(r, m, legal)).collect(),
         )),
     }
+}
+
+/// Whether `text` is a pass (Janggi, a mated seat of four-handed chess):
+/// `pass`, `пас` or `пропуск`, in any case.
+///
+/// ```
+/// assert!(kodex_engine::notation::is_pass_word("ПАС"));
+/// assert!(!kodex_engine::notation::is_pass_word("passed"));
+/// ```
+pub fn is_pass_word(text: &str) -> bool {
+    matches!(text.to_lowercase().as_str(), "pass" | "пас" | "пропуск")
 }

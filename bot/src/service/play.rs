@@ -8,6 +8,7 @@ use super::{Ctx, Failure, Msg, Outcome, Service, MAX_MOVE_TEXT};
 const MAX_TURN_TEXT: usize = 32;
 use crate::i18n::Lang;
 use crate::store::{GameRow, Status};
+use kodex_engine::notation::is_pass_word;
 use kodex_engine::timeline::looks_like_jump;
 use kodex_engine::{Attempt, JumpError, MoveError, TurnError, Visibility};
 
@@ -237,13 +238,6 @@ pub(crate) fn looks_like_move(text: &str) -> bool {
     text.chars().count() <= 10
         && text.chars().all(allowed)
         && (text.chars().any(|c| c.is_ascii_digit()) || text.to_lowercase().starts_with("o-o"))
-}
-
-/// Whether plain chat text is a pass (`pass`, `пас`, `пропуск`: a mated or
-/// blocked seat of four-handed chess, Janggi), which has no digit but is
-/// played when typed like any move.
-fn is_pass_word(text: &str) -> bool {
-    matches!(text.to_lowercase().as_str(), "pass" | "пас" | "пропуск")
 }
 
 #[cfg(test)]
