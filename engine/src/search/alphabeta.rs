@@ -468,8 +468,20 @@ impl Searcher {
     ) -> Vec<i32> {
         let mut order = std::mem::take(&mut self.order[ply]);
         order.clear();
+        // With drops, drops that give check come right after the killers.
+        let checks = (ev.drops() && list.iter().any(|mv| mv.kind == MoveKind::Drop))
+            .then(|| drop_check_squares(board));
         for &mv in list {
-            order.push(self.order_score(ev, board, mv, tt_move, ply));
+            let mut score = self.order_score(ev, board, mv, tt_move, ply);
+            if let Some(c) = &checks {
+                if mv.kind == MoveKind::Drop
+                    && score < 998_000
+                    && c[mv.piece as usize % c.len()].has(mv.to as usize)
+                {
+                    score = 998_000;
+                }
+            }
+            order.push(score);
         }
         order
     }

@@ -21,11 +21,11 @@ pub const PAWN: i32 = 100;
 /// Bonus for a pawn by how many ranks it still has to go (index) before it promotes.
 const PAWN_TO_GO: [i16; 6] = [0, 90, 45, 20, 8, 3];
 
-/// King of the hill: bonus for the king by its steps to the nearest hill
-/// square, steep near the hill (the hill itself ends the game).
-const HILL_BY_DISTANCE: [i32; 8] = [0, 200, 90, 40, 15, 5, 0, 0];
-/// King of the hill: a king one step from a hill square the opponent does not guard.
-const HILL_OPEN: i32 = 300;
+/// King of the hill: bonus for a king with a free path of this many steps
+/// to the hill (see `Evaluator::hill_path`); one step is a threat to win
+/// that the opponent must answer at once. Longer paths measured so (with
+/// 45 and 20 for two and three steps) played worse: the king walked out early.
+const HILL_PATH: [i32; 2] = [0, 80];
 
 /// The per-variant tables of the evaluation, computed once per variant.
 #[derive(Clone, Debug)]
@@ -249,7 +249,7 @@ impl Evaluator {
             }
             if self.hill {
                 white +=
-                    self.hill_threat(rules, pos, royal, 0) - self.hill_threat(rules, pos, royal, 1);
+                    self.hill_path(rules, pos, royal, 0) - self.hill_path(rules, pos, royal, 1);
             }
         }
         let score = if us == 0 { white } else { -white };
@@ -313,12 +313,7 @@ impl Evaluator {
                 } else {
                     score += shelter.min(3) * weight / 32;
                 }
-                if self.hill {
-                    score += HILL_BY_DISTANCE
-                        .get(self.flag_distance[king] as usize)
-                        .copied()
-                        .unwrap_or(0);
-                } else if self.flag_weight > 0 {
+                if self.flag_weight > 0 {
                     let to_go = self.flag_distance[king] as i32;
                     score += (8 - to_go).max(0) * self.flag_weight;
                     if to_go == 1 {
@@ -403,9 +398,10 @@ impl Evaluator {
         self.drops
     }
 
-    /// King of the hill: a king one step from a flag square that its
-    /// opponent does not guard is about to win.
-    fn hill_threat<B: Bits>(
+    /// King of the hill: a king near the hill with a path to it, each step
+    /// one nearer, over squares the opponent does not attack, is that many
+    /// moves from winning unless stopped.
+    fn hill_path<B: Bits>(
         &self,
         rules: Rules<'_, B>,
         pos: &Position<B>,
@@ -417,21 +413,32 @@ impl Evaluator {
             return 0;
         }
         let king = kings.lowest();
-        if self.flag_distance[king] != 1 {
+        let distance = self.flag_distance[king] as usize;
+        if distance == 0 || distance >= HILL_PATH.len() {
             return 0;
         }
         let occupied = pos.occupied();
-        let open = self.neighbours[king].iter().any(|&n| {
-            let n = n as usize;
-            rules.t.flag.has(n)
-                && !pos.by_side[side].has(n)
-                && !rules.attacked(pos, n, 1 - side, occupied)
-        });
-        if open {
-            HILL_OPEN
-        } else {
-            0
+        let mut reached = B::bit(king);
+        for step in (0..distance).rev() {
+            let mut next = B::EMPTY;
+            for sq in reached.squares() {
+                for &n in &self.neighbours[sq] {
+                    let n = n as usize;
+                    if self.flag_distance[n] as usize == step
+                        && !pos.by_side[side].has(n)
+                        && !next.has(n)
+                        && !rules.attacked(pos, n, 1 - side, occupied)
+                    {
+                        next.set(n);
+                    }
+                }
+            }
+            if next.is_empty() {
+                return 0;
+            }
+            reached = next;
         }
+        HILL_PATH[distance]
     }
 
     fn non_pawn_material<B: Bits>(&self, pos: &Position<B>, side: usize) -> i32 {
