@@ -466,15 +466,15 @@ pub(crate) fn drop_checks<B: Bits>(
     let pt = &t.pieces[ty][side];
     let mut from = B::EMPTY;
     if t.leap_attack_types[side] & (1 << ty) != 0 {
-        from = from | pt.attacked_from[king];
+        from |= pt.attacked_from[king];
     }
     if let Some(m) = t.magic {
         let (orth, diag) = t.magic_attackers[side];
         if orth & (1 << ty) != 0 {
-            from = from | B::from_low_u64(m.rook(king, occupied.low_u64()));
+            from |= B::from_low_u64(m.rook(king, occupied.low_u64()));
         }
         if diag & (1 << ty) != 0 {
-            from = from | B::from_low_u64(m.bishop(king, occupied.low_u64()));
+            from |= B::from_low_u64(m.bishop(king, occupied.low_u64()));
         }
     }
     from & pt.drop_zone
