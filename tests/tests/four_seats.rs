@@ -335,6 +335,46 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A draw in a game of four on one board needs every player of the other
+/// team: one agreeing is not enough, a player asked who plays on declines,
+/// and the offerer's partner has nothing to answer.
+#[tokio::test]
+async fn a_team_draw_needs_every_player_of_the_other_team() {
+    let (dir, _config, service, mut console, id, _) = team_game("team-draw", "enochian").await;
+    let out = console.line("alice: /draw").await;
+    assert!(has(&out, "all of bob & dave agree"), "{out:#?}");
+    let out = console.line("carol: /draw").await;
+    assert!(has(&out, "already offered"), "{out:#?}");
+    let out = console.line("carol: /nodraw").await;
+    assert!(has(&out, "cannot be withdrawn"), "{out:#?}");
+    let out = console.line("bob: /draw").await;
+    assert!(has(&out, "Still to agree: dave"), "{out:#?}");
+    assert_eq!(stored(&service, &id).await.status, Status::Active);
+    // Alice, bob (who agreed) and carol play on: the offer stands.
+    play_all(
+        &mut console,
+        &[("alice", "g3"), ("bob", "Ra5"), ("carol", "Nb6")],
+    )
+    .await;
+    assert!(stored(&service, &id).await.draw_offer.is_some());
+    // Dave, asked, plays on: that declines it.
+    play_all(&mut console, &[("dave", "f7")]).await;
+    assert_eq!(stored(&service, &id).await.draw_offer, None);
+    let out = console.line("bob: /nodraw").await;
+    assert!(has(&out, "no draw offer"), "{out:#?}");
+    // Offered again, and both bob and dave agree: a draw.
+    let out = console.line("carol: /draw").await;
+    assert!(has(&out, "all of bob & dave agree"), "{out:#?}");
+    let out = console.line("dave: /draw").await;
+    assert!(has(&out, "Still to agree: bob"), "{out:#?}");
+    assert_eq!(stored(&service, &id).await.status, Status::Active);
+    let out = console.line("bob: /draw").await;
+    let finished = stored(&service, &id).await;
+    assert_eq!(finished.status, Status::Finished, "{out:#?}");
+    assert_eq!(finished.result, Some(GameResult::Draw));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A console service on a fresh database and a game of `variant` for four
 /// that has started: alice (white-1) and carol (white-2) against bob
 /// (black-1) and dave (black-2). Returns the start's output last.
@@ -384,14 +424,19 @@ async fn play_all(console: &mut Console, moves: &[(&str, &str)]) {
     }
 }
 
-/// Asserts that game `id` is over and the white team (alice and carol) won.
-async fn assert_white_team_won(service: &Service, id: &str) {
-    let row = service
+/// Game `id` as stored.
+async fn stored(service: &Service, id: &str) -> kodex_bot::store::GameRow {
+    service
         .store()
         .get("console", id)
         .await
         .expect("store")
-        .expect("game");
+        .expect("game")
+}
+
+/// Asserts that game `id` is over and the white team (alice and carol) won.
+async fn assert_white_team_won(service: &Service, id: &str) {
+    let row = stored(service, id).await;
     assert_eq!(row.status, Status::Finished);
     assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
 }
