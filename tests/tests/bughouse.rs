@@ -145,6 +145,19 @@ async fn a_piece_the_partner_captured_is_dropped_to_mate_and_the_team_wins() {
             .any(|l| l.contains("alice & dave win: checkmate on board A")),
         "{out:#?}"
     );
+    // The game-end animation shows both boards: the start, then one frame
+    // after each of the nine moves on either board.
+    let gif = last_image(&chat, &out);
+    let (width, _) = kodex_tests::image_header::image_size(&gif).expect("a GIF");
+    assert_eq!(width, pair, "both boards in the animation");
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(std::io::Cursor::new(&gif))
+        .expect("a valid GIF");
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("a valid frame").is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 10);
     // The game ended on both boards, for the teams.
     assert_team_won(&chat, [&a, &b], 0).await;
     let out = chat.say("carol: e5").await;
