@@ -226,6 +226,24 @@ async fn a_flag_on_one_board_ends_both_and_resigning_is_for_the_team() {
     assert_team_won(&chat, [&a, &b], 0).await;
 }
 
+/// Both boards' flags fell before the bot looked (a pause, a restart): the
+/// flag that fell first decides, whatever order the boards are read in.
+#[tokio::test]
+async fn of_two_flags_fallen_at_once_the_first_decides() {
+    let mut chat = Chat::new("bughouse-two-flags").await;
+    let (a, b) = bughouse(&mut chat, "1+0").await;
+    // Carol's clock on board B ran from the start; dave's from her move.
+    chat.advance(5_000).await;
+    chat.say("carol: e4").await;
+    chat.advance(10_000).await;
+    chat.say("alice: e4").await;
+    // Dave's flag fell at 65 s, bob's at 75 s; the bot looks at 80 s.
+    let out = chat.advance(65_000).await;
+    assert!(has(&out, "dave ran out of time on board B"), "{out:#?}");
+    assert!(!has(&out, "bob ran out of time"), "{out:#?}");
+    assert_team_won(&chat, [&a, &b], 1).await;
+}
+
 #[tokio::test]
 async fn a_restart_resumes_both_boards_and_their_clocks() {
     let mut chat = Chat::new("bughouse-restart").await;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use kodex_bot::api::Platform;
 use kodex_bot::config::Config;
-use kodex_bot::store::{GameResult, GameRow};
+use kodex_bot::store::{GameResult, GameRow, Status};
 use kodex_bot::telegram::run;
 use kodex_bot::time::ManualTime;
 use kodex_bot::Service;
@@ -1384,6 +1384,74 @@ async fn a_bughouse_game_is_played_to_a_drop_mate_with_both_boards_in_every_phot
     for row in [&board_a, &board_b] {
         assert_eq!(row.result, Some(GameResult::Win { team: 0 }), "{}", row.id);
     }
+}
+
+/// Bughouse in a group on a one-minute clock: bob's flag on board A ends
+/// board B too, for the teams, and the group sees it with both boards.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_on_one_bughouse_board_ends_both_boards_in_the_group() {
+    let harness = start("bughouse-flag", true).await;
+    let fake = &harness.fake;
+    fake.add_person(DAVE, "dave", "en", true);
+    let (game, at) = seats_taken_by_keyboard(fake, "/play bughouse 1+0 white", 0).await;
+    let (mut at, start) = fake
+        .wait_for(at, "the start", |call| {
+            call.delivered_to(GROUP) && is_board(call) && call.text().contains("Bughouse game")
+        })
+        .await;
+    let pair = photo_width(&start);
+    // Bob's clock on board A starts 10 s before dave's on board B.
+    for (person, mv, told) in [
+        (ALICE, "e4", "alice played e4"),
+        (CAROL, "e4", "carol played e4"),
+    ] {
+        fake.say(GROUP, person, mv);
+        let (next, _) = fake
+            .wait_for(at + 1, told, |call| {
+                call.delivered_to(GROUP) && call.text().contains(told)
+            })
+            .await;
+        at = next;
+        if person == ALICE {
+            harness.time.advance(10_000);
+        }
+    }
+    // A minute after alice's move: bob's flag falls, dave has 9 s left.
+    harness.time.advance(51_000);
+    harness.service.tick().await;
+    let (at, flag) = fake
+        .wait_for(at + 1, "the flag", |call| {
+            call.delivered_to(GROUP)
+                && is_board(call)
+                && call.text().contains("ran out of time on board A")
+        })
+        .await;
+    assert!(
+        flag.text().contains("@alice & @dave win"),
+        "{}",
+        flag.text()
+    );
+    assert_eq!(photo_width(&flag), pair, "both boards");
+    let board_a = stored(&harness, &game).await;
+    let board_b = stored(&harness, board_a.linked_id.as_deref().expect("board B")).await;
+    for row in [&board_a, &board_b] {
+        assert_eq!(row.status, Status::Finished, "{}", row.id);
+        assert_eq!(row.result, Some(GameResult::Win { team: 0 }), "{}", row.id);
+    }
+    // Dave's board is over too: his move is not played.
+    fake.say(GROUP, DAVE, "/move e5");
+    fake.wait_for(at + 1, "the refusal", |call| {
+        call.delivered_to(GROUP) || call.delivered_to(DAVE)
+    })
+    .await;
+    assert!(
+        !fake
+            .calls()
+            .iter()
+            .any(|call| call.text().contains("dave played")),
+        "{}",
+        fake.describe_calls()
+    );
 }
 
 /// Four-handed chess in a group: four people take the seats with the inline
