@@ -66,7 +66,7 @@ button-accept = Accept
 button-decline = Decline
 
 ## Playing
-game-started = Game { $id } starts: { $variant }, { $white } (white) against { $black } (black), clock: { $clock }.
+game-started = Game { $id } starts: { $variant }, { $white } ({ $white_color }) against { $black } ({ $black_color }), clock: { $clock }.
 chess960-position = Start position number { $number }.
 fog-started = Fog of war: send your moves to me in a private chat; each of you gets your own board there.
 turn = { $id } · move { $number } · { $player } ({ $color }) to move

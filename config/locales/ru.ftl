@@ -66,7 +66,7 @@ button-accept = Принять
 button-decline = Отклонить
 
 ## Игра
-game-started = Партия { $id } началась: { $variant }, { $white } (белые) против { $black } (чёрные), контроль: { $clock }.
+game-started = Партия { $id } началась: { $variant }, { $white } ({ $white_color }) против { $black } ({ $black_color }), контроль: { $clock }.
 chess960-position = Начальная позиция номер { $number }.
 fog-started = Туман войны: присылайте ходы мне в личный чат; там же каждый получает свою доску.
 turn = { $id } · ход { $number } · ходит { $player } ({ $color })

@@ -272,7 +272,15 @@ async fn a_four_handed_game_with_a_captured_king() {
 /// bishop takes it: both kings of black and blue are gone.
 #[tokio::test]
 async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
-    let (dir, _config, service, mut console, id, _) = team_game("enochian", "enochian").await;
+    let (dir, _config, service, mut console, id, start) = team_game("enochian", "enochian").await;
+    // The teams are named by their armies' colours.
+    assert!(
+        has(
+            &start,
+            "alice & carol (red & yellow) against bob & dave (black & blue)"
+        ),
+        "{start:#?}"
+    );
     // Each moves only their own army: bob may not move red's pawn.
     let out = console.line("alice: /move g3").await;
     assert!(has(&out, "alice played g3"), "{out:#?}");
