@@ -736,6 +736,166 @@ async fn a_game_against_the_computer_in_a_group() {
     }
 }
 
+/// Whole games against the computer in a group, to their end: chess,
+/// fog of war (alice moves in her private chat; the group never hears the
+/// computer's moves) and battle chess (alice sets up with the private
+/// board's keyboard, the computer on its own). Alice plays seeded random
+/// legal moves; the computer (level 4) wins, the game ends by the rules,
+/// or alice resigns after sixty moves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn whole_games_against_the_computer_in_a_group_end() {
+    for variant in ["chess", "fogofwar", "battle"] {
+        let harness = start(&format!("computer-{variant}"), true).await;
+        let fake = &harness.fake;
+        fake.say(
+            GROUP,
+            ALICE,
+            &format!("/play {variant} computer level 4 white"),
+        );
+        let (_, started) = fake
+            .wait_for(0, "the start", |call| {
+                call.delivered_to(GROUP)
+                    && (call.text().contains("starts") || call.text().contains("set up"))
+            })
+            .await;
+        let game = started
+            .text()
+            .split_whitespace()
+            .skip_while(|word| *word != "Game")
+            .nth(1)
+            .expect("the game id")
+            .trim_end_matches(':')
+            .to_owned();
+        if variant == "battle" {
+            let (at, board) = fake
+                .wait_for(0, "the private setup board", |call| {
+                    call.delivered_to(ALICE) && is_board(call)
+                })
+                .await;
+            let message = board.message_id.expect("the board's message id");
+            fake.press(ALICE, ALICE, message, &format!("sr:{game}"));
+            let (_, placed) = fake
+                .wait_for(at + 1, "the random setup", |call| {
+                    call.delivered_to(ALICE) && call.text().contains("random setup was placed")
+                })
+                .await;
+            let message = placed.message_id.expect("the answer's message id");
+            fake.press(ALICE, ALICE, message, &format!("sy:{game}"));
+        }
+        let hidden = variant == "fogofwar";
+        let mut rng = fastrand::Rng::with_seed(7);
+        let mut row = stored(&harness, &game).await;
+        // Alice plays on for sixty moves at most, then resigns.
+        for _ in 0..60 {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+            // Wait for alice's turn (white: an even number of moves) or the end.
+            while !row.status.is_over()
+                && (row.start_fen.is_none() || row.move_list().len() % 2 == 1)
+            {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "{variant}: the computer never answered: {}",
+                    fake.describe_calls()
+                );
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                row = stored(&harness, &game).await;
+            }
+            if row.status.is_over() {
+                break;
+            }
+            let variant_def = harness
+                .service
+                .registry()
+                .get(&row.variant)
+                .expect("the variant")
+                .clone();
+            let position = kodex_engine::Game::replay(
+                &variant_def,
+                row.start_fen.as_deref().unwrap_or(""),
+                &row.move_list(),
+            )
+            .expect("the game replays");
+            let moves = position.legal_moves();
+            let mv = position.uci(moves[rng.usize(..moves.len())]);
+            let chat = if hidden { ALICE } else { GROUP };
+            let before = row.move_list().len();
+            fake.say(chat, ALICE, &mv);
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+            while row.move_list().len() == before && !row.status.is_over() {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "{variant}: {mv} was not played: {}",
+                    fake.describe_calls()
+                );
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                row = stored(&harness, &game).await;
+            }
+        }
+        if !row.status.is_over() {
+            fake.say(GROUP, ALICE, "/resign");
+            let (_, question) = fake
+                .wait_for(0, "the resign question", |call| {
+                    call.button_data().iter().any(|d| d.starts_with("rsg:"))
+                })
+                .await;
+            let resign = question
+                .button_data()
+                .into_iter()
+                .find(|d| d.starts_with("rsg:"))
+                .expect("the resign button");
+            let on = question.message_id.expect("the question's message id");
+            let chat = question.chat_id().unwrap_or(GROUP);
+            fake.press(chat, ALICE, on, &resign);
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+            while !row.status.is_over() {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "{variant}: not resigned"
+                );
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                row = stored(&harness, &game).await;
+            }
+        }
+        assert!(row.result.is_some(), "{variant}");
+        let told = format!("{game}: ");
+        fake.wait_for(0, "the result in the group", |call| {
+            call.delivered_to(GROUP) && call.text().contains(&told) && call.text().contains(" — ")
+        })
+        .await;
+        let group: Vec<String> = fake
+            .calls()
+            .iter()
+            .filter(|call| call.delivered_to(GROUP))
+            .map(|call| call.text().to_owned())
+            .collect();
+        let computer_moves = group
+            .iter()
+            .filter(|t| t.contains("Kodex L4 played"))
+            .count();
+        if hidden {
+            assert_eq!(
+                computer_moves, 0,
+                "{variant}: the group heard a hidden move"
+            );
+        } else {
+            assert!(
+                computer_moves > 0,
+                "{variant}: the group heard the computer: {} {:?} {:?}\n{}",
+                row.moves,
+                row.result,
+                row.reason,
+                fake.describe_calls()
+            );
+        }
+        if variant == "battle" {
+            assert!(
+                group.iter().any(|t| t.contains("both setups are revealed")),
+                "{variant}"
+            );
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_time_travel_game_with_a_jump_each_in_a_group() {
     let harness = start("timetravel", true).await;
