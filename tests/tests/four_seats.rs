@@ -349,14 +349,16 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
 #[tokio::test]
 async fn a_team_draw_needs_every_player_of_the_other_team() {
     let (dir, _config, service, mut console, id, _) = team_game("team-draw", "enochian").await;
-    let out = console.line("alice: /draw").await;
-    assert!(has(&out, "all of bob & dave agree"), "{out:#?}");
-    let out = console.line("carol: /draw").await;
-    assert!(has(&out, "already offered"), "{out:#?}");
-    let out = console.line("carol: /nodraw").await;
-    assert!(has(&out, "cannot be withdrawn"), "{out:#?}");
-    let out = console.line("bob: /draw").await;
-    assert!(has(&out, "Still to agree: dave"), "{out:#?}");
+    answers(
+        &mut console,
+        &[
+            ("alice: /draw", "all of bob & dave agree"),
+            ("carol: /draw", "already offered"),
+            ("carol: /nodraw", "cannot be withdrawn"),
+            ("bob: /draw", "Still to agree: dave"),
+        ],
+    )
+    .await;
     assert_eq!(stored(&service, &id).await.status, Status::Active);
     // Alice, bob (who agreed) and carol play on: the offer stands.
     play_all(
@@ -368,13 +370,16 @@ async fn a_team_draw_needs_every_player_of_the_other_team() {
     // Dave, asked, plays on: that declines it.
     play_all(&mut console, &[("dave", "f7")]).await;
     assert_eq!(stored(&service, &id).await.draw_offer, None);
-    let out = console.line("bob: /nodraw").await;
-    assert!(has(&out, "no draw offer"), "{out:#?}");
     // Offered again, and both bob and dave agree: a draw.
-    let out = console.line("carol: /draw").await;
-    assert!(has(&out, "all of bob & dave agree"), "{out:#?}");
-    let out = console.line("dave: /draw").await;
-    assert!(has(&out, "Still to agree: bob"), "{out:#?}");
+    answers(
+        &mut console,
+        &[
+            ("bob: /nodraw", "no draw offer"),
+            ("carol: /draw", "all of bob & dave agree"),
+            ("dave: /draw", "Still to agree: bob"),
+        ],
+    )
+    .await;
     assert_eq!(stored(&service, &id).await.status, Status::Active);
     let out = console.line("bob: /draw").await;
     let finished = stored(&service, &id).await;
@@ -429,6 +434,14 @@ async fn play_all(console: &mut Console, moves: &[(&str, &str)]) {
             has(&out, &format!("{who} played {mv}")),
             "{who} {mv}: {out:#?}"
         );
+    }
+}
+
+/// Says each line through the console; each answer must contain its text.
+async fn answers(console: &mut Console, lines: &[(&str, &str)]) {
+    for (line, expected) in lines {
+        let out = console.line(line).await;
+        assert!(has(&out, expected), "{line}: {out:#?}");
     }
 }
 

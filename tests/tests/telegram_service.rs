@@ -84,6 +84,28 @@ async fn stored(harness: &Harness, game: &str) -> GameRow {
         .expect("the game exists")
 }
 
+/// Game `game` as stored once `done` says so (polled; at most 30 s).
+async fn row_when(
+    harness: &Harness,
+    game: &str,
+    what: &str,
+    done: impl Fn(&GameRow) -> bool,
+) -> GameRow {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let row = stored(harness, game).await;
+        if done(&row) {
+            return row;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "never happened: {what}\n{}",
+            harness.fake.describe_calls()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
 /// Who plays white in a game between Alice and Bob.
 fn white_of(row: &GameRow) -> i64 {
     if row.player_id(0) == Some(&*ALICE.to_string()) {
@@ -585,16 +607,7 @@ async fn a_battle_game_is_set_up_with_the_inline_keyboard_of_the_private_board()
                 format!("board:{game}"),
             ]
         );
-        let message = board.message_id.expect("the board's message id");
-        fake.press(player, player, message, &format!("sr:{game}"));
-        let (at, placed) = fake
-            .wait_for(at + 1, "the random setup", |call| {
-                call.delivered_to(player) && call.text().contains("random setup was placed")
-            })
-            .await;
-        assert!(placed.text().contains("is complete"), "{}", placed.text());
-        let message = placed.message_id.expect("the answer's message id");
-        fake.press(player, player, message, &format!("sy:{game}"));
+        let at = set_up_at_random_and_ready(fake, player, &game, &board, at).await;
         fake.wait_for(at + 1, "ready", |call| {
             call.delivered_to(GROUP) && call.text().contains("is ready")
         })
@@ -607,6 +620,29 @@ async fn a_battle_game_is_set_up_with_the_inline_keyboard_of_the_private_board()
     let row = stored(&harness, &game).await;
     assert!(row.start_fen.is_some(), "play started");
     assert!(row.seats.iter().all(|seat| seat.ready));
+}
+
+/// Presses "random setup" under `player`'s private setup `board` of
+/// `game` (sent at call `at`), then "ready" under the answer; returns the
+/// answer's call index.
+async fn set_up_at_random_and_ready(
+    fake: &FakeTelegram,
+    player: i64,
+    game: &str,
+    board: &Call,
+    at: usize,
+) -> usize {
+    let message = board.message_id.expect("the board's message id");
+    fake.press(player, player, message, &format!("sr:{game}"));
+    let (at, placed) = fake
+        .wait_for(at + 1, "the random setup", |call| {
+            call.delivered_to(player) && call.text().contains("random setup was placed")
+        })
+        .await;
+    assert!(placed.text().contains("is complete"), "{}", placed.text());
+    let message = placed.message_id.expect("the answer's message id");
+    fake.press(player, player, message, &format!("sy:{game}"));
+    at
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -772,34 +808,18 @@ async fn whole_games_against_the_computer_in_a_group_end() {
                     call.delivered_to(ALICE) && is_board(call)
                 })
                 .await;
-            let message = board.message_id.expect("the board's message id");
-            fake.press(ALICE, ALICE, message, &format!("sr:{game}"));
-            let (_, placed) = fake
-                .wait_for(at + 1, "the random setup", |call| {
-                    call.delivered_to(ALICE) && call.text().contains("random setup was placed")
-                })
-                .await;
-            let message = placed.message_id.expect("the answer's message id");
-            fake.press(ALICE, ALICE, message, &format!("sy:{game}"));
+            set_up_at_random_and_ready(fake, ALICE, &game, &board, at).await;
         }
         let hidden = variant == "fogofwar";
         let mut rng = fastrand::Rng::with_seed(7);
         let mut row = stored(&harness, &game).await;
         // Alice plays on for sixty moves at most, then resigns.
         for _ in 0..60 {
-            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
             // Wait for alice's turn (white: an even number of moves) or the end.
-            while !row.status.is_over()
-                && (row.start_fen.is_none() || row.move_list().len() % 2 == 1)
-            {
-                assert!(
-                    std::time::Instant::now() < deadline,
-                    "{variant}: the computer never answered: {}",
-                    fake.describe_calls()
-                );
-                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-                row = stored(&harness, &game).await;
-            }
+            row = row_when(&harness, &game, "the computer's answer", |row| {
+                row.status.is_over() || (row.start_fen.is_some() && row.move_list().len() % 2 == 0)
+            })
+            .await;
             if row.status.is_over() {
                 break;
             }
@@ -820,16 +840,10 @@ async fn whole_games_against_the_computer_in_a_group_end() {
             let chat = if hidden { ALICE } else { GROUP };
             let before = row.move_list().len();
             fake.say(chat, ALICE, &mv);
-            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-            while row.move_list().len() == before && !row.status.is_over() {
-                assert!(
-                    std::time::Instant::now() < deadline,
-                    "{variant}: {mv} was not played: {}",
-                    fake.describe_calls()
-                );
-                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-                row = stored(&harness, &game).await;
-            }
+            row = row_when(&harness, &game, &mv, |row| {
+                row.move_list().len() != before || row.status.is_over()
+            })
+            .await;
         }
         if !row.status.is_over() {
             fake.say(GROUP, ALICE, "/resign");
@@ -846,15 +860,10 @@ async fn whole_games_against_the_computer_in_a_group_end() {
             let on = question.message_id.expect("the question's message id");
             let chat = question.chat_id().unwrap_or(GROUP);
             fake.press(chat, ALICE, on, &resign);
-            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-            while !row.status.is_over() {
-                assert!(
-                    std::time::Instant::now() < deadline,
-                    "{variant}: not resigned"
-                );
-                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-                row = stored(&harness, &game).await;
-            }
+            row = row_when(&harness, &game, "the resignation", |row| {
+                row.status.is_over()
+            })
+            .await;
         }
         assert!(row.result.is_some(), "{variant}");
         let told = format!("{game}: ");
