@@ -358,7 +358,7 @@ impl Evaluator {
         for &n in &self.neighbours[king] {
             let n = n as usize;
             if !pos.by_side[side].has(n) && rules.attacked(pos, n, them, occupied) {
-                units += 150;
+                units += 200;
             }
         }
         let held: i32 = (0..self.values.len())
@@ -380,7 +380,7 @@ impl Evaluator {
                 let weight = 250 + self.values[ty].min(900) / 2;
                 units += if safe { weight } else { weight / 4 };
             }
-            units += 40 * held.min(12);
+            units += 60 * held.min(12);
         }
         if units <= 100 {
             return 0;
