@@ -1,8 +1,10 @@
 //! The search: iterative deepening over a principal-variation alpha-beta
-//! (negamax) with a quiescence search, a transposition table, null-move
-//! pruning, late-move reductions, check extensions, and move ordering by the
-//! table's move, captures (most valuable victim, least valuable attacker),
-//! killers and history. Ends of the game come from the rules' own outcome,
+//! (negamax) with a quiescence search (captures, plus checking drops where
+//! the variant has drops and a king's step onto the hill in king of the
+//! hill), a transposition table, null-move pruning, late-move reductions
+//! (never of checks where pieces come back as drops), check extensions, and
+//! move ordering by the table's move, captures (most valuable victim, least
+//! valuable attacker), killers, checking drops and history. Ends of the game come from the rules' own outcome,
 //! so every variant's wins and losses score as mates.
 
 use super::board::{Board, SearchBoard};
