@@ -700,6 +700,13 @@ impl Game {
         let chess960 = self.variant.0.chess960;
         with_state!(self, _s, r => notation::uci(&r, mv.0, chess960))
     }
+    /// A legal move from square to square as people type it: UCI but for
+    /// the variant's own file letters (`k1` where UCI says `j1` in
+    /// four-handed chess).
+    pub fn coordinates(&self, mv: Move) -> String {
+        let chess960 = self.variant.0.chess960;
+        with_state!(self, _s, r => notation::coordinates_for_people(&r, mv.0, chess960))
+    }
     /// A legal move in SAN, with `+`/`#`.
     pub fn san(&self, mv: Move) -> String {
         with_state!(self, s, r => notation::san(&r, s.current(), mv.0, &s.legal))

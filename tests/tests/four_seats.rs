@@ -173,12 +173,12 @@ async fn a_four_handed_game_with_a_captured_king() {
 
     // Each player's board is drawn from their own seat: their own back rank
     // at the bottom (white-2 on the left edge, file a; black-2 on the right,
-    // file n), the queen where ordinary chess has it.
+    // file o), the queen where ordinary chess has it.
     for (who, bottom_row) in [
         ("alice", " 1       R N B Q K B N R"),
         ("bob", "14       r n b k q b n r"),
         ("carol", " a          R  N  B  Q  K  B  N  R"),
-        ("dave", " n          r  n  b  k  q  b  n  r"),
+        ("dave", " o          r  n  b  k  q  b  n  r"),
     ] {
         let out = console.line(&format!("{who}: /board {id}")).await;
         assert!(
@@ -193,9 +193,9 @@ async fn a_four_handed_game_with_a_captured_king() {
         ("alice", "h3"),
         ("bob", "i12"),
         ("carol", "d7"),
-        ("dave", "l4"),
-        ("alice", "Qk5"),
-        ("bob", "j11"),
+        ("dave", "m4"),
+        ("alice", "Ql5"),
+        ("bob", "k11"),
     ] {
         let out = console.line(&format!("{who}: /move {mv}")).await;
         assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
@@ -206,11 +206,11 @@ async fn a_four_handed_game_with_a_captured_king() {
     assert!(has(&out, "ambiguous"), "{out:#?}");
     let out = console.line("carol: /move Qad5").await;
     assert!(has(&out, "carol played Qad5"), "{out:#?}");
-    let out = console.line("dave: /move l6").await;
-    assert!(has(&out, "dave played l6"), "{out:#?}");
+    let out = console.line("dave: /move m6").await;
+    assert!(has(&out, "dave played m6"), "{out:#?}");
     // Alice mates bob's king; bob can only pass.
-    let out = console.line("alice: /move Qk11").await;
-    assert!(has(&out, "alice played Qk11#"), "{out:#?}");
+    let out = console.line("alice: /move Ql11").await;
+    assert!(has(&out, "alice played Ql11#"), "{out:#?}");
     assert!(
         has(&out, "bob's king is checkmated: send “pass”"),
         "{out:#?}"
@@ -235,6 +235,7 @@ async fn a_four_handed_game_with_a_captured_king() {
         assert_eq!(row.status, Status::Active, "one black king is left");
         row
     };
+    // The record keeps UCI's letters (files by index): people's l11 is UCI k11.
     assert!(position.move_list().contains(&"k11h14"));
     // A restart replays the record, the pass and the taken king included.
     drop(console);
@@ -244,13 +245,13 @@ async fn a_four_handed_game_with_a_captured_king() {
         .expect("service opens again");
     let mut console = Console::new(service.clone(), config.boards.dir.clone());
     // The game goes on; bob, without a king, plays his pawns.
-    for (who, mv) in [("dave", "l11"), ("alice", "Kh2"), ("bob", "g12")] {
+    for (who, mv) in [("dave", "m11"), ("alice", "Kh2"), ("bob", "g12")] {
         let out = console.line(&format!("{who}: /move {mv}")).await;
         assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
     }
     // Carol mates dave: the second black king, and the white team wins.
-    let out = console.line("carol: /move Ql5").await;
-    assert!(has(&out, "carol played Ql5#"), "{out:#?}");
+    let out = console.line("carol: /move Qm5").await;
+    assert!(has(&out, "carol played Qm5#"), "{out:#?}");
     let public = to(&out, "[#local]");
     assert!(
         public

@@ -37,12 +37,9 @@ fn choose(game: &Game, person: Person) -> String {
         }
     };
     let mv = mv.expect("a person on turn has a move");
-    // UCI: the SAN of two pawns of partners reaching one square from two
-    // directions is not told apart (`j10`), a known gap of the notation.
-    match game.san(mv).as_str() {
-        "pass" => "pass".to_owned(),
-        _ => game.uci(mv),
-    }
+    // People type SAN: partners' pawns reaching one square from two
+    // directions name their origin (`d10-e10`), so it reads back.
+    game.san(mv)
 }
 
 /// What a played-out game showed about the computer's turns.

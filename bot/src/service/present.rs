@@ -935,7 +935,7 @@ pub(crate) fn text_board(view: &View, bottom: Side) -> String {
         2 => (files - 1 - row, ranks - 1 - column),
         _ => (row, column),
     };
-    let file_letter = |file: u8| ((b'a' + file) as char).to_string();
+    let file_letter = |file: u8| view.file_letter(file).to_string();
     // Two-digit rank numbers under the columns need wider cells.
     let width = if turned { 3 } else { 2 };
     let mut out = String::from("```\n");
