@@ -822,6 +822,16 @@ impl Game {
         let first = with_state!(self, s, _r => s.positions[0].side as usize);
         (first + self.history.len()) % seats
     }
+    /// The pass, where it is the only legal move of the seat on turn (a
+    /// mated or stalemated player of a game of four): nothing to choose, so
+    /// the service plays it at once. `None` where the seat has another move
+    /// (Janggi's pass is a choice) or the game is over.
+    pub fn forced_pass(&self) -> Option<Move> {
+        with_state!(self, s, _r => match s.legal.as_slice() {
+            [only] if crate::mechanics::palace::is_pass(*only) => Some(Move(*only)),
+            _ => None,
+        })
+    }
     /// What the seat on turn is left to do by the rules of pieces owned by
     /// seats (four-handed chess): pass, or take a mated king. `None` in an
     /// ordinary turn and in every other variant.

@@ -456,7 +456,10 @@ fn a_pawn_stands_anywhere_but_on_its_own_promotion_edge() {
 
 /// The SAN of every legal move of `game`.
 fn all_sans(game: &Game) -> Vec<String> {
-    game.legal_moves().into_iter().map(|m| game.san(m)).collect()
+    game.legal_moves()
+        .into_iter()
+        .map(|m| game.san(m))
+        .collect()
 }
 
 #[test]

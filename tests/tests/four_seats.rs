@@ -159,6 +159,17 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The first moves of a short four-handed game: alice's queen goes to l5,
+/// from where it mates bob's king on l11 two moves later.
+const OPENING: [(&str, &str); 6] = [
+    ("alice", "h3"),
+    ("bob", "i12"),
+    ("carol", "d7"),
+    ("dave", "m4"),
+    ("alice", "Ql5"),
+    ("bob", "k11"),
+];
+
 /// Four-handed chess through the console: four people, the seed's turn
 /// order, each board turned to its player's seat, partners sharing the
 /// centre, black-1's mated king taken on the next move, and the game
@@ -189,14 +200,7 @@ async fn a_four_handed_game_with_a_captured_king() {
 
     // Seat order white-1, black-1, white-2, black-2; carol (white-2) moves
     // her own pawns to the right.
-    for (who, mv) in [
-        ("alice", "h3"),
-        ("bob", "i12"),
-        ("carol", "d7"),
-        ("dave", "m4"),
-        ("alice", "Ql5"),
-        ("bob", "k11"),
-    ] {
+    for (who, mv) in OPENING {
         let out = console.line(&format!("{who}: /move {mv}")).await;
         assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
     }
@@ -208,18 +212,18 @@ async fn a_four_handed_game_with_a_captured_king() {
     assert!(has(&out, "carol played Qad5"), "{out:#?}");
     let out = console.line("dave: /move m6").await;
     assert!(has(&out, "dave played m6"), "{out:#?}");
-    // Alice mates bob's king; bob can only pass.
+    // Alice mates bob's king; bob's only move is the pass, which the
+    // service plays for him at once: carol is to move.
     let out = console.line("alice: /move Ql11").await;
     assert!(has(&out, "alice played Ql11#"), "{out:#?}");
     assert!(
-        has(&out, "bob's king is checkmated: send “pass”"),
+        has(&out, "bob (black) is checkmated and passes"),
         "{out:#?}"
     );
-    let out = console.line("bob: /move g12").await;
-    assert!(has(&out, "not legal"), "{out:#?}");
-    let out = console.line("bob: /move pass").await;
-    assert!(has(&out, "bob played pass"), "{out:#?}");
+    assert!(has(&out, "carol (white) to move"), "{out:#?}");
     assert!(has(&out, "carol must capture the mated king"), "{out:#?}");
+    let out = console.line("bob: /move pass").await;
+    assert!(has(&out, "not your turn"), "{out:#?}");
     // Carol must take the mated king, with alice's queen.
     let out = console.line("carol: /move b8c8").await;
     assert!(has(&out, "not legal"), "{out:#?}");
@@ -237,6 +241,12 @@ async fn a_four_handed_game_with_a_captured_king() {
     };
     // The record keeps UCI's letters (files by index): people's l11 is UCI k11.
     assert!(position.move_list().contains(&"k11h14"));
+    // The pass is in the record like any move.
+    assert!(
+        position.move_list().contains(&"h14h14"),
+        "{:?}",
+        position.moves
+    );
     // A restart replays the record, the pass and the taken king included.
     drop(console);
     drop(service);
@@ -298,22 +308,22 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
             ("bob", "Kxb1"),
             ("carol", "Bxb1"),
             ("dave", "Kf6"),
-            ("alice", "Qe1"),
         ],
     )
     .await;
-    // Black's king is gone: its army is frozen and bob passes.
+    // Black's king is gone: its army is frozen, and the service passes for
+    // bob right after alice's move, each time.
+    let out = console.line("alice: /move Qe1").await;
+    assert!(has(&out, "bob (black) has no move and passes"), "{out:#?}");
+    assert!(has(&out, "carol (yellow) to move"), "{out:#?}");
     let out = console.line("bob: /move Ra6").await;
-    assert!(has(&out, "not legal"), "{out:#?}");
-    let out = console.line("bob: /move pass").await;
-    assert!(has(&out, "bob played pass"), "{out:#?}");
+    assert!(has(&out, "not your turn"), "{out:#?}");
     play_all(
         &mut console,
         &[
             ("carol", "Qd6+"),
             ("dave", "Ke5"),
             ("alice", "f3"),
-            ("bob", "pass"),
             ("carol", "Nc4+"),
         ],
     )
@@ -395,4 +405,50 @@ async fn assert_white_team_won(service: &Service, id: &str) {
         .expect("game");
     assert_eq!(row.status, Status::Finished);
     assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
+}
+
+/// The service's pass for a mated seat costs that seat nothing: no time and
+/// no increment; the next seat's clock starts with the move before it.
+#[tokio::test]
+async fn a_mated_players_pass_takes_none_of_their_time() {
+    let mut chat = console_support::Chat::new("four-handed-pass-clock").await;
+    let out = chat
+        .say("alice: /play fourplayer @carol vs @bob @dave 5+3 white")
+        .await;
+    let id = team_game_id(&out);
+    for who in ["bob", "carol", "dave"] {
+        chat.say(&format!("{who}: /accept {id}")).await;
+    }
+    // The moves of the short game up to alice's mate of bob, each after 2 s.
+    for (who, mv) in OPENING
+        .into_iter()
+        .chain([("carol", "Qad5"), ("dave", "m6")])
+    {
+        chat.advance(2_000).await;
+        let out = chat.say(&format!("{who}: /move {mv}")).await;
+        assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
+    }
+    let before = chat.row(&id).await;
+    chat.advance(2_000).await;
+    let out = chat.say("alice: /move Ql11").await;
+    assert!(
+        has(&out, "bob (black) is checkmated and passes"),
+        "{out:#?}"
+    );
+    let after = chat.row(&id).await;
+    // Bob's clock: untouched by the pass (5+3 would add 3 s to a move).
+    assert_eq!(after.remaining(1), before.remaining(1));
+    // Alice paid 2 s and got 3; carol's turn started with alice's move.
+    assert_eq!(
+        after.remaining(0),
+        before.remaining(0).map(|ms| ms - 2_000 + 3_000)
+    );
+    assert_eq!(
+        after.deadline,
+        after
+            .turn_started_at
+            .zip(after.remaining(2))
+            .map(|(at, left)| at + left)
+    );
+    assert_eq!(chat.position(&id).await.seat_to_move(), 2);
 }

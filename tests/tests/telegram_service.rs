@@ -1387,9 +1387,9 @@ async fn a_bughouse_game_is_played_to_a_drop_mate_with_both_boards_in_every_phot
 }
 
 /// Four-handed chess in a group: four people take the seats with the inline
-/// keyboard, type their moves, and every move posts the 14×14 cross; black-1's
-/// mated king passes and is taken, and the white team wins by mating the
-/// second black king.
+/// keyboard, type their moves, and every move posts the 14×14 cross; black-1,
+/// mated, passes without typing and the king is taken, and the white team
+/// wins by mating the second black king.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_four_handed_game_is_played_by_four_people_to_a_team_win() {
     let harness = start("fourplayer", true).await;
@@ -1427,8 +1427,7 @@ async fn a_four_handed_game_is_played_by_four_people_to_a_team_win() {
         (BOB, "k11", "bob played k11"),
         (CAROL, "Qad5", "carol played Qad5"),
         (DAVE, "m6", "dave played m6"),
-        (ALICE, "Ql11", "alice played Ql11#"),
-        (BOB, "pass", "bob played pass"),
+        (ALICE, "Ql11", "bob (black) is checkmated and passes"),
         (CAROL, "Qxh14", "carol played Qxh14"),
         (DAVE, "m11", "dave played m11"),
         (ALICE, "Kh2", "alice played Kh2"),
