@@ -9,6 +9,7 @@ mod apply;
 mod bughouse;
 mod challenge;
 mod computer;
+mod consent;
 pub use computer::DEFAULT_LEVEL as DEFAULT_COMPUTER_LEVEL;
 mod info;
 mod learn;
