@@ -474,7 +474,8 @@ async fn assert_white_team_won(service: &Service, id: &str) {
 }
 
 /// The service's pass for a mated seat costs that seat nothing: no time and
-/// no increment; the next seat's clock starts with the move before it.
+/// no increment; the next seat's clock starts with the move before it. On
+/// the way, carol's move suggestions are every legal move once.
 #[tokio::test]
 async fn a_mated_players_pass_takes_none_of_their_time() {
     let mut chat = console_support::Chat::new("four-handed-pass-clock").await;
@@ -486,10 +487,13 @@ async fn a_mated_players_pass_takes_none_of_their_time() {
         chat.say(&format!("{who}: /accept {id}")).await;
     }
     // The moves of the short game up to alice's mate of bob, each after 2 s.
-    for (who, mv) in OPENING
-        .into_iter()
-        .chain([("carol", "Qad5"), ("dave", "m6")])
-    {
+    for (who, mv) in OPENING {
+        chat.advance(2_000).await;
+        let out = chat.say(&format!("{who}: /move {mv}")).await;
+        assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
+    }
+    assert_suggestions_are_the_legal_moves_once(&chat, &id, "carol").await;
+    for (who, mv) in [("carol", "Qad5"), ("dave", "m6")] {
         chat.advance(2_000).await;
         let out = chat.say(&format!("{who}: /move {mv}")).await;
         assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
@@ -517,4 +521,61 @@ async fn a_mated_players_pass_takes_none_of_their_time() {
             .map(|(at, left)| at + left)
     );
     assert_eq!(chat.position(&id).await.seat_to_move(), 2);
+}
+
+/// `who`'s move suggestions (Discord's autocomplete) in game `id`: typed
+/// the SAN of any legal move, that move is suggested once, its label that
+/// SAN and its value (what the option receives) read as that move; no label
+/// is listed twice. Partners' queens both reaching d5 included.
+async fn assert_suggestions_are_the_legal_moves_once(
+    chat: &console_support::Chat,
+    id: &str,
+    who: &str,
+) {
+    let game = chat.position(id).await;
+    let sans: Vec<String> = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| game.san(m))
+        .collect();
+    let to_d5 = sans
+        .iter()
+        .filter(|san| san.starts_with('Q') && san.ends_with("d5"))
+        .count();
+    assert_eq!(to_d5, 2, "{sans:?}");
+    let all = suggestions(chat, id, who, "").await;
+    let mut labels = std::collections::HashSet::new();
+    assert!(
+        all.iter().all(|s| labels.insert(s.label.clone())),
+        "{all:?}"
+    );
+    for mv in game.legal_moves() {
+        let san = game.san(mv);
+        let found = suggestions(chat, id, who, &san.to_lowercase()).await;
+        let same: Vec<_> = found.iter().filter(|s| s.label == san).collect();
+        assert_eq!(same.len(), 1, "{san}: {found:?}");
+        assert_eq!(game.parse_move(&same[0].value).ok(), Some(mv), "{san}");
+    }
+}
+
+/// The move suggestions for `who` in game `id` after `typed`.
+async fn suggestions(
+    chat: &console_support::Chat,
+    id: &str,
+    who: &str,
+    typed: &str,
+) -> Vec<kodex_bot::api::Suggestion> {
+    use kodex_bot::api::{Handler, SuggestionKind, SuggestionRequest};
+    chat.service
+        .suggest(SuggestionRequest {
+            chat: console_support::shared_chat(),
+            private: false,
+            actor: kodex_bot::console::console_user(who),
+            locale: None,
+            kind: SuggestionKind::Move {
+                game: Some(id.to_owned()),
+            },
+            typed: typed.to_owned(),
+        })
+        .await
 }
