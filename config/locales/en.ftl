@@ -298,7 +298,7 @@ help =
     Kriegspiel: the same, and you see only your own pieces; a move the real position forbids is "impossible" and you try again.
     Battle chess and other setup games: after /accept send your setup to me in private (Ke1 Qd1 e2, a FEN half, random, ready); in placement games (Frolov chess, Maharajah) place one piece at a time here, in turn. Kriegspiel from a secret setup (kriegspielbattle) keeps both setups secret for the whole game.
     Janggi: pieces stand on the points; type pass (or your general's square twice, e2e2) to pass your turn; a draw is decided on points (/rules janggi).
-    Games for four (bughouse, fourplayer, enochian): /play bughouse @partner vs @a @b 3+0 (people named before vs are partners; unnamed seats are open, and anyone takes them with the Take seat button). /resign resigns for your team; a draw needs every player of the other team. Bughouse: your captures go to your partner's reserve, drops like N@f3; /partner <text> writes to your partner alone. Four-handed and Enochian chess: a player who must pass sends pass.
+    Games for four (bughouse, fourplayer, enochian): /play bughouse @partner vs @a @b 3+0 (people named before vs are partners; unnamed seats are open, and anyone takes them with the Take seat button). /resign resigns for your team; a draw needs every player of the other team. Bughouse: your captures go to your partner's reserve, drops like N@f3; /partner <text> writes to your partner alone. Four-handed and Enochian chess: a player left with no move passes automatically.
 
 ## What the adapters write themselves (notices, fallbacks, button labels).
 adapter-dm-refused = { $mention }, I can't send you direct messages (your DMs are closed or I am blocked). Press the button to see your board here; only you will see it.
@@ -448,3 +448,7 @@ error-team-computer-twice = The computer is named twice: give each of its seats 
 ## Draws in games of four on one board: every player of the other team agrees
 draw-agreed-waiting = { $player } agrees to a draw in game { $id }. Still to agree: { $waiting } (/draw to agree, /nodraw to decline).
 draw-offered-team = { $player } offers a draw in game { $id }. It is a draw when all of { $opponents } agree: /draw to agree, /nodraw to decline.
+
+## Automatic passes in games of four (issue 13): a seat left with only the pass.
+auto-pass-mated = { $player } ({ $color }) is checkmated and passes.
+auto-pass-no-move = { $player } ({ $color }) has no move and passes.

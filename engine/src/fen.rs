@@ -1,7 +1,9 @@
 //! FEN in and out, in Fairy-Stockfish conventions: pockets `[Qn]` (or a
 //! ninth rank `/Qn`), promoted pieces `~`, remaining checks `3+3` (or
 //! lichess's `+0+0` checks given), X-FEN / Shredder castling letters,
-//! multi-digit empty runs (`10`).
+//! multi-digit empty runs (`10`). Squares and castling files are named the
+//! machine's way, like UCI: files `a`, `b`, … by index
+//! ([`crate::Geometry::uci_name`]).
 
 use crate::bitboard::Bits;
 pub use crate::error::FenError;
@@ -226,7 +228,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
     }
     if let Some(ep) = fields.next() {
         if ep != "-" {
-            let Some(square) = g.parse(ep) else {
+            let Some(square) = g.parse_uci(ep) else {
                 return Err(FenError::BadEnPassant(shown(ep)));
             };
             set_en_passant(def, &mut pos, square);
@@ -402,7 +404,7 @@ pub fn write<B: Bits>(def: &VariantDef, pos: &Position<B>, chess960: bool) -> St
     out.push_str(if castling.is_empty() { "-" } else { &castling });
     out.push(' ');
     match pos.ep {
-        Some(ep) => out.push_str(&g.name(ep as usize)),
+        Some(ep) => out.push_str(&g.uci_name(ep as usize)),
         None => out.push('-'),
     }
     if def.check_limit > 0 {

@@ -700,6 +700,13 @@ impl Game {
         let chess960 = self.variant.0.chess960;
         with_state!(self, _s, r => notation::uci(&r, mv.0, chess960))
     }
+    /// A legal move from square to square as people type it: UCI but for
+    /// the variant's own file letters (`k1` where UCI says `j1` in
+    /// four-handed chess).
+    pub fn coordinates(&self, mv: Move) -> String {
+        let chess960 = self.variant.0.chess960;
+        with_state!(self, _s, r => notation::coordinates_for_people(&r, mv.0, chess960))
+    }
     /// A legal move in SAN, with `+`/`#`.
     pub fn san(&self, mv: Move) -> String {
         with_state!(self, s, r => notation::san(&r, s.current(), mv.0, &s.legal))
@@ -814,6 +821,16 @@ impl Game {
         }
         let first = with_state!(self, s, _r => s.positions[0].side as usize);
         (first + self.history.len()) % seats
+    }
+    /// The pass, where it is the only legal move of the seat on turn (a
+    /// mated or stalemated player of a game of four): nothing to choose, so
+    /// the service plays it at once. `None` where the seat has another move
+    /// (Janggi's pass is a choice) or the game is over.
+    pub fn forced_pass(&self) -> Option<Move> {
+        with_state!(self, s, _r => match s.legal.as_slice() {
+            [only] if crate::mechanics::palace::is_pass(*only) => Some(Move(*only)),
+            _ => None,
+        })
     }
     /// What the seat on turn is left to do by the rules of pieces owned by
     /// seats (four-handed chess): pass, or take a mated king. `None` in an

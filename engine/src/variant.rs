@@ -773,6 +773,8 @@ struct RawVariant {
     ranks: u8,
     /// `"hex"`: Gliński's 91-cell hexagon on the 11 × 11 index, with hexagonal Betza atoms.
     geometry: Option<String>,
+    /// The files' letters people read, when not `a`, `b`, … (four-handed chess skips `j`).
+    file_letters: Option<String>,
     #[serde(default)]
     holes: Vec<String>,
     #[serde(default)]
@@ -1016,6 +1018,11 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
             ))
         }
     };
+    if let Some(letters) = &raw.file_letters {
+        geometry = geometry
+            .with_file_letters(letters)
+            .map_err(|why| err("file_letters", why))?;
+    }
     let hex = geometry.is_hex();
     let squares = |key: &str,
                    names: &[String],

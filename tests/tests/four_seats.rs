@@ -159,6 +159,17 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The first moves of a short four-handed game: alice's queen goes to l5,
+/// from where it mates bob's king on l11 two moves later.
+const OPENING: [(&str, &str); 6] = [
+    ("alice", "h3"),
+    ("bob", "i12"),
+    ("carol", "d7"),
+    ("dave", "m4"),
+    ("alice", "Ql5"),
+    ("bob", "k11"),
+];
+
 /// Four-handed chess through the console: four people, the seed's turn
 /// order, each board turned to its player's seat, partners sharing the
 /// centre, black-1's mated king taken on the next move, and the game
@@ -173,12 +184,12 @@ async fn a_four_handed_game_with_a_captured_king() {
 
     // Each player's board is drawn from their own seat: their own back rank
     // at the bottom (white-2 on the left edge, file a; black-2 on the right,
-    // file n), the queen where ordinary chess has it.
+    // file o), the queen where ordinary chess has it.
     for (who, bottom_row) in [
         ("alice", " 1       R N B Q K B N R"),
         ("bob", "14       r n b k q b n r"),
         ("carol", " a          R  N  B  Q  K  B  N  R"),
-        ("dave", " n          r  n  b  k  q  b  n  r"),
+        ("dave", " o          r  n  b  k  q  b  n  r"),
     ] {
         let out = console.line(&format!("{who}: /board {id}")).await;
         assert!(
@@ -189,14 +200,7 @@ async fn a_four_handed_game_with_a_captured_king() {
 
     // Seat order white-1, black-1, white-2, black-2; carol (white-2) moves
     // her own pawns to the right.
-    for (who, mv) in [
-        ("alice", "h3"),
-        ("bob", "i12"),
-        ("carol", "d7"),
-        ("dave", "l4"),
-        ("alice", "Qk5"),
-        ("bob", "j11"),
-    ] {
+    for (who, mv) in OPENING {
         let out = console.line(&format!("{who}: /move {mv}")).await;
         assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
     }
@@ -206,20 +210,20 @@ async fn a_four_handed_game_with_a_captured_king() {
     assert!(has(&out, "ambiguous"), "{out:#?}");
     let out = console.line("carol: /move Qad5").await;
     assert!(has(&out, "carol played Qad5"), "{out:#?}");
-    let out = console.line("dave: /move l6").await;
-    assert!(has(&out, "dave played l6"), "{out:#?}");
-    // Alice mates bob's king; bob can only pass.
-    let out = console.line("alice: /move Qk11").await;
-    assert!(has(&out, "alice played Qk11#"), "{out:#?}");
+    let out = console.line("dave: /move m6").await;
+    assert!(has(&out, "dave played m6"), "{out:#?}");
+    // Alice mates bob's king; bob's only move is the pass, which the
+    // service plays for him at once: carol is to move.
+    let out = console.line("alice: /move Ql11").await;
+    assert!(has(&out, "alice played Ql11#"), "{out:#?}");
     assert!(
-        has(&out, "bob's king is checkmated: send “pass”"),
+        has(&out, "bob (black) is checkmated and passes"),
         "{out:#?}"
     );
-    let out = console.line("bob: /move g12").await;
-    assert!(has(&out, "not legal"), "{out:#?}");
-    let out = console.line("bob: /move pass").await;
-    assert!(has(&out, "bob played pass"), "{out:#?}");
+    assert!(has(&out, "carol (white) to move"), "{out:#?}");
     assert!(has(&out, "carol must capture the mated king"), "{out:#?}");
+    let out = console.line("bob: /move pass").await;
+    assert!(has(&out, "not your turn"), "{out:#?}");
     // Carol must take the mated king, with alice's queen.
     let out = console.line("carol: /move b8c8").await;
     assert!(has(&out, "not legal"), "{out:#?}");
@@ -235,7 +239,14 @@ async fn a_four_handed_game_with_a_captured_king() {
         assert_eq!(row.status, Status::Active, "one black king is left");
         row
     };
+    // The record keeps UCI's letters (files by index): people's l11 is UCI k11.
     assert!(position.move_list().contains(&"k11h14"));
+    // The pass is in the record like any move.
+    assert!(
+        position.move_list().contains(&"h14h14"),
+        "{:?}",
+        position.moves
+    );
     // A restart replays the record, the pass and the taken king included.
     drop(console);
     drop(service);
@@ -244,13 +255,13 @@ async fn a_four_handed_game_with_a_captured_king() {
         .expect("service opens again");
     let mut console = Console::new(service.clone(), config.boards.dir.clone());
     // The game goes on; bob, without a king, plays his pawns.
-    for (who, mv) in [("dave", "l11"), ("alice", "Kh2"), ("bob", "g12")] {
+    for (who, mv) in [("dave", "m11"), ("alice", "Kh2"), ("bob", "g12")] {
         let out = console.line(&format!("{who}: /move {mv}")).await;
         assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
     }
     // Carol mates dave: the second black king, and the white team wins.
-    let out = console.line("carol: /move Ql5").await;
-    assert!(has(&out, "carol played Ql5#"), "{out:#?}");
+    let out = console.line("carol: /move Qm5").await;
+    assert!(has(&out, "carol played Qm5#"), "{out:#?}");
     let public = to(&out, "[#local]");
     assert!(
         public
@@ -305,22 +316,22 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
             ("bob", "Kxb1"),
             ("carol", "Bxb1"),
             ("dave", "Kf6"),
-            ("alice", "Qe1"),
         ],
     )
     .await;
-    // Black's king is gone: its army is frozen and bob passes.
+    // Black's king is gone: its army is frozen, and the service passes for
+    // bob right after alice's move, each time.
+    let out = console.line("alice: /move Qe1").await;
+    assert!(has(&out, "bob (black) has no move and passes"), "{out:#?}");
+    assert!(has(&out, "carol (yellow) to move"), "{out:#?}");
     let out = console.line("bob: /move Ra6").await;
-    assert!(has(&out, "not legal"), "{out:#?}");
-    let out = console.line("bob: /move pass").await;
-    assert!(has(&out, "bob played pass"), "{out:#?}");
+    assert!(has(&out, "not your turn"), "{out:#?}");
     play_all(
         &mut console,
         &[
             ("carol", "Qd6+"),
             ("dave", "Ke5"),
             ("alice", "f3"),
-            ("bob", "pass"),
             ("carol", "Nc4+"),
         ],
     )
@@ -460,4 +471,111 @@ async fn assert_white_team_won(service: &Service, id: &str) {
     let row = stored(service, id).await;
     assert_eq!(row.status, Status::Finished);
     assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
+}
+
+/// The service's pass for a mated seat costs that seat nothing: no time and
+/// no increment; the next seat's clock starts with the move before it. On
+/// the way, carol's move suggestions are every legal move once.
+#[tokio::test]
+async fn a_mated_players_pass_takes_none_of_their_time() {
+    let mut chat = console_support::Chat::new("four-handed-pass-clock").await;
+    let out = chat
+        .say("alice: /play fourplayer @carol vs @bob @dave 5+3 white")
+        .await;
+    let id = team_game_id(&out);
+    for who in ["bob", "carol", "dave"] {
+        chat.say(&format!("{who}: /accept {id}")).await;
+    }
+    // The moves of the short game up to alice's mate of bob, each after 2 s.
+    for (who, mv) in OPENING {
+        chat.advance(2_000).await;
+        let out = chat.say(&format!("{who}: /move {mv}")).await;
+        assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
+    }
+    assert_suggestions_are_the_legal_moves_once(&chat, &id, "carol").await;
+    for (who, mv) in [("carol", "Qad5"), ("dave", "m6")] {
+        chat.advance(2_000).await;
+        let out = chat.say(&format!("{who}: /move {mv}")).await;
+        assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
+    }
+    let before = chat.row(&id).await;
+    chat.advance(2_000).await;
+    let out = chat.say("alice: /move Ql11").await;
+    assert!(
+        has(&out, "bob (black) is checkmated and passes"),
+        "{out:#?}"
+    );
+    let after = chat.row(&id).await;
+    // Bob's clock: untouched by the pass (5+3 would add 3 s to a move).
+    assert_eq!(after.remaining(1), before.remaining(1));
+    // Alice paid 2 s and got 3; carol's turn started with alice's move.
+    assert_eq!(
+        after.remaining(0),
+        before.remaining(0).map(|ms| ms - 2_000 + 3_000)
+    );
+    assert_eq!(
+        after.deadline,
+        after
+            .turn_started_at
+            .zip(after.remaining(2))
+            .map(|(at, left)| at + left)
+    );
+    assert_eq!(chat.position(&id).await.seat_to_move(), 2);
+}
+
+/// `who`'s move suggestions (Discord's autocomplete) in game `id`: typed
+/// the SAN of any legal move, that move is suggested once, its label that
+/// SAN and its value (what the option receives) read as that move; no label
+/// is listed twice. Partners' queens both reaching d5 included.
+async fn assert_suggestions_are_the_legal_moves_once(
+    chat: &console_support::Chat,
+    id: &str,
+    who: &str,
+) {
+    let game = chat.position(id).await;
+    let sans: Vec<String> = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| game.san(m))
+        .collect();
+    let to_d5 = sans
+        .iter()
+        .filter(|san| san.starts_with('Q') && san.ends_with("d5"))
+        .count();
+    assert_eq!(to_d5, 2, "{sans:?}");
+    let all = suggestions(chat, id, who, "").await;
+    let mut labels = std::collections::HashSet::new();
+    assert!(
+        all.iter().all(|s| labels.insert(s.label.clone())),
+        "{all:?}"
+    );
+    for mv in game.legal_moves() {
+        let san = game.san(mv);
+        let found = suggestions(chat, id, who, &san.to_lowercase()).await;
+        let same: Vec<_> = found.iter().filter(|s| s.label == san).collect();
+        assert_eq!(same.len(), 1, "{san}: {found:?}");
+        assert_eq!(game.parse_move(&same[0].value).ok(), Some(mv), "{san}");
+    }
+}
+
+/// The move suggestions for `who` in game `id` after `typed`.
+async fn suggestions(
+    chat: &console_support::Chat,
+    id: &str,
+    who: &str,
+    typed: &str,
+) -> Vec<kodex_bot::api::Suggestion> {
+    use kodex_bot::api::{Handler, SuggestionKind, SuggestionRequest};
+    chat.service
+        .suggest(SuggestionRequest {
+            chat: console_support::shared_chat(),
+            private: false,
+            actor: kodex_bot::console::console_user(who),
+            locale: None,
+            kind: SuggestionKind::Move {
+                game: Some(id.to_owned()),
+            },
+            typed: typed.to_owned(),
+        })
+        .await
 }

@@ -5,7 +5,7 @@
 //! result, saves under the version check and announces to every audience.
 //! So a rule about clocks or offers lives in one place, not in each command.
 
-use super::present::Event;
+use super::present::{AutoPasses, Event};
 use super::{Outcome, Service};
 use crate::clock::TimeControl;
 use crate::i18n::Lang;
@@ -67,7 +67,7 @@ impl Service {
                     super::bughouse::record_move_time(row, seat, now);
                     gift = game.captured_for_partner();
                 }
-                Event::Moved
+                Event::Moved { passes: None }
             }
             Change::Turn {
                 seat,
@@ -83,7 +83,7 @@ impl Service {
                 }
                 match jump {
                     Some(jump) => Event::Travelled { jump, moved },
-                    None => Event::Moved,
+                    None => Event::Moved { passes: None },
                 }
             }
             Change::Impossible { uci, text } => {
@@ -136,6 +136,13 @@ impl Service {
                 Event::TakenBack
             }
         };
+        // The seats left with nothing but the pass pass at once, in the same save.
+        let event = match event {
+            Event::Moved { .. } if row.linked_id.is_none() => Event::Moved {
+                passes: self.auto_passes(row, game, clock, now),
+            },
+            other => other,
+        };
         self.save(row).await?;
         tracing::debug!(game = %row.id, ply = game.ply(), "game changed");
         if row.linked_id.is_some() {
@@ -178,6 +185,48 @@ impl Service {
         if let Some(outcome) = game.outcome() {
             finish(row, result_of(&outcome), outcome.reason.key());
         }
+    }
+
+    /// Plays the pass for each seat in turn whose only legal move it is (a
+    /// mated or stalemated player of a game of four), right after a move:
+    /// recorded like any move, so a restart replays it; the passing seat's
+    /// clock is not charged, the next seat's starts. `None` when no seat passed.
+    fn auto_passes(
+        &self,
+        row: &mut GameRow,
+        game: &mut Game,
+        clock: TimeControl,
+        now: crate::time::Millis,
+    ) -> Option<AutoPasses> {
+        let mut passes: Option<AutoPasses> = None;
+        // Every seat passing in turn repeats the position: the rules end
+        // such a game; the bound only keeps a loop finite.
+        for _ in 0..row.seats.len().max(2) * 4 {
+            if row.status != Status::Active {
+                break;
+            }
+            let Some(pass) = game.forced_pass() else {
+                break;
+            };
+            let seat = game.seat_to_move();
+            let mated = game.forced_turn() == Some(kodex_engine::ForcedTurn::Mated);
+            passes
+                .get_or_insert_with(|| AutoPasses {
+                    before: Box::new(game.clone()),
+                    seats: Vec::new(),
+                })
+                .seats
+                .push((seat, mated));
+            let played = game.play(pass);
+            record(row, &played.uci);
+            if clock != TimeControl::Unlimited {
+                self.start_turn(row, game, now);
+            }
+            if let Some(outcome) = game.outcome() {
+                finish(row, result_of(&outcome), outcome.reason.key());
+            }
+        }
+        passes
     }
 
     /// Starts the clock of the seat to move at `now`.

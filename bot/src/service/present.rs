@@ -28,8 +28,9 @@ pub(crate) enum Event {
     /// The challenge was accepted.
     Started,
     /// A move was played (what each audience learns of it comes from the
-    /// engine's announcements).
-    Moved,
+    /// engine's announcements), and the passes of the seats left without
+    /// another move after it, if any.
+    Moved { passes: Option<AutoPasses> },
     /// Kriegspiel: the side to move tried an impossible move, typed as
     /// `text`; only its author hears which.
     Impossible { text: String },
@@ -40,6 +41,24 @@ pub(crate) enum Event {
     TakenBack,
     /// The game ended (the row holds result and reason).
     Ended,
+}
+
+/// The passes the service played for the seats whose only move was the
+/// pass, right after a move (see `Service::auto_passes`).
+#[derive(Clone)]
+pub(crate) struct AutoPasses {
+    /// The game as the move left it, before the passes: what was told of the move.
+    pub before: Box<Game>,
+    /// Each passing seat, and whether its king was mated (else it had no move).
+    pub seats: Vec<(usize, bool)>,
+}
+
+impl std::fmt::Debug for AutoPasses {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AutoPasses")
+            .field("seats", &self.seats)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Service {
@@ -161,7 +180,13 @@ impl Service {
         let mut lines = Vec::new();
         match event {
             Event::Started => lines.push(self.started_text(lang, row, game)),
-            Event::Moved | Event::Impossible { .. } => {
+            Event::Moved { passes } => {
+                let moved = passes.as_ref().map_or(game, |p| &p.before);
+                let told = moved.announcements(Audience::Public);
+                lines.extend(self.moves_told(lang, lang, row, moved, &told, Audience::Public));
+                lines.extend(self.passes_told(lang, row, game, passes.as_ref()));
+            }
+            Event::Impossible { .. } => {
                 let told = game.announcements(Audience::Public);
                 lines.extend(self.moves_told(lang, lang, row, game, &told, Audience::Public));
             }
@@ -256,11 +281,19 @@ impl Service {
         let notation = self.notation_of(&row.platform, &user.id, lang).await;
         let to_move = game.seat_to_move() == seat;
         let audience = Audience::Side(Side(side as u8));
-        let told = match event {
-            Some(Event::Moved | Event::Impossible { .. }) => game.announcements(audience),
-            _ => Vec::new(),
+        let (told, moved) = match event {
+            Some(Event::Moved { passes: Some(p) }) => {
+                (p.before.announcements(audience), &*p.before)
+            }
+            Some(Event::Moved { .. } | Event::Impossible { .. }) => {
+                (game.announcements(audience), game)
+            }
+            _ => (Vec::new(), game),
         };
-        let mut lines = self.moves_told(lang, notation, row, game, &told, audience);
+        let mut lines = self.moves_told(lang, notation, row, moved, &told, audience);
+        if let Some(Event::Moved { passes }) = event {
+            lines.extend(self.passes_told(lang, row, game, passes.as_ref()));
+        }
         if let Some(Event::Impossible { text }) = event.filter(|_| to_move) {
             lines.push(
                 self.text(
@@ -382,6 +415,39 @@ impl Service {
                 Announcement::Moved { san: None, .. } | Announcement::Impossible { .. } => None,
             })
             .map(|msg| self.text(lang, &msg.arg("id", row.id.clone())))
+            .collect()
+    }
+
+    /// "bob (black) is checkmated and passes": one line per pass the
+    /// service played for a seat without another move.
+    fn passes_told(
+        &self,
+        lang: Lang,
+        row: &GameRow,
+        game: &Game,
+        passes: Option<&AutoPasses>,
+    ) -> Vec<String> {
+        let Some(passes) = passes else {
+            return Vec::new();
+        };
+        passes
+            .seats
+            .iter()
+            .map(|&(seat, mated)| {
+                let side = row.seat(seat).map_or(seat % 2, |s| s.side);
+                let key = if mated {
+                    "auto-pass-mated"
+                } else {
+                    "auto-pass-no-move"
+                };
+                let color = self.seat_color_name(lang, game.variant(), seat, side);
+                self.text(
+                    lang,
+                    &Msg::new(key)
+                        .arg("player", row.player_name(seat).to_owned())
+                        .arg("color", color),
+                )
+            })
             .collect()
     }
 
@@ -952,7 +1018,7 @@ pub(crate) fn text_board(view: &View, bottom: Side) -> String {
         2 => (files - 1 - row, ranks - 1 - column),
         _ => (row, column),
     };
-    let file_letter = |file: u8| ((b'a' + file) as char).to_string();
+    let file_letter = |file: u8| view.file_letter(file).to_string();
     // Two-digit rank numbers under the columns need wider cells.
     let width = if turned { 3 } else { 2 };
     let mut out = String::from("```\n");

@@ -28,6 +28,15 @@ pub struct Chat {
     outbox: UnboundedReceiver<Delivery>,
 }
 
+/// The console's shared chat, where `Chat::say` speaks.
+#[allow(dead_code)] // Not every console test builds requests itself.
+pub fn shared_chat() -> kodex_bot::api::ChatRef {
+    kodex_bot::api::ChatRef {
+        platform: Platform::Console,
+        id: kodex_bot::console::SHARED_CHAT.to_owned(),
+    }
+}
+
 /// A fresh temporary folder.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
