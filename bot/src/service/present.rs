@@ -38,6 +38,8 @@ pub(crate) enum Event {
     Travelled { jump: String, moved: bool },
     /// Moves were taken back.
     TakenBack,
+    /// Seats `a` and `b` (turn order) exchanged their prisoners (Enochian chess).
+    Exchanged { a: usize, b: usize },
     /// The game ended (the row holds result and reason).
     Ended,
 }
@@ -175,6 +177,7 @@ impl Service {
             Event::TakenBack => {
                 lines.push(self.text(lang, &Msg::new("takeback-done").arg("id", row.id.clone())))
             }
+            Event::Exchanged { a, b } => lines.push(self.exchange_text(lang, row, game, *a, *b)),
             Event::Ended => {}
         }
         let mut events = lines.clone();
@@ -509,7 +512,10 @@ impl Service {
 
     /// "k7m2 · move 3 · bob (black) to move".
     pub(crate) fn turn_text(&self, lang: Lang, row: &GameRow, game: &Game) -> String {
-        let player = row.player_name(game.seat_to_move()).to_owned();
+        let seat = game.seat_to_move();
+        // Enochian chess: the player who took the army's throne moves it.
+        let mover = game.controller(seat);
+        let player = row.player_name(mover).to_owned();
         let mut text = self.text(
             lang,
             &Msg::new("turn")
@@ -526,6 +532,19 @@ impl Service {
                     ),
                 ),
         );
+        if mover != seat {
+            let color = self.seat_color_name(lang, game.variant(), seat, seat % 2);
+            text.push(' ');
+            text.push_str(
+                &self.text(
+                    lang,
+                    &Msg::new("throne-moves-for")
+                        .arg("player", player.clone())
+                        .arg("color", color)
+                        .arg("owner", row.player_name(seat).to_owned()),
+                ),
+            );
+        }
         // Four-handed chess: a mated king, a turn without a move, a king to take.
         if let Some(forced) = game.forced_turn() {
             let key = match forced {
@@ -837,6 +856,9 @@ fn reason_key(reason: &str) -> &'static str {
         "bare-king" => "reason-bare-king",
         "promotion-goal" => "reason-promotion-goal",
         "citadel" => "reason-citadel",
+        "kings-taken" => "reason-kings-taken",
+        "team-stalemated" => "reason-team-stalemated",
+        "bare-kings" => "reason-bare-kings",
         _ => "reason-other",
     }
 }
