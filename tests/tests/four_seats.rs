@@ -335,6 +335,132 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Enochian chess, thrones and prisoners: yellow's bishop takes black's
+/// king; blue's king walks to black's empty throne a1 and so takes control
+/// of black's frozen army, which dave then moves on black's turns (bob may
+/// not); blue's knight takes red's king; yellow and blue, each holding a
+/// king, exchange them: black's king comes back beside its occupied throne,
+/// red's to h1, and red plays again.
+#[tokio::test]
+async fn an_enochian_king_takes_a_throne_and_prisoners_are_exchanged() {
+    let (dir, _config, service, mut console, id, _) =
+        team_game("enochian-thrones", "enochian").await;
+    play_all(
+        &mut console,
+        &[
+            ("alice", "g3"),
+            ("bob", "Ra5"),
+            ("carol", "Nb6"),
+            ("dave", "f7"),
+            ("alice", "Rd1"),
+            ("bob", "Bf4"),
+            ("carol", "Bd3"),
+            ("dave", "Kg7"),
+            ("alice", "Rxb1+"),
+            ("bob", "Kxb1"),
+            ("carol", "Bxb1"),
+        ],
+    )
+    .await;
+    // One prisoner is no exchange; a player whose army took no king has none.
+    let out = console.line("alice: /exchange").await;
+    assert!(has(&out, "holds no taken king"), "{out:#?}");
+    let out = console.line("carol: /exchange").await;
+    assert!(has(&out, "dave holds no king of your team"), "{out:#?}");
+    // Blue's king walks to black's throne while the others wait.
+    let mut walk = Vec::new();
+    for (red, blue) in [
+        ("Ne3", "Kf6"),
+        ("Kg2", "Ke5"),
+        ("Kh1", "Kd4"),
+        ("Kg2", "Kc3"),
+        ("Kh1", "Kd2"),
+        ("Kg2", "Kc1"),
+        ("Kh1", "Kxb1"),
+    ] {
+        let yellow = if walk.len() % 8 == 0 { "Nc8" } else { "Nb6" };
+        walk.extend([
+            ("dave", blue),
+            ("alice", red),
+            ("bob", "pass"),
+            ("carol", yellow),
+        ]);
+    }
+    play_all(&mut console, &walk).await;
+    let out = console.line("dave: /move Ka1").await;
+    assert!(has(&out, "dave played Ka1"), "{out:#?}");
+    // Black's turn is dave's now: the turn line says so, and bob may not move.
+    let out = console.line("alice: /move Kg2").await;
+    assert!(has(&out, "dave (black) to move"), "{out:#?}");
+    assert!(has(&out, "dave moves black for bob"), "{out:#?}");
+    let out = console.line("bob: /move Ra6").await;
+    assert!(has(&out, "not your turn"), "{out:#?}");
+    play_all(
+        &mut console,
+        &[
+            // Black's frozen rook moves again, under dave.
+            ("dave", "Ra6"),
+            ("carol", "Nb6"),
+            ("dave", "Nf5"),
+            ("alice", "Qe1"),
+            ("dave", "Ra5"),
+            ("carol", "Nc8"),
+            ("dave", "Nh4+"),
+            // Red's king in check must move: into another check.
+            ("alice", "Kf3"),
+            ("dave", "Ra6"),
+            ("carol", "Nb6"),
+            ("dave", "Nxf3"),
+        ],
+    )
+    .await;
+    // Bob's king is gone: bob cannot exchange. Carol offers, alice (carol's
+    // partner) cannot decline for the other team, dave accepts.
+    let out = console.line("bob: /exchange").await;
+    assert!(has(&out, "Your own king was taken"), "{out:#?}");
+    let out = console.line("carol: /exchange").await;
+    assert!(
+        has(&out, "carol offers to exchange prisoners in game")
+            && has(
+                &out,
+                "black's king for red's king. dave: /exchange to accept"
+            ),
+        "{out:#?}"
+    );
+    let out = console.line("carol: /exchange").await;
+    assert!(has(&out, "already offered"), "{out:#?}");
+    let out = console.line("alice: /noexchange").await;
+    assert!(has(&out, "cannot be withdrawn"), "{out:#?}");
+    let out = console.line("dave: /exchange").await;
+    assert!(
+        has(
+            &out,
+            "prisoners exchanged. black's king and red's king come back"
+        ),
+        "{out:#?}"
+    );
+    let row = service
+        .store()
+        .get("console", &id)
+        .await
+        .expect("store")
+        .expect("game");
+    assert!(row.moves.ends_with(" h4f3 &23"), "{}", row.moves);
+    assert_eq!(row.exchange_offer, None);
+    // Red's king is back on h1, black's beside its throne (blue's king holds
+    // a1): red plays again; black's army stays dave's.
+    let out = console.line("alice: /move Kg2").await;
+    assert!(has(&out, "alice played Kg2"), "{out:#?}");
+    assert!(has(&out, "dave moves black for bob"), "{out:#?}");
+    // Black's king on b1 has no safe square (red's queen covers c1, red's
+    // knight c2): dave moves black's rook.
+    let out = console.line("dave: /move Kc1").await;
+    assert!(has(&out, "not legal"), "{out:#?}");
+    let out = console.line("dave: /move Ra5").await;
+    assert!(has(&out, "dave played Ra5"), "{out:#?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A console service on a fresh database and a game of `variant` for four
 /// that has started: alice (white-1) and carol (white-2) against bob
 /// (black-1) and dave (black-2). Returns the start's output last.

@@ -329,9 +329,10 @@ impl Service {
         told: &[Announcement],
         audience: Audience,
     ) -> Vec<String> {
-        // The seat that just moved: seats take turns in order.
+        // The seat that just moved: seats take turns in order (in Enochian
+        // chess its moves are typed by the player who took its throne).
         let seats = game.variant().players().max(1);
-        let mover = (game.seat_to_move() + seats - 1) % seats;
+        let mover = game.controller((game.seat_to_move() + seats - 1) % seats);
         let referee = game.variant().visibility() == Visibility::OwnPiecesOnly;
         // "alice (white)": the player of a side, for the referee's words.
         let side_of = |msg: Msg, side: &Side| {
