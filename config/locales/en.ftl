@@ -447,6 +447,7 @@ error-team-computer-twice = The computer is named twice: give each of its seats 
 
 ## Enochian chess (issue 13): thrones and prisoners
 throne-moves-for = { $player } moves { $color } for { $owner }: their king took the throne.
+throne-taken = 👑 { $player }'s king takes the throne of { $color }: { $player } now moves { $owner }'s army too, on its turns.
 exchange-king = { $color }'s king
 exchange-offered = { $player } offers to exchange prisoners in game { $id }: { $theirs } for { $ours }. { $opponent }: /exchange to accept, /noexchange to decline.
 exchange-done = { $id }: prisoners exchanged. { $first } and { $second } come back to their thrones, and their armies play again.

@@ -447,6 +447,7 @@ error-team-computer-twice = Компьютер назван дважды: дай
 
 ## Enochian chess (issue 13): thrones and prisoners
 throne-moves-for = Армией ({ $color }) игрока { $owner } ходит { $player }: престол захвачен.
+throne-taken = 👑 Король игрока { $player } захватывает престол ({ $color }): теперь { $player } ходит и армией игрока { $owner }, в её очередь.
 exchange-king = король ({ $color })
 exchange-offered = { $player } предлагает обмен пленными в партии { $id }: { $theirs } за { $ours }. { $opponent }: /exchange — согласиться, /noexchange — отказаться.
 exchange-done = { $id }: обмен пленными. { $first } и { $second } возвращаются на свои престолы, их армии снова играют.

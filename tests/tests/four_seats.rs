@@ -389,6 +389,13 @@ async fn an_enochian_king_takes_a_throne_and_prisoners_are_exchanged() {
     play_all(&mut console, &walk).await;
     let out = console.line("dave: /move Ka1").await;
     assert!(has(&out, "dave played Ka1"), "{out:#?}");
+    assert!(
+        has(
+            &out,
+            "dave's king takes the throne of black: dave now moves bob's army too"
+        ),
+        "{out:#?}"
+    );
     // Black's turn is dave's now: the turn line says so, and bob may not move.
     let out = console.line("alice: /move Kg2").await;
     assert!(has(&out, "dave (black) to move"), "{out:#?}");

@@ -104,6 +104,26 @@ impl Service {
         self.text(lang, &Msg::new("exchange-king").arg("color", color))
     }
 
+    /// Enochian chess: what the chat is told when the last move took a throne.
+    pub(super) fn throne_text(
+        &self,
+        lang: crate::i18n::Lang,
+        row: &GameRow,
+        game: &Game,
+    ) -> Option<String> {
+        let (usurper, controlled) = game.throne_taken()?;
+        let color = self.seat_color_name(lang, game.variant(), controlled, controlled % 2);
+        Some(
+            self.text(
+                lang,
+                &Msg::new("throne-taken")
+                    .arg("player", row.player_name(usurper).to_owned())
+                    .arg("color", color)
+                    .arg("owner", row.player_name(controlled).to_owned()),
+            ),
+        )
+    }
+
     /// What the chat is told of the exchange between seats `a` and `b`:
     /// the two kings that came back (the partners' of the capturers).
     pub(super) fn exchange_text(

@@ -166,6 +166,7 @@ impl Service {
             Event::Moved | Event::Impossible { .. } => {
                 let told = game.announcements(Audience::Public);
                 lines.extend(self.moves_told(lang, lang, row, game, &told, Audience::Public));
+                lines.extend(self.throne_text(lang, row, game));
             }
             Event::Travelled { jump, moved } => {
                 lines.push(self.jump_text(lang, row, game, jump));

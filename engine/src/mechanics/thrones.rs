@@ -328,6 +328,33 @@ impl Game {
         })
     }
 
+    /// Whether the last move took a throne: the seat (turn order) whose
+    /// king stepped onto its partner's throne, and the partner's seat, whose
+    /// army it now controls.
+    ///
+    /// ```
+    /// use kodex_engine::{Game, Registry, Start};
+    /// let registry = Registry::builtin();
+    /// let variant = registry.get("enochian").unwrap();
+    /// // Red's king on b7 steps onto yellow's throne a8.
+    /// let fen = "7c/1K6/6z1/2C5/3T4/8/8/k7 w - - 0 1";
+    /// let mut game = Game::new(variant, Start::Fen(fen.into())).unwrap();
+    /// assert_eq!(game.throne_taken(), None);
+    /// game.play_text("Ka8").unwrap();
+    /// assert_eq!(game.throne_taken(), Some((0, 2)));
+    /// ```
+    pub fn throne_taken(&self) -> Option<(usize, usize)> {
+        with_state!(self, s, _r => {
+            let n = s.positions.len();
+            let (before, after) = (&s.positions[n.checked_sub(2)?], &s.positions[n - 1]);
+            let side = before.side as usize;
+            (before.thrones.control[side] == 0 && after.thrones.control[side] != 0).then(|| {
+                let usurper = after.thrones.control[side] as usize - 1;
+                (side + SIDES * usurper, side + SIDES * (1 - usurper))
+            })
+        })
+    }
+
     /// The seat (turn order) whose king seat `captor` took and holds (a
     /// prisoner it may exchange), if any.
     pub fn prisoner_of(&self, captor: usize) -> Option<usize> {
