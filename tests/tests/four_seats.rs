@@ -9,7 +9,7 @@
 
 mod console_support;
 
-use console_support::{has, team_game_id, temp_dir, to, EPOCH};
+use console_support::{enochian_throne_walk, has, play_moves, team_game_id, temp_dir, to, EPOCH};
 use kodex_bot::config::Config;
 use kodex_bot::console::Console;
 use kodex_bot::store::{GameResult, Status};
@@ -284,7 +284,7 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
     assert!(has(&out, "carol (yellow) to move"), "{out:#?}");
     let out = console.line("carol: /move Nb6").await;
     assert!(has(&out, "dave (blue) to move"), "{out:#?}");
-    play_all(
+    play_moves(
         &mut console,
         &[
             ("dave", "f7"),
@@ -306,7 +306,7 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
     assert!(has(&out, "not legal"), "{out:#?}");
     let out = console.line("bob: /move pass").await;
     assert!(has(&out, "bob played pass"), "{out:#?}");
-    play_all(
+    play_moves(
         &mut console,
         &[
             ("carol", "Qd6+"),
@@ -345,48 +345,15 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
 async fn an_enochian_king_takes_a_throne_and_prisoners_are_exchanged() {
     let (dir, _config, service, mut console, id, _) =
         team_game("enochian-thrones", "enochian").await;
-    play_all(
-        &mut console,
-        &[
-            ("alice", "g3"),
-            ("bob", "Ra5"),
-            ("carol", "Nb6"),
-            ("dave", "f7"),
-            ("alice", "Rd1"),
-            ("bob", "Bf4"),
-            ("carol", "Bd3"),
-            ("dave", "Kg7"),
-            ("alice", "Rxb1+"),
-            ("bob", "Kxb1"),
-            ("carol", "Bxb1"),
-        ],
-    )
-    .await;
+    let walk = enochian_throne_walk();
+    let (before, ka1) = walk.split_at(walk.len() - 1);
+    play_moves(&mut console, before).await;
     // One prisoner is no exchange; a player whose army took no king has none.
     let out = console.line("alice: /exchange").await;
     assert!(has(&out, "holds no taken king"), "{out:#?}");
     let out = console.line("carol: /exchange").await;
     assert!(has(&out, "dave holds no king of your team"), "{out:#?}");
-    // Blue's king walks to black's throne while the others wait.
-    let mut walk = Vec::new();
-    for (red, blue) in [
-        ("Ne3", "Kf6"),
-        ("Kg2", "Ke5"),
-        ("Kh1", "Kd4"),
-        ("Kg2", "Kc3"),
-        ("Kh1", "Kd2"),
-        ("Kg2", "Kc1"),
-        ("Kh1", "Kxb1"),
-    ] {
-        let yellow = if walk.len() % 8 == 0 { "Nc8" } else { "Nb6" };
-        walk.extend([
-            ("dave", blue),
-            ("alice", red),
-            ("bob", "pass"),
-            ("carol", yellow),
-        ]);
-    }
-    play_all(&mut console, &walk).await;
+    assert_eq!(ka1, [("dave", "Ka1")]);
     let out = console.line("dave: /move Ka1").await;
     assert!(has(&out, "dave played Ka1"), "{out:#?}");
     assert!(
@@ -402,7 +369,7 @@ async fn an_enochian_king_takes_a_throne_and_prisoners_are_exchanged() {
     assert!(has(&out, "dave moves black for bob"), "{out:#?}");
     let out = console.line("bob: /move Ra6").await;
     assert!(has(&out, "not your turn"), "{out:#?}");
-    play_all(
+    play_moves(
         &mut console,
         &[
             // Black's frozen rook moves again, under dave.
@@ -504,17 +471,6 @@ async fn team_game(
     let out = console.line(&format!("dave: /accept {id}")).await;
     assert!(has(&out, "starts"), "{out:#?}");
     (dir, config, service, console, id, out)
-}
-
-/// Plays `moves` (player, move) through the console; each must be played.
-async fn play_all(console: &mut Console, moves: &[(&str, &str)]) {
-    for (who, mv) in moves {
-        let out = console.line(&format!("{who}: /move {mv}")).await;
-        assert!(
-            has(&out, &format!("{who} played {mv}")),
-            "{who} {mv}: {out:#?}"
-        );
-    }
 }
 
 /// Asserts that game `id` is over and the white team (alice and carol) won.
