@@ -1040,12 +1040,17 @@ impl Store {
         Ok(games.into_iter().next())
     }
 
-    /// Ids of rows whose deadline or reminder is at or before `now`.
+    /// Ids of rows whose deadline or reminder is at or before `now`, the
+    /// earliest first: of two flags that fell before one look (bughouse's
+    /// two boards), the first to fall decides.
     pub async fn due(&self, now: Millis) -> Result<Vec<(String, String)>, StoreError> {
         Ok(sqlx::query_as::<_, (String, String)>(
-            "SELECT platform, id FROM games WHERE deadline IS NOT NULL AND deadline <= ? \
-             UNION SELECT platform, id FROM games \
-             WHERE reminder_at IS NOT NULL AND reminder_at <= ?",
+            "SELECT platform, id FROM ( \
+               SELECT platform, id, deadline AS moment FROM games \
+               WHERE deadline IS NOT NULL AND deadline <= ? \
+               UNION ALL SELECT platform, id, reminder_at FROM games \
+               WHERE reminder_at IS NOT NULL AND reminder_at <= ?) \
+             GROUP BY platform, id ORDER BY MIN(moment), platform, id",
         )
         .bind(now)
         .bind(now)

@@ -66,7 +66,7 @@ button-accept = Accept
 button-decline = Decline
 
 ## Playing
-game-started = Game { $id } starts: { $variant }, { $white } (white) against { $black } (black), clock: { $clock }.
+game-started = Game { $id } starts: { $variant }, { $white } ({ $white_color }) against { $black } ({ $black_color }), clock: { $clock }.
 chess960-position = Start position number { $number }.
 fog-started = Fog of war: send your moves to me in a private chat; each of you gets your own board there.
 turn = { $id } · move { $number } · { $player } ({ $color }) to move
@@ -298,7 +298,7 @@ help =
     Kriegspiel: the same, and you see only your own pieces; a move the real position forbids is "impossible" and you try again.
     Battle chess and other setup games: after /accept send your setup to me in private (Ke1 Qd1 e2, a FEN half, random, ready); in placement games (Frolov chess, Maharajah) place one piece at a time here, in turn. Kriegspiel from a secret setup (kriegspielbattle) keeps both setups secret for the whole game.
     Janggi: pieces stand on the points; type pass (or your general's square twice, e2e2) to pass your turn; a draw is decided on points (/rules janggi).
-    Games for four (bughouse, fourplayer, enochian): /play bughouse @partner vs @a @b 3+0 (people named before vs are partners; unnamed seats are open, and anyone takes them with the Take seat button). Bughouse: your captures go to your partner's reserve, drops like N@f3; /partner <text> writes to your partner alone. Four-handed and Enochian chess: a player who must pass sends pass. Enochian chess: a king on its partner's throne makes its player move both armies; /exchange offers (or accepts) an exchange of taken kings, /noexchange declines.
+    Games for four (bughouse, fourplayer, enochian): /play bughouse @partner vs @a @b 3+0 (people named before vs are partners; unnamed seats are open, and anyone takes them with the Take seat button). /resign resigns for your team; a draw needs every player of the other team. Bughouse: your captures go to your partner's reserve, drops like N@f3; /partner <text> writes to your partner alone. Four-handed and Enochian chess: a player who must pass sends pass. Enochian chess: a king on its partner's throne makes its player move both armies; /exchange offers (or accepts) an exchange of taken kings, /noexchange declines.
 
 ## What the adapters write themselves (notices, fallbacks, button labels).
 adapter-dm-refused = { $mention }, I can't send you direct messages (your DMs are closed or I am blocked). Press the button to see your board here; only you will see it.
@@ -444,6 +444,10 @@ color-blue = blue
 
 ## The computer in games of four (issues 13, 15).
 error-team-computer-twice = The computer is named twice: give each of its seats a different level (`computer level 2`).
+
+## Draws in games of four on one board: every player of the other team agrees
+draw-agreed-waiting = { $player } agrees to a draw in game { $id }. Still to agree: { $waiting } (/draw to agree, /nodraw to decline).
+draw-offered-team = { $player } offers a draw in game { $id }. It is a draw when all of { $opponents } agree: /draw to agree, /nodraw to decline.
 
 ## Enochian chess (issue 13): thrones and prisoners
 throne-moves-for = { $player } moves { $color } for { $owner }: their king took the throne.

@@ -38,7 +38,7 @@ mod tiles;
 mod timeline;
 
 pub use canvas::IndexedImage;
-pub use pair::render_pair_png;
+pub use pair::{render_pair_gif_with, render_pair_png};
 pub use renderer::{shared_renderer, square_size_for, Renderer, SQUARE_SIZES};
 pub use theme::{PieceColors, Rgb, Theme};
 pub use timeline::{render_timelines_png, Inset, MAX_INSETS, MAX_WIDTH_PLUS_HEIGHT};

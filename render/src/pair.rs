@@ -15,7 +15,7 @@
 
 use crate::canvas::IndexedImage;
 use crate::encode;
-use crate::renderer::shared_renderer;
+use crate::renderer::{shared_renderer, Renderer};
 use crate::Decor;
 use kodex_engine::View;
 
@@ -31,6 +31,26 @@ pub fn render_pair_png(left: (&View, &Decor), right: (&View, &Decor)) -> Vec<u8>
         gap(renderer.square()),
     );
     encode::png(&image, &renderer.palette_rgb(), renderer.square(), &[0])
+}
+
+/// Draws a game of two boards as an animated GIF with `renderer`: each
+/// frame is both boards side by side (left first), as
+/// [`render_pair_png`] draws them; frames after the first store only what
+/// changed. The boards are of one size in every frame.
+pub fn render_pair_gif_with(renderer: &Renderer, frames: &[[(View, Decor); 2]]) -> Vec<u8> {
+    let page = renderer.tiles.palette().nearest(renderer.theme().page);
+    let images: Vec<IndexedImage> = frames
+        .iter()
+        .map(|[left, right]| {
+            compose(
+                renderer.draw(&left.0, &left.1),
+                renderer.draw(&right.0, &right.1),
+                page,
+                gap(renderer.square()),
+            )
+        })
+        .collect();
+    encode::gif(&images, &renderer.palette_rgb())
 }
 
 /// The space between the two boards, for squares of `square` pixels.

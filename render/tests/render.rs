@@ -4,8 +4,8 @@ use kodex_engine::{
     Art, Audience, BoardStyle, Game, PieceGlyph, Registry, Side, SquareView, Start, View,
 };
 use kodex_render::{
-    render_gif, render_pair_png, render_png, render_timelines_png, samples, shared_renderer, Decor,
-    Inset, Renderer, Rgb, Theme, MAX_WIDTH_PLUS_HEIGHT,
+    render_gif, render_pair_gif_with, render_pair_png, render_png, render_timelines_png, samples,
+    shared_renderer, Decor, Inset, Renderer, Rgb, Theme, MAX_WIDTH_PLUS_HEIGHT,
 };
 use std::collections::HashSet;
 
@@ -733,6 +733,52 @@ fn a_pair_picture_is_both_boards_side_by_side_each_with_its_strips() {
         assert_eq!(pair.at(left.width + 1, y), page);
     }
     assert!(pair.width + pair.height <= MAX_WIDTH_PLUS_HEIGHT);
+}
+
+/// A bughouse game's animation: each frame is the pair picture of that
+/// moment, both boards side by side, the first frame whole.
+#[test]
+fn a_pair_gif_frame_is_the_pair_picture_of_its_moment() {
+    let (a, b) = (samples::start_position(), samples::crazyhouse());
+    let (left, right) = (decor(Side::WHITE), decor(Side::BLACK));
+    let mut moved = a.clone();
+    let (from, to) = (
+        samples::square(&moved, "e2") as usize,
+        samples::square(&moved, "e4") as usize,
+    );
+    moved.squares[to] = moved.squares[from];
+    moved.squares[from] = SquareView::Empty;
+    let frames = [
+        [(a.clone(), left.clone()), (b.clone(), right.clone())],
+        [(moved, left.clone()), (b.clone(), right.clone())],
+    ];
+    let gif = render_pair_gif_with(shared_renderer(&a), &frames);
+    let pair = decode(&render_pair_png((&a, &left), (&b, &right)));
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options
+        .read_info(std::io::Cursor::new(&gif))
+        .expect("a valid GIF");
+    assert_eq!(
+        (decoder.width() as u32, decoder.height() as u32),
+        (pair.width, pair.height),
+        "two boards wide"
+    );
+    let first = decoder
+        .read_next_frame()
+        .expect("a valid frame")
+        .expect("a first frame")
+        .buffer
+        .to_vec();
+    for y in (0..pair.height).step_by(7) {
+        for x in (0..pair.width).step_by(7) {
+            let i = ((y * pair.width + x) * 4) as usize;
+            let Rgb(r, g, b) = pair.at(x, y);
+            assert_eq!(&first[i..i + 3], &[r, g, b], "({x}, {y})");
+        }
+    }
+    let second = decoder.read_next_frame().expect("a valid frame");
+    assert!(second.is_some(), "one frame per moment");
 }
 
 // Gliński's hexagonal board drawn from the engine's `hexagonal` variant: three

@@ -145,6 +145,19 @@ async fn a_piece_the_partner_captured_is_dropped_to_mate_and_the_team_wins() {
             .any(|l| l.contains("alice & dave win: checkmate on board A")),
         "{out:#?}"
     );
+    // The game-end animation shows both boards: the start, then one frame
+    // after each of the nine moves on either board.
+    let gif = last_image(&chat, &out);
+    let (width, _) = kodex_tests::image_header::image_size(&gif).expect("a GIF");
+    assert_eq!(width, pair, "both boards in the animation");
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(std::io::Cursor::new(&gif))
+        .expect("a valid GIF");
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("a valid frame").is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 10);
     // The game ended on both boards, for the teams.
     assert_team_won(&chat, [&a, &b], 0).await;
     let out = chat.say("carol: e5").await;
@@ -211,6 +224,24 @@ async fn a_flag_on_one_board_ends_both_and_resigning_is_for_the_team() {
         "{out:#?}"
     );
     assert_team_won(&chat, [&a, &b], 0).await;
+}
+
+/// Both boards' flags fell before the bot looked (a pause, a restart): the
+/// flag that fell first decides, whatever order the boards are read in.
+#[tokio::test]
+async fn of_two_flags_fallen_at_once_the_first_decides() {
+    let mut chat = Chat::new("bughouse-two-flags").await;
+    let (a, b) = bughouse(&mut chat, "1+0").await;
+    // Carol's clock on board B ran from the start; dave's from her move.
+    chat.advance(5_000).await;
+    chat.say("carol: e4").await;
+    chat.advance(10_000).await;
+    chat.say("alice: e4").await;
+    // Dave's flag fell at 65 s, bob's at 75 s; the bot looks at 80 s.
+    let out = chat.advance(65_000).await;
+    assert!(has(&out, "dave ran out of time on board B"), "{out:#?}");
+    assert!(!has(&out, "bob ran out of time"), "{out:#?}");
+    assert_team_won(&chat, [&a, &b], 1).await;
 }
 
 #[tokio::test]

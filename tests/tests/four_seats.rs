@@ -272,7 +272,15 @@ async fn a_four_handed_game_with_a_captured_king() {
 /// bishop takes it: both kings of black and blue are gone.
 #[tokio::test]
 async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
-    let (dir, _config, service, mut console, id, _) = team_game("enochian", "enochian").await;
+    let (dir, _config, service, mut console, id, start) = team_game("enochian", "enochian").await;
+    // The teams are named by their armies' colours.
+    assert!(
+        has(
+            &start,
+            "alice & carol (red & yellow) against bob & dave (black & blue)"
+        ),
+        "{start:#?}"
+    );
     // Each moves only their own army: bob may not move red's pawn.
     let out = console.line("alice: /move g3").await;
     assert!(has(&out, "alice played g3"), "{out:#?}");
@@ -435,6 +443,51 @@ async fn an_enochian_king_takes_a_throne_and_prisoners_are_exchanged() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A draw in a game of four on one board needs every player of the other
+/// team: one agreeing is not enough, a player asked who plays on declines,
+/// and the offerer's partner has nothing to answer.
+#[tokio::test]
+async fn a_team_draw_needs_every_player_of_the_other_team() {
+    let (dir, _config, service, mut console, id, _) = team_game("team-draw", "enochian").await;
+    answers(
+        &mut console,
+        &[
+            ("alice: /draw", "all of bob & dave agree"),
+            ("carol: /draw", "already offered"),
+            ("carol: /nodraw", "cannot be withdrawn"),
+            ("bob: /draw", "Still to agree: dave"),
+        ],
+    )
+    .await;
+    assert_eq!(stored(&service, &id).await.status, Status::Active);
+    // Alice, bob (who agreed) and carol play on: the offer stands.
+    play_moves(
+        &mut console,
+        &[("alice", "g3"), ("bob", "Ra5"), ("carol", "Nb6")],
+    )
+    .await;
+    assert!(stored(&service, &id).await.draw_offer.is_some());
+    // Dave, asked, plays on: that declines it.
+    play_moves(&mut console, &[("dave", "f7")]).await;
+    assert_eq!(stored(&service, &id).await.draw_offer, None);
+    // Offered again, and both bob and dave agree: a draw.
+    answers(
+        &mut console,
+        &[
+            ("bob: /nodraw", "no draw offer"),
+            ("carol: /draw", "all of bob & dave agree"),
+            ("dave: /draw", "Still to agree: bob"),
+        ],
+    )
+    .await;
+    assert_eq!(stored(&service, &id).await.status, Status::Active);
+    let out = console.line("bob: /draw").await;
+    let finished = stored(&service, &id).await;
+    assert_eq!(finished.status, Status::Finished, "{out:#?}");
+    assert_eq!(finished.result, Some(GameResult::Draw));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A console service on a fresh database and a game of `variant` for four
 /// that has started: alice (white-1) and carol (white-2) against bob
 /// (black-1) and dave (black-2). Returns the start's output last.
@@ -473,14 +526,27 @@ async fn team_game(
     (dir, config, service, console, id, out)
 }
 
-/// Asserts that game `id` is over and the white team (alice and carol) won.
-async fn assert_white_team_won(service: &Service, id: &str) {
-    let row = service
+/// Says each line through the console; each answer must contain its text.
+async fn answers(console: &mut Console, lines: &[(&str, &str)]) {
+    for (line, expected) in lines {
+        let out = console.line(line).await;
+        assert!(has(&out, expected), "{line}: {out:#?}");
+    }
+}
+
+/// Game `id` as stored.
+async fn stored(service: &Service, id: &str) -> kodex_bot::store::GameRow {
+    service
         .store()
         .get("console", id)
         .await
         .expect("store")
-        .expect("game");
+        .expect("game")
+}
+
+/// Asserts that game `id` is over and the white team (alice and carol) won.
+async fn assert_white_team_won(service: &Service, id: &str) {
+    let row = stored(service, id).await;
     assert_eq!(row.status, Status::Finished);
     assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
 }

@@ -243,11 +243,17 @@ async fn the_computer_of_the_other_team_accepts_a_draw_in_a_lost_position() {
         .script(&["alice: /move d1d14", "bob: /move k14k13"])
         .await;
     assert!(has(&out, "bob played"), "{out:#?}");
-    // The white team offers a draw: the computer, black-2, is lost and agrees.
+    // The white team offers a draw: the computer, black-2, is lost and
+    // agrees; bob, its partner, agrees too, and it is drawn.
     let out = chat.say("alice: /draw").await;
     assert!(has(&out, "offers a draw"), "{out:#?}");
-    chat.wait_for("the computer's answer", |out| has(out, "draw: agreed"))
-        .await;
+    chat.wait_for("the computer's answer", |out| {
+        has(out, "Kodex L2 agrees to a draw") && has(out, "Still to agree: bob")
+    })
+    .await;
+    assert_eq!(chat.row(&id).await.status, Status::Active);
+    let out = chat.say("bob: /draw").await;
+    assert!(has(&out, "draw: agreed"), "{out:#?}");
     let row = chat.row(&id).await;
     assert_eq!(row.status, Status::Finished);
     assert_eq!(row.result, Some(GameResult::Draw));

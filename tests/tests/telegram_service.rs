@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use kodex_bot::api::Platform;
 use kodex_bot::config::Config;
-use kodex_bot::store::{GameResult, GameRow};
+use kodex_bot::store::{GameResult, GameRow, Status};
 use kodex_bot::telegram::run;
 use kodex_bot::time::ManualTime;
 use kodex_bot::Service;
@@ -82,6 +82,28 @@ async fn stored(harness: &Harness, game: &str) -> GameRow {
         .await
         .expect("the store answers")
         .expect("the game exists")
+}
+
+/// Game `game` as stored once `done` says so (polled; at most 30 s).
+async fn row_when(
+    harness: &Harness,
+    game: &str,
+    what: &str,
+    done: impl Fn(&GameRow) -> bool,
+) -> GameRow {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let row = stored(harness, game).await;
+        if done(&row) {
+            return row;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "never happened: {what}\n{}",
+            harness.fake.describe_calls()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
 }
 
 /// Who plays white in a game between Alice and Bob.
@@ -585,16 +607,7 @@ async fn a_battle_game_is_set_up_with_the_inline_keyboard_of_the_private_board()
                 format!("board:{game}"),
             ]
         );
-        let message = board.message_id.expect("the board's message id");
-        fake.press(player, player, message, &format!("sr:{game}"));
-        let (at, placed) = fake
-            .wait_for(at + 1, "the random setup", |call| {
-                call.delivered_to(player) && call.text().contains("random setup was placed")
-            })
-            .await;
-        assert!(placed.text().contains("is complete"), "{}", placed.text());
-        let message = placed.message_id.expect("the answer's message id");
-        fake.press(player, player, message, &format!("sy:{game}"));
+        let at = set_up_at_random_and_ready(fake, player, &game, &board, at).await;
         fake.wait_for(at + 1, "ready", |call| {
             call.delivered_to(GROUP) && call.text().contains("is ready")
         })
@@ -607,6 +620,29 @@ async fn a_battle_game_is_set_up_with_the_inline_keyboard_of_the_private_board()
     let row = stored(&harness, &game).await;
     assert!(row.start_fen.is_some(), "play started");
     assert!(row.seats.iter().all(|seat| seat.ready));
+}
+
+/// Presses "random setup" under `player`'s private setup `board` of
+/// `game` (sent at call `at`), then "ready" under the answer; returns the
+/// answer's call index.
+async fn set_up_at_random_and_ready(
+    fake: &FakeTelegram,
+    player: i64,
+    game: &str,
+    board: &Call,
+    at: usize,
+) -> usize {
+    let message = board.message_id.expect("the board's message id");
+    fake.press(player, player, message, &format!("sr:{game}"));
+    let (at, placed) = fake
+        .wait_for(at + 1, "the random setup", |call| {
+            call.delivered_to(player) && call.text().contains("random setup was placed")
+        })
+        .await;
+    assert!(placed.text().contains("is complete"), "{}", placed.text());
+    let message = placed.message_id.expect("the answer's message id");
+    fake.press(player, player, message, &format!("sy:{game}"));
+    at
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -733,6 +769,139 @@ async fn a_game_against_the_computer_in_a_group() {
             .await;
         at = next;
         assert_eq!(stored(&harness, &game).await.move_list().len(), 2 * ply + 2);
+    }
+}
+
+/// Whole games against the computer in a group, to their end: chess,
+/// fog of war (alice moves in her private chat; the group never hears the
+/// computer's moves) and battle chess (alice sets up with the private
+/// board's keyboard, the computer on its own). Alice plays seeded random
+/// legal moves; the computer (level 4) wins, the game ends by the rules,
+/// or alice resigns after sixty moves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn whole_games_against_the_computer_in_a_group_end() {
+    for variant in ["chess", "fogofwar", "battle"] {
+        let harness = start(&format!("computer-{variant}"), true).await;
+        let fake = &harness.fake;
+        fake.say(
+            GROUP,
+            ALICE,
+            &format!("/play {variant} computer level 4 white"),
+        );
+        let (_, started) = fake
+            .wait_for(0, "the start", |call| {
+                call.delivered_to(GROUP)
+                    && (call.text().contains("starts") || call.text().contains("set up"))
+            })
+            .await;
+        let game = started
+            .text()
+            .split_whitespace()
+            .skip_while(|word| *word != "Game")
+            .nth(1)
+            .expect("the game id")
+            .trim_end_matches(':')
+            .to_owned();
+        if variant == "battle" {
+            let (at, board) = fake
+                .wait_for(0, "the private setup board", |call| {
+                    call.delivered_to(ALICE) && is_board(call)
+                })
+                .await;
+            set_up_at_random_and_ready(fake, ALICE, &game, &board, at).await;
+        }
+        let hidden = variant == "fogofwar";
+        let mut rng = fastrand::Rng::with_seed(7);
+        let mut row = stored(&harness, &game).await;
+        // Alice plays on for sixty moves at most, then resigns.
+        for _ in 0..60 {
+            // Wait for alice's turn (white: an even number of moves) or the end.
+            row = row_when(&harness, &game, "the computer's answer", |row| {
+                row.status.is_over() || (row.start_fen.is_some() && row.move_list().len() % 2 == 0)
+            })
+            .await;
+            if row.status.is_over() {
+                break;
+            }
+            let variant_def = harness
+                .service
+                .registry()
+                .get(&row.variant)
+                .expect("the variant")
+                .clone();
+            let position = kodex_engine::Game::replay(
+                &variant_def,
+                row.start_fen.as_deref().unwrap_or(""),
+                &row.move_list(),
+            )
+            .expect("the game replays");
+            let moves = position.legal_moves();
+            let mv = position.uci(moves[rng.usize(..moves.len())]);
+            let chat = if hidden { ALICE } else { GROUP };
+            let before = row.move_list().len();
+            fake.say(chat, ALICE, &mv);
+            row = row_when(&harness, &game, &mv, |row| {
+                row.move_list().len() != before || row.status.is_over()
+            })
+            .await;
+        }
+        if !row.status.is_over() {
+            fake.say(GROUP, ALICE, "/resign");
+            let (_, question) = fake
+                .wait_for(0, "the resign question", |call| {
+                    call.button_data().iter().any(|d| d.starts_with("rsg:"))
+                })
+                .await;
+            let resign = question
+                .button_data()
+                .into_iter()
+                .find(|d| d.starts_with("rsg:"))
+                .expect("the resign button");
+            let on = question.message_id.expect("the question's message id");
+            let chat = question.chat_id().unwrap_or(GROUP);
+            fake.press(chat, ALICE, on, &resign);
+            row = row_when(&harness, &game, "the resignation", |row| {
+                row.status.is_over()
+            })
+            .await;
+        }
+        assert!(row.result.is_some(), "{variant}");
+        let told = format!("{game}: ");
+        fake.wait_for(0, "the result in the group", |call| {
+            call.delivered_to(GROUP) && call.text().contains(&told) && call.text().contains(" — ")
+        })
+        .await;
+        let group: Vec<String> = fake
+            .calls()
+            .iter()
+            .filter(|call| call.delivered_to(GROUP))
+            .map(|call| call.text().to_owned())
+            .collect();
+        let computer_moves = group
+            .iter()
+            .filter(|t| t.contains("Kodex L4 played"))
+            .count();
+        if hidden {
+            assert_eq!(
+                computer_moves, 0,
+                "{variant}: the group heard a hidden move"
+            );
+        } else {
+            assert!(
+                computer_moves > 0,
+                "{variant}: the group heard the computer: {} {:?} {:?}\n{}",
+                row.moves,
+                row.result,
+                row.reason,
+                fake.describe_calls()
+            );
+        }
+        if variant == "battle" {
+            assert!(
+                group.iter().any(|t| t.contains("both setups are revealed")),
+                "{variant}"
+            );
+        }
     }
 }
 
@@ -1384,6 +1553,74 @@ async fn a_bughouse_game_is_played_to_a_drop_mate_with_both_boards_in_every_phot
     for row in [&board_a, &board_b] {
         assert_eq!(row.result, Some(GameResult::Win { team: 0 }), "{}", row.id);
     }
+}
+
+/// Bughouse in a group on a one-minute clock: bob's flag on board A ends
+/// board B too, for the teams, and the group sees it with both boards.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_on_one_bughouse_board_ends_both_boards_in_the_group() {
+    let harness = start("bughouse-flag", true).await;
+    let fake = &harness.fake;
+    fake.add_person(DAVE, "dave", "en", true);
+    let (game, at) = seats_taken_by_keyboard(fake, "/play bughouse 1+0 white", 0).await;
+    let (mut at, start) = fake
+        .wait_for(at, "the start", |call| {
+            call.delivered_to(GROUP) && is_board(call) && call.text().contains("Bughouse game")
+        })
+        .await;
+    let pair = photo_width(&start);
+    // Bob's clock on board A starts 10 s before dave's on board B.
+    for (person, mv, told) in [
+        (ALICE, "e4", "alice played e4"),
+        (CAROL, "e4", "carol played e4"),
+    ] {
+        fake.say(GROUP, person, mv);
+        let (next, _) = fake
+            .wait_for(at + 1, told, |call| {
+                call.delivered_to(GROUP) && call.text().contains(told)
+            })
+            .await;
+        at = next;
+        if person == ALICE {
+            harness.time.advance(10_000);
+        }
+    }
+    // A minute after alice's move: bob's flag falls, dave has 9 s left.
+    harness.time.advance(51_000);
+    harness.service.tick().await;
+    let (at, flag) = fake
+        .wait_for(at + 1, "the flag", |call| {
+            call.delivered_to(GROUP)
+                && is_board(call)
+                && call.text().contains("ran out of time on board A")
+        })
+        .await;
+    assert!(
+        flag.text().contains("@alice & @dave win"),
+        "{}",
+        flag.text()
+    );
+    assert_eq!(photo_width(&flag), pair, "both boards");
+    let board_a = stored(&harness, &game).await;
+    let board_b = stored(&harness, board_a.linked_id.as_deref().expect("board B")).await;
+    for row in [&board_a, &board_b] {
+        assert_eq!(row.status, Status::Finished, "{}", row.id);
+        assert_eq!(row.result, Some(GameResult::Win { team: 0 }), "{}", row.id);
+    }
+    // Dave's board is over too: his move is not played.
+    fake.say(GROUP, DAVE, "/move e5");
+    fake.wait_for(at + 1, "the refusal", |call| {
+        call.delivered_to(GROUP) || call.delivered_to(DAVE)
+    })
+    .await;
+    assert!(
+        !fake
+            .calls()
+            .iter()
+            .any(|call| call.text().contains("dave played")),
+        "{}",
+        fake.describe_calls()
+    );
 }
 
 /// Four-handed chess in a group: four people take the seats with the inline

@@ -180,7 +180,9 @@ impl Service {
         }
         // Playing on declines an offer made to the mover; a takeback request lapses.
         // (A bughouse offer stands until declined: see `bughouse::pair_draw`.)
-        if row.linked_id.is_none()
+        if super::consent::is_team_game(row) {
+            super::consent::lapse_on_move(row, seat);
+        } else if row.linked_id.is_none()
             && row
                 .draw_offer
                 .is_some_and(|offer| row.team_of_seat(offer as usize) != row.team_of_seat(seat))

@@ -187,7 +187,7 @@ impl Service {
         if row.status.is_over() {
             let result = self.pair_result_text(lang, in_order((row, game), (&other, &other_game)));
             deliveries.extend(self.home_chat_result(lang, row, result));
-            // The board that decided, move by move.
+            // Both boards, move by move.
             deliveries.extend(self.game_end_gif(lang, row, game).await);
         }
         Ok(deliveries)
@@ -356,22 +356,10 @@ impl Service {
         left_bottom: Side,
         file_name: String,
     ) {
-        let bottoms = [left_bottom, left_bottom.opponent()];
-        // Once over, both strips tell the team result.
-        let over = boards
-            .iter()
-            .any(|(row, _)| row.status.is_over())
-            .then(|| self.pair_result_text(lang, in_order(boards[0], boards[1])));
         let drawn: Vec<(kodex_engine::View, kodex_render::Decor)> = boards
             .iter()
-            .zip(bottoms)
-            .map(|((row, game), bottom)| {
-                let mut decor = self.decor(lang, row, game, bottom);
-                if over.is_some() {
-                    decor.status = over.clone();
-                }
-                (game.view(Audience::Full), decor)
-            })
+            .zip(self.pair_decors(lang, boards, left_bottom))
+            .map(|((_, game), decor)| (game.view(Audience::Full), decor))
             .collect();
         if self.inner.settings.text_boards {
             for ((row, _), (view, decor)) in boards.iter().zip(&drawn) {
@@ -399,6 +387,73 @@ impl Service {
         if let Some(bytes) = bytes {
             delivery.image = Some(Image { file_name, bytes });
         }
+    }
+
+    /// The strips of `boards` (the left one first) drawn side by side: the
+    /// left from `left_bottom`'s side, the right from the other colour's
+    /// (the partner's). Once the game is over, both tell the team result.
+    fn pair_decors(
+        &self,
+        lang: Lang,
+        boards: [(&GameRow, &Game); 2],
+        left_bottom: Side,
+    ) -> [kodex_render::Decor; 2] {
+        let over = boards
+            .iter()
+            .any(|(row, _)| row.status.is_over())
+            .then(|| self.pair_result_text(lang, in_order(boards[0], boards[1])));
+        let bottoms = [left_bottom, left_bottom.opponent()];
+        [0, 1].map(|index| {
+            let (row, game) = boards[index];
+            let mut decor = self.decor(lang, row, game, bottoms[index]);
+            if over.is_some() {
+                decor.status = over.clone();
+            }
+            decor
+        })
+    }
+
+    /// The whole game of `row`'s pair of boards as an animated GIF of at
+    /// most `limit` bytes, as the chat saw it: board A from white's side at
+    /// the left, board B at the right, one frame after each move on either
+    /// board, in the order they were played. A passed piece shows in its
+    /// reserve from that board's next move on. `None` before a move.
+    pub(super) async fn pair_gif(&self, lang: Lang, row: &GameRow, limit: usize) -> Option<Image> {
+        let (other, other_game) = self.other_board(row).await.ok()?;
+        let game = self.replay(row).ok()?;
+        let boards = in_order((row, &game), (&other, &other_game));
+        let decors = self.pair_decors(lang, boards, Side::WHITE);
+        let variant = self.variant(row).ok()?;
+        let timelines = [
+            board_timeline(&variant, boards[0].0)?,
+            board_timeline(&variant, boards[1].0)?,
+        ];
+        let frames = merge_timelines(timelines);
+        if frames.len() < 2 {
+            return None;
+        }
+        let frames: Vec<[(kodex_engine::View, kodex_render::Decor); 2]> =
+            super::info::evenly_spaced(frames.len(), super::info::MAX_GIF_FRAMES)
+                .into_iter()
+                .filter_map(|index| frames.get(index))
+                .map(|[a, b]| {
+                    [
+                        (a.clone(), decors[0].clone()),
+                        (b.clone(), decors[1].clone()),
+                    ]
+                })
+                .collect();
+        let bytes = self
+            .draw_off_runtime(move || super::info::pair_gif_within(&frames, limit))
+            .await?;
+        if bytes.is_empty() {
+            tracing::error!(game = %row.id, limit, "no bughouse animation fits the platform's file limit");
+            return None;
+        }
+        Some(Image {
+            file_name: format!("{}.gif", boards[0].0.id),
+            bytes,
+        })
     }
 
     /// "Bughouse game k7m2 starts, clock 3+0: board A alice (white) – bob
@@ -849,4 +904,67 @@ pub(crate) fn record_move_time(row: &mut GameRow, seat: usize, now: crate::time:
         .remaining(seat)
         .map_or_else(|| "-".to_owned(), |left| left.to_string());
     append(&mut row.move_times, &format!("{now}:{left}"));
+}
+
+/// One board's positions as the game went: the start, then the board after
+/// each move with the time it was played (pieces passed to it are taken in
+/// with the board's next move, or at the very end). `None` when the record
+/// does not replay.
+fn board_timeline(variant: &Variant, row: &GameRow) -> Option<Vec<(i64, kodex_engine::View)>> {
+    let mut game = Game::new(
+        variant,
+        Start::Fen(row.start_fen.clone().unwrap_or_default()),
+    )
+    .ok()?;
+    let mut times = row.move_times.split_whitespace();
+    let mut timeline = vec![(i64::MIN, game.view(Audience::Full))];
+    let mut received = false;
+    for action in row.move_list() {
+        if let Some(letter) = gift_letter(action) {
+            game.receive(letter);
+            received = true;
+            continue;
+        }
+        let mv = game
+            .legal_moves()
+            .into_iter()
+            .find(|&mv| game.uci(mv) == action)?;
+        game.play(mv);
+        received = false;
+        let when = times
+            .next()
+            .and_then(|mark| mark.split_once(':'))
+            .and_then(|(when, _)| when.parse::<i64>().ok())
+            .unwrap_or(i64::MAX);
+        timeline.push((when, game.view(Audience::Full)));
+    }
+    if received {
+        timeline.push((i64::MAX, game.view(Audience::Full)));
+    }
+    Some(timeline)
+}
+
+/// The frames of two boards' timelines merged in the order of their
+/// times: each frame is both boards at one moment.
+fn merge_timelines([a, b]: [Vec<(i64, kodex_engine::View)>; 2]) -> Vec<[kodex_engine::View; 2]> {
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    let (Some((_, mut left)), Some((_, mut right))) = (a.next(), b.next()) else {
+        return Vec::new();
+    };
+    let mut frames = vec![[left.clone(), right.clone()]];
+    loop {
+        let take_a = match (a.peek(), b.peek()) {
+            (Some((when_a, _)), Some((when_b, _))) => when_a <= when_b,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => break,
+        };
+        if take_a {
+            left = a.next().map(|(_, view)| view).unwrap_or(left);
+        } else {
+            right = b.next().map(|(_, view)| view).unwrap_or(right);
+        }
+        frames.push([left.clone(), right.clone()]);
+    }
+    frames
 }

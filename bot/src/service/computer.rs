@@ -253,21 +253,27 @@ impl Service {
                 };
                 // (A bughouse offer is the set of those who agreed: the
                 // computer leaves it to its partner.)
-                if let Some(offerer) = row
-                    .draw_offer
-                    .filter(|_| row.linked_id.is_none())
-                    .map(|s| s as usize)
-                {
-                    if let Some(seat) = answerer(offerer) {
-                        let side = Side(row.seat(seat).map_or(0, |s| s.side) as u8);
-                        // Accepted only when the computer is not better.
-                        let action = if search::evaluate(&game, side) <= 0 {
-                            Action::Draw { game: id }
-                        } else {
-                            Action::DeclineDraw { game: id }
-                        };
-                        return Ok(Step::Say(action, true, seat));
-                    }
+                // In a team game on one board each computer seat asked
+                // answers for itself.
+                let draw_answerer = if super::consent::is_team_game(row) {
+                    computer_seats
+                        .iter()
+                        .copied()
+                        .find(|&s| super::consent::is_asked(row, s))
+                } else {
+                    row.draw_offer
+                        .filter(|_| row.linked_id.is_none())
+                        .and_then(|s| answerer(s as usize))
+                };
+                if let Some(seat) = draw_answerer {
+                    let side = Side(row.seat(seat).map_or(0, |s| s.side) as u8);
+                    // Accepted only when the computer is not better.
+                    let action = if search::evaluate(&game, side) <= 0 {
+                        Action::Draw { game: id }
+                    } else {
+                        Action::DeclineDraw { game: id }
+                    };
+                    return Ok(Step::Say(action, true, seat));
                 }
                 // Enochian chess: an offer to exchange prisoners is accepted
                 // by the computer that speaks for the other capturer.

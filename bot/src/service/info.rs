@@ -11,7 +11,7 @@ use kodex_render::Decor;
 
 /// The most frames a game animation holds: a longer game is shown with
 /// evenly spaced positions (the first and the last always among them).
-const MAX_GIF_FRAMES: usize = 300;
+pub(super) const MAX_GIF_FRAMES: usize = 300;
 
 /// The most games `/games` lists; the rest are counted.
 const GAMES_LISTED: usize = 12;
@@ -169,6 +169,9 @@ impl Service {
         position: &kodex_engine::Game,
         limit: usize,
     ) -> Option<Image> {
+        if row.linked_id.is_some() {
+            return self.pair_gif(lang, row, limit).await;
+        }
         if position.ply() == 0 && !position.has_time_travel() {
             return None;
         }
@@ -312,7 +315,7 @@ fn lang_name_key(lang: Lang) -> &'static str {
 
 /// `count` indices out of `0..total`, evenly spaced, always with the first
 /// and the last (all of them when `total <= count`).
-fn evenly_spaced(total: usize, count: usize) -> Vec<usize> {
+pub(super) fn evenly_spaced(total: usize, count: usize) -> Vec<usize> {
     if total <= count || count < 2 {
         return (0..total).collect();
     }
@@ -327,7 +330,34 @@ fn evenly_spaced(total: usize, count: usize) -> Vec<usize> {
 /// fit, else half as many (evenly spaced, the last position kept) until two
 /// are left, then with smaller squares. Empty if nothing fits.
 pub(crate) fn gif_within(frames: &[(View, Decor)], limit: usize) -> Vec<u8> {
-    let Some((first, _)) = frames.first() else {
+    fit_gif(
+        frames,
+        limit,
+        |(view, _)| view,
+        |renderer, chosen| renderer.gif(chosen),
+    )
+}
+
+/// [`gif_within`] for games of two boards: each frame both boards side by
+/// side.
+pub(crate) fn pair_gif_within(frames: &[[(View, Decor); 2]], limit: usize) -> Vec<u8> {
+    fit_gif(
+        frames,
+        limit,
+        |[(view, _), _]| view,
+        kodex_render::render_pair_gif_with,
+    )
+}
+
+/// Draws `frames` with `draw` within `limit` bytes (see [`gif_within`]);
+/// `view_of` gives a frame's board, which sets the usual square size.
+fn fit_gif<T: Clone>(
+    frames: &[T],
+    limit: usize,
+    view_of: impl Fn(&T) -> &View,
+    draw: impl Fn(&kodex_render::Renderer, &[T]) -> Vec<u8>,
+) -> Vec<u8> {
+    let Some(first) = frames.first().map(&view_of) else {
         return Vec::new();
     };
     let usual = kodex_render::shared_renderer(first);
@@ -335,11 +365,11 @@ pub(crate) fn gif_within(frames: &[(View, Decor)], limit: usize) -> Vec<u8> {
     let mut square = kodex_render::square_size_for(first.files, first.ranks);
     let mut count = frames.len();
     loop {
-        let chosen: Vec<(View, Decor)> = evenly_spaced(frames.len(), count)
+        let chosen: Vec<T> = evenly_spaced(frames.len(), count)
             .into_iter()
             .filter_map(|index| frames.get(index).cloned())
             .collect();
-        let bytes = smaller.as_ref().unwrap_or(usual).gif(&chosen);
+        let bytes = draw(smaller.as_ref().unwrap_or(usual), &chosen);
         if bytes.len() <= limit {
             return bytes;
         }

@@ -9,6 +9,7 @@ mod apply;
 mod bughouse;
 mod challenge;
 mod computer;
+mod consent;
 mod exchange;
 pub use computer::DEFAULT_LEVEL as DEFAULT_COMPUTER_LEVEL;
 mod info;

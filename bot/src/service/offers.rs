@@ -89,6 +89,9 @@ impl Service {
         if row.linked_id.is_some() {
             return self.pair_draw(row, side, lang).await;
         }
+        if super::consent::is_team_game(&row) {
+            return self.team_draw(row, side, lang).await;
+        }
         let other_team = |offerer: usize| row.team_of_seat(offerer) != row.team_of_seat(side);
         match row.draw_offer.map(|s| s as usize) {
             Some(offerer) if other_team(offerer) => {
@@ -123,6 +126,9 @@ impl Service {
         let lang = self.game_chat_lang(ctx, &row).await;
         if row.linked_id.is_some() {
             return self.pair_decline_draw(row, side, lang).await;
+        }
+        if super::consent::is_team_game(&row) {
+            return self.team_decline_draw(row, side, lang).await;
         }
         match row.draw_offer.map(|s| s as usize) {
             Some(offerer) if offerer != side => {

@@ -491,6 +491,8 @@ impl Service {
                 .arg("variant", variant.name(lang.code()).to_owned())
                 .arg("white", row.team_names(0))
                 .arg("black", row.team_names(1))
+                .arg("white_color", self.team_color_name(lang, row, variant, 0))
+                .arg("black_color", self.team_color_name(lang, row, variant, 1))
                 .arg("clock", self.clock_name(lang, &row.time_control)),
         );
         if let Some(number) = game.chess960_number() {
@@ -587,6 +589,21 @@ impl Service {
             }
             None => self.color_name(lang, side),
         }
+    }
+
+    /// The colours of team `team`'s armies where the variant colours armies
+    /// ("red & yellow" in Enochian chess), else the colour of its side.
+    fn team_color_name(&self, lang: Lang, row: &GameRow, variant: &Variant, team: usize) -> String {
+        if variant.definition().armies.is_empty() {
+            return self.color_name(lang, team);
+        }
+        let colours: Vec<String> = row
+            .seats
+            .iter()
+            .filter(|seat| seat.team == team)
+            .map(|seat| self.seat_color_name(lang, variant, seat.seat, seat.side))
+            .collect();
+        colours.join(" & ")
     }
 
     pub(crate) fn color_name(&self, lang: Lang, side: usize) -> String {
