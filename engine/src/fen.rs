@@ -218,7 +218,15 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
                             .ok_or(FenError::BadCastling(c))?;
                         pos.pawn_stages[usize::from(c == 'p')] = stage as u8;
                     }
-                    _ if def.royal_swap || def.pawn_of_pawns.is_some() => {
+                    'T' | 'X' if !def.thrones.is_empty() => {
+                        pos.thrones
+                            .read_letter(c, &mut chars)
+                            .ok_or(FenError::BadCastling(c))?;
+                    }
+                    _ if def.royal_swap
+                        || def.pawn_of_pawns.is_some()
+                        || !def.thrones.is_empty() =>
+                    {
                         return Err(FenError::BadCastling(c))
                     }
                     _ => parse_castling(def, &mut pos, c)?,
@@ -430,6 +438,10 @@ pub(crate) fn castling_field<B: Bits>(
 ) -> String {
     let g = &def.geometry;
     let mut castling = String::new();
+    if !def.thrones.is_empty() {
+        // Thrones and prisoners (Enochian chess), where castling never is.
+        return pos.thrones.fen_letters();
+    }
     if def.royal_swap || def.pawn_of_pawns.is_some() {
         // Who may still swap king and piece (Tamerlane), in the castling letters.
         for (side, letter) in [(0, 'K'), (1, 'k')] {

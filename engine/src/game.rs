@@ -170,6 +170,9 @@ pub struct Game {
     pub(crate) inner: Inner,
     history: Vec<PlayedMove>,
     attempts: Vec<ImpossibleAttempt>,
+    /// Prisoner exchanges (Enochian chess): after how many half-moves, and
+    /// the two seats (turn order) that exchanged.
+    pub(crate) exchanges: Vec<(usize, usize, usize)>,
     /// Time travel (only in variants with `[time_travel]`).
     pub(crate) travel: Option<Box<Travel>>,
     start_fen: String,
@@ -464,6 +467,7 @@ impl Game {
             inner,
             history: Vec::new(),
             attempts: Vec::new(),
+            exchanges: Vec::new(),
             travel: None,
             start_fen: String::new(),
             chess960_number: number,
@@ -494,6 +498,15 @@ impl Game {
             if let Some(attempt) = uci.strip_suffix(IMPOSSIBLE_MARK) {
                 game.record_impossible(attempt);
                 continue;
+            }
+            if let Some((a, b)) = crate::mechanics::exchange_seats(uci) {
+                if game.exchange(a, b).is_ok() {
+                    continue;
+                }
+                return Err(ReplayError::Move {
+                    ply,
+                    uci: uci.chars().take(16).collect(),
+                });
             }
             if let Some(letter) = crate::passing::gift_letter(uci) {
                 if game.receive(letter) {
@@ -805,6 +818,7 @@ impl Game {
         self.history.pop();
         let ply = self.history.len();
         self.attempts.retain(|attempt| attempt.ply <= ply);
+        self.exchanges.retain(|&(at, _, _)| at <= ply);
         true
     }
     /// The seat whose turn it is: seats take turns in order from the start
@@ -997,10 +1011,18 @@ impl Game {
         let first_number = with_state!(self, s, _r => s.positions[0].fullmove);
         // Kriegspiel's impossible attempts are comments before the move that followed.
         let attempts_at = |ply: usize| -> String {
+            let exchanges =
+                self.exchanges
+                    .iter()
+                    .filter(|&&(at, _, _)| at == ply)
+                    .map(|&(_, a, b)| {
+                        format!("{{prisoners exchanged by seats {} and {}}} ", a + 1, b + 1)
+                    });
             self.attempts
                 .iter()
                 .filter(|attempt| attempt.ply == ply)
                 .map(|attempt| format!("{{impossible {}}} ", attempt.uci))
+                .chain(exchanges)
                 .collect()
         };
         if self.variant.0.pieces.iter().any(|p| p.seat.is_some()) {

@@ -608,6 +608,12 @@ pub struct VariantDef {
     /// chess): a seat whose king is taken is frozen, a king in check must
     /// move, a stalemated seat passes; see [`crate::mechanics`].
     pub king_capture: bool,
+    /// Each seat's throne, in seat order (`thrones = ["h1", "a1", "a8",
+    /// "h8"]`: Enochian chess, with `king_capture`): a king stepping onto its
+    /// partner's throne takes control of the partner's army, and kings
+    /// exchanged as prisoners come back to their own thrones; see
+    /// [`crate::mechanics`]. Empty: no thrones.
+    pub thrones: Vec<usize>,
 }
 
 /// The pawn of pawns (Tamerlane, `[pawn_of_pawns]` in TOML): reaching its
@@ -871,6 +877,8 @@ struct RawVariant {
     captured_mates: bool,
     #[serde(default)]
     king_capture: bool,
+    #[serde(default)]
+    thrones: Vec<String>,
 }
 
 /// A definition's `[pawn_of_pawns]` table.
@@ -1377,6 +1385,13 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     }
     let flag_squares = squares("flag_squares", &raw.flag_squares, &geometry, &zones)?;
     let marked = squares("marked", &raw.marked, &geometry, &zones)?;
+    let thrones = squares("thrones", &raw.thrones, &geometry, &zones)?;
+    if !thrones.is_empty() && (!raw.king_capture || thrones.len() != 4) {
+        return Err(err(
+            "thrones",
+            "needs `king_capture = true` and one square for each of four seats".into(),
+        ));
+    }
     let mut crossings = Vec::new();
     for name in &raw.crossings {
         let cells = squares("crossings", std::slice::from_ref(name), &geometry, &zones)?;
@@ -1556,6 +1571,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         command_zone,
         captured_mates: raw.captured_mates,
         king_capture: raw.king_capture,
+        thrones,
     };
     Ok(def)
 }

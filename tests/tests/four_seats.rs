@@ -9,7 +9,7 @@
 
 mod console_support;
 
-use console_support::{has, team_game_id, temp_dir, to, EPOCH};
+use console_support::{enochian_throne_walk, has, play_moves, team_game_id, temp_dir, to, EPOCH};
 use kodex_bot::config::Config;
 use kodex_bot::console::Console;
 use kodex_bot::store::{GameResult, Status};
@@ -303,7 +303,7 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
     assert!(has(&out, "carol (yellow) to move"), "{out:#?}");
     let out = console.line("carol: /move Nb6").await;
     assert!(has(&out, "dave (blue) to move"), "{out:#?}");
-    play_all(
+    play_moves(
         &mut console,
         &[
             ("dave", "f7"),
@@ -326,7 +326,7 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
     assert!(has(&out, "carol (yellow) to move"), "{out:#?}");
     let out = console.line("bob: /move Ra6").await;
     assert!(has(&out, "not your turn"), "{out:#?}");
-    play_all(
+    play_moves(
         &mut console,
         &[
             ("carol", "Qd6+"),
@@ -354,6 +354,106 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Enochian chess, thrones and prisoners: yellow's bishop takes black's
+/// king; blue's king walks to black's empty throne a1 and so takes control
+/// of black's frozen army, which dave then moves on black's turns (bob may
+/// not); blue's knight takes red's king; yellow and blue, each holding a
+/// king, exchange them: black's king comes back beside its occupied throne,
+/// red's to h1, and red plays again.
+#[tokio::test]
+async fn an_enochian_king_takes_a_throne_and_prisoners_are_exchanged() {
+    let (dir, _config, service, mut console, id, _) =
+        team_game("enochian-thrones", "enochian").await;
+    let walk = enochian_throne_walk();
+    let (before, ka1) = walk.split_at(walk.len() - 1);
+    play_moves(&mut console, before).await;
+    // One prisoner is no exchange; a player whose army took no king has none.
+    let out = console.line("alice: /exchange").await;
+    assert!(has(&out, "holds no taken king"), "{out:#?}");
+    let out = console.line("carol: /exchange").await;
+    assert!(has(&out, "dave holds no king of your team"), "{out:#?}");
+    assert_eq!(ka1, [("dave", "Ka1")]);
+    let out = console.line("dave: /move Ka1").await;
+    assert!(has(&out, "dave played Ka1"), "{out:#?}");
+    assert!(
+        has(
+            &out,
+            "dave's king takes the throne of black: dave now moves bob's army too"
+        ),
+        "{out:#?}"
+    );
+    // Black's turn is dave's now: the turn line says so, and bob may not move.
+    let out = console.line("alice: /move Kg2").await;
+    assert!(has(&out, "dave (black) to move"), "{out:#?}");
+    assert!(has(&out, "dave moves black for bob"), "{out:#?}");
+    let out = console.line("bob: /move Ra6").await;
+    assert!(has(&out, "not your turn"), "{out:#?}");
+    play_moves(
+        &mut console,
+        &[
+            // Black's frozen rook moves again, under dave.
+            ("dave", "Ra6"),
+            ("carol", "Nb6"),
+            ("dave", "Nf5"),
+            ("alice", "Qe1"),
+            ("dave", "Ra5"),
+            ("carol", "Nc8"),
+            ("dave", "Nh4+"),
+            // Red's king in check must move: into another check.
+            ("alice", "Kf3"),
+            ("dave", "Ra6"),
+            ("carol", "Nb6"),
+            ("dave", "Nxf3"),
+        ],
+    )
+    .await;
+    // Bob's king is gone: bob cannot exchange. Carol offers, alice (carol's
+    // partner) cannot decline for the other team, dave accepts.
+    let out = console.line("bob: /exchange").await;
+    assert!(has(&out, "Your own king was taken"), "{out:#?}");
+    let out = console.line("carol: /exchange").await;
+    assert!(
+        has(&out, "carol offers to exchange prisoners in game")
+            && has(
+                &out,
+                "black's king for red's king. dave: /exchange to accept"
+            ),
+        "{out:#?}"
+    );
+    let out = console.line("carol: /exchange").await;
+    assert!(has(&out, "already offered"), "{out:#?}");
+    let out = console.line("alice: /noexchange").await;
+    assert!(has(&out, "cannot be withdrawn"), "{out:#?}");
+    let out = console.line("dave: /exchange").await;
+    assert!(
+        has(
+            &out,
+            "prisoners exchanged. black's king and red's king come back"
+        ),
+        "{out:#?}"
+    );
+    // Red's frozen army passed by itself after dave took its king; black
+    // (dave's) is to move.
+    assert!(has(&out, "dave moves black for bob"), "{out:#?}");
+    let row = stored(&service, &id).await;
+    assert!(row.moves.ends_with(" h4f3 e1e1 &23"), "{}", row.moves);
+    assert_eq!(row.exchange_offer, None);
+    // Black's king is back beside its throne (blue's king holds a1), on b1,
+    // where it has no safe square (red's queen covers c1, red's knight c2):
+    // dave moves black's rook.
+    let out = console.line("dave: /move Kc1").await;
+    assert!(has(&out, "not legal"), "{out:#?}");
+    play_moves(
+        &mut console,
+        &[("dave", "Ra5"), ("carol", "Nc8"), ("dave", "Rh4")],
+    )
+    .await;
+    // Red's king is back on h1: red plays again.
+    let out = console.line("alice: /move Kg2").await;
+    assert!(has(&out, "alice played Kg2"), "{out:#?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A draw in a game of four on one board needs every player of the other
 /// team: one agreeing is not enough, a player asked who plays on declines,
 /// and the offerer's partner has nothing to answer.
@@ -372,14 +472,14 @@ async fn a_team_draw_needs_every_player_of_the_other_team() {
     .await;
     assert_eq!(stored(&service, &id).await.status, Status::Active);
     // Alice, bob (who agreed) and carol play on: the offer stands.
-    play_all(
+    play_moves(
         &mut console,
         &[("alice", "g3"), ("bob", "Ra5"), ("carol", "Nb6")],
     )
     .await;
     assert!(stored(&service, &id).await.draw_offer.is_some());
     // Dave, asked, plays on: that declines it.
-    play_all(&mut console, &[("dave", "f7")]).await;
+    play_moves(&mut console, &[("dave", "f7")]).await;
     assert_eq!(stored(&service, &id).await.draw_offer, None);
     // Offered again, and both bob and dave agree: a draw.
     answers(
@@ -435,17 +535,6 @@ async fn team_game(
     let out = console.line(&format!("dave: /accept {id}")).await;
     assert!(has(&out, "starts"), "{out:#?}");
     (dir, config, service, console, id, out)
-}
-
-/// Plays `moves` (player, move) through the console; each must be played.
-async fn play_all(console: &mut Console, moves: &[(&str, &str)]) {
-    for (who, mv) in moves {
-        let out = console.line(&format!("{who}: /move {mv}")).await;
-        assert!(
-            has(&out, &format!("{who} played {mv}")),
-            "{who} {mv}: {out:#?}"
-        );
-    }
 }
 
 /// Says each line through the console; each answer must contain its text.

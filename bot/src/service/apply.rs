@@ -26,6 +26,9 @@ pub(crate) enum Change {
     Resign { seat: usize },
     /// Every player agreed to a draw.
     DrawAgreed,
+    /// Seats `a` and `b` (turn order) exchange their prisoners (Enochian
+    /// chess), already found possible; the turn does not pass.
+    Exchange { a: usize, b: usize },
     /// Turns taken back with the opponent's consent (in time travel a jump
     /// and its move are one turn, a pending jump a turn begun).
     TakeBack { turns: usize },
@@ -118,6 +121,17 @@ impl Service {
                 finish(row, GameResult::Draw, "agreement");
                 Event::Ended
             }
+            Change::Exchange { a, b } => {
+                let token = game
+                    .exchange(a, b)
+                    .map_err(|_| super::Msg::new("error-internal"))?;
+                record(row, &token);
+                row.exchange_offer = None;
+                if let Some(outcome) = game.outcome() {
+                    finish(row, result_of(&outcome), outcome.reason.key());
+                }
+                Event::Exchanged { a, b }
+            }
             Change::TakeBack { turns } => {
                 let kept = {
                     let mut moves = row.move_list();
@@ -130,6 +144,7 @@ impl Service {
                 row.moves = kept;
                 row.takeback_offer = None;
                 row.draw_offer = None;
+                row.exchange_offer = None;
                 if clock != TimeControl::Unlimited {
                     self.start_turn(row, game, now);
                 }
@@ -263,4 +278,5 @@ pub(crate) fn finish(row: &mut GameRow, result: GameResult, reason: &str) {
     row.deadline = None;
     row.draw_offer = None;
     row.takeback_offer = None;
+    row.exchange_offer = None;
 }

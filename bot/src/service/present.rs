@@ -39,6 +39,8 @@ pub(crate) enum Event {
     Travelled { jump: String, moved: bool },
     /// Moves were taken back.
     TakenBack,
+    /// Seats `a` and `b` (turn order) exchanged their prisoners (Enochian chess).
+    Exchanged { a: usize, b: usize },
     /// The game ended (the row holds result and reason).
     Ended,
 }
@@ -184,6 +186,7 @@ impl Service {
                 let moved = passes.as_ref().map_or(game, |p| &p.before);
                 let told = moved.announcements(Audience::Public);
                 lines.extend(self.moves_told(lang, lang, row, moved, &told, Audience::Public));
+                lines.extend(self.throne_text(lang, row, moved));
                 lines.extend(self.passes_told(lang, row, game, passes.as_ref()));
             }
             Event::Impossible { .. } => {
@@ -200,6 +203,7 @@ impl Service {
             Event::TakenBack => {
                 lines.push(self.text(lang, &Msg::new("takeback-done").arg("id", row.id.clone())))
             }
+            Event::Exchanged { a, b } => lines.push(self.exchange_text(lang, row, game, *a, *b)),
             Event::Ended => {}
         }
         let mut events = lines.clone();
@@ -359,9 +363,10 @@ impl Service {
         told: &[Announcement],
         audience: Audience,
     ) -> Vec<String> {
-        // The seat that just moved: seats take turns in order.
+        // The seat that just moved: seats take turns in order (in Enochian
+        // chess its moves are typed by the player who took its throne).
         let seats = game.variant().players().max(1);
-        let mover = (game.seat_to_move() + seats - 1) % seats;
+        let mover = game.controller((game.seat_to_move() + seats - 1) % seats);
         let referee = game.variant().visibility() == Visibility::OwnPiecesOnly;
         // "alice (white)": the player of a side, for the referee's words.
         let side_of = |msg: Msg, side: &Side| {
@@ -577,7 +582,10 @@ impl Service {
 
     /// "k7m2 · move 3 · bob (black) to move".
     pub(crate) fn turn_text(&self, lang: Lang, row: &GameRow, game: &Game) -> String {
-        let player = row.player_name(game.seat_to_move()).to_owned();
+        let seat = game.seat_to_move();
+        // Enochian chess: the player who took the army's throne moves it.
+        let mover = game.controller(seat);
+        let player = row.player_name(mover).to_owned();
         let mut text = self.text(
             lang,
             &Msg::new("turn")
@@ -594,6 +602,19 @@ impl Service {
                     ),
                 ),
         );
+        if mover != seat {
+            let color = self.seat_color_name(lang, game.variant(), seat, seat % 2);
+            text.push(' ');
+            text.push_str(
+                &self.text(
+                    lang,
+                    &Msg::new("throne-moves-for")
+                        .arg("player", player.clone())
+                        .arg("color", color)
+                        .arg("owner", row.player_name(seat).to_owned()),
+                ),
+            );
+        }
         // Four-handed chess: a mated king, a turn without a move, a king to take.
         if let Some(forced) = game.forced_turn() {
             let key = match forced {
@@ -920,6 +941,9 @@ fn reason_key(reason: &str) -> &'static str {
         "bare-king" => "reason-bare-king",
         "promotion-goal" => "reason-promotion-goal",
         "citadel" => "reason-citadel",
+        "kings-taken" => "reason-kings-taken",
+        "team-stalemated" => "reason-team-stalemated",
+        "bare-kings" => "reason-bare-kings",
         _ => "reason-other",
     }
 }

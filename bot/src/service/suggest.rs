@@ -63,7 +63,7 @@ impl Service {
         };
         let variant = position.variant();
         if row.status != Status::Active
-            || position.seat_to_move() != seat
+            || position.controller(position.seat_to_move()) != seat
             || variant.visibility() == Visibility::OwnPiecesOnly
         {
             return Vec::new();

@@ -507,3 +507,51 @@ pub async fn told_bob_and_chat(
     );
     seen
 }
+
+/// An Enochian game of four (alice red, bob black, carol yellow, dave blue)
+/// from its start to a throne taken, as (player, move): yellow's bishop
+/// takes black's king on b1, then blue's king walks to black's empty throne
+/// a1 (taking the bishop on its way) while the others wait, and so takes
+/// control of black's frozen army. Black's turn comes after red's next move.
+pub fn enochian_throne_walk() -> Vec<(&'static str, &'static str)> {
+    let mut moves = vec![
+        ("alice", "g3"),
+        ("bob", "Ra5"),
+        ("carol", "Nb6"),
+        ("dave", "f7"),
+        ("alice", "Rd1"),
+        ("bob", "Bf4"),
+        ("carol", "Bd3"),
+        ("dave", "Kg7"),
+        ("alice", "Rxb1+"),
+        ("bob", "Kxb1"),
+        ("carol", "Bxb1"),
+    ];
+    let walk = [
+        ("Kf6", "Ne3"),
+        ("Ke5", "Kg2"),
+        ("Kd4", "Kh1"),
+        ("Kc3", "Kg2"),
+        ("Kd2", "Kh1"),
+        ("Kc1", "Kg2"),
+        ("Kxb1", "Kh1"),
+    ];
+    for (round, (blue, red)) in walk.into_iter().enumerate() {
+        let yellow = if round % 2 == 0 { "Nc8" } else { "Nb6" };
+        // (Black's frozen army passes by itself after red's move.)
+        moves.extend([("dave", blue), ("alice", red), ("carol", yellow)]);
+    }
+    moves.push(("dave", "Ka1"));
+    moves
+}
+
+/// Plays `moves` (player, move) at the console; each must be played.
+pub async fn play_moves(console: &mut Console, moves: &[(&str, &str)]) {
+    for (who, mv) in moves {
+        let out = console.line(&format!("{who}: /move {mv}")).await;
+        assert!(
+            has(&out, &format!("{who} played {mv}")),
+            "{who} {mv}: {out:#?}"
+        );
+    }
+}
