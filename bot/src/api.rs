@@ -165,6 +165,10 @@ pub enum Action {
     Pgn { game: Option<String> },
     /// Bughouse: a private message to one's partner.
     Partner { text: String },
+    /// Enochian chess: offer to exchange prisoners, or accept the offer.
+    Exchange { game: Option<String> },
+    /// Enochian chess: decline the opponents' offer to exchange prisoners.
+    DeclineExchange { game: Option<String> },
     /// Time travel: the present board and every abandoned timeline, in one image.
     Timeline { game: Option<String> },
     /// The rules of a variant.
@@ -328,6 +332,10 @@ pub enum ButtonAction {
     Rematch { game: String },
     /// Watch the game privately.
     Watch { game: String },
+    /// Accept the offer to exchange prisoners (Enochian chess).
+    Exchange { game: String },
+    /// Decline the offer to exchange prisoners.
+    DeclineExchange { game: String },
 }
 
 impl ButtonAction {
@@ -392,6 +400,8 @@ impl ButtonAction {
             "sy" => ButtonAction::SetupReady { game: game()? },
             "again" => ButtonAction::Rematch { game: game()? },
             "watch" => ButtonAction::Watch { game: game()? },
+            "xch" => ButtonAction::Exchange { game: game()? },
+            "noxch" => ButtonAction::DeclineExchange { game: game()? },
             _ => return None,
         })
     }
@@ -418,6 +428,8 @@ impl ButtonAction {
             ButtonAction::SetupReady { game } => ("sy", game),
             ButtonAction::TakeSeat { game, .. } => ("seat", game),
             ButtonAction::Rematch { game } => ("again", game),
+            ButtonAction::Exchange { game } => ("xch", game),
+            ButtonAction::DeclineExchange { game } => ("noxch", game),
             ButtonAction::Watch { game } => ("watch", game),
         }
     }
@@ -716,6 +728,8 @@ mod tests {
             ButtonAction::Decline { game: game.clone() },
             ButtonAction::Draw { game: game.clone() },
             ButtonAction::DeclineDraw { game: game.clone() },
+            ButtonAction::Exchange { game: game.clone() },
+            ButtonAction::DeclineExchange { game: game.clone() },
             ButtonAction::Takeback { game: game.clone() },
             ButtonAction::RefuseTakeback { game: game.clone() },
             ButtonAction::Board { game: None },

@@ -53,6 +53,10 @@ pub fn parse(text: &str, mention: impl Fn(&str) -> Option<UserRef>) -> Option<Ac
         "board" => Action::Board { game: game() },
         "games" => Action::Games,
         "pgn" => Action::Pgn { game: game() },
+        "exchange" | "обмен" => Action::Exchange { game: game() },
+        "noexchange" | "без-обмена" | "безобмена" => {
+            Action::DeclineExchange { game: game() }
+        }
         "partner" | "партнёру" | "партнеру" => Action::Partner {
             text: partner_text(rest),
         },

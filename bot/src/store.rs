@@ -281,6 +281,9 @@ pub struct GameRow {
     pub draw_offer: Option<i64>,
     /// The side with a standing takeback request.
     pub takeback_offer: Option<i64>,
+    /// The seat (turn order) holding a prisoner whose exchange offer stands
+    /// (Enochian chess; see `migrations/0012_exchange_offer.sql`).
+    pub exchange_offer: Option<i64>,
     /// When the player to move is next reminded of their clock (see
     /// `migrations/0009_reminders.sql`).
     pub reminder_at: Option<i64>,
@@ -356,6 +359,7 @@ impl<'r> FromRow<'r, SqliteRow> for GameRow {
             deadline: row.try_get("deadline")?,
             draw_offer: row.try_get("draw_offer")?,
             takeback_offer: row.try_get("takeback_offer")?,
+            exchange_offer: row.try_get("exchange_offer")?,
             reminder_at: row.try_get("reminder_at")?,
             reminded: row.try_get("reminded")?,
             result: row.try_get("result")?,
@@ -557,7 +561,7 @@ const COLUMNS: &str =
     "g.id, g.platform, g.chat_id, g.home_chat_id, g.variant, g.status, g.challenger_id, \
     g.challenger_name, g.opponent_id, g.opponent_name, g.color, g.time_control, g.start_fen, \
     g.moves, g.turn_started_at, g.deadline, g.draw_offer, g.takeback_offer, g.result, g.reason, \
-    g.created_at, g.updated_at, g.version, g.from_fen, g.reminder_at, g.reminded, g.linked_id, g.board, g.move_times";
+    g.created_at, g.updated_at, g.version, g.from_fen, g.reminder_at, g.reminded, g.linked_id, g.board, g.move_times, g.exchange_offer";
 
 /// The seat columns read with a game (`NULL` for a game without seats); no
 /// name clashes with a game column.
@@ -565,7 +569,7 @@ const SEAT_COLUMNS: &str =
     "s.seat, s.user_id, s.user_name, s.side, s.team, s.remaining_ms, s.setup, s.ready";
 
 /// The columns a game changes over its life, in the order [`bind_mutable`] binds them.
-const MUTABLE: [&str; 19] = [
+const MUTABLE: [&str; 20] = [
     "chat_id",
     "home_chat_id",
     "status",
@@ -585,6 +589,7 @@ const MUTABLE: [&str; 19] = [
     "linked_id",
     "board",
     "move_times",
+    "exchange_offer",
 ];
 
 type Query<'q> = sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>;
@@ -611,6 +616,7 @@ fn bind_mutable<'q>(query: Query<'q>, row: &GameRow) -> Query<'q> {
         .bind(row.linked_id.clone())
         .bind(row.board as i64)
         .bind(row.move_times.clone())
+        .bind(row.exchange_offer)
 }
 
 /// The games `platform`, `user` plays, in `chat` or (NULL) any: found through
@@ -723,7 +729,7 @@ async fn write_seats(
 /// Listed by hand rather than by `sqlx::migrate!`, whose macros would build
 /// a second, host copy of SQLite with every build; a test checks the list
 /// against the folder.
-const MIGRATIONS: [(i64, &str, &str); 11] = [
+const MIGRATIONS: [(i64, &str, &str); 12] = [
     (1, "games", include_str!("../../migrations/0001_games.sql")),
     (
         2,
@@ -766,6 +772,11 @@ const MIGRATIONS: [(i64, &str, &str); 11] = [
         11,
         "linked boards",
         include_str!("../../migrations/0011_linked_boards.sql"),
+    ),
+    (
+        12,
+        "exchange offer",
+        include_str!("../../migrations/0012_exchange_offer.sql"),
     ),
 ];
 
@@ -1379,6 +1390,7 @@ pub(crate) mod tests {
             deadline,
             draw_offer: None,
             takeback_offer: None,
+            exchange_offer: None,
             reminder_at: None,
             reminded: 0,
             result: None,

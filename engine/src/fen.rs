@@ -1,7 +1,9 @@
 //! FEN in and out, in Fairy-Stockfish conventions: pockets `[Qn]` (or a
 //! ninth rank `/Qn`), promoted pieces `~`, remaining checks `3+3` (or
 //! lichess's `+0+0` checks given), X-FEN / Shredder castling letters,
-//! multi-digit empty runs (`10`).
+//! multi-digit empty runs (`10`). Squares and castling files are named the
+//! machine's way, like UCI: files `a`, `b`, … by index
+//! ([`crate::Geometry::uci_name`]).
 
 use crate::bitboard::Bits;
 pub use crate::error::FenError;
@@ -216,7 +218,15 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
                             .ok_or(FenError::BadCastling(c))?;
                         pos.pawn_stages[usize::from(c == 'p')] = stage as u8;
                     }
-                    _ if def.royal_swap || def.pawn_of_pawns.is_some() => {
+                    'T' | 'X' if !def.thrones.is_empty() => {
+                        pos.thrones
+                            .read_letter(c, &mut chars)
+                            .ok_or(FenError::BadCastling(c))?;
+                    }
+                    _ if def.royal_swap
+                        || def.pawn_of_pawns.is_some()
+                        || !def.thrones.is_empty() =>
+                    {
                         return Err(FenError::BadCastling(c))
                     }
                     _ => parse_castling(def, &mut pos, c)?,
@@ -226,7 +236,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
     }
     if let Some(ep) = fields.next() {
         if ep != "-" {
-            let Some(square) = g.parse(ep) else {
+            let Some(square) = g.parse_uci(ep) else {
                 return Err(FenError::BadEnPassant(shown(ep)));
             };
             set_en_passant(def, &mut pos, square);
@@ -402,7 +412,7 @@ pub fn write<B: Bits>(def: &VariantDef, pos: &Position<B>, chess960: bool) -> St
     out.push_str(if castling.is_empty() { "-" } else { &castling });
     out.push(' ');
     match pos.ep {
-        Some(ep) => out.push_str(&g.name(ep as usize)),
+        Some(ep) => out.push_str(&g.uci_name(ep as usize)),
         None => out.push('-'),
     }
     if def.check_limit > 0 {
@@ -428,6 +438,10 @@ pub(crate) fn castling_field<B: Bits>(
 ) -> String {
     let g = &def.geometry;
     let mut castling = String::new();
+    if !def.thrones.is_empty() {
+        // Thrones and prisoners (Enochian chess), where castling never is.
+        return pos.thrones.fen_letters();
+    }
     if def.royal_swap || def.pawn_of_pawns.is_some() {
         // Who may still swap king and piece (Tamerlane), in the castling letters.
         for (side, letter) in [(0, 'K'), (1, 'k')] {

@@ -170,6 +170,9 @@ pub struct Game {
     pub(crate) inner: Inner,
     history: Vec<PlayedMove>,
     attempts: Vec<ImpossibleAttempt>,
+    /// Prisoner exchanges (Enochian chess): after how many half-moves, and
+    /// the two seats (turn order) that exchanged.
+    pub(crate) exchanges: Vec<(usize, usize, usize)>,
     /// Time travel (only in variants with `[time_travel]`).
     pub(crate) travel: Option<Box<Travel>>,
     start_fen: String,
@@ -464,6 +467,7 @@ impl Game {
             inner,
             history: Vec::new(),
             attempts: Vec::new(),
+            exchanges: Vec::new(),
             travel: None,
             start_fen: String::new(),
             chess960_number: number,
@@ -494,6 +498,15 @@ impl Game {
             if let Some(attempt) = uci.strip_suffix(IMPOSSIBLE_MARK) {
                 game.record_impossible(attempt);
                 continue;
+            }
+            if let Some((a, b)) = crate::mechanics::exchange_seats(uci) {
+                if game.exchange(a, b).is_ok() {
+                    continue;
+                }
+                return Err(ReplayError::Move {
+                    ply,
+                    uci: uci.chars().take(16).collect(),
+                });
             }
             if let Some(letter) = crate::passing::gift_letter(uci) {
                 if game.receive(letter) {
@@ -700,6 +713,13 @@ impl Game {
         let chess960 = self.variant.0.chess960;
         with_state!(self, _s, r => notation::uci(&r, mv.0, chess960))
     }
+    /// A legal move from square to square as people type it: UCI but for
+    /// the variant's own file letters (`k1` where UCI says `j1` in
+    /// four-handed chess).
+    pub fn coordinates(&self, mv: Move) -> String {
+        let chess960 = self.variant.0.chess960;
+        with_state!(self, _s, r => notation::coordinates_for_people(&r, mv.0, chess960))
+    }
     /// A legal move in SAN, with `+`/`#`.
     pub fn san(&self, mv: Move) -> String {
         with_state!(self, s, r => notation::san(&r, s.current(), mv.0, &s.legal))
@@ -798,6 +818,7 @@ impl Game {
         self.history.pop();
         let ply = self.history.len();
         self.attempts.retain(|attempt| attempt.ply <= ply);
+        self.exchanges.retain(|&(at, _, _)| at <= ply);
         true
     }
     /// The seat whose turn it is: seats take turns in order from the start
@@ -814,6 +835,16 @@ impl Game {
         }
         let first = with_state!(self, s, _r => s.positions[0].side as usize);
         (first + self.history.len()) % seats
+    }
+    /// The pass, where it is the only legal move of the seat on turn (a
+    /// mated or stalemated player of a game of four): nothing to choose, so
+    /// the service plays it at once. `None` where the seat has another move
+    /// (Janggi's pass is a choice) or the game is over.
+    pub fn forced_pass(&self) -> Option<Move> {
+        with_state!(self, s, _r => match s.legal.as_slice() {
+            [only] if crate::mechanics::palace::is_pass(*only) => Some(Move(*only)),
+            _ => None,
+        })
     }
     /// What the seat on turn is left to do by the rules of pieces owned by
     /// seats (four-handed chess): pass, or take a mated king. `None` in an
@@ -980,10 +1011,18 @@ impl Game {
         let first_number = with_state!(self, s, _r => s.positions[0].fullmove);
         // Kriegspiel's impossible attempts are comments before the move that followed.
         let attempts_at = |ply: usize| -> String {
+            let exchanges =
+                self.exchanges
+                    .iter()
+                    .filter(|&&(at, _, _)| at == ply)
+                    .map(|&(_, a, b)| {
+                        format!("{{prisoners exchanged by seats {} and {}}} ", a + 1, b + 1)
+                    });
             self.attempts
                 .iter()
                 .filter(|attempt| attempt.ply == ply)
                 .map(|attempt| format!("{{impossible {}}} ", attempt.uci))
+                .chain(exchanges)
                 .collect()
         };
         if self.variant.0.pieces.iter().any(|p| p.seat.is_some()) {

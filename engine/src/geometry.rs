@@ -2,7 +2,16 @@
 //! that may not exist (the corners of the four-handed cross, citadels).
 //!
 //! Square index = `rank * files + file`; rank 0 is the first player's edge.
-//! Names are `a1`, `b2`, … `a10` (no file letter skipped).
+//! Names are `a1`, `b2`, … `a10` (no file letter skipped) unless the variant
+//! names its files itself ([`Geometry::with_file_letters`]: four-handed chess
+//! skips `j`, as its seed does).
+//!
+//! Two spellings of a square: [`Geometry::name`] is what people read and type
+//! (the variant's own letters); [`Geometry::uci_name`] is the machine's
+//! (UCI, stored game records): files `a`, `b`, … by index, never skipping a
+//! letter, so a record stays readable whatever the people's letters are. The
+//! two differ only on a rectangle with its own file letters; on the hexagon
+//! both are Gliński's.
 //!
 //! A hexagonal board ([`Geometry::hexagon`], Gliński's 91 cells) keeps the
 //! same index: file = q + 5 and rank = r + 5 for axial coordinates (q, r)
@@ -20,6 +29,8 @@ pub struct Geometry {
     pub ranks: u8,
     exists: Vec<bool>,
     hex: bool,
+    /// The people's file letters, when they are not `a`, `b`, … in order.
+    letters: Option<Vec<u8>>,
 }
 
 /// Gliński's file letters: no `j`.
@@ -33,7 +44,39 @@ impl Geometry {
             ranks,
             exists: vec![true; files as usize * ranks as usize],
             hex: false,
+            letters: None,
         }
+    }
+
+    /// Names the files with `letters` (one distinct lower-case ASCII letter
+    /// per file, in order) instead of `a`, `b`, …; an error says why not.
+    pub fn with_file_letters(mut self, letters: &str) -> Result<Geometry, String> {
+        let bytes = letters.as_bytes();
+        if self.hex {
+            return Err("the hexagon's files are Gliński's".into());
+        }
+        if bytes.len() != self.files as usize {
+            return Err(format!(
+                "{} letters for {} files",
+                letters.chars().count(),
+                self.files
+            ));
+        }
+        if !bytes.iter().all(u8::is_ascii_lowercase) {
+            return Err("file letters are lower-case a-z".into());
+        }
+        if (1..bytes.len()).any(|i| bytes[..i].contains(&bytes[i])) {
+            return Err("a file letter is repeated".into());
+        }
+        self.letters = Some(bytes.to_vec());
+        Ok(self)
+    }
+
+    /// Whether people name the files differently from the machine
+    /// ([`Geometry::name`] differs from [`Geometry::uci_name`]).
+    #[inline]
+    pub fn has_own_file_letters(&self) -> bool {
+        self.letters.is_some()
     }
 
     /// Gliński's hexagonal board: 91 cells on an 11 × 11 index (see the module notes).
@@ -128,19 +171,29 @@ impl Geometry {
         self.square(self.file_of(square) + df, self.rank_of(square) + dr)
     }
 
-    /// The letter of a file index (`a` for 0; Gliński's letters, without
-    /// `j`, on the hexagon).
+    /// The letter people read for a file index (`a` for 0; Gliński's
+    /// letters, without `j`, on the hexagon; the variant's own letters).
     pub fn file_letter(&self, file: i32) -> char {
         if self.hex {
             return HEX_FILES[file.clamp(0, 10) as usize] as char;
         }
+        if let Some(letters) = &self.letters {
+            return letters[file.clamp(0, letters.len() as i32 - 1) as usize] as char;
+        }
+        Self::index_letter(file)
+    }
+
+    /// The machine's letter of a file index: `a` for 0, `b` for 1, ….
+    fn index_letter(file: i32) -> char {
         (b'a' + file.clamp(0, 25) as u8) as char
     }
 
-    /// The file index of a file letter, if the board has that file.
+    /// The file index of a file letter people type, if the board has that file.
     pub fn file_index(&self, letter: u8) -> Option<i32> {
         let file = if self.hex {
             HEX_FILES.iter().position(|&c| c == letter)? as i32
+        } else if let Some(letters) = &self.letters {
+            letters.iter().position(|&c| c == letter)? as i32
         } else {
             letter.checked_sub(b'a')? as i32
         };
@@ -157,25 +210,45 @@ impl Geometry {
         }
     }
 
-    /// The name of `square` (`e4`, `a10`).
+    /// The name people read of `square` (`e4`, `a10`; `k1` for the tenth
+    /// file where `j` is skipped).
     pub fn name(&self, square: usize) -> String {
+        let file = self.file_letter(self.file_of(square));
+        format!("{file}{}", self.rank_number(square))
+    }
+
+    /// The machine's name of `square` (UCI, stored records): files by index.
+    pub fn uci_name(&self, square: usize) -> String {
         if self.hex {
-            let file = self.file_letter(self.file_of(square));
-            return format!("{file}{}", self.rank_number(square));
+            return self.name(square);
         }
-        let file = (b'a' + self.file_of(square) as u8) as char;
+        let file = Self::index_letter(self.file_of(square));
         format!("{file}{}", self.rank_of(square) + 1)
     }
 
     /// Reads a square name at the start of `text`, returning the square and the
     /// number of bytes read. `a10` is read whole on boards with ten ranks.
     pub fn parse_prefix(&self, text: &str) -> Option<(usize, usize)> {
-        let bytes = text.as_bytes();
-        let file = *bytes.first()?;
-        if !file.is_ascii_lowercase() {
+        let file = self.file_index(*text.as_bytes().first()?)?;
+        self.parse_rank(text, file)
+    }
+
+    /// Reads a machine's square name ([`Geometry::uci_name`]) at the start of
+    /// `text`, like [`Geometry::parse_prefix`].
+    pub fn parse_uci_prefix(&self, text: &str) -> Option<(usize, usize)> {
+        if self.hex {
+            return self.parse_prefix(text);
+        }
+        let file = text.as_bytes().first()?.checked_sub(b'a')? as i32;
+        if file >= self.files as i32 {
             return None;
         }
-        let file = self.file_index(file)?;
+        self.parse_rank(text, file)
+    }
+
+    /// Reads the rank after the file letter of a square name at the start of `text`.
+    fn parse_rank(&self, text: &str, file: i32) -> Option<(usize, usize)> {
+        let bytes = text.as_bytes();
         let mut len = 1;
         let mut rank: i32 = 0;
         while len < bytes.len() && len <= 2 && bytes[len].is_ascii_digit() {
@@ -203,6 +276,14 @@ impl Geometry {
     /// Reads a whole square name.
     pub fn parse(&self, text: &str) -> Option<usize> {
         match self.parse_prefix(text) {
+            Some((square, len)) if len == text.len() => Some(square),
+            _ => None,
+        }
+    }
+
+    /// Reads a whole machine's square name ([`Geometry::uci_name`]).
+    pub fn parse_uci(&self, text: &str) -> Option<usize> {
+        match self.parse_uci_prefix(text) {
             Some((square, len)) if len == text.len() => Some(square),
             _ => None,
         }
@@ -272,6 +353,40 @@ mod tests {
         for name in ["a1", "c1", "f1", "k1", "l1"] {
             assert_eq!(g.relative_rank(1, g.parse(name).unwrap()), 11, "{name}");
         }
+    }
+
+    #[test]
+    fn own_file_letters_name_squares_for_people_only() {
+        let g = Geometry::rectangle(14, 14)
+            .with_file_letters("abcdefghiklmno")
+            .unwrap();
+        assert!(g.has_own_file_letters());
+        for sq in 0..g.size() {
+            assert_eq!(g.parse(&g.name(sq)), Some(sq), "{}", g.name(sq));
+            assert_eq!(g.parse_uci(&g.uci_name(sq)), Some(sq), "{}", g.uci_name(sq));
+        }
+        let k1 = g.parse("k1").unwrap();
+        assert_eq!((g.file_of(k1), g.rank_of(k1)), (9, 0));
+        assert_eq!(g.uci_name(k1), "j1");
+        assert_eq!(g.parse("j1"), None);
+        assert_eq!(g.parse("o14").map(|sq| g.uci_name(sq)), Some("n14".into()));
+        assert_eq!(g.parse_uci("o1"), None);
+        assert_eq!(g.file_letter(13), 'o');
+        assert_eq!(g.file_index(b'j'), None);
+        // A plain board reads both spellings alike.
+        let plain = Geometry::rectangle(14, 14);
+        assert_eq!(plain.parse("j1"), Some(9));
+        assert_eq!(plain.name(9), plain.uci_name(9));
+        // Wrong letter lists are refused.
+        for bad in ["abc", "abcdefghiklmnn", "abcdefghiklmnO"] {
+            assert!(
+                Geometry::rectangle(14, 14).with_file_letters(bad).is_err(),
+                "{bad}"
+            );
+        }
+        assert!(Geometry::hexagon()
+            .with_file_letters("abcdefghikl")
+            .is_err());
     }
 
     #[test]

@@ -14,20 +14,42 @@ use crate::rules::{Position, Rules};
 pub const MAX_MOVE_TEXT: usize = 40;
 
 /// The UCI text of `mv`. `chess960` writes castling king-takes-rook.
+///
+/// UCI names files by index (`a`, `b`, … without skipping a letter) even
+/// where people read the variant's own letters (four-handed chess skips `j`):
+/// stored game records and engines use this spelling.
 pub fn uci<B: Bits>(r: &Rules<B>, mv: Move, chess960: bool) -> String {
     let g = &r.def.geometry;
+    coordinates(r, mv, chess960, |sq| g.uci_name(sq))
+}
+
+/// `mv` from square to square as people type it (`e2e4`, `e7e8q`), with the
+/// squares they read: UCI but for the variant's own file letters.
+pub fn coordinates_for_people<B: Bits>(r: &Rules<B>, mv: Move, chess960: bool) -> String {
+    let g = &r.def.geometry;
+    coordinates(r, mv, chess960, |sq| g.name(sq))
+}
+
+/// `mv` written from-square to-square like UCI, with the square names `name`
+/// (the machine's, or the ones people read).
+fn coordinates<B: Bits>(
+    r: &Rules<B>,
+    mv: Move,
+    chess960: bool,
+    name: impl Fn(usize) -> String,
+) -> String {
     match mv.kind {
         MoveKind::Drop => format!(
             "{}@{}",
             r.def.pieces[mv.piece as usize].letter.to_ascii_uppercase(),
-            g.name(mv.to as usize)
+            name(mv.to as usize)
         ),
         MoveKind::Castle if !chess960 => {
             let (king_to, _) = r.castling_destinations(mv.from as usize, mv.to as usize);
-            format!("{}{}", g.name(mv.from as usize), g.name(king_to))
+            format!("{}{}", name(mv.from as usize), name(king_to))
         }
         _ => {
-            let mut s = format!("{}{}", g.name(mv.from as usize), g.name(mv.to as usize));
+            let mut s = format!("{}{}", name(mv.from as usize), name(mv.to as usize));
             if let Some(p) = mv.promotion() {
                 s.push(r.def.pieces[p].letter);
             }
@@ -37,7 +59,38 @@ pub fn uci<B: Bits>(r: &Rules<B>, mv: Move, chess960: bool) -> String {
 }
 
 /// The SAN of `mv` without the check suffix; `legal` are the legal moves of `pos`.
+///
+/// A SAN that would not read back as `mv` alone names the origin square:
+/// `d6-e6`, `d5xe6`, `Nd5xe6`. That happens where partners command each
+/// other's pawns (four-handed chess): two pawns reach one square from two
+/// directions, and the file of a capture does not tell them apart.
 pub fn san_body<B: Bits>(r: &Rules<B>, mv: Move, legal: &[Move]) -> String {
+    let s = short_san(r, mv, legal);
+    let plain = !matches!(mv.kind, MoveKind::Castle | MoveKind::Drop)
+        && !crate::mechanics::palace::is_pass(mv);
+    if !plain || matches!(read(r, &s, legal, r.def.chess960).as_deref(), Ok([only]) if *only == mv)
+    {
+        return s;
+    }
+    let g = &r.def.geometry;
+    let piece = &r.def.pieces[mv.piece as usize];
+    let mut s = String::new();
+    if !piece.pawn {
+        s.push(piece.san_letter.to_ascii_uppercase());
+    }
+    s.push_str(&g.name(mv.from as usize));
+    s.push(if mv.is_capture() { 'x' } else { '-' });
+    s.push_str(&g.name(mv.to as usize));
+    if let Some(p) = mv.promotion() {
+        s.push('=');
+        s.push(r.def.pieces[p].san_letter.to_ascii_uppercase());
+    }
+    s
+}
+
+/// SAN as usual: the piece letter, as little of the origin as tells the
+/// move from another of the same piece letter, the destination.
+fn short_san<B: Bits>(r: &Rules<B>, mv: Move, legal: &[Move]) -> String {
     let g = &r.def.geometry;
     let piece = &r.def.pieces[mv.piece as usize];
     match mv.kind {
@@ -194,31 +247,51 @@ pub fn parse<B: Bits>(
     legal: &[Move],
     chess960: bool,
 ) -> Result<Move, MoveError> {
+    match read(r, text, legal, chess960)?.as_slice() {
+        [] => Err(MoveError::Illegal),
+        [mv] => Ok(*mv),
+        many => Err(MoveError::Ambiguous(
+            many.iter().map(|&m| san_body(r, m, legal)).collect(),
+        )),
+    }
+}
+
+/// The legal moves `text` may mean (one where it is clear; none where it
+/// is not legal); an error where it is not a move at all.
+fn read<B: Bits>(
+    r: &Rules<B>,
+    text: &str,
+    legal: &[Move],
+    chess960: bool,
+) -> Result<Vec<Move>, MoveError> {
     let text = text.trim();
     if text.is_empty() || text.len() > MAX_MOVE_TEXT {
         return Err(MoveError::Unparseable);
     }
-    if is_pass_word(text) {
-        return legal
+    // A pass may be printed `pass+` (the next player is in check).
+    if is_pass_word(text.trim_end_matches(['+', '#', '!', '?'])) {
+        return Ok(legal
             .iter()
             .copied()
-            .find(|&m| crate::mechanics::palace::is_pass(m))
-            .ok_or(MoveError::Illegal);
+            .filter(|&m| crate::mechanics::palace::is_pass(m))
+            .take(1)
+            .collect());
     }
     let text = latinize(r, text);
     let text = text.trim_end_matches(['+', '#', '!', '?']);
     // UCI, exactly: the game's own castling spelling first, then the other
     // (in Chess960 `f1g1` is the king's step even where castling also puts
     // the king on g1; that castle is `f1h1`, or `O-O`).
+    // People type squares as they read them (the variant's own file letters).
     let lower = text.to_string();
     for form in [chess960, !chess960] {
         let matches: Vec<Move> = legal
             .iter()
             .copied()
-            .filter(|&m| uci(r, m, form) == lower)
+            .filter(|&m| coordinates_for_people(r, m, form) == lower)
             .collect();
-        if let [mv] = matches.as_slice() {
-            return Ok(*mv);
+        if let [_] = matches.as_slice() {
+            return Ok(matches);
         }
     }
     // Castling.
@@ -226,11 +299,12 @@ pub fn parse<B: Bits>(
     let castle = castle.to_ascii_uppercase().replace('0', "O");
     if (castle == "OO" || castle == "OOO") && !r.def.royal_swap {
         let long = castle == "OOO";
-        return legal
+        return Ok(legal
             .iter()
             .copied()
-            .find(|m| m.kind == MoveKind::Castle && (m.to < m.from) == long)
-            .ok_or(MoveError::Illegal);
+            .filter(|m| m.kind == MoveKind::Castle && (m.to < m.from) == long)
+            .take(1)
+            .collect());
     }
     let compact: String = text
         .chars()
@@ -239,7 +313,8 @@ pub fn parse<B: Bits>(
     parse_san(r, &compact, legal)
 }
 
-fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Move, MoveError> {
+/// The legal moves a SAN `text` (without `x - : =`) may mean.
+fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Vec<Move>, MoveError> {
     let g = &r.def.geometry;
     let def = r.def;
     let pawn_type = def.pieces.iter().position(|p| p.pawn);
@@ -253,11 +328,12 @@ fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Move, 
         let (Some(ty), Some(to)) = (ty, g.parse(square)) else {
             return Err(MoveError::Unparseable);
         };
-        return legal
+        return Ok(legal
             .iter()
             .copied()
-            .find(|m| m.kind == MoveKind::Drop && m.piece as usize == ty && m.to as usize == to)
-            .ok_or(MoveError::Illegal);
+            .filter(|m| m.kind == MoveKind::Drop && m.piece as usize == ty && m.to as usize == to)
+            .take(1)
+            .collect());
     }
     let mut chars: Vec<char> = text.chars().collect();
     // Piece letter: upper case (a lower-case first letter is a pawn's file).
@@ -347,16 +423,10 @@ fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Move, 
             m.kind == MoveKind::Castle
                 && r.castling_destinations(m.from as usize, m.to as usize).0 == to
         }) {
-            return Ok(castle);
+            return Ok(vec![castle]);
         }
     }
-    match candidates.as_slice() {
-        [] => Err(MoveError::Illegal),
-        [mv] => Ok(*mv),
-        many => Err(MoveError::Ambiguous(
-            many.iter().map(|&m| san_body(r, m, legal)).collect(),
-        )),
-    }
+    Ok(candidates)
 }
 
 /// Whether `text` is a pass (Janggi, a mated seat of four-handed chess):

@@ -52,6 +52,12 @@ pub enum Reason {
     Citadel,
     /// Both kings of a side were taken (Enochian chess).
     KingsTaken,
+    /// A player was stalemated while the partner was out of play too
+    /// (stalemated, king taken, or its throne held by the stalemated king):
+    /// a draw (Enochian chess).
+    TeamStalemated,
+    /// Both players of a team were left with bare kings: a draw (Enochian chess).
+    BareKings,
 }
 
 impl Reason {
@@ -79,6 +85,8 @@ impl Reason {
             Reason::PromotionGoal => "promotion-goal",
             Reason::Citadel => "citadel",
             Reason::KingsTaken => "kings-taken",
+            Reason::TeamStalemated => "team-stalemated",
+            Reason::BareKings => "bare-kings",
         }
     }
 }

@@ -319,6 +319,8 @@ pub struct Zobrist {
     /// The second seat of a side on turn (pieces owned by seats): the same
     /// board with the other partner to move is another position.
     pub second_seat: u64,
+    /// Throne control and taken kings ([`crate::rules::ThroneMemory::keys`]).
+    pub thrones: [u64; 12],
 }
 
 /// The compiled tables of a variant, whichever width its board needs.
@@ -740,6 +742,7 @@ impl<B: Bits> Tables<B> {
             pawn_stages: std::array::from_fn(|_| {
                 [0, rng.next(), rng.next(), rng.next(), rng.next()]
             }),
+            thrones: std::array::from_fn(|_| rng.next()),
         };
         Tables {
             board,

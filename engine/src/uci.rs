@@ -12,6 +12,10 @@
 //! go [depth N] [nodes N] [movetime MS] [wtime MS btime MS winc MS binc MS movestogo N] [infinite]
 //! ```
 //!
+//! Moves name squares the machine's way ([`crate::Geometry::uci_name`]):
+//! files `a`, `b`, … by index, even where people read the variant's own
+//! letters (four-handed chess skips `j`, so people's `k1` is UCI `j1`).
+//!
 //! Time travel: `position … moves` takes jumps (`t2f3`) among the moves, and
 //! `go perft` counts whole turns, a jump and its follow-up being one turn
 //! (divide lines name the jump: `t2f3: <nodes>`).

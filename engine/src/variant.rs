@@ -608,6 +608,12 @@ pub struct VariantDef {
     /// chess): a seat whose king is taken is frozen, a king in check must
     /// move, a stalemated seat passes; see [`crate::mechanics`].
     pub king_capture: bool,
+    /// Each seat's throne, in seat order (`thrones = ["h1", "a1", "a8",
+    /// "h8"]`: Enochian chess, with `king_capture`): a king stepping onto its
+    /// partner's throne takes control of the partner's army, and kings
+    /// exchanged as prisoners come back to their own thrones; see
+    /// [`crate::mechanics`]. Empty: no thrones.
+    pub thrones: Vec<usize>,
 }
 
 /// The pawn of pawns (Tamerlane, `[pawn_of_pawns]` in TOML): reaching its
@@ -773,6 +779,8 @@ struct RawVariant {
     ranks: u8,
     /// `"hex"`: Gliński's 91-cell hexagon on the 11 × 11 index, with hexagonal Betza atoms.
     geometry: Option<String>,
+    /// The files' letters people read, when not `a`, `b`, … (four-handed chess skips `j`).
+    file_letters: Option<String>,
     #[serde(default)]
     holes: Vec<String>,
     #[serde(default)]
@@ -869,6 +877,8 @@ struct RawVariant {
     captured_mates: bool,
     #[serde(default)]
     king_capture: bool,
+    #[serde(default)]
+    thrones: Vec<String>,
 }
 
 /// A definition's `[pawn_of_pawns]` table.
@@ -1016,6 +1026,11 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
             ))
         }
     };
+    if let Some(letters) = &raw.file_letters {
+        geometry = geometry
+            .with_file_letters(letters)
+            .map_err(|why| err("file_letters", why))?;
+    }
     let hex = geometry.is_hex();
     let squares = |key: &str,
                    names: &[String],
@@ -1370,6 +1385,13 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
     }
     let flag_squares = squares("flag_squares", &raw.flag_squares, &geometry, &zones)?;
     let marked = squares("marked", &raw.marked, &geometry, &zones)?;
+    let thrones = squares("thrones", &raw.thrones, &geometry, &zones)?;
+    if !thrones.is_empty() && (!raw.king_capture || thrones.len() != 4) {
+        return Err(err(
+            "thrones",
+            "needs `king_capture = true` and one square for each of four seats".into(),
+        ));
+    }
     let mut crossings = Vec::new();
     for name in &raw.crossings {
         let cells = squares("crossings", std::slice::from_ref(name), &geometry, &zones)?;
@@ -1549,6 +1571,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         command_zone,
         captured_mates: raw.captured_mates,
         king_capture: raw.king_capture,
+        thrones,
     };
     Ok(def)
 }

@@ -336,6 +336,9 @@ pub struct View {
     pub files: u8,
     /// Number of ranks (rows).
     pub ranks: u8,
+    /// The letters people read for the files, in order (`abcdefgh`;
+    /// four-handed chess skips `j`). A file past its end reads `a`, `b`, ….
+    pub file_letters: String,
     /// One entry per square.
     pub squares: Vec<SquareView>,
     /// How cells are drawn.
@@ -387,6 +390,19 @@ pub fn palace_marks(palace: &crate::variant::PalaceRules) -> (Vec<(u16, u16)>, O
 }
 
 impl View {
+    /// The letter people read for `file` (0-based).
+    pub fn file_letter(&self, file: u8) -> char {
+        self.file_letters
+            .chars()
+            .nth(file as usize)
+            .unwrap_or(char::from(b'a' + file.min(25)))
+    }
+
+    /// The file (0-based) people call `letter`, if the board has it.
+    pub fn file_index(&self, letter: char) -> Option<u8> {
+        (0..self.files).find(|&file| self.file_letter(file) == letter)
+    }
+
     /// The square index of `file`, `rank` (both 0-based).
     pub fn index(&self, file: u8, rank: u8) -> usize {
         rank as usize * self.files as usize + file as usize

@@ -158,7 +158,14 @@ fn pawns_promote_on_their_far_edge_to_their_own_kind() {
 #[test]
 fn a_pawn_promotes_only_once_its_player_has_lost_a_pawn() {
     // Red has all four pawns: the queen's pawn reaches e8 and stays a pawn.
-    let pieces = with_kings(&[("e7", 'O'), ("c2", 'U'), ("d2", 'P'), ("f2", 'W')]);
+    // (Blue's pawn on g6 keeps black and blue from bare kings, a draw.)
+    let pieces = with_kings(&[
+        ("e7", 'O'),
+        ("c2", 'U'),
+        ("d2", 'P'),
+        ("f2", 'W'),
+        ("g6", 'z'),
+    ]);
     let mut game = game(&fen(&pieces, 0));
     let red = legal(&game);
     assert!(red.contains(&"e7e8".to_string()), "{red:?}");
@@ -169,7 +176,7 @@ fn a_pawn_promotes_only_once_its_player_has_lost_a_pawn() {
     play(&mut game, &["e7e8"]);
     assert!(game.fen().starts_with("C3O2c/"), "{}", game.fen());
     // With a pawn fewer, the same step promotes, and only to a queen.
-    let pieces = with_kings(&[("e7", 'O'), ("c2", 'U'), ("d2", 'P')]);
+    let pieces = with_kings(&[("e7", 'O'), ("c2", 'U'), ("d2", 'P'), ("g6", 'z')]);
     let game = game_at(&pieces, 0);
     let red = legal(&game);
     assert!(red.contains(&"e7e8q".to_string()), "{red:?}");
@@ -181,7 +188,8 @@ fn a_privileged_pawn_promotes_to_any_piece_and_demotes_its_twin() {
     // The seed's figures 4 and 5: black has king, queen and bishop's pawn;
     // the pawn may become any piece, and becoming a queen turns black's
     // queen into a queen's pawn.
-    let pieces = with_kings(&[("g5", 'p'), ("c3", 'q')]);
+    // (Yellow's pawn on d7 keeps red and yellow from bare kings, a draw.)
+    let pieces = with_kings(&[("g5", 'p'), ("c3", 'q'), ("d7", 'Y')]);
     let mut game = game(&fen(&pieces, 1));
     let black: Vec<String> = legal(&game)
         .into_iter()
@@ -190,12 +198,12 @@ fn a_privileged_pawn_promotes_to_any_piece_and_demotes_its_twin() {
     assert_eq!(black, ["g5h5b", "g5h5n", "g5h5q", "g5h5r"]);
     play(&mut game, &["g5h5q"]);
     assert!(
-        game.fen().starts_with("C6c/8/8/7q/8/2o5/8/k6K"),
+        game.fen().starts_with("C6c/3Y4/8/7q/8/2o5/8/k6K"),
         "{}",
         game.fen()
     );
     // With a rook besides, the pawn is not privileged: only its own kind.
-    let pieces = with_kings(&[("g5", 'p'), ("c3", 'q'), ("c4", 'r')]);
+    let pieces = with_kings(&[("g5", 'p'), ("c3", 'q'), ("c4", 'r'), ("d7", 'Y')]);
     let game = game_at(&pieces, 1);
     let black: Vec<String> = legal(&game)
         .into_iter()
@@ -227,7 +235,8 @@ fn a_king_may_not_step_into_attack_but_in_check_must_move() {
 
 fn game_not_in_check() -> Game {
     // Black's rook on g4 attacks g1 and g2.
-    game(&fen(&with_kings(&[("g4", 'r')]), 0))
+    // (Yellow's pawn on d7 keeps red and yellow from bare kings.)
+    game(&fen(&with_kings(&[("g4", 'r'), ("d7", 'Y')]), 0))
 }
 
 #[test]
@@ -287,7 +296,8 @@ fn game_at(pieces: &[(&str, char)], seat: u32) -> Game {
 fn a_stalemated_player_passes_until_freed() {
     // Black's king on a1 cannot move without stepping into attack and has
     // nothing else: black passes; yellow and blue play on.
-    let pieces = with_kings(&[("b3", 'R'), ("c2", 'Q')]);
+    // (Blue's pawn on g6 keeps black and blue from bare kings.)
+    let pieces = with_kings(&[("b3", 'R'), ("c2", 'Q'), ("g6", 'z')]);
     let mut game = game(&fen(&pieces, 1));
     assert_eq!(legal(&game), ["a1a1"]);
     play(&mut game, &["pass"]);
@@ -307,7 +317,7 @@ fn a_stalemate_with_the_partner_kingless_is_a_draw() {
     let game = game(&fen(&pieces, 1));
     let outcome = game.outcome().expect("a draw");
     assert_eq!(outcome.winner(), None);
-    assert_eq!(outcome.reason, Reason::Stalemate);
+    assert_eq!(outcome.reason, Reason::TeamStalemated);
 }
 
 #[test]
@@ -355,7 +365,13 @@ fn a_bishop_completing_a_crossing_takes_the_other_three() {
 fn a_frozen_piece_gives_no_check() {
     // Black has no king: its rook on g4 is frozen, and red's king may step
     // onto g1, which the rook would otherwise attack.
-    let pieces = [("h1", 'K'), ("a8", 'C'), ("h8", 'c'), ("g4", 'r')];
+    let pieces = [
+        ("h1", 'K'),
+        ("a8", 'C'),
+        ("h8", 'c'),
+        ("g4", 'r'),
+        ("d7", 'Y'),
+    ];
     let game = game_at(&pieces, 0);
     assert!(
         legal(&game).contains(&"h1g1".to_string()),
@@ -392,4 +408,320 @@ fn random_games_never_panic_and_always_end() {
 #[ignore = "slow: five hundred random games"]
 fn many_random_games_never_panic_and_always_end() {
     random_games(500, 1000);
+}
+
+// Thrones, prisoners and the draws of a team out of play.
+
+/// A FEN as [`fen`] writes it, with what the thrones remember in the
+/// castling field (`T0`: red controls yellow; `X30`: red took blue's king).
+fn fen_remembering(pieces: &[(&str, char)], seat: u32, memory: &str) -> String {
+    let side = if seat % 2 == 1 { "b" } else { "w" };
+    format!(
+        "{} {side} {memory} - 0 {}",
+        board_fen(8, 8, pieces),
+        1 + seat / 2
+    )
+}
+
+/// Whether the incremental hash of the search board agrees with the hash
+/// from scratch after every legal move of `game`.
+fn hashes_agree_after_every_move(game: &Game) {
+    let board = game.search_board();
+    let mut list = kodex_engine::moves::MoveList::new();
+    board.legal_moves_into(&mut list);
+    assert!(!list.is_empty(), "{}", game.fen());
+    for &mv in &list {
+        let mut after = board;
+        after.make(mv);
+        assert_eq!(
+            after.hash(),
+            after.hash_from_scratch(),
+            "{}",
+            game.uci(mv.into())
+        );
+    }
+}
+
+#[test]
+fn a_king_on_its_partners_throne_takes_control_and_keeps_it_after_leaving() {
+    // Red's king steps from b7 onto yellow's throne a8 (yellow's king is
+    // on c5): yellow's army is red's to play, on yellow's own turns.
+    let pieces = [
+        ("b7", 'K'),
+        ("a1", 'k'),
+        ("c5", 'C'),
+        ("h8", 'c'),
+        ("d4", 'T'),
+        ("g6", 'z'),
+    ];
+    let mut game = game_at(&pieces, 0);
+    assert_eq!(game.controller(2), 2);
+    hashes_agree_after_every_move(&game);
+    play(&mut game, &["b7a8"]);
+    assert_eq!((game.controller(2), game.controller(0)), (0, 0));
+    assert!(game.fen().contains(" b T0 "), "{}", game.fen());
+    play(&mut game, &["a1b1"]);
+    // Yellow's turn, red's choice: the armies still move in turn.
+    assert_eq!(game.seat_to_move(), 2);
+    assert_eq!(game.controller(2), 0);
+    play(&mut game, &["d4d3", "h8g8"]);
+    // Red's king leaves the throne: control stays.
+    play(&mut game, &["a8b8"]);
+    assert_eq!(game.controller(2), 0);
+    // Blue's and black's armies are their own.
+    assert_eq!((game.controller(1), game.controller(3)), (1, 3));
+    // Restarted from its record, the game is the same.
+    let record = game.record();
+    let replayed = Game::replay(game.variant(), &game.start_fen(), &record).expect("replays");
+    assert_eq!(replayed.fen(), game.fen());
+    assert_eq!(replayed.position_hashes(), game.position_hashes());
+    assert_eq!(replayed.controller(2), 0);
+    // Taken back, control is gone with the step onto the throne.
+    let mut back = game.clone();
+    for _ in 0..5 {
+        assert_eq!(back.undo_turn(), 1);
+    }
+    assert_eq!(back.controller(2), 2);
+    assert_eq!(back.fen(), game_at(&pieces, 0).fen());
+}
+
+#[test]
+fn a_frozen_army_moves_again_under_its_partners_control() {
+    // Yellow's king is gone: its rook on d4 is frozen and yellow passes.
+    let pieces = [
+        ("b8", 'K'),
+        ("a1", 'k'),
+        ("h8", 'c'),
+        ("d4", 'T'),
+        ("g6", 'z'),
+    ];
+    assert_eq!(legal(&game_at(&pieces, 2)), ["d4d4"]);
+    // Red's king takes yellow's throne: the rook moves on yellow's turns.
+    let mut game = game_at(&pieces, 0);
+    play(&mut game, &["b8a8", "a1b1"]);
+    let yellow = legal(&game);
+    assert!(
+        yellow.contains(&"d4d8".to_string()) && yellow.contains(&"d4a4".to_string()),
+        "{yellow:?}"
+    );
+    assert_eq!(game.forced_turn(), None);
+    hashes_agree_after_every_move(&game);
+    // The revived rook attacks again: black's king may not step onto the c-file.
+    play(&mut game, &["d4c4", "h8g8", "a8b8"]);
+    let black = legal(&game);
+    assert!(
+        !black.contains(&"b1c1".to_string()) && !black.contains(&"b1c2".to_string()),
+        "{black:?}"
+    );
+    assert!(black.contains(&"b1b2".to_string()), "{black:?}");
+}
+
+#[test]
+fn control_goes_back_when_the_usurper_is_taken() {
+    // Red's king on a8 controls yellow's army (yellow's king is on c5);
+    // black's rook takes it: yellow plays its own army again.
+    let pieces = [
+        ("a8", 'K'),
+        ("a1", 'k'),
+        ("c5", 'C'),
+        ("h8", 'c'),
+        ("d6", 'Y'),
+        ("e8", 'r'),
+    ];
+    let mut game = game(&fen_remembering(&pieces, 1, "T0"));
+    assert_eq!(game.controller(2), 0);
+    play(&mut game, &["e8a8"]);
+    assert!(game.outcome().is_none());
+    assert_eq!(game.controller(2), 2);
+    assert_eq!(game.prisoner_of(1), Some(0));
+    assert!(game.fen().contains(" X01 "), "{}", game.fen());
+}
+
+#[test]
+fn the_team_loses_when_the_usurper_is_taken_and_its_partner_has_no_king() {
+    // Yellow's king is gone; red's king on a8 controls yellow's army. Black
+    // takes it: both armies are kingless and red and yellow lose.
+    let pieces = [
+        ("a8", 'K'),
+        ("a1", 'k'),
+        ("h8", 'c'),
+        ("d4", 'T'),
+        ("e8", 'r'),
+    ];
+    let mut game = game(&fen_remembering(&pieces, 1, "T0"));
+    assert!(game.outcome().is_none());
+    play(&mut game, &["e8a8"]);
+    let outcome = game
+        .outcome()
+        .expect("both kings of red and yellow are gone");
+    assert_eq!(outcome.reason, Reason::KingsTaken);
+    assert_eq!(outcome.winner(), Some(Team(1)));
+}
+
+#[test]
+fn a_taken_king_is_the_prisoner_of_the_army_that_took_it() {
+    // Red's rook takes blue's king on h8.
+    let pieces = with_kings(&[("h3", 'R'), ("c6", 'r')]);
+    let mut game = game_at(&pieces, 0);
+    assert_eq!(game.prisoner_of(0), None);
+    play(&mut game, &["h3h8"]);
+    assert_eq!(game.prisoner_of(0), Some(3));
+    assert_eq!(game.prisoner_of(1), None);
+    assert!(game.fen().contains(" X30 "), "{}", game.fen());
+    // One prisoner is not an exchange.
+    assert_eq!(
+        game.may_exchange(0, 1),
+        Err(kodex_engine::ExchangeError::NoPrisoner(1))
+    );
+}
+
+/// Red holds blue's king, black holds yellow's: red and black may exchange.
+const PRISONERS: [(&str, char); 6] = [
+    ("h1", 'K'),
+    ("a1", 'k'),
+    ("d4", 'R'),
+    ("e5", 'r'),
+    ("c6", 'T'),
+    ("f3", 't'),
+];
+
+#[test]
+fn exchanged_prisoners_come_back_to_their_thrones_and_their_armies_play() {
+    let mut game = game(&fen_remembering(&PRISONERS, 0, "X30X21"));
+    assert_eq!(
+        (game.prisoner_of(0), game.prisoner_of(1)),
+        (Some(3), Some(2))
+    );
+    // Yellow's rook is frozen before the exchange.
+    assert_eq!(game.may_exchange(1, 0), Ok(()));
+    assert_eq!(game.exchange(1, 0), Ok("&01".to_string()));
+    assert!(game.fen().starts_with("C6c/"), "{}", game.fen());
+    assert!(game.fen().contains(" w - "), "{}", game.fen());
+    assert_eq!((game.prisoner_of(0), game.prisoner_of(1)), (None, None));
+    // The turn has not passed; yellow's rook plays on yellow's turn.
+    assert_eq!(game.seat_to_move(), 0);
+    play(&mut game, &["h1g1", "a1b1"]);
+    assert!(
+        legal(&game).contains(&"c6c8".to_string()),
+        "{:?}",
+        legal(&game)
+    );
+    hashes_agree_after_every_move(&game);
+}
+
+#[test]
+fn a_king_whose_throne_is_taken_comes_back_to_the_nearest_empty_square() {
+    // Black's rook stands on a8, red's rook on h8 and red's knight on g7.
+    // Yellow's king: b7, a7 and b8 are one step away, b7 nearest the centre.
+    // Blue's king: g8 and h7 are one step away and as near the centre:
+    // the lower file, g8.
+    let mut pieces = PRISONERS.to_vec();
+    pieces.extend([("a8", 'r'), ("h8", 'R'), ("g7", 'N')]);
+    let mut game = game(&fen_remembering(&pieces, 0, "X30X21"));
+    game.exchange(0, 1).expect("an exchange");
+    let fen = game.fen();
+    assert!(fen.starts_with("r5cR/1C4N1/"), "{fen}");
+}
+
+#[test]
+fn no_exchange_for_a_captor_that_lost_its_own_king() {
+    // Red took blue's king, black took red's: red's king is gone.
+    let pieces = [
+        ("a8", 'C'),
+        ("a1", 'k'),
+        ("d4", 'R'),
+        ("e5", 'r'),
+        ("c6", 'T'),
+        ("f3", 't'),
+    ];
+    let mut game = game(&fen_remembering(&pieces, 0, "X30X01"));
+    use kodex_engine::ExchangeError;
+    assert_eq!(game.exchange(0, 1), Err(ExchangeError::OwnKingTaken(0)));
+    assert_eq!(game.may_exchange(2, 1), Err(ExchangeError::NoPrisoner(2)));
+    assert_eq!(game.may_exchange(0, 2), Err(ExchangeError::NotOpponents));
+    // Nothing changed.
+    assert_eq!(
+        game.fen(),
+        self::game(&fen_remembering(&pieces, 0, "X30X01")).fen()
+    );
+}
+
+#[test]
+fn an_exchange_replays_from_the_record_and_is_taken_back_with_its_move() {
+    let start = fen_remembering(&PRISONERS, 0, "X30X21");
+    let mut game = game(&start);
+    play(&mut game, &["h1g1"]);
+    game.exchange(0, 1).expect("an exchange");
+    play(&mut game, &["a1b1"]);
+    assert_eq!(game.record(), ["h1g1", "&01", "a1b1"]);
+    let replayed = Game::replay(game.variant(), &start, &game.record()).expect("replays");
+    assert_eq!(replayed.fen(), game.fen());
+    assert_eq!(replayed.position_hashes(), game.position_hashes());
+    assert!(game
+        .pgn(&[], "*")
+        .contains("{prisoners exchanged by seats 1 and 2}"));
+    // A record whose exchange is not allowed does not replay.
+    assert!(Game::replay(game.variant(), &start, &["&02"]).is_err());
+    // Taking back black's move, then red's with the exchange after it.
+    assert_eq!(game.undo_turn(), 1);
+    assert_eq!(game.undo_turn(), 2);
+    assert_eq!(game.fen(), self::game(&start).fen());
+    assert_eq!(
+        (game.prisoner_of(0), game.prisoner_of(1)),
+        (Some(3), Some(2))
+    );
+}
+
+#[test]
+fn a_stalemate_draws_when_the_partner_is_stalemated_too() {
+    // Black's king on a1 and blue's on h8 have no safe square, and blue's
+    // pawn on b5 is blocked by red's knight: both are stalemated.
+    let pieces = with_kings(&[
+        ("b3", 'R'),
+        ("c2", 'Q'),
+        ("g4", 'T'),
+        ("e7", 'R'),
+        ("b5", 'z'),
+        ("a5", 'N'),
+    ]);
+    let game = game_at(&pieces, 1);
+    let outcome = game.outcome().expect("a draw");
+    assert_eq!(outcome.winner(), None);
+    assert_eq!(outcome.reason, Reason::TeamStalemated);
+    // With blue's king free to move, black only passes.
+    let mut pieces = pieces;
+    pieces.retain(|&(sq, _)| sq != "e7");
+    let game = game_at(&pieces, 1);
+    assert!(game.outcome().is_none());
+    assert_eq!(legal(&game), ["a1a1"]);
+}
+
+#[test]
+fn a_stalemated_king_on_its_partners_throne_draws() {
+    // Black's king stands stalemated on blue's throne h8 (blue's king is on
+    // d5, free to move).
+    let pieces = [
+        ("h1", 'K'),
+        ("h8", 'k'),
+        ("a8", 'C'),
+        ("d5", 'c'),
+        ("g1", 'R'),
+        ("a7", 'T'),
+        ("b4", 'z'),
+    ];
+    let game = game_at(&pieces, 1);
+    let outcome = game.outcome().expect("a draw");
+    assert_eq!(outcome.reason, Reason::TeamStalemated);
+}
+
+#[test]
+fn bare_kings_of_a_team_draw_at_once() {
+    // Red's rook takes blue's last pawn: black and blue have bare kings.
+    let pieces = with_kings(&[("c3", 'R'), ("c6", 'z')]);
+    let mut game = game_at(&pieces, 0);
+    assert!(game.outcome().is_none());
+    play(&mut game, &["c3c6"]);
+    let outcome = game.outcome().expect("a draw");
+    assert_eq!(outcome.winner(), None);
+    assert_eq!(outcome.reason, Reason::BareKings);
 }

@@ -1,16 +1,83 @@
 //! Four-handed chess (VARIANTS.md "Multi-player games", seed 002): turn
 //! order, pawns of every seat, the command zone, the mated king taken on the
 //! next move, the game going on and ending with the side's second king.
+//!
+//! Squares are named as the seed names them: files a–o without j.
 
 mod common;
-use common::{board_fen, legal, new_game, play, random_game_to_end};
+use common::{board_fen, new_game, play, random_game_to_end};
+use kodex_engine::geometry::Geometry;
 use kodex_engine::{ForcedTurn, Game, Reason, Registry, Start, Team};
 
-/// A FEN of the 14×14 cross from `(square, letter)` pieces (holes count as
-/// empty squares in FEN), white to move in full move `fullmove`.
+/// The seed's file letters.
+const FILES: &str = "abcdefghiklmno";
+
+/// The board's squares: people's names (the seed's) and the machine's (UCI).
+fn cross() -> Geometry {
+    Geometry::rectangle(14, 14)
+        .with_file_letters(FILES)
+        .expect("14 letters")
+}
+
+/// A FEN of the 14×14 cross from `(square, letter)` pieces named the seed's
+/// way (holes count as empty squares in FEN), white to move in full move
+/// `fullmove`.
 fn fen(pieces: &[(&str, char)], black_to_move: bool, fullmove: u32) -> String {
+    let g = cross();
+    let by_index: Vec<(String, char)> = pieces
+        .iter()
+        .map(|&(name, letter)| {
+            let square = g.parse(name).unwrap_or_else(|| panic!("no square {name}"));
+            (g.uci_name(square), letter)
+        })
+        .collect();
+    let by_index: Vec<(&str, char)> = by_index.iter().map(|(s, c)| (s.as_str(), *c)).collect();
     let side = if black_to_move { "b" } else { "w" };
-    format!("{} {side} - - 0 {fullmove}", board_fen(14, 14, pieces))
+    format!("{} {side} - - 0 {fullmove}", board_fen(14, 14, &by_index))
+}
+
+/// The legal moves of `game` from square to square as people type them, sorted.
+fn legal(game: &Game) -> Vec<String> {
+    let mut moves: Vec<String> = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| game.coordinates(m))
+        .collect();
+    moves.sort();
+    moves
+}
+
+#[test]
+fn squares_are_named_as_the_seed_names_them() {
+    let game = start();
+    let g = &game.variant().definition().geometry;
+    // k1 is the tenth file; there is no j; the cross's corners are holes.
+    assert_eq!(g.parse("k1").map(|sq| g.file_of(sq)), Some(9));
+    assert_eq!(g.parse("j1"), None);
+    assert_eq!(g.parse("o7").map(|sq| g.file_of(sq)), Some(13));
+    assert_eq!(g.parse("m1"), None);
+    assert_eq!(g.parse("l1").map(|sq| g.uci_name(sq)), Some("k1".into()));
+    // White-1's army stands on d1–l2 (the seed's d1–l3), black-2's on n4–o11.
+    let moves = legal(&game);
+    assert!(moves.contains(&"l2l4".to_string()), "{moves:?}");
+    assert!(moves.contains(&"k1l3".to_string()), "{moves:?}");
+    // UCI keeps the machine's letters: people's l2l4 is UCI k2k4.
+    let push = game.parse_move("l2l4").expect("legal");
+    assert_eq!(game.uci(push), "k2k4");
+    assert_eq!(game.coordinates(push), "l2l4");
+    assert_eq!(game.san(push), "l4");
+    // A record stored before the seed's letters (UCI, files by index) replays
+    // as it was played: k2k4 then black-1's k13k11 are people's l4 and l11.
+    let replayed = Game::replay(game.variant(), &game.fen(), &["k2k4", "k13k11"]).expect("replays");
+    let sans: Vec<&str> = replayed.history().iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(sans, ["l4", "l11"]);
+    // A square name round-trips on every square of the cross.
+    let cells: Vec<usize> = (0..g.size()).filter(|&sq| g.exists(sq)).collect();
+    assert_eq!(cells.len(), 14 * 14 - 4 * 9);
+    for sq in cells {
+        assert_eq!(g.parse(&g.name(sq)), Some(sq));
+        assert!(!g.name(sq).starts_with('j'));
+    }
 }
 
 #[test]
@@ -32,7 +99,7 @@ fn start() -> Game {
 }
 
 /// The kings of the four seats, out of the way, so that positions are legal.
-const KINGS: [(&str, char); 4] = [("h1", 'K'), ("a7", 'C'), ("h14", 'k'), ("n7", 'c')];
+const KINGS: [(&str, char); 4] = [("h1", 'K'), ("a7", 'C'), ("h14", 'k'), ("o7", 'c')];
 
 #[test]
 fn seats_take_turns_white1_black1_white2_black2() {
@@ -40,7 +107,7 @@ fn seats_take_turns_white1_black1_white2_black2() {
     let variant = game.variant().clone();
     let def = variant.definition();
     let mut seats = Vec::new();
-    for mv in ["e2e4", "e13e11", "b7d7", "m7k7", "f2f3"] {
+    for mv in ["e2e4", "e13e11", "b7d7", "n7l7", "f2f3"] {
         seats.push(game.seat_to_move());
         play(&mut game, &[mv]);
     }
@@ -65,7 +132,7 @@ fn each_seat_moves_only_its_own_army_from_the_start() {
     play(&mut game, &["d2d4"]);
     let black1 = legal(&game);
     assert_eq!(black1.len(), 20, "{black1:?}");
-    assert!(black1.contains(&"e13e11".to_string()) && !black1.iter().any(|m| m.starts_with("m")));
+    assert!(black1.contains(&"e13e11".to_string()) && !black1.iter().any(|m| m.starts_with("n")));
     play(&mut game, &["e13e11"]);
     let white2 = legal(&game);
     assert_eq!(white2.len(), 20, "{white2:?}");
@@ -76,17 +143,17 @@ fn each_seat_moves_only_its_own_army_from_the_start() {
     assert!(!white2.iter().any(|m| m.starts_with("e2")), "{white2:?}");
     play(&mut game, &["b5d5"]);
     let black2 = legal(&game);
-    assert!(black2.contains(&"m5k5".to_string()) && black2.contains(&"m5l5".to_string()));
+    assert!(black2.contains(&"n5l5".to_string()) && black2.contains(&"n5m5".to_string()));
     assert!(!black2
         .iter()
-        .any(|m| m.starts_with("m5") && m.ends_with('6')));
+        .any(|m| m.starts_with("n5") && m.ends_with('6')));
 }
 
 #[test]
 fn pawns_promote_on_the_far_edge_of_their_own_direction() {
-    // White-1's pawn on e13 promotes on rank 14, white-2's on m9 on file n.
+    // White-1's pawn on e13 promotes on rank 14, white-2's on n9 on file o.
     let mut pieces = KINGS.to_vec();
-    pieces.extend([("e13", 'P'), ("m9", 'S'), ("e2", 'p'), ("b9", 's')]);
+    pieces.extend([("e13", 'P'), ("n9", 'S'), ("e2", 'p'), ("b9", 's')]);
     let mut game = game(&fen(&pieces, false, 1));
     assert!(legal(&game).contains(&"e13e14q".to_string()));
     // (A knight, which does not check black-1's king on h14.)
@@ -100,9 +167,9 @@ fn pawns_promote_on_the_far_edge_of_their_own_direction() {
     play(&mut game, &["e1=Q"]);
     // White-2's pawn reaches file n, written with the usual letters.
     let white2 = legal(&game);
-    assert!(white2.iter().any(|m| m.starts_with("m9n9")), "{white2:?}");
-    let promoted = game.play_text("n9=B").expect("promotes");
-    assert_eq!(promoted.san, "n9=B");
+    assert!(white2.iter().any(|m| m.starts_with("n9o9")), "{white2:?}");
+    let promoted = game.play_text("o9=B").expect("promotes");
+    assert_eq!(promoted.san, "o9=B");
     // Black-2's pawn promotes on file a.
     play(&mut game, &["a9=N"]);
     let placement = game.fen();
@@ -131,38 +198,38 @@ fn a_pawn_double_steps_only_from_its_first_line() {
 #[test]
 fn partners_command_each_others_pieces_only_in_the_centre() {
     // White-1 owns the knights on f6 (centre) and e1 (its arm); white-2
-    // owns the rook on j8 (centre) and the bishop on b9 (its arm).
+    // owns the rook on k8 (centre) and the bishop on b9 (its arm).
     let mut pieces = KINGS.to_vec();
     pieces.extend([
         ("f6", 'N'),
         ("e1", 'N'),
-        ("j8", 'T'),
+        ("k8", 'T'),
         ("b9", 'E'),
-        ("n11", 't'),
+        ("o11", 't'),
     ]);
     // White-2 on turn (full move 2, white to move).
     let mut game = game(&fen(&pieces, false, 2));
     assert_eq!(game.seat_to_move(), 2);
     let white2 = legal(&game);
     assert!(white2.iter().any(|m| m.starts_with("f6")), "{white2:?}");
-    assert!(white2.iter().any(|m| m.starts_with("j8")), "{white2:?}");
+    assert!(white2.iter().any(|m| m.starts_with("k8")), "{white2:?}");
     assert!(white2.iter().any(|m| m.starts_with("b9")), "{white2:?}");
     assert!(!white2.iter().any(|m| m.starts_with("e1")), "{white2:?}");
     // SAN reads white-1's knight for white-2, too.
-    play(&mut game, &["Nd5", "n11n10"]);
+    play(&mut game, &["Nd5", "o11o10"]);
     // White-1 on turn: its own knights anywhere, white-2's rook in the
     // centre, not white-2's bishop in white-2's arm.
     assert_eq!(game.seat_to_move(), 0);
     let white1 = legal(&game);
     assert!(white1.iter().any(|m| m.starts_with("d5")), "{white1:?}");
     assert!(white1.iter().any(|m| m.starts_with("e1")), "{white1:?}");
-    assert!(white1.iter().any(|m| m.starts_with("j8")), "{white1:?}");
+    assert!(white1.iter().any(|m| m.starts_with("k8")), "{white1:?}");
     assert!(!white1.iter().any(|m| m.starts_with("b9")), "{white1:?}");
     // A piece that leaves the centre goes back to its owner alone.
-    play(&mut game, &["j8j1"]);
+    play(&mut game, &["k8k1"]);
     play(&mut game, &["h14h13"]);
     assert_eq!(game.seat_to_move(), 2);
-    assert!(legal(&game).iter().any(|m| m.starts_with("j1")));
+    assert!(legal(&game).iter().any(|m| m.starts_with("k1")));
 }
 
 #[test]
@@ -170,22 +237,22 @@ fn a_player_keeps_only_their_own_king_out_of_check() {
     // White-1 checks black-2's king; black-1 need not answer it, and
     // white-2 may not take the king that is not mated.
     let mut pieces = KINGS.to_vec();
-    pieces.extend([("d5", 'R'), ("g13", 'p'), ("l4", 'T')]);
+    pieces.extend([("d5", 'R'), ("g13", 'p'), ("m4", 'T')]);
     let mut game = game(&fen(&pieces, false, 1));
-    play(&mut game, &["d5n5"]);
+    play(&mut game, &["d5o5"]);
     let black1 = legal(&game);
     assert!(black1.contains(&"g13g12".to_string()), "{black1:?}");
     play(&mut game, &["g13g12"]);
     let white2 = legal(&game);
-    assert!(!white2.iter().any(|m| m.ends_with("n7")), "{white2:?}");
-    play(&mut game, &["l4l5"]);
+    assert!(!white2.iter().any(|m| m.ends_with("o7")), "{white2:?}");
+    play(&mut game, &["m4m5"]);
     // Black-2 must answer its own check.
     let black2 = legal(&game);
     assert!(!black2.is_empty());
     assert!(
         black2
             .iter()
-            .all(|m| m.starts_with("n7") && !m.ends_with("n6") && !m.ends_with("n8")),
+            .all(|m| m.starts_with("o7") && !m.ends_with("o6") && !m.ends_with("o8")),
         "{black2:?}"
     );
 }
@@ -201,11 +268,11 @@ fn the_first_mated_king_is_taken_and_the_second_mate_ends_the_game() {
         ("g13", 'p'),
         ("h13", 'p'),
         ("i13", 'p'),
-        ("n7", 'c'),
-        ("m6", 's'),
-        ("m7", 's'),
-        ("m8", 's'),
-        ("m10", 's'),
+        ("o7", 'c'),
+        ("n6", 's'),
+        ("n7", 's'),
+        ("n8", 's'),
+        ("n10", 's'),
     ];
     let mut game = game(&fen(&pieces, false, 1));
     // White-1 mates black-1's king on the back rank.
@@ -226,13 +293,13 @@ fn the_first_mated_king_is_taken_and_the_second_mate_ends_the_game() {
     assert!(game.outcome().is_none(), "one black king is left");
     assert!(!game.fen().contains('k'), "{}", game.fen());
     // Play goes on: black-2, white-1, and the kingless black-1 with its pawns.
-    play(&mut game, &["m10k10", "h1h2"]);
+    play(&mut game, &["n10l10", "h1h2"]);
     assert_eq!(game.seat_to_move(), 1);
     let kingless = legal(&game);
     assert!(kingless.contains(&"g13g12".to_string()), "{kingless:?}");
     play(&mut game, &["g13g12"]);
     // White-2 mates black-2's king: the second black king, so white wins.
-    play(&mut game, &["d4n4"]);
+    play(&mut game, &["d4o4"]);
     let outcome = game.outcome().expect("the second king is mated");
     assert_eq!(outcome.winner(), Some(Team(0)));
     assert_eq!(outcome.reason, Reason::Checkmate);
@@ -250,7 +317,7 @@ fn a_player_who_cannot_move_passes() {
         ("h12", 'P'),
         ("g11", 'R'),
         ("i11", 'R'),
-        ("n7", 'c'),
+        ("o7", 'c'),
     ];
     let mut game = game(&fen(&pieces, true, 1));
     assert_eq!(legal(&game), ["h14h14"]);
@@ -309,10 +376,10 @@ fn many_random_games_never_panic_and_always_end() {
 /// mates black-1, black-1 passes, white-2 takes the king with white-1's
 /// queen, and white-2's queen mates black-2, the second black king.
 const SHORT_GAME: [&str; 15] = [
-    "h2h3", "i13i12", "b7d7", "m4l4", // round 1
-    "g1k5", "j13j11", "a8d5", "m6l6", // round 2
-    "k5k11", "pass", "k11h14", "m11l11", // round 3: the first mate and the capture
-    "h1h2", "g13g12", "d5l5", // round 4: the second mate
+    "h2h3", "i13i12", "b7d7", "n4m4", // round 1
+    "g1l5", "k13k11", "a8d5", "n6m6", // round 2
+    "l5l11", "pass", "l11h14", "n11m11", // round 3: the first mate and the capture
+    "h1h2", "g13g12", "d5m5", // round 4: the second mate
 ];
 
 #[test]
@@ -326,8 +393,8 @@ fn a_short_game_from_the_start_ends_with_the_second_black_king_mated() {
             .unwrap_or_else(|e| panic!("{mv}: {e:?} (legal: {:?})", legal(&game)));
         sans.push(played.san);
     }
-    assert_eq!(sans[8..11], ["Qk11#", "pass", "Qxh14"]);
-    assert_eq!(sans[14], "Ql5#");
+    assert_eq!(sans[8..11], ["Ql11#", "pass", "Qxh14"]);
+    assert_eq!(sans[14], "Qm5#");
     let outcome = game.outcome().expect("over");
     assert_eq!(
         (outcome.winner(), outcome.reason),
@@ -337,7 +404,7 @@ fn a_short_game_from_the_start_ends_with_the_second_black_king_mated() {
     let pgn = game.pgn(&[], "1-0").replace('\n', " ");
     assert!(
         pgn.contains(
-            "1. h3 i12 d7 l4 2. Qk5 j11 Qad5 l6 3. Qk11# pass Qxh14 l11 4. Kh2 g12 Ql5# 1-0"
+            "1. h3 i12 d7 m4 2. Ql5 k11 Qad5 m6 3. Ql11# pass Qxh14 m11 4. Kh2 g12 Qm5# 1-0"
         ),
         "{pgn}"
     );
@@ -379,10 +446,78 @@ fn a_pawn_stands_anywhere_but_on_its_own_promotion_edge() {
         pieces.push(extra);
         Game::new(variant, Start::Fen(fen(&pieces, false, 1))).is_ok()
     };
-    // White-2's pawn may have strayed to rank 14, white-1's to file n.
+    // White-2's pawn may have strayed to rank 14, white-1's to file o.
     assert!(with(("e14", 'S')));
-    assert!(with(("n9", 'P')));
+    assert!(with(("o9", 'P')));
     // Neither may stand on its own promotion edge.
-    assert!(!with(("n9", 'S')));
+    assert!(!with(("o9", 'S')));
     assert!(!with(("e14", 'P')));
+}
+
+/// The SAN of every legal move of `game`.
+fn all_sans(game: &Game) -> Vec<String> {
+    game.legal_moves()
+        .into_iter()
+        .map(|m| game.san(m))
+        .collect()
+}
+
+#[test]
+fn partners_pawns_reaching_one_square_are_told_apart_by_their_origin() {
+    // White-1 to move: its own pawn on e5 and white-2's pawn on d6 (in the
+    // centre, so white-1 commands it) both step to the empty e6.
+    let mut pieces = KINGS.to_vec();
+    pieces.extend([("e5", 'P'), ("d6", 'S'), ("d5", 'P'), ("d7", 'S')]);
+    let pushes = game(&fen(&pieces, false, 1));
+    let sans = all_sans(&pushes);
+    // Both pushes to e6 name their origin; d5's and e5's own pushes do not clash.
+    assert!(sans.contains(&"e5-e6".to_string()), "{sans:?}");
+    assert!(sans.contains(&"d6-e6".to_string()), "{sans:?}");
+    assert!(!sans.contains(&"e6".to_string()), "{sans:?}");
+    for typed in ["e5-e6", "d6-e6", "d6e6", "Pe5e6"] {
+        assert!(pushes.parse_move(typed).is_ok(), "{typed}");
+    }
+    assert!(pushes.parse_move("e6").is_err(), "e6 is ambiguous");
+
+    let mut pieces = KINGS.to_vec();
+    pieces.extend([("d5", 'P'), ("d7", 'S'), ("e6", 'n')]);
+    let takes = game(&fen(&pieces, false, 1));
+    let sans = all_sans(&takes);
+    // Two pawns of file d take on e6: white-1's up, white-2's rightwards.
+    assert!(sans.contains(&"d5xe6".to_string()), "{sans:?}");
+    assert!(sans.contains(&"d7xe6".to_string()), "{sans:?}");
+    assert!(!sans.contains(&"dxe6".to_string()), "{sans:?}");
+}
+
+/// Every legal move's SAN reads back as that move, and no two legal moves
+/// print alike.
+fn assert_sans_round_trip(game: &Game) {
+    let moves = game.legal_moves();
+    let mut seen = std::collections::HashSet::new();
+    for mv in moves {
+        let san = game.san(mv);
+        assert!(seen.insert(san.clone()), "{san} twice at {}", game.fen());
+        assert_eq!(
+            game.parse_move(&san).ok(),
+            Some(mv),
+            "{san} at {}",
+            game.fen()
+        );
+    }
+}
+
+#[test]
+fn every_san_of_random_positions_reads_back_and_none_is_printed_twice() {
+    let registry = Registry::builtin();
+    let variant = registry.get("fourplayer").expect("built in");
+    let mut positions = 0;
+    for g in 0..2 {
+        random_game_to_end(variant, 77, g, |game, _| {
+            if game.ply() % 5 == 0 {
+                assert_sans_round_trip(game);
+                positions += 1;
+            }
+        });
+    }
+    assert!(positions > 40, "{positions} positions");
 }

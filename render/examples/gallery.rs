@@ -174,8 +174,8 @@ fn played_boards(registry: &Registry, out: &std::path::Path) -> std::io::Result<
             "fourplayer",
             Start::Standard,
             &[
-                "h2h3", "i13i12", "b7d7", "m4l4", "g1k5", "j13j11", "a8d5", "m6l6", "k5k11",
-                "pass", "k11h14",
+                "h2h3", "i13i12", "b7d7", "n4m4", "g1l5", "k13k11", "a8d5", "n6m6", "l5l11",
+                "pass", "l11h14",
             ],
         ),
     ];

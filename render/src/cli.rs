@@ -161,12 +161,7 @@ fn parse_square<'a>(text: &'a str, view: &View) -> Option<(u16, &'a str)> {
         let (square, len) = kodex_engine::geometry::Geometry::hexagon().parse_prefix(text)?;
         return Some((square as u16, &text[len..]));
     }
-    let mut chars = text.char_indices();
-    let (_, file_char) = chars.next()?;
-    if !file_char.is_ascii_lowercase() {
-        return None;
-    }
-    let file = file_char as u8 - b'a';
+    let file = view.file_index(text.chars().next()?)?;
     let digits_end = text[1..]
         .find(|c: char| !c.is_ascii_digit())
         .map_or(text.len(), |i| i + 1);

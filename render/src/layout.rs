@@ -52,6 +52,8 @@ pub(crate) struct Layout {
     /// The view's files and ranks.
     pub files: u8,
     pub ranks: u8,
+    /// The file letters written beside the board (the view's, `a`, `b`, … past its list).
+    pub file_letters: [char; MAX_BOARD_SIDE as usize],
     /// The board edge drawn at the bottom.
     pub edge: Edge,
     /// Cells across and down on screen (files and ranks swap when the board
@@ -123,6 +125,7 @@ impl Layout {
             square,
             files,
             ranks,
+            file_letters: std::array::from_fn(|file| view.file_letter(file as u8)),
             edge,
             columns,
             rows,
@@ -199,7 +202,7 @@ impl Layout {
         match self.cell_at(0, row as i32) {
             Some((file, rank)) => match self.edge {
                 Edge::South | Edge::North => rank_name(rank),
-                Edge::West | Edge::East => file_name(file),
+                Edge::West | Edge::East => self.file_name(file),
             },
             None => String::new(),
         }
@@ -209,11 +212,18 @@ impl Layout {
     pub(crate) fn column_label(&self, column: u8) -> String {
         match self.cell_at(column as i32, 0) {
             Some((file, rank)) => match self.edge {
-                Edge::South | Edge::North => file_name(file),
+                Edge::South | Edge::North => self.file_name(file),
                 Edge::West | Edge::East => rank_name(rank),
             },
             None => String::new(),
         }
+    }
+
+    /// The name of file `file`: the view's letter.
+    fn file_name(&self, file: u8) -> String {
+        self.file_letters
+            .get(file as usize)
+            .map_or_else(String::new, char::to_string)
     }
 
     /// The top-left pixel of the cell `file`, `rank`.
@@ -224,11 +234,6 @@ impl Layout {
             (self.board_y + row * self.square) as i32,
         )
     }
-}
-
-/// The name of file `file`: `a` … `z`.
-fn file_name(file: u8) -> String {
-    char::from(b'a' + file.min(25)).to_string()
 }
 
 /// The name of rank `rank` (0-based): `1` … `26`.
@@ -245,6 +250,7 @@ mod tests {
         View {
             files,
             ranks,
+            file_letters: String::new(),
             squares: vec![SquareView::Empty; files as usize * ranks as usize],
             style: BoardStyle::Checkered,
             audience: Audience::Full,
@@ -330,5 +336,21 @@ mod tests {
         let east = Layout::new(&view, 40, Edge::East, 1, 1);
         assert_eq!(east.screen(0, 0), (0, 0));
         assert_eq!(east.screen(9, 0), (0, 9));
+    }
+
+    #[test]
+    fn files_are_labelled_with_the_views_letters() {
+        let mut view = empty_view(14, 14);
+        view.file_letters = "abcdefghiklmno".into();
+        let south = Layout::new(&view, 40, Edge::South, 2, 2);
+        let labels: String = (0..14).map(|c| south.column_label(c)).collect();
+        assert_eq!(labels, "abcdefghiklmno");
+        // Seen from the west the files run up the side: the top row is file o.
+        let west = Layout::new(&view, 40, Edge::West, 2, 2);
+        assert_eq!(west.row_label(0), "o");
+        assert_eq!(west.row_label(4), "k");
+        // Without a list, files are a, b, ….
+        let plain = Layout::new(&empty_view(14, 14), 40, Edge::South, 2, 2);
+        assert_eq!(plain.column_label(9), "j");
     }
 }

@@ -69,6 +69,7 @@ pub fn view(placement: &str) -> View {
     View {
         files: files as u8,
         ranks: ranks as u8,
+        file_letters: String::new(),
         squares,
         style: BoardStyle::Checkered,
         audience: Audience::Full,
@@ -90,7 +91,7 @@ pub fn view(placement: &str) -> View {
 /// The square index of a name like `e4` or `j10` on `view`'s board.
 pub fn square(view: &View, name: &str) -> u16 {
     let mut chars = name.chars();
-    let file = chars.next().map_or(0, |c| (c as u8).saturating_sub(b'a'));
+    let file = chars.next().and_then(|c| view.file_index(c)).unwrap_or(0);
     let rank: u8 = chars.as_str().parse::<u8>().unwrap_or(1).saturating_sub(1);
     view.index(file, rank) as u16
 }

@@ -205,7 +205,7 @@ fn four_seats_each_see_the_board_from_their_own_edge_with_a_strip_per_seat() {
 #[test]
 fn four_handed_chess_is_drawn_from_each_players_seat() {
     // The start of four-handed chess: every king stands in the middle of its
-    // player's edge (white-1 h1, black-1 h14, white-2 a7, black-2 n7), the
+    // player's edge (white-1 h1, black-1 h14, white-2 a7, black-2 o7; the seed's files skip j), the
     // queen beside it. Drawn for each seat, the board turns so that the
     // seat's own king is on the lowest row, the queen on the player's left
     // for white and on the right for black, as in ordinary chess.
@@ -215,7 +215,7 @@ fn four_handed_chess_is_drawn_from_each_players_seat() {
         .expect("the start position")
         .view(Audience::Full);
     let theme = Theme::default();
-    let seats = [("h1", "g1"), ("h14", "g14"), ("a7", "a8"), ("n7", "n8")];
+    let seats = [("h1", "g1"), ("h14", "g14"), ("a7", "a8"), ("o7", "o8")];
     // Where the side's piece colours are inside a cell: the piece's shape.
     let shape = |image: &Decoded, rect: (u32, u32, u32), side: usize| -> Vec<bool> {
         let colors = theme.pieces[side];

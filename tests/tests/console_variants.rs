@@ -92,6 +92,18 @@ async fn antichess_captures_are_compulsory() {
 }
 
 #[tokio::test]
+async fn a_janggi_pass_is_typed_and_never_played_for_a_player_who_may_move() {
+    // Alice passes by typing it; bob has moves of his own, so the service
+    // does not pass for him (it does only where the pass is the only move).
+    let (mut chat, id, out) = scripted("janggi", &["pass"]).await;
+    assert!(has(&out, "bob (black) to move"), "{out:#?}");
+    assert!(!has(&out, "passes"), "{out:#?}");
+    assert_eq!(chat.row(&id).await.move_list().len(), 1);
+    let out = chat.say("bob: /move пас").await;
+    assert!(has(&out, "bob played pass"), "{out:#?}");
+}
+
+#[tokio::test]
 async fn chess960_shows_its_start_position_number() {
     let mut chat = Chat::new("chess960").await;
     let out = chat.say("alice: /play chess960 @bob white").await;

@@ -194,7 +194,15 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
             );
         }
     }
-    assert_eq!(commands.len(), 24, "each command registered once");
+    assert_eq!(commands.len(), 26, "each command registered once");
+    // Enochian chess: the exchange of prisoners, offered or answered.
+    for (name, russian) in [("exchange", "обмен"), ("noexchange", "без-обмена")] {
+        assert_eq!(
+            by_name[name]["name_localizations"]["ru"], russian,
+            "/{name}"
+        );
+        assert_eq!(by_name[name]["options"][0]["name"], "game", "/{name}");
+    }
     // /play takes a start position.
     let play_options = by_name["play"]["options"].as_array().expect("options");
     assert!(

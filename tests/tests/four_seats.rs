@@ -9,7 +9,7 @@
 
 mod console_support;
 
-use console_support::{has, team_game_id, temp_dir, to, EPOCH};
+use console_support::{enochian_throne_walk, has, play_moves, team_game_id, temp_dir, to, EPOCH};
 use kodex_bot::config::Config;
 use kodex_bot::console::Console;
 use kodex_bot::store::{GameResult, Status};
@@ -159,6 +159,17 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The first moves of a short four-handed game: alice's queen goes to l5,
+/// from where it mates bob's king on l11 two moves later.
+const OPENING: [(&str, &str); 6] = [
+    ("alice", "h3"),
+    ("bob", "i12"),
+    ("carol", "d7"),
+    ("dave", "m4"),
+    ("alice", "Ql5"),
+    ("bob", "k11"),
+];
+
 /// Four-handed chess through the console: four people, the seed's turn
 /// order, each board turned to its player's seat, partners sharing the
 /// centre, black-1's mated king taken on the next move, and the game
@@ -173,12 +184,12 @@ async fn a_four_handed_game_with_a_captured_king() {
 
     // Each player's board is drawn from their own seat: their own back rank
     // at the bottom (white-2 on the left edge, file a; black-2 on the right,
-    // file n), the queen where ordinary chess has it.
+    // file o), the queen where ordinary chess has it.
     for (who, bottom_row) in [
         ("alice", " 1       R N B Q K B N R"),
         ("bob", "14       r n b k q b n r"),
         ("carol", " a          R  N  B  Q  K  B  N  R"),
-        ("dave", " n          r  n  b  k  q  b  n  r"),
+        ("dave", " o          r  n  b  k  q  b  n  r"),
     ] {
         let out = console.line(&format!("{who}: /board {id}")).await;
         assert!(
@@ -189,14 +200,7 @@ async fn a_four_handed_game_with_a_captured_king() {
 
     // Seat order white-1, black-1, white-2, black-2; carol (white-2) moves
     // her own pawns to the right.
-    for (who, mv) in [
-        ("alice", "h3"),
-        ("bob", "i12"),
-        ("carol", "d7"),
-        ("dave", "l4"),
-        ("alice", "Qk5"),
-        ("bob", "j11"),
-    ] {
+    for (who, mv) in OPENING {
         let out = console.line(&format!("{who}: /move {mv}")).await;
         assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
     }
@@ -206,20 +210,20 @@ async fn a_four_handed_game_with_a_captured_king() {
     assert!(has(&out, "ambiguous"), "{out:#?}");
     let out = console.line("carol: /move Qad5").await;
     assert!(has(&out, "carol played Qad5"), "{out:#?}");
-    let out = console.line("dave: /move l6").await;
-    assert!(has(&out, "dave played l6"), "{out:#?}");
-    // Alice mates bob's king; bob can only pass.
-    let out = console.line("alice: /move Qk11").await;
-    assert!(has(&out, "alice played Qk11#"), "{out:#?}");
+    let out = console.line("dave: /move m6").await;
+    assert!(has(&out, "dave played m6"), "{out:#?}");
+    // Alice mates bob's king; bob's only move is the pass, which the
+    // service plays for him at once: carol is to move.
+    let out = console.line("alice: /move Ql11").await;
+    assert!(has(&out, "alice played Ql11#"), "{out:#?}");
     assert!(
-        has(&out, "bob's king is checkmated: send “pass”"),
+        has(&out, "bob (black) is checkmated and passes"),
         "{out:#?}"
     );
-    let out = console.line("bob: /move g12").await;
-    assert!(has(&out, "not legal"), "{out:#?}");
-    let out = console.line("bob: /move pass").await;
-    assert!(has(&out, "bob played pass"), "{out:#?}");
+    assert!(has(&out, "carol (white) to move"), "{out:#?}");
     assert!(has(&out, "carol must capture the mated king"), "{out:#?}");
+    let out = console.line("bob: /move pass").await;
+    assert!(has(&out, "not your turn"), "{out:#?}");
     // Carol must take the mated king, with alice's queen.
     let out = console.line("carol: /move b8c8").await;
     assert!(has(&out, "not legal"), "{out:#?}");
@@ -235,7 +239,14 @@ async fn a_four_handed_game_with_a_captured_king() {
         assert_eq!(row.status, Status::Active, "one black king is left");
         row
     };
+    // The record keeps UCI's letters (files by index): people's l11 is UCI k11.
     assert!(position.move_list().contains(&"k11h14"));
+    // The pass is in the record like any move.
+    assert!(
+        position.move_list().contains(&"h14h14"),
+        "{:?}",
+        position.moves
+    );
     // A restart replays the record, the pass and the taken king included.
     drop(console);
     drop(service);
@@ -244,13 +255,13 @@ async fn a_four_handed_game_with_a_captured_king() {
         .expect("service opens again");
     let mut console = Console::new(service.clone(), config.boards.dir.clone());
     // The game goes on; bob, without a king, plays his pawns.
-    for (who, mv) in [("dave", "l11"), ("alice", "Kh2"), ("bob", "g12")] {
+    for (who, mv) in [("dave", "m11"), ("alice", "Kh2"), ("bob", "g12")] {
         let out = console.line(&format!("{who}: /move {mv}")).await;
         assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
     }
     // Carol mates dave: the second black king, and the white team wins.
-    let out = console.line("carol: /move Ql5").await;
-    assert!(has(&out, "carol played Ql5#"), "{out:#?}");
+    let out = console.line("carol: /move Qm5").await;
+    assert!(has(&out, "carol played Qm5#"), "{out:#?}");
     let public = to(&out, "[#local]");
     assert!(
         public
@@ -292,7 +303,7 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
     assert!(has(&out, "carol (yellow) to move"), "{out:#?}");
     let out = console.line("carol: /move Nb6").await;
     assert!(has(&out, "dave (blue) to move"), "{out:#?}");
-    play_all(
+    play_moves(
         &mut console,
         &[
             ("dave", "f7"),
@@ -305,22 +316,22 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
             ("bob", "Kxb1"),
             ("carol", "Bxb1"),
             ("dave", "Kf6"),
-            ("alice", "Qe1"),
         ],
     )
     .await;
-    // Black's king is gone: its army is frozen and bob passes.
+    // Black's king is gone: its army is frozen, and the service passes for
+    // bob right after alice's move, each time.
+    let out = console.line("alice: /move Qe1").await;
+    assert!(has(&out, "bob (black) has no move and passes"), "{out:#?}");
+    assert!(has(&out, "carol (yellow) to move"), "{out:#?}");
     let out = console.line("bob: /move Ra6").await;
-    assert!(has(&out, "not legal"), "{out:#?}");
-    let out = console.line("bob: /move pass").await;
-    assert!(has(&out, "bob played pass"), "{out:#?}");
-    play_all(
+    assert!(has(&out, "not your turn"), "{out:#?}");
+    play_moves(
         &mut console,
         &[
             ("carol", "Qd6+"),
             ("dave", "Ke5"),
             ("alice", "f3"),
-            ("bob", "pass"),
             ("carol", "Nc4+"),
         ],
     )
@@ -343,6 +354,106 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Enochian chess, thrones and prisoners: yellow's bishop takes black's
+/// king; blue's king walks to black's empty throne a1 and so takes control
+/// of black's frozen army, which dave then moves on black's turns (bob may
+/// not); blue's knight takes red's king; yellow and blue, each holding a
+/// king, exchange them: black's king comes back beside its occupied throne,
+/// red's to h1, and red plays again.
+#[tokio::test]
+async fn an_enochian_king_takes_a_throne_and_prisoners_are_exchanged() {
+    let (dir, _config, service, mut console, id, _) =
+        team_game("enochian-thrones", "enochian").await;
+    let walk = enochian_throne_walk();
+    let (before, ka1) = walk.split_at(walk.len() - 1);
+    play_moves(&mut console, before).await;
+    // One prisoner is no exchange; a player whose army took no king has none.
+    let out = console.line("alice: /exchange").await;
+    assert!(has(&out, "holds no taken king"), "{out:#?}");
+    let out = console.line("carol: /exchange").await;
+    assert!(has(&out, "dave holds no king of your team"), "{out:#?}");
+    assert_eq!(ka1, [("dave", "Ka1")]);
+    let out = console.line("dave: /move Ka1").await;
+    assert!(has(&out, "dave played Ka1"), "{out:#?}");
+    assert!(
+        has(
+            &out,
+            "dave's king takes the throne of black: dave now moves bob's army too"
+        ),
+        "{out:#?}"
+    );
+    // Black's turn is dave's now: the turn line says so, and bob may not move.
+    let out = console.line("alice: /move Kg2").await;
+    assert!(has(&out, "dave (black) to move"), "{out:#?}");
+    assert!(has(&out, "dave moves black for bob"), "{out:#?}");
+    let out = console.line("bob: /move Ra6").await;
+    assert!(has(&out, "not your turn"), "{out:#?}");
+    play_moves(
+        &mut console,
+        &[
+            // Black's frozen rook moves again, under dave.
+            ("dave", "Ra6"),
+            ("carol", "Nb6"),
+            ("dave", "Nf5"),
+            ("alice", "Qe1"),
+            ("dave", "Ra5"),
+            ("carol", "Nc8"),
+            ("dave", "Nh4+"),
+            // Red's king in check must move: into another check.
+            ("alice", "Kf3"),
+            ("dave", "Ra6"),
+            ("carol", "Nb6"),
+            ("dave", "Nxf3"),
+        ],
+    )
+    .await;
+    // Bob's king is gone: bob cannot exchange. Carol offers, alice (carol's
+    // partner) cannot decline for the other team, dave accepts.
+    let out = console.line("bob: /exchange").await;
+    assert!(has(&out, "Your own king was taken"), "{out:#?}");
+    let out = console.line("carol: /exchange").await;
+    assert!(
+        has(&out, "carol offers to exchange prisoners in game")
+            && has(
+                &out,
+                "black's king for red's king. dave: /exchange to accept"
+            ),
+        "{out:#?}"
+    );
+    let out = console.line("carol: /exchange").await;
+    assert!(has(&out, "already offered"), "{out:#?}");
+    let out = console.line("alice: /noexchange").await;
+    assert!(has(&out, "cannot be withdrawn"), "{out:#?}");
+    let out = console.line("dave: /exchange").await;
+    assert!(
+        has(
+            &out,
+            "prisoners exchanged. black's king and red's king come back"
+        ),
+        "{out:#?}"
+    );
+    // Red's frozen army passed by itself after dave took its king; black
+    // (dave's) is to move.
+    assert!(has(&out, "dave moves black for bob"), "{out:#?}");
+    let row = stored(&service, &id).await;
+    assert!(row.moves.ends_with(" h4f3 e1e1 &23"), "{}", row.moves);
+    assert_eq!(row.exchange_offer, None);
+    // Black's king is back beside its throne (blue's king holds a1), on b1,
+    // where it has no safe square (red's queen covers c1, red's knight c2):
+    // dave moves black's rook.
+    let out = console.line("dave: /move Kc1").await;
+    assert!(has(&out, "not legal"), "{out:#?}");
+    play_moves(
+        &mut console,
+        &[("dave", "Ra5"), ("carol", "Nc8"), ("dave", "Rh4")],
+    )
+    .await;
+    // Red's king is back on h1: red plays again.
+    let out = console.line("alice: /move Kg2").await;
+    assert!(has(&out, "alice played Kg2"), "{out:#?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A draw in a game of four on one board needs every player of the other
 /// team: one agreeing is not enough, a player asked who plays on declines,
 /// and the offerer's partner has nothing to answer.
@@ -361,14 +472,14 @@ async fn a_team_draw_needs_every_player_of_the_other_team() {
     .await;
     assert_eq!(stored(&service, &id).await.status, Status::Active);
     // Alice, bob (who agreed) and carol play on: the offer stands.
-    play_all(
+    play_moves(
         &mut console,
         &[("alice", "g3"), ("bob", "Ra5"), ("carol", "Nb6")],
     )
     .await;
     assert!(stored(&service, &id).await.draw_offer.is_some());
     // Dave, asked, plays on: that declines it.
-    play_all(&mut console, &[("dave", "f7")]).await;
+    play_moves(&mut console, &[("dave", "f7")]).await;
     assert_eq!(stored(&service, &id).await.draw_offer, None);
     // Offered again, and both bob and dave agree: a draw.
     answers(
@@ -426,17 +537,6 @@ async fn team_game(
     (dir, config, service, console, id, out)
 }
 
-/// Plays `moves` (player, move) through the console; each must be played.
-async fn play_all(console: &mut Console, moves: &[(&str, &str)]) {
-    for (who, mv) in moves {
-        let out = console.line(&format!("{who}: /move {mv}")).await;
-        assert!(
-            has(&out, &format!("{who} played {mv}")),
-            "{who} {mv}: {out:#?}"
-        );
-    }
-}
-
 /// Says each line through the console; each answer must contain its text.
 async fn answers(console: &mut Console, lines: &[(&str, &str)]) {
     for (line, expected) in lines {
@@ -460,4 +560,111 @@ async fn assert_white_team_won(service: &Service, id: &str) {
     let row = stored(service, id).await;
     assert_eq!(row.status, Status::Finished);
     assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
+}
+
+/// The service's pass for a mated seat costs that seat nothing: no time and
+/// no increment; the next seat's clock starts with the move before it. On
+/// the way, carol's move suggestions are every legal move once.
+#[tokio::test]
+async fn a_mated_players_pass_takes_none_of_their_time() {
+    let mut chat = console_support::Chat::new("four-handed-pass-clock").await;
+    let out = chat
+        .say("alice: /play fourplayer @carol vs @bob @dave 5+3 white")
+        .await;
+    let id = team_game_id(&out);
+    for who in ["bob", "carol", "dave"] {
+        chat.say(&format!("{who}: /accept {id}")).await;
+    }
+    // The moves of the short game up to alice's mate of bob, each after 2 s.
+    for (who, mv) in OPENING {
+        chat.advance(2_000).await;
+        let out = chat.say(&format!("{who}: /move {mv}")).await;
+        assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
+    }
+    assert_suggestions_are_the_legal_moves_once(&chat, &id, "carol").await;
+    for (who, mv) in [("carol", "Qad5"), ("dave", "m6")] {
+        chat.advance(2_000).await;
+        let out = chat.say(&format!("{who}: /move {mv}")).await;
+        assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
+    }
+    let before = chat.row(&id).await;
+    chat.advance(2_000).await;
+    let out = chat.say("alice: /move Ql11").await;
+    assert!(
+        has(&out, "bob (black) is checkmated and passes"),
+        "{out:#?}"
+    );
+    let after = chat.row(&id).await;
+    // Bob's clock: untouched by the pass (5+3 would add 3 s to a move).
+    assert_eq!(after.remaining(1), before.remaining(1));
+    // Alice paid 2 s and got 3; carol's turn started with alice's move.
+    assert_eq!(
+        after.remaining(0),
+        before.remaining(0).map(|ms| ms - 2_000 + 3_000)
+    );
+    assert_eq!(
+        after.deadline,
+        after
+            .turn_started_at
+            .zip(after.remaining(2))
+            .map(|(at, left)| at + left)
+    );
+    assert_eq!(chat.position(&id).await.seat_to_move(), 2);
+}
+
+/// `who`'s move suggestions (Discord's autocomplete) in game `id`: typed
+/// the SAN of any legal move, that move is suggested once, its label that
+/// SAN and its value (what the option receives) read as that move; no label
+/// is listed twice. Partners' queens both reaching d5 included.
+async fn assert_suggestions_are_the_legal_moves_once(
+    chat: &console_support::Chat,
+    id: &str,
+    who: &str,
+) {
+    let game = chat.position(id).await;
+    let sans: Vec<String> = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| game.san(m))
+        .collect();
+    let to_d5 = sans
+        .iter()
+        .filter(|san| san.starts_with('Q') && san.ends_with("d5"))
+        .count();
+    assert_eq!(to_d5, 2, "{sans:?}");
+    let all = suggestions(chat, id, who, "").await;
+    let mut labels = std::collections::HashSet::new();
+    assert!(
+        all.iter().all(|s| labels.insert(s.label.clone())),
+        "{all:?}"
+    );
+    for mv in game.legal_moves() {
+        let san = game.san(mv);
+        let found = suggestions(chat, id, who, &san.to_lowercase()).await;
+        let same: Vec<_> = found.iter().filter(|s| s.label == san).collect();
+        assert_eq!(same.len(), 1, "{san}: {found:?}");
+        assert_eq!(game.parse_move(&same[0].value).ok(), Some(mv), "{san}");
+    }
+}
+
+/// The move suggestions for `who` in game `id` after `typed`.
+async fn suggestions(
+    chat: &console_support::Chat,
+    id: &str,
+    who: &str,
+    typed: &str,
+) -> Vec<kodex_bot::api::Suggestion> {
+    use kodex_bot::api::{Handler, SuggestionKind, SuggestionRequest};
+    chat.service
+        .suggest(SuggestionRequest {
+            chat: console_support::shared_chat(),
+            private: false,
+            actor: kodex_bot::console::console_user(who),
+            locale: None,
+            kind: SuggestionKind::Move {
+                game: Some(id.to_owned()),
+            },
+            typed: typed.to_owned(),
+        })
+        .await
 }

@@ -7,7 +7,7 @@
 
 mod console_support;
 
-use console_support::{has, team_game_id, temp_dir, Chat};
+use console_support::{enochian_throne_walk, has, play_moves, team_game_id, temp_dir, Chat};
 use kodex_bot::store::{GameResult, Status};
 use kodex_engine::search::{Limits, Searcher};
 use kodex_engine::{ForcedTurn, Game, Registry};
@@ -37,12 +37,9 @@ fn choose(game: &Game, person: Person) -> String {
         }
     };
     let mv = mv.expect("a person on turn has a move");
-    // UCI: the SAN of two pawns of partners reaching one square from two
-    // directions is not told apart (`j10`), a known gap of the notation.
-    match game.san(mv).as_str() {
-        "pass" => "pass".to_owned(),
-        _ => game.uci(mv),
-    }
+    // People type SAN: partners' pawns reaching one square from two
+    // directions name their origin (`d10-e10`), so it reads back.
+    game.san(mv)
 }
 
 /// What a played-out game showed about the computer's turns.
@@ -50,8 +47,8 @@ fn choose(game: &Game, person: Person) -> String {
 struct Seen {
     /// Moves the computer made.
     computer_moves: usize,
-    /// Turns on which the computer's king was mated, and whether it passed.
-    mated: Vec<bool>,
+    /// Passes in the record: the service plays them for mated seats.
+    passes: usize,
     /// Turns on which the computer had to take a mated king, and whether it did.
     takes: Vec<bool>,
 }
@@ -76,7 +73,17 @@ async fn play_out(
             // A computer's last move landed since the row was read.
             continue;
         }
-        let seat = game.seat_to_move();
+        // A seat whose only move is the pass is never left on turn: the
+        // service passes for it right after the move before.
+        assert!(
+            game.forced_pass().is_none(),
+            "seat {} left to pass: {:?}",
+            game.seat_to_move(),
+            row.moves
+        );
+        seen.passes = row.move_list().iter().filter(|m| is_pass(m)).count();
+        // Enochian chess: the player who took a throne moves that army too.
+        let seat = game.controller(game.seat_to_move());
         let plies = row.move_list().len();
         if let Some(&(_, who, person)) = people.iter().find(|(s, _, _)| *s == seat) {
             let mv = choose(&game, person);
@@ -103,26 +110,13 @@ async fn play_out(
             continue;
         };
         seen.computer_moves += 1;
-        let from_to = |m: &str| {
-            (
-                m.get(..m.len() / 2).map(str::to_owned),
-                m.get(m.len() / 2..).map(str::to_owned),
-            )
-        };
-        match forced {
-            Some(ForcedTurn::Mated) => {
-                let (from, to) = from_to(last);
-                seen.mated.push(last == "pass" || from == to);
-            }
-            Some(ForcedTurn::TakeMatedKing) => {
-                let only = game
-                    .legal_moves()
-                    .into_iter()
-                    .map(|m| game.uci(m))
-                    .collect::<Vec<_>>();
-                seen.takes.push(only.iter().any(|m| m == last));
-            }
-            _ => {}
+        if forced == Some(ForcedTurn::TakeMatedKing) {
+            let only = game
+                .legal_moves()
+                .into_iter()
+                .map(|m| game.uci(m))
+                .collect::<Vec<_>>();
+            seen.takes.push(only.iter().any(|m| m == last));
         }
     }
     panic!("game {id} did not end within {max_plies} plies");
@@ -154,10 +148,10 @@ async fn the_computer_sits_in_two_seats_of_four_handed_chess_until_the_end() {
     let row = chat.row(&id).await;
     assert_eq!(row.status, Status::Finished);
     assert!(seen.computer_moves > 0);
-    // Whenever the computer's king was mated it passed, and whenever it had
-    // a mated king to take it took it.
-    assert!(seen.mated.iter().all(|&passed| passed), "{:?}", seen.mated);
+    // Whenever the computer had a mated king to take it took it; no seat
+    // was left to pass (see `play_out`).
     assert!(seen.takes.iter().all(|&took| took), "{:?}", seen.takes);
+    eprintln!("{} passes played by the service", seen.passes);
     // It stops with the game: nothing more is played.
     let plies = row.move_list().len();
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -273,4 +267,83 @@ async fn three_computers_and_one_person_play_enochian_chess_to_the_end() {
     let seen = play_out(&mut chat, &id, &[(0, "alice", Person::First)], 1_500).await;
     assert_eq!(chat.row(&id).await.status, Status::Finished);
     assert!(seen.computer_moves > 0, "the computers played");
+}
+
+/// Whether a stored move is a pass: a square to itself (`h14h14`).
+fn is_pass(uci: &str) -> bool {
+    let half = uci.len() / 2;
+    uci.len() % 2 == 0 && uci.get(..half) == uci.get(half..)
+}
+
+/// Enochian chess: blue's king takes black's throne (the scripted walk of
+/// `enochian_throne_walk`), so blue's player moves black's army. Where the
+/// computer plays blue, it moves black's army on black's turn; where it
+/// plays black, it leaves black's army to dave, who took its throne.
+#[tokio::test]
+async fn the_computer_moves_the_army_whose_throne_it_took_and_no_other() {
+    for computer_seat in [3, 1] {
+        let mut chat = Chat::new(&format!("enochian-throne-computer-{computer_seat}")).await;
+        let out = chat
+            .say("alice: /play enochian @carol vs @bob @dave 5+0 white")
+            .await;
+        let id = team_game_id(&out);
+        for who in ["bob", "carol", "dave"] {
+            chat.say(&format!("{who}: /accept {id}")).await;
+        }
+        play_moves(&mut chat.console, &enochian_throne_walk()).await;
+        // The computer takes over the seat (as if it had sat there all
+        // along), and the service restarts.
+        let mut row = chat.row(&id).await;
+        let computer = kodex_bot::api::UserRef::computer(kodex_bot::api::Platform::Console, 1);
+        let seat = row
+            .seats
+            .iter_mut()
+            .find(|s| s.seat == computer_seat)
+            .expect("the seat");
+        seat.user_id = computer.id.clone();
+        seat.user_name = computer.name.clone();
+        assert!(chat.service.store().save(&mut row).await.expect("store"));
+        let mut chat = chat.restart().await;
+        chat.service.resume_computers().await;
+        // Red moves; black's turn is blue's player's.
+        let out = chat.say("alice: /move Kg2").await;
+        assert!(has(&out, "alice played Kg2"), "{out:#?}");
+        let before = chat.position(&id).await;
+        assert_eq!((before.seat_to_move(), before.controller(1)), (1, 3));
+        let black: Vec<String> = before
+            .legal_moves()
+            .into_iter()
+            .map(|m| before.uci(m))
+            .collect();
+        let plies = chat.row(&id).await.move_list().len();
+        if computer_seat == 3 {
+            let deadline = Instant::now() + Duration::from_secs(60);
+            let mut told = Vec::new();
+            while chat.row(&id).await.move_list().len() == plies {
+                told.extend(chat.advance(0).await);
+                assert!(
+                    Instant::now() < deadline,
+                    "the computer did not move black's army: {told:#?}"
+                );
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            let row = chat.row(&id).await;
+            let played = row.move_list()[plies].to_owned();
+            assert!(
+                black.contains(&played),
+                "{played} is no move of black's: {black:?}"
+            );
+            assert_eq!(chat.position(&id).await.seat_to_move(), 2);
+        } else {
+            // The computer sits at black but does not move black's army:
+            // not in a second, ten times what it thinks at level 1.
+            for _ in 0..50 {
+                chat.advance(0).await;
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            assert_eq!(chat.row(&id).await.move_list().len(), plies);
+            let out = chat.say("dave: /move Ra6").await;
+            assert!(has(&out, "dave played Ra6"), "{out:#?}");
+        }
+    }
 }

@@ -1624,9 +1624,9 @@ async fn a_flag_on_one_bughouse_board_ends_both_boards_in_the_group() {
 }
 
 /// Four-handed chess in a group: four people take the seats with the inline
-/// keyboard, type their moves, and every move posts the 14×14 cross; black-1's
-/// mated king passes and is taken, and the white team wins by mating the
-/// second black king.
+/// keyboard, type their moves, and every move posts the 14×14 cross; black-1,
+/// mated, passes without typing and the king is taken, and the white team
+/// wins by mating the second black king.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_four_handed_game_is_played_by_four_people_to_a_team_win() {
     let harness = start("fourplayer", true).await;
@@ -1659,18 +1659,17 @@ async fn a_four_handed_game_is_played_by_four_people_to_a_team_win() {
         (ALICE, "h3", "alice played h3"),
         (BOB, "i12", "bob played i12"),
         (CAROL, "d7", "carol played d7"),
-        (DAVE, "l4", "dave played l4"),
-        (ALICE, "Qk5", "alice played Qk5"),
-        (BOB, "j11", "bob played j11"),
+        (DAVE, "m4", "dave played m4"),
+        (ALICE, "Ql5", "alice played Ql5"),
+        (BOB, "k11", "bob played k11"),
         (CAROL, "Qad5", "carol played Qad5"),
-        (DAVE, "l6", "dave played l6"),
-        (ALICE, "Qk11", "alice played Qk11#"),
-        (BOB, "pass", "bob played pass"),
+        (DAVE, "m6", "dave played m6"),
+        (ALICE, "Ql11", "bob (black) is checkmated and passes"),
         (CAROL, "Qxh14", "carol played Qxh14"),
-        (DAVE, "l11", "dave played l11"),
+        (DAVE, "m11", "dave played m11"),
         (ALICE, "Kh2", "alice played Kh2"),
         (BOB, "g12", "bob played g12"),
-        (CAROL, "Ql5", "(white) wins"),
+        (CAROL, "Qm5", "(white) wins"),
     ] {
         fake.say(GROUP, person, mv);
         let (next, photo) = fake

@@ -44,6 +44,8 @@ pub(super) fn all() -> Vec<poise::Command<Data, Error>> {
         unwatch(),
         notation(),
         partner(),
+        exchange(),
+        noexchange(),
     ]
 }
 
@@ -262,6 +264,12 @@ simple_commands! {
     unwatch(game) => Unwatch,
         "Stops following a game here.",
         "не-смотреть", "Перестать следить здесь за партией";
+    exchange(game) => Exchange,
+        "Enochian chess: offers to exchange prisoners (taken kings), or accepts the offer.",
+        "обмен", "Енохианские шахматы: предложить обмен пленными (взятыми королями) или принять";
+    noexchange(game) => DeclineExchange,
+        "Enochian chess: declines the offer to exchange prisoners.",
+        "без-обмена", "Енохианские шахматы: отклонить обмен пленными";
 }
 
 /// Bughouse: sends your partner a private message.

@@ -5,7 +5,7 @@
 //! result, saves under the version check and announces to every audience.
 //! So a rule about clocks or offers lives in one place, not in each command.
 
-use super::present::Event;
+use super::present::{AutoPasses, Event};
 use super::{Outcome, Service};
 use crate::clock::TimeControl;
 use crate::i18n::Lang;
@@ -26,6 +26,9 @@ pub(crate) enum Change {
     Resign { seat: usize },
     /// Every player agreed to a draw.
     DrawAgreed,
+    /// Seats `a` and `b` (turn order) exchange their prisoners (Enochian
+    /// chess), already found possible; the turn does not pass.
+    Exchange { a: usize, b: usize },
     /// Turns taken back with the opponent's consent (in time travel a jump
     /// and its move are one turn, a pending jump a turn begun).
     TakeBack { turns: usize },
@@ -67,7 +70,7 @@ impl Service {
                     super::bughouse::record_move_time(row, seat, now);
                     gift = game.captured_for_partner();
                 }
-                Event::Moved
+                Event::Moved { passes: None }
             }
             Change::Turn {
                 seat,
@@ -83,7 +86,7 @@ impl Service {
                 }
                 match jump {
                     Some(jump) => Event::Travelled { jump, moved },
-                    None => Event::Moved,
+                    None => Event::Moved { passes: None },
                 }
             }
             Change::Impossible { uci, text } => {
@@ -118,6 +121,17 @@ impl Service {
                 finish(row, GameResult::Draw, "agreement");
                 Event::Ended
             }
+            Change::Exchange { a, b } => {
+                let token = game
+                    .exchange(a, b)
+                    .map_err(|_| super::Msg::new("error-internal"))?;
+                record(row, &token);
+                row.exchange_offer = None;
+                if let Some(outcome) = game.outcome() {
+                    finish(row, result_of(&outcome), outcome.reason.key());
+                }
+                Event::Exchanged { a, b }
+            }
             Change::TakeBack { turns } => {
                 let kept = {
                     let mut moves = row.move_list();
@@ -130,11 +144,19 @@ impl Service {
                 row.moves = kept;
                 row.takeback_offer = None;
                 row.draw_offer = None;
+                row.exchange_offer = None;
                 if clock != TimeControl::Unlimited {
                     self.start_turn(row, game, now);
                 }
                 Event::TakenBack
             }
+        };
+        // The seats left with nothing but the pass pass at once, in the same save.
+        let event = match event {
+            Event::Moved { .. } if row.linked_id.is_none() => Event::Moved {
+                passes: self.auto_passes(row, game, clock, now),
+            },
+            other => other,
         };
         self.save(row).await?;
         tracing::debug!(game = %row.id, ply = game.ply(), "game changed");
@@ -180,6 +202,48 @@ impl Service {
         }
     }
 
+    /// Plays the pass for each seat in turn whose only legal move it is (a
+    /// mated or stalemated player of a game of four), right after a move:
+    /// recorded like any move, so a restart replays it; the passing seat's
+    /// clock is not charged, the next seat's starts. `None` when no seat passed.
+    fn auto_passes(
+        &self,
+        row: &mut GameRow,
+        game: &mut Game,
+        clock: TimeControl,
+        now: crate::time::Millis,
+    ) -> Option<AutoPasses> {
+        let mut passes: Option<AutoPasses> = None;
+        // Every seat passing in turn repeats the position: the rules end
+        // such a game; the bound only keeps a loop finite.
+        for _ in 0..row.seats.len().max(2) * 4 {
+            if row.status != Status::Active {
+                break;
+            }
+            let Some(pass) = game.forced_pass() else {
+                break;
+            };
+            let seat = game.seat_to_move();
+            let mated = game.forced_turn() == Some(kodex_engine::ForcedTurn::Mated);
+            passes
+                .get_or_insert_with(|| AutoPasses {
+                    before: Box::new(game.clone()),
+                    seats: Vec::new(),
+                })
+                .seats
+                .push((seat, mated));
+            let played = game.play(pass);
+            record(row, &played.uci);
+            if clock != TimeControl::Unlimited {
+                self.start_turn(row, game, now);
+            }
+            if let Some(outcome) = game.outcome() {
+                finish(row, result_of(&outcome), outcome.reason.key());
+            }
+        }
+        passes
+    }
+
     /// Starts the clock of the seat to move at `now`.
     fn start_turn(&self, row: &mut GameRow, game: &Game, now: crate::time::Millis) {
         let next = game.seat_to_move();
@@ -214,4 +278,5 @@ pub(crate) fn finish(row: &mut GameRow, result: GameResult, reason: &str) {
     row.deadline = None;
     row.draw_offer = None;
     row.takeback_offer = None;
+    row.exchange_offer = None;
 }

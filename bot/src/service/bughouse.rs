@@ -312,7 +312,7 @@ impl Service {
         let mut events = Vec::new();
         match event {
             Event::Started => events.push(self.pair_started_text(lang, changed, other)),
-            Event::Moved => {
+            Event::Moved { .. } => {
                 let told = game.announcements(Audience::Public);
                 events.extend(self.moves_told(lang, lang, row, game, &told, Audience::Public));
             }

@@ -242,6 +242,7 @@ impl Service {
             deadline: Some(now.saturating_add(self.inner.settings.challenge_expiry)),
             draw_offer: None,
             takeback_offer: None,
+            exchange_offer: None,
             reminder_at: None,
             reminded: 0,
             result: None,

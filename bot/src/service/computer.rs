@@ -275,12 +275,26 @@ impl Service {
                     };
                     return Ok(Step::Say(action, true, seat));
                 }
+                // Enochian chess: an offer to exchange prisoners is accepted
+                // by the computer that speaks for the other capturer.
+                if let Some(offerer) = row.exchange_offer.map(|s| s as usize) {
+                    let accepts = |seat: usize| {
+                        (0..row.seats.len()).any(|army| {
+                            game.controller(army) == seat
+                                && game.may_exchange(offerer, army).is_ok()
+                        })
+                    };
+                    if let Some(&seat) = computer_seats.iter().find(|&&seat| accepts(seat)) {
+                        return Ok(Step::Say(Action::Exchange { game: id }, true, seat));
+                    }
+                }
                 if let Some(asker) = row.takeback_offer.map(|s| s as usize) {
                     if let Some(seat) = answerer(asker) {
                         return Ok(Step::Say(Action::Takeback { game: id }, true, seat));
                     }
                 }
-                let seat = game.seat_to_move();
+                // Enochian chess: the player who took the army's throne moves it.
+                let seat = game.controller(game.seat_to_move());
                 match row.seat(seat) {
                     Some(s) if is_computer(&s.user_id) && game.outcome().is_none() => {
                         let level = UserRef::level_of(&s.user_id).unwrap_or(DEFAULT_LEVEL);

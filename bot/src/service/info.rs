@@ -101,7 +101,10 @@ impl Service {
                     Status::Setup => (false, "games-setup"),
                     _ => {
                         let mine = row.seat_of(&ctx.actor().id);
-                        let to_move = self.replay(row).ok().map(|g| g.seat_to_move());
+                        let to_move = self
+                            .replay(row)
+                            .ok()
+                            .map(|g| g.controller(g.seat_to_move()));
                         if to_move.is_some() && to_move == mine {
                             (true, "games-your-move")
                         } else {

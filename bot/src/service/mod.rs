@@ -10,6 +10,7 @@ mod bughouse;
 mod challenge;
 mod computer;
 mod consent;
+mod exchange;
 pub use computer::DEFAULT_LEVEL as DEFAULT_COMPUTER_LEVEL;
 mod info;
 mod learn;
@@ -663,6 +664,8 @@ impl Service {
             Action::Games => self.games(&ctx).await,
             Action::Pgn { game } => self.pgn(&ctx, game).await,
             Action::Partner { text } => self.partner(&ctx, &text).await,
+            Action::Exchange { game } => self.exchange(&ctx, game).await,
+            Action::DeclineExchange { game } => self.decline_exchange(&ctx, game).await,
             Action::Timeline { game } => self.timeline(&ctx, game).await,
             Action::Rules { variant } => self.rules(&ctx, &variant),
             Action::Variants => self.variants(&ctx),
@@ -720,6 +723,8 @@ impl Service {
             ButtonAction::Decline { game } => self.decline(ctx, Some(game)).await,
             ButtonAction::Draw { game } => self.draw(ctx, Some(game)).await,
             ButtonAction::DeclineDraw { game } => self.decline_draw(ctx, Some(game)).await,
+            ButtonAction::Exchange { game } => self.exchange(ctx, Some(game)).await,
+            ButtonAction::DeclineExchange { game } => self.decline_exchange(ctx, Some(game)).await,
             ButtonAction::Takeback { game } => self.takeback(ctx, Some(game)).await,
             ButtonAction::RefuseTakeback { game } => self.refuse_takeback(ctx, Some(game)).await,
             ButtonAction::Board { game } => self.board(ctx, game).await,

@@ -13,7 +13,7 @@ use tokio::sync::MutexGuard;
 
 impl Service {
     /// The caller's active game, locked and freshly read, with their seat.
-    async fn my_game(
+    pub(super) async fn my_game(
         &self,
         ctx: &Ctx,
         game: Option<String>,

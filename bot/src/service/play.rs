@@ -86,7 +86,8 @@ impl Service {
             };
             return Err(Failure::Withdrawn(Msg::new(key).arg("id", row.id.clone())));
         }
-        if game.seat_to_move() != seat {
+        // Enochian chess: the player who took a throne moves that army too.
+        if game.controller(game.seat_to_move()) != seat {
             return Err(quiet(
                 Msg::new("error-not-your-turn").arg("id", row.id.clone()),
             ));
@@ -173,7 +174,7 @@ impl Service {
                 .filter(|row| {
                     let seat = row.seat_of(&ctx.actor().id);
                     self.replay(row)
-                        .is_ok_and(|game| Some(game.seat_to_move()) == seat)
+                        .is_ok_and(|game| Some(game.controller(game.seat_to_move())) == seat)
                 })
                 .cloned()
                 .collect();

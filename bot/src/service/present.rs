@@ -28,8 +28,9 @@ pub(crate) enum Event {
     /// The challenge was accepted.
     Started,
     /// A move was played (what each audience learns of it comes from the
-    /// engine's announcements).
-    Moved,
+    /// engine's announcements), and the passes of the seats left without
+    /// another move after it, if any.
+    Moved { passes: Option<AutoPasses> },
     /// Kriegspiel: the side to move tried an impossible move, typed as
     /// `text`; only its author hears which.
     Impossible { text: String },
@@ -38,8 +39,28 @@ pub(crate) enum Event {
     Travelled { jump: String, moved: bool },
     /// Moves were taken back.
     TakenBack,
+    /// Seats `a` and `b` (turn order) exchanged their prisoners (Enochian chess).
+    Exchanged { a: usize, b: usize },
     /// The game ended (the row holds result and reason).
     Ended,
+}
+
+/// The passes the service played for the seats whose only move was the
+/// pass, right after a move (see `Service::auto_passes`).
+#[derive(Clone)]
+pub(crate) struct AutoPasses {
+    /// The game as the move left it, before the passes: what was told of the move.
+    pub before: Box<Game>,
+    /// Each passing seat, and whether its king was mated (else it had no move).
+    pub seats: Vec<(usize, bool)>,
+}
+
+impl std::fmt::Debug for AutoPasses {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AutoPasses")
+            .field("seats", &self.seats)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Service {
@@ -161,7 +182,14 @@ impl Service {
         let mut lines = Vec::new();
         match event {
             Event::Started => lines.push(self.started_text(lang, row, game)),
-            Event::Moved | Event::Impossible { .. } => {
+            Event::Moved { passes } => {
+                let moved = passes.as_ref().map_or(game, |p| &p.before);
+                let told = moved.announcements(Audience::Public);
+                lines.extend(self.moves_told(lang, lang, row, moved, &told, Audience::Public));
+                lines.extend(self.throne_text(lang, row, moved));
+                lines.extend(self.passes_told(lang, row, game, passes.as_ref()));
+            }
+            Event::Impossible { .. } => {
                 let told = game.announcements(Audience::Public);
                 lines.extend(self.moves_told(lang, lang, row, game, &told, Audience::Public));
             }
@@ -175,6 +203,7 @@ impl Service {
             Event::TakenBack => {
                 lines.push(self.text(lang, &Msg::new("takeback-done").arg("id", row.id.clone())))
             }
+            Event::Exchanged { a, b } => lines.push(self.exchange_text(lang, row, game, *a, *b)),
             Event::Ended => {}
         }
         let mut events = lines.clone();
@@ -256,11 +285,19 @@ impl Service {
         let notation = self.notation_of(&row.platform, &user.id, lang).await;
         let to_move = game.seat_to_move() == seat;
         let audience = Audience::Side(Side(side as u8));
-        let told = match event {
-            Some(Event::Moved | Event::Impossible { .. }) => game.announcements(audience),
-            _ => Vec::new(),
+        let (told, moved) = match event {
+            Some(Event::Moved { passes: Some(p) }) => {
+                (p.before.announcements(audience), &*p.before)
+            }
+            Some(Event::Moved { .. } | Event::Impossible { .. }) => {
+                (game.announcements(audience), game)
+            }
+            _ => (Vec::new(), game),
         };
-        let mut lines = self.moves_told(lang, notation, row, game, &told, audience);
+        let mut lines = self.moves_told(lang, notation, row, moved, &told, audience);
+        if let Some(Event::Moved { passes }) = event {
+            lines.extend(self.passes_told(lang, row, game, passes.as_ref()));
+        }
         if let Some(Event::Impossible { text }) = event.filter(|_| to_move) {
             lines.push(
                 self.text(
@@ -326,9 +363,10 @@ impl Service {
         told: &[Announcement],
         audience: Audience,
     ) -> Vec<String> {
-        // The seat that just moved: seats take turns in order.
+        // The seat that just moved: seats take turns in order (in Enochian
+        // chess its moves are typed by the player who took its throne).
         let seats = game.variant().players().max(1);
-        let mover = (game.seat_to_move() + seats - 1) % seats;
+        let mover = game.controller((game.seat_to_move() + seats - 1) % seats);
         let referee = game.variant().visibility() == Visibility::OwnPiecesOnly;
         // "alice (white)": the player of a side, for the referee's words.
         let side_of = |msg: Msg, side: &Side| {
@@ -382,6 +420,39 @@ impl Service {
                 Announcement::Moved { san: None, .. } | Announcement::Impossible { .. } => None,
             })
             .map(|msg| self.text(lang, &msg.arg("id", row.id.clone())))
+            .collect()
+    }
+
+    /// "bob (black) is checkmated and passes": one line per pass the
+    /// service played for a seat without another move.
+    fn passes_told(
+        &self,
+        lang: Lang,
+        row: &GameRow,
+        game: &Game,
+        passes: Option<&AutoPasses>,
+    ) -> Vec<String> {
+        let Some(passes) = passes else {
+            return Vec::new();
+        };
+        passes
+            .seats
+            .iter()
+            .map(|&(seat, mated)| {
+                let side = row.seat(seat).map_or(seat % 2, |s| s.side);
+                let key = if mated {
+                    "auto-pass-mated"
+                } else {
+                    "auto-pass-no-move"
+                };
+                let color = self.seat_color_name(lang, game.variant(), seat, side);
+                self.text(
+                    lang,
+                    &Msg::new(key)
+                        .arg("player", row.player_name(seat).to_owned())
+                        .arg("color", color),
+                )
+            })
             .collect()
     }
 
@@ -511,7 +582,10 @@ impl Service {
 
     /// "k7m2 · move 3 · bob (black) to move".
     pub(crate) fn turn_text(&self, lang: Lang, row: &GameRow, game: &Game) -> String {
-        let player = row.player_name(game.seat_to_move()).to_owned();
+        let seat = game.seat_to_move();
+        // Enochian chess: the player who took the army's throne moves it.
+        let mover = game.controller(seat);
+        let player = row.player_name(mover).to_owned();
         let mut text = self.text(
             lang,
             &Msg::new("turn")
@@ -528,6 +602,19 @@ impl Service {
                     ),
                 ),
         );
+        if mover != seat {
+            let color = self.seat_color_name(lang, game.variant(), seat, seat % 2);
+            text.push(' ');
+            text.push_str(
+                &self.text(
+                    lang,
+                    &Msg::new("throne-moves-for")
+                        .arg("player", player.clone())
+                        .arg("color", color)
+                        .arg("owner", row.player_name(seat).to_owned()),
+                ),
+            );
+        }
         // Four-handed chess: a mated king, a turn without a move, a king to take.
         if let Some(forced) = game.forced_turn() {
             let key = match forced {
@@ -854,6 +941,9 @@ fn reason_key(reason: &str) -> &'static str {
         "bare-king" => "reason-bare-king",
         "promotion-goal" => "reason-promotion-goal",
         "citadel" => "reason-citadel",
+        "kings-taken" => "reason-kings-taken",
+        "team-stalemated" => "reason-team-stalemated",
+        "bare-kings" => "reason-bare-kings",
         _ => "reason-other",
     }
 }
@@ -952,7 +1042,7 @@ pub(crate) fn text_board(view: &View, bottom: Side) -> String {
         2 => (files - 1 - row, ranks - 1 - column),
         _ => (row, column),
     };
-    let file_letter = |file: u8| ((b'a' + file) as char).to_string();
+    let file_letter = |file: u8| view.file_letter(file).to_string();
     // Two-digit rank numbers under the columns need wider cells.
     let width = if turned { 3 } else { 2 };
     let mut out = String::from("```\n");

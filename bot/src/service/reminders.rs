@@ -58,7 +58,9 @@ impl Service {
             row.reminded |= 1 << seat;
         }
         self.save(row).await?;
-        let Some(player) = player_ref(row, seat).filter(|p| p.computer_level().is_none()) else {
+        // Enochian chess: the player who took the army's throne moves it.
+        let mover = game.controller(seat);
+        let Some(player) = player_ref(row, mover).filter(|p| p.computer_level().is_none()) else {
             return Ok(Vec::new());
         };
         let now = self.now();

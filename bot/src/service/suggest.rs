@@ -63,7 +63,7 @@ impl Service {
         };
         let variant = position.variant();
         if row.status != Status::Active
-            || position.seat_to_move() != seat
+            || position.controller(position.seat_to_move()) != seat
             || variant.visibility() == Visibility::OwnPiecesOnly
         {
             return Vec::new();
@@ -75,17 +75,19 @@ impl Service {
             let side = row.seat(seat).map_or(seat, |s| s.side);
             position.view(Audience::Side(Side(side as u8)))
         });
+        // Each move as people type it from square to square (the variant's
+        // own file letters), and its SAN.
         let candidates: Vec<(String, String)> = match &view {
             Some(view) => position
                 .pseudo_legal_moves()
                 .into_iter()
-                .map(|(mv, san)| (position.uci(mv), san))
-                .filter(|(uci, _)| squares_seen(view, uci))
+                .filter(|(mv, _)| squares_seen(view, &position.uci(*mv)))
+                .map(|(mv, san)| (position.coordinates(mv), san))
                 .collect(),
             None => position
                 .legal_moves()
                 .into_iter()
-                .map(|mv| (position.uci(mv), position.san(mv)))
+                .map(|mv| (position.coordinates(mv), position.san(mv)))
                 .collect(),
         };
         // In the caller's notation (their letters for the pieces).
@@ -94,15 +96,18 @@ impl Service {
             .await;
         let mut moves: Vec<Suggestion> = candidates
             .into_iter()
-            .filter_map(|(uci, san)| {
+            .filter_map(|(coordinates, san)| {
                 let label = san_in(notation, &position, &san);
                 let wanted = typed.is_empty()
-                    || [&san, &label, &uci]
+                    || [&san, &label, &coordinates]
                         .iter()
                         .any(|text| text.to_lowercase().starts_with(typed));
-                // The move goes to the service as UCI, which reads the
-                // same whatever the SAN's disambiguation.
-                wanted.then_some(Suggestion { label, value: uci })
+                // The move goes to the service from square to square, which
+                // reads the same whatever the SAN's disambiguation.
+                wanted.then_some(Suggestion {
+                    label,
+                    value: coordinates,
+                })
             })
             .collect();
         moves.sort_by(|a, b| a.label.cmp(&b.label));
@@ -188,6 +193,7 @@ fn squares_seen(view: &View, uci: &str) -> bool {
             .take_while(|b| b.is_ascii_digit())
             .count();
         if letter.is_ascii_lowercase() && digits > 0 {
+            // UCI names files by index (`a` is 0), whatever letters people read.
             let file = letter - b'a';
             let rank = uci[at + 1..at + 1 + digits]
                 .parse::<u8>()

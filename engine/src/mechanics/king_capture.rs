@@ -24,7 +24,9 @@ impl<'a, B: Bits> Rules<'a, B> {
         };
         let mut frozen = B::EMPTY;
         for seat in 0..2 {
-            if (pieces_of_types(pos, seats.royal_types[seat]) & pos.by_side[side]).is_empty() {
+            if (pieces_of_types(pos, seats.royal_types[seat]) & pos.by_side[side]).is_empty()
+                && pos.thrones.controlled(side) != Some(seat)
+            {
                 frozen |= pieces_of_types(pos, seats.own_types[seat]) & pos.by_side[side];
             }
         }
@@ -51,12 +53,17 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// partner's king is gone.
     pub(crate) fn keep_king_capture_moves(&self, pos: &Position<B>, list: &mut MoveList) {
         let us = pos.side as usize;
+        let frozen = self.frozen(pos, 1 - us);
         let Some(king) = self.royals(pos, us).squares().next() else {
-            // A frozen army passes.
-            list.clear();
+            if self.revived(pos, us, crate::mechanics::seat_on_turn(pos, us)) {
+                // A kingless army its partner controls moves, with no king to keep.
+                list.retain(|m| !frozen.has(m.to as usize));
+            } else {
+                // A frozen army passes.
+                list.clear();
+            }
             return;
         };
-        let frozen = self.frozen(pos, 1 - us);
         list.retain(|m| !frozen.has(m.to as usize));
         if self.live_check(pos, us) {
             if list.iter().any(|m| m.from as usize == king) {
@@ -69,17 +76,6 @@ impl<'a, B: Bits> Rules<'a, B> {
             self.make(&mut after, mv);
             !self.live_check(&after, us)
         });
-    }
-
-    /// Whether the partner of the seat on turn has lost its king (a
-    /// stalemate of the seat on turn then draws the game).
-    pub(crate) fn partner_kingless(&self, pos: &Position<B>) -> bool {
-        let Some(seats) = &self.t.seats else {
-            return false;
-        };
-        let us = pos.side as usize;
-        let partner = 1 - crate::mechanics::seat_on_turn(pos, us);
-        (pieces_of_types(pos, seats.royal_types[partner]) & pos.by_side[us]).is_empty()
     }
 
     /// A crossing (Enochian chess): the piece of type `ty` that arrived on
@@ -111,12 +107,14 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
     }
 
-    /// A side whose two kings were taken loses.
+    /// A side whose two kings were taken loses; a side left with two bare
+    /// kings draws.
     pub(crate) fn king_capture_outcome(&self, pos: &Position<B>) -> Option<Outcome> {
         let seats = self.t.seats.as_ref().filter(|_| self.def.king_capture)?;
         let kings = pieces_of_types(pos, seats.royal_types[0] | seats.royal_types[1]);
         (0..SIDES)
             .find(|&side| (kings & pos.by_side[side]).is_empty())
             .map(|side| self.win(Side(1 - side as u8), Reason::KingsTaken))
+            .or_else(|| self.bare_kings_outcome(pos))
     }
 }

@@ -29,6 +29,8 @@
 //! - `king_capture`: kings taken rather than mated, frozen armies of seats
 //!   without a king, a king in check that must move, stalemate passes
 //!   (Enochian chess).
+//! - `thrones`: throne capture, prisoner exchange, and the draws of a team
+//!   out of play (Enochian chess).
 //! - `drops` also holds the drop restrictions of whale shogi: pieces going to
 //!   hand as another type, no dolphin drop-mate, at most two dolphins a file.
 
@@ -53,4 +55,6 @@ mod seats;
 pub(crate) use seats::seat_on_turn;
 pub use seats::ForcedTurn;
 mod setup_check;
+mod thrones;
+pub use thrones::{exchange_seats, exchange_token, ExchangeError};
 mod transform;

@@ -98,8 +98,9 @@ impl<'a, B: Bits> Rules<'a, B> {
         list.retain(|m| commanded.has(m.from as usize));
         if self.def.king_capture {
             self.keep_king_capture_moves(pos, list);
-            let stalemate_ends =
-                self.royals(pos, us).any() && !self.in_check(pos, us) && self.partner_kingless(pos);
+            let stalemate_ends = self.royals(pos, us).any()
+                && !self.in_check(pos, us)
+                && self.partner_out_of_play(pos);
             if list.is_empty() && !stalemate_ends {
                 list.push(self.pass_move(pos, commanded));
             }

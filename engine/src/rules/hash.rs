@@ -39,6 +39,9 @@ impl<'a, B: Bits> Rules<'a, B> {
         if self.second_seat_on_turn(pos) {
             h ^= z.second_seat;
         }
+        for key in pos.thrones.keys() {
+            h ^= z.thrones[key];
+        }
         h
     }
 
@@ -102,6 +105,11 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         if before.side != after.side {
             h ^= z.black;
+        }
+        if before.thrones != after.thrones {
+            for key in before.thrones.keys().chain(after.thrones.keys()) {
+                h ^= z.thrones[key];
+            }
         }
         if self.t.seats.is_some()
             && self.second_seat_on_turn(before) != self.second_seat_on_turn(after)

@@ -11,6 +11,10 @@ impl<'a, B: Bits> Rules<'a, B> {
     pub fn make(&self, pos: &mut Position<B>, mv: Move) {
         if self.t.seats.is_some() && crate::mechanics::palace::is_pass(mv) {
             Self::pass_turn(pos);
+        } else if let Some(note) = self.throne_note(pos, mv) {
+            let us = pos.side as usize;
+            self.make_board(pos, mv);
+            self.after_throne_move(pos, us, note, mv);
         } else if self.def.palace.pass || self.def.palace.bikjang {
             let before = *pos;
             self.make_board(pos, mv);

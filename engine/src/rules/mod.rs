@@ -55,6 +55,46 @@ pub struct Position<B: Bits> {
     /// Palace rules' memory of the last move (Janggi): whether the royals
     /// faced each other before it, and how many passes in a row it ends.
     pub palace: PalaceMemory,
+    /// Thrones and prisoners (Enochian chess; see [`ThroneMemory`]).
+    pub thrones: ThroneMemory,
+}
+
+/// What throne capture and prisoner exchange remember (Enochian chess, the
+/// `thrones` key): which seat of a side took control of its partner's army
+/// by stepping onto its throne, and which enemy seat took each king. Part of
+/// the FEN (the castling field: `T2` seat 2 controls its partner's army,
+/// `X30` seat 3's king was taken by seat 0; seats numbered in turn order).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default, Hash)]
+pub struct ThroneMemory {
+    /// Per side: 0, or 1 + the seat (of the side: 0 first, 1 second) that
+    /// controls its partner's army.
+    pub control: [u8; SIDES],
+    /// Per seat in turn order (side + 2 × seat of the side): 0, or 1 + the
+    /// seat of the other side whose army took this seat's king.
+    pub taken_by: [u8; 4],
+}
+
+impl ThroneMemory {
+    /// The seat of `side` whose army its partner controls, if one is.
+    #[inline]
+    pub fn controlled(&self, side: usize) -> Option<usize> {
+        match self.control[side] {
+            0 => None,
+            usurper => Some(2 - usurper as usize),
+        }
+    }
+
+    /// The indices of the hash keys of what is remembered
+    /// ([`crate::tables::Zobrist::thrones`]).
+    pub(crate) fn keys(&self) -> impl Iterator<Item = usize> + '_ {
+        let control = (0..SIDES)
+            .filter(|&side| self.control[side] != 0)
+            .map(|side| side * 2 + (self.control[side] as usize - 1) % 2);
+        let taken = (0..4)
+            .filter(|&seat| self.taken_by[seat] != 0)
+            .map(|seat| 4 + seat * 2 + (self.taken_by[seat] as usize - 1) % 2);
+        control.chain(taken)
+    }
 }
 
 /// What the palace rules remember of the moves before a position (not part
@@ -84,6 +124,7 @@ impl<B: Bits> Default for Position<B> {
             palace: PalaceMemory::default(),
             royal_leaps_used: 0,
             pawn_stages: [0; SIDES],
+            thrones: ThroneMemory::default(),
         }
     }
 }

@@ -39,6 +39,11 @@ impl<'a, B: Bits> Rules<'a, B> {
         if !legal.is_empty() || self.waits_for_pieces(pos) {
             return None;
         }
+        if self.def.king_capture {
+            // Kings taken: a seat without a move passes, but for a stalemate
+            // with the partner out of play (see `keep_seat_moves`).
+            return Some(Outcome::draw(Reason::TeamStalemated));
+        }
         let us = pos.side as usize;
         let mover = pos.turn();
         let royal = self.royals(pos, us).any();

@@ -404,6 +404,7 @@ fn fen_of(view: &View, board: &[Option<char>]) -> String {
                 square % u16::from(view.files),
                 square / u16::from(view.files),
             );
+            // FEN names squares the machine's way (files by index), as UCI does.
             fen.push_str(&format!(" {}{}", (b'a' + file as u8) as char, rank + 1));
         }
         None => fen.push_str(" -"),

@@ -26,7 +26,8 @@ pub struct PlannedTurn {
     pub jump: Option<JumpRequest>,
     /// The move; after a jump, a move of the board the jump restored.
     pub mv: Move,
-    /// The whole turn as [`Game::play_turn`] reads it: `t1c4 h5f7`, or `e2e4`.
+    /// The whole turn as [`Game::play_turn`] reads it, squares named as people
+    /// type them ([`Game::coordinates`]): `t1c4 h5f7`, or `e2e4`.
     pub text: String,
 }
 
@@ -58,7 +59,7 @@ pub fn pick_turn_with(
     let plain_turn = |mv: Move| PlannedTurn {
         jump: None,
         mv,
-        text: game.uci(mv),
+        text: game.coordinates(mv),
     };
     let jumps = game.legal_jumps();
     if jumps.is_empty() {
@@ -117,7 +118,7 @@ pub fn pick_turn_with(
         jumped_turns.push(PlannedTurn {
             jump: Some(request),
             mv,
-            text: format!("{} {}", jump.uci, jumped.uci(mv)),
+            text: format!("{} {}", jump.uci, jumped.coordinates(mv)),
         });
     }
     // The best candidate (the present's on a tie), then the level's weakness.

@@ -295,7 +295,7 @@ impl Placement {
                     if def.pieces[ty as usize].pawn {
                         let file = g.file_of(sq as usize);
                         if files.contains(&file) {
-                            return Err(SetupError::PawnsShareFile((b'a' + file as u8) as char));
+                            return Err(SetupError::PawnsShareFile(g.file_letter(file)));
                         }
                         files.push(file);
                     }
@@ -496,6 +496,7 @@ pub fn setup_view(variant: &Variant, placements: [&Placement; 2], audience: Audi
         river,
         files: g.files,
         ranks: g.ranks,
+        file_letters: (0..g.files as i32).map(|f| g.file_letter(f)).collect(),
         squares,
         style: def.style,
         audience,

@@ -158,6 +158,7 @@ pub fn view<B: Bits>(
         river,
         files: g.files,
         ranks: g.ranks,
+        file_letters: (0..g.files as i32).map(|f| g.file_letter(f)).collect(),
         squares,
         style: def.style,
         audience,

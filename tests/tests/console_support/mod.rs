@@ -28,6 +28,15 @@ pub struct Chat {
     outbox: UnboundedReceiver<Delivery>,
 }
 
+/// The console's shared chat, where `Chat::say` speaks.
+#[allow(dead_code)] // Not every console test builds requests itself.
+pub fn shared_chat() -> kodex_bot::api::ChatRef {
+    kodex_bot::api::ChatRef {
+        platform: Platform::Console,
+        id: kodex_bot::console::SHARED_CHAT.to_owned(),
+    }
+}
+
 /// A fresh temporary folder.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
@@ -497,4 +506,52 @@ pub async fn told_bob_and_chat(
         seen.iter().map(|(line, _)| line).collect::<Vec<_>>()
     );
     seen
+}
+
+/// An Enochian game of four (alice red, bob black, carol yellow, dave blue)
+/// from its start to a throne taken, as (player, move): yellow's bishop
+/// takes black's king on b1, then blue's king walks to black's empty throne
+/// a1 (taking the bishop on its way) while the others wait, and so takes
+/// control of black's frozen army. Black's turn comes after red's next move.
+pub fn enochian_throne_walk() -> Vec<(&'static str, &'static str)> {
+    let mut moves = vec![
+        ("alice", "g3"),
+        ("bob", "Ra5"),
+        ("carol", "Nb6"),
+        ("dave", "f7"),
+        ("alice", "Rd1"),
+        ("bob", "Bf4"),
+        ("carol", "Bd3"),
+        ("dave", "Kg7"),
+        ("alice", "Rxb1+"),
+        ("bob", "Kxb1"),
+        ("carol", "Bxb1"),
+    ];
+    let walk = [
+        ("Kf6", "Ne3"),
+        ("Ke5", "Kg2"),
+        ("Kd4", "Kh1"),
+        ("Kc3", "Kg2"),
+        ("Kd2", "Kh1"),
+        ("Kc1", "Kg2"),
+        ("Kxb1", "Kh1"),
+    ];
+    for (round, (blue, red)) in walk.into_iter().enumerate() {
+        let yellow = if round % 2 == 0 { "Nc8" } else { "Nb6" };
+        // (Black's frozen army passes by itself after red's move.)
+        moves.extend([("dave", blue), ("alice", red), ("carol", yellow)]);
+    }
+    moves.push(("dave", "Ka1"));
+    moves
+}
+
+/// Plays `moves` (player, move) at the console; each must be played.
+pub async fn play_moves(console: &mut Console, moves: &[(&str, &str)]) {
+    for (who, mv) in moves {
+        let out = console.line(&format!("{who}: /move {mv}")).await;
+        assert!(
+            has(&out, &format!("{who} played {mv}")),
+            "{who} {mv}: {out:#?}"
+        );
+    }
 }
