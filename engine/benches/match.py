@@ -14,6 +14,8 @@ Examples:
     engine/benches/match.py --games 20 --movetime 1.0 --fsf-elo 1800
     # level 5 against level 4 in atomic
     engine/benches/match.py --variant atomic --level 5 --opponent-level 4 --games 20
+    # A/B: this build against an older kodex-uci binary, both at level 8
+    engine/benches/match.py --variant crazyhouse --opponent-engine /tmp/kodex-uci-old --opponent-level 8
 
 Each opening is played twice, colours swapped. Openings: a few plies of a
 seeded random game (or, in chess, of a short book line).
@@ -94,6 +96,7 @@ def main():
     parser.add_argument("--variant", default="chess", help="python-chess variant name (chess, atomic, crazyhouse, antichess, ...)")
     parser.add_argument("--level", type=int, default=8, help="kodex Skill Level 1-8")
     parser.add_argument("--opponent-level", type=int, help="play kodex at this level instead of Fairy-Stockfish")
+    parser.add_argument("--opponent-engine", help="the opponent kodex-uci binary (default: --engine); implies --opponent-level 8 if unset")
     parser.add_argument("--fsf", default=shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish")
     parser.add_argument("--fsf-elo", type=int, default=1800, help="Fairy-Stockfish UCI_Elo (1350-2850)")
     parser.add_argument("--games", type=int, default=10, help="games (rounded up to pairs)")
@@ -105,10 +108,14 @@ def main():
     rng = random.Random(args.seed)
     kodex = chess.engine.SimpleEngine.popen_uci(args.engine)
     kodex.configure({"Skill Level": args.level})
+    if args.opponent_engine is not None and args.opponent_level is None:
+        args.opponent_level = 8
     if args.opponent_level is not None:
-        opponent = chess.engine.SimpleEngine.popen_uci(args.engine)
+        opponent = chess.engine.SimpleEngine.popen_uci(args.opponent_engine or args.engine)
         opponent.configure({"Skill Level": args.opponent_level})
         name = f"kodex level {args.opponent_level}"
+        if args.opponent_engine is not None:
+            name += f" ({args.opponent_engine})"
     else:
         opponent = chess.engine.SimpleEngine.popen_uci(args.fsf)
         opponent.configure({"UCI_LimitStrength": True, "UCI_Elo": args.fsf_elo})

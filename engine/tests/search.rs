@@ -157,6 +157,53 @@ fn crazyhouse_mates_with_a_drop() {
     );
 }
 
+/// A drop mate one move behind the horizon is seen: at depth 1 the
+/// quiescence search tries checking drops, so the greedy Rxa7 (a pawn,
+/// which may not be dropped on the first rank to block, after which a rook
+/// dropped on the back rank mates) is not played.
+#[test]
+fn crazyhouse_quiescence_sees_a_drop_mate_behind_the_horizon() {
+    let fen = "7k/p5pp/8/8/8/8/5PPP/R5K1[r] w - - 0 1";
+    let game = game_from("crazyhouse", fen);
+    let mut greedy = game.clone();
+    greedy.play_text("a1a7").expect("Rxa7 is legal");
+    let punished = search(&greedy, 1);
+    assert_eq!(
+        punished.mate_in(),
+        Some(1),
+        "after Rxa7 black mates by a drop"
+    );
+    let mate = greedy.uci(punished.best.into());
+    assert!(
+        ["R@b1", "R@c1", "R@d1", "R@e1"].contains(&mate.as_str()),
+        "{mate}"
+    );
+    let result = search(&game, 1);
+    let played = game.uci(result.best.into());
+    assert_ne!(played, "a1a7", "score {}", result.score);
+    assert!(result.mate_in().is_none(), "score {}", result.score);
+}
+
+/// King of the hill: a king one step from a free hill square wins next
+/// move, so at depth 1 the search cuts it off (Ra5 guards d5 and e5)
+/// instead of taking the knight.
+#[test]
+fn king_of_the_hill_stops_a_king_next_to_the_hill() {
+    let game = game_from("kingofthehill", "n7/8/4k3/8/8/8/8/R5K1 w - - 0 1");
+    let result = search(&game, 1);
+    assert_eq!(
+        game.uci(result.best.into()),
+        "a1a5",
+        "score {}",
+        result.score
+    );
+    assert!(result.mate_in().is_none(), "score {}", result.score);
+    // Taking the knight instead loses to the king's step.
+    let mut greedy = game.clone();
+    greedy.play_text("a1a8").expect("Rxa8 is legal");
+    assert_eq!(search(&greedy, 1).mate_in(), Some(1));
+}
+
 #[test]
 fn antichess_wins_by_losing_everything() {
     // White offers the last rook; black must take it and white has nothing left.

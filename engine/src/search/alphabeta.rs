@@ -1,8 +1,10 @@
 //! The search: iterative deepening over a principal-variation alpha-beta
-//! (negamax) with a quiescence search, a transposition table, null-move
-//! pruning, late-move reductions, check extensions, and move ordering by the
-//! table's move, captures (most valuable victim, least valuable attacker),
-//! killers and history. Ends of the game come from the rules' own outcome,
+//! (negamax) with a quiescence search (captures, plus checking drops where
+//! the variant has drops and a king's step onto the hill in king of the
+//! hill), a transposition table, null-move pruning, late-move reductions
+//! (never of checks where pieces come back as drops), check extensions, and
+//! move ordering by the table's move, captures (most valuable victim, least
+//! valuable attacker), killers, checking drops and history. Ends of the game come from the rules' own outcome,
 //! so every variant's wins and losses score as mates.
 
 use super::board::{Board, SearchBoard};
@@ -468,8 +470,20 @@ impl Searcher {
     ) -> Vec<i32> {
         let mut order = std::mem::take(&mut self.order[ply]);
         order.clear();
+        // With drops, drops that give check come right after the killers.
+        let checks = (ev.drops() && list.iter().any(|mv| mv.kind == MoveKind::Drop))
+            .then(|| drop_check_squares(board));
         for &mv in list {
-            order.push(self.order_score(ev, board, mv, tt_move, ply));
+            let mut score = self.order_score(ev, board, mv, tt_move, ply);
+            if let Some(c) = &checks {
+                if mv.kind == MoveKind::Drop
+                    && score < 998_000
+                    && c[mv.piece as usize % c.len()].has(mv.to as usize)
+                {
+                    score = 998_000;
+                }
+            }
+            order.push(score);
         }
         order
     }
@@ -590,17 +604,24 @@ impl Searcher {
             let quiet = !mv.is_capture() && mv.promotion == 0;
             let mut child = *board;
             child.make(mv);
+            // Where pieces come back as drops, checks are where games are won: never reduced.
+            let checks = ev.drops() && depth >= 3 && searched >= 3 && child.in_check();
 
             let mut score;
             if searched == 0 {
                 score = -self.negamax(ev, &child, depth - 1, -beta, -alpha, ply + 1, true);
             } else {
-                let reduction =
-                    if quiet && !in_check && depth >= 3 && searched >= 3 && order[i] < 999_000 {
-                        1 + (searched >= 8 && depth >= 6) as i32
-                    } else {
-                        0
-                    };
+                let reduction = if quiet
+                    && !in_check
+                    && !checks
+                    && depth >= 3
+                    && searched >= 3
+                    && order[i] < 999_000
+                {
+                    1 + (searched >= 8 && depth >= 6) as i32
+                } else {
+                    0
+                };
                 score = -self.negamax(
                     ev,
                     &child,
@@ -692,6 +713,11 @@ impl Searcher {
             self.lists[ply] = list;
             return score;
         }
+        if ev.hill() && list.iter().any(|&mv| reaches_hill(board, mv)) {
+            // The king steps onto the hill: won.
+            self.lists[ply] = list;
+            return MATE - ply as i32 - 1;
+        }
         let stand = ev.evaluate(board);
         if ply >= MAX_PLY - 1 || qdepth >= MAX_QUIESCENCE {
             self.lists[ply] = list;
@@ -709,7 +735,17 @@ impl Searcher {
             }
             alpha = alpha.max(stand);
             best_score = stand;
-            list.retain(|mv| mv.is_capture() || mv.promotion != 0);
+            // With drops, the first quiescence ply also tries the drops that
+            // give check: a drop mate behind the horizon is seen.
+            let checks = (ev.drops() && qdepth == 0).then(|| drop_check_squares(board));
+            list.retain(|mv| {
+                mv.is_capture()
+                    || mv.promotion != 0
+                    || (mv.kind == MoveKind::Drop
+                        && checks
+                            .as_ref()
+                            .is_some_and(|c| c[mv.piece as usize % c.len()].has(mv.to as usize)))
+            });
         }
         let mut order = self.order_moves(ev, board, &list, None, ply);
         for i in 0..list.len() {
@@ -734,6 +770,42 @@ impl Searcher {
         self.lists[ply] = list;
         best_score
     }
+}
+
+/// Whether `mv` puts a royal piece on a flag square (king of the hill).
+fn reaches_hill<B: Bits>(board: &Board<'_, B>, mv: Move) -> bool {
+    let rules = board.rules();
+    mv.kind != MoveKind::Drop
+        && rules.t.flag.has(mv.to as usize)
+        && rules
+            .def
+            .pieces
+            .get(mv.piece as usize)
+            .is_some_and(|p| p.royal)
+}
+
+/// Per piece type, the squares where the side to move may drop it to give
+/// check (see [`super::eval::drop_checks`]).
+fn drop_check_squares<B: Bits>(board: &Board<'_, B>) -> [B; crate::tables::MAX_TYPES] {
+    let mut out = [B::EMPTY; crate::tables::MAX_TYPES];
+    let pos = board.position();
+    let rules = board.rules();
+    let us = pos.side as usize;
+    let Some(royal) = rules.royal_type() else {
+        return out;
+    };
+    let kings = pos.by_type[royal] & pos.by_side[1 - us];
+    if kings.is_empty() {
+        return out;
+    }
+    let king = kings.lowest();
+    let occupied = pos.occupied();
+    for (ty, squares) in out.iter_mut().enumerate().take(rules.def.pieces.len()) {
+        if pos.pockets[us][ty] > 0 {
+            *squares = super::eval::drop_checks(rules, occupied, ty, us, king) & !occupied;
+        }
+    }
+    out
 }
 
 /// Whether `side` has a piece other than pawns and its royal piece (null

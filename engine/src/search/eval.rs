@@ -21,6 +21,12 @@ pub const PAWN: i32 = 100;
 /// Bonus for a pawn by how many ranks it still has to go (index) before it promotes.
 const PAWN_TO_GO: [i16; 6] = [0, 90, 45, 20, 8, 3];
 
+/// King of the hill: bonus for a king with a free path of this many steps
+/// to the hill (see `Evaluator::hill_path`); one step is a threat to win
+/// that the opponent must answer at once. Longer paths measured so (with
+/// 45 and 20 for two and three steps) played worse: the king walked out early.
+const HILL_PATH: [i32; 2] = [0, 80];
+
 /// The per-variant tables of the evaluation, computed once per variant.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
@@ -48,6 +54,8 @@ pub struct Evaluator {
     check_limit: u8,
     drops: bool,
     atomic: bool,
+    /// The first royal piece on a flag square wins (king of the hill).
+    hill: bool,
 }
 
 impl Evaluator {
@@ -209,6 +217,7 @@ impl Evaluator {
             check_limit: def.check_limit,
             drops: def.drops,
             atomic: def.atomic,
+            hill: !def.flag_squares.is_empty() && def.flag_rule == FlagRule::Win,
         }
     }
 
@@ -230,8 +239,19 @@ impl Evaluator {
     /// What the position is worth to the side to move, in centipawns.
     pub fn evaluate<B: Bits>(&self, board: &Board<'_, B>) -> i32 {
         let pos = board.position();
+        let rules = board.rules();
         let us = pos.side as usize;
-        let white = self.side_score(pos, 0) - self.side_score(pos, 1);
+        let mut white = self.side_score(pos, 0) - self.side_score(pos, 1);
+        if let Some(royal) = self.royal {
+            if self.drops && !self.losing {
+                white -=
+                    self.drop_danger(rules, pos, royal, 0) - self.drop_danger(rules, pos, royal, 1);
+            }
+            if self.hill {
+                white +=
+                    self.hill_path(rules, pos, royal, 0) - self.hill_path(rules, pos, royal, 1);
+            }
+        }
         let score = if us == 0 { white } else { -white };
         score + 10
     }
@@ -315,6 +335,112 @@ impl Evaluator {
         score
     }
 
+    /// How much danger `side`'s king is in where captured pieces come back
+    /// as drops: enemy attacks on the squares around it, and the checks the
+    /// opponent can drop safely, weighed by what the opponent holds. Grows
+    /// faster than linearly, as attacks on a king add up to mate.
+    fn drop_danger<B: Bits>(
+        &self,
+        rules: Rules<'_, B>,
+        pos: &Position<B>,
+        royal: usize,
+        side: usize,
+    ) -> i32 {
+        let kings = pos.by_type[royal] & pos.by_side[side];
+        if kings.is_empty() {
+            return 0;
+        }
+        let king = kings.lowest();
+        let them = 1 - side;
+        let occupied = pos.occupied();
+        let t = rules.t;
+        let mut units = 0;
+        for &n in &self.neighbours[king] {
+            let n = n as usize;
+            if !pos.by_side[side].has(n) && rules.attacked(pos, n, them, occupied) {
+                units += 200;
+            }
+        }
+        let held: i32 = (0..self.values.len())
+            .map(|ty| pos.pockets[them][ty] as i32)
+            .sum();
+        if held > 0 {
+            let empty = !occupied & t.board;
+            for ty in 0..self.values.len() {
+                if pos.pockets[them][ty] == 0 || self.values[ty] == 0 {
+                    continue;
+                }
+                let checks = drop_checks(rules, occupied, ty, them, king) & empty;
+                if checks.is_empty() {
+                    continue;
+                }
+                let safe = checks
+                    .squares()
+                    .any(|sq| !rules.attacked(pos, sq, side, occupied));
+                let weight = 250 + self.values[ty].min(900) / 2;
+                units += if safe { weight } else { weight / 4 };
+            }
+            units += 60 * held.min(12);
+        }
+        if units <= 100 {
+            return 0;
+        }
+        units.min(3500) * units / 4096
+    }
+
+    /// Whether reaching a flag square wins at once (king of the hill).
+    pub fn hill(&self) -> bool {
+        self.hill
+    }
+
+    /// Whether the variant has drops.
+    pub fn drops(&self) -> bool {
+        self.drops
+    }
+
+    /// King of the hill: a king near the hill with a path to it, each step
+    /// one nearer, over squares the opponent does not attack, is that many
+    /// moves from winning unless stopped.
+    fn hill_path<B: Bits>(
+        &self,
+        rules: Rules<'_, B>,
+        pos: &Position<B>,
+        royal: usize,
+        side: usize,
+    ) -> i32 {
+        let kings = pos.by_type[royal] & pos.by_side[side];
+        if kings.is_empty() {
+            return 0;
+        }
+        let king = kings.lowest();
+        let distance = self.flag_distance[king] as usize;
+        if distance == 0 || distance >= HILL_PATH.len() {
+            return 0;
+        }
+        let occupied = pos.occupied();
+        let mut reached = B::bit(king);
+        for step in (0..distance).rev() {
+            let mut next = B::EMPTY;
+            for sq in reached.squares() {
+                for &n in &self.neighbours[sq] {
+                    let n = n as usize;
+                    if self.flag_distance[n] as usize == step
+                        && !pos.by_side[side].has(n)
+                        && !next.has(n)
+                        && !rules.attacked(pos, n, 1 - side, occupied)
+                    {
+                        next.set(n);
+                    }
+                }
+            }
+            if next.is_empty() {
+                return 0;
+            }
+            reached = next;
+        }
+        HILL_PATH[distance]
+    }
+
     fn non_pawn_material<B: Bits>(&self, pos: &Position<B>, side: usize) -> i32 {
         let mut total = 0;
         for (ty, value) in self.values.iter().enumerate() {
@@ -324,6 +450,34 @@ impl Evaluator {
         }
         total
     }
+}
+
+/// The squares where `side` may drop a piece of type `ty` to attack `king`
+/// (empty or not): its leaps, and its rook or bishop lines where the board
+/// has magic lookups; other riders are not counted.
+pub(crate) fn drop_checks<B: Bits>(
+    rules: Rules<'_, B>,
+    occupied: B,
+    ty: usize,
+    side: usize,
+    king: usize,
+) -> B {
+    let t = rules.t;
+    let pt = &t.pieces[ty][side];
+    let mut from = B::EMPTY;
+    if t.leap_attack_types[side] & (1 << ty) != 0 {
+        from |= pt.attacked_from[king];
+    }
+    if let Some(m) = t.magic {
+        let (orth, diag) = t.magic_attackers[side];
+        if orth & (1 << ty) != 0 {
+            from |= B::from_low_u64(m.rook(king, occupied.low_u64()));
+        }
+        if diag & (1 << ty) != 0 {
+            from |= B::from_low_u64(m.bishop(king, occupied.low_u64()));
+        }
+    }
+    from & pt.drop_zone
 }
 
 /// A piece's value from its average empty-board mobility: a curve through the
