@@ -77,8 +77,8 @@ fn render_draws_a_png() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant"));
 }
 
-#[test]
-fn uci_plays_a_move() {
+/// What `kodex uci` answers to `input`, a whole session.
+fn uci_session(input: &[u8]) -> String {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_kodex"))
         .arg("uci")
@@ -90,10 +90,17 @@ fn uci_plays_a_move() {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(b"uci\nsetoption name Skill Level value 2\nposition startpos moves e2e4\ngo nodes 2000\nisready\nquit\n")
+        .write_all(input)
         .expect("written");
     let out = child.wait_with_output().expect("it ends");
-    let text = String::from_utf8_lossy(&out.stdout);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn uci_plays_a_move() {
+    let text = uci_session(
+        b"uci\nsetoption name Skill Level value 2\nposition startpos moves e2e4\ngo nodes 2000\nisready\nquit\n",
+    );
     assert!(text.contains("uciok"), "{text}");
     assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
 }
@@ -102,24 +109,10 @@ fn uci_plays_a_move() {
 /// by index (a–n), where people read the seed's a–o without j.
 #[test]
 fn uci_names_the_files_of_four_handed_chess_by_index() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kodex"))
-        .arg("uci")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("kodex uci runs");
     // White-1's pawn on people's l2 is UCI k2; black-1's on l13 is k13.
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(
-            b"uci\nsetoption name UCI_Variant value fourplayer\nposition startpos moves k2k4\ngo perft 1\nisready\nquit\n",
-        )
-        .expect("written");
-    let out = child.wait_with_output().expect("it ends");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = uci_session(
+        b"uci\nsetoption name UCI_Variant value fourplayer\nposition startpos moves k2k4\ngo perft 1\nisready\nquit\n",
+    );
     assert!(text.lines().any(|l| l.starts_with("k13k11:")), "{text}");
     assert!(!text.contains("o13"), "{text}");
 }
