@@ -794,11 +794,9 @@ fn drop_check_squares<B: Bits>(board: &Board<'_, B>) -> [B; crate::tables::MAX_T
     let Some(royal) = rules.royal_type() else {
         return out;
     };
-    let kings = pos.by_type[royal] & pos.by_side[1 - us];
-    if kings.is_empty() {
+    let Some(king) = super::eval::king_of(pos, royal, 1 - us) else {
         return out;
-    }
-    let king = kings.lowest();
+    };
     let occupied = pos.occupied();
     for (ty, squares) in out.iter_mut().enumerate().take(rules.def.pieces.len()) {
         if pos.pockets[us][ty] > 0 {

@@ -290,9 +290,7 @@ impl Evaluator {
         let mut score = material + pocket + placement;
 
         if let Some(royal) = self.royal {
-            let kings = pos.by_type[royal] & ours;
-            if kings.any() {
-                let king = kings.lowest();
+            if let Some(king) = king_of(pos, royal, side) {
                 let enemy_material = self.non_pawn_material(pos, them);
                 let opening = enemy_material.min(self.phase_total / 2);
                 let weight = opening * 256 / (self.phase_total / 2).max(1);
@@ -346,11 +344,9 @@ impl Evaluator {
         royal: usize,
         side: usize,
     ) -> i32 {
-        let kings = pos.by_type[royal] & pos.by_side[side];
-        if kings.is_empty() {
+        let Some(king) = king_of(pos, royal, side) else {
             return 0;
-        }
-        let king = kings.lowest();
+        };
         let them = 1 - side;
         let occupied = pos.occupied();
         let t = rules.t;
@@ -408,11 +404,9 @@ impl Evaluator {
         royal: usize,
         side: usize,
     ) -> i32 {
-        let kings = pos.by_type[royal] & pos.by_side[side];
-        if kings.is_empty() {
+        let Some(king) = king_of(pos, royal, side) else {
             return 0;
-        }
-        let king = kings.lowest();
+        };
         let distance = self.flag_distance[king] as usize;
         if distance == 0 || distance >= HILL_PATH.len() {
             return 0;
@@ -514,4 +508,11 @@ fn colour_bound<B: Bits>(reach: &[B], exists: &[bool]) -> bool {
     }
     let total = exists.iter().filter(|&&e| e).count();
     count * 4 < total * 3
+}
+
+/// The square of `side`'s piece of the royal type `royal` (the lowest, if
+/// there are several), if it has one.
+pub(super) fn king_of<B: Bits>(pos: &Position<B>, royal: usize, side: usize) -> Option<usize> {
+    let kings = pos.by_type[royal] & pos.by_side[side];
+    (!kings.is_empty()).then(|| kings.lowest())
 }
