@@ -886,7 +886,9 @@ async fn whole_games_against_the_computer_in_a_group_end() {
                 computer_moves, 0,
                 "{variant}: the group heard a hidden move"
             );
-        } else {
+        } else if row.move_list().len() >= 2 {
+            // (A battle game may end before the first move: a king in check
+            // from the revealed setups loses at once.)
             assert!(
                 computer_moves > 0,
                 "{variant}: the group heard the computer: {} {:?} {:?}\n{}",
