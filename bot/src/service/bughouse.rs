@@ -829,12 +829,15 @@ impl Service {
                 .arg("player", row.player_name(seat).to_owned())
                 .arg("opponents", opponents),
         );
-        let game = || row.id.clone();
-        let (yes, no) = (
-            crate::api::ButtonAction::Draw { game: game() },
-            crate::api::ButtonAction::DeclineDraw { game: game() },
-        );
-        Ok(vec![self.offer_delivery(lang, &row, text, &yes, &no)])
+        Ok(vec![self.offer_delivery(
+            lang,
+            &row,
+            text,
+            [
+                |game| crate::api::ButtonAction::Draw { game },
+                |game| crate::api::ButtonAction::DeclineDraw { game },
+            ],
+        )])
     }
 
     /// `/nodraw` in bughouse: a player who has not agreed declines the

@@ -114,12 +114,15 @@ impl Service {
             &msg.arg("id", row.id.clone())
                 .arg("player", row.player_name(seat).to_owned()),
         );
-        let game = || row.id.clone();
-        let (yes, no) = (
-            ButtonAction::Draw { game: game() },
-            ButtonAction::DeclineDraw { game: game() },
-        );
-        Ok(vec![self.offer_delivery(lang, &row, text, &yes, &no)])
+        Ok(vec![self.offer_delivery(
+            lang,
+            &row,
+            text,
+            [
+                |game| ButtonAction::Draw { game },
+                |game| ButtonAction::DeclineDraw { game },
+            ],
+        )])
     }
 
     /// `/nodraw` in a team game: a player asked to answer declines the

@@ -69,12 +69,15 @@ impl Service {
                             row.player_name(position.controller(other)).to_owned(),
                         ),
                 );
-                let game = || row.id.clone();
-                let (yes, no) = (
-                    ButtonAction::Exchange { game: game() },
-                    ButtonAction::DeclineExchange { game: game() },
-                );
-                Ok(vec![self.offer_delivery(lang, &row, text, &yes, &no)])
+                Ok(vec![self.offer_delivery(
+                    lang,
+                    &row,
+                    text,
+                    [
+                        |game| ButtonAction::Exchange { game },
+                        |game| ButtonAction::DeclineExchange { game },
+                    ],
+                )])
             }
         }
     }

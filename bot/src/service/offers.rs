@@ -110,12 +110,15 @@ impl Service {
                         .arg("player", row.player_name(side).to_owned())
                         .arg("opponent", row.opponent_names(side)),
                 );
-                let game = || row.id.clone();
-                let (yes, no) = (
-                    ButtonAction::Draw { game: game() },
-                    ButtonAction::DeclineDraw { game: game() },
-                );
-                Ok(vec![self.offer_delivery(lang, &row, text, &yes, &no)])
+                Ok(vec![self.offer_delivery(
+                    lang,
+                    &row,
+                    text,
+                    [
+                        |game| ButtonAction::Draw { game },
+                        |game| ButtonAction::DeclineDraw { game },
+                    ],
+                )])
             }
         }
     }
@@ -188,12 +191,15 @@ impl Service {
                         .arg("player", row.player_name(side).to_owned())
                         .arg("opponent", row.opponent_names(side)),
                 );
-                let game = || row.id.clone();
-                let (yes, no) = (
-                    ButtonAction::Takeback { game: game() },
-                    ButtonAction::RefuseTakeback { game: game() },
-                );
-                Ok(vec![self.offer_delivery(lang, &row, text, &yes, &no)])
+                Ok(vec![self.offer_delivery(
+                    lang,
+                    &row,
+                    text,
+                    [
+                        |game| ButtonAction::Takeback { game },
+                        |game| ButtonAction::RefuseTakeback { game },
+                    ],
+                )])
             }
         }
     }
@@ -276,16 +282,16 @@ impl Service {
         lang: Lang,
         row: &GameRow,
         text: String,
-        yes: &ButtonAction,
-        no: &ButtonAction,
+        [yes, no]: [fn(String) -> ButtonAction; 2],
     ) -> Delivery {
+        let (yes, no) = (yes(row.id.clone()), no(row.id.clone()));
         Delivery {
             target: Target::Chat(chat_of(row)),
             text,
             image: None,
             buttons: vec![
-                Button::new(self.text(lang, &Msg::new("button-accept")), yes),
-                Button::new(self.text(lang, &Msg::new("button-decline")), no),
+                Button::new(self.text(lang, &Msg::new("button-accept")), &yes),
+                Button::new(self.text(lang, &Msg::new("button-decline")), &no),
             ],
             game: Some(self.game_ref(lang, row, false)),
         }
