@@ -715,3 +715,74 @@ fn kodex_uci_goes_on_after_a_repetition_nobody_claimed() {
         .expect("a best move");
     assert_ne!(best, "(none)", "{out}");
 }
+
+/// How a battle-chess setup of Black's fares against `whites` random White
+/// setups the chooser never saw: the starts it loses at once, and the sum
+/// of a short evaluation of the others.
+fn battle_setup_record(
+    variant: &kodex_engine::Variant,
+    black: &kodex_engine::setup::Placement,
+    whites: &[kodex_engine::setup::Placement],
+) -> (usize, i64) {
+    use kodex_engine::search::evaluate;
+    use kodex_engine::setup::start_fen;
+    let mut lost = 0;
+    let mut total = 0;
+    for white in whites {
+        let fen = start_fen(variant, [white, black]).expect("setups compose");
+        let game = Game::new(variant, Start::Fen(fen)).expect("a position");
+        if let Some(winner) = game.outcome().and_then(|o| o.winner()) {
+            if winner != variant.definition().team_of(kodex_engine::Side::BLACK) {
+                lost += 1;
+            }
+            continue;
+        }
+        total += i64::from(evaluate(&game, kodex_engine::Side::BLACK).clamp(-2_000, 2_000));
+    }
+    (lost, total)
+}
+
+#[test]
+fn the_computers_battle_setups_shield_the_king_and_stay_random() {
+    use kodex_engine::search::{pick_setup, Level};
+    use kodex_engine::setup::Placement;
+    use kodex_engine::Side;
+    let registry = Registry::builtin();
+    let battle = registry.get("battle").unwrap();
+    let whites: Vec<Placement> = (0..40)
+        .map(|i| Placement::random(battle, Side::WHITE, 9_000 + i).unwrap())
+        .collect();
+    let level = Level::new(6).unwrap();
+    let (mut random_lost, mut random_total) = (0, 0);
+    let (mut chosen_lost, mut chosen_total) = (0, 0);
+    let mut texts = std::collections::HashSet::new();
+    for seed in 0..6u64 {
+        let random = Placement::random(battle, Side::BLACK, 100 + seed).unwrap();
+        let chosen = pick_setup(battle, Side::BLACK, level, 100 + seed).unwrap();
+        assert!(chosen.validate(battle, Side::BLACK).is_ok());
+        // A seed repeats its choice.
+        let again = pick_setup(battle, Side::BLACK, level, 100 + seed).unwrap();
+        assert_eq!(chosen.to_text(battle), again.to_text(battle));
+        texts.insert(chosen.to_text(battle));
+        let (lost, total) = battle_setup_record(battle, &random, &whites);
+        random_lost += lost;
+        random_total += total;
+        let (lost, total) = battle_setup_record(battle, &chosen, &whites);
+        chosen_lost += lost;
+        chosen_total += total;
+    }
+    // Still a different army each game.
+    assert_eq!(texts.len(), 6);
+    // Against setups it never saw, it loses fewer starts and stands better.
+    assert!(
+        chosen_lost < random_lost.max(1),
+        "lost at the start: chosen {chosen_lost}, random {random_lost}"
+    );
+    assert!(
+        chosen_total > random_total,
+        "evaluation: chosen {chosen_total}, random {random_total}"
+    );
+    // The lowest level sets up at random.
+    let level_one = pick_setup(battle, Side::BLACK, Level::new(1).unwrap(), 5).unwrap();
+    assert!(level_one.validate(battle, Side::BLACK).is_ok());
+}

@@ -8,6 +8,8 @@ mod console_support;
 
 use console_support::{game_id_of_start, has, Chat};
 use kodex_bot::store::Status;
+use kodex_engine::setup::{start_fen, Placement};
+use kodex_engine::{Game, Side, Start};
 
 /// Whether the computer (`Kodex L<level>`) has played a move in `lines`.
 fn computer_played(lines: &[String]) -> bool {
@@ -82,7 +84,33 @@ async fn the_computer_sets_up_in_battle_chess_and_places_in_frolov_chess() {
             .await;
     }
     assert!(has(&out, "starts") || has(&out, "wins"), "{out:#?}");
-    assert!(chat.row(&id).await.status != Status::Setup);
+    let row = chat.row(&id).await;
+    assert!(row.status != Status::Setup);
+    // Its setup shields its king: against random White setups it never
+    // saw, none puts its king in check at the start (a random Black setup
+    // loses about half of such starts).
+    let battle = kodex_engine::Registry::builtin()
+        .get("battle")
+        .unwrap()
+        .clone();
+    let mut black = Placement::default();
+    black
+        .apply(&battle, Side::BLACK, row.seats[1].setup.as_deref().unwrap())
+        .unwrap();
+    for seed in 0..20 {
+        let white = Placement::random(&battle, Side::WHITE, 700 + seed).unwrap();
+        let fen = start_fen(&battle, [&white, &black]).unwrap();
+        let game = Game::new(&battle, Start::Fen(fen)).unwrap();
+        let black_team = battle.definition().team_of(Side::BLACK);
+        assert!(
+            game.outcome()
+                .and_then(|o| o.winner())
+                .is_none_or(|winner| winner == black_team),
+            "the computer's setup {:?} loses at once against {}",
+            row.seats[1].setup,
+            white.to_text(&battle)
+        );
+    }
 
     let out = chat.say("alice: /play frolov @kodex white").await;
     let id = game_id_of_start(&out);

@@ -4,7 +4,8 @@
 //! `computer:<level>` ([`UserRef::computer`]). It accepts at once; whenever
 //! a game it sits in changes (after any request or deadline), it looks at
 //! the game as stored and acts the way a person would, through the same
-//! requests: it places its army in a setup phase, answers draw offers by its
+//! requests: it sets up its army in a setup phase (blind, as
+//! [`search::pick_setup`] chooses), answers draw offers by its
 //! evaluation and takeback requests with yes, resigns hopeless positions at
 //! the higher levels, and moves when it is its turn. The thinking runs off
 //! the async runtime, at most one search per core at a time, and a search is
@@ -122,6 +123,8 @@ enum Step {
     Say(Action, bool, usize),
     /// Think and move (or resign).
     Move(usize, Level),
+    /// Choose a secret setup for the seat, at its level.
+    SetUp(usize, Level),
 }
 
 impl Service {
@@ -197,6 +200,7 @@ impl Service {
                 self.computer_says(&row, user, action, private).await;
             }
             Step::Move(seat, level) => self.computer_moves(platform, row, seat, level).await,
+            Step::SetUp(seat, level) => self.computer_sets_up(platform, row, seat, level).await,
         }
     }
 
@@ -228,12 +232,11 @@ impl Service {
                             return Ok(Step::Say(Action::Move { text, game: id }, false, index));
                         }
                     } else if !seat.ready {
-                        let text = if seat.setup.is_some() {
-                            "ready"
-                        } else {
-                            "random"
-                        };
-                        let text = text.to_owned();
+                        if seat.setup.is_none() {
+                            let level = UserRef::level_of(&seat.user_id).unwrap_or(DEFAULT_LEVEL);
+                            return Ok(Step::SetUp(index, Level::new(level).unwrap_or_default()));
+                        }
+                        let text = "ready".to_owned();
                         return Ok(Step::Say(Action::Move { text, game: id }, true, index));
                     }
                 }
@@ -401,6 +404,49 @@ impl Service {
             }
         };
         service.computer_says(&row, user, action, true).await;
+    }
+
+    /// Chooses the computer's secret setup for its seat `seat` of `row`
+    /// ([`search::pick_setup`]: its own army against imagined enemy setups,
+    /// never the real one) off the async runtime, and sends it as a player
+    /// would type it; `ready` follows as the next step. A setup too long to
+    /// type is left to `random`.
+    async fn computer_sets_up(self, platform: Platform, row: GameRow, seat: usize, level: Level) {
+        let searcher = Searcher::new(1);
+        if !self.inner.thinking.start(&row.id, searcher.stop_flag()) {
+            return;
+        }
+        let Ok(variant) = self.variant(&row) else {
+            self.inner.thinking.finish(&row.id);
+            return;
+        };
+        let Some(side) = row.seat(seat).map(|s| Side(s.side as u8)) else {
+            self.inner.thinking.finish(&row.id);
+            return;
+        };
+        let Ok(permit) = self.inner.computing.clone().acquire_owned().await else {
+            self.inner.thinking.finish(&row.id);
+            return;
+        };
+        let seed = seed_of(&row.id, 0);
+        let text = tokio::task::spawn_blocking(move || {
+            search::pick_setup(&variant, side, level, seed)
+                .ok()
+                .map(|placement| placement.to_text(&variant))
+        })
+        .await
+        .ok()
+        .flatten()
+        .filter(|text| text.chars().count() <= super::setup::MAX_SETUP_TEXT)
+        .unwrap_or_else(|| "random".to_owned());
+        drop(permit);
+        self.inner.thinking.finish(&row.id);
+        let user = UserRef::computer(platform, level.number());
+        let action = Action::Move {
+            text,
+            game: Some(row.id.clone()),
+        };
+        self.computer_says(&row, user, action, true).await;
     }
 
     /// Tries `candidates` in order as the computer's moves in the Kriegspiel

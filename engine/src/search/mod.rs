@@ -4,8 +4,8 @@
 //! deepening alpha-beta with quiescence and a transposition table), the
 //! evaluation built from each variant's definition ([`Evaluator`]), playing
 //! levels ([`Level`], [`pick_move`]) and play from a fog-of-war view
-//! ([`pick_move_from_view`]), and turns that begin with a time-travel jump
-//! ([`pick_turn_with`]). Pure: time comes in as a deadline, randomness
+//! ([`pick_move_from_view`]), turns that begin with a time-travel jump
+//! ([`pick_turn_with`]) and secret setups ([`pick_setup`]). Pure: time comes in as a deadline, randomness
 //! as a seed, cancellation as a flag ([`Searcher::stop_flag`]).
 //!
 //! The friendly path for people stays [`crate::Game::play`].
@@ -15,6 +15,7 @@ mod board;
 mod eval;
 mod hidden;
 mod level;
+mod setup;
 mod travel;
 mod tt;
 
@@ -25,6 +26,7 @@ pub use board::{Board, SearchBoard};
 pub use eval::{Evaluator, PAWN};
 pub use hidden::{pick_move_from_view, sample_positions, DEFAULT_SAMPLES};
 pub use level::{choose, pick_move, pick_move_with, Level, Strength};
+pub use setup::pick_setup;
 pub use travel::{pick_turn_with, PlannedTurn, CHARGE_VALUE};
 
 use crate::game::Game;
