@@ -230,18 +230,29 @@ async fn a_flag_on_one_board_ends_both_and_resigning_is_for_the_team() {
 /// flag that fell first decides, whatever order the boards are read in.
 #[tokio::test]
 async fn of_two_flags_fallen_at_once_the_first_decides() {
-    let mut chat = Chat::new("bughouse-two-flags").await;
-    let (a, b) = bughouse(&mut chat, "1+0").await;
-    // Carol's clock on board B ran from the start; dave's from her move.
-    chat.advance(5_000).await;
-    chat.say("carol: e4").await;
-    chat.advance(10_000).await;
-    chat.say("alice: e4").await;
-    // Dave's flag fell at 65 s, bob's at 75 s; the bot looks at 80 s.
-    let out = chat.advance(65_000).await;
-    assert!(has(&out, "dave ran out of time on board B"), "{out:#?}");
-    assert!(!has(&out, "bob ran out of time"), "{out:#?}");
-    assert_team_won(&chat, [&a, &b], 1).await;
+    // The boards' ids are random. Reading the deadlines in id order would
+    // let board A decide whenever its id sorts first, so the game is played
+    // until that order has been seen too.
+    let mut board_a_sorted_first = false;
+    for attempt in 0..24 {
+        let mut chat = Chat::new(&format!("bughouse-two-flags-{attempt}")).await;
+        let (a, b) = bughouse(&mut chat, "1+0").await;
+        // Carol's clock on board B ran from the start; dave's from her move.
+        chat.advance(5_000).await;
+        chat.say("carol: e4").await;
+        chat.advance(10_000).await;
+        chat.say("alice: e4").await;
+        // Dave's flag fell at 65 s, bob's at 75 s; the bot looks at 80 s.
+        let out = chat.advance(65_000).await;
+        assert!(has(&out, "dave ran out of time on board B"), "{out:#?}");
+        assert!(!has(&out, "bob ran out of time"), "{out:#?}");
+        assert_team_won(&chat, [&a, &b], 1).await;
+        if a < b {
+            board_a_sorted_first = true;
+            break;
+        }
+    }
+    assert!(board_a_sorted_first, "board A's id never sorted first");
 }
 
 #[tokio::test]
