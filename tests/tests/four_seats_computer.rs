@@ -291,20 +291,7 @@ async fn the_computer_moves_the_army_whose_throne_it_took_and_no_other() {
             chat.say(&format!("{who}: /accept {id}")).await;
         }
         play_moves(&mut chat.console, &enochian_throne_walk()).await;
-        // The computer takes over the seat (as if it had sat there all
-        // along), and the service restarts.
-        let mut row = chat.row(&id).await;
-        let computer = kodex_bot::api::UserRef::computer(kodex_bot::api::Platform::Console, 1);
-        let seat = row
-            .seats
-            .iter_mut()
-            .find(|s| s.seat == computer_seat)
-            .expect("the seat");
-        seat.user_id = computer.id.clone();
-        seat.user_name = computer.name.clone();
-        assert!(chat.service.store().save(&mut row).await.expect("store"));
-        let mut chat = chat.restart().await;
-        chat.service.resume_computers().await;
+        let mut chat = computer_takes_seat(chat, &id, computer_seat).await;
         // Red moves; black's turn is blue's player's.
         let out = chat.say("alice: /move Kg2").await;
         assert!(has(&out, "alice played Kg2"), "{out:#?}");
@@ -346,4 +333,182 @@ async fn the_computer_moves_the_army_whose_throne_it_took_and_no_other() {
             assert!(has(&out, "dave played Ra6"), "{out:#?}");
         }
     }
+}
+
+/// The computer (level 1) takes over seat `seat` of game `id`, as if it had
+/// sat there all along, and the service restarts.
+async fn computer_takes_seat(chat: Chat, id: &str, seat: usize) -> Chat {
+    let mut row = chat.row(id).await;
+    let computer = kodex_bot::api::UserRef::computer(kodex_bot::api::Platform::Console, 1);
+    let place = row
+        .seats
+        .iter_mut()
+        .find(|s| s.seat == seat)
+        .expect("the seat");
+    place.user_id = computer.id.clone();
+    place.user_name = computer.name.clone();
+    assert!(chat.service.store().save(&mut row).await.expect("store"));
+    let chat = chat.restart().await;
+    chat.service.resume_computers().await;
+    chat
+}
+
+/// Enochian chess: yellow holds black's king and blue red's (the moves of
+/// the console test of thrones and prisoners). The computer at yellow, its
+/// partner red's army frozen and full of pieces, offers the exchange before
+/// its move; declined, it does not offer it again; offered by dave, it
+/// accepts, and both kings come back.
+#[tokio::test]
+async fn the_computer_offers_an_exchange_of_prisoners_that_revives_its_partner() {
+    // The game goes on between searches (the computer's, dave's) for a few
+    // turns and may end first (a king left hanging): then it is played again.
+    for attempt in 0..4 {
+        if offered_declined_and_accepted(attempt).await {
+            return;
+        }
+    }
+    panic!("the game ended early four times");
+}
+
+/// The scenario of the test above: `false` if the game ended before it was
+/// played through.
+async fn offered_declined_and_accepted(attempt: usize) -> bool {
+    let mut chat = Chat::new(&format!("enochian-exchange-computer-{attempt}")).await;
+    let out = chat
+        .say("alice: /play enochian @carol vs @bob @dave 5+0 white")
+        .await;
+    let id = team_game_id(&out);
+    for who in ["bob", "carol", "dave"] {
+        chat.say(&format!("{who}: /accept {id}")).await;
+    }
+    play_moves(&mut chat.console, &enochian_throne_walk()).await;
+    play_moves(
+        &mut chat.console,
+        &[
+            ("alice", "Kg2"),
+            ("dave", "Ra6"),
+            ("carol", "Nb6"),
+            ("dave", "Nf5"),
+            ("alice", "Qe1"),
+            ("dave", "Ra5"),
+            ("carol", "Nc8"),
+            ("dave", "Nh4+"),
+            ("alice", "Kf3"),
+            ("dave", "Ra6"),
+            ("carol", "Nb6"),
+            ("dave", "Nxf3"),
+        ],
+    )
+    .await;
+    let position = chat.position(&id).await;
+    assert_eq!(
+        (position.prisoner_of(2), position.prisoner_of(3)),
+        (Some(1), Some(0))
+    );
+    let mut chat = computer_takes_seat(chat, &id, 2).await;
+    // Black's move (dave's, who took its throne); then it is yellow's turn.
+    // (Counted before: the computer may move as soon as dave has.)
+    let mut plies = chat.row(&id).await.move_list().len() + 1;
+    let out = chat.say("dave: /move Ra5").await;
+    assert!(has(&out, "dave played Ra5"), "{out:#?}");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut told = out;
+    while chat.row(&id).await.exchange_offer.is_none() {
+        told.extend(chat.advance(0).await);
+        assert!(Instant::now() < deadline, "no offer: {told:#?}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(chat.row(&id).await.exchange_offer, Some(2));
+    // Declined, the offer is not made again for the same prisoners: the
+    // computer moves (the offer does not pass its turn), now and on its
+    // next turn.
+    let out = chat.say("dave: /noexchange").await;
+    if has(&out, "no game running") {
+        return false;
+    }
+    assert!(has(&out, "declines"), "{out:#?}");
+    for _ in 0..2 {
+        if !wait_for_moves(&mut chat, &id, plies + 1).await {
+            return false;
+        }
+        assert_eq!(chat.row(&id).await.exchange_offer, None);
+        // Dave plays blue and black, never leaving a king to be taken,
+        // until yellow is to move again.
+        loop {
+            let (row, game) = chat.row_and_position(&id).await;
+            if game.outcome().is_some() {
+                return false;
+            }
+            if game.controller(game.seat_to_move()) == 2 {
+                plies = row.move_list().len();
+                break;
+            }
+            let mv = safe_move(&game, 2);
+            let out = chat.say(&format!("dave: /move {mv}")).await;
+            assert!(has(&out, "dave played"), "{out:#?}");
+        }
+    }
+    // Offered by the other side, the exchange is accepted at once.
+    let out = chat.say("dave: /exchange").await;
+    if has(&out, "no game running") {
+        return false;
+    }
+    assert!(has(&out, "offers to exchange prisoners"), "{out:#?}");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !chat.row(&id).await.moves.contains(" &23") {
+        chat.advance(0).await;
+        assert!(Instant::now() < deadline, "the computer did not accept");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    true
+}
+
+/// Waits until game `id` has `plies` entries in its record: `false` if it
+/// ended first.
+async fn wait_for_moves(chat: &mut Chat, id: &str, plies: usize) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut told = Vec::new();
+    loop {
+        let row = chat.row(id).await;
+        if row.move_list().len() >= plies {
+            return true;
+        }
+        if row.status != Status::Active {
+            return false;
+        }
+        told.extend(chat.advance(0).await);
+        assert!(
+            Instant::now() < deadline,
+            "the computer did not move: {:?} offer {:?} {told:#?}",
+            row.moves,
+            row.exchange_offer
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// The first legal move (SAN) after which seat `them`, when next to move,
+/// cannot end the game: a move that leaves no king to be taken.
+fn safe_move(game: &Game, them: usize) -> String {
+    let safe = |mv| {
+        let mut after = game.clone();
+        after.play(mv);
+        while let Some(pass) = after.forced_pass() {
+            after.play(pass);
+        }
+        after.outcome().is_none()
+            && (after.seat_to_move() != them
+                || after.legal_moves().into_iter().all(|reply| {
+                    let mut next = after.clone();
+                    next.play(reply);
+                    next.outcome().is_none()
+                }))
+    };
+    let moves = game.legal_moves();
+    let mv = moves
+        .iter()
+        .copied()
+        .find(|&mv| safe(mv))
+        .unwrap_or(moves[0]);
+    game.san(mv)
 }

@@ -6,7 +6,8 @@
 //! the game as stored and acts the way a person would, through the same
 //! requests: it sets up its army in a setup phase (blind, as
 //! [`search::pick_setup`] chooses), answers draw offers by its
-//! evaluation and takeback requests with yes, resigns hopeless positions at
+//! evaluation and takeback requests with yes, offers and accepts exchanges of
+//! prisoners in Enochian chess, resigns hopeless positions at
 //! the higher levels, and moves when it is its turn. The thinking runs off
 //! the async runtime, at most one search per core at a time, and a search is
 //! cancelled when its game ends. Nothing of this is stored apart from the
@@ -42,6 +43,9 @@ const RESIGNS_FROM_LEVEL: u8 = 5;
 const FOG_SAMPLES: usize = 6;
 /// Kriegspiel: the most attempts it makes in one turn before resigning.
 const MAX_ATTEMPTS: usize = 40;
+/// Enochian chess: what an exchange of prisoners must gain (centipawns, by
+/// the computer's evaluation) for the computer to offer it.
+const EXCHANGE_GAIN: i32 = 100;
 
 /// What the service keeps about the computer's thinking: one search at a
 /// time per game, each with a flag that cancels it.
@@ -52,6 +56,8 @@ pub(crate) struct Thinking {
     /// restart): only these are looked at after a change, so games between
     /// people cost no extra read.
     playing: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// Questions already thought about (offers it chose not to make again).
+    thoughts: std::sync::Mutex<std::collections::HashSet<String>>,
 }
 
 impl Thinking {
@@ -67,6 +73,18 @@ impl Thinking {
         if let Ok(mut playing) = self.playing.lock() {
             playing.remove(game);
         }
+        if let Ok(mut thoughts) = self.thoughts.lock() {
+            let prefix = format!("{game}:");
+            thoughts.retain(|thought| !thought.starts_with(&prefix));
+        }
+    }
+
+    /// Whether `thought` (a question about a game) is new; it is not any
+    /// more after this.
+    fn first_thought(&self, thought: &str) -> bool {
+        self.thoughts
+            .lock()
+            .is_ok_and(|mut thoughts| thoughts.insert(thought.to_owned()))
     }
 
     /// Whether `game` has a computer seat.
@@ -300,6 +318,10 @@ impl Service {
                 let seat = game.controller(game.seat_to_move());
                 match row.seat(seat) {
                     Some(s) if is_computer(&s.user_id) && game.outcome().is_none() => {
+                        // Before its move it may offer to exchange prisoners.
+                        if row.exchange_offer.is_none() && self.offers_exchange(row, &game, seat) {
+                            return Ok(Step::Say(Action::Exchange { game: id }, true, seat));
+                        }
                         let level = UserRef::level_of(&s.user_id).unwrap_or(DEFAULT_LEVEL);
                         let level = Level::new(level).unwrap_or_default();
                         Ok(Step::Move(seat, level))
@@ -309,6 +331,44 @@ impl Service {
             }
             _ => Ok(Step::Wait),
         }
+    }
+
+    /// Enochian chess: whether the computer of seat `seat`, about to move,
+    /// offers to exchange prisoners. It does when an army it speaks for holds
+    /// a king, the other team holds one of its own, and the exchange gains
+    /// its team at least [`EXCHANGE_GAIN`] by its evaluation. It thinks
+    /// about each set of prisoners once, so a declined offer is not made
+    /// again until a king is taken or comes back (or the bot restarts).
+    fn offers_exchange(&self, row: &GameRow, game: &kodex_engine::Game, seat: usize) -> bool {
+        const SEATS: usize = 4;
+        if game.variant().definition().thrones.is_empty() {
+            return false;
+        }
+        let Some((captor, prisoner)) = (0..SEATS)
+            .filter(|&army| game.controller(army) == seat)
+            .find_map(|army| Some((army, game.prisoner_of(army)?)))
+        else {
+            return false;
+        };
+        // The other capturer: the partner of the king this army holds.
+        let other = (prisoner + 2) % SEATS;
+        if game.may_exchange(captor, other).is_err() {
+            return false;
+        }
+        let prisoners: Vec<Option<usize>> = (0..SEATS).map(|a| game.prisoner_of(a)).collect();
+        if !self
+            .inner
+            .thinking
+            .first_thought(&format!("{}:{prisoners:?}", row.id))
+        {
+            return false;
+        }
+        let side = Side(row.seat(seat).map_or(0, |s| s.side) as u8);
+        let mut exchanged = game.clone();
+        if exchanged.exchange(captor, other).is_err() {
+            return false;
+        }
+        search::evaluate(&exchanged, side) >= search::evaluate(game, side) + EXCHANGE_GAIN
     }
 
     /// Sends `action` as the computer of `row` and follows up on its answer.

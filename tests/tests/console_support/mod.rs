@@ -178,6 +178,12 @@ impl Chat {
 
     /// The position of game `id`.
     pub async fn position(&self, id: &str) -> Game {
+        self.row_and_position(id).await.1
+    }
+
+    /// The stored row of game `id` and its position, read at once (the
+    /// computer may move between two reads).
+    pub async fn row_and_position(&self, id: &str) -> (GameRow, Game) {
         let row = self.row(id).await;
         let variant = self
             .service
@@ -185,12 +191,13 @@ impl Chat {
             .get(&row.variant)
             .expect("variant")
             .clone();
-        Game::replay(
+        let game = Game::replay(
             &variant,
             row.start_fen.as_deref().unwrap_or(""),
             &row.move_list(),
         )
-        .expect("replays")
+        .expect("replays");
+        (row, game)
     }
 
     /// Challenges `opponent` as `challenger` (who plays white) and accepts;
