@@ -506,6 +506,42 @@ async fn an_enochian_player_retires_and_the_partner_moves_both_armies() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Enochian chess, a bare king left behind: the game is set (as stored) to
+/// kings on their thrones, red's knight on e5, blue's pawn on d6 and black's
+/// rook on e2. Carol (yellow, a bare king) retires on red's turn: alice may
+/// move yellow's king or her own army on red's turn and on yellow's.
+#[tokio::test]
+async fn an_enochian_player_leaving_a_bare_king_lets_the_partner_move_on_both_turns() {
+    let (dir, config, service, console, id, _) = team_game("enochian-bare-king", "enochian").await;
+    let mut row = stored(&service, &id).await;
+    row.start_fen = Some("C6c/8/3z4/4N3/8/8/4r3/k6K w - - 0 1".to_owned());
+    assert!(service.store().save(&mut row).await.expect("store"));
+    let (service, mut console) = restart(&config, service, console).await;
+    let retired = format!(
+        "carol retires from game {id}: alice now moves yellow too. yellow is a bare king: on both \
+         turns alice moves that king or their own army."
+    );
+    answers(
+        &mut console,
+        &[
+            ("carol: /retire", &retired),
+            ("alice: /move Kb1", "not legal"),
+            // Red's turn: yellow's king moves.
+            ("alice: /move Kb8", "bob (black) to move"),
+            (
+                "bob: /move Kb1",
+                "alice may move yellow's bare king or their own army on this turn (carol retired).",
+            ),
+            // Yellow's turn: red's knight moves.
+            ("alice: /move Ng6", "dave (blue) to move"),
+        ],
+    )
+    .await;
+    let row = stored(&service, &id).await;
+    assert_eq!(row.move_list(), ["&r2", "a8b8", "a1b1", "e5g6"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A draw in a game of four on one board needs every player of the other
 /// team: one agreeing is not enough, a player asked who plays on declines,
 /// and the offerer's partner has nothing to answer.
