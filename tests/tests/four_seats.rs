@@ -453,7 +453,9 @@ async fn an_enochian_king_takes_a_throne_and_prisoners_are_exchanged() {
 /// (blue) moves black's army on black's turns as well as his own; bob may
 /// move, retire again or exchange no more, dave may not retire (the last
 /// player of the team stays), erin is in no such game, and a game of chess
-/// has no retiring. After a restart the record still hands black to dave.
+/// has no retiring. After a restart the record still hands black to dave;
+/// bob may neither offer a draw nor resign, and a draw needs only dave of
+/// his team; once it is over no one retires.
 #[tokio::test]
 async fn an_enochian_player_retires_and_the_partner_moves_both_armies() {
     let (dir, config, service, mut console, id, _) = team_game("enochian-retire", "enochian").await;
@@ -494,6 +496,19 @@ async fn an_enochian_player_retires_and_the_partner_moves_both_armies() {
     )
     .await;
     assert!(stored(&service, &id).await.moves.ends_with(" c1d2"));
+    // Bob has no say any more: a draw needs dave alone of his team.
+    let (over, dave) = (format!("Game {id} is over"), format!("dave: /retire {id}"));
+    answers(
+        &mut console,
+        &[
+            ("bob: /draw", "Вы вышли из партии"),
+            ("bob: /resign", "Вы вышли из партии"),
+            ("alice: /draw", "offers a draw"),
+            ("dave: /draw", "draw: agreed"),
+            (&dave, &over),
+        ],
+    )
+    .await;
     // Not a game of four in teams: no one retires from chess.
     let out = console.line("alice: /play chess @erin").await;
     let chess = console_support::game_id(&out);

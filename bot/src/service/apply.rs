@@ -141,6 +141,8 @@ impl Service {
                     .retire(seat)
                     .map_err(|_| super::Msg::new("error-internal"))?;
                 record(row, &token);
+                // Who is asked to agree changes: a standing draw offer lapses.
+                row.draw_offer = None;
                 if let Some(outcome) = game.outcome() {
                     finish(row, result_of(&outcome), outcome.reason.key());
                 }

@@ -53,12 +53,14 @@ fn bit(seat: usize) -> u32 {
 }
 
 /// The seats asked to agree to `offer`: the players of the other teams
-/// than the offerer's who have not agreed yet.
+/// than the offerer's who have not agreed yet (nor retired, in Enochian chess).
 fn asked(row: &GameRow, offer: Offer) -> impl Iterator<Item = &crate::store::SeatRow> {
     let team = row.team_of_seat(offer.offerer);
-    row.seats
-        .iter()
-        .filter(move |seat| seat.team != team && offer.agreed & bit(seat.seat) == 0)
+    row.seats.iter().filter(move |seat| {
+        seat.team != team
+            && offer.agreed & bit(seat.seat) == 0
+            && !super::retire::has_retired(row, seat.seat)
+    })
 }
 
 /// Whether seat `seat` is asked to answer the offer standing in `row`.

@@ -153,10 +153,6 @@ fn captor_of(row: &GameRow, game: &Game, seat: usize) -> Result<usize, Msg> {
     if game.variant().definition().thrones.is_empty() {
         return Err(Msg::new("exchange-not-here").arg("id", row.id.clone()));
     }
-    if game.retired(seat) {
-        // The partner speaks for the army now.
-        return Err(super::retire::you_left(row, game, seat));
-    }
     Ok((0..SEATS)
         .filter(|&army| game.controller(army) == seat)
         .find(|&army| game.prisoner_of(army).is_some())

@@ -88,7 +88,7 @@ impl Service {
         }
         // Enochian chess: a player who retired moves no more.
         if game.retired(seat) {
-            return Err(quiet(super::retire::you_left(&row, &game, seat)));
+            return Err(quiet(super::retire::you_left(&row, seat)));
         }
         // Enochian chess: the player who took a throne moves that army too.
         if game.controller(game.seat_to_move()) != seat {

@@ -3,13 +3,16 @@
 //! then on (see [`kodex_engine::Game::retire`]; a bare king left behind lets
 //! the partner move either army on both turns). The turn does not pass; the
 //! record keeps it, so a restart or a takeback replays or undoes it with the
-//! moves. The retired player moves no more and no longer speaks for the army
-//! in an exchange of prisoners; the computer never retires.
+//! moves. The retired player moves no more, and has no say in the game any
+//! more (offers, exchanges, resigning: [`Service::my_game`] refuses them; a
+//! team draw no longer waits for them); a draw offer standing when a player
+//! retires lapses. The computer never retires.
 
 use super::apply::Change;
 use super::{Ctx, Msg, Outcome, Service};
 use crate::i18n::Lang;
 use crate::store::GameRow;
+use kodex_engine::mechanics::retired_seat;
 use kodex_engine::{Game, RetireError};
 
 /// The partner of seat `seat` (turn order) in a game of four.
@@ -24,7 +27,7 @@ impl Service {
         let lang = self.game_chat_lang(ctx, &row).await;
         let mut position = self.replay(&row)?;
         if let Err(error) = position.may_retire(seat) {
-            return Err(refusal(&row, &position, error, seat).into());
+            return Err(refusal(&row, error, seat).into());
         }
         self.apply(&mut row, &mut position, Change::Retire { seat }, lang)
             .await
@@ -63,21 +66,29 @@ impl Service {
     }
 }
 
+/// Whether the player of seat `seat` (turn order) retired from the game in
+/// `row`: its record says so (a takeback that undid it removed it).
+pub(super) fn has_retired(row: &GameRow, seat: usize) -> bool {
+    row.move_list()
+        .iter()
+        .any(|action| retired_seat(action) == Some(seat))
+}
+
 /// What a retired player (seat `seat`) is told when they try to play on.
-pub(super) fn you_left(row: &GameRow, game: &Game, seat: usize) -> Msg {
+pub(super) fn you_left(row: &GameRow, seat: usize) -> Msg {
     Msg::new("retire-you-left")
         .arg("id", row.id.clone())
-        .arg("partner", row.player_name(game.controller(seat)).to_owned())
+        .arg("partner", row.player_name(partner(seat)).to_owned())
 }
 
 /// Why seat `seat` may not retire now.
-fn refusal(row: &GameRow, game: &Game, error: RetireError, seat: usize) -> Msg {
+fn refusal(row: &GameRow, error: RetireError, seat: usize) -> Msg {
     let partner = row.player_name(partner(seat)).to_owned();
     match error {
         RetireError::NoThrones => Msg::new("retire-not-here").arg("id", row.id.clone()),
         RetireError::GameOver => Msg::new("error-game-over").arg("id", row.id.clone()),
         RetireError::NoSeat => Msg::new("error-internal"),
-        RetireError::AlreadyRetired => you_left(row, game, seat),
+        RetireError::AlreadyRetired => you_left(row, seat),
         RetireError::PartnerRetired => Msg::new("retire-partner-retired").arg("partner", partner),
         RetireError::OwnKingTaken => Msg::new("retire-own-king-taken"),
         RetireError::PartnerKingTaken => {
