@@ -524,7 +524,8 @@ async fn an_enochian_player_retires_and_the_partner_moves_both_armies() {
 /// Enochian chess, a bare king left behind: the game is set (as stored) to
 /// kings on their thrones, red's knight on e5, blue's pawn on d6 and black's
 /// rook on e2. Carol (yellow, a bare king) retires on red's turn: alice may
-/// move yellow's king or her own army on red's turn and on yellow's.
+/// move yellow's king or her own army on red's turn and on yellow's (the
+/// turn line says so, in English and in Russian).
 #[tokio::test]
 async fn an_enochian_player_leaving_a_bare_king_lets_the_partner_move_on_both_turns() {
     let (dir, config, service, console, id, _) = team_game("enochian-bare-king", "enochian").await;
@@ -549,11 +550,17 @@ async fn an_enochian_player_leaving_a_bare_king_lets_the_partner_move_on_both_tu
             ),
             // Yellow's turn: red's knight moves.
             ("alice: /move Ng6", "dave (blue) to move"),
+            // In a Russian chat, in Russian.
+            ("alice: /lang chat ru", "now Russian"),
+            (
+                "dave: /move Kg7",
+                "В этот ход alice может пойти голым королём (жёлтые) или своей армией: carol — вне игры.",
+            ),
         ],
     )
     .await;
     let row = stored(&service, &id).await;
-    assert_eq!(row.move_list(), ["&r2", "a8b8", "a1b1", "e5g6"]);
+    assert_eq!(row.move_list(), ["&r2", "a8b8", "a1b1", "e5g6", "h8g7"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
