@@ -942,10 +942,22 @@ fn a_stalemate_draws_when_the_partner_has_retired() {
 
 #[test]
 fn random_games_with_a_retirement_replay_and_end() {
+    random_games_with_a_retirement(12);
+}
+
+#[test]
+#[ignore = "slow: three hundred random games"]
+fn many_random_games_with_a_retirement_replay_and_end() {
+    random_games_with_a_retirement(300);
+}
+
+/// Plays `games` random games, a seat retiring in each where it may; each
+/// ends, and replays from its record to the same position.
+fn random_games_with_a_retirement(games: u64) {
     let registry = Registry::builtin();
     let variant = registry.get("enochian").expect("built in");
     let mut retired = 0;
-    for g in 0..12u64 {
+    for g in 0..games {
         let mut rng = common::SplitMix(77 + g);
         let mut game = Game::new(variant, Start::Standard).expect("start");
         let at = 8 + (g as usize % 5) * 6;
@@ -962,5 +974,63 @@ fn random_games_with_a_retirement_replay_and_end() {
         let replayed = Game::replay(variant, &game.start_fen(), &game.record()).expect("replays");
         assert_eq!(replayed.fen(), game.fen());
     }
-    assert!(retired > 6, "only {retired} retirements");
+    assert!(retired > games / 2, "only {retired} retirements");
+}
+
+#[test]
+fn random_games_with_shared_turns_replay_and_end() {
+    // Yellow retired leaving a bare king: red moves either army on both turns.
+    let pieces = with_kings(&[
+        ("d4", 'R'),
+        ("e5", 'N'),
+        ("e2", 'r'),
+        ("c3", 'n'),
+        ("d6", 'z'),
+    ]);
+    let start = fen_remembering(&pieces, 0, "U2");
+    let mut shared_moves = 0;
+    for g in 0..20u64 {
+        let mut rng = common::SplitMix(500 + g);
+        let mut game = game(&start);
+        let mut plies = 0;
+        while game.outcome().is_none() {
+            let seat = game.seat_to_move();
+            let mv = common::random_move(&game, &mut rng);
+            // A move of the other army of the team on this turn: yellow's
+            // king on red's turn, or red's army on yellow's.
+            let king = square_of(&game.fen(), 'C');
+            let by_king = king.is_some_and(|sq| game.uci(mv).starts_with(&sq));
+            if game.shares_turns(seat) && (seat == 0) == by_king {
+                shared_moves += 1;
+            }
+            game.play(mv);
+            plies += 1;
+            assert!(plies < 20_000, "game {g} does not end: {}", game.fen());
+        }
+        let replayed = Game::replay(game.variant(), &start, &game.record()).expect("replays");
+        assert_eq!(replayed.fen(), game.fen());
+        assert_eq!(replayed.position_hashes(), game.position_hashes());
+    }
+    assert!(
+        shared_moves > 0,
+        "no move of the other army on a shared turn"
+    );
+}
+
+/// The square (`b7`) of the first piece `letter` on the board of `fen`.
+fn square_of(fen: &str, letter: char) -> Option<String> {
+    let board = fen.split(' ').next()?;
+    for (row, rank) in board.split('/').enumerate() {
+        let mut file = 0u8;
+        for c in rank.chars() {
+            match c.to_digit(10) {
+                Some(n) => file += n as u8,
+                None if c == letter => {
+                    return Some(format!("{}{}", (b'a' + file) as char, 8 - row));
+                }
+                None => file += 1,
+            }
+        }
+    }
+    None
 }
