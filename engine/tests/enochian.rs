@@ -1,7 +1,9 @@
 //! Enochian chess (VARIANTS.md "Multi-player games", seed 000): the seed's
 //! setup, the clockwise turn order of four armies in two teams, the queen's
 //! leaps, pawns running four ways and promoting to their own kind, kings
-//! taken rather than mated, frozen armies and stalemate passes.
+//! taken rather than mated, frozen armies and stalemate passes; thrones,
+//! prisoners, retirement (and the bare king's shared turns) and the draws
+//! of a team out of play.
 
 mod common;
 use common::{board_fen, legal, new_game, play, random_game_to_end};

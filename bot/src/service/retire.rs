@@ -4,7 +4,7 @@
 //! the partner move either army on both turns). The turn does not pass; the
 //! record keeps it, so a restart or a takeback replays or undoes it with the
 //! moves. The retired player moves no more, and has no say in the game any
-//! more (offers, exchanges, resigning: [`Service::my_game`] refuses them; a
+//! more (offers, exchanges, resigning: `Service::my_game` refuses them; a
 //! team draw no longer waits for them); a draw offer standing when a player
 //! retires lapses. The computer never retires.
 
