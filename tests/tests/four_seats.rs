@@ -503,7 +503,7 @@ async fn an_enochian_player_retires_and_the_partner_moves_both_armies() {
         &[
             ("bob: /draw", "Вы вышли из партии"),
             ("bob: /resign", "Вы вышли из партии"),
-            ("alice: /draw", "offers a draw"),
+            ("alice: /draw", "It is a draw when all of dave agree"),
             ("dave: /draw", "draw: agreed"),
             (&dave, &over),
         ],

@@ -83,14 +83,15 @@ impl Service {
     pub(super) async fn team_draw(&self, mut row: GameRow, seat: usize, lang: Lang) -> Outcome {
         let msg = match offer(&row) {
             None => {
-                store(
-                    &mut row,
-                    Offer {
-                        offerer: seat,
-                        agreed: 0,
-                    },
-                );
-                Msg::new("draw-offered-team").arg("opponents", row.opponent_names(seat))
+                let offer = Offer {
+                    offerer: seat,
+                    agreed: 0,
+                };
+                // Those asked: a player who retired is not.
+                let asked: Vec<&str> = asked(&row, offer).map(|s| s.user_name.as_str()).collect();
+                let msg = Msg::new("draw-offered-team").arg("opponents", asked.join(" & "));
+                store(&mut row, offer);
+                msg
             }
             Some(standing) if is_asked(&row, seat) => {
                 let now = Offer {
