@@ -169,6 +169,8 @@ pub enum Action {
     Exchange { game: Option<String> },
     /// Enochian chess: decline the opponents' offer to exchange prisoners.
     DeclineExchange { game: Option<String> },
+    /// Enochian chess: leave the game, handing one's army to one's partner.
+    Retire { game: Option<String> },
     /// Time travel: the present board and every abandoned timeline, in one image.
     Timeline { game: Option<String> },
     /// The rules of a variant.

@@ -57,6 +57,7 @@ pub fn parse(text: &str, mention: impl Fn(&str) -> Option<UserRef>) -> Option<Ac
         "noexchange" | "без-обмена" | "безобмена" => {
             Action::DeclineExchange { game: game() }
         }
+        "retire" | "выйти" => Action::Retire { game: game() },
         "partner" | "партнёру" | "партнеру" => Action::Partner {
             text: partner_text(rest),
         },
@@ -566,6 +567,17 @@ mod tests {
             Some(Action::Move {
                 text: "e4".into(),
                 game: None
+            })
+        );
+    }
+
+    #[test]
+    fn retire_in_english_and_russian() {
+        assert_eq!(parse("/retire", user), Some(Action::Retire { game: None }));
+        assert_eq!(
+            parse("/выйти k7m2", user),
+            Some(Action::Retire {
+                game: Some("k7m2".into())
             })
         );
     }

@@ -298,7 +298,7 @@ help =
     Kriegspiel: the same, and you see only your own pieces; a move the real position forbids is "impossible" and you try again.
     Battle chess and other setup games: after /accept send your setup to me in private (Ke1 Qd1 e2, a FEN half, random, ready); in placement games (Frolov chess, Maharajah) place one piece at a time here, in turn. Kriegspiel from a secret setup (kriegspielbattle) keeps both setups secret for the whole game.
     Janggi: pieces stand on the points; type pass (or your general's square twice, e2e2) to pass your turn; a draw is decided on points (/rules janggi).
-    Games for four (bughouse, fourplayer, enochian): /play bughouse @partner vs @a @b 3+0 (people named before vs are partners; unnamed seats are open, and anyone takes them with the Take seat button). /resign resigns for your team; a draw needs every player of the other team. Bughouse: your captures go to your partner's reserve, drops like N@f3; /partner <text> writes to your partner alone. Four-handed and Enochian chess: a player left with no move passes automatically. Enochian chess: a king on its partner's throne makes its player move both armies; /exchange offers (or accepts) an exchange of taken kings, /noexchange declines.
+    Games for four (bughouse, fourplayer, enochian): /play bughouse @partner vs @a @b 3+0 (people named before vs are partners; unnamed seats are open, and anyone takes them with the Take seat button). /resign resigns for your team; a draw needs every player of the other team. Bughouse: your captures go to your partner's reserve, drops like N@f3; /partner <text> writes to your partner alone. Four-handed and Enochian chess: a player left with no move passes automatically. Enochian chess: a king on its partner's throne makes its player move both armies; /exchange offers (or accepts) an exchange of taken kings, /noexchange declines; /retire leaves the game, handing your army to your partner.
 
 ## What the adapters write themselves (notices, fallbacks, button labels).
 adapter-dm-refused = { $mention }, I can't send you direct messages (your DMs are closed or I am blocked). Press the button to see your board here; only you will see it.
@@ -470,3 +470,16 @@ exchange-they-hold-none = { $player } holds no king of your team, so there is no
 reason-team-stalemated = a player was stalemated while their partner was out of play too
 reason-bare-kings = both players of a team were left with bare kings
 menu-exchange = Enochian chess: offer or accept an exchange of prisoners
+
+## Enochian chess: retiring from the game
+retire-done = { $player } retires from game { $id }: { $partner } now moves { $color } too.
+retire-bare-king = { $color } is a bare king: on both turns { $partner } moves that king or their own army.
+retired-moves-for = { $player } moves { $color } for { $owner }, who retired.
+retired-shares-turns = { $player } may move { $color }'s bare king or their own army on this turn ({ $owner } retired).
+retire-you-left = You retired from game { $id }: { $partner } plays your army now.
+retire-not-here = No one can retire from game { $id }: only Enochian chess, a game of four in two teams, allows it.
+retire-partner-retired = { $partner } has already retired: the last player of a team stays (you may /resign for the team).
+retire-own-king-taken = Your king was taken: a frozen army is nothing to hand over.
+retire-partner-king-taken = { $partner }'s king was taken: no one in play could take over your army.
+retire-controls-partner = You play both armies (your king took { $partner }'s throne): a player of two armies may not retire.
+menu-retire = Enochian chess: leave the game, handing your army to your partner

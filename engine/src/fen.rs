@@ -218,7 +218,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
                             .ok_or(FenError::BadCastling(c))?;
                         pos.pawn_stages[usize::from(c == 'p')] = stage as u8;
                     }
-                    'T' | 'X' if !def.thrones.is_empty() => {
+                    'T' | 'X' | 'R' | 'U' if !def.thrones.is_empty() => {
                         pos.thrones
                             .read_letter(c, &mut chars)
                             .ok_or(FenError::BadCastling(c))?;

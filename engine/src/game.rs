@@ -170,9 +170,9 @@ pub struct Game {
     pub(crate) inner: Inner,
     history: Vec<PlayedMove>,
     attempts: Vec<ImpossibleAttempt>,
-    /// Prisoner exchanges (Enochian chess): after how many half-moves, and
-    /// the two seats (turn order) that exchanged.
-    pub(crate) exchanges: Vec<(usize, usize, usize)>,
+    /// Prisoner exchanges and retirements (Enochian chess): after how many
+    /// half-moves, and what.
+    pub(crate) operations: Vec<(usize, crate::mechanics::Operation)>,
     /// Time travel (only in variants with `[time_travel]`).
     pub(crate) travel: Option<Box<Travel>>,
     start_fen: String,
@@ -467,7 +467,7 @@ impl Game {
             inner,
             history: Vec::new(),
             attempts: Vec::new(),
-            exchanges: Vec::new(),
+            operations: Vec::new(),
             travel: None,
             start_fen: String::new(),
             chess960_number: number,
@@ -499,8 +499,8 @@ impl Game {
                 game.record_impossible(attempt);
                 continue;
             }
-            if let Some((a, b)) = crate::mechanics::exchange_seats(uci) {
-                if game.exchange(a, b).is_ok() {
+            if let Some(op) = crate::mechanics::Operation::parse(uci) {
+                if game.replay_operation(op) {
                     continue;
                 }
                 return Err(ReplayError::Move {
@@ -818,7 +818,7 @@ impl Game {
         self.history.pop();
         let ply = self.history.len();
         self.attempts.retain(|attempt| attempt.ply <= ply);
-        self.exchanges.retain(|&(at, _, _)| at <= ply);
+        self.operations.retain(|&(at, _)| at <= ply);
         true
     }
     /// The seat whose turn it is: seats take turns in order from the start
@@ -1011,13 +1011,11 @@ impl Game {
         let first_number = with_state!(self, s, _r => s.positions[0].fullmove);
         // Kriegspiel's impossible attempts are comments before the move that followed.
         let attempts_at = |ply: usize| -> String {
-            let exchanges =
-                self.exchanges
-                    .iter()
-                    .filter(|&&(at, _, _)| at == ply)
-                    .map(|&(_, a, b)| {
-                        format!("{{prisoners exchanged by seats {} and {}}} ", a + 1, b + 1)
-                    });
+            let exchanges = self
+                .operations
+                .iter()
+                .filter(|&&(at, _)| at == ply)
+                .map(|&(_, op)| op.comment());
             self.attempts
                 .iter()
                 .filter(|attempt| attempt.ply == ply)

@@ -47,7 +47,7 @@ pub use rules as position;
 
 pub use error::{FenError, MoveError, ReplayError};
 pub use game::{Attempt, Game, ImpossibleAttempt, Move, PlayedMove, Registry, Start, Variant};
-pub use mechanics::{ExchangeError, ForcedTurn};
+pub use mechanics::{ExchangeError, ForcedTurn, RetireError};
 pub use outcome::{Outcome, Ranking, Reason, Standing};
 pub use side::{Side, Team};
 pub use timeline::{Frame, Jump, JumpError, JumpRequest, Timeline, Turn, TurnError};

@@ -320,7 +320,7 @@ pub struct Zobrist {
     /// board with the other partner to move is another position.
     pub second_seat: u64,
     /// Throne control and taken kings ([`crate::rules::ThroneMemory::keys`]).
-    pub thrones: [u64; 12],
+    pub thrones: [u64; 20],
 }
 
 /// The compiled tables of a variant, whichever width its board needs.

@@ -1,7 +1,9 @@
 //! Enochian chess (VARIANTS.md "Multi-player games", seed 000): the seed's
 //! setup, the clockwise turn order of four armies in two teams, the queen's
 //! leaps, pawns running four ways and promoting to their own kind, kings
-//! taken rather than mated, frozen armies and stalemate passes.
+//! taken rather than mated, frozen armies and stalemate passes; thrones,
+//! prisoners, retirement (and the bare king's shared turns) and the draws
+//! of a team out of play.
 
 mod common;
 use common::{board_fen, legal, new_game, play, random_game_to_end};
@@ -724,4 +726,313 @@ fn bare_kings_of_a_team_draw_at_once() {
     let outcome = game.outcome().expect("a draw");
     assert_eq!(outcome.winner(), None);
     assert_eq!(outcome.reason, Reason::BareKings);
+}
+
+// Retirement: a player leaves the game, handing the army to the partner.
+
+/// Kings on their thrones, red's rook on d4, yellow's rook on c6 and
+/// blue's pawn on g6 (so no team has bare kings).
+fn retiring() -> Vec<(&'static str, char)> {
+    with_kings(&[("d4", 'R'), ("c6", 'T'), ("g6", 'z')])
+}
+
+#[test]
+fn a_retired_players_army_is_moved_by_the_partner_on_its_own_turns() {
+    let start = fen(&retiring(), 0);
+    let mut game = game(&start);
+    play(&mut game, &["h1g1", "a1b1"]);
+    // Yellow's turn: yellow retires. The turn does not pass; red now
+    // chooses yellow's moves, on yellow's turns only.
+    assert_eq!(game.may_retire(2), Ok(()));
+    assert_eq!(game.retire(2), Ok("&r2".to_string()));
+    assert!(game.retired(2) && !game.retired(0));
+    assert_eq!(game.seat_to_move(), 2);
+    assert_eq!((game.controller(2), game.controller(0)), (0, 0));
+    assert_eq!((game.controller(1), game.controller(3)), (1, 3));
+    assert!(!game.shares_turns(2) && !game.shares_turns(0));
+    assert!(game.fen().contains(" w R2 "), "{}", game.fen());
+    // Yellow's turn: yellow's army moves, red's does not.
+    let yellow = legal(&game);
+    assert!(yellow.contains(&"c6c8".to_string()), "{yellow:?}");
+    assert!(!yellow
+        .iter()
+        .any(|m| m.starts_with("d4") || m.starts_with("g1")));
+    hashes_agree_after_every_move(&game);
+    play(&mut game, &["c6c7", "h8g8"]);
+    // Red's turn: red's own army only.
+    let red = legal(&game);
+    assert!(red.contains(&"d4d8".to_string()), "{red:?}");
+    assert!(!red
+        .iter()
+        .any(|m| m.starts_with("c7") || m.starts_with("a8")));
+    // The record keeps the retirement where it was made and replays exactly.
+    assert_eq!(game.record(), ["h1g1", "a1b1", "&r2", "c6c7", "h8g8"]);
+    let replayed = Game::replay(game.variant(), &start, &game.record()).expect("replays");
+    assert_eq!(replayed.fen(), game.fen());
+    assert_eq!(replayed.position_hashes(), game.position_hashes());
+    assert_eq!(replayed.controller(2), 0);
+    assert!(game.pgn(&[], "*").contains("{seat 3 retired}"));
+    // The retirement is part of the position: same board, other hash.
+    let mut stayed = self::game(&start);
+    play(&mut stayed, &["h1g1", "a1b1", "c6c7", "h8g8"]);
+    assert_ne!(stayed.fen(), game.fen());
+    assert_ne!(
+        stayed.position_hashes().last(),
+        game.position_hashes().last()
+    );
+    // The FEN carries it.
+    let from_fen = self::game(&game.fen());
+    assert!(from_fen.retired(2) && from_fen.controller(2) == 0);
+    // Taken back: blue's move, then yellow's; then black's move with the
+    // retirement after it.
+    assert_eq!(game.undo_turn(), 1);
+    assert_eq!(game.undo_turn(), 1);
+    assert!(game.retired(2));
+    assert_eq!(game.undo_turn(), 2);
+    assert!(!game.retired(2));
+    assert_eq!(game.controller(2), 2);
+    assert_eq!(game.record(), ["h1g1"]);
+}
+
+#[test]
+fn who_may_not_retire() {
+    use kodex_engine::RetireError;
+    let mut game = game(&fen(&retiring(), 0));
+    assert_eq!(game.may_retire(4), Err(RetireError::NoSeat));
+    game.retire(2).expect("yellow retires");
+    assert_eq!(game.retire(2), Err(RetireError::AlreadyRetired));
+    // The last player of a team stays.
+    assert_eq!(game.retire(0), Err(RetireError::PartnerRetired));
+    // The other team may still.
+    assert_eq!(game.may_retire(1), Ok(()));
+    // A record with a retirement not allowed does not replay.
+    let start = fen(&retiring(), 0);
+    assert!(Game::replay(game.variant(), &start, &["&r2", "&r0"]).is_err());
+    assert!(Game::replay(game.variant(), &start, &["&r7"]).is_err());
+    // Own king taken, partner's king taken.
+    let pieces: Vec<_> = retiring().into_iter().filter(|p| p.0 != "h8").collect();
+    let kingless = self::game(&fen(&pieces, 0));
+    assert_eq!(kingless.may_retire(3), Err(RetireError::OwnKingTaken));
+    assert_eq!(kingless.may_retire(1), Err(RetireError::PartnerKingTaken));
+    // Red's king took yellow's throne: red plays two armies and may not
+    // retire; yellow, whose army red moves, may.
+    let mut pieces = retiring();
+    pieces.retain(|p| p.0 != "a8" && p.0 != "h1");
+    pieces.extend([("a8", 'K'), ("c5", 'C')]);
+    let usurped = self::game(&fen_remembering(&pieces, 0, "T0"));
+    assert_eq!(usurped.may_retire(0), Err(RetireError::ControlsPartner));
+    assert_eq!(usurped.may_retire(2), Ok(()));
+    // Not a game of four in teams.
+    let chess = new_game("chess", Start::Standard);
+    assert_eq!(chess.may_retire(0), Err(RetireError::NoThrones));
+    // Nor once the game is over.
+    let pieces = with_kings(&[("c3", 'R'), ("c6", 'z')]);
+    let mut over = game_at(&pieces, 0);
+    play(&mut over, &["c3c6"]);
+    assert!(over.outcome().is_some());
+    assert_eq!(over.may_retire(0), Err(RetireError::GameOver));
+}
+
+/// Whether the legal moves of `game` hold both `ours` and `theirs` (one of
+/// each army of a team sharing turns), the hashes agreeing after each.
+fn offers_both(game: &Game, ours: &str, theirs: &str) {
+    let moves = legal(game);
+    assert!(
+        moves.iter().any(|m| m == ours) && moves.iter().any(|m| m == theirs),
+        "{moves:?}"
+    );
+    hashes_agree_after_every_move(game);
+}
+
+#[test]
+fn a_player_leaving_a_bare_king_lets_the_partner_move_either_army_on_both_turns() {
+    // Yellow has only its king on a8; red its king and a knight on e5.
+    let pieces = with_kings(&[("e5", 'N'), ("d6", 'z'), ("e2", 'r')]);
+    let start = fen(&pieces, 0);
+    let mut game = game(&start);
+    game.retire(2).expect("yellow retires");
+    assert!(game.fen().contains(" w U2 "), "{}", game.fen());
+    assert!(game.shares_turns(0) && game.shares_turns(2));
+    assert!(!game.shares_turns(1));
+    // Red's turn: red's knight or yellow's bare king.
+    offers_both(&game, "e5g6", "a8b8");
+    // The king moves on red's turn, and the turn passes to black.
+    play(&mut game, &["a8b8"]);
+    assert_eq!(game.seat_to_move(), 1);
+    play(&mut game, &["a1b1"]);
+    // Yellow's turn: again either army; red's knight checks blue's king.
+    assert_eq!(game.seat_to_move(), 2);
+    assert_eq!(game.controller(2), 0);
+    offers_both(&game, "e5g6", "b8a8");
+    // The knight moves on yellow's turn; blue's king in check steps aside.
+    play(&mut game, &["e5g6"]);
+    assert_eq!(game.seat_to_move(), 3);
+    play(&mut game, &["h8g7"]);
+    // Replays exactly.
+    let replayed = Game::replay(game.variant(), &start, &game.record()).expect("replays");
+    assert_eq!(replayed.fen(), game.fen());
+    assert_eq!(replayed.position_hashes(), game.position_hashes());
+    // With yellow's bare king taken, the shared turns end and yellow's turns pass.
+    let pieces = [
+        ("h1", 'K'),
+        ("a1", 'k'),
+        ("h8", 'c'),
+        ("e5", 'N'),
+        ("d6", 'z'),
+    ];
+    let mut kingless = self::game(&fen_remembering(&pieces, 2, "U2"));
+    assert!(!kingless.shares_turns(0));
+    assert_eq!(kingless.forced_turn(), Some(ForcedTurn::NoMove));
+    play(&mut kingless, &["pass"]);
+    assert_eq!(kingless.seat_to_move(), 3);
+}
+
+#[test]
+fn a_king_taken_on_a_shared_turn_is_the_prisoner_of_the_army_that_took_it() {
+    // Yellow retired with a bare king; red's knight checks blue's king on
+    // red's turn and takes it on yellow's, before blue moves.
+    let pieces = with_kings(&[("e5", 'N'), ("d6", 'z')]);
+    let mut game = game(&fen_remembering(&pieces, 0, "U2"));
+    play(&mut game, &["e5g6", "a1b1", "g6h8"]);
+    assert_eq!(game.prisoner_of(0), Some(3));
+    assert_eq!(game.prisoner_of(2), None);
+    assert!(game.fen().contains("X30"), "{}", game.fen());
+}
+
+#[test]
+fn a_player_who_retires_with_more_than_a_king_keeps_turns_apart() {
+    // Yellow has a pawn besides its king: red moves each army on its own turn.
+    let pieces = with_kings(&[("d4", 'R'), ("g6", 'z'), ("c6", 'X')]);
+    let mut game = game_at(&pieces, 0);
+    game.retire(2).expect("yellow retires");
+    assert!(!game.shares_turns(0));
+    let red = legal(&game);
+    assert!(!red
+        .iter()
+        .any(|m| m.starts_with("a8") || m.starts_with("c6")));
+    // Yellow's pawn taken later: the turns still stay apart (the army was
+    // more than a king when yellow left).
+    let mut pieces = with_kings(&[("d4", 'R'), ("g6", 'z')]);
+    pieces.push(("c6", 'X'));
+    pieces.push(("c8", 'r'));
+    let mut game = game_at(&pieces, 0);
+    game.retire(2).expect("yellow retires");
+    play(&mut game, &["h1g1", "c8c6", "a8b8", "h8g8"]);
+    let red = legal(&game);
+    assert!(!red.iter().any(|m| m.starts_with("b8")), "{red:?}");
+}
+
+#[test]
+fn a_stalemate_draws_when_the_partner_has_retired() {
+    // Black's king on a1 is stalemated (see `a_stalemated_player_passes_until_freed`)
+    // and passes while blue plays; once blue retires, the game is drawn.
+    let pieces = with_kings(&[("b3", 'R'), ("c2", 'Q'), ("g6", 'z')]);
+    let mut game = game(&fen(&pieces, 1));
+    assert_eq!(legal(&game), ["a1a1"]);
+    assert!(game.outcome().is_none());
+    game.retire(3).expect("blue retires");
+    let outcome = game.outcome().expect("a draw");
+    assert_eq!(outcome.winner(), None);
+    assert_eq!(outcome.reason, Reason::TeamStalemated);
+    // The same from a FEN remembering it.
+    let game = self::game(&fen_remembering(&pieces, 1, "R3"));
+    assert_eq!(
+        game.outcome().map(|o| o.reason),
+        Some(Reason::TeamStalemated)
+    );
+}
+
+#[test]
+fn random_games_with_a_retirement_replay_and_end() {
+    random_games_with_a_retirement(12);
+}
+
+#[test]
+#[ignore = "slow: three hundred random games"]
+fn many_random_games_with_a_retirement_replay_and_end() {
+    random_games_with_a_retirement(300);
+}
+
+/// Plays `games` random games, a seat retiring in each where it may; each
+/// ends, and replays from its record to the same position.
+fn random_games_with_a_retirement(games: u64) {
+    let registry = Registry::builtin();
+    let variant = registry.get("enochian").expect("built in");
+    let mut retired = 0;
+    for g in 0..games {
+        let mut rng = common::SplitMix(77 + g);
+        let mut game = Game::new(variant, Start::Standard).expect("start");
+        let at = 8 + (g as usize % 5) * 6;
+        let mut plies = 0;
+        while game.outcome().is_none() {
+            if plies == at && game.retire((g % 4) as usize).is_ok() {
+                retired += 1;
+            }
+            let mv = common::random_move(&game, &mut rng);
+            game.play(mv);
+            plies += 1;
+            assert!(plies < 20_000, "game {g} does not end: {}", game.fen());
+        }
+        let replayed = Game::replay(variant, &game.start_fen(), &game.record()).expect("replays");
+        assert_eq!(replayed.fen(), game.fen());
+    }
+    assert!(retired > games / 2, "only {retired} retirements");
+}
+
+#[test]
+fn random_games_with_shared_turns_replay_and_end() {
+    // Yellow retired leaving a bare king: red moves either army on both turns.
+    let pieces = with_kings(&[
+        ("d4", 'R'),
+        ("e5", 'N'),
+        ("e2", 'r'),
+        ("c3", 'n'),
+        ("d6", 'z'),
+    ]);
+    let start = fen_remembering(&pieces, 0, "U2");
+    let mut shared_moves = 0;
+    for g in 0..20u64 {
+        let mut rng = common::SplitMix(500 + g);
+        let mut game = game(&start);
+        let mut plies = 0;
+        while game.outcome().is_none() {
+            let seat = game.seat_to_move();
+            let mv = common::random_move(&game, &mut rng);
+            // A move of the other army of the team on this turn: yellow's
+            // king on red's turn, or red's army on yellow's.
+            let king = square_of(&game.fen(), 'C');
+            let by_king = king.is_some_and(|sq| game.uci(mv).starts_with(&sq));
+            if game.shares_turns(seat) && (seat == 0) == by_king {
+                shared_moves += 1;
+            }
+            game.play(mv);
+            plies += 1;
+            assert!(plies < 20_000, "game {g} does not end: {}", game.fen());
+        }
+        let replayed = Game::replay(game.variant(), &start, &game.record()).expect("replays");
+        assert_eq!(replayed.fen(), game.fen());
+        assert_eq!(replayed.position_hashes(), game.position_hashes());
+    }
+    assert!(
+        shared_moves > 0,
+        "no move of the other army on a shared turn"
+    );
+}
+
+/// The square (`b7`) of the first piece `letter` on the board of `fen`.
+fn square_of(fen: &str, letter: char) -> Option<String> {
+    let board = fen.split(' ').next()?;
+    for (row, rank) in board.split('/').enumerate() {
+        let mut file = 0u8;
+        for c in rank.chars() {
+            match c.to_digit(10) {
+                Some(n) => file += n as u8,
+                None if c == letter => {
+                    return Some(format!("{}{}", (b'a' + file) as char, 8 - row));
+                }
+                None => file += 1,
+            }
+        }
+    }
+    None
 }

@@ -194,9 +194,14 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
             );
         }
     }
-    assert_eq!(commands.len(), 26, "each command registered once");
+    assert_eq!(commands.len(), 27, "each command registered once");
     // Enochian chess: the exchange of prisoners, offered or answered.
-    for (name, russian) in [("exchange", "обмен"), ("noexchange", "без-обмена")] {
+    // And retiring from the game.
+    for (name, russian) in [
+        ("exchange", "обмен"),
+        ("noexchange", "без-обмена"),
+        ("retire", "выйти"),
+    ] {
         assert_eq!(
             by_name[name]["name_localizations"]["ru"], russian,
             "/{name}"

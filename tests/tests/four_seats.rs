@@ -248,12 +248,7 @@ async fn a_four_handed_game_with_a_captured_king() {
         position.moves
     );
     // A restart replays the record, the pass and the taken king included.
-    drop(console);
-    drop(service);
-    let service = Service::open(&config, Registry::builtin(), ManualTime::new(EPOCH))
-        .await
-        .expect("service opens again");
-    let mut console = Console::new(service.clone(), config.boards.dir.clone());
+    let (service, mut console) = restart(&config, service, console).await;
     // The game goes on; bob, without a king, plays his pawns.
     for (who, mv) in [("dave", "m11"), ("alice", "Kh2"), ("bob", "g12")] {
         let out = console.line(&format!("{who}: /move {mv}")).await;
@@ -454,6 +449,121 @@ async fn an_enochian_king_takes_a_throne_and_prisoners_are_exchanged() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Enochian chess, retiring: bob (black) retires on his turn, and dave
+/// (blue) moves black's army on black's turns as well as his own; bob may
+/// move, retire again or exchange no more, dave may not retire (the last
+/// player of the team stays), erin is in no such game, and a game of chess
+/// has no retiring. After a restart the record still hands black to dave;
+/// bob may neither offer a draw nor resign, and a draw needs only dave of
+/// his team; once it is over no one retires.
+#[tokio::test]
+async fn an_enochian_player_retires_and_the_partner_moves_both_armies() {
+    let (dir, config, service, mut console, id, _) = team_game("enochian-retire", "enochian").await;
+    let retired = format!("bob retires from game {id}: dave now moves black too.");
+    let erin = format!("erin: /retire {id}");
+    let not_playing = format!("You are not playing in game {id}");
+    answers(
+        &mut console,
+        &[
+            ("alice: /move g3", "bob (black) to move"),
+            ("bob: /retire", &retired),
+            ("bob: /move Ra5", "You retired from game"),
+            ("bob: /retire", "dave plays your army now"),
+            ("bob: /exchange", "You retired from game"),
+            ("dave: /retire", "bob has already retired"),
+            (&erin, &not_playing),
+            // Dave plays black's move, then his own.
+            ("dave: /move Ra5", "carol (yellow) to move"),
+            ("carol: /move Nb6", "dave (blue) to move"),
+            ("dave: /move f7", "alice (red) to move"),
+            // Black's turn is dave's, and the turn line says why.
+            ("alice: /move Rd1", "dave moves black for bob, who retired."),
+            ("bob: /lang ru", "Язык: русский"),
+            ("bob: /move Bd2", "Вы вышли из партии"),
+        ],
+    )
+    .await;
+    let row = stored(&service, &id).await;
+    assert!(row.moves.starts_with("g2g3 &r1 a4a5 "), "{}", row.moves);
+    // A restart replays the retirement with the record.
+    let (service, mut console) = restart(&config, service, console).await;
+    answers(
+        &mut console,
+        &[
+            ("bob: /move Bd2", "Вы вышли из партии"),
+            ("dave: /move Bd2", "carol (yellow) to move"),
+        ],
+    )
+    .await;
+    assert!(stored(&service, &id).await.moves.ends_with(" c1d2"));
+    // Bob has no say any more: a draw needs dave alone of his team.
+    let (over, dave) = (format!("Game {id} is over"), format!("dave: /retire {id}"));
+    answers(
+        &mut console,
+        &[
+            ("bob: /draw", "Вы вышли из партии"),
+            ("bob: /resign", "Вы вышли из партии"),
+            ("alice: /draw", "It is a draw when all of dave agree"),
+            ("dave: /draw", "draw: agreed"),
+            (&dave, &over),
+        ],
+    )
+    .await;
+    // Not a game of four in teams: no one retires from chess.
+    let out = console.line("alice: /play chess @erin").await;
+    let chess = console_support::game_id(&out);
+    let (accept, retire) = (
+        format!("erin: /accept {chess}"),
+        format!("erin: /retire {chess}"),
+    );
+    let refused = format!("No one can retire from game {chess}");
+    answers(&mut console, &[(&accept, "starts"), (&retire, &refused)]).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Enochian chess, a bare king left behind: the game is set (as stored) to
+/// kings on their thrones, red's knight on e5, blue's pawn on d6 and black's
+/// rook on e2. Carol (yellow, a bare king) retires on red's turn: alice may
+/// move yellow's king or her own army on red's turn and on yellow's (the
+/// turn line says so, in English and in Russian).
+#[tokio::test]
+async fn an_enochian_player_leaving_a_bare_king_lets_the_partner_move_on_both_turns() {
+    let (dir, config, service, console, id, _) = team_game("enochian-bare-king", "enochian").await;
+    let mut row = stored(&service, &id).await;
+    row.start_fen = Some("C6c/8/3z4/4N3/8/8/4r3/k6K w - - 0 1".to_owned());
+    assert!(service.store().save(&mut row).await.expect("store"));
+    let (service, mut console) = restart(&config, service, console).await;
+    let retired = format!(
+        "carol retires from game {id}: alice now moves yellow too. yellow is a bare king: on both \
+         turns alice moves that king or their own army."
+    );
+    answers(
+        &mut console,
+        &[
+            ("carol: /retire", &retired),
+            ("alice: /move Kb1", "not legal"),
+            // Red's turn: yellow's king moves.
+            ("alice: /move Kb8", "bob (black) to move"),
+            (
+                "bob: /move Kb1",
+                "alice may move yellow's bare king or their own army on this turn (carol retired).",
+            ),
+            // Yellow's turn: red's knight moves.
+            ("alice: /move Ng6", "dave (blue) to move"),
+            // In a Russian chat, in Russian.
+            ("alice: /lang chat ru", "now Russian"),
+            (
+                "dave: /move Kg7",
+                "В этот ход alice может пойти голым королём (жёлтые) или своей армией: carol — вне игры.",
+            ),
+        ],
+    )
+    .await;
+    let row = stored(&service, &id).await;
+    assert_eq!(row.move_list(), ["&r2", "a8b8", "a1b1", "e5g6", "h8g7"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A draw in a game of four on one board needs every player of the other
 /// team: one agreeing is not enough, a player asked who plays on declines,
 /// and the offerer's partner has nothing to answer.
@@ -535,6 +645,17 @@ async fn team_game(
     let out = console.line(&format!("dave: /accept {id}")).await;
     assert!(has(&out, "starts"), "{out:#?}");
     (dir, config, service, console, id, out)
+}
+
+/// The service and console stopped and started again on the same database.
+async fn restart(config: &Config, service: Service, console: Console) -> (Service, Console) {
+    drop(console);
+    drop(service);
+    let service = Service::open(config, Registry::builtin(), ManualTime::new(EPOCH))
+        .await
+        .expect("service opens again");
+    let console = Console::new(service.clone(), config.boards.dir.clone());
+    (service, console)
 }
 
 /// Says each line through the console; each answer must contain its text.

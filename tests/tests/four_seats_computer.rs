@@ -297,30 +297,10 @@ async fn the_computer_moves_the_army_whose_throne_it_took_and_no_other() {
         assert!(has(&out, "alice played Kg2"), "{out:#?}");
         let before = chat.position(&id).await;
         assert_eq!((before.seat_to_move(), before.controller(1)), (1, 3));
-        let black: Vec<String> = before
-            .legal_moves()
-            .into_iter()
-            .map(|m| before.uci(m))
-            .collect();
+        let black = legal_ucis(&before);
         let plies = chat.row(&id).await.move_list().len();
         if computer_seat == 3 {
-            let deadline = Instant::now() + Duration::from_secs(60);
-            let mut told = Vec::new();
-            while chat.row(&id).await.move_list().len() == plies {
-                told.extend(chat.advance(0).await);
-                assert!(
-                    Instant::now() < deadline,
-                    "the computer did not move black's army: {told:#?}"
-                );
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-            let row = chat.row(&id).await;
-            let played = row.move_list()[plies].to_owned();
-            assert!(
-                black.contains(&played),
-                "{played} is no move of black's: {black:?}"
-            );
-            assert_eq!(chat.position(&id).await.seat_to_move(), 2);
+            computer_moves_black(&mut chat, &id, plies, &black).await;
         } else {
             // The computer sits at black but does not move black's army:
             // not in a second, ten times what it thinks at level 1.
@@ -511,4 +491,60 @@ fn safe_move(game: &Game, them: usize) -> String {
         .find(|&mv| safe(mv))
         .unwrap_or(moves[0]);
     game.san(mv)
+}
+
+/// Enochian chess: bob (black) retires and his partner is the computer
+/// (blue), which then moves black's army on black's turn; it never retires.
+#[tokio::test]
+async fn the_computer_moves_the_army_of_a_partner_who_retired() {
+    let mut chat = Chat::new("enochian-retire-computer").await;
+    let out = chat
+        .say("alice: /play enochian @carol vs @bob computer level 1 5+0 white")
+        .await;
+    let id = team_game_id(&out);
+    for who in ["carol", "bob"] {
+        chat.say(&format!("{who}: /accept {id}")).await;
+    }
+    let out = chat.say("alice: /move g3").await;
+    assert!(has(&out, "bob (black) to move"), "{out:#?}");
+    let before = chat.position(&id).await;
+    let black = legal_ucis(&before);
+    let out = chat.say("bob: /retire").await;
+    assert!(has(&out, "Kodex L1 now moves black too"), "{out:#?}");
+    // Black's turn is the computer's: it moves black's army.
+    computer_moves_black(&mut chat, &id, 2, &black).await;
+    assert_eq!(chat.row(&id).await.move_list()[..2], ["g2g3", "&r1"]);
+    let position = chat.position(&id).await;
+    assert!(position.retired(1) && !position.retired(3));
+}
+
+/// The legal moves of `game`, in UCI.
+fn legal_ucis(game: &Game) -> Vec<String> {
+    game.legal_moves()
+        .into_iter()
+        .map(|m| game.uci(m))
+        .collect()
+}
+
+/// Waits for the computer to make the move after the first `plies` entries
+/// of game `id`'s record, which must be one of `black`'s moves; yellow is
+/// to move then.
+async fn computer_moves_black(chat: &mut Chat, id: &str, plies: usize, black: &[String]) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut told = Vec::new();
+    while chat.row(id).await.move_list().len() <= plies {
+        told.extend(chat.advance(0).await);
+        assert!(
+            Instant::now() < deadline,
+            "the computer did not move black's army: {told:#?}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let row = chat.row(id).await;
+    let played = row.move_list()[plies].to_owned();
+    assert!(
+        black.contains(&played),
+        "{played} is no move of black's: {black:?}"
+    );
+    assert_eq!(chat.position(id).await.seat_to_move(), 2);
 }

@@ -191,7 +191,7 @@ async fn a_challenge_is_accepted_by_button_and_played_by_replies_and_m() {
         .await;
     for expected in [
         "play", "move", "m", "resign", "draw", "takeback", "abort", "board", "games", "pgn",
-        "timeline", "rules", "variants", "learn", "help", "lang",
+        "timeline", "rules", "variants", "learn", "exchange", "retire", "help", "lang",
     ] {
         assert!(
             command_names(&english).iter().any(|name| name == expected),

@@ -46,6 +46,7 @@ pub(super) fn all() -> Vec<poise::Command<Data, Error>> {
         partner(),
         exchange(),
         noexchange(),
+        retire(),
     ]
 }
 
@@ -270,6 +271,9 @@ simple_commands! {
     noexchange(game) => DeclineExchange,
         "Enochian chess: declines the offer to exchange prisoners.",
         "без-обмена", "Енохианские шахматы: отклонить обмен пленными";
+    retire(game) => Retire,
+        "Enochian chess: leaves the game, handing your army to your partner.",
+        "выйти", "Енохианские шахматы: выйти из игры, передав армию партнёру";
 }
 
 /// Bughouse: sends your partner a private message.

@@ -29,6 +29,10 @@ pub(crate) enum Change {
     /// Seats `a` and `b` (turn order) exchange their prisoners (Enochian
     /// chess), already found possible; the turn does not pass.
     Exchange { a: usize, b: usize },
+    /// Seat `seat` (turn order) retires from the game (Enochian chess),
+    /// already found possible: its partner moves its army; the turn does
+    /// not pass.
+    Retire { seat: usize },
     /// Turns taken back with the opponent's consent (in time travel a jump
     /// and its move are one turn, a pending jump a turn begun).
     TakeBack { turns: usize },
@@ -131,6 +135,18 @@ impl Service {
                     finish(row, result_of(&outcome), outcome.reason.key());
                 }
                 Event::Exchanged { a, b }
+            }
+            Change::Retire { seat } => {
+                let token = game
+                    .retire(seat)
+                    .map_err(|_| super::Msg::new("error-internal"))?;
+                record(row, &token);
+                // Who is asked to agree changes: a standing draw offer lapses.
+                row.draw_offer = None;
+                if let Some(outcome) = game.outcome() {
+                    finish(row, result_of(&outcome), outcome.reason.key());
+                }
+                Event::Retired { seat }
             }
             Change::TakeBack { turns } => {
                 let kept = {

@@ -215,7 +215,13 @@ impl Service {
                 };
                 let level = UserRef::level_of(&seat.user_id).unwrap_or(DEFAULT_LEVEL);
                 let user = UserRef::computer(platform, level);
+                let exchange = matches!(action, Action::Exchange { .. });
                 self.computer_says(&row, user, action, private).await;
+                // An exchange does not pass its turn: it goes on, even if
+                // the offer was refused (which follows up on nothing).
+                if exchange {
+                    self.computer_follow(platform, id);
+                }
             }
             Step::Move(seat, level) => self.computer_moves(platform, row, seat, level).await,
             Step::SetUp(seat, level) => self.computer_sets_up(platform, row, seat, level).await,

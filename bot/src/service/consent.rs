@@ -53,12 +53,14 @@ fn bit(seat: usize) -> u32 {
 }
 
 /// The seats asked to agree to `offer`: the players of the other teams
-/// than the offerer's who have not agreed yet.
+/// than the offerer's who have not agreed yet (nor retired, in Enochian chess).
 fn asked(row: &GameRow, offer: Offer) -> impl Iterator<Item = &crate::store::SeatRow> {
     let team = row.team_of_seat(offer.offerer);
-    row.seats
-        .iter()
-        .filter(move |seat| seat.team != team && offer.agreed & bit(seat.seat) == 0)
+    row.seats.iter().filter(move |seat| {
+        seat.team != team
+            && offer.agreed & bit(seat.seat) == 0
+            && !super::retire::has_retired(row, seat.seat)
+    })
 }
 
 /// Whether seat `seat` is asked to answer the offer standing in `row`.
@@ -81,14 +83,15 @@ impl Service {
     pub(super) async fn team_draw(&self, mut row: GameRow, seat: usize, lang: Lang) -> Outcome {
         let msg = match offer(&row) {
             None => {
-                store(
-                    &mut row,
-                    Offer {
-                        offerer: seat,
-                        agreed: 0,
-                    },
-                );
-                Msg::new("draw-offered-team").arg("opponents", row.opponent_names(seat))
+                let offer = Offer {
+                    offerer: seat,
+                    agreed: 0,
+                };
+                // Those asked: a player who retired is not.
+                let asked: Vec<&str> = asked(&row, offer).map(|s| s.user_name.as_str()).collect();
+                let msg = Msg::new("draw-offered-team").arg("opponents", asked.join(" & "));
+                store(&mut row, offer);
+                msg
             }
             Some(standing) if is_asked(&row, seat) => {
                 let now = Offer {

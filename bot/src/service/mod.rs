@@ -11,6 +11,7 @@ mod challenge;
 mod computer;
 mod consent;
 mod exchange;
+mod retire;
 pub use computer::DEFAULT_LEVEL as DEFAULT_COMPUTER_LEVEL;
 mod info;
 mod learn;
@@ -666,6 +667,7 @@ impl Service {
             Action::Partner { text } => self.partner(&ctx, &text).await,
             Action::Exchange { game } => self.exchange(&ctx, game).await,
             Action::DeclineExchange { game } => self.decline_exchange(&ctx, game).await,
+            Action::Retire { game } => self.retire(&ctx, game).await,
             Action::Timeline { game } => self.timeline(&ctx, game).await,
             Action::Rules { variant } => self.rules(&ctx, &variant),
             Action::Variants => self.variants(&ctx),

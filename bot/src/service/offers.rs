@@ -24,6 +24,10 @@ impl Service {
         let seat = row
             .seat_of(&ctx.actor().id)
             .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
+        // Enochian chess: a player who retired has no more say in the game.
+        if super::retire::has_retired(&row, seat) {
+            return Err(super::retire::you_left(&row, seat).into());
+        }
         Ok((lock, row, seat))
     }
 

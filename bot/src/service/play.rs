@@ -86,6 +86,10 @@ impl Service {
             };
             return Err(Failure::Withdrawn(Msg::new(key).arg("id", row.id.clone())));
         }
+        // Enochian chess: a player who retired moves no more.
+        if game.retired(seat) {
+            return Err(quiet(super::retire::you_left(&row, seat)));
+        }
         // Enochian chess: the player who took a throne moves that army too.
         if game.controller(game.seat_to_move()) != seat {
             return Err(quiet(

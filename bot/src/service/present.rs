@@ -41,6 +41,8 @@ pub(crate) enum Event {
     TakenBack,
     /// Seats `a` and `b` (turn order) exchanged their prisoners (Enochian chess).
     Exchanged { a: usize, b: usize },
+    /// Seat `seat` (turn order) retired from the game (Enochian chess).
+    Retired { seat: usize },
     /// The game ended (the row holds result and reason).
     Ended,
 }
@@ -204,6 +206,7 @@ impl Service {
                 lines.push(self.text(lang, &Msg::new("takeback-done").arg("id", row.id.clone())))
             }
             Event::Exchanged { a, b } => lines.push(self.exchange_text(lang, row, game, *a, *b)),
+            Event::Retired { seat } => lines.push(self.retire_text(lang, row, game, *seat)),
             Event::Ended => {}
         }
         let mut events = lines.clone();
@@ -602,18 +605,31 @@ impl Service {
                     ),
                 ),
         );
+        // Enochian chess: who moves for whom, and why (a throne, a retirement),
+        // and on a shared turn the bare king of the retired partner.
+        let for_seat = |key: &'static str, army: usize| {
+            let color = self.seat_color_name(lang, game.variant(), army, army % 2);
+            let line = Msg::new(key)
+                .arg("player", player.clone())
+                .arg("color", color)
+                .arg("owner", row.player_name(army).to_owned());
+            format!(" {}", self.text(lang, &line))
+        };
         if mover != seat {
-            let color = self.seat_color_name(lang, game.variant(), seat, seat % 2);
-            text.push(' ');
-            text.push_str(
-                &self.text(
-                    lang,
-                    &Msg::new("throne-moves-for")
-                        .arg("player", player.clone())
-                        .arg("color", color)
-                        .arg("owner", row.player_name(seat).to_owned()),
-                ),
-            );
+            let key = if game.retired(seat) {
+                "retired-moves-for"
+            } else {
+                "throne-moves-for"
+            };
+            text.push_str(&for_seat(key, seat));
+        }
+        if game.shares_turns(seat) {
+            let retired = if game.retired(seat) {
+                seat
+            } else {
+                (seat + 2) % 4
+            };
+            text.push_str(&for_seat("retired-shares-turns", retired));
         }
         // Four-handed chess: a mated king, a turn without a move, a king to take.
         if let Some(forced) = game.forced_turn() {

@@ -151,10 +151,10 @@ fn is_clock(word: &str) -> bool {
 /// The commands of the menu Telegram clients show, in order, each with
 /// the catalogue key of its description (`menu-<command>` in
 /// `config/locales/*.ftl`).
-const MENU: [&str; 22] = [
+const MENU: [&str; 23] = [
     "play", "move", "m", "resign", "draw", "takeback", "abort", "board", "games", "pgn",
     "timeline", "rules", "variants", "learn", "rematch", "watch", "unwatch", "notation", "partner",
-    "exchange", "help", "lang",
+    "exchange", "retire", "help", "lang",
 ];
 
 /// The command menu for one language (`"en"`, `"ru"`): each command with

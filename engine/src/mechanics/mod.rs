@@ -29,8 +29,8 @@
 //! - `king_capture`: kings taken rather than mated, frozen armies of seats
 //!   without a king, a king in check that must move, stalemate passes
 //!   (Enochian chess).
-//! - `thrones`: throne capture, prisoner exchange, and the draws of a team
-//!   out of play (Enochian chess).
+//! - `thrones`: throne capture, prisoner exchange, retirement, and the draws
+//!   of a team out of play (Enochian chess).
 //! - `drops` also holds the drop restrictions of whale shogi: pieces going to
 //!   hand as another type, no dolphin drop-mate, at most two dolphins a file.
 
@@ -56,5 +56,8 @@ pub(crate) use seats::seat_on_turn;
 pub use seats::ForcedTurn;
 mod setup_check;
 mod thrones;
-pub use thrones::{exchange_seats, exchange_token, ExchangeError};
+pub(crate) use thrones::Operation;
+pub use thrones::{
+    exchange_seats, exchange_token, retire_token, retired_seat, ExchangeError, RetireError,
+};
 mod transform;

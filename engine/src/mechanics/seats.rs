@@ -98,6 +98,11 @@ impl<'a, B: Bits> Rules<'a, B> {
         list.retain(|m| commanded.has(m.from as usize));
         if self.def.king_capture {
             self.keep_king_capture_moves(pos, list);
+            if self.shared_turns(pos, us) {
+                // A partner retired leaving a bare king: the player on turn
+                // moves that king or the other army, each by its own king's rules.
+                self.partner_moves(pos, list);
+            }
             let stalemate_ends = self.royals(pos, us).any()
                 && !self.in_check(pos, us)
                 && self.partner_out_of_play(pos);

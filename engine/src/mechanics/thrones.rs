@@ -6,20 +6,26 @@
 //! Prisoners: two opposing seats that each took a king, their own kings
 //! still on the board, may exchange them: both kings come back to their
 //! thrones (or, the throne taken, to the nearest empty square), and their
-//! armies play again. Also the draws of a team out of play: a stalemated
-//! seat whose partner is out of play, and bare kings on both seats of a team.
+//! armies play again. Retirement: a player may leave the game, handing
+//! their army to their partner, who moves it on its turns from then on; a
+//! player who leaves only a bare king lets the partner move either army
+//! (that king or the partner's own) on both seats' turns, as long as that
+//! king stands. Also the draws of a team out of play: a stalemated seat
+//! whose partner is out of play (retired included), and bare kings on both
+//! seats of a team.
 //!
 //! What is remembered lives in [`ThroneMemory`]: seats are numbered there in
 //! turn order (side + 2 × the seat of the side), as [`crate::Game`] numbers
 //! them.
 
 use crate::bitboard::Bits;
-use crate::game::{with_state, Game, Inner};
+use crate::game::{with_state, Game, Inner, State};
 use crate::mechanics::seat_on_turn;
 use crate::moves::{Move, MoveList};
 use crate::outcome::{Outcome, Reason};
 use crate::rules::{pieces_of_types, Position, Rules, ThroneMemory};
 use crate::tables::SIDES;
+use crate::variant::VariantDef;
 
 /// Why two seats may not exchange their prisoners.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -34,6 +40,103 @@ pub enum ExchangeError {
     OwnKingTaken(usize),
     /// This seat (in turn order) holds no enemy king.
     NoPrisoner(usize),
+}
+
+/// Why a seat may not retire from the game.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum RetireError {
+    /// The variant has no thrones and teams of two: only Enochian chess
+    /// lets a player retire.
+    NoThrones,
+    /// The game is over.
+    GameOver,
+    /// No such seat.
+    NoSeat,
+    /// This seat has already retired.
+    AlreadyRetired,
+    /// Its partner has retired: the last player of a team stays.
+    PartnerRetired,
+    /// Its own king was taken: a frozen army is no army to hand over.
+    OwnKingTaken,
+    /// Its partner's king was taken: the partner is out of play.
+    PartnerKingTaken,
+    /// It controls its partner's army (its king took the partner's throne):
+    /// a player of two armies may not retire.
+    ControlsPartner,
+}
+
+/// What is done between moves by the players rather than by a move, and
+/// kept in the record among the moves: a prisoner exchange, a retirement.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Operation {
+    /// Seats `a` and `b` (turn order, `a < b`) exchanged their prisoners.
+    Exchange(usize, usize),
+    /// The seat (turn order) retired from the game.
+    Retire(usize),
+}
+
+/// Why an [`Operation`] was refused.
+enum Refusal {
+    Exchange(ExchangeError),
+    Retire(RetireError),
+}
+
+impl Operation {
+    /// The operation a stored record's action is, if it is one.
+    pub(crate) fn parse(action: &str) -> Option<Operation> {
+        exchange_seats(action)
+            .map(|(a, b)| Operation::Exchange(a.min(b), a.max(b)))
+            .or_else(|| retired_seat(action).map(Operation::Retire))
+    }
+
+    /// How the record stores it ([`exchange_token`], [`retire_token`]).
+    pub(crate) fn token(self) -> String {
+        match self {
+            Operation::Exchange(a, b) => exchange_token(a, b),
+            Operation::Retire(seat) => retire_token(seat),
+        }
+    }
+
+    /// The PGN comment telling it (seats numbered from 1).
+    pub(crate) fn comment(self) -> String {
+        match self {
+            Operation::Exchange(a, b) => {
+                format!("{{prisoners exchanged by seats {} and {}}} ", a + 1, b + 1)
+            }
+            Operation::Retire(seat) => format!("{{seat {} retired}} ", seat + 1),
+        }
+    }
+
+    /// Does it to `pos`.
+    fn apply<B: Bits>(self, rules: &Rules<'_, B>, pos: &mut Position<B>) -> Result<(), Refusal> {
+        match self {
+            Operation::Exchange(a, b) => rules.exchange(pos, a, b).map_err(Refusal::Exchange),
+            Operation::Retire(seat) => rules.retire(pos, seat).map_err(Refusal::Retire),
+        }
+    }
+}
+
+/// Does `op` to the current position of `s`: its hash, the identities of
+/// pieces back on the board and the legal moves follow.
+fn operate<B: Bits>(def: &VariantDef, s: &mut State<B>, op: Operation) -> Result<(), Refusal> {
+    let rules = Rules { def, t: &s.tables };
+    let last = s.positions.len() - 1;
+    let before = s.positions[last];
+    let mut pos = before;
+    op.apply(&rules, &mut pos)?;
+    s.positions[last] = pos;
+    s.hashes[last] = rules.hash(&pos);
+    // Kings back on the board are new pieces for the pictures.
+    for square in (pos.occupied() & !before.occupied()).squares() {
+        if let Some(id) = s.ids[last].get_mut(square) {
+            *id = s.next_id;
+            s.next_id += 1;
+        }
+    }
+    let mut legal = std::mem::take(&mut s.legal);
+    rules.legal_moves(&pos, &mut legal);
+    s.legal = legal;
+    Ok(())
 }
 
 /// The seat of `global` (turn order) in its side: (side, seat of the side).
@@ -58,8 +161,9 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
     }
 
-    /// Before `mv` of the side to move: the seat on turn and, if `mv` takes
-    /// a king, the seat of the other side whose king it takes. `None`
+    /// Before `mv` of the side to move: the seat whose piece moves (the seat
+    /// on turn but where a partner's bare king shares the turns) and, if `mv`
+    /// takes a king, the seat of the other side whose king it takes. `None`
     /// without thrones.
     pub(crate) fn throne_note(
         &self,
@@ -72,13 +176,18 @@ impl<'a, B: Bits> Rules<'a, B> {
         let us = pos.side as usize;
         let them = 1 - us;
         let captive = (0..2).find(|&seat| self.seat_king(pos, them, seat).has(mv.to as usize));
-        Some((seat_on_turn(pos, us), captive))
+        let owner =
+            self.t.seats.as_ref().and_then(|seats| {
+                (0..2).find(|&seat| seats.own_types[seat] & (1 << mv.piece) != 0)
+            });
+        Some((owner.unwrap_or_else(|| seat_on_turn(pos, us)), captive))
     }
 
     /// After the move `mv` of seat `mover` of side `us` (see
     /// [`Rules::throne_note`]): the king it took is remembered as this
     /// seat's prisoner, a king arriving on its partner's throne takes
-    /// control of the partner's army, and control ends with the usurper's king.
+    /// control of the partner's army (but for a retired seat's king, whose
+    /// partner moves both already), and control ends with the usurper's king.
     pub(crate) fn after_throne_move(
         &self,
         pos: &mut Position<B>,
@@ -91,6 +200,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         let arrived = mv.to as usize;
         if pos.thrones.control[us] == 0
+            && pos.thrones.retired(us) != Some(mover)
             && self.throne(us, 1 - mover) == Some(arrived)
             && self.seat_king(pos, us, mover).has(arrived)
         {
@@ -112,9 +222,9 @@ impl<'a, B: Bits> Rules<'a, B> {
     }
 
     /// Whether the partner of the seat on turn is out of play, so that a
-    /// stalemate of the seat on turn draws the game: its king was taken (and
-    /// no one moves its army), or it cannot move either (not in check), or
-    /// the king on turn stands on the partner's throne.
+    /// stalemate of the seat on turn draws the game: it retired, or its king
+    /// was taken (and no one moves its army), or it cannot move either (not
+    /// in check), or the king on turn stands on the partner's throne.
     pub(crate) fn partner_out_of_play(&self, pos: &Position<B>) -> bool {
         if self.t.seats.is_none() {
             return false;
@@ -122,6 +232,9 @@ impl<'a, B: Bits> Rules<'a, B> {
         let us = pos.side as usize;
         let seat = seat_on_turn(pos, us);
         let partner = 1 - seat;
+        if pos.thrones.retired(us) == Some(partner) {
+            return true;
+        }
         if self
             .throne(us, partner)
             .is_some_and(|throne| self.seat_king(pos, us, seat).has(throne))
@@ -131,22 +244,94 @@ impl<'a, B: Bits> Rules<'a, B> {
         if self.seat_king(pos, us, partner).is_empty() {
             return pos.thrones.controlled(us) != Some(partner);
         }
-        // The partner as if on turn: the other parity of the move number.
+        let theirs = Self::partner_on_turn(pos);
+        if self.live_check(&theirs, us) {
+            return false;
+        }
+        let mut list = MoveList::new();
+        self.partner_moves(pos, &mut list);
+        list.is_empty()
+    }
+
+    /// `pos` with the partner of the seat on turn on turn instead: the other
+    /// parity of the move number.
+    fn partner_on_turn(pos: &Position<B>) -> Position<B> {
         let mut theirs = *pos;
         theirs.fullmove = if pos.fullmove > 1 {
             pos.fullmove - 1
         } else {
             pos.fullmove + 1
         };
-        if self.live_check(&theirs, us) {
-            return false;
-        }
-        let mut list = MoveList::new();
-        self.pseudo_moves(&theirs, &mut list);
+        theirs
+    }
+
+    /// Adds to `list` the moves the partner of the seat on turn would have,
+    /// were it on turn (by its own king's rules).
+    pub(crate) fn partner_moves(&self, pos: &Position<B>, list: &mut MoveList) {
+        let theirs = Self::partner_on_turn(pos);
+        let mut more = MoveList::new();
+        self.pseudo_moves(&theirs, &mut more);
         let commanded = self.commanded(&theirs);
-        list.retain(|m| commanded.has(m.from as usize));
-        self.keep_king_capture_moves(&theirs, &mut list);
-        list.is_empty()
+        more.retain(|m| commanded.has(m.from as usize));
+        self.keep_king_capture_moves(&theirs, &mut more);
+        for &mv in more.iter() {
+            list.push(mv);
+        }
+    }
+
+    /// Whether `side`'s two seats share their turns: one retired leaving a
+    /// bare king, which still stands, so that on either seat's turn its
+    /// partner moves that king or its own army.
+    #[inline]
+    pub(crate) fn shared_turns(&self, pos: &Position<B>, side: usize) -> bool {
+        pos.thrones.shares_turns(side)
+            && pos
+                .thrones
+                .retired(side)
+                .is_some_and(|seat| self.seat_king(pos, side, seat).any())
+    }
+
+    /// Whether seat `seat` (turn order) may retire from the game: a seat of
+    /// a game with thrones (four players in two teams) that has not retired,
+    /// whose partner has not either, with its own king and its partner's on
+    /// the board, and that does not control its partner's army.
+    pub fn may_retire(&self, pos: &Position<B>, seat: usize) -> Result<(), RetireError> {
+        if self.def.thrones.is_empty() || self.t.seats.is_none() {
+            return Err(RetireError::NoThrones);
+        }
+        if seat >= 4 {
+            return Err(RetireError::NoSeat);
+        }
+        let (side, own) = split(seat);
+        match pos.thrones.retired(side) {
+            Some(retired) if retired == own => return Err(RetireError::AlreadyRetired),
+            Some(_) => return Err(RetireError::PartnerRetired),
+            None => {}
+        }
+        if pos.thrones.controlled(side) == Some(1 - own) {
+            return Err(RetireError::ControlsPartner);
+        }
+        if self.seat_king(pos, side, own).is_empty() {
+            return Err(RetireError::OwnKingTaken);
+        }
+        if self.seat_king(pos, side, 1 - own).is_empty() {
+            return Err(RetireError::PartnerKingTaken);
+        }
+        Ok(())
+    }
+
+    /// Seat `seat` (turn order) retires (see [`Rules::may_retire`]): its
+    /// partner moves its army from now on, on its own turns — or, where the
+    /// army is a bare king, on both seats' turns either that king or its own
+    /// army. The turn does not pass.
+    pub fn retire(&self, pos: &mut Position<B>, seat: usize) -> Result<(), RetireError> {
+        self.may_retire(pos, seat)?;
+        let seats = self.t.seats.as_ref().ok_or(RetireError::NoThrones)?;
+        let (side, own) = split(seat);
+        let army = pieces_of_types(pos, seats.own_types[own]) & pos.by_side[side];
+        let bare = army == self.seat_king(pos, side, own);
+        pos.thrones.retired[side] = own as u8 + if bare { 3 } else { 1 };
+        Ok(())
     }
 
     /// Bare kings (Enochian chess): a side whose two seats are left with
@@ -255,11 +440,18 @@ impl ThroneMemory {
                 out.push_str(&format!("X{seat}{captor}"));
             }
         }
+        for side in 0..SIDES {
+            if let Some(seat) = self.retired(side) {
+                let letter = if self.shares_turns(side) { 'U' } else { 'R' };
+                out.push_str(&format!("{letter}{}", side + SIDES * seat));
+            }
+        }
         out
     }
 
-    /// Reads one remembered fact from the castling field: `T<seat>` or
-    /// `X<seat><captor>` (the letter already read). `None`: not one.
+    /// Reads one remembered fact from the castling field: `T<seat>`,
+    /// `X<seat><captor>`, `R<seat>` or `U<seat>` (the letter already read).
+    /// `None`: not one.
     pub(crate) fn read_letter(
         &mut self,
         letter: char,
@@ -282,6 +474,11 @@ impl ThroneMemory {
                     return None;
                 }
                 self.taken_by[seat] = (captor / SIDES) as u8 + 1;
+            }
+            'R' | 'U' => {
+                let seat = digit()? as usize;
+                let bare = if letter == 'U' { 3 } else { 1 };
+                self.retired[seat % SIDES] = (seat / SIDES) as u8 + bare;
             }
             _ => return None,
         }
@@ -317,15 +514,97 @@ pub fn exchange_seats(action: &str) -> Option<(usize, usize)> {
     digits.next().is_none().then_some((a, b))
 }
 
+/// The mark of a retirement in a stored record, after [`EXCHANGE_MARK`]:
+/// `&r` and the seat (turn order) that retired (`&r1`).
+pub const RETIRE_MARK: char = 'r';
+
+/// The stored form of the retirement of seat `seat` (turn order).
+///
+/// ```
+/// assert_eq!(kodex_engine::mechanics::retire_token(1), "&r1");
+/// assert_eq!(kodex_engine::mechanics::retired_seat("&r1"), Some(1));
+/// assert_eq!(kodex_engine::mechanics::retired_seat("&01"), None);
+/// assert_eq!(kodex_engine::mechanics::exchange_seats("&r1"), None);
+/// ```
+pub fn retire_token(seat: usize) -> String {
+    format!("{EXCHANGE_MARK}{RETIRE_MARK}{seat}")
+}
+
+/// The seat of a stored retirement (`&r1` → 1), if `action` is one.
+pub fn retired_seat(action: &str) -> Option<usize> {
+    let rest = action
+        .strip_prefix(EXCHANGE_MARK)?
+        .strip_prefix(RETIRE_MARK)?;
+    let mut digits = rest.chars();
+    let seat = digits.next()?.to_digit(10)? as usize;
+    digits.next().is_none().then_some(seat)
+}
+
 impl Game {
     /// The seat (turn order) whose player chooses the moves of seat `seat`:
-    /// the partner whose king took its throne, else the seat itself.
+    /// the partner whose king took its throne, or to whom it retired, else
+    /// the seat itself.
     pub fn controller(&self, seat: usize) -> usize {
         let (side, own) = split(seat);
-        with_state!(self, s, _r => match s.current().thrones.controlled(side) {
-            Some(controlled) if controlled == own => side + SIDES * (1 - own),
-            _ => seat,
+        with_state!(self, s, _r => {
+            let thrones = s.current().thrones;
+            if thrones.controlled(side) == Some(own) || thrones.retired(side) == Some(own) {
+                side + SIDES * (1 - own)
+            } else {
+                seat
+            }
         })
+    }
+
+    /// Whether seat `seat` (turn order) retired from the game (see
+    /// [`Game::retire`]).
+    pub fn retired(&self, seat: usize) -> bool {
+        let (side, own) = split(seat);
+        with_state!(self, s, _r => s.current().thrones.retired(side) == Some(own))
+    }
+
+    /// Whether on the turns of seat `seat` (turn order) its controller may
+    /// move either army of its team: a partner retired leaving a bare king,
+    /// which still stands (see [`Game::retire`]).
+    pub fn shares_turns(&self, seat: usize) -> bool {
+        with_state!(self, s, r => r.shared_turns(s.current(), seat % SIDES))
+    }
+
+    /// Whether seat `seat` (turn order) may retire now (see [`Rules::may_retire`]).
+    pub fn may_retire(&self, seat: usize) -> Result<(), RetireError> {
+        if self.outcome().is_some() {
+            return Err(RetireError::GameOver);
+        }
+        with_state!(self, s, r => r.may_retire(s.current(), seat))
+    }
+
+    /// Seat `seat` (turn order) retires from the game, handing its army to
+    /// its partner (see [`Rules::retire`]); the turn does not pass. Returns
+    /// what the stored record gains ([`retire_token`]).
+    pub fn retire(&mut self, seat: usize) -> Result<String, RetireError> {
+        self.may_retire(seat)?;
+        match self.operate(Operation::Retire(seat)) {
+            Err(Refusal::Retire(error)) => Err(error),
+            Err(Refusal::Exchange(_)) => Err(RetireError::NoThrones),
+            Ok(token) => Ok(token),
+        }
+    }
+
+    /// Does `op` to the current position and records it.
+    fn operate(&mut self, op: Operation) -> Result<String, Refusal> {
+        let def = &self.variant.0;
+        match &mut self.inner {
+            Inner::B64(s) => operate(def, s, op)?,
+            Inner::B128(s) => operate(def, s, op)?,
+            Inner::B256(s) => operate(def, s, op)?,
+        }
+        self.operations.push((self.ply(), op));
+        Ok(op.token())
+    }
+
+    /// Replays one operation of a stored record; `false` if it is not allowed here.
+    pub(crate) fn replay_operation(&mut self, op: Operation) -> bool {
+        self.operate(op).is_ok()
     }
 
     /// Whether the last move took a throne: the seat (turn order) whose
@@ -375,60 +654,36 @@ impl Game {
     /// pass. Returns what the stored record gains ([`exchange_token`]).
     pub fn exchange(&mut self, a: usize, b: usize) -> Result<String, ExchangeError> {
         self.may_exchange(a, b)?;
-        let def = &self.variant.0;
-        macro_rules! swap {
-            ($s:expr) => {{
-                let s = $s;
-                let rules = Rules { def, t: &s.tables };
-                let last = s.positions.len() - 1;
-                let before = s.positions[last];
-                let mut pos = before;
-                rules.exchange(&mut pos, a, b)?;
-                s.positions[last] = pos;
-                s.hashes[last] = rules.hash(&pos);
-                // The kings back on the board are new pieces for the pictures.
-                for square in (pos.occupied() & !before.occupied()).squares() {
-                    if let Some(id) = s.ids[last].get_mut(square) {
-                        *id = s.next_id;
-                        s.next_id += 1;
-                    }
-                }
-                let mut legal = std::mem::take(&mut s.legal);
-                rules.legal_moves(&pos, &mut legal);
-                s.legal = legal;
-            }};
+        match self.operate(Operation::Exchange(a.min(b), a.max(b))) {
+            Err(Refusal::Exchange(error)) => Err(error),
+            Err(Refusal::Retire(_)) => Err(ExchangeError::NoThrones),
+            Ok(token) => Ok(token),
         }
-        match &mut self.inner {
-            Inner::B64(s) => swap!(s),
-            Inner::B128(s) => swap!(s),
-            Inner::B256(s) => swap!(s),
-        }
-        self.exchanges.push((self.ply(), a.min(b), a.max(b)));
-        Ok(exchange_token(a, b))
     }
 
-    /// How many prisoner exchanges followed the last move (0 without one).
-    pub(crate) fn exchanges_after_last_move(&self) -> usize {
+    /// How many operations (prisoner exchanges, retirements) followed the
+    /// last move (0 without one).
+    pub(crate) fn operations_after_last_move(&self) -> usize {
         let ply = self.ply();
-        self.exchanges
+        self.operations
             .iter()
             .filter(|e| e.0 == ply && ply > 0)
             .count()
     }
 
     /// The record of a game without time travel: its moves in UCI, with
-    /// the exchanges of prisoners where they were made.
-    pub(crate) fn record_with_exchanges(&self) -> Vec<String> {
-        let exchanged_at = |ply: usize| {
-            self.exchanges
+    /// the exchanges of prisoners and retirements where they were made.
+    pub(crate) fn record_with_operations(&self) -> Vec<String> {
+        let done_at = |ply: usize| {
+            self.operations
                 .iter()
                 .filter(move |e| e.0 == ply)
-                .map(|&(_, a, b)| exchange_token(a, b))
+                .map(|&(_, op)| op.token())
         };
-        let mut record: Vec<String> = exchanged_at(0).collect();
+        let mut record: Vec<String> = done_at(0).collect();
         for (i, played) in self.history().iter().enumerate() {
             record.push(played.uci.clone());
-            record.extend(exchanged_at(i + 1));
+            record.extend(done_at(i + 1));
         }
         record
     }

@@ -63,7 +63,10 @@ pub struct Position<B: Bits> {
 /// `thrones` key): which seat of a side took control of its partner's army
 /// by stepping onto its throne, and which enemy seat took each king. Part of
 /// the FEN (the castling field: `T2` seat 2 controls its partner's army,
-/// `X30` seat 3's king was taken by seat 0; seats numbered in turn order).
+/// `X30` seat 3's king was taken by seat 0, `R1` seat 1 retired and its
+/// partner moves its army on its turns, `U1` seat 1 retired with a bare
+/// king and its partner moves either army on both turns; seats numbered in
+/// turn order).
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default, Hash)]
 pub struct ThroneMemory {
     /// Per side: 0, or 1 + the seat (of the side: 0 first, 1 second) that
@@ -72,6 +75,11 @@ pub struct ThroneMemory {
     /// Per seat in turn order (side + 2 × seat of the side): 0, or 1 + the
     /// seat of the other side whose army took this seat's king.
     pub taken_by: [u8; 4],
+    /// Per side: 0, or which seat of the side retired from the game (see
+    /// `mechanics::thrones`): 1 + the seat whose army its partner moves on
+    /// its own turns, or 3 + the seat that left a bare king, which its
+    /// partner moves (or the partner's own army) on both seats' turns.
+    pub retired: [u8; SIDES],
 }
 
 impl ThroneMemory {
@@ -93,7 +101,26 @@ impl ThroneMemory {
         let taken = (0..4)
             .filter(|&seat| self.taken_by[seat] != 0)
             .map(|seat| 4 + seat * 2 + (self.taken_by[seat] as usize - 1) % 2);
-        control.chain(taken)
+        let retired = (0..SIDES)
+            .filter(|&side| self.retired[side] != 0)
+            .map(|side| 12 + side * 4 + (self.retired[side] as usize - 1) % 4);
+        control.chain(taken).chain(retired)
+    }
+
+    /// The seat of `side` that retired from the game, if one did.
+    #[inline]
+    pub fn retired(&self, side: usize) -> Option<usize> {
+        match self.retired[side] {
+            0 => None,
+            mark => Some((mark as usize - 1) % 2),
+        }
+    }
+
+    /// Whether the seat of `side` that retired left a bare king, so that its
+    /// partner moves either army on both seats' turns.
+    #[inline]
+    pub fn shares_turns(&self, side: usize) -> bool {
+        self.retired[side] > 2
     }
 }
 

@@ -402,7 +402,7 @@ impl Game {
     pub fn record(&self) -> Vec<String> {
         match &self.travel {
             Some(travel) => travel.record.clone(),
-            None => self.record_with_exchanges(),
+            None => self.record_with_operations(),
         }
     }
 
@@ -596,8 +596,9 @@ impl Game {
     /// ```
     pub fn undo_turn(&mut self) -> usize {
         let Some(travel) = &self.travel else {
-            // Prisoners exchanged after the last move go back with it.
-            let exchanged = self.exchanges_after_last_move();
+            // Prisoners exchanged and retirements after the last move go
+            // back with it.
+            let exchanged = self.operations_after_last_move();
             return if self.undo() { 1 + exchanged } else { 0 };
         };
         let mut record = travel.record.clone();
