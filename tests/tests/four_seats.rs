@@ -9,7 +9,10 @@
 
 mod console_support;
 
-use console_support::{enochian_throne_walk, has, play_moves, team_game_id, temp_dir, to, EPOCH};
+use console_support::{
+    enochian_prisoners_walk, enochian_throne_walk, has, play_moves, team_game_id, temp_dir, to,
+    EPOCH,
+};
 use kodex_bot::config::Config;
 use kodex_bot::console::Console;
 use kodex_bot::store::{GameResult, Status};
@@ -383,25 +386,7 @@ async fn an_enochian_king_takes_a_throne_and_prisoners_are_exchanged() {
     assert!(has(&out, "dave moves black for bob"), "{out:#?}");
     let out = console.line("bob: /move Ra6").await;
     assert!(has(&out, "not your turn"), "{out:#?}");
-    play_moves(
-        &mut console,
-        &[
-            // Black's frozen rook moves again, under dave.
-            ("dave", "Ra6"),
-            ("carol", "Nb6"),
-            ("dave", "Nf5"),
-            ("alice", "Qe1"),
-            ("dave", "Ra5"),
-            ("carol", "Nc8"),
-            ("dave", "Nh4+"),
-            // Red's king in check must move: into another check.
-            ("alice", "Kf3"),
-            ("dave", "Ra6"),
-            ("carol", "Nb6"),
-            ("dave", "Nxf3"),
-        ],
-    )
-    .await;
+    play_moves(&mut console, &enochian_prisoners_walk()).await;
     // Bob's king is gone: bob cannot exchange. Carol offers, alice (carol's
     // partner) cannot decline for the other team, dave accepts.
     let out = console.line("bob: /exchange").await;

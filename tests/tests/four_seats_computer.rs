@@ -7,7 +7,9 @@
 
 mod console_support;
 
-use console_support::{enochian_throne_walk, has, play_moves, team_game_id, temp_dir, Chat};
+use console_support::{
+    enochian_prisoners_walk, enochian_throne_walk, has, play_moves, team_game_id, temp_dir, Chat,
+};
 use kodex_bot::store::{GameResult, Status};
 use kodex_engine::search::{Limits, Searcher};
 use kodex_engine::{ForcedTurn, Game, Registry};
@@ -282,14 +284,8 @@ fn is_pass(uci: &str) -> bool {
 #[tokio::test]
 async fn the_computer_moves_the_army_whose_throne_it_took_and_no_other() {
     for computer_seat in [3, 1] {
-        let mut chat = Chat::new(&format!("enochian-throne-computer-{computer_seat}")).await;
-        let out = chat
-            .say("alice: /play enochian @carol vs @bob @dave 5+0 white")
-            .await;
-        let id = team_game_id(&out);
-        for who in ["bob", "carol", "dave"] {
-            chat.say(&format!("{who}: /accept {id}")).await;
-        }
+        let (mut chat, id) =
+            enochian_of_four(&format!("enochian-throne-computer-{computer_seat}")).await;
         play_moves(&mut chat.console, &enochian_throne_walk()).await;
         let mut chat = computer_takes_seat(chat, &id, computer_seat).await;
         // Red moves; black's turn is blue's player's.
@@ -313,6 +309,20 @@ async fn the_computer_moves_the_army_whose_throne_it_took_and_no_other() {
             assert!(has(&out, "dave played Ra6"), "{out:#?}");
         }
     }
+}
+
+/// An Enochian game of alice and carol against bob and dave, accepted by
+/// all, in a new chat named `name`; with its id.
+async fn enochian_of_four(name: &str) -> (Chat, String) {
+    let mut chat = Chat::new(name).await;
+    let out = chat
+        .say("alice: /play enochian @carol vs @bob @dave 5+0 white")
+        .await;
+    let id = team_game_id(&out);
+    for who in ["bob", "carol", "dave"] {
+        chat.say(&format!("{who}: /accept {id}")).await;
+    }
+    (chat, id)
 }
 
 /// The computer (level 1) takes over seat `seat` of game `id`, as if it had
@@ -353,33 +363,10 @@ async fn the_computer_offers_an_exchange_of_prisoners_that_revives_its_partner()
 /// The scenario of the test above: `false` if the game ended before it was
 /// played through.
 async fn offered_declined_and_accepted(attempt: usize) -> bool {
-    let mut chat = Chat::new(&format!("enochian-exchange-computer-{attempt}")).await;
-    let out = chat
-        .say("alice: /play enochian @carol vs @bob @dave 5+0 white")
-        .await;
-    let id = team_game_id(&out);
-    for who in ["bob", "carol", "dave"] {
-        chat.say(&format!("{who}: /accept {id}")).await;
-    }
+    let (mut chat, id) = enochian_of_four(&format!("enochian-exchange-computer-{attempt}")).await;
     play_moves(&mut chat.console, &enochian_throne_walk()).await;
-    play_moves(
-        &mut chat.console,
-        &[
-            ("alice", "Kg2"),
-            ("dave", "Ra6"),
-            ("carol", "Nb6"),
-            ("dave", "Nf5"),
-            ("alice", "Qe1"),
-            ("dave", "Ra5"),
-            ("carol", "Nc8"),
-            ("dave", "Nh4+"),
-            ("alice", "Kf3"),
-            ("dave", "Ra6"),
-            ("carol", "Nb6"),
-            ("dave", "Nxf3"),
-        ],
-    )
-    .await;
+    play_moves(&mut chat.console, &[("alice", "Kg2")]).await;
+    play_moves(&mut chat.console, &enochian_prisoners_walk()).await;
     let position = chat.position(&id).await;
     assert_eq!(
         (position.prisoner_of(2), position.prisoner_of(3)),

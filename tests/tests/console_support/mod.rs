@@ -552,6 +552,27 @@ pub fn enochian_throne_walk() -> Vec<(&'static str, &'static str)> {
     moves
 }
 
+/// Enochian chess, after [`enochian_throne_walk`] and red's `Kg2`: dave
+/// moves black's army (its throne his king took) and blue's, and blue's
+/// knight takes red's king; yellow holds black's king, blue red's.
+pub fn enochian_prisoners_walk() -> Vec<(&'static str, &'static str)> {
+    vec![
+        // Black's frozen rook moves again, under dave.
+        ("dave", "Ra6"),
+        ("carol", "Nb6"),
+        ("dave", "Nf5"),
+        ("alice", "Qe1"),
+        ("dave", "Ra5"),
+        ("carol", "Nc8"),
+        ("dave", "Nh4+"),
+        // Red's king in check must move: into another check.
+        ("alice", "Kf3"),
+        ("dave", "Ra6"),
+        ("carol", "Nb6"),
+        ("dave", "Nxf3"),
+    ]
+}
+
 /// Plays `moves` (player, move) at the console; each must be played.
 pub async fn play_moves(console: &mut Console, moves: &[(&str, &str)]) {
     for (who, mv) in moves {
