@@ -979,6 +979,17 @@ impl Store {
         Ok(found.map(|(text, side)| (text, side.max(0) as usize)))
     }
 
+    /// Every active game of `variant` on every platform, oldest first (for
+    /// what a restart looks at in games of four).
+    pub async fn active_games_of_variant(&self, variant: &str) -> Result<Vec<GameRow>, StoreError> {
+        self.games(
+            "g.status = 'active' AND g.variant = ?",
+            "g.created_at, g.id",
+            &[Some(variant)],
+        )
+        .await
+    }
+
     /// Challenges and active games involving `user` on `platform`, oldest first.
     pub async fn open_games_of(
         &self,

@@ -594,6 +594,48 @@ async fn a_team_draw_needs_every_player_of_the_other_team() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A game of four stored before passes were played at once, with the mated
+/// bob on turn and his only move the pass: after a restart the service
+/// passes for him, tells the chat, and carol takes the king.
+#[tokio::test]
+async fn a_seat_left_waiting_to_pass_passes_after_a_restart() {
+    let (_dir, config, service, mut console, id, _) =
+        team_game("four-handed-waiting", "fourplayer").await;
+    for (who, mv) in
+        OPENING
+            .iter()
+            .copied()
+            .chain([("carol", "Qad5"), ("dave", "m6"), ("alice", "Ql11")])
+    {
+        let out = console.line(&format!("{who}: /move {mv}")).await;
+        assert!(has(&out, &format!("{who} played")), "{who} {mv}: {out:#?}");
+    }
+    // As an older version stored it: bob's pass not yet played.
+    let mut row = stored(&service, &id).await;
+    assert!(row.moves.ends_with(" h14h14"), "{}", row.moves);
+    row.moves.truncate(row.moves.len() - " h14h14".len());
+    assert!(service.store().save(&mut row).await.expect("store"));
+    let (service, console) = restart(&config, service, console).await;
+    let mut outbox = service.outbox(kodex_bot::api::Platform::Console);
+    service.resume_passes().await;
+    let mut out = Vec::new();
+    while let Ok(delivery) = outbox.try_recv() {
+        out.extend(console.show(&delivery));
+    }
+    assert!(
+        has(&out, "bob (black) is checkmated and passes"),
+        "{out:#?}"
+    );
+    assert!(has(&out, "carol (white) to move"), "{out:#?}");
+    assert!(stored(&service, &id).await.moves.ends_with(" h14h14"));
+    // Once only: the next restart finds nothing to pass.
+    service.resume_passes().await;
+    assert!(outbox.try_recv().is_err());
+    let mut console = console;
+    let out = console.line("carol: /move Qxh14").await;
+    assert!(has(&out, "carol played Qxh14"), "{out:#?}");
+}
+
 /// A console service on a fresh database and a game of `variant` for four
 /// that has started: alice (white-1) and carol (white-2) against bob
 /// (black-1) and dave (black-2). Returns the start's output last.

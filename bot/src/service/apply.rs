@@ -33,6 +33,10 @@ pub(crate) enum Change {
     /// already found possible: its partner moves its army; the turn does
     /// not pass.
     Retire { seat: usize },
+    /// The seats on turn whose only move is the pass pass now (a game of
+    /// four stored before passes were played at once, found after a
+    /// restart); nothing changes when the seat on turn has a move.
+    Passes,
     /// Turns taken back with the opponent's consent (in time travel a jump
     /// and its move are one turn, a pending jump a turn begun).
     TakeBack { turns: usize },
@@ -148,6 +152,10 @@ impl Service {
                 }
                 Event::Retired { seat }
             }
+            Change::Passes => match self.auto_passes(row, game, clock, now) {
+                Some(passes) => Event::Passed { passes },
+                None => return Ok(Vec::new()),
+            },
             Change::TakeBack { turns } => {
                 let kept = {
                     let mut moves = row.move_list();

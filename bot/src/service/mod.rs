@@ -301,9 +301,13 @@ impl Service {
         let weak = Arc::downgrade(&self.inner);
         let wake = self.inner.wake.clone();
         let time = self.inner.time.clone();
-        // Games against the computer go on where they were.
+        // Games against the computer go on where they were, and seats of
+        // games of four left waiting with nothing but the pass pass.
         let service = self.clone();
-        tokio::spawn(async move { service.resume_computers().await });
+        tokio::spawn(async move {
+            service.resume_passes().await;
+            service.resume_computers().await
+        });
         tokio::spawn(async move {
             loop {
                 let next = {
@@ -367,6 +371,50 @@ impl Service {
             }
         }
         (ended, failed)
+    }
+
+    /// After a restart: in the active games of four, a seat on turn whose
+    /// only move is the pass (a game stored before passes were played at
+    /// once) passes now, announced as after a move.
+    pub async fn resume_passes(&self) {
+        let variants: Vec<String> = self
+            .inner
+            .registry
+            .all()
+            .iter()
+            .filter(|v| v.definition().seats > 2)
+            .map(|v| v.id().to_owned())
+            .collect();
+        for variant in variants {
+            let rows = match self.inner.store.active_games_of_variant(&variant).await {
+                Ok(rows) => rows,
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot read the games of four");
+                    continue;
+                }
+            };
+            for found in rows {
+                match self.pass_waiting(&found).await {
+                    Ok(deliveries) => self.send(deliveries),
+                    Err(e) => tracing::error!(game = %found.id, error = ?e, "cannot pass"),
+                }
+            }
+        }
+    }
+
+    /// [`Service::resume_passes`] for one game.
+    async fn pass_waiting(&self, found: &GameRow) -> Outcome {
+        let (_lock, row) = self.lock_fresh(found, Status::Active).await?;
+        let Some(mut row) = row else {
+            return Ok(Vec::new());
+        };
+        let mut game = self.replay(&row)?;
+        if row.linked_id.is_some() || game.forced_pass().is_none() {
+            return Ok(Vec::new());
+        }
+        let lang = self.chat_lang(&row.platform, &row.chat_id).await;
+        self.apply(&mut row, &mut game, apply::Change::Passes, lang)
+            .await
     }
 
     /// Handles one deadline: a flag fall, a challenge expiry, the end of

@@ -43,6 +43,9 @@ pub(crate) enum Event {
     Exchanged { a: usize, b: usize },
     /// Seat `seat` (turn order) retired from the game (Enochian chess).
     Retired { seat: usize },
+    /// The passes of seats found waiting with nothing but the pass after a
+    /// restart (a game stored before passes were played at once).
+    Passed { passes: AutoPasses },
     /// The game ended (the row holds result and reason).
     Ended,
 }
@@ -207,6 +210,9 @@ impl Service {
             }
             Event::Exchanged { a, b } => lines.push(self.exchange_text(lang, row, game, *a, *b)),
             Event::Retired { seat } => lines.push(self.retire_text(lang, row, game, *seat)),
+            Event::Passed { passes } => {
+                lines.extend(self.passes_told(lang, row, game, Some(passes)))
+            }
             Event::Ended => {}
         }
         let mut events = lines.clone();
@@ -298,8 +304,14 @@ impl Service {
             _ => (Vec::new(), game),
         };
         let mut lines = self.moves_told(lang, notation, row, moved, &told, audience);
-        if let Some(Event::Moved { passes }) = event {
-            lines.extend(self.passes_told(lang, row, game, passes.as_ref()));
+        match event {
+            Some(Event::Moved { passes }) => {
+                lines.extend(self.passes_told(lang, row, game, passes.as_ref()))
+            }
+            Some(Event::Passed { passes }) => {
+                lines.extend(self.passes_told(lang, row, game, Some(passes)))
+            }
+            _ => {}
         }
         if let Some(Event::Impossible { text }) = event.filter(|_| to_move) {
             lines.push(
