@@ -563,6 +563,123 @@ fn kriegspiel_views_are_played_too() {
     assert!(matches!(legal, Some(i) if i < 5), "{moves:?}");
 }
 
+#[test]
+fn a_seat_that_promoted_still_finds_positions_behind_its_fog() {
+    use kodex_engine::search::sample_positions;
+    let registry = Registry::builtin();
+    let variant = registry.get("fogofwar").expect("fog");
+    // White's pawn becomes a queen; a view marks it promoted, a FEN cannot.
+    let mut game = Game::new(
+        variant,
+        Start::Fen("4k3/1P5p/8/8/8/8/6PP/6K1 w - - 0 1".into()),
+    )
+    .expect("fen");
+    game.play_text("b8=Q+").expect("promotes");
+    game.play_text("Kd7").expect("black moves");
+    let view = game.view(Audience::Side(Side::WHITE));
+    assert!(view
+        .squares
+        .iter()
+        .any(|s| matches!(s, SquareView::Piece(g) if g.promoted)));
+    let samples = sample_positions(variant, &view, None, 4, 4);
+    assert_eq!(samples.len(), 4);
+    let moves = pick_move_from_view(variant, &view, None, Level::new(4).unwrap(), 4, 4, None);
+    assert!(game.parse_move(&moves[0]).is_ok(), "{moves:?}");
+}
+
+#[test]
+fn a_pawn_that_cannot_step_has_a_piece_in_front_of_it() {
+    use kodex_engine::search::sample_positions;
+    let registry = Registry::builtin();
+    let variant = registry.get("fogofwar").expect("fog");
+    let mut game = Game::new(variant, Start::Standard).expect("start");
+    for mv in ["e4", "e5"] {
+        game.play_text(mv).expect("opening");
+    }
+    let view = game.view(Audience::Side(Side::WHITE));
+    let square = |name: &str| {
+        let file = name.as_bytes()[0] - b'a';
+        let rank = name.as_bytes()[1] - b'1';
+        view.index(file, rank)
+    };
+    // e5 is fogged (the pawn on e4 cannot step there); d5 and f5 too, and
+    // the pawn on e4 would take a piece standing there.
+    for name in ["e5", "d5", "f5"] {
+        assert!(
+            matches!(view.squares[square(name)], SquareView::Fog),
+            "{name}"
+        );
+    }
+    let samples = sample_positions(variant, &view, None, 11, 6);
+    assert_eq!(samples.len(), 6);
+    for sample in &samples {
+        let seen = sample.view(Audience::Full);
+        assert!(
+            matches!(seen.squares[square("e5")], SquareView::Piece(g) if g.side == Side::BLACK),
+            "{}",
+            sample.fen()
+        );
+        for name in ["d5", "f5"] {
+            assert!(
+                matches!(seen.squares[square(name)], SquareView::Empty),
+                "{name}: {}",
+                sample.fen()
+            );
+        }
+    }
+}
+
+/// Fog of war: level 4 from its view against a player of random legal
+/// moves, `games` games of at most 200 plies: how many it won.
+fn fog_wins_against_random_moves(games: u64) -> u64 {
+    let registry = Registry::builtin();
+    let variant = registry.get("fogofwar").expect("fog");
+    let level = Level::new(4).expect("level");
+    let mut won = 0;
+    for g in 0..games {
+        let mut game = Game::new(variant, Start::Standard).expect("start");
+        let mut random = Random(0x9E37_79B9_7F4A_7C15 ^ (g * 7919 + 1));
+        let mut ply = 0;
+        while game.outcome().is_none() && ply < 200 {
+            let legal = game.legal_moves();
+            let mv = if game.side_to_move() == Side::WHITE {
+                let view = game.view(Audience::Side(Side::WHITE));
+                let ranked =
+                    pick_move_from_view(variant, &view, None, level, g * 1_000 + ply, 6, None);
+                // Its view tells its own legal moves; ranked, the best of them.
+                let ucis: Vec<String> = legal.iter().map(|&m| game.uci(m)).collect();
+                let best = ranked.iter().find(|u| ucis.contains(u));
+                game.parse_move(best.expect("a ranked legal move"))
+                    .expect("legal")
+            } else {
+                legal[random.below(legal.len())]
+            };
+            game.play(mv);
+            ply += 1;
+        }
+        let white = variant.definition().team_of(Side::WHITE);
+        won += u64::from(game.outcome().and_then(|o| o.winner()) == Some(white));
+    }
+    won
+}
+
+/// Before, a seat that had promoted found no position behind its fog and
+/// played its first legal move from then on, and pawns' blocked squares
+/// were left to chance: 9 of 30 such games won; now 24 (5 stalemates).
+#[test]
+fn the_fog_computer_mates_a_random_mover() {
+    let won = fog_wins_against_random_moves(6);
+    assert!(won >= 4, "won {won} of 6");
+}
+
+#[test]
+#[ignore = "30 games: cargo test -p kodex-engine --release --test search -- --ignored fog"]
+fn the_fog_computer_mates_a_random_mover_in_most_of_30_games() {
+    let won = fog_wins_against_random_moves(30);
+    eprintln!("fog of war, level 4 against random moves: won {won} of 30");
+    assert!(won >= 20, "won {won} of 30");
+}
+
 /// The castling and en passant fields of a FEN.
 fn castling_and_en_passant(fen: &str) -> (String, String) {
     let fields: Vec<&str> = fen.split_whitespace().collect();

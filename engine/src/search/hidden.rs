@@ -9,6 +9,7 @@ use super::alphabeta::{think, Limits, Searcher, MATE_BOUND};
 use super::board::SearchBoard;
 use super::level::Level;
 use crate::game::{Game, Move, Start, Variant};
+use crate::side::Side;
 use crate::view::{Audience, SquareView, View};
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -156,6 +157,19 @@ pub fn sample_positions(
         .map(|(i, _)| i)
         .collect();
 
+    // Fog of war shows every square a piece of ours could move to, so a
+    // fogged square right in front of a pawn of ours (or two in front, from
+    // its second rank, the square between being empty) holds a piece: the
+    // pawn would see it empty; and a fogged square a pawn of ours could
+    // take on holds no enemy piece. Kriegspiel shows nothing but our pieces.
+    let (blocked, pawn_takes) = if variant.visibility() == crate::view::Visibility::OwnPiecesOnly
+        || def.geometry.is_hex()
+    {
+        (Vec::new(), Vec::new())
+    } else {
+        pawn_squares(def, view, us, &fogged)
+    };
+
     // Where each enemy piece stands at the start of the variant (public knowledge).
     let mut home: BTreeMap<char, Vec<usize>> = BTreeMap::new();
     if let Ok(start) = Game::new(variant, Start::Standard) {
@@ -223,6 +237,7 @@ pub fn sample_positions(
             })
             .collect();
         let mut free = fogged.clone();
+        free.retain(|sq| !pawn_takes.contains(sq));
         // Kriegspiel: the referee announced where our piece was taken; the
         // taker stands there (unless it is the king, any piece may be).
         let mut army: Vec<char> = army.to_vec();
@@ -246,6 +261,26 @@ pub fn sample_positions(
                 break;
             }
             let letter = army.remove(takers[random(takers.len())]);
+            free.retain(|&sq| sq != square);
+            board[square] = Some(enemy_letter(letter));
+        }
+        for &square in &blocked {
+            if !free.contains(&square) {
+                continue;
+            }
+            let rank = crate::tables::relative_rank(def, enemy.index() & 1, square);
+            let fits = |letter: char| {
+                let pawn = def
+                    .piece_by_letter(letter)
+                    .is_some_and(|ty| def.pieces[ty].pawn);
+                !(pawn && (rank <= 1 || rank >= def.promotion_rank))
+                    && (Some(letter) != royal || army.len() == 1)
+            };
+            let blockers: Vec<usize> = (0..army.len()).filter(|&i| fits(army[i])).collect();
+            if blockers.is_empty() {
+                break;
+            }
+            let letter = army.remove(blockers[random(blockers.len())]);
             free.retain(|&sq| sq != square);
             board[square] = Some(enemy_letter(letter));
         }
@@ -309,7 +344,7 @@ pub fn sample_positions(
             continue;
         }
         let seen_again = game.view(Audience::Side(us));
-        if seen_again.squares == view.squares && seen_again.checked == view.checked {
+        if same_squares(&seen_again.squares, &view.squares) && seen_again.checked == view.checked {
             if seen_again.pawn_tries == view.pawn_tries {
                 found.push(game);
             } else if near.len() < samples {
@@ -336,6 +371,76 @@ fn waiting_side_in_check(game: &Game) -> bool {
 }
 
 /// The letters (lower case) of one side's army in a start FEN.
+/// What the pawns of `us` tell of the fogged squares: those that hold a
+/// piece, since the pawn would otherwise see them (right in front of it, or
+/// two in front from its second rank when the square between is empty), and
+/// those that hold no enemy piece, since the pawn could take it there (one
+/// step diagonally forward).
+fn pawn_squares(
+    def: &crate::variant::VariantDef,
+    view: &View,
+    us: Side,
+    fogged: &[usize],
+) -> (Vec<usize>, Vec<usize>) {
+    let files = usize::from(view.files);
+    let size = view.squares.len();
+    let ahead = |square: usize| -> Option<usize> {
+        if us.index() & 1 == 0 {
+            Some(square + files).filter(|&sq| sq < size)
+        } else {
+            square.checked_sub(files)
+        }
+    };
+    let mut blocked = Vec::new();
+    let mut takes = Vec::new();
+    for (square, seen) in view.squares.iter().enumerate() {
+        let SquareView::Piece(glyph) = seen else {
+            continue;
+        };
+        let ours_pawn = glyph.side == us
+            && def
+                .piece_by_letter(glyph.letter.to_ascii_lowercase())
+                .is_some_and(|ty| def.pieces[ty].pawn);
+        let Some(one) = ours_pawn.then(|| ahead(square)).flatten() else {
+            continue;
+        };
+        let file = def.geometry.file_of(square);
+        for side_step in [one.wrapping_sub(1), one + 1] {
+            let diagonal = side_step < size && (def.geometry.file_of(side_step) - file).abs() == 1;
+            if diagonal && fogged.contains(&side_step) {
+                takes.push(side_step);
+            }
+        }
+        if fogged.contains(&one) {
+            blocked.push(one);
+        } else if matches!(view.squares[one], SquareView::Empty)
+            && crate::tables::relative_rank(def, us.index() & 1, square) == 2
+        {
+            if let Some(two) = ahead(one).filter(|sq| fogged.contains(sq)) {
+                blocked.push(two);
+            }
+        }
+    }
+    blocked.sort_unstable();
+    blocked.dedup();
+    takes.sort_unstable();
+    takes.dedup();
+    (blocked, takes)
+}
+
+/// Whether a sample shows the squares as the view does. Whether a piece was
+/// promoted is not compared: a sample is made from a FEN, which does not
+/// say (the seat's own queen from a pawn stays a queen).
+fn same_squares(sample: &[SquareView], view: &[SquareView]) -> bool {
+    sample.len() == view.len()
+        && sample.iter().zip(view).all(|(a, b)| match (a, b) {
+            (SquareView::Piece(a), SquareView::Piece(b)) => {
+                a.side == b.side && a.art == b.art && a.letter == b.letter
+            }
+            _ => a == b,
+        })
+}
+
 fn start_army(fen: &str, upper: bool) -> Vec<char> {
     let placement = fen.split_whitespace().next().unwrap_or("");
     let placement = placement.split('[').next().unwrap_or("");
