@@ -5,7 +5,6 @@
 
 use super::apply::Change;
 use super::{Msg, Outcome, Service};
-use crate::api::ButtonAction;
 use crate::i18n::Lang;
 use crate::store::GameRow;
 
@@ -121,10 +120,7 @@ impl Service {
             lang,
             &row,
             text,
-            [
-                |game| ButtonAction::Draw { game },
-                |game| ButtonAction::DeclineDraw { game },
-            ],
+            super::offers::DRAW_BUTTONS,
         )])
     }
 

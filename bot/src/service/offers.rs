@@ -114,15 +114,7 @@ impl Service {
                         .arg("player", row.player_name(side).to_owned())
                         .arg("opponent", row.opponent_names(side)),
                 );
-                Ok(vec![self.offer_delivery(
-                    lang,
-                    &row,
-                    text,
-                    [
-                        |game| ButtonAction::Draw { game },
-                        |game| ButtonAction::DeclineDraw { game },
-                    ],
-                )])
+                Ok(vec![self.offer_delivery(lang, &row, text, DRAW_BUTTONS)])
             }
         }
     }
@@ -301,6 +293,12 @@ impl Service {
         }
     }
 }
+
+/// The Accept and Decline buttons of a draw offer (one board or a team's).
+pub(super) const DRAW_BUTTONS: [fn(String) -> ButtonAction; 2] = [
+    |game| ButtonAction::Draw { game },
+    |game| ButtonAction::DeclineDraw { game },
+];
 
 /// The seat code in a resign button's data (`w` and `b` for the two-player seats).
 pub(super) fn side_code(seat: usize) -> &'static str {
