@@ -281,7 +281,7 @@ learn-done = That was the last lesson: now play a whole game — /play chess.
 help =
     Kodex — chess variants in chat.
     /play <variant> [@opponent] [clock] [color] — challenge someone (no opponent: anyone may accept). Clock: none, bullet (1+0), blitz (3+2), rapid (10+5), classical (30+20), 3+2, 15+10, 1d (days per move). Colour: white, black, random.
-    /play <variant> computer [level 1-8] — play the computer at once (default level 3; on Discord: /play with the bot as opponent). It plays every variant (from its own view in fog of war and Kriegspiel), answers draw offers by its evaluation and allows takebacks.
+    /play <variant> computer [level 1-8] — play the computer at once (default level 3; on Discord: /play with the bot as opponent). It plays every variant (from its own view in fog of war and Kriegspiel; it sets up blind in battle chess, keeping its king safe), answers draw offers by its evaluation, offers and accepts Enochian prisoner exchanges, and allows takebacks.
     /accept, /decline — answer a challenge (add the game id if there are several).
     /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3).
     /resign (asks to confirm), /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
