@@ -678,6 +678,10 @@ pub type HandlerFuture<'a> =
 
 /// What adapters call: the game service implements it (tests may use a toy).
 ///
+/// Every method is required: a wrapper (such as the request counter `kodex`
+/// puts in front of the service) must forward each one, so none can be
+/// silently replaced by a default that answers nothing.
+///
 /// Deliveries not caused by a request (a flag falling, a challenge expiring)
 /// reach adapters through the service's outbox for their platform instead.
 pub trait Handler: Send + Sync + 'static {
@@ -685,37 +689,35 @@ pub trait Handler: Send + Sync + 'static {
     fn handle(&self, request: Request) -> HandlerFuture<'_>;
 
     /// Like [`Handler::handle`], telling `watcher` what is being drawn for
-    /// whom before drawing it. A handler that draws nothing ignores it.
-    fn handle_watched(&self, request: Request, watcher: ActivityWatcher) -> HandlerFuture<'_> {
-        drop(watcher);
-        self.handle(request)
-    }
+    /// whom before drawing it. A handler that draws nothing may ignore it.
+    fn handle_watched(&self, request: Request, watcher: ActivityWatcher) -> HandlerFuture<'_>;
 
     /// The message `key` of the locale files (`config/locales/*.ftl`) with
     /// `args`, in `reader`'s language: how adapters write their own texts.
-    /// Without a service (a test's toy handler), English or the person's
-    /// platform locale.
     fn text(
         &self,
         reader: Reader,
         key: &'static str,
         args: Vec<(&'static str, String)>,
-    ) -> TextFuture<'_> {
-        let lang = match &reader {
-            Reader::Person { locale, .. } => locale.as_deref().and_then(crate::i18n::Lang::parse),
-            Reader::Chat(_) => None,
-        };
-        Box::pin(
-            async move { crate::i18n::catalogue().format(lang.unwrap_or_default(), key, &args) },
-        )
-    }
+    ) -> TextFuture<'_>;
 
     /// Suggestions for an option being typed, at most [`MAX_SUGGESTIONS`];
-    /// nothing changes. A handler without any answers none.
-    fn suggest(&self, request: SuggestionRequest) -> SuggestionFuture<'_> {
-        drop(request);
-        Box::pin(async { Vec::new() })
-    }
+    /// nothing changes.
+    fn suggest(&self, request: SuggestionRequest) -> SuggestionFuture<'_>;
+}
+
+/// [`Handler::text`] for a handler with no service behind it (a test's toy):
+/// English, or the person's platform locale.
+pub fn text_without_service(
+    reader: &Reader,
+    key: &'static str,
+    args: &[(&'static str, String)],
+) -> String {
+    let lang = match reader {
+        Reader::Person { locale, .. } => locale.as_deref().and_then(crate::i18n::Lang::parse),
+        Reader::Chat(_) => None,
+    };
+    crate::i18n::catalogue().format(lang.unwrap_or_default(), key, args)
 }
 
 #[cfg(test)]

@@ -7,7 +7,10 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
-use crate::api::{Handler, HandlerFuture, Platform, Request};
+use crate::api::{
+    ActivityWatcher, Handler, HandlerFuture, Platform, Reader, Request, SuggestionFuture,
+    SuggestionRequest, TextFuture,
+};
 use crate::config::Config;
 use crate::Service;
 
@@ -50,7 +53,7 @@ pub async fn run_platforms_until(
         }
     };
     let mut platforms = tokio::task::JoinSet::new();
-    let in_flight = Arc::new(InFlight::new(Arc::new(service.clone())));
+    let in_flight = platform_handler(service);
     let handler: Arc<dyn Handler> = in_flight.clone();
     if let Some(token) = config.telegram.token() {
         let mut telegram = crate::telegram::TelegramConfig::new(token)
@@ -118,9 +121,16 @@ pub async fn run_platforms_until(
     result
 }
 
-/// The service, counting the requests it is handling, so a stop can wait
-/// for them.
-struct InFlight {
+/// What the platforms of `kodex run` talk to: `service` behind the request
+/// counter a clean stop waits on. Tests of the adapters start them on this,
+/// so they test the wiring the binary runs.
+pub fn platform_handler(service: &Service) -> Arc<InFlight> {
+    Arc::new(InFlight::new(Arc::new(service.clone())))
+}
+
+/// A handler counting the requests it is handling, so a stop can wait for
+/// them; every [`Handler`] method goes to the handler behind it.
+pub struct InFlight {
     service: Arc<dyn Handler>,
     count: Arc<watch::Sender<usize>>,
 }
@@ -135,10 +145,16 @@ impl InFlight {
 
     /// Waits until no request is being handled, at most `grace`; false if
     /// some still were.
-    async fn settled(&self, grace: Duration) -> bool {
+    pub async fn settled(&self, grace: Duration) -> bool {
         let mut count = self.count.subscribe();
         let idle = tokio::time::timeout(grace, count.wait_for(|count| *count == 0)).await;
         idle.is_ok()
+    }
+
+    /// Counts one request until the returned guard is dropped.
+    fn count(&self) -> Counted {
+        self.count.send_modify(|count| *count += 1);
+        Counted(Arc::clone(&self.count))
     }
 }
 
@@ -153,12 +169,33 @@ impl Drop for Counted {
 
 impl Handler for InFlight {
     fn handle(&self, request: Request) -> HandlerFuture<'_> {
-        self.count.send_modify(|count| *count += 1);
-        let counted = Counted(Arc::clone(&self.count));
+        let counted = self.count();
         Box::pin(async move {
             let deliveries = self.service.handle(request).await;
             drop(counted);
             deliveries
         })
+    }
+
+    fn handle_watched(&self, request: Request, watcher: ActivityWatcher) -> HandlerFuture<'_> {
+        let counted = self.count();
+        Box::pin(async move {
+            let deliveries = self.service.handle_watched(request, watcher).await;
+            drop(counted);
+            deliveries
+        })
+    }
+
+    fn text(
+        &self,
+        reader: Reader,
+        key: &'static str,
+        args: Vec<(&'static str, String)>,
+    ) -> TextFuture<'_> {
+        self.service.text(reader, key, args)
+    }
+
+    fn suggest(&self, request: SuggestionRequest) -> SuggestionFuture<'_> {
+        self.service.suggest(request)
     }
 }

@@ -469,4 +469,31 @@ impl Handler for ToyHandler {
         let deliveries = self.answer(request);
         Box::pin(async move { deliveries })
     }
+
+    fn handle_watched(
+        &self,
+        request: Request,
+        _watcher: kodex_bot::api::ActivityWatcher,
+    ) -> HandlerFuture<'_> {
+        // The toy draws nothing worth watching.
+        self.handle(request)
+    }
+
+    fn text(
+        &self,
+        reader: kodex_bot::api::Reader,
+        key: &'static str,
+        args: Vec<(&'static str, String)>,
+    ) -> kodex_bot::api::TextFuture<'_> {
+        let text = kodex_bot::api::text_without_service(&reader, key, &args);
+        Box::pin(async move { text })
+    }
+
+    fn suggest(
+        &self,
+        _request: kodex_bot::api::SuggestionRequest,
+    ) -> kodex_bot::api::SuggestionFuture<'_> {
+        // The toy knows no moves or games to suggest.
+        Box::pin(async { Vec::new() })
+    }
 }

@@ -60,7 +60,8 @@ async fn start_timed(
     let service = Service::open(&config, Registry::builtin(), time.clone())
         .await
         .expect("the service opens");
-    let handler: Arc<dyn Handler> = Arc::new(service.clone());
+    // Exactly what `kodex run` puts in front of the service.
+    let handler: Arc<dyn Handler> = kodex_bot::app::platform_handler(&service);
     let mut discord = RunningBot::config(fake, variant_choices(service.registry()));
     configure(&mut discord);
     let bot = RunningBot::start_configured(discord, handler, service.outbox(Platform::Discord));

@@ -125,6 +125,17 @@ async fn discord_and_telegram_run_side_by_side_and_survive_a_restart() {
             m.place == Place::Channel(CHANNEL) && m.has_png() && m.text().contains("e4")
         })
         .await;
+    // What `run_platforms` puts in front of the service answers
+    // autocomplete too: Bob is offered his moves as he types.
+    let choices = discord
+        .autocomplete(&bob(), CHANNEL, "move", "move", "e")
+        .await;
+    let mut names: Vec<&str> = choices
+        .iter()
+        .filter_map(|choice| choice["name"].as_str())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["e5", "e6"], "{choices:?}");
 
     // Telegram, at the same time: the same in the group.
     telegram.say(GROUP, BOB, "hi all");
@@ -146,11 +157,20 @@ async fn discord_and_telegram_run_side_by_side_and_survive_a_restart() {
         challenge.message_id.expect("challenge id"),
         &data,
     );
-    let (at, _) = telegram
+    let (board_at, _) = telegram
         .wait_for(at, "the Telegram start board", |call| {
             call.delivered_to(GROUP) && is_board(call)
         })
         .await;
+    // The service tells the adapter what it draws ("sending a photo…")
+    // through the same wiring.
+    let drawing = telegram.calls()[at..board_at].iter().any(|call| {
+        call.method == "sendChatAction"
+            && call.chat_id() == Some(GROUP)
+            && call.params["action"] == "upload_photo"
+    });
+    assert!(drawing, "{}", telegram.describe_calls());
+    let at = board_at;
     telegram.say(GROUP, ALICE, "/m e4");
     telegram
         .wait_for(at + 1, "the Telegram board after e4", |call| {

@@ -880,6 +880,30 @@ impl Handler for Slow {
             deliveries
         })
     }
+
+    fn handle_watched(
+        &self,
+        request: Request,
+        _watcher: kodex_bot::api::ActivityWatcher,
+    ) -> HandlerFuture<'_> {
+        self.handle(request)
+    }
+
+    fn text(
+        &self,
+        reader: kodex_bot::api::Reader,
+        key: &'static str,
+        args: Vec<(&'static str, String)>,
+    ) -> kodex_bot::api::TextFuture<'_> {
+        self.toy.text(reader, key, args)
+    }
+
+    fn suggest(
+        &self,
+        request: kodex_bot::api::SuggestionRequest,
+    ) -> kodex_bot::api::SuggestionFuture<'_> {
+        self.toy.suggest(request)
+    }
 }
 
 /// The adapter with `handler` behind it, against a fake with the usual people.

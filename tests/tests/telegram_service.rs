@@ -58,7 +58,8 @@ async fn start(name: &str, bob_started: bool) -> Harness {
     let mut telegram = fake.adapter_config();
     telegram.store = Some(service.store().clone());
     let outbox = service.outbox(Platform::Telegram);
-    let handler = Arc::new(service.clone());
+    // Exactly what `kodex run` puts in front of the service.
+    let handler = kodex_bot::app::platform_handler(&service);
     let bot = tokio::spawn(async move {
         if let Err(error) = run(telegram, handler, outbox).await {
             panic!("the Telegram adapter stopped: {error}");

@@ -126,6 +126,31 @@ mod tests {
                 Vec::<Delivery>::new()
             })
         }
+
+        fn handle_watched(
+            &self,
+            request: Request,
+            _watcher: crate::api::ActivityWatcher,
+        ) -> HandlerFuture<'_> {
+            self.handle(request)
+        }
+
+        fn text(
+            &self,
+            reader: crate::api::Reader,
+            key: &'static str,
+            args: Vec<(&'static str, String)>,
+        ) -> crate::api::TextFuture<'_> {
+            let text = crate::api::text_without_service(&reader, key, &args);
+            Box::pin(async move { text })
+        }
+
+        fn suggest(
+            &self,
+            _request: crate::api::SuggestionRequest,
+        ) -> crate::api::SuggestionFuture<'_> {
+            Box::pin(async { Vec::new() })
+        }
     }
 
     fn request(text: &str) -> Request {
