@@ -123,11 +123,31 @@ impl Drop for Inner {
     }
 }
 
-/// A user-facing message: an i18n key and its arguments.
+/// A user-facing message: an i18n key and its arguments. Plain data (no
+/// boxed Fluent values), so a message may be held across an `.await` by
+/// reference: notes written later in each reader's language.
 #[derive(Clone, Debug)]
 pub(crate) struct Msg {
     key: &'static str,
-    args: Vec<(&'static str, FluentValue<'static>)>,
+    args: Vec<(&'static str, MsgArg)>,
+}
+
+/// One argument of a [`Msg`].
+#[derive(Clone, Debug, PartialEq)]
+enum MsgArg {
+    Text(String),
+    Number(fluent_bundle::types::FluentNumber),
+    Nothing,
+}
+
+impl MsgArg {
+    fn fluent(&self) -> FluentValue<'_> {
+        match self {
+            MsgArg::Text(text) => FluentValue::String(text.as_str().into()),
+            MsgArg::Number(number) => FluentValue::Number(number.clone()),
+            MsgArg::Nothing => FluentValue::None,
+        }
+    }
 }
 
 impl Msg {
@@ -144,13 +164,13 @@ impl Msg {
     /// escape, a right-to-left override).
     pub(crate) fn arg(mut self, name: &'static str, value: impl Into<FluentValue<'static>>) -> Msg {
         let value = match value.into() {
-            FluentValue::String(text) if text.chars().any(is_unsafe_char) => FluentValue::String(
-                text.chars()
-                    .filter(|&c| !is_unsafe_char(c))
-                    .collect::<String>()
-                    .into(),
-            ),
-            value => value,
+            FluentValue::String(text) if text.chars().any(is_unsafe_char) => {
+                MsgArg::Text(text.chars().filter(|&c| !is_unsafe_char(c)).collect())
+            }
+            FluentValue::String(text) => MsgArg::Text(text.into_owned()),
+            FluentValue::Number(number) => MsgArg::Number(number),
+            // (No message takes a custom Fluent type.)
+            FluentValue::Custom(_) | FluentValue::None | FluentValue::Error => MsgArg::Nothing,
         };
         self.args.push((name, value));
         self
@@ -665,7 +685,12 @@ impl Service {
     }
 
     pub(crate) fn text(&self, lang: Lang, msg: &Msg) -> String {
-        self.inner.i18n.text(lang, msg.key, &msg.args)
+        let args: Vec<(&str, FluentValue<'_>)> = msg
+            .args
+            .iter()
+            .map(|(name, value)| (*name, value.fluent()))
+            .collect();
+        self.inner.i18n.text(lang, msg.key, &args)
     }
 
     pub(crate) fn now(&self) -> Millis {
@@ -910,9 +935,9 @@ mod tests {
             .arg("variant", "at\u{1b}[31mom\ric\u{202E}x\ty\nz")
             .arg("count", 3);
         match &msg.args[0].1 {
-            FluentValue::String(text) => assert_eq!(text, "at[31momicxy\nz"),
+            MsgArg::Text(text) => assert_eq!(text, "at[31momicxy\nz"),
             other => panic!("{other:?}"),
         }
-        assert!(matches!(msg.args[1].1, FluentValue::Number(_)));
+        assert!(matches!(msg.args[1].1, MsgArg::Number(_)));
     }
 }
