@@ -41,6 +41,8 @@ const HOPELESS: i32 = -1_200;
 const RESIGNS_FROM_LEVEL: u8 = 5;
 /// Positions sampled from a fog-of-war view.
 const FOG_SAMPLES: usize = 6;
+/// Hidden games: positions sampled from its view to answer a draw offer.
+const DRAW_SAMPLES: usize = 4;
 /// Kriegspiel: the most attempts it makes in one turn before resigning.
 const MAX_ATTEMPTS: usize = 40;
 /// Enochian chess: what an exchange of prisoners must gain (centipawns, by
@@ -294,8 +296,25 @@ impl Service {
                 };
                 if let Some(seat) = draw_answerer {
                     let side = Side(row.seat(seat).map_or(0, |s| s.side) as u8);
-                    // Accepted only when the computer is not better.
-                    let action = if search::evaluate(&game, side) <= 0 {
+                    // Accepted only when the computer is not better, by
+                    // what it knows: in a hidden game its own view, never
+                    // the squares it cannot see (else `/draw` would tell
+                    // its opponent something about them).
+                    let value = if game.variant().hidden_information() {
+                        let view = game.view(Audience::Side(side));
+                        let army = search::believed_enemy_army(&game, side);
+                        let seed = seed_of(&row.id, row.move_list().len());
+                        search::evaluate_from_view(
+                            game.variant(),
+                            &view,
+                            Some(&army),
+                            seed,
+                            DRAW_SAMPLES,
+                        )
+                    } else {
+                        search::evaluate(&game, side)
+                    };
+                    let action = if value <= 0 {
                         Action::Draw { game: id }
                     } else {
                         Action::DeclineDraw { game: id }
@@ -587,10 +606,11 @@ impl Service {
             let hidden = game.variant().hidden_information();
             let mv = if hidden {
                 let view = game.view(Audience::Side(side));
+                let army = search::believed_enemy_army(&game, side);
                 let ranked = search::pick_move_from_view(
                     game.variant(),
                     &view,
-                    None,
+                    Some(&army),
                     level,
                     seed,
                     FOG_SAMPLES,

@@ -104,6 +104,85 @@ pub fn pick_move_from_view(
     ranked.into_iter().map(|(uci, _)| uci).collect()
 }
 
+/// How good the game looks to `view`'s seat from what it sees (centipawns,
+/// for that seat, as [`super::evaluate`]): the mean evaluation of `samples`
+/// positions consistent with the view ([`sample_positions`] with
+/// `enemy_army`, seeded by `seed`). What a computer that may not see the
+/// whole board says in public (its answer to a draw offer) is decided by
+/// this, so it depends only on its own information; 0 (even) when no
+/// position fits the view.
+///
+/// ```
+/// use kodex_engine::search::evaluate_from_view;
+/// use kodex_engine::{Audience, Game, Registry, Side, Start};
+/// let registry = Registry::builtin();
+/// let variant = registry.get("kriegspiel").unwrap();
+/// let fen = "4k3/8/8/8/8/8/8/QQQ1K3 w - - 0 1".to_string();
+/// let game = Game::new(variant, Start::Fen(fen)).unwrap();
+/// let view = game.view(Audience::Side(Side::WHITE));
+/// assert!(evaluate_from_view(variant, &view, Some(&['k']), 1, 4) > 1000);
+/// ```
+pub fn evaluate_from_view(
+    variant: &Variant,
+    view: &View,
+    enemy_army: Option<&[char]>,
+    seed: u64,
+    samples: usize,
+) -> i32 {
+    let Audience::Side(us) = view.audience else {
+        return 0;
+    };
+    let positions = sample_positions(variant, view, enemy_army, seed, samples.max(1));
+    if positions.is_empty() {
+        return 0;
+    }
+    let total: i64 = positions
+        .iter()
+        .map(|game| i64::from(super::evaluate(game, us)))
+        .sum();
+    (total / positions.len() as i64) as i32
+}
+
+/// The pieces `us` may believe the opponent still has (letters, lower
+/// case), from `us`'s own information only: the opponent's army in the
+/// game's start position (public: the challenge shows it), less every enemy
+/// piece `us` saw itself take — one standing, in `us`'s own view before
+/// the move, on the square `us` moved to. (In Kriegspiel nothing of the
+/// enemy is ever seen, so its army stays whole.) For
+/// [`pick_move_from_view`] and [`evaluate_from_view`].
+pub fn believed_enemy_army(game: &Game, us: Side) -> Vec<char> {
+    let enemy = us.opponent();
+    let mut army: Vec<char> = game
+        .view_at(0, Audience::Full)
+        .squares
+        .iter()
+        .filter_map(|square| match square {
+            SquareView::Piece(glyph) if glyph.side == enemy => {
+                Some(glyph.letter.to_ascii_lowercase())
+            }
+            _ => None,
+        })
+        .collect();
+    for ply in 0..game.ply() {
+        let before = game.view_at(ply, Audience::Side(us));
+        if before.side_to_move != us {
+            continue;
+        }
+        let Some((_, to)) = game.move_squares(ply) else {
+            continue;
+        };
+        if let Some(SquareView::Piece(glyph)) = before.squares.get(usize::from(to)) {
+            if glyph.side == enemy {
+                let letter = glyph.letter.to_ascii_lowercase();
+                if let Some(i) = army.iter().position(|&c| c == letter) {
+                    army.remove(i);
+                }
+            }
+        }
+    }
+    army
+}
+
 /// Up to `samples` positions that `view`'s seat would see exactly as `view`,
 /// the unseen enemy pieces placed on fogged squares by a generator seeded with
 /// `seed`. Only what the view shows is read. In Kriegspiel a sample also

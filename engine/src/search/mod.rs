@@ -24,7 +24,9 @@ pub use alphabeta::{
 };
 pub use board::{Board, SearchBoard};
 pub use eval::{Evaluator, PAWN};
-pub use hidden::{pick_move_from_view, sample_positions, DEFAULT_SAMPLES};
+pub use hidden::{
+    believed_enemy_army, evaluate_from_view, pick_move_from_view, sample_positions, DEFAULT_SAMPLES,
+};
 pub use level::{choose, pick_move, pick_move_with, Level, Strength};
 pub use setup::pick_setup;
 pub use travel::{pick_turn_with, PlannedTurn, CHARGE_VALUE};
