@@ -177,10 +177,10 @@ impl Service {
             .await;
         // Spectators of either board see the pair.
         let mut deliveries = self
-            .spectator_copies(row, game, &event, lang, &public)
+            .spectator_copies(row, game, &event, lang, &public, &[])
             .await;
         deliveries.extend(
-            self.spectator_copies(&other, &other_game, &event, lang, &public)
+            self.spectator_copies(&other, &other_game, &event, lang, &public, &[])
                 .await,
         );
         deliveries.insert(0, public);

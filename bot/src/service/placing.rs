@@ -128,13 +128,10 @@ impl Service {
         } else {
             "setup-public-placed"
         };
-        let note = self.text(
-            chat_lang,
-            &Msg::new(key)
-                .arg("id", row.id.clone())
-                .arg("player", row.player_name(side).to_owned())
-                .arg("placement", last_placed(variant, &own)),
-        );
+        let note = Msg::new(key)
+            .arg("id", row.id.clone())
+            .arg("player", row.player_name(side).to_owned())
+            .arg("placement", last_placed(variant, &own));
         self.store_placement(row, variant, side, &own);
         self.after_placement(row, variant, chat_lang, vec![note])
             .await
@@ -154,12 +151,9 @@ impl Service {
             if let Some(seat) = row.seats.iter_mut().find(|s| s.side == turn.index()) {
                 seat.ready = true;
                 notes.push(
-                    self.text(
-                        chat_lang,
-                        &Msg::new("setup-public-timeout")
-                            .arg("id", row.id.clone())
-                            .arg("player", seat.user_name.clone()),
-                    ),
+                    Msg::new("setup-public-timeout")
+                        .arg("id", row.id.clone())
+                        .arg("player", seat.user_name.clone()),
                 );
             }
         }
@@ -193,7 +187,7 @@ impl Service {
         row: &mut GameRow,
         variant: &Variant,
         lang: Lang,
-        mut notes: Vec<String>,
+        mut notes: Vec<Msg>,
     ) -> Outcome {
         loop {
             let [white, black] = placements(variant, row);
@@ -201,10 +195,7 @@ impl Service {
                 for seat in &mut row.seats {
                     seat.ready = true;
                 }
-                notes.push(self.text(
-                    lang,
-                    &Msg::new("setup-public-done").arg("id", row.id.clone()),
-                ));
+                notes.push(Msg::new("setup-public-done").arg("id", row.id.clone()));
                 return self.start_play(row, variant, lang, notes).await;
             };
             let by_hand = row
@@ -224,19 +215,17 @@ impl Service {
                 return Err(Failure::User(Msg::new("error-internal")));
             }
             notes.push(
-                self.text(
-                    lang,
-                    &Msg::new("setup-public-placed-random")
-                        .arg("id", row.id.clone())
-                        .arg("player", row.player_name(turn.index()).to_owned())
-                        .arg("placement", last_placed(variant, &own)),
-                ),
+                Msg::new("setup-public-placed-random")
+                    .arg("id", row.id.clone())
+                    .arg("player", row.player_name(turn.index()).to_owned())
+                    .arg("placement", last_placed(variant, &own)),
             );
             self.store_placement(row, variant, turn.index(), &own);
         }
         let now = self.now();
         row.deadline = placement_time(&row.time_control).map(|t| now.saturating_add(t));
         self.save(row).await?;
+        let notes = notes.iter().map(|note| self.text(lang, note)).collect();
         Ok(vec![
             self.public_setup_board(row, variant, lang, notes).await,
         ])

@@ -79,12 +79,26 @@ impl Service {
         event: Event,
         lang: Lang,
     ) -> Vec<Delivery> {
+        self.announce_with(row, game, event, lang, &[]).await
+    }
+
+    /// Like [`Service::announce`], the public message (the chat's and each
+    /// spectator's, in their language) opening with `notes` (a hidden
+    /// setup's last "ready" and its reveal).
+    pub(crate) async fn announce_with(
+        &self,
+        row: &GameRow,
+        game: &Game,
+        event: Event,
+        lang: Lang,
+        notes: &[Msg],
+    ) -> Vec<Delivery> {
         let hidden = game.variant().hidden_information();
         let ended = row.status.is_over();
         let mut deliveries = Vec::new();
-        let mut public = self.public_message(row, game, &event, lang).await;
+        let mut public = self.public_message(row, game, &event, lang, notes).await;
         let spectators = self
-            .spectator_copies(row, game, &event, lang, &public)
+            .spectator_copies(row, game, &event, lang, &public, notes)
             .await;
         if matches!(event, Event::Started) {
             public.buttons.push(Button::new(
@@ -181,10 +195,11 @@ impl Service {
         game: &Game,
         event: &Event,
         lang: Lang,
+        notes: &[Msg],
     ) -> Delivery {
         let hidden = game.variant().hidden_information();
         let ended = row.status.is_over();
-        let mut lines = Vec::new();
+        let mut lines: Vec<String> = notes.iter().map(|note| self.text(lang, note)).collect();
         match event {
             Event::Started => lines.push(self.started_text(lang, row, game)),
             Event::Moved { passes } => {

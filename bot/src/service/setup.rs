@@ -212,17 +212,20 @@ impl Service {
         }
         self.save(&mut row).await?;
         tracing::info!(game = %row.id, "setup phase started");
-        let mut lines = vec![self.text(
-            lang,
-            &Msg::new("setup-started")
-                .arg("id", row.id.clone())
-                .arg("variant", variant.name(lang.code()).to_owned())
-                .arg("white", row.player_name(0).to_owned())
-                .arg("black", row.player_name(1).to_owned())
-                .arg("clock", self.clock_name(lang, &row.time_control)),
-        )];
-        lines.extend(self.setup_deadline_line(lang, &row));
-        let mut deliveries = vec![self.setup_note(lang, &row, lines)];
+        let lines = |lang: Lang| {
+            let mut lines = vec![self.text(
+                lang,
+                &Msg::new("setup-started")
+                    .arg("id", row.id.clone())
+                    .arg("variant", variant.name(lang.code()).to_owned())
+                    .arg("white", row.player_name(0).to_owned())
+                    .arg("black", row.player_name(1).to_owned())
+                    .arg("clock", self.clock_name(lang, &row.time_control)),
+            )];
+            lines.extend(self.setup_deadline_line(lang, &row));
+            lines
+        };
+        let mut deliveries = self.public_note(&row, lang, lines).await;
         for seat in row.seats.clone() {
             if seat.ready {
                 continue;
@@ -353,13 +356,11 @@ impl Service {
         self.save(&mut row).await?;
         tracing::info!(game = %row.id, "aborted during setup");
         let lang = self.chat_lang(&row.platform, &row.chat_id).await;
-        let text = self.text(
-            lang,
-            &Msg::new("game-aborted")
-                .arg("id", row.id.clone())
-                .arg("player", row.player_name(side).to_owned()),
-        );
-        Ok(Some(vec![self.setup_note(lang, &row, vec![text])]))
+        let note = Msg::new("game-aborted")
+            .arg("id", row.id.clone())
+            .arg("player", row.player_name(side).to_owned());
+        let lines = |lang: Lang| vec![self.text(lang, &note)];
+        Ok(Some(self.public_note(&row, lang, lines).await))
     }
 
     /// Applies one setup command of the actor to `row` (locked, in setup).
@@ -455,12 +456,9 @@ impl Service {
             ]);
         }
         let chat_lang = self.chat_lang(&row.platform, &row.chat_id).await;
-        let note = self.text(
-            chat_lang,
-            &Msg::new("setup-player-ready")
-                .arg("id", row.id.clone())
-                .arg("player", row.player_name(side).to_owned()),
-        );
+        let note = Msg::new("setup-player-ready")
+            .arg("id", row.id.clone())
+            .arg("player", row.player_name(side).to_owned());
         if row.seats.iter().all(|seat| seat.ready) {
             let mut deliveries = vec![
                 self.setup_board(row, &variant, side, lang, Vec::new())
@@ -474,13 +472,17 @@ impl Service {
         }
         self.save(row).await?;
         tracing::debug!(game = %row.id, side, "setup ready");
-        let mut waiting = vec![note];
-        waiting.extend(self.setup_deadline_line(chat_lang, row));
-        Ok(vec![
+        let waiting = |lang: Lang| {
+            let mut lines = vec![self.text(lang, &note)];
+            lines.extend(self.setup_deadline_line(lang, row));
+            lines
+        };
+        let mut deliveries = vec![
             self.setup_board(row, &variant, side, lang, Vec::new())
                 .await,
-            self.setup_note(chat_lang, row, waiting),
-        ])
+        ];
+        deliveries.extend(self.public_note(row, chat_lang, waiting).await);
+        Ok(deliveries)
     }
 
     /// The setup deadline passed (the caller holds the lock): every player
@@ -527,12 +529,9 @@ impl Service {
             deliveries.push(self.setup_board(row, &variant, *side, lang, lines).await);
         }
         let names: Vec<String> = late.into_iter().map(|(_, _, name)| name).collect();
-        let note = self.text(
-            chat_lang,
-            &Msg::new("setup-timeout")
-                .arg("id", row.id.clone())
-                .arg("players", names.join(", ")),
-        );
+        let note = Msg::new("setup-timeout")
+            .arg("id", row.id.clone())
+            .arg("players", names.join(", "));
         tracing::info!(game = %row.id, "setup deadline passed");
         deliveries.extend(
             self.start_play(row, &variant, chat_lang, vec![note])
@@ -543,13 +542,13 @@ impl Service {
 
     /// Every seat is ready: composes the start position, starts the clocks
     /// as an ordinary start does, and reveals the board to everyone. `notes`
-    /// open the public announcement.
+    /// open the public announcement (the chat's and each spectator's).
     pub(super) async fn start_play(
         &self,
         row: &mut GameRow,
         variant: &Variant,
         lang: Lang,
-        notes: Vec<String>,
+        notes: Vec<Msg>,
     ) -> Outcome {
         let placements = [placement_of(variant, row, 0), placement_of(variant, row, 1)];
         let fen = start_fen(variant, [&placements[0], &placements[1]]).map_err(|e| {
@@ -565,7 +564,7 @@ impl Service {
             } else {
                 "setup-revealed"
             };
-            notes.push(self.text(lang, &Msg::new(key).arg("id", row.id.clone())));
+            notes.push(Msg::new(key).arg("id", row.id.clone()));
         }
         row.start_fen = Some(fen.clone());
         let now = self.now();
@@ -581,13 +580,21 @@ impl Service {
             finish(row, result_of(&outcome), outcome.reason.key());
             self.save(row).await?;
             tracing::info!(game = %row.id, reason = outcome.reason.key(), "over before the first move");
-            notes.push(self.result_text(lang, row));
+            // The chat and each spectator: the notes, the result, the board.
+            let lines = |lang: Lang| {
+                let mut lines: Vec<String> = notes.iter().map(|n| self.text(lang, n)).collect();
+                lines.push(self.result_text(lang, row));
+                lines
+            };
+            let mut deliveries = self.public_note(row, lang, lines).await;
             let view = setup_view(variant, [&placements[0], &placements[1]], Audience::Full);
-            let mut public = self.setup_note(lang, row, notes);
-            let decor = setup_decor(row, Side::WHITE, Some(self.result_text(lang, row)));
-            self.attach_board(&mut public, view, decor, format!("{}-0.png", row.id))
-                .await;
-            return Ok(vec![public]);
+            for public in &mut deliveries {
+                let result = public.text.lines().last().map(str::to_owned);
+                let decor = setup_decor(row, Side::WHITE, result);
+                self.attach_board(public, view.clone(), decor, format!("{}-0.png", row.id))
+                    .await;
+            }
+            return Ok(deliveries);
         }
         row.status = Status::Active;
         row.turn_started_at = Some(now);
@@ -596,15 +603,9 @@ impl Service {
         super::reminders::plan(row, game.seat_to_move(), now);
         self.save(row).await?;
         tracing::info!(game = %row.id, "setup done, play starts");
-        let mut deliveries = self.announce(row, &game, Event::Started, lang).await;
-        if let Some(public) = deliveries.first_mut() {
-            if let Some(card) = public.game.as_mut().and_then(|game| game.turn.as_mut()) {
-                card.events.splice(0..0, notes.iter().cloned());
-            }
-            notes.push(std::mem::take(&mut public.text));
-            public.text = notes.join("\n");
-        }
-        Ok(deliveries)
+        Ok(self
+            .announce_with(row, &game, Event::Started, lang, &notes)
+            .await)
     }
 
     /// "Setup time: 4:12", when the setup has a deadline.

@@ -130,18 +130,8 @@ impl Service {
         }
     }
 
-    /// The public message about `event` for each spectator of `row`, in
-    /// their language: built like the game chat's own public message (same
-    /// texts, same public view), without its buttons. The game's last
-    /// message ends the watching.
-    pub(super) async fn spectator_copies(
-        &self,
-        row: &GameRow,
-        game: &Game,
-        event: &Event,
-        chat_lang: Lang,
-        public: &Delivery,
-    ) -> Vec<Delivery> {
+    /// Where each spectator of `row` hears it, and in which language.
+    async fn spectators(&self, row: &GameRow) -> Vec<(Target, Lang)> {
         let platform = chat_of(row).platform;
         let watchers = match self.inner.store.watchers_of(&row.platform, &row.id).await {
             Ok(watchers) => watchers,
@@ -150,13 +140,9 @@ impl Service {
                 return Vec::new();
             }
         };
-        if watchers.is_empty() {
-            return Vec::new();
-        }
-        let mut by_lang: Vec<(Lang, Delivery)> = vec![(chat_lang, public.clone())];
-        let mut copies = Vec::new();
+        let mut spectators = Vec::with_capacity(watchers.len());
         for watcher in watchers {
-            let (target, lang) = match &watcher {
+            spectators.push(match &watcher {
                 Watcher::Chat(id) => (
                     Target::Chat(ChatRef {
                         platform,
@@ -173,12 +159,65 @@ impl Service {
                     }),
                     self.user_lang(&row.platform, id).await,
                 ),
-            };
+            });
+        }
+        spectators
+    }
+
+    /// A public note about `row` that is no move (a hidden setup's "bob is
+    /// ready", its start, an abort): for the game's chat in `chat_lang`, and
+    /// the same words for each spectator in theirs. `lines` writes the note
+    /// in a language.
+    pub(super) async fn public_note(
+        &self,
+        row: &GameRow,
+        chat_lang: Lang,
+        lines: impl Fn(Lang) -> Vec<String>,
+    ) -> Vec<Delivery> {
+        let mut deliveries = vec![self.setup_note(chat_lang, row, lines(chat_lang))];
+        for (target, lang) in self.spectators(row).await {
+            let mut copy = self.setup_note(lang, row, lines(lang));
+            copy.target = target;
+            deliveries.push(copy);
+        }
+        if row.status.is_over() {
+            if let Err(e) = self
+                .inner
+                .store
+                .forget_watchers(&row.platform, &row.id)
+                .await
+            {
+                tracing::warn!(game = %row.id, error = %e, "cannot forget the spectators");
+            }
+        }
+        deliveries
+    }
+
+    /// The public message about `event` for each spectator of `row`, in
+    /// their language: built like the game chat's own public message (same
+    /// texts, same public view, the same `notes` before them), without its
+    /// buttons. The game's last message ends the watching.
+    pub(super) async fn spectator_copies(
+        &self,
+        row: &GameRow,
+        game: &Game,
+        event: &Event,
+        chat_lang: Lang,
+        public: &Delivery,
+        notes: &[Msg],
+    ) -> Vec<Delivery> {
+        let spectators = self.spectators(row).await;
+        if spectators.is_empty() {
+            return Vec::new();
+        }
+        let mut by_lang: Vec<(Lang, Delivery)> = vec![(chat_lang, public.clone())];
+        let mut copies = Vec::new();
+        for (target, lang) in spectators {
             let known = by_lang.iter().find(|(known, _)| *known == lang);
             let mut copy = match known {
                 Some((_, delivery)) => delivery.clone(),
                 None => {
-                    let delivery = self.public_message(row, game, event, lang).await;
+                    let delivery = self.public_message(row, game, event, lang, notes).await;
                     by_lang.push((lang, delivery.clone()));
                     delivery
                 }
