@@ -68,6 +68,10 @@ pub(super) fn fen_error(error: &FenError) -> Msg {
         FenError::TooManyKings(side) => {
             Msg::new("error-fen-too-many-kings").arg("side", side.color_name())
         }
+        FenError::RoyalInPocket(c) => piece("error-fen-royal-in-pocket", c),
+        FenError::MissingRoyal(side) => {
+            Msg::new("error-fen-missing-royal").arg("side", side.color_name())
+        }
         FenError::PawnOnPromotionRank => Msg::new("error-fen-pawn-on-promotion-rank"),
         FenError::RoyalOnly(square) => {
             Msg::new("error-fen-royal-only").arg("square", square.clone())
