@@ -114,6 +114,17 @@ mod tests {
         ] {
             assert_eq!(key_of(start_position(chess, text)), key, "{text:?}");
         }
+        let crazyhouse = registry.get("crazyhouse").expect("crazyhouse");
+        for (text, key) in [
+            // Kings in hand would be dropped into check and taken.
+            (
+                "8/pppppppp/8/8/8/8/PPPPPPPP/8[Kk] w - - 0 1",
+                "error-fen-royal-in-pocket",
+            ),
+            ("4k3/8/8/8/8/8/4P3/8[] w - - 0 1", "error-fen-missing-royal"),
+        ] {
+            assert_eq!(key_of(start_position(crazyhouse, text)), key, "{text:?}");
+        }
         let long = "8/".repeat(200);
         assert_eq!(key_of(start_position(chess, &long)), "error-fen-too-long");
         let battle = registry
