@@ -365,6 +365,11 @@ error-fen-too-many-kings = This position does not read: { $side ->
         [white] white
        *[black] black
     } has more than one king.
+error-fen-royal-in-pocket = This position does not read: “{ $piece }” is a king, and a king is never in hand.
+error-fen-missing-royal = This position does not read: { $side ->
+        [white] white
+       *[black] black
+    } has no king.
 error-fen-pawn-on-promotion-rank = This position does not read: a pawn stands on its promotion rank.
 error-fen-royal-only = This position does not read: only a king may stand on { $square } (a citadel).
 error-fen-bad-castling = This position does not read: “{ $piece }” is no castling right.

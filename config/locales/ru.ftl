@@ -365,6 +365,11 @@ error-fen-too-many-kings = Позицию не прочитать: у { $side ->
         [white] белых
        *[black] чёрных
     } больше одного короля.
+error-fen-royal-in-pocket = Позицию не прочитать: «{ $piece }» — король, а король в запасе не бывает.
+error-fen-missing-royal = Позицию не прочитать: у { $side ->
+        [white] белых
+       *[black] чёрных
+    } нет короля.
 error-fen-pawn-on-promotion-rank = Позицию не прочитать: пешка стоит на поле превращения.
 error-fen-royal-only = Позицию не прочитать: на { $square } (цитадель) может стоять только король.
 error-fen-bad-castling = Позицию не прочитать: «{ $piece }» — не право рокировки.

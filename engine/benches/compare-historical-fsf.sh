@@ -33,7 +33,8 @@ INI
 run() { # engine variant depth -> "milliseconds nodes"
   local start end nodes
   start=$(date +%s%N)
-  nodes=$(printf 'setoption name VariantPath value %s\nsetoption name UCI_Variant value %s\nposition startpos\ngo perft %s\nquit\n' \
+  # No `quit`: kodex-uci's ends a running perft; the end of input lets it finish.
+  nodes=$(printf 'setoption name VariantPath value %s\nsetoption name UCI_Variant value %s\nposition startpos\ngo perft %s\n' \
     "$ini" "$2" "$3" | "$1" 2>/dev/null | sed -n 's/^Nodes searched: *//p')
   end=$(date +%s%N)
   echo "$(( (end - start) / 1000000 )) ${nodes:-?}"

@@ -63,6 +63,14 @@ pub enum FenError {
     BadSide(String),
     /// A side has more than one royal piece.
     TooManyKings(Side),
+    /// A royal piece (a king, or any piece the variant marks royal) in a
+    /// pocket, as written (`K`, `k`): a royal piece is never captured, so it
+    /// is never in hand, and one dropped could be taken.
+    RoyalInPocket(char),
+    /// A side has no royal piece where its variant gives it one (the
+    /// variant's start, e.g. chess's kings, but not horde's white; see
+    /// [`crate::variant::VariantDef::needs_royal`]).
+    MissingRoyal(Side),
     /// A pawn stands on its promotion rank.
     PawnOnPromotionRank,
     /// A piece other than a king stands on a square only kings may enter (a citadel).
@@ -115,6 +123,10 @@ impl fmt::Display for FenError {
             FenError::PocketFull => f.write_str("too many pieces in a pocket"),
             FenError::BadSide(s) => write!(f, "side to move must be w or b, not `{s}`"),
             FenError::TooManyKings(side) => write!(f, "{side} has more than one king"),
+            FenError::RoyalInPocket(c) => {
+                write!(f, "a royal piece ({c}) cannot be in a pocket")
+            }
+            FenError::MissingRoyal(side) => write!(f, "{side} has no king"),
             FenError::PawnOnPromotionRank => f.write_str("a pawn stands on its promotion rank"),
             FenError::RoyalOnly(square) => {
                 write!(f, "only a king may stand on {square} (a citadel)")

@@ -137,6 +137,9 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
                 let Some(ty) = def.piece_by_letter(c) else {
                     return Err(FenError::UnknownPocketPiece(c));
                 };
+                if def.pieces[ty].royal {
+                    return Err(FenError::RoyalInPocket(c));
+                }
                 let side = if c.is_ascii_uppercase() { 0 } else { 1 };
                 let count = &mut pos.pockets[side][ty];
                 if *count == u8::MAX {
@@ -152,7 +155,7 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         Some(other) => return Err(FenError::BadSide(shown(other))),
     };
     // Royal pieces: at most one per side (per seat, where seats own them;
-    // any number with spare royals).
+    // any number with spare royals), none in a pocket (above).
     let royal_mask = def.royal_mask();
     let by_seat = def.pieces.iter().any(|p| p.seat.is_some());
     for side in (0..SIDES).filter(|_| !def.spare_royals) {
@@ -167,6 +170,21 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         }
         if !by_seat && (royals & pos.by_side[side]).more_than_one() {
             return Err(FenError::TooManyKings(Side(side as u8)));
+        }
+    }
+    // And at least one where the variant's start gives the side one.
+    for side in 0..SIDES {
+        if def.needs_royal(side) {
+            let royals = pos
+                .by_type
+                .iter()
+                .enumerate()
+                .take(def.pieces.len())
+                .filter(|&(ty, _)| royal_mask & (1 << ty) != 0)
+                .fold(B::EMPTY, |all, (_, squares)| all | *squares);
+            if (royals & pos.by_side[side]).is_empty() {
+                return Err(FenError::MissingRoyal(Side(side as u8)));
+            }
         }
     }
     // Squares only kings (the first royal type, and Tamerlane's adventitious

@@ -20,6 +20,7 @@ use crate::view::{Audience, View, Visibility};
 use crate::visibility::kriegspiel;
 use std::fmt;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// A variant definition (built-in or loaded from a TOML file), with its
@@ -186,6 +187,29 @@ impl fmt::Debug for Game {
             .field("variant", &self.variant.id())
             .field("ply", &self.history.len())
             .finish_non_exhaustive()
+    }
+}
+
+/// What a perft counted ([`Game::perft_stoppable`]).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct PerftCount {
+    /// Per root move (or jump, in time travel) counted to the end, in UCI,
+    /// its leaf nodes, in move order.
+    pub divide: Vec<(String, u64)>,
+    /// How many root moves (and jumps) there are.
+    pub roots: usize,
+    /// Whether the count was stopped before the end: `divide` then holds
+    /// only the root moves finished before.
+    pub stopped: bool,
+    /// When stopped, the leaves counted in the root move under way.
+    pub partial: u64,
+}
+
+impl PerftCount {
+    /// The leaf nodes counted: the perft when it finished, what was counted
+    /// before the stop otherwise.
+    pub fn nodes(&self) -> u64 {
+        self.divide.iter().map(|(_, n)| n).sum::<u64>() + self.partial
     }
 }
 
@@ -1052,21 +1076,48 @@ impl Game {
 
     /// Counts leaf nodes `depth` plies deep from the current position (perft),
     /// per root move in UCI (`chess960`: castling written king-takes-rook).
+    /// The count recurses `depth` calls deep: `kodex uci` takes depths up to
+    /// [`crate::uci::MAX_PERFT_DEPTH`].
     pub fn perft(&self, depth: u32, chess960: bool) -> Vec<(String, u64)> {
+        self.perft_stoppable(depth, chess960, &AtomicBool::new(false))
+            .divide
+    }
+
+    /// [`Game::perft`] that ends early once `stop` is raised (by another
+    /// thread): the root moves counted to the end before it, the leaves
+    /// counted in the one under way, and whether it stopped. The flag is read
+    /// at every node with moves to count one by one, so a perft of depth 1
+    /// always finishes.
+    pub fn perft_stoppable(&self, depth: u32, chess960: bool, stop: &AtomicBool) -> PerftCount {
+        let stopped = || stop.load(Ordering::Relaxed);
         with_state!(self, s, r => {
             let pos = s.current();
             let mut buffers = Vec::new();
             let mut roots = Vec::new();
             r.legal_moves(pos, &mut roots);
-            roots
-                .iter()
-                .map(|&mv| {
-                    let mut next = *pos;
-                    r.make(&mut next, mv);
-                    let n = if depth <= 1 { 1 } else { r.perft(&next, depth - 1, &mut buffers) };
-                    (notation::uci(&r, mv, chess960), n)
-                })
-                .collect()
+            let mut count = PerftCount {
+                divide: Vec::with_capacity(roots.len()),
+                roots: roots.len(),
+                ..PerftCount::default()
+            };
+            for &mv in &roots {
+                let mut next = *pos;
+                r.make(&mut next, mv);
+                let n = if depth <= 1 {
+                    Ok(1)
+                } else {
+                    r.perft_until(&next, depth - 1, &mut buffers, &stopped)
+                };
+                match n {
+                    Ok(n) => count.divide.push((notation::uci(&r, mv, chess960), n)),
+                    Err(n) => {
+                        count.partial = n;
+                        count.stopped = true;
+                        break;
+                    }
+                }
+            }
+            count
         })
     }
 

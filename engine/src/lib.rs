@@ -46,7 +46,9 @@ pub use announce::{Announcement, CheckDirection};
 pub use rules as position;
 
 pub use error::{FenError, MoveError, ReplayError};
-pub use game::{Attempt, Game, ImpossibleAttempt, Move, PlayedMove, Registry, Start, Variant};
+pub use game::{
+    Attempt, Game, ImpossibleAttempt, Move, PerftCount, PlayedMove, Registry, Start, Variant,
+};
 pub use mechanics::{ExchangeError, ForcedTurn, RetireError};
 pub use outcome::{Outcome, Ranking, Reason, Standing};
 pub use side::{Side, Team};

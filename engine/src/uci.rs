@@ -8,7 +8,7 @@
 //! setoption name Skill Level value 1..8
 //! setoption name Hash value <MB>
 //! position startpos|fen <fen> [moves <uci>…]
-//! go perft <depth>
+//! go perft <depth 1–20>
 //! go [depth N] [nodes N] [movetime MS] [wtime MS btime MS winc MS binc MS movestogo N] [infinite]
 //! ```
 //!
@@ -22,20 +22,53 @@
 //!
 //! A search runs on its own thread; the input loop keeps reading, so `stop`
 //! ends it at once with the best move so far.
+//!
+//! `go perft` runs on a thread too, up to [`MAX_PERFT_DEPTH`] plies. While it
+//! counts, the input loop keeps reading: `isready` answers and `stop` ends
+//! the count at once (it prints `info string perft stopped …` with what it
+//! counted, never a total). Other commands keep their order: `position` and
+//! `setoption` take effect for what comes next, `quit` ends the count and
+//! the tool, but a `go` waits for the count to finish, and so does every
+//! command read after it. So a script of several perfts and a last `quit`
+//! prints every count but the last, which `quit` ends (depth 1 always
+//! finishes); the end of input lets a perft finish.
 
 use crate::search::{self, Level, Limits, SearchResult, Searcher};
-use crate::{Game, Registry, Start, Variant};
+use crate::{Game, PerftCount, Registry, Start, Variant};
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 const DEFAULT_HASH_MB: usize = 16;
 
-/// A search running on its thread: it hands the searcher back when done.
+/// The deepest `go perft` counts. A perft recurses once per ply; deeper
+/// trees than this never finish from a real position (chess has some 10^28
+/// nodes at depth 20), so a bigger depth is refused with an `info string`.
+pub const MAX_PERFT_DEPTH: u32 = 20;
+
+/// The perft thread's stack: [`MAX_PERFT_DEPTH`] plies of the largest
+/// boards (four-handed chess, Tamerlane, time travel) fit in 256 KiB even in
+/// a debug build; this is many times that.
+const PERFT_STACK: usize = 16 << 20;
+
+/// How often the input loop looks whether a perft has finished.
+const PERFT_POLL: Duration = Duration::from_millis(5);
+
+/// What runs on the worker thread.
+enum Job {
+    /// A search: it hands the searcher back when done.
+    Search(JoinHandle<Searcher>),
+    /// A perft: it prints its own lines.
+    Perft(JoinHandle<()>),
+}
+
+/// A search or a perft running on its thread.
 struct Running {
-    handle: JoinHandle<Searcher>,
+    job: Job,
     stop: Arc<AtomicBool>,
     infinite: bool,
 }
@@ -144,7 +177,7 @@ impl Session {
         match words.as_slice() {
             [] => {}
             ["quit"] => {
-                self.finish_search();
+                self.stop_job();
                 return Ok(false);
             }
             ["uci"] => {
@@ -172,7 +205,7 @@ impl Session {
                 writeln!(out, "uciok")?;
             }
             ["isready"] => writeln!(out, "readyok")?,
-            ["stop"] => self.finish_search(),
+            ["stop"] => self.stop_job(),
             ["ponderhit"] => {}
             ["ucinewgame"] => {
                 self.finish_search();
@@ -226,25 +259,12 @@ impl Session {
                 }
             }
             ["go", "perft", depth] => match depth.parse::<u32>() {
-                Ok(depth) if depth >= 1 => {
-                    self.finish_search();
-                    let start = Instant::now();
-                    let chess960 = self.chess960 || self.variant.is_chess960();
-                    let divide = if self.game.has_time_travel() {
-                        self.game.perft_turns(depth)
-                    } else {
-                        self.game.perft(depth, chess960)
-                    };
-                    let total: u64 = divide.iter().map(|(_, n)| n).sum();
-                    for (mv, n) in &divide {
-                        writeln!(out, "{mv}: {n}")?;
-                    }
-                    writeln!(out)?;
-                    writeln!(out, "Nodes searched: {total}")?;
-                    let ms = start.elapsed().as_millis();
-                    writeln!(out, "info string time {ms} ms")?;
-                }
-                _ => writeln!(out, "info string perft needs a depth of at least 1")?,
+                Ok(depth @ 1..=MAX_PERFT_DEPTH) => self.start_perft(depth, out)?,
+                _ => writeln!(
+                    out,
+                    "info string perft needs a depth from 1 to {MAX_PERFT_DEPTH}, not {}",
+                    depth.chars().take(20).collect::<String>()
+                )?,
             },
             ["go", rest @ ..] => match Go::parse(rest) {
                 Ok(go) => self.start_search(&go, out)?,
@@ -260,9 +280,66 @@ impl Session {
         Ok(true)
     }
 
+    /// Starts a perft on its own thread; it prints the divide lines and
+    /// `Nodes searched`, or `info string perft stopped …` when stopped.
+    fn start_perft(&mut self, depth: u32, out: &mut impl Write) -> io::Result<()> {
+        self.stop_job();
+        let game = self.game.clone();
+        let chess960 = self.chess960 || self.variant.is_chess960();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let spawned = std::thread::Builder::new()
+            .name("perft".into())
+            .stack_size(PERFT_STACK)
+            .spawn(move || {
+                let start = Instant::now();
+                let count = if game.has_time_travel() {
+                    game.perft_turns_stoppable(depth, &flag)
+                } else {
+                    game.perft_stoppable(depth, chess960, &flag)
+                };
+                print_line(&perft_report(&count, start.elapsed()));
+            });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    job: Job::Perft(handle),
+                    stop,
+                    infinite: false,
+                });
+            }
+            Err(e) => writeln!(out, "info string perft cannot start: {e}")?,
+        }
+        Ok(())
+    }
+
+    /// Whether a perft is running.
+    fn perft_running(&self) -> bool {
+        matches!(
+            self.running,
+            Some(Running {
+                job: Job::Perft(_),
+                ..
+            })
+        )
+    }
+
+    /// Collects a perft that has finished by itself.
+    fn reap_perft(&mut self) {
+        if let Some(Running {
+            job: Job::Perft(handle),
+            ..
+        }) = &self.running
+        {
+            if handle.is_finished() {
+                self.join_search(false);
+            }
+        }
+    }
+
     /// Starts a search on its own thread; it prints `info` lines and `bestmove`.
     fn start_search(&mut self, go: &Go, out: &mut impl Write) -> io::Result<()> {
-        self.finish_search();
+        self.stop_job();
         let mut searcher = self
             .searcher
             .take()
@@ -315,7 +392,7 @@ impl Session {
             searcher
         });
         self.running = Some(Running {
-            handle,
+            job: Job::Search(handle),
             stop,
             infinite: go.infinite
                 || (go.depth.is_none()
@@ -326,21 +403,36 @@ impl Session {
         Ok(())
     }
 
-    /// Stops a running search and waits for its `bestmove`.
+    /// Stops a running search and waits for its `bestmove`; a perft goes
+    /// on (it counts a copy of the position).
     fn finish_search(&mut self) {
+        if !self.perft_running() {
+            self.join_search(true);
+        }
+    }
+
+    /// Stops whatever runs, a search or a perft, and waits for its last line.
+    fn stop_job(&mut self) {
         self.join_search(true);
     }
 
-    /// Waits for a running search's `bestmove`, stopping it first if asked
-    /// (an endless search is always stopped).
+    /// Waits for a running search's `bestmove` (or a perft's count),
+    /// stopping it first if asked (an endless search is always stopped).
     fn join_search(&mut self, stop: bool) {
         if let Some(running) = self.running.take() {
             if stop || running.infinite {
                 running.stop.store(true, Ordering::Relaxed);
             }
-            match running.handle.join() {
-                Ok(searcher) => self.searcher = Some(searcher),
-                Err(_) => print_line("info string the search failed"),
+            match running.job {
+                Job::Search(handle) => match handle.join() {
+                    Ok(searcher) => self.searcher = Some(searcher),
+                    Err(_) => print_line("info string the search failed"),
+                },
+                Job::Perft(handle) => {
+                    if handle.join().is_err() {
+                        print_line("info string perft failed");
+                    }
+                }
             }
         }
     }
@@ -399,12 +491,41 @@ fn min_option<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
     }
 }
 
+/// Whether `line` is a `go` (which waits for a running perft).
+fn is_go(line: &str) -> bool {
+    line.split_whitespace().next() == Some("go")
+}
+
 /// Prints one whole line (the search thread and the input loop share stdout).
 fn print_line(line: &str) {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
+}
+
+/// What a perft prints: `<move>: <count>` per root move, a blank line,
+/// `Nodes searched: <n>` and the time; when stopped, only an `info string`
+/// with what was counted (no total, which would be wrong).
+fn perft_report(count: &PerftCount, elapsed: Duration) -> String {
+    let ms = elapsed.as_millis();
+    if count.stopped {
+        return format!(
+            "info string perft stopped: {} nodes counted, {} of {} root moves to the end, in {ms} ms",
+            count.nodes(),
+            count.divide.len(),
+            count.roots,
+        );
+    }
+    let mut text = String::new();
+    for (mv, n) in &count.divide {
+        text.push_str(&format!("{mv}: {n}\n"));
+    }
+    text.push_str(&format!(
+        "\nNodes searched: {}\ninfo string time {ms} ms",
+        count.nodes()
+    ));
+    text
 }
 
 /// `info depth … score … nodes … nps … time … pv …` for one finished iteration.
@@ -456,19 +577,77 @@ pub fn run() -> io::Result<()> {
         hash_mb: DEFAULT_HASH_MB,
         searches: 0,
     };
-    let stdin = io::stdin();
+    // Lines are read on their own thread, so `stop` and `quit` reach a
+    // running perft.
+    let (lines, input) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in io::stdin().lock().lines() {
+            let line = match line {
+                Ok(line) => Some(line),
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => None,
+                Err(_) => break,
+            };
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
     // Locked per write: the search thread prints too.
     let mut out = io::stdout();
-    for line in stdin.lock().lines() {
-        let line = match line {
-            Ok(line) => line,
-            Err(_) => {
-                writeln!(out, "info string input is not UTF-8")?;
+    // Commands in order; a `go` waits while a perft runs, and so does
+    // everything read after it.
+    let mut queued: VecDeque<String> = VecDeque::new();
+    let mut ended = false;
+    loop {
+        session.reap_perft();
+        let counting = session.perft_running();
+        if let Some(line) = queued.pop_front() {
+            if !counting || !is_go(&line) {
+                if !session.handle(&line, &mut out)? {
+                    return Ok(());
+                }
                 continue;
             }
-        };
-        if !session.handle(&line, &mut out)? {
+            queued.push_front(line);
+        }
+        let read = if counting {
+            if ended {
+                // End of input: the perft finishes, then what waits runs.
+                session.join_search(false);
+                continue;
+            }
+            match input.recv_timeout(PERFT_POLL) {
+                Ok(read) => read,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => {
+                    ended = true;
+                    continue;
+                }
+            }
+        } else if ended {
             break;
+        } else {
+            match input.recv() {
+                Ok(read) => read,
+                Err(_) => {
+                    ended = true;
+                    continue;
+                }
+            }
+        };
+        match read {
+            // While a perft counts, `isready` answers and `stop` ends it at
+            // once, even behind a waiting `go`.
+            Some(line) if counting && line.split_whitespace().eq(["isready"]) => {
+                writeln!(out, "readyok")?;
+                out.flush()?;
+            }
+            Some(line) if counting && line.split_whitespace().eq(["stop"]) => session.stop_job(),
+            Some(line) => queued.push_back(line),
+            None => {
+                writeln!(out, "info string input is not UTF-8")?;
+                out.flush()?;
+            }
         }
     }
     // End of input: let a bounded search finish and print its move.

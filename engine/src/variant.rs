@@ -717,6 +717,25 @@ impl VariantDef {
             .filter(|(_, p)| p.royal)
             .fold(0, |mask, (ty, _)| mask | 1 << ty)
     }
+
+    /// Whether `side` (0 white, 1 black) needs a royal piece on the board
+    /// to play: where the variant's own start gives it one (chess's king,
+    /// Tamerlane's king or any of its spare royals, Frankfurt's king or a
+    /// crowned piece), so horde's white, antichess and the teaching ladder
+    /// play without. Not where play goes on once kings are taken
+    /// (`captured_mates`, `king_capture`), nor for the pieces a setup phase
+    /// places (the setup checks its armies).
+    pub fn needs_royal(&self, side: usize) -> bool {
+        let royal = self.royal_mask();
+        !self.captured_mates
+            && !self.king_capture
+            && self.start_counts.get(side).is_some_and(|counts| {
+                counts
+                    .iter()
+                    .enumerate()
+                    .any(|(ty, &n)| n > 0 && royal & (1 << ty) != 0)
+            })
+    }
 }
 
 #[derive(Deserialize)]

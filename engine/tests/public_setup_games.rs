@@ -281,12 +281,20 @@ fn maharajah_ends() {
 #[test]
 fn a_kingless_side_without_moves_loses_where_the_variant_says_so() {
     let mut registry = Registry::builtin();
-    let files = [(
-        "stuck.toml".to_string(),
-        "id = \"stuck\"\nextends = \"chess\"\nkingless_stalemate = \"loss\"\n\
-         start = \"4k3/8/8/8/8/4p3/4P3/8 w - - 0 1\"\n"
-            .to_string(),
-    )];
+    let files = [
+        (
+            "stuck.toml".to_string(),
+            "id = \"stuck\"\nextends = \"chess\"\nkingless_stalemate = \"loss\"\n\
+             start = \"4k3/8/8/8/8/4p3/4P3/8 w - - 0 1\"\n"
+                .to_string(),
+        ),
+        (
+            "plain.toml".to_string(),
+            "id = \"plain\"\nextends = \"chess\"\n\
+             start = \"4k3/8/8/8/8/4p3/4P3/8 w - - 0 1\"\n"
+                .to_string(),
+        ),
+    ];
     registry
         .add_definitions(&files)
         .expect("the definition reads");
@@ -294,11 +302,16 @@ fn a_kingless_side_without_moves_loses_where_the_variant_says_so() {
     // White's only pawn is blocked: white has no move and no king.
     let game = Game::new(&stuck, Start::Standard).expect("starts");
     assert_eq!(result(&game), (Some(Side::BLACK), Reason::NoMoves));
-    // Without the key, the same position is an ordinary stalemate.
-    let chess = variant("chess");
-    let plain = Game::new(&chess, Start::Fen("4k3/8/8/8/8/4p3/4P3/8 w - - 0 1".into()))
-        .expect("a kingless position reads");
+    // Without the key, the same position is an ordinary stalemate. (Chess
+    // itself refuses it: its start gives white a king.)
+    let plain = registry.get("plain").expect("added").clone();
+    let plain = Game::new(&plain, Start::Standard).expect("a kingless start reads");
     assert_eq!(result(&plain), (None, Reason::Stalemate));
+    let chess = variant("chess");
+    assert_eq!(
+        Game::new(&chess, Start::Fen("4k3/8/8/8/8/4p3/4P3/8 w - - 0 1".into())).err(),
+        Some(kodex_engine::FenError::MissingRoyal(Side::WHITE))
+    );
 }
 
 // ---- Kriegspiel from a secret setup ----

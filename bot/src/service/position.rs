@@ -68,6 +68,10 @@ pub(super) fn fen_error(error: &FenError) -> Msg {
         FenError::TooManyKings(side) => {
             Msg::new("error-fen-too-many-kings").arg("side", side.color_name())
         }
+        FenError::RoyalInPocket(c) => piece("error-fen-royal-in-pocket", c),
+        FenError::MissingRoyal(side) => {
+            Msg::new("error-fen-missing-royal").arg("side", side.color_name())
+        }
         FenError::PawnOnPromotionRank => Msg::new("error-fen-pawn-on-promotion-rank"),
         FenError::RoyalOnly(square) => {
             Msg::new("error-fen-royal-only").arg("square", square.clone())
@@ -109,6 +113,17 @@ mod tests {
             ("R3k3/8/4K3/8/8/8/8/8 b - - 0 1", "error-fen-over"),
         ] {
             assert_eq!(key_of(start_position(chess, text)), key, "{text:?}");
+        }
+        let crazyhouse = registry.get("crazyhouse").expect("crazyhouse");
+        for (text, key) in [
+            // Kings in hand would be dropped into check and taken.
+            (
+                "8/pppppppp/8/8/8/8/PPPPPPPP/8[Kk] w - - 0 1",
+                "error-fen-royal-in-pocket",
+            ),
+            ("4k3/8/8/8/8/8/4P3/8[] w - - 0 1", "error-fen-missing-royal"),
+        ] {
+            assert_eq!(key_of(start_position(crazyhouse, text)), key, "{text:?}");
         }
         let long = "8/".repeat(200);
         assert_eq!(key_of(start_position(chess, &long)), "error-fen-too-long");
