@@ -3,6 +3,55 @@
 //! The only place that decides what a public delivery of a hidden-information
 //! game contains: whose turn, the move number, clocks, and at the end the
 //! result and the whole game — never a move, a square or a private view.
+//!
+//! # The hidden-information audit
+//!
+//! A player's information is the sequence of their own [`View`]s plus their
+//! own legal moves (and, in Kriegspiel, the referee's announcements, which
+//! are public). Every place that builds something for a player, the chat or
+//! a spectator of a hidden game while the true position is in reach, and why
+//! what it sends depends only on that audience's information:
+//!
+//! - **Public turn messages** ([`Service::public_message`]): texts from
+//!   [`Game::announcements`] for [`Audience::Public`] (whose turn, "has
+//!   moved", the referee's words), the turn line, the clocks; no board until
+//!   the end, when the whole record is public. Spectators get the same
+//!   message in their language (`watch.rs`, `spectator_copies`).
+//! - **Private boards** ([`Service::private_view`]): `game.view(Side(seat))`
+//!   (the engine's [`kodex_engine::visibility`] decides every square and
+//!   mark), announcements for that seat, the seat's own clock; the file name
+//!   holds the id, the ply count (public) and the seat's colour.
+//! - **Setup phase** (`setup.rs`): a player's setup board is drawn from their
+//!   own placement only (the other half is fog); the chat and spectators
+//!   hear only who is ready, the start, an abort or a timeout
+//!   ([`Service::public_note`]); Kriegspiel from a setup reveals nothing.
+//! - **`/board`, `/pgn`, `/gif`** (`info.rs`): in a running hidden game a
+//!   player gets their private view, anyone else the turn line; the record
+//!   and the animation only once the game is over. `/watch` on a running
+//!   hidden game answers the turn line without a board (`watch.rs`).
+//! - **Move refusals and suggestions** (`apply.rs`, `suggest.rs`): a typed
+//!   move is read against the player's own legal moves ("not legal",
+//!   "ambiguous" are answers their legal moves give); in Kriegspiel
+//!   [`Game::parse_attempt`] answers from the player's own pieces, and an
+//!   impossible attempt is the referee's public "impossible". Autocomplete
+//!   offers in fog of war the legal moves to squares the player sees, in
+//!   Kriegspiel nothing. A hidden move typed in public is refused (and
+//!   deleted where the platform allows) before it is read.
+//! - **Buttons**: the same for every seat of a kind (draw, resign, show
+//!   board), never dependent on the position.
+//! - **The computer** (`computer.rs`): it moves from positions sampled from
+//!   its own view and among its own legal moves (in Kriegspiel it tries its
+//!   pieces' moves, each refusal public); its answer to a draw offer is the
+//!   mean evaluation of positions sampled from its view
+//!   ([`kodex_engine::search::evaluate_from_view`]) with the enemy army it
+//!   may believe ([`kodex_engine::search::believed_enemy_army`]: the start's
+//!   less what it saw itself take), seeded by the game id and ply (public);
+//!   it never resigns a hidden game (its resignation reads the true
+//!   evaluation); it approves every takeback; it sets up blind. Its thinking
+//!   time is bounded by its level's budget and deadline, not by the
+//!   position's hidden part.
+//! - **Game titles and thread names** ([`GameRef::title`]): variant and
+//!   players only.
 
 use super::{Msg, Service};
 use crate::api::{
