@@ -473,3 +473,52 @@ async fn captures_on_both_boards_at_once_each_reach_the_other_board() {
         assert!(chat.position(id).await.fen().contains("[p]"), "{id}");
     }
 }
+
+#[tokio::test]
+async fn an_answer_to_a_bughouse_draw_offer_agrees_with_it_and_the_offerers_partner_cannot_complete_it(
+) {
+    let mut chat = Chat::new("bughouse-draw-answers").await;
+    let (a, b) = bughouse(&mut chat, "3+0").await;
+    chat.say("alice: e4").await;
+    chat.say("carol: e4").await;
+    chat.say("bob: e5").await;
+    chat.say("dave: e5").await;
+    // Carol (of bob & carol) offers; alice agrees: dave must still agree.
+    let out = chat.say("carol: /draw").await;
+    assert!(has(&out, "both dave & alice agree"), "{out:#?}");
+    let out = chat.say("alice: /draw").await;
+    assert!(has(&out, "alice agrees to a draw"), "{out:#?}");
+    assert!(has(&out, "Still to agree: dave"), "{out:#?}");
+    // Bob is of the offering team: his /draw is no answer and ends nothing.
+    let out = chat.say("bob: /draw").await;
+    assert!(has(&out, "Your team has offered a draw"), "{out:#?}");
+    let out = chat.say("alice: /draw").await;
+    assert!(has(&out, "already agreed"), "{out:#?}");
+    for id in [&a, &b] {
+        assert_eq!(chat.row(id).await.status, Status::Active, "{id}");
+    }
+    // Nor may the offering team decline its own offer.
+    let out = chat.say("bob: /nodraw").await;
+    assert!(has(&out, "cannot be withdrawn"), "{out:#?}");
+    // Dave agrees too: a draw on both boards.
+    let out = chat.say("dave: /draw").await;
+    assert!(has(&out, "draw"), "{out:#?}");
+    for id in [&a, &b] {
+        assert_eq!(chat.row(id).await.result, Some(GameResult::Draw), "{id}");
+    }
+}
+
+#[tokio::test]
+async fn a_bughouse_draw_agreed_by_one_player_is_declined_by_the_other() {
+    let mut chat = Chat::new("bughouse-draw-declined").await;
+    let (a, _) = bughouse(&mut chat, "-").await;
+    chat.say("alice: /draw").await;
+    let out = chat.say("bob: /draw").await;
+    assert!(has(&out, "Still to agree: carol"), "{out:#?}");
+    let out = chat.say("carol: /nodraw").await;
+    assert!(has(&out, "carol declined the draw offer"), "{out:#?}");
+    assert_eq!(chat.row(&a).await.draw_offer, None);
+    // A new offer may come from either team.
+    let out = chat.say("carol: /draw").await;
+    assert!(has(&out, "both dave & alice agree"), "{out:#?}");
+}

@@ -777,7 +777,7 @@ impl Service {
 
 /// The bit of the player of `seat` on board `row` in a bughouse draw
 /// offer: the offer (`draw_offer`, the same on both boards) is the set of
-/// the four players who said `/draw`.
+/// the four players who said `/draw`, and which team offered.
 fn draw_bit(row: &GameRow, seat: usize) -> i64 {
     1 << (row.board * 2 + seat)
 }
@@ -786,25 +786,70 @@ fn draw_bit(row: &GameRow, seat: usize) -> i64 {
 /// white and board B black are team 0.
 const DRAW_BITS_OF_TEAM: [i64; 2] = [0b1001, 0b0110];
 
-/// Whether the players in `consent` agree to a draw: every player of one
-/// team, after an offer of a player of the other.
+/// Set in a bughouse draw offer that team 1 made (else team 0 made it).
+const OFFERED_BY_TEAM_1: i64 = 0b1_0000;
+
+/// The team of a player's [`draw_bit`].
+fn team_of_bit(bit: i64) -> usize {
+    usize::from(DRAW_BITS_OF_TEAM[0] & bit == 0)
+}
+
+/// The team that made the standing offer `consent`. (An offer stored before
+/// the team was: the only team with a player in it, else team 0.)
+fn offering_team(consent: i64) -> usize {
+    let only_team_1 = consent & DRAW_BITS_OF_TEAM[0] == 0 && consent & DRAW_BITS_OF_TEAM[1] != 0;
+    usize::from(consent & OFFERED_BY_TEAM_1 != 0 || only_team_1)
+}
+
+/// Whether the offer `consent` is agreed: every player of the team it was
+/// made to said `/draw`.
 fn draw_agreed(consent: i64) -> bool {
-    DRAW_BITS_OF_TEAM
-        .iter()
-        .zip(DRAW_BITS_OF_TEAM.iter().rev())
-        .any(|(team, other)| consent & team == *team && consent & other != 0)
+    let asked = DRAW_BITS_OF_TEAM[1 - offering_team(consent)];
+    consent & asked == asked
 }
 
 impl Service {
     /// `/draw` in bughouse by the player of `seat` on board `row` (locked):
-    /// the game is drawn when both players of one team agree to a draw a
-    /// player of the other team offered; until then the offer stands on
-    /// both boards.
+    /// the first `/draw` is an offer of that player's team; each player of
+    /// the other team who then says `/draw` agrees with it, and the game is
+    /// drawn when both have. Until then the offer stands on both boards.
     pub(super) async fn pair_draw(&self, mut row: GameRow, seat: usize, lang: Lang) -> Outcome {
         let bit = draw_bit(&row, seat);
+        let team = team_of_bit(bit);
         let before = row.draw_offer.unwrap_or(0);
+        if before == 0 {
+            let flag = if team == 1 { OFFERED_BY_TEAM_1 } else { 0 };
+            self.set_pair_draw(&mut row, Some(bit | flag)).await?;
+            let (other, _) = self.other_board(&row).await?;
+            let pair = joined(&row, &other);
+            let opponents = pair.opponent_names(seat);
+            let text = self.text(
+                lang,
+                &Msg::new("bughouse-draw-offered")
+                    .arg("id", row.id.clone())
+                    .arg("player", row.player_name(seat).to_owned())
+                    .arg("opponents", opponents),
+            );
+            return Ok(vec![self.offer_delivery(
+                lang,
+                &row,
+                text,
+                [
+                    |game| crate::api::ButtonAction::Draw { game },
+                    |game| crate::api::ButtonAction::DeclineDraw { game },
+                ],
+            )]);
+        }
+        if offering_team(before) == team {
+            // The team's own offer: the other team answers it.
+            return Err(Msg::new("error-draw-offered-by-team")
+                .arg("id", row.id.clone())
+                .into());
+        }
         if before & bit != 0 {
-            return Err(Msg::new("error-draw-already-offered").into());
+            return Err(Msg::new("error-draw-already-agreed")
+                .arg("id", row.id.clone())
+                .into());
         }
         let consent = before | bit;
         if draw_agreed(consent) {
@@ -820,14 +865,23 @@ impl Service {
         }
         self.set_pair_draw(&mut row, Some(consent)).await?;
         let (other, _) = self.other_board(&row).await?;
-        let pair = joined(&row, &other);
-        let opponents = pair.opponent_names(seat);
+        // The players of the asked team who have not agreed yet.
+        let waiting: Vec<String> = (0..4)
+            .filter(|&index| {
+                let bit = 1 << index;
+                team_of_bit(bit) == team && consent & bit == 0
+            })
+            .filter_map(|index| {
+                let board = if row.board == index / 2 { &row } else { &other };
+                (board.board == index / 2).then(|| board.player_name(index % 2).to_owned())
+            })
+            .collect();
         let text = self.text(
             lang,
-            &Msg::new("bughouse-draw-offered")
+            &Msg::new("draw-agreed-waiting")
                 .arg("id", row.id.clone())
                 .arg("player", row.player_name(seat).to_owned())
-                .arg("opponents", opponents),
+                .arg("waiting", waiting.join(", ")),
         );
         Ok(vec![self.offer_delivery(
             lang,
@@ -840,8 +894,8 @@ impl Service {
         )])
     }
 
-    /// `/nodraw` in bughouse: a player who has not agreed declines the
-    /// standing offer, on both boards.
+    /// `/nodraw` in bughouse: a player of the team the offer was made to
+    /// declines it, on both boards (even after their partner agreed).
     pub(super) async fn pair_decline_draw(
         &self,
         mut row: GameRow,
@@ -852,7 +906,7 @@ impl Service {
         if consent == 0 {
             return Err(Msg::new("error-no-draw-offer").into());
         }
-        if consent & draw_bit(&row, seat) != 0 {
+        if offering_team(consent) == team_of_bit(draw_bit(&row, seat)) {
             return Err(Msg::new("error-offer-not-withdrawable").into());
         }
         self.set_pair_draw(&mut row, None).await?;
