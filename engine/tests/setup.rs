@@ -353,3 +353,55 @@ fn random_public_placements_always_complete_a_valid_setup() {
         }
     }
 }
+
+/// The setup a person's *Random* places ([`Placement::random_shielded`]):
+/// in every secret-setup variant it never loses before the first move,
+/// against any setup of the other side — here random ones, a thousand per
+/// variant and side with `KODEX_SETUP_GAMES=1000` (150 by default; the
+/// plain random setup loses some of these).
+#[test]
+fn shielded_random_setups_never_lose_at_the_reveal() {
+    let registry = Registry::builtin();
+    let games: u64 = std::env::var("KODEX_SETUP_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(150);
+    for id in ["battle", "chessbattle", "kriegspielbattle"] {
+        let battle = registry.get(id).expect(id);
+        let mut plain_lost = 0;
+        for seed in 0..games {
+            for side in [Side::WHITE, Side::BLACK] {
+                let ours = Placement::random_shielded(battle, side, seed).expect("a setup");
+                assert!(ours.king_shielded(battle, side), "{id} {seed}");
+                let theirs = Placement::random(battle, side.opponent(), seed ^ 0x9e37).expect("");
+                let plain = Placement::random(battle, side, seed ^ 0x51).expect("");
+                let lost = |ours: &Placement| {
+                    let setups = if side == Side::WHITE {
+                        [ours, &theirs]
+                    } else {
+                        [&theirs, ours]
+                    };
+                    let fen = start_fen(battle, setups).expect("composes");
+                    let game = Game::new(battle, Start::Fen(fen.clone())).expect("starts");
+                    // A start decided against `side`: its king in check
+                    // (black) or mated (white).
+                    game.outcome().is_some_and(|outcome| {
+                        outcome
+                            .winner()
+                            .is_some_and(|team| usize::from(team.0) == side.opponent().index())
+                    })
+                };
+                assert!(!lost(&ours), "{id} seed {seed}: {}", ours.to_text(battle));
+                plain_lost += usize::from(lost(&plain));
+            }
+        }
+        if id == "battle" {
+            // What the shield prevents: plain random setups do lose.
+            assert!(plain_lost > 0, "{id}: no plain setup lost");
+        }
+    }
+    assert_ne!(
+        Placement::random_shielded(registry.get("battle").unwrap(), Side::WHITE, 1),
+        Placement::random_shielded(registry.get("battle").unwrap(), Side::WHITE, 2)
+    );
+}

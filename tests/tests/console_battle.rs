@@ -105,3 +105,22 @@ async fn what_alice_and_the_chat_see_does_not_depend_on_bobs_secret_setup() {
     )
     .await;
 }
+
+/// Both players press *Random* (typed `random`) and get ready: the setup a
+/// person is given never loses before the first move (a plain random
+/// setup leaves black in check about one game in five).
+#[tokio::test]
+async fn random_setups_of_people_never_lose_at_the_reveal() {
+    let mut chat = Chat::new("battle-random").await;
+    for _ in 0..24 {
+        let (id, _) = chat.accepted("alice", "bob", "battle").await;
+        chat.say("alice (dm): random").await;
+        chat.say("alice (dm): ready").await;
+        chat.say("bob (dm): random").await;
+        let out = chat.say("bob (dm): ready").await;
+        assert!(!has(&out, "before the first move"), "{out:#?}");
+        let row = chat.row(&id).await;
+        assert_eq!(row.status, Status::Active, "{out:#?}");
+        chat.say("alice: /abort").await;
+    }
+}

@@ -397,7 +397,7 @@ impl Service {
                 next.apply(&variant, Side(side as u8), text).map(|()| next)
             }
             SetupCommand::Random => {
-                Placement::random(&variant, Side(side as u8), fastrand::u64(..))
+                Placement::random_shielded(&variant, Side(side as u8), fastrand::u64(..))
             }
             SetupCommand::Clear => Ok(Placement::default()),
             SetupCommand::Last => {
@@ -509,11 +509,13 @@ impl Service {
                 continue;
             }
             let side = seat.side;
-            let placement = Placement::random(&variant, Side(side as u8), fastrand::u64(..))
-                .map_err(|e| {
-                    tracing::error!(game = %row.id, error = %e, "no random setup");
-                    Msg::new("error-internal")
-                })?;
+            let placement =
+                Placement::random_shielded(&variant, Side(side as u8), fastrand::u64(..)).map_err(
+                    |e| {
+                        tracing::error!(game = %row.id, error = %e, "no random setup");
+                        Msg::new("error-internal")
+                    },
+                )?;
             let seat = &mut row.seats[index];
             seat.setup = Some(placement.to_text(&variant));
             seat.ready = true;

@@ -354,6 +354,80 @@ impl Placement {
         ))
     }
 
+    /// Whether no setup of the other side can check `side`'s royal piece in
+    /// this complete setup at the start (battle chess's first-move rule
+    /// would lose the game before a move): no single piece of the other
+    /// side's army, standing alone on any square of its setup zone, attacks
+    /// it. More pieces only block more lines, so this holds for every setup
+    /// the other side may make.
+    pub fn king_shielded(&self, variant: &Variant, side: Side) -> bool {
+        let def = variant.definition();
+        let enemy = side.opponent();
+        let Ok(enemy_setup) = setup_of(def, enemy) else {
+            // The other side places nothing: its fixed army is all there is.
+            return !royal_checked(variant, &self.start_with(def, side), side);
+        };
+        let mut types = enemy_setup.armies[enemy.index() & 1].clone();
+        types.sort_unstable();
+        types.dedup();
+        let zone: Vec<usize> = (0..def.geometry.size())
+            .filter(|&sq| def.geometry.exists(sq))
+            .filter(|&sq| {
+                let rank = relative_rank(def, enemy.index() & 1, sq);
+                rank >= enemy_setup.ranks.0 && rank <= enemy_setup.ranks.1
+            })
+            .collect();
+        let ours = self.start_with(def, side);
+        for &square in &zone {
+            if ours.piece_at(square).is_some() {
+                continue;
+            }
+            for &ty in &types {
+                let pawn = def.pieces[ty].pawn;
+                let rank = relative_rank(def, enemy.index() & 1, square);
+                if pawn && (rank < enemy_setup.pawn_ranks.0 || rank > enemy_setup.pawn_ranks.1) {
+                    continue;
+                }
+                let mut pos = ours;
+                pos.put(square, enemy.index() & 1, ty);
+                if royal_checked(variant, &pos, side) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// A random complete setup meeting every rule, as [`Placement::random`],
+    /// whose royal piece no setup of the other side can check at the start
+    /// ([`Placement::king_shielded`]): what a person's *Random* places, so it
+    /// never loses before the first move. `seed` chooses which; if no such
+    /// setup turns up in many draws, the last random one.
+    pub fn random_shielded(
+        variant: &Variant,
+        side: Side,
+        seed: u64,
+    ) -> Result<Placement, SetupError> {
+        let mut next = picker(seed ^ 0x5bd1_e995);
+        let mut last = Placement::random(variant, side, seed)?;
+        for _ in 0..400 {
+            if last.king_shielded(variant, side) {
+                return Ok(last);
+            }
+            last = Placement::random(variant, side, next(usize::MAX) as u64)?;
+        }
+        Ok(last)
+    }
+
+    /// The variant's fixed pieces and this placement of `side`.
+    fn start_with(&self, def: &VariantDef, side: Side) -> Position<U256> {
+        let mut pos = fixed(def);
+        for &(sq, ty) in &self.pieces {
+            pos.put(sq as usize, side.index() & 1, ty as usize);
+        }
+        pos
+    }
+
     /// The placement as text that [`Placement::apply`] reads back
     /// (`Ke1 Qd1 Pe2`), for storage.
     pub fn to_text(&self, variant: &Variant) -> String {
@@ -400,6 +474,30 @@ fn parse_placement(def: &VariantDef, word: &str) -> Result<(usize, usize), Setup
         .ok_or(SetupError::NotInArmy(first))?;
     let square = g.parse(chars.as_str()).ok_or_else(unreadable)?;
     Ok((ty, square))
+}
+
+/// Whether `side`'s royal piece stands in check in `pos` (whoever moves).
+fn royal_checked(variant: &Variant, pos: &Position<U256>, side: Side) -> bool {
+    let def = variant.definition();
+    let mut pos = *pos;
+    pos.castling = U256::EMPTY;
+    pos.side = side.opponent().index() as u8 & 1;
+    let fen = crate::fen::write(def, &pos, def.chess960);
+    match crate::game::Game::new(variant, crate::game::Start::Fen(fen)) {
+        Ok(game) => {
+            let view = game.view(Audience::Full);
+            let royal = def.royal_type();
+            view.checked.iter().any(|&sq| {
+                matches!(
+                    &view.squares[usize::from(sq)],
+                    SquareView::Piece(glyph) if glyph.side == side
+                        && def.piece_by_letter(glyph.letter) == royal
+                )
+            })
+        }
+        // A position that cannot be read is no safe start either.
+        Err(_) => true,
+    }
 }
 
 /// The start position of play: the variant's fixed pieces plus every side's
