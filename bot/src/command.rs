@@ -105,6 +105,28 @@ const COMPUTER_WORDS: [&str; 7] = [
     "кодекс",
 ];
 
+/// The colour words of `/play`, in English and Russian (read by the
+/// service's colour choice).
+pub const COLOR_WORDS: &[&str] = &[
+    "white",
+    "black",
+    "random",
+    "w",
+    "b",
+    "белые",
+    "белыми",
+    "черные",
+    "чёрные",
+    "черными",
+    "чёрными",
+    "случайно",
+    "случайный",
+    "случайным",
+];
+
+/// The words that name the computer's level (`level 5`, `уровень 5`).
+pub const LEVEL_WORDS: &[&str] = &["level", "lvl", "уровень", "ур"];
+
 /// Takes the computer opponent out of `/play` arguments: `computer` (or
 /// `@kodex`, `компьютер`) and its level (`level 5`, `l5`, `уровень 5`,
 /// `ур5`; 1–8). Returns the level (the default when none is given) if the
@@ -119,7 +141,7 @@ pub fn computer_opponent<'a>(args: &[&'a str]) -> (Option<u8>, Vec<&'a str>) {
         let number = |text: &str| text.parse::<u8>().ok().filter(|n| (1..=8).contains(n));
         if COMPUTER_WORDS.contains(&lower.as_str()) {
             named = true;
-        } else if ["level", "lvl", "уровень", "ур"].contains(&lower.as_str())
+        } else if LEVEL_WORDS.contains(&lower.as_str())
             && args.get(i + 1).and_then(|n| number(n)).is_some()
         {
             level = args.get(i + 1).and_then(|n| number(n));
@@ -204,7 +226,7 @@ fn play(args: &[&str], mention: impl Fn(&str) -> Option<UserRef>) -> Action {
             lineup.versus();
         } else if let Some(user) = arg.strip_prefix('@').and_then(&mention) {
             lineup.add(user);
-        } else if ["white", "black", "random", "w", "b"].contains(&lower.as_str()) {
+        } else if COLOR_WORDS.contains(&lower.as_str()) {
             color = Some(lower);
         } else {
             // Everything else is the clock; a second unknown word makes it

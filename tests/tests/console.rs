@@ -705,3 +705,31 @@ async fn a_game_that_cannot_be_replayed_stops_its_clock_and_spares_the_others() 
     let out = chat.say(&format!("alice: /move e4 {broken}")).await;
     assert!(has(&out, "cannot be loaded"), "{out:#?}");
 }
+
+#[tokio::test]
+async fn play_reads_russian_colours_and_names_a_level_out_of_range() {
+    let mut chat = Chat::new("play-words").await;
+    let out = chat.say("alice: /play chess computer level 9").await;
+    assert!(
+        has(&out, "level is a number from 1 to 8, not “9”"),
+        "{out:#?}"
+    );
+    assert!(!has(&out, "not a clock"), "{out:#?}");
+    for (word, color) in [
+        ("белые", "white"),
+        ("чёрными", "black"),
+        ("черные", "black"),
+        ("случайно", "random"),
+    ] {
+        let out = chat.say(&format!("alice: /play chess @bob {word}")).await;
+        assert!(
+            has(&out, &format!("alice plays {color}")),
+            "{word}: {out:#?}"
+        );
+        let id = game_id(&out);
+        chat.say(&format!("alice: /decline {id}")).await;
+    }
+    chat.say("alice: /lang ru").await;
+    let out = chat.say("alice: /play chess computer уровень 12").await;
+    assert!(has(&out, "Уровень компьютера"), "{out:#?}");
+}

@@ -20,9 +20,13 @@ pub(super) enum ColorChoice {
 impl ColorChoice {
     pub(super) fn parse(text: &str) -> Option<ColorChoice> {
         match text.trim().to_lowercase().as_str() {
-            "white" | "w" | "белые" => Some(ColorChoice::White),
-            "black" | "b" | "черные" | "чёрные" => Some(ColorChoice::Black),
-            "random" | "r" | "" => Some(ColorChoice::Random),
+            "white" | "w" | "белые" | "белыми" => Some(ColorChoice::White),
+            "black" | "b" | "черные" | "чёрные" | "черными" | "чёрными" => {
+                Some(ColorChoice::Black)
+            }
+            "random" | "r" | "" | "случайно" | "случайный" | "случайным" => {
+                Some(ColorChoice::Random)
+            }
             _ => None,
         }
     }
@@ -193,6 +197,13 @@ impl Service {
         let time_control = match clock.as_deref() {
             None => TimeControl::Unlimited,
             Some(text) => TimeControl::parse(text).map_err(|_| {
+                // `level 9`: a level out of range, not a clock.
+                let mut words = text.split_whitespace();
+                let first = words.next().unwrap_or_default().to_lowercase();
+                if crate::command::LEVEL_WORDS.contains(&first.as_str()) {
+                    let shown: String = words.next().unwrap_or_default().chars().take(8).collect();
+                    return Msg::new("error-bad-level").arg("level", shown);
+                }
                 let shown: String = text.chars().take(32).collect();
                 Msg::new("error-bad-clock").arg("clock", shown)
             })?,
