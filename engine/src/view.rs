@@ -355,7 +355,10 @@ pub struct View {
     pub last_move: Vec<u16>,
     /// Squares of royal pieces in check, only those the audience may see.
     pub checked: Vec<u16>,
-    /// Squares the variant marks (the hill, palaces), drawn subtly.
+    /// Squares the variant marks (the hill, palaces), and in Kriegspiel the
+    /// square of the capture the referee just announced to everyone: public
+    /// marks, drawn subtly, on a fogged square too (where highlights and
+    /// checks are never drawn).
     pub marked: Vec<u16>,
     /// Pockets, one per side, in variants with drops; empty otherwise.
     pub pockets: Vec<PocketView>,
