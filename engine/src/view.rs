@@ -350,11 +350,15 @@ pub struct View {
     /// The full-move number (1 at the start).
     pub move_number: u32,
     /// Squares of the last move to highlight (origin and destination), only
-    /// those the audience may see.
+    /// those the audience sees now and, for another side's move, saw before
+    /// it too: nothing the change between its two views does not show.
     pub last_move: Vec<u16>,
     /// Squares of royal pieces in check, only those the audience may see.
     pub checked: Vec<u16>,
-    /// Squares the variant marks (the hill, palaces), drawn subtly.
+    /// Squares the variant marks (the hill, palaces), and in Kriegspiel the
+    /// square of the capture the referee just announced to everyone: public
+    /// marks, drawn subtly, on a fogged square too (where highlights and
+    /// checks are never drawn).
     pub marked: Vec<u16>,
     /// Pockets, one per side, in variants with drops; empty otherwise.
     pub pockets: Vec<PocketView>,

@@ -395,3 +395,73 @@ fn only_the_mover_is_told_a_hidden_move() {
     );
     assert!(fog().announcements(Audience::Public).is_empty());
 }
+
+/// A fog game from `fen` after `moves` (as typed).
+fn from_fen(fen: &str, moves: &[&str]) -> Game {
+    let mut game = Game::new(
+        Registry::builtin().get("fogofwar").expect("fogofwar"),
+        Start::Fen(fen.to_owned()),
+    )
+    .expect("start");
+    for mv in moves {
+        game.play_text(mv)
+            .unwrap_or_else(|e| panic!("{mv} in {moves:?}: {e}"));
+    }
+    game
+}
+
+/// The square index of `name` on the 8×8 board.
+fn at(name: &str) -> u16 {
+    let bytes = name.as_bytes();
+    u16::from(bytes[1] - b'1') * 8 + u16::from(bytes[0] - b'a')
+}
+
+#[test]
+fn a_rook_leaving_the_line_it_blocked_does_not_light_where_it_came_from() {
+    // White's a1 rook sees up the a-file to the black rook on a5. Black
+    // either brings the h8 rook to h6 and then the a5 rook to a8, or the h8
+    // rook to a8 and then the a5 rook to h5: either way white, after the
+    // second move, sees a2–a8 open up to a rook on a8, and nothing on the h-file above h4.
+    let fen = "7r/4k3/8/r7/8/8/1PPPPPPP/R3K3 b - - 0 1";
+    let first = from_fen(fen, &["h8h6", "Kd1", "a5a8"]);
+    let second = from_fen(fen, &["h8a8", "Kd1", "a5h5"]);
+    let white = Audience::Side(Side::WHITE);
+    // The two games give white the same views all along, and the same moves.
+    for ply in 0..=3 {
+        assert_eq!(
+            first.view_at(ply, white).squares,
+            second.view_at(ply, white).squares,
+            "white's view after ply {ply}"
+        );
+    }
+    assert_eq!(
+        information(&first, Side::WHITE),
+        information(&second, Side::WHITE)
+    );
+    // So her whole board is the same: a8 was fog before the move, and is
+    // not lit as the arrival of the rook in one game only.
+    let view = first.view(white);
+    assert_eq!(view, second.view(white));
+    assert!(!view.last_move.contains(&at("a8")), "{:?}", view.last_move);
+    // a5, seen before and after, is lit: she saw the rook leave it.
+    assert_eq!(view.last_move, vec![at("a5")]);
+    assert_same_replies(&first, &second, Side::WHITE, "a5a8 / a5h5");
+}
+
+#[test]
+fn own_moves_stay_lit_and_an_enemy_move_seen_whole_lights_both_squares() {
+    // White's own move: both squares are lit on her board.
+    let game = played(&["e4"]);
+    assert_eq!(
+        game.view(Audience::Side(Side::WHITE)).last_move,
+        vec![at("e2"), at("e4")]
+    );
+    // Black's rook crosses from the a-file to the h-file, both of which
+    // white's rooks see before and after: both squares are lit for her.
+    let game = from_fen("4k3/8/8/r7/8/8/8/R3K2R b - - 0 1", &["Rh5"]);
+    let view = game.view(Audience::Side(Side::WHITE));
+    assert_eq!(view.last_move, vec![at("a5"), at("h5")]);
+    // Black, the mover, sees his own move too.
+    let view = game.view(Audience::Side(Side::BLACK));
+    assert_eq!(view.last_move, vec![at("a5"), at("h5")]);
+}

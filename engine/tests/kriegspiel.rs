@@ -129,6 +129,18 @@ fn a_capture_names_only_its_square() {
             .iter()
             .all(|sq| !matches!(sq, SquareView::Piece(p) if p.side != side)));
     }
+    // Black lost the pawn: e5 is fog on his board, and marked all the same;
+    // so it is on the public board, which shows no piece at all.
+    assert_eq!(
+        game.view(Audience::Side(Side::BLACK)).squares[e5 as usize],
+        SquareView::Fog
+    );
+    let public = game.view(Audience::Public);
+    assert!(public.marked.contains(&e5));
+    assert!(public.squares.iter().all(|sq| *sq == SquareView::Fog));
+    // Neither the capturer's move nor black's loss is lit on black's board.
+    assert!(game.view(Audience::Side(Side::BLACK)).last_move.is_empty());
+    assert_eq!(game.view(Audience::Side(Side::WHITE)).last_move, vec![e5]);
 }
 
 #[test]

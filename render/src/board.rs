@@ -120,10 +120,24 @@ fn draw_cells(renderer: &Renderer, image: &mut IndexedImage, layout: &Layout, vi
         for file in 0..layout.files {
             let (x, y) = layout.cell_origin(file, rank);
             let index = view.index(file, rank);
+            let has = |list: &[u16]| list.iter().any(|&square| square as usize == index);
             let piece = match view.at(file, rank) {
                 SquareView::Absent => continue,
+                SquareView::Fog if has(&view.marked) => {
+                    // A public mark (the square of an announced capture)
+                    // shows through the fog: every audience may know it.
+                    let ground = match view.style {
+                        BoardStyle::Checkered if (file + rank) % 2 == 0 => Ground::Dark,
+                        BoardStyle::Checkered => Ground::Light,
+                        _ => Ground::Uniform,
+                    };
+                    let tile = renderer.tiles.get(fonts, TileKey::MarkedFog(ground));
+                    image.blit(&tile, x, y);
+                    continue;
+                }
                 SquareView::Fog => {
-                    // Nothing about a fogged cell is drawn but the fog itself.
+                    // Nothing else about a fogged cell is drawn but the fog
+                    // itself: no highlight, no check, whatever the view says.
                     image.blit(&fog, x, y);
                     continue;
                 }
@@ -137,7 +151,6 @@ fn draw_cells(renderer: &Renderer, image: &mut IndexedImage, layout: &Layout, vi
                 BoardStyle::Points => Ground::Points(point_lines(view, layout, file, rank)),
                 BoardStyle::Hexagonal => Ground::Hex((file + rank) % 3),
             };
-            let has = |list: &[u16]| list.iter().any(|&square| square as usize == index);
             let look = CellLook {
                 ground,
                 last_move: has(&view.last_move),

@@ -57,17 +57,19 @@ pub(crate) fn draw_cells(
         for file in 0..view.files {
             let (q, r) = (file as i32 - 5, rank as i32 - 5);
             let index = view.index(file, rank);
-            let piece = match view.at(file, rank) {
+            let (piece, fogged) = match view.at(file, rank) {
                 SquareView::Absent => continue,
-                // Fog is not offered on this board; draw such a cell empty.
-                SquareView::Fog | SquareView::Empty => None,
-                SquareView::Piece(glyph) => Some(glyph),
+                // Fog is not offered on this board; draw such a cell empty,
+                // with its public mark but no highlight or check.
+                SquareView::Fog => (None, true),
+                SquareView::Empty => (None, false),
+                SquareView::Piece(glyph) => (Some(glyph), false),
             };
             let has = |list: &[u16]| list.iter().any(|&square| square as usize == index);
             let look = CellLook {
                 ground: Ground::Hex(colour(q, r)),
-                last_move: has(&view.last_move),
-                checked: has(&view.checked),
+                last_move: !fogged && has(&view.last_move),
+                checked: !fogged && has(&view.checked),
                 marked: has(&view.marked),
                 piece,
             };

@@ -67,6 +67,11 @@ pub(crate) enum TileKey {
     Cell(CellLook),
     /// A fogged cell: one texture, whatever is hidden.
     Fog,
+    /// A fogged cell carrying a public mark ([`kodex_engine::View::marked`]:
+    /// the square of a capture the referee announced): the same fog, framed
+    /// in the marked colour of its ground ([`Ground::Light`], [`Ground::Dark`]
+    /// or [`Ground::Uniform`]), whatever is hidden.
+    MarkedFog(Ground),
     /// A pocket cell: the piece with its count (faded when none are held).
     Pocket { piece: PieceGlyph, count: u8 },
     /// The disc of a side's colour before its name, ringed when it is that side's turn.
@@ -216,6 +221,18 @@ impl Tiles {
                 pixmap
             }
             TileKey::Fog => fog(s, theme.fog, theme.fog_cloud),
+            TileKey::MarkedFog(ground) => {
+                let mut pixmap = fog(s, theme.fog, theme.fog_cloud);
+                let tint = self.ground_color(CellLook {
+                    ground,
+                    last_move: false,
+                    checked: false,
+                    marked: true,
+                    piece: None,
+                });
+                frame(&mut pixmap, tint, (s as f32 * 0.08).round().max(2.0) as u32);
+                pixmap
+            }
             TileKey::Pocket { piece, count } => {
                 let mut pixmap = solid(s, s, theme.page);
                 if count == 0 {
@@ -534,6 +551,29 @@ fn check_glow(size: u32, color: Rgb) -> String {
             glow_gradient(c, c, size as f32 * 0.68, color)
         ),
     )
+}
+
+/// Paints a frame `width` pixels wide in `color` inside the edges of
+/// `pixmap`, on whole pixels (no blended edge colours for the palette).
+fn frame(pixmap: &mut Pixmap, color: Rgb, width: u32) {
+    let (w, h) = (pixmap.width(), pixmap.height());
+    let width = width.min(w / 2).min(h / 2);
+    let mut paint = resvg::tiny_skia::Paint::default();
+    paint.set_color_rgba8(color.0, color.1, color.2, 255);
+    paint.anti_alias = false;
+    let bands = [
+        (0, 0, w, width),
+        (0, h - width, w, width),
+        (0, width, width, h - 2 * width),
+        (w - width, width, width, h - 2 * width),
+    ];
+    for (x, y, bw, bh) in bands {
+        if let Some(rect) =
+            resvg::tiny_skia::Rect::from_xywh(x as f32, y as f32, bw as f32, bh as f32)
+        {
+            pixmap.fill_rect(rect, &paint, Transform::identity(), None);
+        }
+    }
 }
 
 /// The fog texture: a soft cloud on a flat ground, the same in every fogged cell.

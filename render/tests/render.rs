@@ -427,6 +427,78 @@ fn every_fogged_square_looks_the_same_whatever_was_hidden_or_highlighted() {
 }
 
 #[test]
+fn a_public_mark_shows_on_a_fogged_square_and_nothing_else_does() {
+    // The Kriegspiel referee announced a capture on d5 and e5: the mark is
+    // public, so a board on which those squares are fog still shows it.
+    let theme = Theme::default();
+    let decor = decor(Side::WHITE);
+    let mut view = samples::view("8/8/8/*****3/*****3/8/8/4K3");
+    view.marked = vec![samples::square(&view, "d5"), samples::square(&view, "e5")];
+    // Highlights and checks are not public: on fog they draw nothing.
+    view.last_move = vec![samples::square(&view, "a5"), samples::square(&view, "b5")];
+    view.checked = vec![samples::square(&view, "c5")];
+    let image = decode(&render_png(&view, &decor));
+    let plain = image.cell(cell(&view, &decor, "a4"));
+    for name in ["a5", "b5", "c5", "b4", "c4", "d4", "e4"] {
+        assert_eq!(image.cell(cell(&view, &decor, name)), plain, "{name}");
+    }
+    for (name, tint) in [("d5", theme.light_marked), ("e5", theme.dark_marked)] {
+        let marked = image.cell(cell(&view, &decor, name));
+        assert_ne!(marked, plain, "the mark on {name} shows");
+        let framed = count(&marked, tint);
+        let size = cell(&view, &decor, name).2 as usize;
+        assert!(framed >= size * 4, "{name}: {framed} pixels of its mark");
+        // Still fog: the fog's own colours fill the rest of the cell.
+        assert!(count(&marked, theme.fog) > size * size / 3, "{name} is fog");
+    }
+    // The mark looks the same whatever was hidden on the square.
+    let mut other = samples::view("8/8/8/*****3/*****3/8/8/6K1");
+    other.marked = view.marked.clone();
+    let other_image = decode(&render_png(&other, &decor));
+    for name in ["d5", "e5"] {
+        assert_eq!(
+            other_image.cell(cell(&other, &decor, name)),
+            image.cell(cell(&view, &decor, name))
+        );
+    }
+}
+
+#[test]
+fn the_kriegspiel_capture_square_is_marked_on_the_board_of_the_player_who_lost_the_piece() {
+    let registry = Registry::builtin();
+    let kriegspiel = registry.get("kriegspiel").expect("kriegspiel");
+    let theme = Theme::default();
+    // White's knight or bishop takes the pawn on e5: black sees neither.
+    let boards: Vec<Vec<u8>> = [
+        ("4k3/8/8/4p3/8/5N2/8/4K3 w - - 0 1", "f3e5"),
+        ("4k3/8/8/4p3/8/8/1B6/4K3 w - - 0 1", "b2e5"),
+    ]
+    .iter()
+    .map(|(fen, capture)| {
+        let mut game = Game::new(kriegspiel, Start::Fen((*fen).to_owned())).expect("start");
+        let mv = game.parse_move(capture).expect("legal");
+        game.play(mv);
+        let view = game.view(Audience::Side(Side::BLACK));
+        let decor = decor(Side::BLACK);
+        let png = render_png(&view, &decor);
+        let image = decode(&png);
+        // e5 is fog on black's board (his pawn is gone) and marked.
+        assert_eq!(view.at(4, 4), SquareView::Fog);
+        let e5 = image.cell(cell(&view, &decor, "e5"));
+        assert_ne!(e5, image.cell(cell(&view, &decor, "e4")), "e5 is marked");
+        assert!(count(&e5, theme.dark_marked) > 0, "in the marked colour");
+        // The public board (what spectators could be shown) marks it too.
+        let public = game.view(Audience::Public);
+        assert!(public.marked.contains(&samples::square(&public, "e5")));
+        let public_image = decode(&render_png(&public, &decor));
+        assert_eq!(public_image.cell(cell(&public, &decor, "e5")), e5);
+        png
+    })
+    .collect();
+    assert_eq!(boards[0], boards[1], "black's boards are the same");
+}
+
+#[test]
 fn rendering_is_deterministic() {
     let view = samples::crazyhouse();
     let decor = decor(Side::BLACK);

@@ -66,10 +66,27 @@ fn mask<B: Bits>(r: &Rules<B>, pos: &Position<B>, audience: Audience) -> Option<
 /// What `audience` may see of `pos`; `last` is the move that led to it from
 /// `before`.
 ///
-/// The last move is highlighted only as far as the audience saw it: its
-/// origin if that square was visible before the move, its destination if it
-/// is visible after. (Lighting an origin seen only now would tell a fog player
-/// where an enemy piece came from.)
+/// Every mark on the board depends only on the audience's information (the
+/// sequence of its views, its own legal moves, the referee's announcements):
+///
+/// - The last move of the audience's own side lights its squares it sees
+///   now: the mover knows their move. Another side's move lights a square
+///   (origin or destination) only if the audience saw it both before and
+///   after the move: a change it can see between its two views anyway.
+///   (Lighting a destination seen only after the move told a fog player
+///   where a rook came from when it left a line it had been blocking;
+///   lighting an origin seen only before told which piece left a square the
+///   fog then covered.)
+/// - Checked royal pieces are marked where visible: a side's own king in
+///   check has its checkers in view (fog of war reveals them; the Kriegspiel
+///   referee announces the check), and an enemy king in check stands at the
+///   end of a line of visible squares from the checking piece.
+/// - Kriegspiel marks the square of the last capture, which the referee
+///   announced to everyone, on every board, fogged there or not.
+/// - Castling rights: a side knows its own (its own king and rooks tell it).
+///   The en passant square: only the side to move in fog of war, whose view
+///   already shows the pawn that passed and the square it passed. Pawn tries
+///   are announced aloud. (See [`View::castling`], [`View::en_passant`].)
 pub fn view<B: Bits>(
     r: &Rules<B>,
     pos: &Position<B>,
@@ -103,11 +120,14 @@ pub fn view<B: Bits>(
             ),
             _ => (mv.from as usize, mv.to as usize),
         };
+        let own =
+            matches!(audience, Audience::Side(side) if side.index() & 1 == before.side as usize);
         let mask_before = mask(r, before, audience);
-        if mv.kind != MoveKind::Drop && mask_before.is_none_or(|m| m.has(from)) {
+        let lit = |sq: usize| sees(sq) && (own || mask_before.is_none_or(|m| m.has(sq)));
+        if mv.kind != MoveKind::Drop && lit(from) {
             last_move.push(from as u16);
         }
-        if sees(to) && !last_move.contains(&(to as u16)) {
+        if lit(to) && !last_move.contains(&(to as u16)) {
             last_move.push(to as u16);
         }
     }

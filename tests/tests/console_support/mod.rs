@@ -212,16 +212,23 @@ impl Chat {
     }
 
     /// Challenges `opponent` as `challenger` (who plays white) with `args`
-    /// (variant, clock), and the opponent accepts: the game id and what the
-    /// accept printed.
+    /// (variant, clock, and last a start position as `fen:…`), and the
+    /// opponent accepts: the game id and what the accept printed.
     pub async fn accepted(
         &mut self,
         challenger: &str,
         opponent: &str,
         args: &str,
     ) -> (String, Vec<String>) {
+        // The FEN has spaces, so `/play` reads it last.
+        let (args, fen) = match args.find("fen:") {
+            Some(at) => (args[..at].trim_end(), format!(" {}", &args[at..])),
+            None => (args, String::new()),
+        };
         let out = self
-            .say(&format!("{challenger}: /play {args} @{opponent} white"))
+            .say(&format!(
+                "{challenger}: /play {args} @{opponent} white{fen}"
+            ))
             .await;
         let id = game_id(&out);
         let accepted = self.say(&format!("{opponent}: /accept {id}")).await;
@@ -474,27 +481,50 @@ pub async fn told_bob_and_chat(
     alice: &[&[&str]],
     bob: &[Vec<&str>],
 ) -> Vec<(String, Vec<u8>)> {
+    told_watcher_and_chat(name, args, "alice", alice, "bob", bob).await
+}
+
+/// A game of `args` between alice (white) and bob in which `mover` (one of
+/// them, the side to move at the start) plays their turns (each a list of
+/// lines: attempts, then the move) and `watcher`, the other, then says
+/// their lines (spoken as written, `"alice (dm): Kd1"`); returns all that
+/// the watcher, the chat and dave (watching the game from his private chat)
+/// were told. Two games whose mover differs only in what the watcher may not
+/// know must return the same.
+pub async fn told_watcher_and_chat(
+    name: &str,
+    args: &str,
+    mover: &str,
+    turns: &[&[&str]],
+    watcher: &str,
+    lines: &[Vec<&str>],
+) -> Vec<(String, Vec<u8>)> {
     let mut chat = Chat::new(name).await;
     let id = chat.start("alice", "bob", args).await;
+    let audiences = [
+        format!("[@{watcher}]"),
+        "[#local]".to_owned(),
+        "[@dave]".to_owned(),
+    ];
     // Dave watches from his private chat: a spectator hears what the chat
     // hears, so he too must be told the same in both games.
     let out = chat.say(&format!("dave (dm): /watch {id}")).await;
     let mut seen = told(&chat, &id, &out, "[@dave]");
     assert!(!seen.is_empty(), "dave watches: {out:#?}");
-    for (alice_lines, bob_lines) in alice.iter().zip(bob) {
+    for (turn, watcher_lines) in turns.iter().zip(lines) {
         let mut out = Vec::new();
-        for line in alice_lines.iter() {
+        for line in turn.iter() {
             chat.time.advance(1_500);
-            out = chat.say(&format!("alice (dm): {line}")).await;
-            for audience in ["[@bob]", "[#local]", "[@dave]"] {
+            out = chat.say(&format!("{mover} (dm): {line}")).await;
+            for audience in &audiences {
                 seen.extend(told(&chat, &id, &out, audience));
             }
         }
-        assert!(has(&out, "you played"), "{alice_lines:?}: {out:#?}");
-        for line in bob_lines {
+        assert!(has(&out, "you played"), "{turn:?}: {out:#?}");
+        for line in watcher_lines {
             chat.time.advance(2_000);
             let out = chat.say(line).await;
-            for audience in ["[@bob]", "[#local]", "[@dave]"] {
+            for audience in &audiences {
                 seen.extend(told(&chat, &id, &out, audience));
             }
         }
@@ -509,7 +539,7 @@ pub async fn told_bob_and_chat(
     );
     assert!(
         seen.iter().filter(|(_, image)| !image.is_empty()).count() >= 4,
-        "bob must have been sent boards: {:#?}",
+        "{watcher} must have been sent boards: {:#?}",
         seen.iter().map(|(line, _)| line).collect::<Vec<_>>()
     );
     seen
