@@ -177,6 +177,50 @@ fn atomic960_castling_next_to_the_enemy_king() {
     assert_eq!(perft960("1r3k2/3K4/8/8/8/8/8/2RRR3 b b - 0 1", 3), 7_082);
 }
 
+/// Atomic960 castling judged as VARIANTS.md says — "the king may not pass through, start in or
+/// land in check" (Codex 02) and "kings standing adjacent give no check" (Codex 04): the squares
+/// the king passes are judged in the position before the move, where the castling rook still
+/// stands and may shield them; the square it lands on in the position after it, with the rook on
+/// its new square (shakmaty's rule too). Numbers from Fairy-Stockfish
+/// (`pyffish.legal_moves("atomic", fen, moves, True)`, counted by hand to depth 4).
+#[test]
+fn atomic960_castling_squares_judged_before_and_after_the_move() {
+    let mut registry = Registry::builtin();
+    let variant = registry
+        .add_definition(
+            "atomic960.toml",
+            "id = \"atomic960\"\nextends = \"atomic\"\nchess960 = true\n",
+        )
+        .expect("definition")
+        .clone();
+    let game = |fen: &str| Game::new(&variant, Start::Fen(fen.into())).expect("position");
+    let moves = |fen: &str| -> Vec<String> {
+        let game = game(fen);
+        game.legal_moves()
+            .into_iter()
+            .map(|m| game.uci_with(m, true))
+            .collect()
+    };
+    // The rook on a1 "attacks" e1 and f1 only through the castling rook on b1: the king passes
+    // them unattacked; c1 and d1, where the rook's fire reaches once it has moved, touch the
+    // black king on c2.
+    let fen = "8/8/8/8/8/8/2k5/rR4KR w KQ - 0 1";
+    let listed = moves(fen);
+    assert!(listed.iter().any(|m| m == "g1b1"), "{listed:?}");
+    assert_eq!(listed.len(), 18, "{listed:?}");
+    assert_eq!(game(fen).perft_total(2), 180);
+    assert_eq!(game(fen).perft_total(3), 4_364);
+    assert_eq!(game(fen).perft_total(4), 61_401);
+    // The king on b1 touches the black king on a2 (no check from the rook on h1); it lands on
+    // c1, where the castled rook on d1 stands between it and the rook on h1.
+    let fen = "8/8/8/8/8/8/k7/RK5r w A - 0 1";
+    let listed = moves(fen);
+    assert!(listed.iter().any(|m| m == "b1a1"), "{listed:?}");
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    assert_eq!(game(fen).perft_total(2), 35);
+    assert_eq!(game(fen).perft_total(3), 402);
+}
+
 #[test]
 fn crazyhouse() {
     assert_eq!(

@@ -284,6 +284,32 @@ fn a_travelling_rook_takes_its_castling_right_along() {
     assert_eq!(castling, "Qkq");
 }
 
+/// VARIANTS.md: "only the board (with castling rights, en-passant, move counters of that moment)
+/// is" rolled back. The moment right after 2...d5 holds the right to take that pawn en passant;
+/// nobody could use it then (the e-pawn stood on e4), but the pawn brought back to e5 can.
+#[test]
+fn the_restored_moment_keeps_its_en_passant_right() {
+    let mut g = game("e4 a6 Nc3 d5 e5 a5");
+    let turn = g.play_turn("T-1:e5 exd6").unwrap();
+    assert_eq!(turn.record(), ["t1e5", "e5d6"]);
+    assert_eq!(
+        g.fen(),
+        "rnbqkbnr/1pp1pppp/p2P4/8/8/2N5/PPPP1PPP/R1BQKBNR b KQkq - 0 3"
+    );
+    let replayed = Game::replay(&variant(), &g.start_fen(), &g.record()).unwrap();
+    assert_eq!(replayed.fen(), g.fen());
+    // Right after the jump, before its move: the restored moment's FEN names the square.
+    let mut g = game("e4 a6 Nc3 d5 e5 a5");
+    g.play_turn("T-1:e5").unwrap();
+    assert_eq!(g.fen().split(' ').nth(3), Some("d6"), "{}", g.fen());
+    // A pawn that came by single steps (d7-d6-d5) leaves no such right.
+    let mut g = game("e4 d6 Nc3 d5 e5 a6");
+    assert!(g.play_turn("T-1:e5 exd6").is_err());
+    // Nor does a moment whose last move was not that pawn's double step.
+    let mut g = game("e4 d5 Nc3 a6 e5 a5");
+    assert!(g.play_turn("T-1:e5 exd6").is_err());
+}
+
 #[test]
 fn a_jump_with_no_move_after_it_is_refused() {
     // Back then the d-pawn stood on d3 and the queen on c2 boxed the king in:

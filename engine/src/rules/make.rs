@@ -24,6 +24,38 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
     }
 
+    /// The square a double step `mv` of `us` passes, when that step gives the
+    /// right to take the pawn en passant on the next move (whether or not an
+    /// enemy piece could use it). The pawn to be taken stands on `mv.to`.
+    pub(crate) fn en_passant_right(&self, mv: Move, us: usize) -> Option<usize> {
+        let piece = self.def.pieces.get(mv.piece as usize)?;
+        let from = mv.from as usize;
+        (mv.kind == MoveKind::DoubleStep
+            && piece
+                .en_passant_ranks
+                .contains(&relative_line(self.def, piece, us, from)))
+        .then_some((from + mv.to as usize) / 2)
+    }
+
+    /// Whether a piece of `them` could take en passant on `passed` in `pos`.
+    pub(crate) fn en_passant_possible(
+        &self,
+        pos: &Position<B>,
+        passed: usize,
+        them: usize,
+    ) -> bool {
+        let mut takers = self.t.en_passant_types[them];
+        while takers != 0 {
+            let ety = takers.trailing_zeros() as usize;
+            takers &= takers - 1;
+            let origins = self.t.pieces[ety][them].ep_capture_from[passed];
+            if (origins & pos.by_type[ety] & pos.by_side[them]).any() {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Plays `mv` on the board and counters (see [`Rules::make`]).
     #[inline]
     fn make_board(&self, pos: &mut Position<B>, mv: Move) {
@@ -113,25 +145,9 @@ impl<'a, B: Bits> Rules<'a, B> {
                 if pawn {
                     pos.halfmove = 0;
                 }
-                if mv.kind == MoveKind::DoubleStep
-                    && self.def.pieces[ty]
-                        .en_passant_ranks
-                        .contains(&relative_line(self.def, &self.def.pieces[ty], us, from))
-                {
-                    let passed = (from + to) / 2;
+                if let Some(passed) = self.en_passant_right(mv, us) {
                     // Only record en passant when an enemy piece could take it.
-                    let mut possible = false;
-                    let mut takers = self.t.en_passant_types[them];
-                    while takers != 0 {
-                        let ety = takers.trailing_zeros() as usize;
-                        takers &= takers - 1;
-                        let origins = self.t.pieces[ety][them].ep_capture_from[passed];
-                        if (origins & pos.by_type[ety] & pos.by_side[them]).any() {
-                            possible = true;
-                            break;
-                        }
-                    }
-                    if possible {
+                    if self.en_passant_possible(pos, passed, them) {
                         pos.ep = Some(passed as u8);
                         pos.ep_victim = Some(to as u8);
                     }

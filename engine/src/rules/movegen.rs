@@ -280,7 +280,8 @@ impl<'a, B: Bits> Rules<'a, B> {
 
     /// Castling moves (king takes own rook) of the side to move: rights, an
     /// empty way, and a king that neither starts on, passes nor lands on an
-    /// attacked square.
+    /// attacked square (passed squares judged before the move, the landing
+    /// square after it).
     pub(crate) fn castling_moves(&self, pos: &Position<B>, list: &mut MoveList) {
         self.visit_castling_moves(pos, |mv| list.push(mv));
     }
@@ -321,11 +322,17 @@ impl<'a, B: Bits> Rules<'a, B> {
         if free.is_empty() || self.attacked_for_king(pos, king, 1 - us, occupied) {
             return;
         }
+        // The squares the king passes are judged in the position before the move, where the
+        // castling rook still stands (in Chess960 it may shield them); the square it lands on in
+        // the position after it, the rook on its new square (which may shield that square).
+        let passing = occupied & !B::bit(king);
         for rook in free.squares() {
-            let (king_to, _) = self.castling_destinations(king, rook);
+            let (king_to, rook_to) = self.castling_destinations(king, rook);
             let (a, b) = (king.min(king_to), king.max(king_to));
-            let without_king = occupied & !B::bit(king) & !B::bit(rook);
-            if (a..=b).any(|sq| sq != king && self.attacked_for_king(pos, sq, 1 - us, without_king))
+            let landed = (passing & !B::bit(rook)) | B::bit(rook_to);
+            if (a..=b).any(|sq| {
+                sq != king && sq != king_to && self.attacked_for_king(pos, sq, 1 - us, passing)
+            }) || self.attacked_for_king(pos, king_to, 1 - us, landed)
             {
                 continue;
             }

@@ -79,14 +79,23 @@ pub(super) fn prepare<B: Bits>(
         position.promoted |= B::bit(square);
     }
     ids[square] = id;
-    // A rook that left or was destroyed takes its castling right along; a
-    // pawn that left or was destroyed can no longer be taken en passant.
+    // A rook that left or was destroyed takes its castling right along.
     position.castling &= !changed;
-    let ep_touched = position.ep_victim.is_some_and(|v| changed.has(v as usize))
-        || position.ep.is_some_and(|e| changed.has(e as usize));
-    if ep_touched {
-        position.ep = None;
-        position.ep_victim = None;
+    // The moment's en-passant right comes back with it (VARIANTS.md: the board
+    // "with castling rights, en-passant, move counters of that moment"), even
+    // when no pawn could use it then: the arrival may bring the one that can.
+    // The arrival may also destroy the pawn that could be taken, or stand on
+    // the square it passed: then the right lapses.
+    position.ep = None;
+    position.ep_victim = None;
+    if let Some((passed, victim)) = en_passant_right(r, s, to_ply) {
+        if !changed.has(passed)
+            && !changed.has(victim)
+            && r.en_passant_possible(&position, passed, us)
+        {
+            position.ep = Some(passed as u8);
+            position.ep_victim = Some(victim as u8);
+        }
     }
     if r.in_check(&position, 1 - us) {
         return Err(JumpError::GivesCheck);
@@ -105,6 +114,27 @@ pub(super) fn prepare<B: Bits>(
         destroyed,
         piece,
     })
+}
+
+/// The en-passant right of the moment after `ply` half-moves, whether or not a
+/// piece could use it: the square passed and the pawn to be taken. It comes
+/// from the double step that led to the moment (the start position's from its
+/// FEN), and lapses when that pawn is no longer there (an earlier jump to the
+/// same moment destroyed it) or the square passed is taken.
+fn en_passant_right<B: Bits>(r: &Rules<B>, s: &State<B>, ply: usize) -> Option<(usize, usize)> {
+    let moment = &s.positions[ply];
+    let Some(before) = ply.checked_sub(1) else {
+        return moment
+            .ep
+            .zip(moment.ep_victim)
+            .map(|(e, v)| (e as usize, v as usize));
+    };
+    let mv = s.moves[before];
+    let mover = s.positions[before].side as usize;
+    let passed = r.en_passant_right(mv, mover)?;
+    let victim = mv.to as usize;
+    let pawn_there = moment.piece_at(victim) == Some((mover, mv.piece as usize));
+    (pawn_there && moment.piece_at(passed).is_none()).then_some((passed, victim))
 }
 
 /// Applies a checked jump: the present line is cut at the restored moment,
