@@ -15,7 +15,8 @@ error-conflict = Someone changed this game at the same moment; nothing was chang
 error-internal = Something went wrong on my side; nothing was changed. Please try again later.
 error-stale-button = This button is no longer valid.
 error-not-your-button = This button is for someone else.
-error-variant-gone = The variant “{ $variant }” of this game is no longer available.
+error-variant-gone = Game { $id } cannot be shown or played: its variant is no longer available. It stays hidden until the operator brings the variant back.
+error-variant-changed = Game { $id } cannot be shown or played: the definition of its variant has changed since the game began. It stays hidden until the operator restores the definition it began under.
 error-corrupt-game = Game { $id } cannot be loaded; the operator has been told.
 error-line-too-long = That message is too long for me; it was ignored.
 

@@ -226,6 +226,8 @@ impl Service {
             chat_id: ctx.req.chat.id.clone(),
             home_chat_id: None,
             variant: variant.id().to_owned(),
+            // Stamped when stored (`insert_challenge`).
+            variant_fingerprint: None,
             status: Status::Challenge,
             challenger_id: ctx.actor().id.clone(),
             challenger_name: ctx.actor().name.clone(),
@@ -256,8 +258,14 @@ impl Service {
         }
     }
 
-    /// Stores a new challenge under a fresh id (written into `row`).
+    /// Stores a new challenge under a fresh id (written into `row`), with
+    /// the fingerprint of its variant's definition in force now: the game
+    /// is played under that definition or not at all.
     pub(super) async fn insert_challenge(&self, row: &mut GameRow) -> Outcome<()> {
+        let Some(variant) = self.inner.registry.get(&row.variant) else {
+            return Err(Msg::new("error-internal").into());
+        };
+        row.variant_fingerprint = Some(variant.fingerprint().to_owned());
         // Ids are short; on the rare collision try a longer one.
         for len in [4, 4, 5, 6, 8] {
             row.id = new_game_id(len);

@@ -18,8 +18,22 @@ pub(crate) enum Role {
 }
 
 impl Service {
-    /// The started game the request is about.
+    /// The started game the request is about. A game whose variant's
+    /// definition changed since it began (or is gone) is refused here,
+    /// before anything of it is shown or changed (see [`Service::variant`]).
     pub(crate) async fn find_game(
+        &self,
+        ctx: &Ctx,
+        explicit: Option<String>,
+        role: Role,
+    ) -> Outcome<GameRow> {
+        let row = self.find_started_game(ctx, explicit, role).await?;
+        self.variant(&row)?;
+        Ok(row)
+    }
+
+    /// [`Service::find_game`] before the definition is checked.
+    async fn find_started_game(
         &self,
         ctx: &Ctx,
         explicit: Option<String>,

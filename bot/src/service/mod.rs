@@ -218,6 +218,20 @@ impl Service {
         time: Arc<dyn TimeSource>,
     ) -> Result<Service, StoreError> {
         let store = Store::open(&config.database.url).await?;
+        // Games stored before fingerprints take the definition in force now
+        // (see `migrations/0013_variant_fingerprint.sql`).
+        for variant in registry.all() {
+            let stamped = store
+                .stamp_fingerprints(variant.id(), variant.fingerprint())
+                .await?;
+            if stamped > 0 {
+                tracing::info!(
+                    variant = variant.id(),
+                    stamped,
+                    "games stamped with their variant's definition"
+                );
+            }
+        }
         Ok(Service::with_store(
             store,
             registry,
@@ -535,15 +549,38 @@ impl Service {
         }
     }
 
+    /// The variant of `row`, as long as its definition is the one the game
+    /// began under: a game whose variant is gone, or whose definition an
+    /// operator changed since, is refused — every look at it and every
+    /// change of it goes through here, so it fails closed, showing nothing
+    /// of its position (a stamp of `None`: stored before fingerprints, and
+    /// not yet stamped at a start-up; taken as it is).
     fn variant(&self, row: &GameRow) -> Outcome<Variant> {
-        self.inner
+        let variant = self
+            .inner
             .registry
             .get(&row.variant)
+            .filter(|variant| variant.id() == row.variant)
             .cloned()
             .ok_or_else(|| {
                 tracing::error!(game = %row.id, variant = %row.variant, "variant no longer known");
-                Failure::User(Msg::new("error-variant-gone").arg("variant", row.variant.clone()))
-            })
+                Failure::User(Msg::new("error-variant-gone").arg("id", row.id.clone()))
+            })?;
+        match row.variant_fingerprint.as_deref() {
+            Some(began) if began != variant.fingerprint() => {
+                tracing::warn!(
+                    game = %row.id,
+                    variant = %row.variant,
+                    began,
+                    now = variant.fingerprint(),
+                    "the variant's definition changed since the game began; refused"
+                );
+                Err(Failure::User(
+                    Msg::new("error-variant-changed").arg("id", row.id.clone()),
+                ))
+            }
+            _ => Ok(variant),
+        }
     }
 
     /// Rebuilds the position of a started game from its record.

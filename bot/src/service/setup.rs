@@ -346,6 +346,8 @@ impl Service {
         let side = row
             .side_of(actor)
             .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
+        // A game whose definition changed is not touched.
+        self.variant(&row)?;
         row.status = Status::Aborted;
         row.result = Some(crate::store::GameResult::NoResult);
         row.reason = Some("aborted".to_owned());

@@ -20,6 +20,8 @@ impl Service {
     /// `/watch <game>` (`privately`: the Watch button, for the presser alone).
     pub(crate) async fn watch(&self, ctx: &Ctx, game: Option<String>, privately: bool) -> Outcome {
         let row = self.watched_game(ctx, game).await?;
+        // Nobody starts watching a game refused for its definition.
+        self.variant(&row)?;
         if !matches!(
             row.status,
             Status::Challenge | Status::Setup | Status::Active
