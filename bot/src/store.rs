@@ -955,6 +955,49 @@ impl Store {
         Ok(done.rows_affected())
     }
 
+    /// The games on `platform` whose id is `prefix` or starts with it, by
+    /// id, at most `limit` (what a short form of an id may name; the
+    /// caller decides which of them it may name). `prefix` is lower case.
+    pub async fn games_with_id_prefix(
+        &self,
+        platform: &str,
+        prefix: &str,
+        limit: usize,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        // Ids are lower-case letters and digits, all below `~`: the range
+        // reads the primary key's index, not the table.
+        let end = format!("{prefix}~");
+        let filter = format!(
+            "g.id IN (SELECT id FROM games WHERE id >= ? AND id < ? AND platform = ? \
+             ORDER BY id LIMIT {})",
+            limit.max(1)
+        );
+        self.games(
+            &filter,
+            "g.id",
+            &[Some(prefix), Some(end.as_str()), Some(platform)],
+        )
+        .await
+    }
+
+    /// The ids of the games `user` or `chat` (on `platform`) watches.
+    pub async fn watched_games(
+        &self,
+        platform: &str,
+        user: &str,
+        chat: &str,
+    ) -> Result<Vec<String>, StoreError> {
+        Ok(sqlx::query_scalar::<_, String>(
+            "SELECT game_id FROM watchers WHERE platform = ? \
+             AND ((kind = 'user' AND target_id = ?) OR (kind = 'chat' AND target_id = ?))",
+        )
+        .bind(platform.to_owned())
+        .bind(user.to_owned())
+        .bind(chat.to_owned())
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
     /// Active games `user` plays on `platform`, in `chat` when given, oldest first.
     pub async fn active_games_of(
         &self,

@@ -22,6 +22,10 @@ error-line-too-long = That message is too long for me; it was ignored.
 
 ## Finding games
 error-no-such-game = There is no game “{ $id }”. /games lists yours.
+error-too-many-unknown-ids = You named too many game ids that are no game. Wait { $minutes ->
+    [one] a minute
+   *[other] { $minutes } minutes
+} before naming a game by its id again; your own games you can still name.
 error-not-your-game = You are not playing in game { $id }.
 error-no-game = You have no game running here. Start one with /play <variant> [@opponent].
 error-which-game = You have several games here; add the game id to the command (for example /move e4 <id>):

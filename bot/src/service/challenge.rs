@@ -266,9 +266,14 @@ impl Service {
             return Err(Msg::new("error-internal").into());
         };
         row.variant_fingerprint = Some(variant.fingerprint().to_owned());
-        // Ids are short; on the rare collision try a longer one.
-        for len in [4, 4, 5, 6, 8] {
-            row.id = new_game_id(len);
+        // A collision of two random ids of 2^54 is all but impossible; a
+        // taken id is drawn again.
+        for _ in 0..4 {
+            let Some(id) = new_game_id() else {
+                tracing::error!("the secure random source failed; no game id");
+                return Err(Msg::new("error-internal").into());
+            };
+            row.id = id;
             if self.inner.store.insert(row).await? {
                 self.inner.wake.notify_one();
                 return Ok(());
