@@ -247,6 +247,10 @@ pub struct GameRow {
     pub home_chat_id: Option<String>,
     /// The variant id.
     pub variant: String,
+    /// The fingerprint of the variant's definition the game began under
+    /// (see `migrations/0013_variant_fingerprint.sql`); `None` for a row
+    /// stored before fingerprints and not yet stamped.
+    pub variant_fingerprint: Option<String>,
     /// Where the game is in its life.
     pub status: Status,
     /// Who challenged.
@@ -343,6 +347,7 @@ impl<'r> FromRow<'r, SqliteRow> for GameRow {
             chat_id: row.try_get("chat_id")?,
             home_chat_id: row.try_get("home_chat_id")?,
             variant: row.try_get("variant")?,
+            variant_fingerprint: row.try_get("variant_fingerprint")?,
             status: row.try_get("status")?,
             challenger_id: row.try_get("challenger_id")?,
             challenger_name: row.try_get("challenger_name")?,
@@ -561,7 +566,8 @@ const COLUMNS: &str =
     "g.id, g.platform, g.chat_id, g.home_chat_id, g.variant, g.status, g.challenger_id, \
     g.challenger_name, g.opponent_id, g.opponent_name, g.color, g.time_control, g.start_fen, \
     g.moves, g.turn_started_at, g.deadline, g.draw_offer, g.takeback_offer, g.result, g.reason, \
-    g.created_at, g.updated_at, g.version, g.from_fen, g.reminder_at, g.reminded, g.linked_id, g.board, g.move_times, g.exchange_offer";
+    g.created_at, g.updated_at, g.version, g.from_fen, g.reminder_at, g.reminded, g.linked_id, g.board, g.move_times, g.exchange_offer, \
+    g.variant_fingerprint";
 
 /// The seat columns read with a game (`NULL` for a game without seats); no
 /// name clashes with a game column.
@@ -729,7 +735,7 @@ async fn write_seats(
 /// Listed by hand rather than by `sqlx::migrate!`, whose macros would build
 /// a second, host copy of SQLite with every build; a test checks the list
 /// against the folder.
-const MIGRATIONS: [(i64, &str, &str); 12] = [
+const MIGRATIONS: [(i64, &str, &str); 13] = [
     (1, "games", include_str!("../../migrations/0001_games.sql")),
     (
         2,
@@ -777,6 +783,11 @@ const MIGRATIONS: [(i64, &str, &str); 12] = [
         12,
         "exchange offer",
         include_str!("../../migrations/0012_exchange_offer.sql"),
+    ),
+    (
+        13,
+        "variant fingerprint",
+        include_str!("../../migrations/0013_variant_fingerprint.sql"),
     ),
 ];
 
@@ -839,8 +850,8 @@ impl Store {
     pub async fn insert(&self, row: &GameRow) -> Result<bool, StoreError> {
         let sql = format!(
             "INSERT OR IGNORE INTO games (id, platform, variant, challenger_id, challenger_name, \
-             color, time_control, created_at, version, from_fen, {}) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?{})",
+             color, time_control, created_at, version, from_fen, variant_fingerprint, {}) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?{})",
             MUTABLE.join(", "),
             ", ?".repeat(MUTABLE.len()),
         );
@@ -854,7 +865,8 @@ impl Store {
             .bind(row.time_control.clone())
             .bind(row.created_at)
             .bind(row.version)
-            .bind(row.from_fen.clone());
+            .bind(row.from_fen.clone())
+            .bind(row.variant_fingerprint.clone());
         let mut tx = self.writer.begin().await?;
         let result = bind_mutable(query, row).execute(&mut *tx).await?;
         if result.rows_affected() != 1 {
@@ -922,6 +934,68 @@ impl Store {
             )
             .await?;
         Ok(games.into_iter().next())
+    }
+
+    /// Stamps every game of `variant` stored without a fingerprint (before
+    /// fingerprints existed) with `fingerprint`, the definition's in force
+    /// now; returns how many. See `migrations/0013_variant_fingerprint.sql`.
+    pub async fn stamp_fingerprints(
+        &self,
+        variant: &str,
+        fingerprint: &str,
+    ) -> Result<u64, StoreError> {
+        let done = sqlx::query(
+            "UPDATE games SET variant_fingerprint = ? \
+             WHERE variant = ? AND variant_fingerprint IS NULL",
+        )
+        .bind(fingerprint.to_owned())
+        .bind(variant.to_owned())
+        .execute(&self.writer)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// The games on `platform` whose id is `prefix` or starts with it, by
+    /// id, at most `limit` (what a short form of an id may name; the
+    /// caller decides which of them it may name). `prefix` is lower case.
+    pub async fn games_with_id_prefix(
+        &self,
+        platform: &str,
+        prefix: &str,
+        limit: usize,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        // Ids are lower-case letters and digits, all below `~`: the range
+        // reads the primary key's index, not the table.
+        let end = format!("{prefix}~");
+        let filter = format!(
+            "g.id IN (SELECT id FROM games WHERE id >= ? AND id < ? AND platform = ? \
+             ORDER BY id LIMIT {})",
+            limit.max(1)
+        );
+        self.games(
+            &filter,
+            "g.id",
+            &[Some(prefix), Some(end.as_str()), Some(platform)],
+        )
+        .await
+    }
+
+    /// The ids of the games `user` or `chat` (on `platform`) watches.
+    pub async fn watched_games(
+        &self,
+        platform: &str,
+        user: &str,
+        chat: &str,
+    ) -> Result<Vec<String>, StoreError> {
+        Ok(sqlx::query_scalar::<_, String>(
+            "SELECT game_id FROM watchers WHERE platform = ? \
+             AND ((kind = 'user' AND target_id = ?) OR (kind = 'chat' AND target_id = ?))",
+        )
+        .bind(platform.to_owned())
+        .bind(user.to_owned())
+        .bind(chat.to_owned())
+        .fetch_all(&self.pool)
+        .await?)
     }
 
     /// Active games `user` plays on `platform`, in `chat` when given, oldest first.
@@ -1385,6 +1459,7 @@ pub(crate) mod tests {
             chat_id: "local".to_owned(),
             home_chat_id: None,
             variant: "chess".to_owned(),
+            variant_fingerprint: None,
             status: Status::Challenge,
             challenger_id: "alice".to_owned(),
             challenger_name: "alice".to_owned(),

@@ -116,3 +116,38 @@ fn uci_names_the_files_of_four_handed_chess_by_index() {
     assert!(text.lines().any(|l| l.starts_with("k13k11:")), "{text}");
     assert!(!text.contains("o13"), "{text}");
 }
+
+#[test]
+fn a_variants_folder_redefining_a_built_in_stops_the_start_naming_the_file_and_the_id() {
+    let dir = std::env::temp_dir().join(format!("kodex-cli-variants-{}", std::process::id()));
+    let folder = dir.join("variants");
+    std::fs::create_dir_all(&folder).expect("folder");
+    std::fs::write(
+        folder.join("fog.toml"),
+        "id = \"fogofwar\"\nextends = \"chess\"\nvisibility = \"full\"\n",
+    )
+    .expect("definition");
+    let out = Command::new(env!("CARGO_BIN_EXE_kodex"))
+        .arg("console")
+        .env_remove("KODEX_DISCORD_TOKEN")
+        .env_remove("KODEX_TELEGRAM_TOKEN")
+        .env("KODEX_VARIANTS_DIR", &folder)
+        .env(
+            "KODEX_DATABASE_URL",
+            format!("sqlite://{}", dir.join("kodex.db").display()),
+        )
+        .env("KODEX_BOARDS_DIR", dir.join("boards"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("kodex runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("fog.toml"), "{stderr}");
+    assert!(
+        stderr.contains("`fogofwar`") && stderr.contains("built-in"),
+        "{stderr}"
+    );
+    // Nothing was started: no database was created.
+    assert!(!dir.join("kodex.db").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

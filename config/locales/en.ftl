@@ -15,12 +15,17 @@ error-conflict = Someone changed this game at the same moment; nothing was chang
 error-internal = Something went wrong on my side; nothing was changed. Please try again later.
 error-stale-button = This button is no longer valid.
 error-not-your-button = This button is for someone else.
-error-variant-gone = The variant “{ $variant }” of this game is no longer available.
+error-variant-gone = Game { $id } cannot be shown or played: its variant is no longer available. It stays hidden until the operator brings the variant back.
+error-variant-changed = Game { $id } cannot be shown or played: the definition of its variant has changed since the game began. It stays hidden until the operator restores the definition it began under.
 error-corrupt-game = Game { $id } cannot be loaded; the operator has been told.
 error-line-too-long = That message is too long for me; it was ignored.
 
 ## Finding games
 error-no-such-game = There is no game “{ $id }”. /games lists yours.
+error-too-many-unknown-ids = You named too many game ids that are no game. Wait { $minutes ->
+    [one] a minute
+   *[other] { $minutes } minutes
+} before naming a game by its id again; your own games you can still name.
 error-not-your-game = You are not playing in game { $id }.
 error-no-game = You have no game running here. Start one with /play <variant> [@opponent].
 error-which-game = You have several games here; add the game id to the command (for example /move e4 <id>):

@@ -226,6 +226,32 @@ fn builtin_text(name: &str) -> Option<String> {
         .map(|(_, text)| text.to_string())
 }
 
+/// The built-in variants, compiled once.
+fn builtins() -> &'static [Variant] {
+    static BUILTINS: OnceLock<Vec<Variant>> = OnceLock::new();
+    BUILTINS.get_or_init(|| {
+        BUILTIN
+            .iter()
+            .filter_map(|(file, text)| {
+                // Built-ins are checked by tests; a broken one is skipped rather than fatal.
+                compile_definition(file, text, &builtin_text).ok()
+            })
+            .map(Variant::new)
+            .collect()
+    })
+}
+
+/// The built-in variant that `name` (an id) would shadow: one whose id,
+/// alias or Fairy-Stockfish name it is.
+fn builtin_named(name: &str) -> Option<&'static Variant> {
+    let name = name.to_lowercase();
+    builtins().iter().find(|v| {
+        v.0.id == name
+            || v.0.uci_name == name
+            || v.0.aliases.iter().any(|a| a.to_lowercase() == name)
+    })
+}
+
 /// Reads a definition and checks that its start position reads.
 fn compile_definition(
     file: &str,
@@ -244,27 +270,20 @@ fn compile_definition(
 impl Registry {
     /// The built-in variants (`config/variants/*.toml`, compiled in).
     pub fn builtin() -> Registry {
-        static BUILTINS: OnceLock<Vec<Variant>> = OnceLock::new();
-        let variants = BUILTINS.get_or_init(|| {
-            BUILTIN
-                .iter()
-                .filter_map(|(file, text)| {
-                    // Built-ins are checked by tests; a broken one is skipped rather than fatal.
-                    compile_definition(file, text, &builtin_text).ok()
-                })
-                .map(Variant::new)
-                .collect()
-        });
         Registry {
-            variants: variants.clone(),
+            variants: builtins().to_vec(),
         }
     }
 
-    /// Adds (or replaces, by id) several definitions given as `(file, text)`
-    /// pairs, in order: what an operator's variants directory holds (the bot
-    /// reads the files). A definition may extend a built-in or another of
-    /// `files`, named by its file stem. A malformed definition is an error
-    /// naming the file, the key and the problem. Returns how many were added.
+    /// Adds several definitions given as `(file, text)` pairs, in order:
+    /// what an operator's variants directory holds (the bot reads the
+    /// files). A definition may extend a built-in or another of `files`,
+    /// named by its file stem, under an id of its own. A malformed
+    /// definition is an error naming the file, the key and the problem; so
+    /// is one whose id is a built-in variant's (its id, alias or
+    /// Fairy-Stockfish name: a built-in is never replaced, so no definition
+    /// turns a running fog-of-war game public) or that another of `files`
+    /// already defined. Returns how many were added.
     ///
     /// ```
     /// use kodex_engine::Registry;
@@ -284,8 +303,33 @@ impl Registry {
                 .map(|(_, text)| text.clone())
                 .or_else(|| builtin_text(name))
         };
+        // All or nothing: every file is read and checked before any is added.
+        let mut added: Vec<(&str, Variant)> = Vec::with_capacity(files.len());
         for (file, text) in files {
             let variant = Variant::new(compile_definition(file, text, &lookup)?);
+            let refuse = |problem: String| VariantError {
+                file: file.clone(),
+                key: "id".to_owned(),
+                problem,
+            };
+            if let Some(builtin) = builtin_named(variant.id()) {
+                let id = builtin.id();
+                return Err(refuse(format!(
+                    "`{}` is the built-in variant `{id}`, which a definition may not \
+                     replace (a game begun under it would change its rules); extend it \
+                     under a new id instead: `id = \"my{id}\"`, `extends = \"{id}\"`",
+                    variant.id(),
+                )));
+            }
+            if let Some((other, _)) = added.iter().find(|(_, v)| v.id() == variant.id()) {
+                return Err(refuse(format!(
+                    "`{}` is defined twice (also in {other})",
+                    variant.id()
+                )));
+            }
+            added.push((file, variant));
+        }
+        for (_, variant) in added {
             match self.variants.iter_mut().find(|v| v.id() == variant.id()) {
                 Some(slot) => *slot = variant,
                 None => self.variants.push(variant),
@@ -294,7 +338,9 @@ impl Registry {
         Ok(files.len())
     }
 
-    /// Adds one definition from text (`file` names it in errors).
+    /// Adds one definition from text (`file` names it in errors), replacing
+    /// any variant of the same id — built-ins too (tests and tools; an
+    /// operator's files go through [`Registry::add_definitions`]).
     pub fn add_definition(&mut self, file: &str, text: &str) -> Result<&Variant, VariantError> {
         let variant = Variant::new(compile_definition(file, text, &builtin_text)?);
         let index = match self.variants.iter().position(|v| v.id() == variant.id()) {
@@ -311,12 +357,14 @@ impl Registry {
     }
 
     /// A variant by id, alias or Fairy-Stockfish name, case-insensitive.
+    /// An id wins over another variant's alias or Fairy-Stockfish name, so a
+    /// stored game's variant id always names that variant.
     pub fn get(&self, name: &str) -> Option<&Variant> {
         let name = name.trim().to_lowercase();
-        self.variants.iter().find(|v| {
-            v.0.id == name
-                || v.0.uci_name == name
-                || v.0.aliases.iter().any(|a| a.to_lowercase() == name)
+        self.variants.iter().find(|v| v.0.id == name).or_else(|| {
+            self.variants.iter().find(|v| {
+                v.0.uci_name == name || v.0.aliases.iter().any(|a| a.to_lowercase() == name)
+            })
         })
     }
 
@@ -333,6 +381,15 @@ impl Variant {
     /// The id (`chess`, `atomic`, …).
     pub fn id(&self) -> &str {
         &self.0.id
+    }
+    /// What identifies this definition's rules: 32 hex digits, the same for
+    /// the same definition in every process and build of the engine (the
+    /// definition's TOML values, `extends` merged in, in a canonical
+    /// encoding, hashed without a key), different when anything but its
+    /// names, rules texts and aliases changed — an operator's edit, or a
+    /// parent's. A stored game keeps the fingerprint it began under.
+    pub fn fingerprint(&self) -> &str {
+        &self.0.fingerprint
     }
     /// The Fairy-Stockfish `UCI_Variant` name.
     pub fn uci_name(&self) -> &str {

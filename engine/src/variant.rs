@@ -554,6 +554,10 @@ pub struct VariantDef {
     pub boards: u8,
     /// The file it came from.
     pub source: String,
+    /// What identifies the definition's rules (see [`crate::Variant::fingerprint`]). Equal
+    /// for the same definition in every process and build; different when
+    /// anything but its names, rules texts and aliases changed.
+    pub fingerprint: String,
     /// Palaces, lines, passing, facing royals, counting (Janggi).
     pub palace: PalaceRules,
     // Historical games (issue 14).
@@ -991,6 +995,7 @@ pub fn parse_definition(
         merge(&mut base, table);
         table = base;
     }
+    let print = fingerprint(&table);
     let raw: RawVariant = toml::Value::Table(table)
         .try_into()
         .map_err(|e: toml::de::Error| {
@@ -1003,7 +1008,79 @@ pub fn parse_definition(
                 .to_string();
             err(&key, message)
         })?;
-    build(file, raw)
+    let mut def = build(file, raw)?;
+    def.fingerprint = print;
+    Ok(def)
+}
+
+/// The keys of a definition that only tell people about it: changing them
+/// changes no game, so they are left out of its [`fingerprint`].
+const PROSE_KEYS: [&str; 3] = ["names", "rules", "aliases"];
+
+/// The fingerprint of a resolved definition (`extends` merged in): 32 hex
+/// digits of the 128-bit FNV-1a hash of a canonical encoding of its TOML
+/// values, the [`PROSE_KEYS`] left out. The encoding depends on the values
+/// alone — keys sorted, every string length-prefixed, floats by their bits
+/// — never on how the file was written (order, spacing, comments, quoting)
+/// nor on the process (no random hash keys), so a stored game can tell
+/// whether the definition it began under is still the one in force.
+fn fingerprint(table: &toml::Table) -> String {
+    let mut bytes = b"kodex variant definition 1\n".to_vec();
+    let mut rules = table.clone();
+    for key in PROSE_KEYS {
+        rules.remove(key);
+    }
+    canonical(&toml::Value::Table(rules), &mut bytes);
+    format!("{:032x}", fnv1a_128(&bytes))
+}
+
+/// Appends `value`'s canonical encoding to `out`: a tag byte, then the
+/// content, every variable-length part preceded by its length.
+fn canonical(value: &toml::Value, out: &mut Vec<u8>) {
+    fn text(tag: u8, text: &str, out: &mut Vec<u8>) {
+        out.push(tag);
+        out.extend_from_slice(&(text.len() as u64).to_le_bytes());
+        out.extend_from_slice(text.as_bytes());
+    }
+    match value {
+        toml::Value::String(s) => text(b's', s, out),
+        toml::Value::Integer(i) => {
+            out.push(b'i');
+            out.extend_from_slice(&i.to_le_bytes());
+        }
+        toml::Value::Float(f) => {
+            out.push(b'f');
+            out.extend_from_slice(&f.to_bits().to_le_bytes());
+        }
+        toml::Value::Boolean(b) => out.extend_from_slice(if *b { b"t" } else { b"n" }),
+        toml::Value::Datetime(d) => text(b'd', &d.to_string(), out),
+        toml::Value::Array(items) => {
+            out.push(b'a');
+            out.extend_from_slice(&(items.len() as u64).to_le_bytes());
+            for item in items {
+                canonical(item, out);
+            }
+        }
+        toml::Value::Table(table) => {
+            out.push(b'm');
+            out.extend_from_slice(&(table.len() as u64).to_le_bytes());
+            let mut keys: Vec<&String> = table.keys().collect();
+            keys.sort();
+            for key in keys {
+                text(b'k', key, out);
+                canonical(&table[key.as_str()], out);
+            }
+        }
+    }
+}
+
+/// The 128-bit FNV-1a hash (a published constant pair, no key).
+fn fnv1a_128(bytes: &[u8]) -> u128 {
+    const OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    const PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
+    bytes.iter().fold(OFFSET, |hash, &b| {
+        (hash ^ u128::from(b)).wrapping_mul(PRIME)
+    })
 }
 
 fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
@@ -1572,6 +1649,7 @@ fn build(file: &str, raw: RawVariant) -> Result<VariantDef, VariantError> {
         seats,
         boards,
         source: file.to_string(),
+        fingerprint: String::new(),
         palace,
         bare_king: raw.bare_king,
         promotion_wins: raw.promotion_wins,

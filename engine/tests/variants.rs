@@ -246,3 +246,166 @@ fn an_outcome_ranks_the_teams_sides_play_for() {
         assert!(err.problem.contains(problem), "{err}");
     }
 }
+
+#[test]
+fn an_operators_file_may_not_replace_a_built_in_variant() {
+    // A fog-of-war game begun under the built-in must not turn public
+    // because a file defines `fogofwar` again with full visibility.
+    let public_fog = (
+        "variants/fog.toml".to_string(),
+        "id = \"fogofwar\"\nextends = \"chess\"\nvisibility = \"full\"\n".to_string(),
+    );
+    let mut registry = Registry::builtin();
+    let err = registry
+        .add_definitions(std::slice::from_ref(&public_fog))
+        .unwrap_err();
+    assert_eq!(
+        (err.file.as_str(), err.key.as_str()),
+        ("variants/fog.toml", "id")
+    );
+    assert!(err.problem.contains("`fogofwar`"), "{err}");
+    assert!(err.problem.contains("built-in"), "{err}");
+    let shown = err.to_string();
+    assert!(
+        shown.starts_with("variants/fog.toml: `id`: `fogofwar`"),
+        "{shown}"
+    );
+    // Nothing of the refused folder was added, not even its good files.
+    let good = (
+        "variants/a.toml".to_string(),
+        "id = \"darkish\"\nextends = \"fogofwar\"\n".to_string(),
+    );
+    let err = registry
+        .add_definitions(&[good.clone(), public_fog])
+        .unwrap_err();
+    assert!(err.file.ends_with("fog.toml"), "{err}");
+    assert!(registry.get("darkish").is_none());
+    assert!(registry.get("fogofwar").unwrap().hidden_information());
+
+    // An alias or Fairy-Stockfish name of a built-in is refused too: the
+    // id would name two variants.
+    for (id, builtin) in [("glinski", "hexagonal"), ("Fog", "fogofwar")] {
+        let file = (
+            "x.toml".to_string(),
+            format!("id = \"{id}\"\nextends = \"chess\"\n"),
+        );
+        let err = Registry::builtin().add_definitions(&[file]).unwrap_err();
+        assert_eq!(err.key, "id", "{err}");
+        assert!(err.problem.contains(&format!("`{builtin}`")), "{err}");
+    }
+
+    // Extending a built-in under a new id stays allowed.
+    assert_eq!(registry.add_definitions(&[good]), Ok(1));
+    let darkish = registry.get("darkish").expect("added");
+    assert!(darkish.hidden_information());
+    assert!(registry.get("fogofwar").unwrap().hidden_information());
+
+    // One folder defining an id twice is refused, naming both files.
+    let twice = [
+        (
+            "v/one.toml".to_string(),
+            "id = \"same\"\nextends = \"chess\"\n".to_string(),
+        ),
+        (
+            "v/two.toml".to_string(),
+            "id = \"same\"\nextends = \"atomic\"\n".to_string(),
+        ),
+    ];
+    let err = Registry::builtin().add_definitions(&twice).unwrap_err();
+    assert_eq!((err.file.as_str(), err.key.as_str()), ("v/two.toml", "id"));
+    assert!(err.problem.contains("v/one.toml"), "{err}");
+}
+
+/// A definition that extends nothing, so its fingerprint does not change
+/// when a built-in's file does.
+const PINNED: &str = r#"
+id = "pinned"
+files = 4
+ranks = 4
+start = "k3/4/4/R2K w - - 0 1"
+[pieces.k]
+betza = "K"
+royal = true
+art = "king"
+[pieces.r]
+betza = "R"
+art = "rook"
+"#;
+
+#[test]
+fn a_definition_has_a_fingerprint_that_only_its_rules_change() {
+    let add = |text: &str| {
+        Registry::builtin()
+            .add_definition("f.toml", text)
+            .expect("reads")
+            .fingerprint()
+            .to_owned()
+    };
+    let pinned = add(PINNED);
+    assert_eq!(pinned.len(), 32);
+    assert!(pinned.chars().all(|c| c.is_ascii_hexdigit()), "{pinned}");
+    // The same in every process and build: the value is pinned (and was
+    // checked against an independent implementation of the encoding).
+    assert_eq!(pinned, PINNED_FINGERPRINT);
+    // The same definition written otherwise: keys reordered, comments,
+    // spaces, quoting, an inline table.
+    let rewritten = r#"# the same variant
+ranks=4
+files   =   4
+id = 'pinned'
+pieces = { r = { art = "rook", betza = 'R' }, k = { royal = true, betza = "K", art = "king" } }
+start = "k3/4/4/R2K w - - 0 1"
+"#;
+    assert_eq!(add(rewritten), pinned);
+    // Names, rules texts and aliases tell people about the variant only.
+    let described =
+        format!("{PINNED}\n[names]\nen = \"Pinned\"\n[rules]\nen = \"Mate with the rook.\"\n");
+    let described = described.replace("id = \"pinned\"", "id = \"pinned\"\naliases = [\"pin\"]");
+    assert_eq!(add(&described), pinned);
+    // Anything else changes it.
+    for changed in [
+        PINNED.replace("id = \"pinned\"", "id = \"pinned\"\nvisibility = \"fog\""),
+        PINNED
+            .replace("R2K", "3K")
+            .replace("[pieces.r]\nbetza = \"R\"\nart = \"rook\"\n", ""),
+        PINNED.replace("betza = \"R\"", "betza = \"Q\""),
+        PINNED.replace("id = \"pinned\"", "id = \"pinned2\""),
+    ] {
+        assert_ne!(add(&changed), pinned, "{changed}");
+    }
+
+    // A resolved definition: a child's fingerprint follows its parent's.
+    let registry = Registry::builtin();
+    let fog = registry.get("fogofwar").unwrap().fingerprint().to_owned();
+    let chess = registry.get("chess").unwrap().fingerprint().to_owned();
+    assert_ne!(fog, chess);
+    let mut operator = Registry::builtin();
+    let files = [
+        (
+            "v/base.toml".to_string(),
+            "id = \"base\"\nextends = \"fogofwar\"\n".to_string(),
+        ),
+        (
+            "v/child.toml".to_string(),
+            "id = \"child\"\nextends = \"base\"\n".to_string(),
+        ),
+    ];
+    operator.add_definitions(&files).unwrap();
+    let child = operator.get("child").unwrap().fingerprint().to_owned();
+    let mut again = Registry::builtin();
+    again.add_definitions(&files).unwrap();
+    assert_eq!(again.get("child").unwrap().fingerprint(), child);
+    let public_base = [
+        (
+            "v/base.toml".to_string(),
+            "id = \"base\"\nextends = \"fogofwar\"\nvisibility = \"full\"\n".to_string(),
+        ),
+        files[1].clone(),
+    ];
+    let mut edited = Registry::builtin();
+    edited.add_definitions(&public_base).unwrap();
+    assert_ne!(edited.get("child").unwrap().fingerprint(), child);
+}
+
+/// [`PINNED`]'s fingerprint.
+const PINNED_FINGERPRINT: &str = "05c4302018af4014f0e3c853c4851d92";

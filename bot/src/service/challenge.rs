@@ -237,6 +237,8 @@ impl Service {
             chat_id: ctx.req.chat.id.clone(),
             home_chat_id: None,
             variant: variant.id().to_owned(),
+            // Stamped when stored (`insert_challenge`).
+            variant_fingerprint: None,
             status: Status::Challenge,
             challenger_id: ctx.actor().id.clone(),
             challenger_name: ctx.actor().name.clone(),
@@ -267,11 +269,22 @@ impl Service {
         }
     }
 
-    /// Stores a new challenge under a fresh id (written into `row`).
+    /// Stores a new challenge under a fresh id (written into `row`), with
+    /// the fingerprint of its variant's definition in force now: the game
+    /// is played under that definition or not at all.
     pub(super) async fn insert_challenge(&self, row: &mut GameRow) -> Outcome<()> {
-        // Ids are short; on the rare collision try a longer one.
-        for len in [4, 4, 5, 6, 8] {
-            row.id = new_game_id(len);
+        let Some(variant) = self.inner.registry.get(&row.variant) else {
+            return Err(Msg::new("error-internal").into());
+        };
+        row.variant_fingerprint = Some(variant.fingerprint().to_owned());
+        // A collision of two random ids of 2^54 is all but impossible; a
+        // taken id is drawn again.
+        for _ in 0..4 {
+            let Some(id) = new_game_id() else {
+                tracing::error!("the secure random source failed; no game id");
+                return Err(Msg::new("error-internal").into());
+            };
+            row.id = id;
             if self.inner.store.insert(row).await? {
                 self.inner.wake.notify_one();
                 return Ok(());

@@ -661,6 +661,7 @@ impl Service {
             lang: ctx.lang,
             chat_lang: ctx.chat_lang,
             open_games: std::sync::OnceLock::new(),
+            quiet_lookups: true,
         };
         self.inner.thinking.plays(&row.id);
         self.accept(&computer, Some(row.id.clone())).await

@@ -2,10 +2,53 @@
 //! this chat (in a private chat: anywhere on the platform, the current chat's
 //! games first); when that is ambiguous the reply lists the candidates by id.
 //! Also where a game lives: an adapter may move it into a thread.
+//!
+//! An id names a game in two ways. The whole id ([`GAME_ID_LEN`] random
+//! letters) names any game on the platform: whoever was told it may look.
+//! A short form — the first [`MIN_SHORT_ID`] or more letters, or the short
+//! id of a game stored by an earlier version — names only one of the
+//! caller's own games: one they play or challenged or were challenged to,
+//! one they or this chat watch, or one of this chat's games. It never names
+//! a stranger's game in another chat. Unknown ids count against the person
+//! who named them: after [`MAX_UNKNOWN_IDS`] within [`UNKNOWN_ID_WINDOW`]
+//! nothing but their own games is looked up for them until the window has
+//! passed (counted in memory, per process).
 
-use super::{Ctx, Failure, Msg, Outcome, Service};
+use super::{Ctx, Failure, Msg, Outcome, Service, GAME_ID_LEN};
 use crate::api::UserRef;
 use crate::store::{GameRow, Status};
+use crate::time::Millis;
+
+/// The fewest letters of an id that name one of the caller's own games.
+pub const MIN_SHORT_ID: usize = 4;
+
+/// Unknown game ids one person may name within [`UNKNOWN_ID_WINDOW`]
+/// before ids are refused to them (but their own games').
+pub const MAX_UNKNOWN_IDS: usize = 10;
+
+/// The window [`MAX_UNKNOWN_IDS`] is counted over: 10 minutes.
+pub const UNKNOWN_ID_WINDOW: Millis = 10 * 60 * 1000;
+
+/// The longest text read as an id; longer text is no id.
+const MAX_ID_TEXT: usize = 48;
+
+/// The most games a short form is compared with (ids sharing the prefix).
+const MAX_PREFIX_MATCHES: usize = 64;
+
+/// People whose unknown ids are remembered before old entries are swept.
+const MAX_REMEMBERED: usize = 10_000;
+
+/// What a typed id named.
+pub(crate) enum Named {
+    /// This game.
+    Game(Box<GameRow>),
+    /// Several of the caller's own games start with it.
+    Several(Vec<GameRow>),
+    /// No game the caller may name so.
+    Unknown,
+    /// The caller named too many unknown ids lately: wait this long.
+    Refused(Millis),
+}
 
 /// Who may name a game.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -18,8 +61,22 @@ pub(crate) enum Role {
 }
 
 impl Service {
-    /// The started game the request is about.
+    /// The started game the request is about. A game whose variant's
+    /// definition changed since it began (or is gone) is refused here,
+    /// before anything of it is shown or changed (see [`Service::variant`]).
     pub(crate) async fn find_game(
+        &self,
+        ctx: &Ctx,
+        explicit: Option<String>,
+        role: Role,
+    ) -> Outcome<GameRow> {
+        let row = self.find_started_game(ctx, explicit, role).await?;
+        self.variant(&row)?;
+        Ok(row)
+    }
+
+    /// [`Service::find_game`] before the definition is checked.
+    async fn find_started_game(
         &self,
         ctx: &Ctx,
         explicit: Option<String>,
@@ -33,8 +90,8 @@ impl Service {
                 // Bughouse: either board's id names the pair; a player's
                 // own board is the one meant.
                 if let Some(linked) = &row.linked_id {
-                    let other = self.by_id(ctx, linked).await?;
-                    if other.side_of(&ctx.actor().id).is_some() {
+                    let other = self.inner.store.get(ctx.platform(), linked).await?;
+                    if let Some(other) = other.filter(|o| o.side_of(&ctx.actor().id).is_some()) {
                         return Ok(other);
                     }
                 }
@@ -60,13 +117,157 @@ impl Service {
         }
     }
 
-    /// The game or challenge named `id` on the request's platform.
-    async fn by_id(&self, ctx: &Ctx, id: &str) -> Outcome<GameRow> {
-        self.inner
-            .store
-            .get(ctx.platform(), id)
-            .await?
-            .ok_or_else(|| no_such_game(id))
+    /// The game or challenge `typed` names for the actor on the request's
+    /// platform (see the module's notes), or the refusal to tell them.
+    pub(crate) async fn by_id(&self, ctx: &Ctx, typed: &str) -> Outcome<GameRow> {
+        match self.named(ctx, typed, !ctx.quiet_lookups).await? {
+            Named::Game(row) => Ok(*row),
+            Named::Several(rows) => Err(self.which_game(ctx, &rows)),
+            Named::Unknown => Err(no_such_game(typed)),
+            Named::Refused(wait) => Err(Msg::new("error-too-many-unknown-ids")
+                .arg("minutes", ((wait + 59_999) / 60_000).max(1))
+                .into()),
+        }
+    }
+
+    /// What `typed` names for the actor: one of their own games by its id
+    /// or a short form of it, else any game by its whole id. `counted`: an
+    /// unknown id counts against the actor, and an actor who named too many
+    /// lately is refused all but their own games.
+    pub(crate) async fn named(&self, ctx: &Ctx, typed: &str, counted: bool) -> Outcome<Named> {
+        let id = typed.trim().trim_start_matches('#').to_lowercase();
+        if id.is_empty()
+            || id.len() > MAX_ID_TEXT
+            || !id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            // No id at all: nothing was looked up.
+            return Ok(Named::Unknown);
+        }
+        let store = &self.inner.store;
+        let found = store
+            .games_with_id_prefix(ctx.platform(), &id, MAX_PREFIX_MATCHES)
+            .await?;
+        let mut own = Vec::new();
+        let mut watched = None;
+        for row in &found {
+            if row.id != id && id.chars().count() < MIN_SHORT_ID {
+                continue;
+            }
+            if self.is_own(ctx, row, &mut watched).await? {
+                own.push(row.clone());
+            }
+        }
+        if let Some(exact) = own.iter().position(|row| row.id == id) {
+            return Ok(Named::Game(Box::new(own.swap_remove(exact))));
+        }
+        match own.len() {
+            0 => {}
+            1 => return Ok(Named::Game(Box::new(own.remove(0)))),
+            _ => return Ok(Named::Several(own)),
+        }
+        if counted {
+            if let Some(wait) = self.unknown_id_wait(ctx) {
+                return Ok(Named::Refused(wait));
+            }
+        }
+        if id.chars().count() >= GAME_ID_LEN {
+            if let Some(row) = found.into_iter().find(|row| row.id == id) {
+                return Ok(Named::Game(Box::new(row)));
+            }
+        }
+        if counted {
+            self.count_unknown_id(ctx);
+        }
+        Ok(Named::Unknown)
+    }
+
+    /// Whether `row` is one of the actor's own games, which a short form of
+    /// its id may name: they play it (or a board linked to it), challenged
+    /// or were challenged to it, they or the request's chat watch it, or it
+    /// lives in the request's chat. `watched`: the games the actor and the
+    /// chat watch, read on first need.
+    async fn is_own(
+        &self,
+        ctx: &Ctx,
+        row: &GameRow,
+        watched: &mut Option<Vec<String>>,
+    ) -> Outcome<bool> {
+        let actor = ctx.actor();
+        let chat = &ctx.req.chat.id;
+        let plays = |row: &GameRow| {
+            row.seats.iter().any(|seat| is_user(actor, &seat.user_id))
+                || row.challenger_id == actor.id
+                || row
+                    .opponent_id
+                    .as_deref()
+                    .is_some_and(|o| is_user(actor, o))
+        };
+        if plays(row) || row.chat_id == *chat || row.home_chat_id.as_ref() == Some(chat) {
+            return Ok(true);
+        }
+        if watched.is_none() {
+            *watched = Some(
+                self.inner
+                    .store
+                    .watched_games(ctx.platform(), &actor.id, chat)
+                    .await?,
+            );
+        }
+        if watched.as_ref().is_some_and(|ids| ids.contains(&row.id)) {
+            return Ok(true);
+        }
+        if let Some(linked) = &row.linked_id {
+            // Bughouse: either board's id names the pair.
+            if let Some(other) = self.inner.store.get(ctx.platform(), linked).await? {
+                return Ok(plays(&other));
+            }
+        }
+        Ok(false)
+    }
+
+    /// How long the actor must wait before an id not of their own games is
+    /// looked up for them again; `None` when they may name one now.
+    fn unknown_id_wait(&self, ctx: &Ctx) -> Option<Millis> {
+        let now = self.now();
+        let key = (ctx.platform().to_owned(), ctx.actor().id.clone());
+        let mut seen = self.inner.unknown_ids.lock().ok()?;
+        let misses = seen.get_mut(&key)?;
+        while misses
+            .front()
+            .is_some_and(|&at| at <= now - UNKNOWN_ID_WINDOW)
+        {
+            misses.pop_front();
+        }
+        if misses.len() < MAX_UNKNOWN_IDS {
+            return None;
+        }
+        let oldest = misses.front().copied().unwrap_or(now);
+        Some((oldest + UNKNOWN_ID_WINDOW - now).max(1))
+    }
+
+    /// Counts an unknown id the actor named.
+    fn count_unknown_id(&self, ctx: &Ctx) {
+        let now = self.now();
+        let Ok(mut seen) = self.inner.unknown_ids.lock() else {
+            return;
+        };
+        if seen.len() >= MAX_REMEMBERED {
+            // Forget the people whose misses have all aged out.
+            seen.retain(|_, misses| {
+                misses
+                    .back()
+                    .is_some_and(|&at| at > now - UNKNOWN_ID_WINDOW)
+            });
+        }
+        let misses = seen
+            .entry((ctx.platform().to_owned(), ctx.actor().id.clone()))
+            .or_default();
+        misses.push_back(now);
+        while misses.len() > MAX_UNKNOWN_IDS {
+            misses.pop_front();
+        }
     }
 
     /// The caller's active games where the request was made. A private

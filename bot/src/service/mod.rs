@@ -30,6 +30,7 @@ mod suggest;
 mod teams;
 mod timeline;
 mod watch;
+pub use lookup::{MAX_UNKNOWN_IDS, MIN_SHORT_ID, UNKNOWN_ID_WINDOW};
 pub use watch::MAX_WATCHED;
 
 use crate::api::{
@@ -41,7 +42,7 @@ use crate::store::{GameRow, Status, Store, StoreError};
 use crate::time::{Millis, TimeSource};
 use fluent_bundle::FluentValue;
 use kodex_engine::{Game, Registry, Variant};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
@@ -112,6 +113,10 @@ struct Inner {
     computing: Arc<tokio::sync::Semaphore>,
     /// The computer's searches under way.
     thinking: computer::Thinking,
+    /// When each person (platform, user id) named a game id that named no
+    /// game, within the last [`UNKNOWN_ID_WINDOW`] (see `lookup.rs`). Kept
+    /// in memory: one process limits its own lookups, a restart forgets.
+    unknown_ids: Mutex<HashMap<(String, String), VecDeque<Millis>>>,
 }
 
 pub(crate) use crate::store::LangOwner;
@@ -218,6 +223,11 @@ pub(crate) struct Ctx {
     /// The actor's challenges and games in setup or play on the platform,
     /// read once per request (see [`Service::open_games`]).
     open_games: std::sync::OnceLock<Vec<GameRow>>,
+    /// Game ids this request names are looked up without counting the
+    /// unknown ones against the actor (plain chat text, whose misses get no
+    /// answer; suggestions while typing; the computer). Such lookups reveal
+    /// nothing of a game the actor does not play (see `lookup.rs`).
+    quiet_lookups: bool,
 }
 
 impl Ctx {
@@ -238,6 +248,20 @@ impl Service {
         time: Arc<dyn TimeSource>,
     ) -> Result<Service, StoreError> {
         let store = Store::open(&config.database.url).await?;
+        // Games stored before fingerprints take the definition in force now
+        // (see `migrations/0013_variant_fingerprint.sql`).
+        for variant in registry.all() {
+            let stamped = store
+                .stamp_fingerprints(variant.id(), variant.fingerprint())
+                .await?;
+            if stamped > 0 {
+                tracing::info!(
+                    variant = variant.id(),
+                    stamped,
+                    "games stamped with their variant's definition"
+                );
+            }
+        }
         Ok(Service::with_store(
             store,
             registry,
@@ -277,6 +301,7 @@ impl Service {
                         .max(1),
                 )),
                 thinking: computer::Thinking::default(),
+                unknown_ids: Mutex::new(HashMap::new()),
             }),
         }
     }
@@ -555,15 +580,38 @@ impl Service {
         }
     }
 
+    /// The variant of `row`, as long as its definition is the one the game
+    /// began under: a game whose variant is gone, or whose definition an
+    /// operator changed since, is refused — every look at it and every
+    /// change of it goes through here, so it fails closed, showing nothing
+    /// of its position (a stamp of `None`: stored before fingerprints, and
+    /// not yet stamped at a start-up; taken as it is).
     fn variant(&self, row: &GameRow) -> Outcome<Variant> {
-        self.inner
+        let variant = self
+            .inner
             .registry
             .get(&row.variant)
+            .filter(|variant| variant.id() == row.variant)
             .cloned()
             .ok_or_else(|| {
                 tracing::error!(game = %row.id, variant = %row.variant, "variant no longer known");
-                Failure::User(Msg::new("error-variant-gone").arg("variant", row.variant.clone()))
-            })
+                Failure::User(Msg::new("error-variant-gone").arg("id", row.id.clone()))
+            })?;
+        match row.variant_fingerprint.as_deref() {
+            Some(began) if began != variant.fingerprint() => {
+                tracing::warn!(
+                    game = %row.id,
+                    variant = %row.variant,
+                    began,
+                    now = variant.fingerprint(),
+                    "the variant's definition changed since the game began; refused"
+                );
+                Err(Failure::User(
+                    Msg::new("error-variant-changed").arg("id", row.id.clone()),
+                ))
+            }
+            _ => Ok(variant),
+        }
     }
 
     /// Rebuilds the position of a started game from its record.
@@ -700,11 +748,14 @@ impl Service {
     async fn dispatch(&self, req: Request) -> Vec<Delivery> {
         let lang = self.actor_lang(&req).await;
         let chat_lang = self.request_chat_lang(&req, lang).await;
+        let quiet_lookups =
+            matches!(req.action, Action::Text { .. }) || req.actor.computer_level().is_some();
         let ctx = Ctx {
             req,
             lang,
             chat_lang,
             open_games: std::sync::OnceLock::new(),
+            quiet_lookups,
         };
         let result = match ctx.req.action.clone() {
             Action::Play {
@@ -916,18 +967,70 @@ fn target_platform(delivery: &Delivery) -> Platform {
     }
 }
 
-/// A short game id: letters that cannot form a square name (no `a`–`h`) and
-/// no look-alike characters, so an id never reads as a move.
-pub(crate) fn new_game_id(len: usize) -> String {
-    const ALPHABET: &[u8] = b"jkmnpqrstuvwxyz23456789";
-    (0..len)
-        .map(|_| ALPHABET[fastrand::usize(..ALPHABET.len())] as char)
-        .collect()
+/// The length of a new game id: 12 of the 23 letters of
+/// [`GAME_ID_ALPHABET`], about 2^54 ids, so that guessing a game's id is
+/// hopeless (and unknown ids named are limited per person, see
+/// [`MAX_UNKNOWN_IDS`]). Games stored with the 4-letter ids of earlier
+/// versions keep them.
+pub const GAME_ID_LEN: usize = 12;
+
+/// The letters of game ids: none that can form a square name (no `a`–`h`)
+/// and no look-alikes (`i`, `l`, `o`, `0`, `1`), so an id never reads as a move.
+pub const GAME_ID_ALPHABET: &str = "jkmnpqrstuvwxyz23456789";
+
+/// A new game id of [`GAME_ID_LEN`] letters drawn from the operating
+/// system's secure random source, each letter equally likely; `None` when
+/// that source fails (no id is better than a guessable one).
+pub(crate) fn new_game_id() -> Option<String> {
+    let alphabet = GAME_ID_ALPHABET.as_bytes();
+    // Bytes at or above the largest multiple of the alphabet's size are
+    // dropped: every letter is equally likely.
+    let limit = 256 - 256 % alphabet.len();
+    let mut id = String::with_capacity(GAME_ID_LEN);
+    let mut bytes = [0u8; 2 * GAME_ID_LEN];
+    while id.len() < GAME_ID_LEN {
+        getrandom::fill(&mut bytes).ok()?;
+        for byte in bytes.iter().map(|&b| usize::from(b)) {
+            if byte < limit && id.len() < GAME_ID_LEN {
+                id.push(char::from(alphabet[byte % alphabet.len()]));
+            }
+        }
+    }
+    Some(id)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn new_game_ids_are_long_random_and_never_read_as_moves() {
+        let ids: Vec<String> = (0..2000).map(|_| new_game_id().expect("an id")).collect();
+        for id in &ids {
+            assert_eq!(id.len(), GAME_ID_LEN, "{id}");
+            assert!(id.chars().all(|c| GAME_ID_ALPHABET.contains(c)), "{id}");
+            assert!(!id.chars().any(|c| ('a'..='h').contains(&c)), "{id}");
+            assert!(id.len() <= ButtonAction::MAX_GAME_ID);
+        }
+        // At least 2^50 ids: guessing one of them is hopeless.
+        let ids_possible = (GAME_ID_ALPHABET.len() as f64).powi(GAME_ID_LEN as i32);
+        assert!(ids_possible.log2() > 50.0, "{}", ids_possible.log2());
+        let distinct: std::collections::HashSet<&String> = ids.iter().collect();
+        assert_eq!(distinct.len(), ids.len(), "no two alike");
+        // Every letter is drawn, about equally often.
+        let mut counts = HashMap::new();
+        for c in ids.iter().flat_map(|id| id.chars()) {
+            *counts.entry(c).or_insert(0usize) += 1;
+        }
+        assert_eq!(counts.len(), GAME_ID_ALPHABET.len());
+        let expected = (2000 * GAME_ID_LEN / GAME_ID_ALPHABET.len()) as f64;
+        for (c, n) in counts {
+            assert!(
+                (n as f64 - expected).abs() < expected * 0.2,
+                "{c}: {n} of {expected}"
+            );
+        }
+    }
 
     #[test]
     fn echoed_text_loses_control_characters_and_overrides() {

@@ -41,7 +41,7 @@ impl Service {
         if plain && !jump {
             // "e4 k7m2": a move for a named game.
             if let Some((mv, id)) = text.split_once(char::is_whitespace) {
-                if id.trim().chars().count() <= 10 && !id.trim().contains(' ') {
+                if id.trim().chars().count() <= super::GAME_ID_LEN && !id.trim().contains(' ') {
                     text = mv;
                     game = Some(id.trim().to_owned());
                 }

@@ -91,7 +91,7 @@ impl Service {
     /// in a thread that started here).
     async fn ended_game(&self, ctx: &Ctx, game: Option<String>) -> Outcome<GameRow> {
         let found = match game.as_deref().map(str::trim).filter(|id| !id.is_empty()) {
-            Some(id) => self.inner.store.get(ctx.platform(), id).await?,
+            Some(id) => Some(self.by_id(ctx, id).await?),
             None => {
                 self.inner
                     .store

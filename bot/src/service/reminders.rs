@@ -51,7 +51,16 @@ impl Service {
             self.save(row).await?;
             return Ok(Vec::new());
         }
-        let game = self.replay(row)?;
+        let game = match self.replay(row) {
+            Ok(game) => game,
+            Err(e) => {
+                // A game that cannot be rebuilt (or is refused: its
+                // variant's definition changed) reminds nobody: the
+                // reminder is dropped rather than retried for ever.
+                self.save(row).await?;
+                return Err(e);
+            }
+        };
         let seat = game.seat_to_move();
         let clock = TimeControl::parse(&row.time_control).unwrap_or(TimeControl::Unlimited);
         if once_per_game(clock) && seat < 63 {

@@ -270,7 +270,13 @@ impl Service {
         let actor = &ctx.actor().id;
         let mut explicit = None;
         if let Some(id) = game.filter(|id| !id.trim().is_empty()) {
-            match self.inner.store.get(ctx.platform(), id).await? {
+            // Only a peek: what the id names is told by the lookup that
+            // follows when this is no setup input (so a miss counts once).
+            let named = match self.named(ctx, id, false).await? {
+                super::lookup::Named::Game(row) => Some(*row),
+                _ => None,
+            };
+            match named {
                 Some(row) if row.status == Status::Setup && row.side_of(actor).is_some() => {
                     explicit = Some(row)
                 }
@@ -332,7 +338,15 @@ impl Service {
         let actor = &ctx.actor().id;
         let mut rows = self.setup_games(ctx).await?;
         match game.map(|id| id.trim().trim_start_matches('#').to_lowercase()) {
-            Some(id) if !id.is_empty() => rows.retain(|row| row.id == id),
+            Some(id) if !id.is_empty() => {
+                // The id, else a short form of it (the caller's own games).
+                if rows.iter().any(|row| row.id == id) {
+                    rows.retain(|row| row.id == id);
+                } else {
+                    let short = id.chars().count() >= super::MIN_SHORT_ID;
+                    rows.retain(|row| short && row.id.starts_with(&id));
+                }
+            }
             _ if !ctx.req.private || rows.iter().any(|row| row.chat_id == ctx.req.chat.id) => {
                 rows.retain(|row| row.chat_id == ctx.req.chat.id)
             }
@@ -349,6 +363,8 @@ impl Service {
         let side = row
             .side_of(actor)
             .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
+        // A game whose definition changed is not touched.
+        self.variant(&row)?;
         row.status = Status::Aborted;
         row.result = Some(crate::store::GameResult::NoResult);
         row.reason = Some("aborted".to_owned());

@@ -32,6 +32,8 @@ impl Service {
             lang,
             chat_lang: lang,
             open_games: std::sync::OnceLock::new(),
+            // Suggestions follow every key typed: a half-typed id is no miss.
+            quiet_lookups: true,
         };
         let mut found = match request.kind {
             SuggestionKind::Move { game } => self.suggest_moves(&ctx, game, &typed).await,

@@ -5,7 +5,6 @@
 //! public view, and its record only once it is over. Stored, so watching
 //! survives a restart; forgotten when the game ends or on `/unwatch`.
 
-use super::lookup::no_such_game;
 use super::present::{chat_of, Event};
 use super::{Ctx, Msg, Outcome, Service};
 use crate::api::{ChatRef, Delivery, Target, UserRef};
@@ -20,6 +19,8 @@ impl Service {
     /// `/watch <game>` (`privately`: the Watch button, for the presser alone).
     pub(crate) async fn watch(&self, ctx: &Ctx, game: Option<String>, privately: bool) -> Outcome {
         let row = self.watched_game(ctx, game).await?;
+        // Nobody starts watching a game refused for its definition.
+        self.variant(&row)?;
         if !matches!(
             row.status,
             Status::Challenge | Status::Setup | Status::Active
@@ -98,11 +99,7 @@ impl Service {
         let Some(id) = game.filter(|id| !id.trim().is_empty()) else {
             return Err(Msg::new("error-watch-usage").into());
         };
-        self.inner
-            .store
-            .get(ctx.platform(), &id)
-            .await?
-            .ok_or_else(|| no_such_game(&id))
+        self.by_id(ctx, &id).await
     }
 
     /// Who watches: the person (in a private chat, or by the button), else

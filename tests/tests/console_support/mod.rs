@@ -112,6 +112,22 @@ impl Chat {
         Chat::open(config, dir, time, registry).await
     }
 
+    /// Like [`Chat::restart`], the new process offering the variants of
+    /// `registry` (an operator changed the variants folder meanwhile).
+    pub async fn restart_with(self, registry: Registry) -> Chat {
+        let Chat {
+            console,
+            service,
+            time,
+            config,
+            dir,
+            outbox,
+            ..
+        } = self;
+        drop((console, service, outbox));
+        Chat::open(config, dir, time, registry).await
+    }
+
     /// Another service on the same database and clock, as a second process would have.
     pub async fn second_service(&self) -> Service {
         Service::open(&self.config, self.registry.clone(), self.time.clone())

@@ -1,0 +1,14 @@
+-- What identifies the definition a game began under: the fingerprint of its
+-- variant's resolved definition (`Variant::fingerprint` in the engine: a hash
+-- of its rules, the same in every process and build). A game whose variant's
+-- definition in force differs — an operator edited or replaced the file —
+-- is neither shown nor played until that definition is back: it fails
+-- closed, so no edit turns a running hidden game public.
+--
+-- Rows stored before this column existed are NULL here; at start-up the
+-- service stamps each of them with the fingerprint of the definition in
+-- force then (a change made before that first start cannot be seen, later
+-- ones are). A row whose variant is unknown at that start stays NULL and is
+-- refused as any game of a missing variant; it takes the fingerprint of the
+-- variant when a later start finds it again.
+ALTER TABLE games ADD COLUMN variant_fingerprint TEXT;
