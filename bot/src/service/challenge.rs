@@ -146,7 +146,18 @@ impl Service {
                 &Msg::new("challenge-position").arg("fen", fen.clone()),
             ));
         }
+        // A direct challenge asks the challenged person (never the computer).
+        let notify = match (&row.opponent_id, &row.opponent_name) {
+            (Some(id), name) if UserRef::level_of(id).is_none() => vec![UserRef {
+                platform: chat.platform,
+                id: id.clone(),
+                name: name.clone().unwrap_or_default(),
+                handle: None,
+            }],
+            _ => Vec::new(),
+        };
         Delivery {
+            notify,
             target: Target::Chat(chat),
             text,
             image: None,
@@ -414,6 +425,7 @@ impl Service {
                 .arg("player", ctx.actor().name.clone()),
         );
         Ok(vec![Delivery {
+            notify: Vec::new(),
             target: Target::Chat(chat_of(&row)),
             text,
             image: None,
@@ -435,6 +447,7 @@ impl Service {
                 .arg("challenger", row.challenger_name.clone()),
         );
         Ok(vec![Delivery {
+            notify: Vec::new(),
             target: Target::Chat(chat_of(&row)),
             text,
             image: None,
