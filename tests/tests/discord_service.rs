@@ -1972,7 +1972,9 @@ async fn the_challenged_the_player_to_move_and_the_asked_player_are_pinged_and_n
     allows_exactly(&offer, &[alice_id]);
     fake.press_button(&alice(), &offer, "nodraw:").await;
     let declined = fake
-        .wait_for_message("the offer declined", |m| m.text().contains("declined the draw offer"))
+        .wait_for_message("the offer declined", |m| {
+            m.text().contains("declined the draw offer")
+        })
         .await;
     allows_exactly(&declined, &[]);
     // A takeback request pings the other player too.
@@ -2082,8 +2084,10 @@ async fn the_latest_board_carries_the_game_buttons_and_older_boards_lose_them() 
         "the offer is answered in the channel, not privately"
     );
     fake.press_button(&alice(), &offer, "nodraw:").await;
-    fake.wait_for_message("the offer declined", |m| m.text().contains("declined the draw offer"))
-        .await;
+    fake.wait_for_message("the offer declined", |m| {
+        m.text().contains("declined the draw offer")
+    })
+    .await;
     fake.wait_for("the declined offer loses its buttons", |fake| {
         fake.buttons_now(&offer).is_empty().then_some(())
     })
