@@ -51,8 +51,11 @@ pub(crate) struct SharedState {
     /// The board carrying each game's buttons (draw, resign, …), per
     /// channel and game, with the buttons of its own it keeps when they
     /// move on (Watch, Rematch): only the latest board keeps them.
-    game_boards: Mutex<HashMap<(ChannelId, String), (MessageId, Vec<Button>)>>,
+    game_boards: Mutex<HashMap<(ChannelId, String), GameBoard>>,
 }
+
+/// The board carrying a game's buttons, and the buttons of its own.
+type GameBoard = (MessageId, Vec<Button>);
 
 impl SharedState {
     /// Remembers where and in which language a user last used the bot.
@@ -895,6 +898,31 @@ mod tests {
                 && chars(&field["value"]) <= EMBED_FIELD_VALUE_CHARS));
         assert_eq!(json["image"]["url"], "attachment://k7m20.png");
         assert!(file.is_some());
+    }
+
+    #[test]
+    fn only_discord_people_are_pinged_each_once_and_at_most_a_hundred() {
+        let person = |platform, id: &str| UserRef {
+            platform,
+            id: id.into(),
+            name: "x".into(),
+            handle: None,
+        };
+        let people = [
+            person(crate::api::Platform::Discord, "1002"),
+            UserRef::computer(crate::api::Platform::Discord, 3),
+            person(crate::api::Platform::Telegram, "1003"),
+            person(crate::api::Platform::Discord, "1002"),
+            person(crate::api::Platform::Discord, "@bob"),
+            person(crate::api::Platform::Discord, "1001"),
+        ];
+        let pinged = pinged_users(&people);
+        assert_eq!(pinged, [UserId::new(1002), UserId::new(1001)]);
+        assert_eq!(mention_line(&pinged), "<@1002> <@1001>");
+        let crowd: Vec<UserRef> = (1..=150)
+            .map(|id| person(crate::api::Platform::Discord, &id.to_string()))
+            .collect();
+        assert_eq!(pinged_users(&crowd).len(), MAX_PINGED_USERS);
     }
 
     #[test]

@@ -820,6 +820,36 @@ mod tests {
     }
 
     #[test]
+    fn mentions_are_escaped_links_or_usernames_after_the_text() {
+        let dave = Mention::User {
+            id: 44,
+            name: "Dave <D&D>".into(),
+        };
+        assert_eq!(
+            dave.html(),
+            "<a href=\"tg://user?id=44\">Dave &lt;D&amp;D&gt;</a>"
+        );
+        assert_eq!(Mention::Username("alice".into()).html(), "@alice");
+        let nameless = Mention::User {
+            id: 7,
+            name: " ".into(),
+        };
+        assert!(
+            nameless.html().contains(">👤</a>"),
+            "a link shows something"
+        );
+        assert!(!Mention::valid_username("al ice") && !Mention::valid_username(""));
+        let (plain, html) = mention_line(&[dave, Mention::Username("bob_2".into())]);
+        assert_eq!(plain, "Dave <D&D> @bob_2");
+        assert!(html.ends_with(" @bob_2"));
+        assert_eq!(
+            join_mentions("a &lt;b&gt;\n".into(), "@bob"),
+            "a &lt;b&gt;\n@bob"
+        );
+        assert_eq!(join_mentions(String::new(), "@bob"), "@bob");
+    }
+
+    #[test]
     fn an_empty_message_cannot_be_made() {
         let button = Button {
             label: "Accept".into(),
