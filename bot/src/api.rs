@@ -450,6 +450,13 @@ pub struct Delivery {
     pub buttons: Vec<Button>,
     /// The game the delivery is about, if any.
     pub game: Option<GameRef>,
+    /// The people this message asks to act (the challenged player, the
+    /// player to move, the player asked to answer an offer), for adapters
+    /// that notify them (a Discord mention, a Telegram mention in a group).
+    /// Never the computer, never anyone who is not named in the message's
+    /// game; empty for messages that ask nobody. Adapters must not ping
+    /// anyone else.
+    pub notify: Vec<UserRef>,
 }
 
 /// The game a [`Delivery`] is about: lets adapters organise messages per game
@@ -469,6 +476,10 @@ pub struct GameRef {
     /// takeback, the end): the same news as the text, in parts, for adapters
     /// that show a turn as a card (a Discord embed) instead of loose lines.
     pub turn: Option<TurnCard>,
+    /// Set once the game is over (ended, aborted; a challenge declined or
+    /// expired): an adapter that keeps a game's buttons under its latest
+    /// board takes them away, whatever the message.
+    pub over: bool,
 }
 
 /// One turn of a game in parts, in the audience's language. A card for a

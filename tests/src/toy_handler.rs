@@ -88,6 +88,7 @@ impl ToyGame {
     fn delivery(&self, target: Target, text: String, image: Option<Image>) -> Delivery {
         let black = self.black.as_ref().map_or("anyone", |black| &black.name);
         Delivery {
+            notify: Vec::new(),
             target,
             text,
             image,
@@ -100,6 +101,7 @@ impl ToyGame {
                 ),
                 started: false,
                 turn: None,
+                over: false,
             }),
         }
     }
@@ -160,6 +162,7 @@ fn same(expected: &UserRef, actual: &UserRef) -> bool {
 /// A plain text delivery, with no image, buttons or game.
 pub fn note(target: Target, text: &str) -> Delivery {
     Delivery {
+        notify: Vec::new(),
         target,
         text: text.to_owned(),
         image: None,

@@ -1052,7 +1052,8 @@ async fn each_turn_is_one_embed_with_the_board_inside_and_live_clocks() {
         .wait_for_message("the turn after e4", |m| m.text().contains("played e4."))
         .await;
     assert_eq!(turn.place, Place::Channel(CHANNEL));
-    assert!(turn.content.is_empty(), "no loose text: {}", turn.content);
+    // No loose text: the content is only the ping of the player to move.
+    assert_eq!(turn.content, format!("<@{}>", bob().id));
     assert_eq!(turn.embeds.len(), 1, "one embed");
     let embed = &turn.embeds[0];
     let title = embed["title"].as_str().unwrap_or_default();
@@ -1904,4 +1905,232 @@ async fn the_bot_named_in_a_game_for_four_sits_as_the_computer() {
         "{}",
         seats.text()
     );
+}
+
+/// The allowed mentions of a message that pings exactly `users`: those
+/// ids and nothing to parse (no everyone, no roles).
+fn allows_exactly(message: &SentMessage, users: &[u64]) {
+    let listed: Vec<u64> = message.allowed_mentions["users"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|id| id.as_str().and_then(|id| id.parse().ok()))
+        .collect();
+    assert_eq!(listed, users, "allowed users of {}", message.text());
+    assert!(
+        message.allowed_mentions["parse"]
+            .as_array()
+            .is_none_or(|parse| parse.is_empty()),
+        "nothing parsed: {}",
+        message.allowed_mentions
+    );
+    assert!(!message.may_ping_everyone_or_roles(), "{}", message.text());
+    assert_eq!(
+        message.pinged_users(),
+        users,
+        "pinged by {}",
+        message.text()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_challenged_the_player_to_move_and_the_asked_player_are_pinged_and_nobody_else() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "pings").await;
+    let (alice_id, bob_id) = (alice().id, bob().id);
+    // The challenge pings Bob, and only him.
+    let challenge = challenge(&fake, CHANNEL, &bob(), "chess").await;
+    allows_exactly(&challenge, &[bob_id]);
+    assert!(challenge.content.contains(&format!("<@{bob_id}>")));
+    fake.press_button(&bob(), &challenge, "acc:").await;
+    // The start: Alice plays white and is to move.
+    let started = fake
+        .wait_for_message("the game starts", |m| {
+            m.place == Place::Channel(CHANNEL) && m.text().contains("starts")
+        })
+        .await;
+    allows_exactly(&started, &[alice_id]);
+    // Each turn pings the player to move.
+    fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
+    let after_e4 = fake
+        .wait_for_message("the board after e4", |m| m.text().contains("played e4."))
+        .await;
+    allows_exactly(&after_e4, &[bob_id]);
+    fake.say(&bob(), CHANNEL, Some(GUILD_ID), "e5").await;
+    let after_e5 = fake
+        .wait_for_message("the board after e5", |m| m.text().contains("played e5."))
+        .await;
+    allows_exactly(&after_e5, &[alice_id]);
+    // An offer pings the one asked: Bob offers a draw, Alice is asked.
+    fake.slash(&bob(), CHANNEL, Some(GUILD_ID), "draw", vec![], &[])
+        .await;
+    let offer = fake
+        .wait_for_message("the draw offer", |m| {
+            m.place == Place::Channel(CHANNEL) && m.button("nodraw:").is_some()
+        })
+        .await;
+    allows_exactly(&offer, &[alice_id]);
+    fake.press_button(&alice(), &offer, "nodraw:").await;
+    let declined = fake
+        .wait_for_message("the offer declined", |m| {
+            m.text().contains("declined the draw offer")
+        })
+        .await;
+    allows_exactly(&declined, &[]);
+    // A takeback request pings the other player too.
+    fake.slash(&alice(), CHANNEL, Some(GUILD_ID), "takeback", vec![], &[])
+        .await;
+    let request = fake
+        .wait_for_message("the takeback request", |m| m.button("notb:").is_some())
+        .await;
+    allows_exactly(&request, &[bob_id]);
+    // Nothing the bot posted could ping anyone else, or everyone, or a role.
+    for message in fake.messages_in(CHANNEL) {
+        assert!(!message.may_ping_everyone_or_roles(), "{}", message.text());
+        assert!(
+            message
+                .pinged_users()
+                .iter()
+                .all(|user| [alice_id, bob_id].contains(user)),
+            "{}",
+            message.text()
+        );
+    }
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_computer_pings_only_the_person() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "computer-pings").await;
+    fake.slash(
+        &alice(),
+        CHANNEL,
+        Some(GUILD_ID),
+        "play",
+        vec![
+            string_option("variant", "chess"),
+            user_option("opponent", &FakeUser::bot()),
+            integer_option("level", 1),
+            integer_option("colour", 1),
+        ],
+        &[FakeUser::bot()],
+    )
+    .await;
+    // Alice plays black: the computer moves first, then it is her turn.
+    let turn = fake
+        .wait_for_message("the computer's first move", |m| {
+            m.place == Place::Channel(CHANNEL) && m.text().contains("played")
+        })
+        .await;
+    allows_exactly(&turn, &[alice().id]);
+    for message in fake.messages_in(CHANNEL) {
+        assert!(
+            message
+                .pinged_users()
+                .iter()
+                .all(|user| *user == alice().id),
+            "{}",
+            message.text()
+        );
+    }
+    bot.stop().await;
+}
+
+/// The custom ids' kinds of `buttons` (`draw`, `quit`, `watch`, …).
+fn kinds(buttons: &[kodex_tests::fake_discord::SentButton]) -> Vec<String> {
+    buttons
+        .iter()
+        .map(|button| {
+            button
+                .custom_id
+                .split(':')
+                .next()
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_latest_board_carries_the_game_buttons_and_older_boards_lose_them() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "board-buttons").await;
+    let started = accepted_game(&fake, "chess").await;
+    assert_eq!(
+        kinds(&started.buttons),
+        ["draw", "quit", "board", "watch"],
+        "the first board: no takeback before a move"
+    );
+    fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
+    let after_e4 = fake
+        .wait_for_message("the board after e4", |m| m.text().contains("played e4."))
+        .await;
+    assert_eq!(kinds(&after_e4.buttons), ["draw", "quit", "tb", "board"]);
+    fake.wait_for("the first board keeps only its Watch button", |fake| {
+        (kinds(&fake.buttons_now(&started)) == ["watch"]).then_some(())
+    })
+    .await;
+
+    // A draw offered by the board's button; the board keeps its buttons.
+    let token = fake.press_button(&bob(), &after_e4, "draw:").await;
+    let offer = fake
+        .wait_for_message("the draw offer", |m| m.button("nodraw:").is_some())
+        .await;
+    assert!(offer.text().contains("offers a draw"), "{}", offer.text());
+    allows_exactly(&offer, &[alice().id]);
+    assert!(
+        fake.ephemeral_answers(&token).is_empty(),
+        "the offer is answered in the channel, not privately"
+    );
+    fake.press_button(&alice(), &offer, "nodraw:").await;
+    fake.wait_for_message("the offer declined", |m| {
+        m.text().contains("declined the draw offer")
+    })
+    .await;
+    fake.wait_for("the declined offer loses its buttons", |fake| {
+        fake.buttons_now(&offer).is_empty().then_some(())
+    })
+    .await;
+    assert_eq!(
+        kinds(&fake.buttons_now(&after_e4)),
+        ["draw", "quit", "tb", "board"],
+        "pressing the board's button leaves them on the latest board"
+    );
+
+    // Resign by the board's button asks first, only the presser.
+    let token = fake.press_button(&bob(), &after_e4, "quit:").await;
+    let question = fake.wait_for_ephemeral("the question", &token).await;
+    assert!(
+        question.text().starts_with("Resign game"),
+        "{}",
+        question.text()
+    );
+    assert!(
+        fake.messages_in(CHANNEL)
+            .iter()
+            .all(|m| !m.text().contains("resigned")),
+        "asking resigns nothing"
+    );
+    fake.press_button(&bob(), &question, "rsg:").await;
+    let end = fake
+        .wait_for_message("the result", |m| m.text().contains("resigned"))
+        .await;
+    assert!(end.text().contains("1-0"), "{}", end.text());
+    assert_eq!(kinds(&end.buttons), ["again"], "the end: only Rematch");
+    fake.wait_for("the last board loses the game's buttons", |fake| {
+        fake.buttons_now(&after_e4).is_empty().then_some(())
+    })
+    .await;
+    // Once it is over, no message in the channel offers a draw or resigning.
+    for message in fake.messages_in(CHANNEL) {
+        let now = kinds(&fake.buttons_now(&message));
+        assert!(
+            !now.iter()
+                .any(|kind| ["draw", "quit", "tb"].contains(&kind.as_str())),
+            "{now:?} on {}",
+            message.text()
+        );
+    }
+    bot.stop().await;
 }

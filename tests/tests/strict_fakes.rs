@@ -829,3 +829,91 @@ async fn discord_refuses_oversized_embeds_and_autocomplete_answers() {
     let fine = choices(vec![choice("n".repeat(100), "v".repeat(100)); 25]);
     assert_eq!(discord.post(&callback("fine"), fine).await.0, 204);
 }
+
+#[tokio::test]
+async fn discord_refuses_bad_allowed_mentions_and_pings_only_whom_they_allow() {
+    let discord = Discord::start().await;
+    let path = format!("/channels/{CHANNEL}/messages");
+    let with = |allowed: Value| json!({"content": "<@1001> <@1002> @everyone", "allowed_mentions": allowed});
+    // `parse: ["users"]` and a list of users are mutually exclusive.
+    code(
+        &discord
+            .post(&path, with(json!({"parse": ["users"], "users": ["1001"]})))
+            .await,
+        400,
+        50035,
+    );
+    // At most 100 users, each once, real snowflakes, known parse values.
+    let many: Vec<String> = (1..=101).map(|id| id.to_string()).collect();
+    for allowed in [
+        json!({"users": many}),
+        json!({"users": ["1001", "1001"]}),
+        json!({"users": ["bob"]}),
+        json!({"parse": ["friends"]}),
+        json!({"parse": ["users", "users"]}),
+        json!("everyone"),
+    ] {
+        code(
+            &discord.post(&path, with(allowed.clone())).await,
+            400,
+            50035,
+        );
+    }
+    let hundred: Vec<String> = (1001..=1100).map(|id| id.to_string()).collect();
+    assert_eq!(
+        discord.post(&path, with(json!({"users": hundred}))).await.0,
+        200
+    );
+    assert_eq!(
+        discord
+            .post(&path, with(json!({"parse": ["roles"], "users": ["1002"]})))
+            .await
+            .0,
+        200
+    );
+    assert_eq!(discord.post(&path, with(json!({"parse": []}))).await.0, 200);
+    assert_eq!(discord.post(&path, with(Value::Null)).await.0, 200);
+    let sent = discord.fake.messages_in(CHANNEL);
+    let pinged: Vec<Vec<u64>> = sent.iter().map(|m| m.pinged_users()).collect();
+    assert_eq!(
+        pinged,
+        [vec![1001, 1002], vec![1002], vec![], vec![1001, 1002]],
+        "the listed users, nobody when nothing is allowed, all without allowed mentions"
+    );
+    let wide: Vec<bool> = sent
+        .iter()
+        .map(|m| m.may_ping_everyone_or_roles())
+        .collect();
+    assert_eq!(wide, [false, true, false, true]);
+}
+
+#[tokio::test]
+async fn discord_lets_the_bot_edit_only_its_own_messages_in_their_channel() {
+    let discord = Discord::start().await;
+    let path = format!("/channels/{CHANNEL}/messages");
+    let (_, posted) = discord
+        .post(
+            &path,
+            json!({"content": "board", "components": [buttons(2, "b")]}),
+        )
+        .await;
+    let id = posted["id"].as_str().expect("a message id").to_owned();
+    let edit = |channel: u64, message: String| {
+        let path = format!("/channels/{channel}/messages/{message}");
+        let discord = &discord;
+        async move {
+            discord
+                .call(reqwest::Method::PATCH, &path, json!({"components": []}))
+                .await
+        }
+    };
+    code(&edit(CHANNEL + 1, id.clone()).await, 404, 10008);
+    code(&edit(CHANNEL, "123456".into()).await, 404, 10008);
+    let (status, edited) = edit(CHANNEL, id.clone()).await;
+    assert_eq!(status, 200);
+    assert_eq!(edited["components"], json!([]));
+    assert_eq!(edited["content"], "board", "what the edit leaves out stays");
+    let message = &discord.fake.messages_in(CHANNEL)[0];
+    assert_eq!(message.buttons.len(), 2, "as sent");
+    assert!(discord.fake.buttons_now(message).is_empty(), "as edited");
+}

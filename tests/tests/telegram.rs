@@ -774,6 +774,7 @@ async fn a_deep_link_posted_before_a_restart_is_not_posted_again_and_still_bring
     // played in before the restart. Bob's queue handles his refused boards in
     // order, so a second link for g1 would have been queued before this one.
     let board = Delivery {
+        notify: Vec::new(),
         target: Target::Private(telegram_user(BOB, "bob")),
         text: "Your board in game g7.".into(),
         image: Some(Image {

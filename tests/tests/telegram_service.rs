@@ -1687,3 +1687,83 @@ async fn a_four_handed_game_is_played_by_four_people_to_a_team_win() {
     assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
     assert!(row.move_list().contains(&"k11h14"), "the mated king taken");
 }
+
+/// `call` ends with a line mentioning `who` (the one it asks to act), and
+/// its only text mention (a mention by id) is theirs, if any: names with
+/// an `@username` in the text mention their holders already.
+fn asks(call: &Call, who: kodex_tests::fake_telegram::rules::Mentioned) {
+    use kodex_tests::fake_telegram::rules::{mentions, Mentioned};
+    let text = call.text();
+    let html = call.params["parse_mode"].as_str() == Some("HTML");
+    let last_line = text.lines().last().unwrap_or_default();
+    assert_eq!(mentions(last_line, html), vec![who.clone()], "{text}");
+    let by_id: Vec<Mentioned> = call
+        .mentions()
+        .into_iter()
+        .filter(|m| matches!(m, Mentioned::User(_)))
+        .collect();
+    let expected: Vec<Mentioned> = match who {
+        Mentioned::User(_) => vec![who],
+        Mentioned::Username(_) => Vec::new(),
+    };
+    assert_eq!(by_id, expected, "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn group_messages_mention_who_must_act_by_username_or_by_a_text_mention() {
+    use kodex_tests::fake_telegram::rules::Mentioned;
+    let harness = start("mentions", true).await;
+    let fake = &harness.fake;
+    // Dave has no username: only a text mention notifies him.
+    fake.add_person(DAVE, "", "en", true);
+    fake.set_first_name(DAVE, "Dave <D&D>");
+    let hello = fake.say(GROUP, DAVE, "hi all");
+    // Alice challenges him by replying to his message, playing white.
+    fake.reply(GROUP, ALICE, "/play chess white", hello);
+    let (at, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && challenge_id(call).is_some()
+        })
+        .await;
+    asks(&challenge, Mentioned::User(DAVE));
+    assert!(
+        challenge.visible_text().contains("Dave <D&D>"),
+        "the name shows, escaped: {}",
+        challenge.text()
+    );
+    let game = challenge_id(&challenge).expect("a game id");
+    fake.press(
+        GROUP,
+        DAVE,
+        challenge.message_id.expect("challenge id"),
+        &format!("acc:{game}"),
+    );
+    // The start: Alice (white, with a username) is to move.
+    let (at, start) = fake
+        .wait_for(at + 1, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    asks(&start, Mentioned::Username("alice".into()));
+    fake.say(GROUP, ALICE, "/m e4");
+    let (at, after_e4) = fake
+        .wait_for(at + 1, "the board after e4", |call| {
+            call.delivered_to(GROUP) && is_board(call) && call.visible_text().contains("e4")
+        })
+        .await;
+    asks(&after_e4, Mentioned::User(DAVE));
+    // Dave offers a draw: Alice is asked, and mentioned.
+    fake.say(GROUP, DAVE, "/draw");
+    let (_, offer) = fake
+        .wait_for(at + 1, "the draw offer", |call| {
+            call.delivered_to(GROUP) && call.button_data().iter().any(|d| d.starts_with("nodraw:"))
+        })
+        .await;
+    asks(&offer, Mentioned::Username("alice".into()));
+    // Nobody is mentioned in a private chat.
+    for call in fake.calls().iter().filter(|call| call.is_send()) {
+        if call.chat_id().is_some_and(|chat| chat > 0) {
+            assert!(call.mentions().is_empty(), "{}", call.text());
+        }
+    }
+}

@@ -48,7 +48,14 @@ pub(crate) struct SharedState {
     last_public_channel: Mutex<HashMap<UserId, ChannelId>>,
     /// Each user's Discord locale, for the adapter's own texts.
     locales: Mutex<HashMap<UserId, String>>,
+    /// The board carrying each game's buttons (draw, resign, …), per
+    /// channel and game, with the buttons of its own it keeps when they
+    /// move on (Watch, Rematch): only the latest board keeps them.
+    game_boards: Mutex<HashMap<(ChannelId, String), GameBoard>>,
 }
+
+/// The board carrying a game's buttons, and the buttons of its own.
+type GameBoard = (MessageId, Vec<Button>);
 
 impl SharedState {
     /// Remembers where and in which language a user last used the bot.
@@ -68,6 +75,19 @@ impl SharedState {
 
     fn locale_of(&self, user: UserId) -> Option<String> {
         lock(&self.locales).get(&user).cloned()
+    }
+
+    /// Whether `message` in `channel` carries a game's buttons now: a press
+    /// on it settles nothing about the message itself, so they stay.
+    pub(crate) fn is_game_board(&self, channel: ChannelId, message: MessageId) -> bool {
+        lock(&self.game_boards)
+            .iter()
+            .any(|((in_channel, _), (board, _))| *in_channel == channel && *board == message)
+    }
+
+    /// Whether `channel` is a DM channel with someone: nobody needs a ping there.
+    fn is_dm_channel(&self, channel: ChannelId) -> bool {
+        lock(&self.dm_channels).values().any(|dm| *dm == channel)
     }
 }
 
@@ -295,29 +315,101 @@ impl Deliverer {
         reader: Reader,
     ) -> Result<(), serenity::Error> {
         let oversized = self.oversized_note(delivery, reader).await;
-        if let Some(card) = delivery.game.as_ref().and_then(|game| game.turn.as_ref()) {
+        // Those the message asks to act are pinged, and nobody else: the
+        // allowed mentions name exactly them (never everyone, never a role).
+        let pinged = if self.state.is_dm_channel(channel) {
+            Vec::new()
+        } else {
+            pinged_users(&delivery.notify)
+        };
+        let mention_line = mention_line(&pinged);
+        let allowed = || CreateAllowedMentions::new().users(pinged.iter().copied());
+        if let Some((game, card)) = delivery
+            .game
+            .as_ref()
+            .and_then(|game| Some((game, game.turn.as_ref()?)))
+        {
             let (embed, file) = turn_embed(card, delivery.image.as_ref(), &oversized);
+            // The game's buttons first, then the message's own (Watch, Rematch).
+            let mut buttons = card.buttons.clone();
+            buttons.extend(delivery.buttons.iter().cloned());
             let mut message = CreateMessage::new()
                 .embed(embed)
-                .allowed_mentions(CreateAllowedMentions::new())
-                .components(button_rows(&delivery.buttons));
+                .allowed_mentions(allowed())
+                .components(button_rows(&buttons));
+            if !mention_line.is_empty() {
+                message = message.content(mention_line.clone());
+            }
             if let Some(file) = file {
                 message = message.add_file(file);
             }
-            super::retry::send_message(&self.http, channel, message).await?;
+            let sent = super::retry::send_message(&self.http, channel, message).await?;
+            let keyed = !card.buttons.is_empty() && !game.over;
+            self.moved_game_buttons(channel, &game.id, keyed.then_some(sent.id), delivery)
+                .await;
             return Ok(());
         }
-        for part in parts(delivery, &oversized) {
+        let mut first = true;
+        for part in parts(delivery, &oversized, mention_line.chars().count()) {
+            let text = if first && !mention_line.is_empty() {
+                format!("{mention_line}\n{}", part.text)
+            } else {
+                part.text
+            };
             let mut message = CreateMessage::new()
-                .content(part.text)
-                .allowed_mentions(CreateAllowedMentions::new())
+                .content(text)
+                .allowed_mentions(if first {
+                    allowed()
+                } else {
+                    CreateAllowedMentions::new()
+                })
                 .components(part.rows);
+            first = false;
             if let Some(file) = part.file {
                 message = message.add_file(file);
             }
             super::retry::send_message(&self.http, channel, message).await?;
         }
+        if let Some(game) = delivery.game.as_ref().filter(|game| game.over) {
+            // The game is over: no board keeps its buttons.
+            self.moved_game_buttons(channel, &game.id, None, delivery)
+                .await;
+        }
         Ok(())
+    }
+
+    /// A board of `game` was posted in `channel` (as `board` when it carries
+    /// the game's buttons; `None` when it does not, or the game is over):
+    /// the board that carried them before loses them, keeping its own.
+    async fn moved_game_buttons(
+        &self,
+        channel: ChannelId,
+        game: &str,
+        board: Option<MessageId>,
+        delivery: &Delivery,
+    ) {
+        let key = (channel, game.to_owned());
+        let previous = {
+            let mut boards = lock(&self.state.game_boards);
+            match board {
+                Some(board) => boards.insert(key, (board, delivery.buttons.clone())),
+                None => boards.remove(&key),
+            }
+        };
+        let Some((previous, own)) = previous.filter(|(previous, _)| Some(*previous) != board)
+        else {
+            return;
+        };
+        // Only cosmetic (the service refuses a stale press anyway): a
+        // failure is logged.
+        let edit = serenity::EditMessage::new().components(button_rows(&own));
+        let edited = retrying("removing a board's buttons", Repeat::Always, || {
+            channel.edit_message(&self.http, previous, edit.clone())
+        })
+        .await;
+        if let Err(error) = edited {
+            tracing::warn!("removing the buttons of an older board failed: {error}");
+        }
     }
 
     /// Sends a delivery to one person by DM. When Discord refuses, the person
@@ -403,7 +495,7 @@ impl Deliverer {
         delivery: &Delivery,
     ) {
         let oversized = self.oversized_note(delivery, interaction.reader()).await;
-        for part in parts(delivery, &oversized) {
+        for part in parts(delivery, &oversized, 0) {
             let result = if interaction.thinking {
                 interaction.thinking = false;
                 let mut edit = EditInteractionResponse::new()
@@ -457,6 +549,7 @@ impl Deliverer {
 /// A delivery of text alone: the adapter's own short notes.
 pub(crate) fn text_only(target: Target, text: String) -> Delivery {
     Delivery {
+        notify: Vec::new(),
         target,
         text,
         image: None,
@@ -492,7 +585,7 @@ struct Part {
 /// image larger than Discord takes is left out and the text says so (in
 /// `oversized`). Nothing at all (no text, image or buttons) makes no message:
 /// Discord refuses empty ones (50006).
-fn parts(delivery: &Delivery, oversized: &str) -> Vec<Part> {
+fn parts(delivery: &Delivery, oversized: &str, reserved: usize) -> Vec<Part> {
     let limit = crate::api::Platform::Discord.file_size_limit();
     let image = delivery
         .image
@@ -503,7 +596,13 @@ fn parts(delivery: &Delivery, oversized: &str) -> Vec<Part> {
         tracing::error!("an image is larger than Discord accepts; sending the text alone");
         text = format!("{}\n{oversized}", text.trim_end());
     }
-    let mut chunks = split_text(&text, MAX_CONTENT_CHARS);
+    // `reserved` characters (and a line break) of the first message are
+    // the mentions that go before it.
+    let limit = match reserved {
+        0 => MAX_CONTENT_CHARS,
+        reserved => MAX_CONTENT_CHARS.saturating_sub(reserved + 1).max(1),
+    };
+    let mut chunks = split_text(&text, limit);
     if chunks.is_empty() {
         if image.is_none() && delivery.buttons.is_empty() {
             return Vec::new();
@@ -529,6 +628,35 @@ fn parts(delivery: &Delivery, oversized: &str) -> Vec<Part> {
             }
         })
         .collect()
+}
+
+/// Discord's limit on the users one message may ping (allowed mentions).
+const MAX_PINGED_USERS: usize = 100;
+
+/// The Discord users among `people` (ids that parse; each once, at most
+/// [`MAX_PINGED_USERS`]).
+fn pinged_users(people: &[UserRef]) -> Vec<UserId> {
+    let mut users: Vec<UserId> = Vec::new();
+    for person in people {
+        if person.platform != crate::api::Platform::Discord {
+            continue;
+        }
+        if let Some(user) = parse_id(&person.id).map(UserId::new) {
+            if !users.contains(&user) && users.len() < MAX_PINGED_USERS {
+                users.push(user);
+            }
+        }
+    }
+    users
+}
+
+/// `<@1> <@2>`: the mentions that ping `users`.
+fn mention_line(users: &[UserId]) -> String {
+    users
+        .iter()
+        .map(|user| format!("<@{user}>"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Discord's limits on an embed (characters): all texts together, the
@@ -770,6 +898,31 @@ mod tests {
                 && chars(&field["value"]) <= EMBED_FIELD_VALUE_CHARS));
         assert_eq!(json["image"]["url"], "attachment://k7m20.png");
         assert!(file.is_some());
+    }
+
+    #[test]
+    fn only_discord_people_are_pinged_each_once_and_at_most_a_hundred() {
+        let person = |platform, id: &str| UserRef {
+            platform,
+            id: id.into(),
+            name: "x".into(),
+            handle: None,
+        };
+        let people = [
+            person(crate::api::Platform::Discord, "1002"),
+            UserRef::computer(crate::api::Platform::Discord, 3),
+            person(crate::api::Platform::Telegram, "1003"),
+            person(crate::api::Platform::Discord, "1002"),
+            person(crate::api::Platform::Discord, "@bob"),
+            person(crate::api::Platform::Discord, "1001"),
+        ];
+        let pinged = pinged_users(&people);
+        assert_eq!(pinged, [UserId::new(1002), UserId::new(1001)]);
+        assert_eq!(mention_line(&pinged), "<@1002> <@1001>");
+        let crowd: Vec<UserRef> = (1..=150)
+            .map(|id| person(crate::api::Platform::Discord, &id.to_string()))
+            .collect();
+        assert_eq!(pinged_users(&crowd).len(), MAX_PINGED_USERS);
     }
 
     #[test]

@@ -124,7 +124,13 @@ async fn on_button(data: &Data, component: &serenity::ComponentInteraction) {
     let acknowledged_ok = acknowledged.is_ok();
     let origin = caller.origin(acknowledged, &component.token, false);
     let settled = data.answer(request, origin).await;
-    if settled && acknowledged_ok {
+    // A game's buttons under its latest board stay for the next press
+    // (they move on with the next board, and leave at the end).
+    let game_board = data
+        .deliverer
+        .state()
+        .is_game_board(component.channel_id, component.message.id);
+    if settled && acknowledged_ok && !game_board {
         // The press settled what the buttons asked (and said so in the
         // channel): take them off the message so nobody presses them again.
         // A press answered only privately (not yours, play on) leaves them.

@@ -147,6 +147,7 @@ mod tests {
             title: title.into(),
             started: true,
             turn: None,
+            over: false,
         }
     }
 

@@ -327,7 +327,22 @@ impl Service {
         let mut game_ref = self.game_ref(lang, &pair, matches!(event, Event::Started));
         game_ref.id = row.id.clone();
         game_ref.turn = Some(self.turn_card(lang, row, game, events, status));
+        // Asked to act: the player to move on the board that changed, and at
+        // the start the one on the other board too.
+        let mut notify = Vec::new();
+        if !row.status.is_over() {
+            notify = super::present::to_notify(row, [game.seat_to_move()]);
+            if matches!(event, Event::Started) && !other.0.status.is_over() {
+                let more = super::present::to_notify(other.0, [other.1.seat_to_move()]);
+                for user in more {
+                    if !notify.contains(&user) {
+                        notify.push(user);
+                    }
+                }
+            }
+        }
         let mut delivery = Delivery {
+            notify,
             target: Target::Chat(chat_of(row)),
             text: lines.join("\n"),
             image: None,
@@ -579,6 +594,7 @@ impl Service {
         let mut game_ref = self.game_ref(lang, &pair, false);
         game_ref.turn = Some(self.turn_card(lang, row, game, Vec::new(), status.clone()));
         let mut delivery = Delivery {
+            notify: Vec::new(),
             target: Target::Chat(ctx.req.chat.clone()),
             text: status,
             image: None,
@@ -674,6 +690,7 @@ impl Service {
         let partner_name = partner.name.clone();
         Ok(vec![
             Delivery {
+                notify: Vec::new(),
                 target: Target::Private(partner),
                 text: message,
                 image: None,
@@ -883,6 +900,7 @@ impl Service {
                 .arg("player", row.player_name(seat).to_owned())
                 .arg("waiting", waiting.join(", ")),
         );
+        let asked = super::present::opponents_to_notify(&pair, seat);
         Ok(vec![self.offer_delivery(
             lang,
             &row,
@@ -891,6 +909,7 @@ impl Service {
                 |game| crate::api::ButtonAction::Draw { game },
                 |game| crate::api::ButtonAction::DeclineDraw { game },
             ],
+            asked,
         )])
     }
 

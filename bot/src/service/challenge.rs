@@ -150,7 +150,18 @@ impl Service {
                 &Msg::new("challenge-position").arg("fen", fen.clone()),
             ));
         }
+        // A direct challenge asks the challenged person (never the computer).
+        let notify = match (&row.opponent_id, &row.opponent_name) {
+            (Some(id), name) if UserRef::level_of(id).is_none() => vec![UserRef {
+                platform: chat.platform,
+                id: id.clone(),
+                name: name.clone().unwrap_or_default(),
+                handle: None,
+            }],
+            _ => Vec::new(),
+        };
         Delivery {
+            notify,
             target: Target::Chat(chat),
             text,
             image: None,
@@ -438,6 +449,7 @@ impl Service {
                 .arg("player", ctx.actor().name.clone()),
         );
         Ok(vec![Delivery {
+            notify: Vec::new(),
             target: Target::Chat(chat_of(&row)),
             text,
             image: None,
@@ -459,6 +471,7 @@ impl Service {
                 .arg("challenger", row.challenger_name.clone()),
         );
         Ok(vec![Delivery {
+            notify: Vec::new(),
             target: Target::Chat(chat_of(&row)),
             text,
             image: None,

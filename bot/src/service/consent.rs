@@ -80,6 +80,7 @@ impl Service {
     /// offers, or agrees to the standing offer; the game is drawn when the
     /// agreement is complete.
     pub(super) async fn team_draw(&self, mut row: GameRow, seat: usize, lang: Lang) -> Outcome {
+        let asked_now: Vec<usize>;
         let msg = match offer(&row) {
             None => {
                 let offer = Offer {
@@ -87,6 +88,7 @@ impl Service {
                     agreed: 0,
                 };
                 // Those asked: a player who retired is not.
+                asked_now = asked(&row, offer).map(|s| s.seat).collect();
                 let asked: Vec<&str> = asked(&row, offer).map(|s| s.user_name.as_str()).collect();
                 let msg = Msg::new("draw-offered-team").arg("opponents", asked.join(" & "));
                 store(&mut row, offer);
@@ -104,6 +106,7 @@ impl Service {
                         .apply(&mut row, &mut position, Change::DrawAgreed, lang)
                         .await;
                 }
+                asked_now = asked(&row, now).map(|s| s.seat).collect();
                 let msg = Msg::new("draw-agreed-waiting").arg("waiting", waiting.join(", "));
                 store(&mut row, now);
                 msg
@@ -116,11 +119,13 @@ impl Service {
             &msg.arg("id", row.id.clone())
                 .arg("player", row.player_name(seat).to_owned()),
         );
+        let notify = super::present::to_notify(&row, asked_now);
         Ok(vec![self.offer_delivery(
             lang,
             &row,
             text,
             super::offers::DRAW_BUTTONS,
+            notify,
         )])
     }
 

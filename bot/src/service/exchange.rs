@@ -69,6 +69,7 @@ impl Service {
                             row.player_name(position.controller(other)).to_owned(),
                         ),
                 );
+                let asked = super::present::to_notify(&row, [position.controller(other)]);
                 Ok(vec![self.offer_delivery(
                     lang,
                     &row,
@@ -77,6 +78,7 @@ impl Service {
                         |game| ButtonAction::Exchange { game },
                         |game| ButtonAction::DeclineExchange { game },
                     ],
+                    asked,
                 )])
             }
         }

@@ -67,6 +67,7 @@ impl Service {
         let mut game_ref = self.game_ref(ctx.chat_lang, &row, false);
         game_ref.turn = Some(self.turn_card(ctx.chat_lang, &row, &position, Vec::new(), status));
         let mut delivery = Delivery {
+            notify: Vec::new(),
             target: Target::Chat(ctx.req.chat.clone()),
             text,
             image: None,
@@ -145,6 +146,7 @@ impl Service {
             self.pgn_text(&row, &position)
         };
         let mut delivery = Delivery {
+            notify: Vec::new(),
             target: Target::Chat(ctx.req.chat.clone()),
             text,
             image: None,
@@ -285,6 +287,7 @@ impl Service {
             self.text(lang, &Msg::new("lang-set"))
         };
         Ok(vec![Delivery {
+            notify: Vec::new(),
             target: Target::Ephemeral(ctx.actor().clone()),
             text,
             image: None,
@@ -296,6 +299,7 @@ impl Service {
     /// A private answer with ready text.
     pub(super) fn note(&self, ctx: &Ctx, text: String) -> Delivery {
         Delivery {
+            notify: Vec::new(),
             target: Target::Ephemeral(ctx.actor().clone()),
             text,
             image: None,

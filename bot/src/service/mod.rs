@@ -822,6 +822,7 @@ impl Service {
                 let mut answer = vec![self.reply(&ctx, &msg)];
                 if !ctx.req.private {
                     answer.push(Delivery {
+                        notify: Vec::new(),
                         target: Target::DeleteRequest(ctx.req.chat.clone()),
                         text: String::new(),
                         image: None,
@@ -870,6 +871,7 @@ impl Service {
     /// A private answer to the person who asked.
     pub(crate) fn reply(&self, ctx: &Ctx, msg: &Msg) -> Delivery {
         Delivery {
+            notify: Vec::new(),
             target: Target::Ephemeral(ctx.req.actor.clone()),
             text: self.text(ctx.lang, msg),
             image: None,

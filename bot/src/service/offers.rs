@@ -4,9 +4,9 @@
 
 use super::apply::Change;
 use super::lookup::Role;
-use super::present::chat_of;
+use super::present::{chat_of, opponents_to_notify};
 use super::{Ctx, Msg, Outcome, Service};
-use crate::api::{Button, ButtonAction, Delivery, Target};
+use crate::api::{Button, ButtonAction, Delivery, Target, UserRef};
 use crate::i18n::Lang;
 use crate::store::{GameResult, GameRow, Status};
 use tokio::sync::MutexGuard;
@@ -43,6 +43,7 @@ impl Service {
                 .arg("opponent", row.opponent_names(side)),
         );
         Ok(vec![Delivery {
+            notify: Vec::new(),
             target: Target::Ephemeral(ctx.actor().clone()),
             text,
             image: None,
@@ -114,7 +115,14 @@ impl Service {
                         .arg("player", row.player_name(side).to_owned())
                         .arg("opponent", row.opponent_names(side)),
                 );
-                Ok(vec![self.offer_delivery(lang, &row, text, DRAW_BUTTONS)])
+                let asked = opponents_to_notify(&row, side);
+                Ok(vec![self.offer_delivery(
+                    lang,
+                    &row,
+                    text,
+                    DRAW_BUTTONS,
+                    asked,
+                )])
             }
         }
     }
@@ -187,6 +195,7 @@ impl Service {
                         .arg("player", row.player_name(side).to_owned())
                         .arg("opponent", row.opponent_names(side)),
                 );
+                let asked = opponents_to_notify(&row, side);
                 Ok(vec![self.offer_delivery(
                     lang,
                     &row,
@@ -195,6 +204,7 @@ impl Service {
                         |game| ButtonAction::Takeback { game },
                         |game| ButtonAction::RefuseTakeback { game },
                     ],
+                    asked,
                 )])
             }
         }
@@ -265,6 +275,7 @@ impl Service {
 
     pub(super) fn chat_note(&self, lang: Lang, row: &GameRow, msg: Msg) -> Delivery {
         Delivery {
+            notify: Vec::new(),
             target: Target::Chat(chat_of(row)),
             text: self.text(lang, &msg.arg("id", row.id.clone())),
             image: None,
@@ -279,9 +290,11 @@ impl Service {
         row: &GameRow,
         text: String,
         [yes, no]: [fn(String) -> ButtonAction; 2],
+        asked: Vec<UserRef>,
     ) -> Delivery {
         let (yes, no) = (yes(row.id.clone()), no(row.id.clone()));
         Delivery {
+            notify: asked,
             target: Target::Chat(chat_of(row)),
             text,
             image: None,

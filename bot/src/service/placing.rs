@@ -241,7 +241,8 @@ impl Service {
         mut lines: Vec<String>,
     ) -> Delivery {
         let [white, black] = placements(variant, row);
-        if let Some(turn) = turn_to_place(variant, [&white, &black]) {
+        let placer = turn_to_place(variant, [&white, &black]);
+        if let Some(turn) = placer {
             let own = if turn == Side::WHITE { &white } else { &black };
             let def = variant.definition();
             let left: String = own
@@ -270,6 +271,8 @@ impl Service {
             }
         }
         let mut delivery = self.setup_note(lang, row, lines);
+        // The player who places next is asked to act.
+        delivery.notify = super::present::to_notify(row, placer.map(|turn| turn.index()));
         let view = setup_view(variant, [&white, &black], Audience::Public);
         let decor = setup_decor(row, Side::WHITE, None);
         let placed = white.pieces(variant).len() + black.pieces(variant).len();

@@ -200,6 +200,7 @@ impl Service {
             .as_ref()
             .filter(|home| **home != row.chat_id)?;
         Some(Delivery {
+            notify: Vec::new(),
             target: Target::Chat(ChatRef {
                 platform: chat_of(row).platform,
                 id: home.clone(),
@@ -227,6 +228,7 @@ impl Service {
         .await;
         let gif = self.game_gif(lang, row, game, limit).await?;
         Some(Delivery {
+            notify: Vec::new(),
             target: Target::Chat(chat_of(row)),
             text: self.text(lang, &Msg::new("game-gif").arg("id", row.id.clone())),
             image: Some(gif),
@@ -308,7 +310,15 @@ impl Service {
         if !(hidden && ended) {
             game_ref.turn = Some(self.turn_card(lang, row, game, events, status));
         }
+        // The player to move is asked to act (whose turn it is is public,
+        // also in a hidden game); not again for an impossible attempt.
+        let notify = if ended || matches!(event, Event::Impossible { .. }) {
+            Vec::new()
+        } else {
+            to_notify(row, [game.controller(game.seat_to_move())])
+        };
         let mut public = Delivery {
+            notify,
             target: Target::Chat(chat_of(row)),
             text: lines.join("\n"),
             image: None,
@@ -407,6 +417,7 @@ impl Service {
             lines.push(clocks);
         }
         let mut delivery = Delivery {
+            notify: Vec::new(),
             target: Target::Private(user),
             text: lines.join("\n"),
             image: None,
@@ -537,6 +548,7 @@ impl Service {
 
     fn nothing(&self, row: &GameRow) -> Delivery {
         Delivery {
+            notify: Vec::new(),
             target: Target::Chat(chat_of(row)),
             text: String::new(),
             image: None,
@@ -624,6 +636,7 @@ impl Service {
             title: title.chars().take(GAME_TITLE_MAX).collect(),
             started,
             turn: None,
+            over: row.status.is_over(),
         }
     }
 
@@ -992,6 +1005,33 @@ pub(crate) fn player_ref(row: &GameRow, index: usize) -> Option<UserRef> {
         name: row.player_name(index).to_owned(),
         handle: None,
     })
+}
+
+/// The people in `seats` of `row` whom a message asks to act (see
+/// [`Delivery::notify`]): each once, in order, never the computer.
+pub(crate) fn to_notify(row: &GameRow, seats: impl IntoIterator<Item = usize>) -> Vec<UserRef> {
+    let mut people: Vec<UserRef> = Vec::new();
+    for seat in seats {
+        if let Some(user) = player_ref(row, seat).filter(|user| user.computer_level().is_none()) {
+            if !people.iter().any(|known| known.id == user.id) {
+                people.push(user);
+            }
+        }
+    }
+    people
+}
+
+/// The people of the other team than seat `seat`'s in `row`: whom an offer
+/// by `seat` asks (see [`to_notify`]).
+pub(crate) fn opponents_to_notify(row: &GameRow, seat: usize) -> Vec<UserRef> {
+    let mine = row.team_of_seat(seat);
+    let theirs: Vec<usize> = row
+        .seats
+        .iter()
+        .filter(|other| other.team != mine)
+        .map(|other| other.seat)
+        .collect();
+    to_notify(row, theirs)
 }
 
 /// The PGN `TimeControl` tag: `-`, `180+2` (seconds), `1/86400` (per move).

@@ -84,6 +84,7 @@ impl Service {
         );
         tracing::info!(game = %row.id, seat, "reminded");
         Ok(vec![Delivery {
+            notify: Vec::new(),
             target: Target::Private(player),
             text,
             image: None,

@@ -638,6 +638,7 @@ impl Service {
     /// A public note about a game being set up.
     pub(super) fn setup_note(&self, lang: Lang, row: &GameRow, lines: Vec<String>) -> Delivery {
         Delivery {
+            notify: Vec::new(),
             target: Target::Chat(chat_of(row)),
             text: lines.join("\n"),
             image: None,
@@ -722,6 +723,7 @@ impl Service {
             ),
         );
         let mut delivery = Delivery {
+            notify: Vec::new(),
             target: Target::Private(user),
             text: lines.join("\n"),
             image: None,

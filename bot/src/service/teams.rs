@@ -319,7 +319,15 @@ impl Service {
             }
             .encode(),
         });
+        // Asked to act: the people invited to a seat they have not taken yet.
+        let invited: Vec<usize> = row
+            .seats
+            .iter()
+            .filter(|seat| !seat.ready)
+            .map(|seat| seat.seat)
+            .collect();
         Delivery {
+            notify: super::present::to_notify(row, invited),
             target: Target::Chat(super::present::chat_of(row)),
             text,
             image: None,

@@ -80,6 +80,7 @@ impl Service {
             },
         ));
         let mut delivery = Delivery {
+            notify: Vec::new(),
             target: Target::Chat(ctx.req.chat.clone()),
             text: lines.join("\n"),
             image: None,

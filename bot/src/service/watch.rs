@@ -117,6 +117,7 @@ impl Service {
     async fn watch_answer(&self, ctx: &Ctx, watcher: &Watcher, msg: Msg) -> Delivery {
         match watcher {
             Watcher::Chat(_) => Delivery {
+                notify: Vec::new(),
                 target: Target::Chat(ctx.req.chat.clone()),
                 text: self.text(ctx.chat_lang, &msg),
                 image: None,
@@ -221,6 +222,8 @@ impl Service {
             };
             copy.target = target;
             copy.buttons.clear();
+            // Spectators are told, not asked: nobody is pinged where they watch.
+            copy.notify.clear();
             if let Some(game) = &mut copy.game {
                 game.started = false;
                 // Spectators get the turn, not the players' buttons.

@@ -64,6 +64,69 @@ pub(super) struct Parcel {
     /// the message carries the game's keyboard (draw, resign, …), which
     /// only the latest such message keeps (none once the game is over).
     pub game_board: Option<(String, bool)>,
+    /// The people the message asks to act, mentioned at its end so that
+    /// Telegram notifies them (in groups only).
+    pub mentions: Vec<Mention>,
+}
+
+/// A person mentioned in a group message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Mention {
+    /// By their `@username` (without the `@`), which Telegram notifies.
+    Username(String),
+    /// Someone without a username: a text mention (an inline link to
+    /// `tg://user?id=<id>` around their name).
+    User {
+        /// Their Telegram id.
+        id: u64,
+        /// The name the link shows.
+        name: String,
+    },
+}
+
+impl Mention {
+    /// What a reader sees.
+    fn plain(&self) -> String {
+        match self {
+            Mention::Username(username) => format!("@{username}"),
+            Mention::User { name, .. } if name.trim().is_empty() => "👤".to_owned(),
+            Mention::User { name, .. } => name.clone(),
+        }
+    }
+
+    /// The mention in Telegram's HTML.
+    fn html(&self) -> String {
+        match self {
+            Mention::Username(username) => format!("@{}", escape_html(username)),
+            Mention::User { id, name } => {
+                // A link needs text to show.
+                let name = if name.trim().is_empty() { "👤" } else { name };
+                format!("<a href=\"tg://user?id={id}\">{}</a>", escape_html(name))
+            }
+        }
+    }
+
+    /// Whether `username` is one Telegram could have given: up to 32
+    /// letters, digits and underscores (anything else is never sent as a
+    /// mention).
+    pub fn valid_username(username: &str) -> bool {
+        (1..=32).contains(&username.len())
+            && username
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+    }
+}
+
+/// The mentions as a line: plain (what it shows, for the limits) and HTML.
+fn mention_line(mentions: &[Mention]) -> (String, String) {
+    let plain: Vec<String> = mentions.iter().map(Mention::plain).collect();
+    let html: Vec<String> = mentions.iter().map(Mention::html).collect();
+    (plain.join(" "), html.join(" "))
+}
+
+/// `text` with `&`, `<` and `>` escaped for Telegram's HTML.
+fn escape_html(text: &str) -> String {
+    fenced_to_html(&text.replace("```", "'''"), false).0
 }
 
 impl Parcel {
@@ -87,6 +150,7 @@ impl Parcel {
             reply_to: None,
             if_refused: None,
             game_board: None,
+            mentions: Vec::new(),
         })
     }
 }
@@ -324,9 +388,17 @@ impl Courier {
     async fn send(&self, chat: ChatId, parcel: &Parcel) -> Result<Option<MessageId>, RequestError> {
         let markup = keyboard(&parcel.buttons, parcel.link.as_ref());
         let text = parcel.text.trim();
+        // Mentions go at the end, in HTML (a text mention is a link).
+        let (mention_plain, mention_html) = mention_line(&parcel.mentions);
+        let mentioned = !parcel.mentions.is_empty();
+        let reserved = if mentioned {
+            mention_plain.chars().count() + 1
+        } else {
+            0
+        };
         // The service marks monospace text boards with ``` fences, which
         // Telegram shows literally unless the text is sent as HTML.
-        let html = text.contains("```");
+        let html = text.contains("```") || mentioned;
         let mut answering = parcel.reply_to;
         let image = parcel
             .image
@@ -353,10 +425,10 @@ impl Courier {
             text
         };
         if let Some(image) = image {
-            let caption_fits = text.chars().count() <= CAPTION_LIMIT;
+            let caption_fits = text.chars().count() + reserved <= CAPTION_LIMIT;
             let caption = Some(text)
-                .filter(|text| caption_fits && !text.is_empty())
-                .map(|text| Formatted::new(text, html));
+                .filter(|text| caption_fits && (!text.is_empty() || mentioned))
+                .map(|text| Formatted::new(text, html).with_mentions(&mention_html));
             let extras = MediaExtras {
                 caption: caption.as_ref(),
                 markup: markup.clone().filter(|_| caption_fits),
@@ -371,15 +443,18 @@ impl Courier {
         if text.is_empty() {
             return Ok(None);
         }
-        let chunks = split_text(text, MESSAGE_LIMIT);
+        let chunks = split_text(text, MESSAGE_LIMIT.saturating_sub(reserved).max(1));
         let last = chunks.len().saturating_sub(1);
         let mut inside_fence = false;
         let mut last_sent = None;
         for (index, chunk) in chunks.into_iter().enumerate() {
             let chunk_markup = markup.clone().filter(|_| index == last);
             let chunk = if html {
-                let (converted, still_inside) = fenced_to_html(&chunk, inside_fence);
+                let (mut converted, still_inside) = fenced_to_html(&chunk, inside_fence);
                 inside_fence = still_inside;
+                if index == last && mentioned {
+                    converted = join_mentions(converted, &mention_html);
+                }
                 converted
             } else {
                 chunk
@@ -506,6 +581,25 @@ impl Formatted {
             },
             html,
         }
+    }
+
+    /// The caption with `mentions` (HTML; the caption is HTML when there
+    /// are any) at its end.
+    fn with_mentions(mut self, mentions: &str) -> Self {
+        if !mentions.is_empty() && self.html {
+            self.text = join_mentions(self.text, mentions);
+        }
+        self
+    }
+}
+
+/// `html` with the mention line `mentions` after it, on a line of its own.
+fn join_mentions(html: String, mentions: &str) -> String {
+    let html = html.trim_end().to_owned();
+    if html.is_empty() {
+        mentions.to_owned()
+    } else {
+        format!("{html}\n{mentions}")
     }
 }
 
@@ -723,6 +817,36 @@ mod tests {
         assert_eq!(markup.inline_keyboard.len(), 1);
         assert_eq!(markup.inline_keyboard[0].len(), 1);
         assert!(keyboard(&buttons[1..], None).is_none());
+    }
+
+    #[test]
+    fn mentions_are_escaped_links_or_usernames_after_the_text() {
+        let dave = Mention::User {
+            id: 44,
+            name: "Dave <D&D>".into(),
+        };
+        assert_eq!(
+            dave.html(),
+            "<a href=\"tg://user?id=44\">Dave &lt;D&amp;D&gt;</a>"
+        );
+        assert_eq!(Mention::Username("alice".into()).html(), "@alice");
+        let nameless = Mention::User {
+            id: 7,
+            name: " ".into(),
+        };
+        assert!(
+            nameless.html().contains(">👤</a>"),
+            "a link shows something"
+        );
+        assert!(!Mention::valid_username("al ice") && !Mention::valid_username(""));
+        let (plain, html) = mention_line(&[dave, Mention::Username("bob_2".into())]);
+        assert_eq!(plain, "Dave <D&D> @bob_2");
+        assert!(html.ends_with(" @bob_2"));
+        assert_eq!(
+            join_mentions("a &lt;b&gt;\n".into(), "@bob"),
+            "a &lt;b&gt;\n@bob"
+        );
+        assert_eq!(join_mentions(String::new(), "@bob"), "@bob");
     }
 
     #[test]

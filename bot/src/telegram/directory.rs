@@ -159,6 +159,14 @@ impl Directory {
             .copied()
     }
 
+    /// The person's @username (lowercase, without `@`), if they have one.
+    pub fn username(&self, user: UserId) -> Option<String> {
+        self.memory()
+            .people
+            .get(&user)
+            .and_then(|(person, _)| person.username.clone())
+    }
+
     /// The person's Telegram language code, if seen.
     pub fn locale(&self, user: UserId) -> Option<String> {
         self.memory()

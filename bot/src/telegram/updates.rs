@@ -13,7 +13,7 @@ use teloxide::types::{
 use teloxide::Bot;
 
 use super::commands::{self, Parsed, PlayContext};
-use super::courier::{self, Courier, Parcel, Refusal};
+use super::courier::{self, Courier, Mention, Parcel, Refusal};
 use super::directory::Directory;
 use super::picker::{Choice, Picker};
 use super::texts;
@@ -380,6 +380,7 @@ impl Adapter {
             image,
             buttons,
             game,
+            notify,
         } = delivery;
         if let Target::DeleteRequest(_) = target {
             if let Some(Origin {
@@ -400,6 +401,14 @@ impl Adapter {
         match target {
             Target::Chat(chat) => match telegram_chat(&chat) {
                 Some(chat) => {
+                    // In a group, those the message asks to act are
+                    // mentioned (a private chat needs no ping).
+                    if !chat.is_user() {
+                        parcel.mentions = notify
+                            .iter()
+                            .filter_map(|user| self.mention(user))
+                            .collect();
+                    }
                     // A turn of a game: its keyboard (draw, resign, takeback,
                     // board) goes under this message and leaves the last one.
                     if let Some((id, card)) = game
@@ -407,7 +416,11 @@ impl Adapter {
                         .and_then(|game| Some((game.id.clone(), game.turn.as_ref()?)))
                     {
                         parcel.buttons.extend(card.buttons.iter().cloned());
-                        parcel.game_board = Some((id, !card.buttons.is_empty()));
+                        let over = game.as_ref().is_some_and(|game| game.over);
+                        parcel.game_board = Some((id, !card.buttons.is_empty() && !over));
+                    } else if let Some(game) = game.as_ref().filter(|game| game.over) {
+                        // The game is over: no board keeps its buttons.
+                        parcel.game_board = Some((game.id.clone(), false));
                     }
                     self.courier.enqueue(chat, parcel)
                 }
@@ -469,6 +482,35 @@ impl Adapter {
             payload,
         });
         self.courier.enqueue(ChatId::from(player), parcel);
+    }
+
+    /// How to mention `user` in a group so that Telegram notifies them: by
+    /// @username when they have one, else a text mention by id; `None` for
+    /// anyone else (the computer, another platform).
+    fn mention(&self, user: &UserRef) -> Option<Mention> {
+        if user.platform != Platform::Telegram || user.computer_level().is_some() {
+            return None;
+        }
+        if let Ok(id) = user.id.parse::<u64>() {
+            return Some(match self.directory.username(UserId(id)) {
+                Some(username) if Mention::valid_username(&username) => Mention::Username(username),
+                _ => Mention::User {
+                    id,
+                    name: user.name.clone(),
+                },
+            });
+        }
+        // Challenged by @username before the bot saw them.
+        let username = user.id.strip_prefix('@')?;
+        match self.directory.id_for_username(username) {
+            Some(id) => self.mention(&UserRef {
+                id: id.0.to_string(),
+                ..user.clone()
+            }),
+            None => {
+                Mention::valid_username(username).then(|| Mention::Username(username.to_owned()))
+            }
+        }
     }
 
     fn replies_to_bot(&self, message: &Message) -> bool {
@@ -573,6 +615,7 @@ mod tests {
             title: "Fog of war: @alice vs @bob".to_owned(),
             started: false,
             turn: None,
+            over: false,
         };
         assert_eq!(
             deep_link_payload(Some(&game("k7m2")), Some("x.png")),

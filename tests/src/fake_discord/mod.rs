@@ -114,6 +114,8 @@ pub struct SentMessage {
     pub embeds: Vec<Value>,
     /// The message object the fake answered with (press buttons on it).
     pub message: Value,
+    /// The `allowed_mentions` it was sent with (`null` when left out).
+    pub allowed_mentions: Value,
 }
 
 impl SentMessage {
@@ -152,6 +154,44 @@ impl SentMessage {
         self.buttons
             .iter()
             .find(|button| button.custom_id.starts_with(custom_id_prefix))
+    }
+
+    /// The users Discord notifies for this message: those mentioned in its
+    /// content (`<@id>`, `<@!id>`) whom its allowed mentions let through
+    /// (all of them when it sets none; embeds never ping). In order, each once.
+    pub fn pinged_users(&self) -> Vec<u64> {
+        let allowed = &self.allowed_mentions;
+        let listed: Vec<u64> = allowed["users"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|id| id.as_str().and_then(|id| id.parse().ok()).or(id.as_u64()))
+            .collect();
+        let parse_users = allowed.is_null()
+            || allowed["parse"]
+                .as_array()
+                .is_some_and(|kinds| kinds.iter().any(|kind| kind == "users"));
+        let mut pinged = Vec::new();
+        for user in mentioned_users(&self.content) {
+            if (parse_users || listed.contains(&user)) && !pinged.contains(&user) {
+                pinged.push(user);
+            }
+        }
+        pinged
+    }
+
+    /// Whether it could ping everyone or a role (`@everyone`, `@here`,
+    /// `<@&role>` let through by its allowed mentions).
+    pub fn may_ping_everyone_or_roles(&self) -> bool {
+        let allowed = &self.allowed_mentions;
+        let parses = |kind: &str| {
+            allowed.is_null()
+                || allowed["parse"]
+                    .as_array()
+                    .is_some_and(|kinds| kinds.iter().any(|k| k == kind))
+        };
+        let roles = allowed["roles"].as_array().is_some_and(|r| !r.is_empty());
+        parses("everyone") || parses("roles") || roles
     }
 
     /// Whether it carries a PNG image.
@@ -258,6 +298,9 @@ pub(crate) struct State {
     gateway_url: Mutex<String>,
     /// Interaction token → its state.
     interactions: Mutex<HashMap<String, InteractionState>>,
+    /// The messages the bot posted in channels, by id, as they are now
+    /// (edits applied).
+    pub(crate) posted: Mutex<HashMap<u64, Value>>,
     refusals: Mutex<Refusals>,
 }
 
@@ -332,6 +375,7 @@ impl FakeDiscord {
             pressed_messages: Mutex::new(HashMap::new()),
             gateway_url: Mutex::new(gateway_url),
             interactions: Mutex::new(HashMap::new()),
+            posted: Mutex::new(HashMap::new()),
             refusals: Mutex::new(Refusals::default()),
         });
         let tasks = vec![
@@ -474,7 +518,8 @@ impl FakeDiscord {
     }
 
     /// The buttons `message` carries now: the ones it was sent with, or what
-    /// the bot left after editing it (the original response of a press on it).
+    /// the bot left after editing it (the original response of a press on
+    /// it, or an edit of the message itself).
     pub fn buttons_now(&self, message: &SentMessage) -> Vec<SentButton> {
         let Some(id) = message.message["id"].as_str() else {
             return message.buttons.clone();
@@ -489,8 +534,12 @@ impl FakeDiscord {
             .filter(|request| request.method == "PATCH" && (200..300).contains(&request.status))
             .filter(|request| {
                 let segments: Vec<&str> = request.path.trim_start_matches('/').split('/').collect();
-                matches!(segments.as_slice(), ["webhooks", _, token, "messages", "@original"]
-                    if tokens.contains(*token))
+                match segments.as_slice() {
+                    ["webhooks", _, token, "messages", "@original"] => tokens.contains(*token),
+                    // The bot edited the message itself (a board losing its buttons).
+                    ["channels", _, "messages", edited] => *edited == id,
+                    _ => false,
+                }
             })
             .rfind(|request| request.json.get("components").is_some())
             .map_or_else(
@@ -868,7 +917,23 @@ fn sent_message(
         files: request.files.clone(),
         embeds: json["embeds"].as_array().cloned().unwrap_or_default(),
         message: request.response.clone(),
+        allowed_mentions: json["allowed_mentions"].clone(),
     })
+}
+
+/// The user ids mentioned in `content` as `<@id>` or `<@!id>`.
+fn mentioned_users(content: &str) -> Vec<u64> {
+    let mut users = Vec::new();
+    let mut rest = content;
+    while let Some(at) = rest.find("<@") {
+        rest = &rest[at + 2..];
+        let id = rest.strip_prefix('!').unwrap_or(rest);
+        let Some(end) = id.find('>') else { break };
+        if let Ok(user) = id[..end].parse::<u64>() {
+            users.push(user);
+        }
+    }
+    users
 }
 
 /// The buttons in a `components` array of action rows.

@@ -203,27 +203,29 @@ fn route(
 ) -> (u16, Value, Response<Full<Bytes>>) {
     let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     let sizes: Vec<usize> = files.iter().map(|file| file.bytes.len()).collect();
-    let checked = match (method, segments.as_slice()) {
-        ("POST", ["interactions", _, token, "callback"]) => {
-            respond_to_interaction(state, token, json, &sizes)
-        }
-        ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
-            use_token(state, token).and_then(|()| rules::check_message(json, &sizes, true))
-        }
-        ("DELETE", ["webhooks", _, token, "messages", "@original"]) => use_token(state, token),
-        ("POST", ["webhooks", _, token]) => {
-            use_token(state, token).and_then(|()| rules::check_message(json, &sizes, false))
-        }
-        ("POST", ["channels", channel, "messages"]) => {
-            channel_refusal(state, channel).and_then(|()| rules::check_message(json, &sizes, false))
-        }
-        ("PUT", ["applications", _, "commands"])
-        | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
-            rules::check_commands(json.as_array().map(Vec::as_slice).unwrap_or_default())
-        }
-        ("POST", ["channels", _, "threads"]) => rules::check_thread_name(json),
-        _ => Ok(()),
-    };
+    let checked =
+        match (method, segments.as_slice()) {
+            ("POST", ["interactions", _, token, "callback"]) => {
+                respond_to_interaction(state, token, json, &sizes)
+            }
+            ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
+                use_token(state, token).and_then(|()| rules::check_message(json, &sizes, true))
+            }
+            ("DELETE", ["webhooks", _, token, "messages", "@original"]) => use_token(state, token),
+            ("POST", ["webhooks", _, token]) => {
+                use_token(state, token).and_then(|()| rules::check_message(json, &sizes, false))
+            }
+            ("POST", ["channels", channel, "messages"]) => channel_refusal(state, channel)
+                .and_then(|()| rules::check_message(json, &sizes, false)),
+            ("PATCH", ["channels", channel, "messages", _]) => channel_refusal(state, channel)
+                .and_then(|()| rules::check_message(json, &sizes, true)),
+            ("PUT", ["applications", _, "commands"])
+            | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
+                rules::check_commands(json.as_array().map(Vec::as_slice).unwrap_or_default())
+            }
+            ("POST", ["channels", _, "threads"]) => rules::check_thread_name(json),
+            _ => Ok(()),
+        };
     if let Err(refusal) = checked {
         return refuse(refusal);
     }
@@ -285,6 +287,12 @@ fn route(
             Err(_) => reply(404, &json!({ "code": 10003, "message": "Unknown Channel" })),
         },
         ("POST", ["channels", channel, "threads"]) => create_thread(state, channel, json),
+        ("PATCH", ["channels", channel, "messages", message]) => {
+            match edit_message(state, channel, message, json) {
+                Ok(edited) => reply(200, &edited),
+                Err(refusal) => refuse(refusal),
+            }
+        }
         ("DELETE", ["channels", channel, "messages", message]) => {
             match delete_message(state, channel, message) {
                 Ok(()) => reply(204, &Value::Null),
@@ -520,6 +528,41 @@ fn delete_message(state: &State, channel: &str, message: &str) -> Result<(), Ref
     }
 }
 
+/// `PATCH /channels/{channel}/messages/{message}`: the bot edits one of its
+/// own messages in that channel (content, embeds, components); anything
+/// else is an unknown message (10008) or not the bot's (50005).
+fn edit_message(
+    state: &State,
+    channel: &str,
+    message: &str,
+    json: &Value,
+) -> Result<Value, Refusal> {
+    let unknown = || rules::error(404, 10008, "Unknown Message");
+    let (Ok(channel), Ok(message)) = (channel.parse::<u64>(), message.parse::<u64>()) else {
+        return Err(unknown());
+    };
+    if lock(&state.refusals).typed.contains_key(&message) {
+        return Err(rules::error(
+            403,
+            50005,
+            "Cannot edit a message authored by another user",
+        ));
+    }
+    let mut posted = lock(&state.posted);
+    let Some(stored) = posted
+        .get_mut(&message)
+        .filter(|stored| stored["channel_id"] == json!(channel.to_string()))
+    else {
+        return Err(unknown());
+    };
+    for field in ["content", "embeds", "components"] {
+        if let Some(value) = json.get(field) {
+            stored[field] = value.clone();
+        }
+    }
+    Ok(stored.clone())
+}
+
 fn existing_dm_channel(state: &State, user_id: u64) -> Option<u64> {
     lock(&state.dm_channels)
         .iter()
@@ -577,6 +620,7 @@ fn bot_message(
             attachment
         })
         .collect();
+    lock(&state.posted).insert(id, message.clone());
     message
 }
 

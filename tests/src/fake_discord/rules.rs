@@ -201,7 +201,99 @@ pub fn check_message(json: &Value, file_bytes: &[usize], edit: bool) -> Result<(
             .map(Vec::as_slice)
             .unwrap_or_default(),
     )?;
+    check_allowed_mentions(&json["allowed_mentions"])?;
     check_components(&rows)
+}
+
+/// The most users (and roles) allowed mentions may list.
+pub const ALLOWED_MENTIONS_LIMIT: usize = 100;
+
+/// Checks a message's `allowed_mentions` as Discord does: `parse` holds
+/// only `users`, `roles`, `everyone`, each once; `users` and `roles` at
+/// most 100 snowflakes each, each once; and `parse: ["users"]` with a
+/// `users` list (or `roles` with `roles`) is refused as mutually exclusive.
+fn check_allowed_mentions(allowed: &Value) -> Result<(), Refusal> {
+    if allowed.is_null() {
+        return Ok(());
+    }
+    let Some(allowed) = allowed.as_object() else {
+        return Err(invalid_form(
+            "allowed_mentions",
+            "MODEL_TYPE_CONVERT",
+            "Only dictionaries may be used in a ModelType",
+        ));
+    };
+    let list = |field: &str| -> Result<Vec<String>, Refusal> {
+        match allowed.get(field) {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|item| match item {
+                    Value::String(text) => Ok(text.clone()),
+                    Value::Number(number) => Ok(number.to_string()),
+                    _ => Err(invalid_form(
+                        &format!("allowed_mentions.{field}"),
+                        "BASE_TYPE_CHOICES",
+                        "Value must be one of the listed choices.",
+                    )),
+                })
+                .collect(),
+            Some(_) => Err(invalid_form(
+                &format!("allowed_mentions.{field}"),
+                "LIST_TYPE_CONVERT",
+                "Only iterables may be used in a ListType",
+            )),
+        }
+    };
+    let parse = list("parse")?;
+    for kind in &parse {
+        require(
+            ["users", "roles", "everyone"].contains(&kind.as_str()),
+            "allowed_mentions.parse",
+            "BASE_TYPE_CHOICES",
+            "Value must be one of ('roles', 'users', 'everyone').",
+        )?;
+    }
+    let unique = |items: &[String]| {
+        let set: std::collections::HashSet<&String> = items.iter().collect();
+        set.len() == items.len()
+    };
+    require(
+        unique(&parse),
+        "allowed_mentions.parse",
+        "SET_TYPE_ALREADY_CONTAINS_VALUE",
+        "The set already contains this value.",
+    )?;
+    for field in ["users", "roles"] {
+        let ids = list(field)?;
+        let path = format!("allowed_mentions.{field}");
+        require(
+            ids.len() <= ALLOWED_MENTIONS_LIMIT,
+            &path,
+            "BASE_TYPE_MAX_LENGTH",
+            "Must be 100 or fewer in length.",
+        )?;
+        require(
+            unique(&ids),
+            &path,
+            "SET_TYPE_ALREADY_CONTAINS_VALUE",
+            "The set already contains this value.",
+        )?;
+        require(
+            ids.iter()
+                .all(|id| id.parse::<u64>().is_ok_and(|id| id > 0)),
+            &path,
+            "NUMBER_TYPE_COERCE",
+            "Value is not snowflake.",
+        )?;
+        require(
+            ids.is_empty() || !parse.iter().any(|kind| kind == field),
+            "allowed_mentions",
+            "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+            &format!("parse:[\"{field}\"] and {field}: [ids...] are mutually exclusive."),
+        )?;
+    }
+    Ok(())
 }
 
 /// The most embeds in one message.

@@ -102,6 +102,20 @@ impl Call {
             .to_owned()
     }
 
+    /// The text or caption as a reader sees it (HTML parsed when sent as HTML).
+    pub fn visible_text(&self) -> String {
+        let html = self.params["parse_mode"].as_str() == Some("HTML");
+        rules::visible_text(&self.text(), html).unwrap_or_default()
+    }
+
+    /// The people the text or caption mentions as Telegram parses it (and
+    /// notifies): `@username`s, and text mentions (`<a href="tg://user?id=…">`
+    /// in HTML), in order.
+    pub fn mentions(&self) -> Vec<rules::Mentioned> {
+        let html = self.params["parse_mode"].as_str() == Some("HTML");
+        rules::mentions(&self.text(), html)
+    }
+
     /// Whether the call sent something into a chat (message, photo, animation, document).
     pub fn is_send(&self) -> bool {
         matches!(

@@ -333,9 +333,74 @@ pub fn visible_text(text: &str, html: bool) -> Result<String, Refusal> {
     Ok(shown)
 }
 
+/// Someone a message mentions, as Telegram's entities say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mentioned {
+    /// A `mention` entity: `@username` (without the `@`, as written).
+    Username(String),
+    /// A `text_mention` entity: a link to `tg://user?id=<id>` (HTML).
+    User(i64),
+}
+
+/// The mentions Telegram finds in `text`: `@username` (up to 32 letters,
+/// digits, `_` after the `@`, not inside a word) in what a reader
+/// sees, and with `html` the `<a href="tg://user?id=N">` links. A text
+/// that does not parse mentions nobody.
+pub fn mentions(text: &str, html: bool) -> Vec<Mentioned> {
+    let Ok(shown) = visible_text(text, html) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    if html {
+        let mut rest = text;
+        while let Some(at) = rest.find("<a ") {
+            rest = &rest[at + 3..];
+            let Some(end) = rest.find('>') else { break };
+            let attributes = &rest[..end];
+            if let Some(id) = attributes
+                .split_once("href=\"tg://user?id=")
+                .and_then(|(_, id)| id.split('"').next())
+                .and_then(|id| id.parse().ok())
+            {
+                found.push(Mentioned::User(id));
+            }
+        }
+    }
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let chars: Vec<char> = shown.chars().collect();
+    for (index, c) in chars.iter().enumerate() {
+        if *c != '@' || (index > 0 && word(chars[index - 1])) {
+            continue;
+        }
+        let name: String = chars[index + 1..]
+            .iter()
+            .take_while(|c| word(**c))
+            .collect();
+        if (1..=32).contains(&name.len()) {
+            found.push(Mentioned::Username(name));
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mentions_are_found_as_telegram_does() {
+        assert_eq!(
+            mentions("hi @alice and <a href=\"tg://user?id=44\">Dave</a>", true),
+            vec![Mentioned::User(44), Mentioned::Username("alice".into())]
+        );
+        assert_eq!(mentions("mail a@bob.org", false), Vec::new());
+        assert_eq!(
+            mentions("<a href=\"tg://user?id=44\">Dave</a>", false),
+            Vec::new(),
+            "a link only in HTML"
+        );
+        assert_eq!(mentions("<b>@alice", true), Vec::new(), "broken HTML");
+    }
 
     #[test]
     fn html_is_parsed_as_telegram_does() {
