@@ -847,6 +847,7 @@ impl Service {
                     .arg("player", row.player_name(seat).to_owned())
                     .arg("opponents", opponents),
             );
+            let asked = super::present::opponents_to_notify(&pair, seat);
             return Ok(vec![self.offer_delivery(
                 lang,
                 &row,
@@ -855,6 +856,7 @@ impl Service {
                     |game| crate::api::ButtonAction::Draw { game },
                     |game| crate::api::ButtonAction::DeclineDraw { game },
                 ],
+                asked,
             )]);
         }
         if offering_team(before) == team {
@@ -882,16 +884,26 @@ impl Service {
         }
         self.set_pair_draw(&mut row, Some(consent)).await?;
         let (other, _) = self.other_board(&row).await?;
-        // The players of the asked team who have not agreed yet.
-        let waiting: Vec<String> = (0..4)
+        // The players of the asked team who have not agreed yet, by their
+        // seat in the pair (this board's seats first, then the other's).
+        let pair = joined(&row, &other);
+        let waiting_seats: Vec<usize> = (0..4)
             .filter(|&index| {
                 let bit = 1 << index;
                 team_of_bit(bit) == team && consent & bit == 0
             })
-            .filter_map(|index| {
-                let board = if row.board == index / 2 { &row } else { &other };
-                (board.board == index / 2).then(|| board.player_name(index % 2).to_owned())
+            .filter(|&index| index / 2 == row.board || index / 2 == other.board)
+            .map(|index| {
+                if index / 2 == row.board {
+                    index % 2
+                } else {
+                    index % 2 + 2
+                }
             })
+            .collect();
+        let waiting: Vec<String> = waiting_seats
+            .iter()
+            .map(|&seat| pair.player_name(seat).to_owned())
             .collect();
         let text = self.text(
             lang,
@@ -900,7 +912,7 @@ impl Service {
                 .arg("player", row.player_name(seat).to_owned())
                 .arg("waiting", waiting.join(", ")),
         );
-        let asked = super::present::opponents_to_notify(&pair, seat);
+        let asked = super::present::to_notify(&pair, waiting_seats);
         Ok(vec![self.offer_delivery(
             lang,
             &row,
