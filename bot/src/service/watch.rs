@@ -128,6 +128,22 @@ impl Service {
         }
     }
 
+    /// The game's last message ends the watching: forgets `row`'s
+    /// spectators once it is over.
+    async fn forget_watchers_when_over(&self, row: &GameRow) {
+        if !row.status.is_over() {
+            return;
+        }
+        if let Err(e) = self
+            .inner
+            .store
+            .forget_watchers(&row.platform, &row.id)
+            .await
+        {
+            tracing::warn!(game = %row.id, error = %e, "cannot forget the spectators");
+        }
+    }
+
     /// Where each spectator of `row` hears it, and in which language.
     async fn spectators(&self, row: &GameRow) -> Vec<(Target, Lang)> {
         let platform = chat_of(row).platform;
@@ -178,16 +194,7 @@ impl Service {
             copy.target = target;
             deliveries.push(copy);
         }
-        if row.status.is_over() {
-            if let Err(e) = self
-                .inner
-                .store
-                .forget_watchers(&row.platform, &row.id)
-                .await
-            {
-                tracing::warn!(game = %row.id, error = %e, "cannot forget the spectators");
-            }
-        }
+        self.forget_watchers_when_over(row).await;
         deliveries
     }
 
@@ -233,16 +240,7 @@ impl Service {
             }
             copies.push(copy);
         }
-        if row.status.is_over() {
-            if let Err(e) = self
-                .inner
-                .store
-                .forget_watchers(&row.platform, &row.id)
-                .await
-            {
-                tracing::warn!(game = %row.id, error = %e, "cannot forget the spectators");
-            }
-        }
+        self.forget_watchers_when_over(row).await;
         copies
     }
 }
