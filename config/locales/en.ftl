@@ -175,7 +175,7 @@ reason-other = game over
 ## Setup phase
 setup-started = Game { $id } is being set up: { $variant }, { $white } (white) against { $black } (black), clock: { $clock }. Each player sends their setup to me in a private chat; the clocks start when both are ready.
 setup-deadline = Time to set up: { $left }; whoever is not ready by then gets a random setup.
-setup-instructions = { $id }: set up your army ({ $color }) here, in private. Place pieces (Ke1 Qd1 e2; placing a lone piece again moves it), or send your half as FEN from your side (RNBQKBNR/PPPPPPPP), or: random, last (your previous setup in this variant), clear, board. Then send ready — a ready setup cannot be changed.
+setup-instructions = { $id }: set up your army ({ $color }) here, in private. Place pieces (Ke1 Qd1 e2; placing a lone piece again moves it), or send your half as FEN from your side (RNBQKBNR/PPPPPPPP), or: random (the king shielded: it never loses before the first move), last (your previous setup in this variant), clear, board. Then send ready — a ready setup cannot be changed.
 setup-state-missing = { $id } · your setup ({ $color }): still to place { $pieces }.
 setup-state-complete = { $id } · your setup ({ $color }) is complete: send ready to confirm it.
 setup-state-invalid = { $id } · your setup ({ $color }): { $reason }
