@@ -112,26 +112,24 @@ async fn computers_answer(name: &str, variant: &str, fen: &str) -> Vec<String> {
         .collect()
 }
 
-#[tokio::test]
-async fn the_computers_draw_answer_in_kriegspiel_comes_from_its_own_pieces() {
-    // Black (the computer) sees only its own pieces: whether white's knight
-    // attacks its queen (f3) or not (f1) is hidden from it, so its answer
-    // is the same. (By the true position it accepted one and declined the
-    // other.)
+/// The computer (black) answers alice's draw offer in `variant` alike
+/// whether white's knight attacks its queen (f3) or not (f1), which it
+/// cannot see; by what it knows it is a queen against a knight up, so it
+/// declines. (By the true position it accepted one and declined the other.)
+async fn the_same_answer_whatever_the_hidden_knight_does(variant: &str) {
     let attacked = computers_answer(
-        "kriegspiel-draw-f3",
-        "kriegspiel",
+        &format!("{variant}-draw-f3"),
+        variant,
         "4k3/pppp1ppp/8/4q3/8/5N2/PPPP1PPP/6K1 w - - 0 1",
     )
     .await;
     let safe = computers_answer(
-        "kriegspiel-draw-f1",
-        "kriegspiel",
+        &format!("{variant}-draw-f1"),
+        variant,
         "4k3/pppp1ppp/8/4q3/8/8/PPPP1PPP/5NK1 w - - 0 1",
     )
     .await;
     assert_eq!(attacked, safe);
-    // By what it knows it is a queen against a knight up: it declines.
     assert!(
         attacked.iter().any(|l| l.contains("declined the draw")),
         "{attacked:#?}"
@@ -139,25 +137,14 @@ async fn the_computers_draw_answer_in_kriegspiel_comes_from_its_own_pieces() {
 }
 
 #[tokio::test]
+async fn the_computers_draw_answer_in_kriegspiel_comes_from_its_own_pieces() {
+    // Black sees only its own pieces.
+    the_same_answer_whatever_the_hidden_knight_does("kriegspiel").await;
+}
+
+#[tokio::test]
 async fn the_computers_draw_answer_in_fog_of_war_comes_from_its_view() {
-    // In fog of war black sees its pieces and where they may go: neither f3
-    // nor f1 is on its queen's lines, so it cannot tell whether the knight
-    // attacks its queen.
-    let attacked = computers_answer(
-        "fog-draw-f3",
-        "fogofwar",
-        "4k3/pppp1ppp/8/4q3/8/5N2/PPPP1PPP/6K1 w - - 0 1",
-    )
-    .await;
-    let safe = computers_answer(
-        "fog-draw-f1",
-        "fogofwar",
-        "4k3/pppp1ppp/8/4q3/8/8/PPPP1PPP/5NK1 w - - 0 1",
-    )
-    .await;
-    assert_eq!(attacked, safe);
-    assert!(
-        attacked.iter().any(|l| l.contains("declined the draw")),
-        "{attacked:#?}"
-    );
+    // Black sees its pieces and where they may go: neither f3 nor f1 is on
+    // its queen's lines.
+    the_same_answer_whatever_the_hidden_knight_does("fogofwar").await;
 }
