@@ -959,7 +959,7 @@ fn random_games_with_a_retirement(games: u64) {
     let variant = registry.get("enochian").expect("built in");
     let mut retired = 0;
     for g in 0..games {
-        let mut rng = common::SplitMix(77 + g);
+        let mut rng = crate::common::SplitMix(77 + g);
         let mut game = Game::new(variant, Start::Standard).expect("start");
         let at = 8 + (g as usize % 5) * 6;
         let mut plies = 0;
@@ -967,7 +967,7 @@ fn random_games_with_a_retirement(games: u64) {
             if plies == at && game.retire((g % 4) as usize).is_ok() {
                 retired += 1;
             }
-            let mv = common::random_move(&game, &mut rng);
+            let mv = crate::common::random_move(&game, &mut rng);
             game.play(mv);
             plies += 1;
             assert!(plies < 20_000, "game {g} does not end: {}", game.fen());
@@ -991,12 +991,12 @@ fn random_games_with_shared_turns_replay_and_end() {
     let start = fen_remembering(&pieces, 0, "U2");
     let mut shared_moves = 0;
     for g in 0..20u64 {
-        let mut rng = common::SplitMix(500 + g);
+        let mut rng = crate::common::SplitMix(500 + g);
         let mut game = game(&start);
         let mut plies = 0;
         while game.outcome().is_none() {
             let seat = game.seat_to_move();
-            let mv = common::random_move(&game, &mut rng);
+            let mv = crate::common::random_move(&game, &mut rng);
             // A move of the other army of the team on this turn: yellow's
             // king on red's turn, or red's army on yellow's.
             let king = square_of(&game.fen(), 'C');
