@@ -7,9 +7,9 @@
 //! named are invited to their seats, the others open, and it starts when
 //! every seat is taken.
 
-use crate::console_support::{self, 
-    enochian_prisoners_walk, enochian_throne_walk, has, play_moves, team_game_id, temp_dir, to,
-    EPOCH,
+use crate::console_support::{
+    self, enochian_prisoners_walk, enochian_throne_walk, has, play_moves, team_game_id, temp_dir,
+    to, EPOCH,
 };
 use kodex_bot::config::Config;
 use kodex_bot::console::Console;

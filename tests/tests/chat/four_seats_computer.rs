@@ -5,8 +5,9 @@
 //! restart. People here play scripted moves: the best of a short search on
 //! one team, the first legal move on the other, so games end quickly.
 
-use crate::console_support::{self, 
-    enochian_prisoners_walk, enochian_throne_walk, has, play_moves, team_game_id, temp_dir, Chat,
+use crate::console_support::{
+    self, enochian_prisoners_walk, enochian_throne_walk, has, play_moves, team_game_id, temp_dir,
+    Chat,
 };
 use kodex_bot::store::{GameResult, Status};
 use kodex_engine::search::{Limits, Searcher};
