@@ -70,7 +70,7 @@ pub static COMMANDS: &[Command] = &[
     Command {
         name: "play",
         aliases: &["challenge", "new"],
-        russian: &["играть"],
+        russian: &["играть", "вызов"],
         about: "command-play",
         telegram_menu: true,
         discord: true,
