@@ -22,7 +22,7 @@ impl Service {
     pub(crate) async fn board(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         // A player's game being set up: their own half, privately.
         if let Some(board) = self
-            .route_setup(ctx, "board", game.as_deref(), false)
+            .setup_command(ctx, super::setup::SetupCommand::Board, game.as_deref())
             .await?
         {
             return Ok(board);

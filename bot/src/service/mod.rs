@@ -858,8 +858,14 @@ impl Service {
             ButtonAction::Resign { game, side } => self.resign(ctx, &game, &side).await,
             ButtonAction::KeepPlaying { game } => self.keep_playing(ctx, Some(game)).await,
             ButtonAction::AskResign { game } => self.ask_resign(ctx, Some(game)).await,
-            ButtonAction::SetupRandom { game } => self.setup_button(ctx, &game, "random").await,
-            ButtonAction::SetupReady { game } => self.setup_button(ctx, &game, "ready").await,
+            ButtonAction::SetupRandom { game } => {
+                self.setup_button(ctx, &game, setup::SetupCommand::Random)
+                    .await
+            }
+            ButtonAction::SetupReady { game } => {
+                self.setup_button(ctx, &game, setup::SetupCommand::Ready)
+                    .await
+            }
             ButtonAction::TakeSeat { game, seat } => {
                 self.take_seat_button(ctx, game, usize::from(seat)).await
             }
