@@ -324,7 +324,7 @@ pub static COMMANDS: &[Command] = &[
         telegram_menu: true,
         discord: true,
         does: Does::Words(|typed| Action::Lang {
-            lang: typed.args.join(" "),
+            choice: crate::api::LangChoice::parse(typed.rest),
             // Adapters that know better say so.
             chat_admin: false,
         }),
