@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use kodex_bot::api::{
     Action, Button, ButtonAction, ChatRef, Delivery, GameRef, Handler, HandlerFuture, Image,
-    Request, Target, UserRef,
+    Request, Target, UserRef, VariantChoice,
 };
 
 /// The smallest valid PNG (1×1), standing in for a rendered board.
@@ -28,6 +28,22 @@ pub const GAME_GIF: &[u8] = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;";
 
 /// The variants the toy knows.
 const VARIANTS: [&str; 2] = ["chess", "fog"];
+
+/// The toy's variants as an adapter offers them.
+pub fn variants() -> Vec<VariantChoice> {
+    vec![
+        VariantChoice {
+            id: "chess".into(),
+            name_en: "Chess".into(),
+            name_ru: "Шахматы".into(),
+        },
+        VariantChoice {
+            id: "fog".into(),
+            name_en: "Fog of war".into(),
+            name_ru: "Туман войны".into(),
+        },
+    ]
+}
 
 /// Where a toy game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -198,7 +198,7 @@ impl SentMessage {
     pub fn has_png(&self) -> bool {
         self.files
             .iter()
-            .any(|file| file.bytes.starts_with(b"\x89PNG\r\n\x1a\n"))
+            .any(|file| file.bytes.starts_with(crate::image_header::PNG_SIGNATURE))
     }
 }
 

@@ -7,13 +7,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kodex_bot::api::{Action, ChatRef, Image, Platform, Target, UserRef};
-use kodex_bot::discord::VariantChoice;
 use kodex_tests::discord_bot::RunningBot;
 use kodex_tests::fake_discord::payloads::{autocomplete, string_option, user_option};
 use kodex_tests::fake_discord::{
     FakeDiscord, FakeUser, Place, SentMessage, APPLICATION_ID, GUILD_ID,
 };
-use kodex_tests::toy_handler::{note, Status, ToyHandler};
+use kodex_tests::toy_handler::{note, variants, Status, ToyHandler};
 use serde_json::{json, Value};
 
 /// The channel the games are played in.
@@ -31,22 +30,6 @@ fn carol() -> FakeUser {
 
 // ---------------------------------------------------------------------------
 // Harness
-
-/// The variants the toy offers.
-fn variants() -> Vec<VariantChoice> {
-    vec![
-        VariantChoice {
-            id: "chess".into(),
-            name_en: "Chess".into(),
-            name_ru: "Шахматы".into(),
-        },
-        VariantChoice {
-            id: "fog".into(),
-            name_en: "Fog of war".into(),
-            name_ru: "Туман войны".into(),
-        },
-    ]
-}
 
 /// The adapter under test against `fake`, with a fresh toy behind it.
 fn start(fake: &FakeDiscord) -> (Arc<ToyHandler>, RunningBot) {

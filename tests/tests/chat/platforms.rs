@@ -16,6 +16,7 @@ use kodex_engine::Registry;
 use kodex_tests::fake_discord::payloads::{integer_option, string_option, user_option};
 use kodex_tests::fake_discord::{FakeDiscord, FakeUser, Place, GUILD_ID};
 use kodex_tests::fake_telegram::{self, FakeTelegram};
+use kodex_tests::image_header::PNG_SIGNATURE;
 
 /// The Discord channel of the test's game.
 const CHANNEL: u64 = 300;
@@ -23,7 +24,6 @@ const CHANNEL: u64 = 300;
 const GROUP: i64 = -100_300;
 const ALICE: i64 = 11;
 const BOB: i64 = 22;
-const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 fn alice() -> FakeUser {
     FakeUser::new(1001, "alice")

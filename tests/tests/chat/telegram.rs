@@ -12,9 +12,10 @@ use kodex_bot::api::{
     Action, ChatRef, Delivery, Handler, HandlerFuture, Image, Platform, Request, Target, UserRef,
 };
 use kodex_bot::store::Store;
-use kodex_bot::telegram::{run_until, Mode, TelegramConfig, VariantChoice};
+use kodex_bot::telegram::{run_until, Mode, TelegramConfig};
 use kodex_tests::fake_telegram::{Call, Failure, FakeTelegram, Outcome, TOKEN};
-use kodex_tests::toy_handler::{note, Status, ToyHandler, BOARD_PNG};
+use kodex_tests::image_header::PNG_SIGNATURE;
+use kodex_tests::toy_handler::{note, variants, Status, ToyHandler, BOARD_PNG};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
 use tokio::sync::oneshot;
 
@@ -22,7 +23,6 @@ const GROUP: i64 = -100_200;
 const ALICE: i64 = 11;
 const BOB: i64 = 22;
 const CAROL: i64 = 33;
-const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 struct Harness {
     fake: FakeTelegram,
@@ -111,18 +111,7 @@ async fn start_with(bob_started: bool, adjust: impl FnOnce(&mut TelegramConfig))
     fake.add_person(BOB, "bob", "ru", bob_started);
     fake.add_person(CAROL, "carol", "en", true);
     let mut config = fake.adapter_config();
-    config.variants = vec![
-        VariantChoice {
-            id: "chess".into(),
-            name_en: "Chess".into(),
-            name_ru: "Шахматы".into(),
-        },
-        VariantChoice {
-            id: "fog".into(),
-            name_en: "Fog of war".into(),
-            name_ru: "Туман войны".into(),
-        },
-    ];
+    config.variants = variants();
     adjust(&mut config);
     let toy = Arc::new(ToyHandler::default());
     let (adapter, outbox) = launch(config.clone(), Arc::clone(&toy));

@@ -11,6 +11,7 @@ use kodex_bot::time::ManualTime;
 use kodex_bot::Service;
 use kodex_engine::Registry;
 use kodex_tests::fake_telegram::{Call, Failure, FakeTelegram, Outcome, CALLBACK_DEADLINE};
+use kodex_tests::image_header::PNG_SIGNATURE;
 
 const GROUP: i64 = -100_300;
 const ALICE: i64 = 11;
@@ -18,7 +19,6 @@ const BOB: i64 = 22;
 const CAROL: i64 = 33;
 const DAVE: i64 = 44;
 const EVE: i64 = 55;
-const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 struct Harness {
     fake: FakeTelegram,
