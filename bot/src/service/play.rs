@@ -250,7 +250,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_pass_is_typed_like_a_move() {
+    fn pass_words_are_read_in_either_language_and_case() {
         for text in ["pass", "Pass", "пас", "ПРОПУСК"] {
             assert!(is_pass_word(text), "{text}");
         }

@@ -49,17 +49,24 @@ pub fn board_fen(files: usize, ranks: usize, pieces: &[(&str, char)]) -> String 
     rows.join("/")
 }
 
-/// A small deterministic generator (the engine takes randomness as input).
+/// The tests' one pseudo-random generator (SplitMix64): deterministic, so a
+/// failure replays from its seed, and any seed (0 included) works. The
+/// engine itself takes randomness as input.
 pub struct SplitMix(pub u64);
 
 impl SplitMix {
-    /// A number below `n`.
-    pub fn below(&mut self, n: usize) -> usize {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
     }
 }
 

@@ -1,5 +1,6 @@
 //! Differential test against shakmaty on random games: identical legal-move
-//! sets, boards and outcomes at every ply, in every variant both implement.
+//! sets, boards (promoted pieces included), pockets and outcomes at every
+//! ply, in every variant both implement.
 //! `KODEX_DIFF_GAMES=2000 cargo test --release -p kodex-engine --test engine differential::`
 //! plays thousands of games; CI plays a few hundred.
 
@@ -9,23 +10,16 @@ use shakmaty::uci::UciMove;
 use shakmaty::variant::{Variant as TheirVariant, VariantPosition};
 use shakmaty::{CastlingMode, Color, EnPassantMode, KnownOutcome, Position};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use crate::common::SplitMix;
 
-fn board_part(fen: &str) -> String {
-    let board = fen.split_whitespace().next().unwrap_or("");
-    let board = board.split('[').next().unwrap_or("");
-    board.replace('~', "")
+/// The board of a FEN (promoted pieces marked `~`) and its pockets, the
+/// pocket letters sorted (the two write them in different orders).
+fn board_and_pockets(fen: &str) -> (String, String) {
+    let placement = fen.split_whitespace().next().unwrap_or("");
+    let (board, pockets) = placement.split_once('[').unwrap_or((placement, ""));
+    let mut pockets: Vec<char> = pockets.trim_end_matches(']').chars().collect();
+    pockets.sort_unstable();
+    (board.to_owned(), pockets.into_iter().collect())
 }
 
 fn games_per_variant() -> usize {
@@ -43,7 +37,7 @@ fn run(ours: &str, theirs: TheirVariant, chess960: bool, seed: u64) {
     } else {
         CastlingMode::Standard
     };
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix(seed);
     let mut positions = 0;
     for game_number in 0..games_per_variant() {
         let start = if chess960 {
@@ -66,9 +60,9 @@ fn run(ours: &str, theirs: TheirVariant, chess960: bool, seed: u64) {
                 )
             };
             assert_eq!(
-                board_part(&game.fen()),
-                board_part(&Fen::from_position(&pos, EnPassantMode::Legal).to_string()),
-                "boards differ: {}",
+                board_and_pockets(&game.fen()),
+                board_and_pockets(&Fen::from_position(&pos, EnPassantMode::Legal).to_string()),
+                "boards or pockets differ: {}",
                 context()
             );
             let our_outcome = game.outcome();

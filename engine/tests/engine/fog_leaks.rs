@@ -6,6 +6,8 @@
 
 use kodex_engine::{Announcement, Audience, Game, Registry, Side, SquareView, Start};
 
+use crate::common::{legal, SplitMix};
+
 fn fog() -> Game {
     Game::new(
         Registry::builtin().get("fogofwar").expect("fogofwar"),
@@ -23,20 +25,8 @@ fn played(moves: &[&str]) -> Game {
     game
 }
 
-/// A small deterministic generator (xorshift), so failures replay.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 /// A fog game after `plies` random moves; `None` when it ended on the way.
-fn random_game(rng: &mut Rng, plies: usize) -> Option<Game> {
+fn random_game(rng: &mut SplitMix, plies: usize) -> Option<Game> {
     let mut game = fog();
     for _ in 0..plies {
         if game.outcome().is_some() {
@@ -52,15 +42,11 @@ fn random_game(rng: &mut Rng, plies: usize) -> Option<Game> {
 /// moves when it is to move (its pseudo-legal reach is already in the view).
 fn information(game: &Game, side: Side) -> (Vec<SquareView>, Vec<String>) {
     let view = game.view(Audience::Side(side));
-    let mut moves: Vec<String> = if game.side_to_move() == side {
-        game.legal_moves()
-            .into_iter()
-            .map(|m| game.uci(m))
-            .collect()
+    let moves = if game.side_to_move() == side {
+        legal(game)
     } else {
         Vec::new()
     };
-    moves.sort();
     (view.squares, moves)
 }
 
@@ -157,7 +143,7 @@ fn an_enemy_move_lights_its_origin_only_if_it_was_seen_before() {
 /// apart, the other side must be told exactly the same in both games.
 #[test]
 fn two_routes_the_opponent_cannot_tell_apart_give_identical_replies() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = SplitMix(0x9e37_79b9_7f4a_7c15);
     let mut compared = 0;
     for game_number in 0..120 {
         let plies = 4 + rng.below(30);
@@ -240,7 +226,7 @@ fn moving_a_hidden_piece_changes_nothing_a_player_is_told() {
         .get("fogofwar")
         .expect("fogofwar")
         .clone();
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = SplitMix(0x2545_f491_4f6c_dd1d);
     let mut compared = 0;
     for game_number in 0..200 {
         let plies = rng.below(40);

@@ -13,13 +13,11 @@
 //! independently (so the games drift apart wherever the watcher cannot see),
 //! and a step is kept only when the watcher's information stays equal. The
 //! fast run plays [`FAST_GAMES`] walks per variant; set `KODEX_HIDDEN_GAMES`
-//! for more (`KODEX_HIDDEN_GAMES=2000 cargo test -p kodex-engine --test
-//! hidden_differential -- --include-ignored`), the ignored test plays 1,000.
+//! for more (`KODEX_HIDDEN_GAMES=2000 cargo test -p kodex-engine --test engine
+//! hidden_differential:: -- --include-ignored`), the ignored test plays 1,000.
 
-use crate::common::SplitMix;
-use kodex_engine::{
-    Announcement, Audience, Game, Move, Outcome, Registry, Side, SquareView, Start,
-};
+use crate::common::{legal, random_move, SplitMix};
+use kodex_engine::{Announcement, Audience, Game, Outcome, Registry, Side, SquareView, Start};
 
 /// Walks per variant in the fast run.
 const FAST_GAMES: usize = 40;
@@ -42,36 +40,16 @@ struct Information {
 }
 
 fn information(game: &Game, watcher: Side) -> Information {
-    let mut legal: Vec<String> = if game.side_to_move() == watcher {
-        game.legal_moves()
-            .into_iter()
-            .map(|m| game.uci(m))
-            .collect()
+    let legal = if game.side_to_move() == watcher {
+        legal(game)
     } else {
         Vec::new()
     };
-    legal.sort();
     Information {
         squares: game.view(Audience::Side(watcher)).squares,
         legal,
         told: game.announcements(Audience::Side(watcher)),
         outcome: game.outcome(),
-    }
-}
-
-/// A random move of `game`: half the time a capture where there is one, so
-/// that the walks reach captures (Kriegspiel's marks) and checks.
-fn random_move(game: &Game, rng: &mut SplitMix) -> Move {
-    let moves = game.legal_moves();
-    let captures: Vec<Move> = moves
-        .iter()
-        .copied()
-        .filter(|&m| game.san(m).contains('x'))
-        .collect();
-    if !captures.is_empty() && rng.below(2) == 0 {
-        captures[rng.below(captures.len())]
-    } else {
-        moves[rng.below(moves.len())]
     }
 }
 

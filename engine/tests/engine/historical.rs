@@ -3,7 +3,7 @@
 //! where it has our rules: tests/differential_fsf.py), and a rule test per
 //! mechanic on hand-made positions.
 
-use crate::common::legal;
+use crate::common::{legal, SplitMix};
 use kodex_engine::{Game, Reason, Registry, Start, Team, VariantError};
 
 /// Every built-in definition read again, one at a time (a broken built-in
@@ -557,13 +557,7 @@ fn new_start_positions_by_hand() {
 #[test]
 fn new_variants_random_games_round_trip_through_fen() {
     let registry = Registry::builtin();
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut rng = SplitMix(0x9E37_79B9_7F4A_7C15);
     for variant in ["frankfurt", "whaleshogi", "citadel"] {
         for _ in 0..12 {
             let mut g = Game::new(registry.get(variant).unwrap(), Start::Standard).unwrap();
@@ -579,7 +573,7 @@ fn new_variants_random_games_round_trip_through_fen() {
                 );
                 let again = game(variant, &g.fen());
                 assert_eq!(legal(&again), moves, "{variant}: {}", g.fen());
-                let mv = moves[next(moves.len())].clone();
+                let mv = moves[rng.below(moves.len())].clone();
                 play(&mut g, &[&mv]);
             }
         }

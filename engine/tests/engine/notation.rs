@@ -5,6 +5,8 @@ use kodex_engine::{
     Team,
 };
 
+use crate::common::SplitMix;
+
 fn game(variant: &str) -> Game {
     Game::new(
         Registry::builtin().get(variant).expect("variant"),
@@ -308,20 +310,14 @@ fn fog_views_hide_what_the_side_cannot_see() {
 #[test]
 fn garbage_never_panics() {
     let registry = Registry::builtin();
-    let mut seed = 0x1234_5678_9abc_def0u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = SplitMix(0x1234_5678_9abc_def0);
     let alphabet: Vec<char> = "rnbqkpRNBQKP12345678/ -+[]~@=#xOo0абвКрФЛС\u{0}\u{ffff}w"
         .chars()
         .collect();
     for _ in 0..3000 {
-        let len = (next() % 90) as usize;
+        let len = rng.below(90);
         let text: String = (0..len)
-            .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+            .map(|_| alphabet[rng.below(alphabet.len())])
             .collect();
         for v in registry.all() {
             if let Ok(g) = Game::new(v, Start::Fen(text.clone())) {
@@ -383,8 +379,8 @@ fn pieces_keep_their_identity() {
     // Drops get fresh identities.
     let mut z = fen_game("crazyhouse", "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1");
     z.play_text("Q@f3").unwrap();
-    let knight = z.piece_id_at(1, sq("f3")).expect("dropped queen has an id");
-    assert!(knight > 2);
+    let queen = z.piece_id_at(1, sq("f3")).expect("dropped queen has an id");
+    assert!(queen > 2);
 }
 
 /// Russian SAN is what a Russian audience reads: every legal move of
@@ -395,7 +391,7 @@ fn russian_san_reads_back_as_the_same_move() {
     let mut seen = std::collections::BTreeSet::new();
     for variant in ["chess", "crazyhouse", "antichess", "horde"] {
         let mut g = game(variant);
-        let mut seed = 7u64;
+        let mut rng = SplitMix(7);
         for _ in 0..80 {
             let moves = g.legal_moves();
             if moves.is_empty() {
@@ -407,10 +403,7 @@ fn russian_san_reads_back_as_the_same_move() {
                 seen.extend(russian.chars().filter(|c| !c.is_ascii()));
                 assert_eq!(g.parse_move(&russian), Ok(mv), "{variant}: {russian}");
             }
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            g.play(moves[(seed >> 33) as usize % moves.len()]);
+            g.play(moves[rng.below(moves.len())]);
         }
     }
     assert_eq!(

@@ -5,6 +5,8 @@
 
 use kodex_engine::{Game, Registry, Start};
 
+use crate::common::SplitMix;
+
 fn perft(variant: &str, fen: Option<&str>, depth: u32) -> u64 {
     let registry = Registry::builtin();
     let variant = registry.get(variant).expect("variant");
@@ -319,13 +321,7 @@ fn the_last_ply_count_equals_the_listing() {
         let variant = registry.add_definition(file, text).expect(file);
         extra_ids.push(variant.id().to_string());
     }
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut below = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut rng = SplitMix(0x2545_F491_4F6C_DD1D);
     for variant in registry.all() {
         for game_number in 0..8 {
             let mut game = Game::new(variant, Start::Standard).expect("start");
@@ -343,7 +339,7 @@ fn the_last_ply_count_equals_the_listing() {
                 if moves.is_empty() {
                     break;
                 }
-                game.play(moves[below(moves.len())]);
+                game.play(moves[rng.below(moves.len())]);
             }
         }
     }

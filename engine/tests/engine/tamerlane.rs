@@ -3,7 +3,7 @@
 //! on entry), stalemate losing, and random games that end without a panic.
 //! Positions are made by hand; expected moves are worked out from the rules.
 
-use crate::common::legal;
+use crate::common::{legal, SplitMix};
 use kodex_engine::{Game, Reason, Registry, Start, Team};
 
 fn game(fen: &str) -> Game {
@@ -160,13 +160,7 @@ fn stalemating_the_opponent_wins() {
 fn random_games_end_without_a_panic_and_read_back_from_fen() {
     let registry = Registry::builtin();
     let variant = registry.get("tamerlane").unwrap();
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut rng = SplitMix(0x2545_F491_4F6C_DD1D);
     let mut ended = 0;
     for _ in 0..16 {
         let mut g = Game::new(variant, Start::Standard).unwrap();
@@ -179,7 +173,7 @@ fn random_games_end_without_a_panic_and_read_back_from_fen() {
             assert!(!moves.is_empty(), "no moves, no outcome: {}", g.fen());
             assert_eq!(legal(&game(&g.fen())), moves, "{}", g.fen());
             // Played by its SAN, which must name it among all the typed pawns.
-            let mv = g.legal_moves()[next(moves.len())];
+            let mv = g.legal_moves()[rng.below(moves.len())];
             let (san, uci) = (g.san(mv), g.uci(mv));
             let played = g.play_text(&san).unwrap_or_else(|e| panic!("{san}: {e}"));
             assert_eq!(played.uci, uci, "{san} in {}", g.fen());
