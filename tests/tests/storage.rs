@@ -165,8 +165,8 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
                 seat: 0,
                 user_id: "alice".to_owned(),
                 user_name: "alice".to_owned(),
-                side: 0,
-                team: 0,
+                side: kodex_engine::Side(0),
+                team: kodex_engine::Team(0),
                 remaining_ms: Some(170_000),
                 setup: None,
                 ready: false,
@@ -175,8 +175,8 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
                 seat: 1,
                 user_id: "bob".to_owned(),
                 user_name: "bob".to_owned(),
-                side: 1,
-                team: 1,
+                side: kodex_engine::Side(1),
+                team: kodex_engine::Team(1),
                 remaining_ms: Some(175_000),
                 setup: None,
                 ready: false,
@@ -194,7 +194,13 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
     let row = chat.row("q4w5").await;
     assert_eq!(
         (row.remaining(1), row.status, row.result),
-        (Some(0), Status::Finished, Some(GameResult::Win { team: 0 }))
+        (
+            Some(0),
+            Status::Finished,
+            Some(GameResult::Win {
+                team: kodex_engine::Team(0)
+            })
+        )
     );
 
     // The other game plays on with the clocks it had: alice thought 31 s
@@ -216,7 +222,13 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
     let row = chat.row("k7m2").await;
     assert_eq!(
         (row.status, row.result, row.deadline),
-        (Status::Finished, Some(GameResult::Win { team: 0 }), None)
+        (
+            Status::Finished,
+            Some(GameResult::Win {
+                team: kodex_engine::Team(0)
+            }),
+            None
+        )
     );
     let stored: String = sqlx::query_scalar("SELECT result FROM games WHERE id = 'k7m2'")
         .fetch_one(&pool)
