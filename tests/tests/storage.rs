@@ -4,7 +4,7 @@
 mod console_support;
 
 use console_support::{database_url, has, temp_dir, Chat, EPOCH};
-use kodex_bot::store::{GameResult, SeatRow, Status};
+use kodex_bot::store::{DrawOffer, GameResult, SeatRow, Status, StoreError};
 use kodex_engine::{Game, Registry, Start};
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePool};
 use std::path::Path;
@@ -247,6 +247,54 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
     );
     chat.script(&["carol: e4", "dave: e5"]).await;
     assert_eq!(chat.row("p3x9").await.moves, "e2e4 e7e5");
+}
+
+#[tokio::test]
+async fn offers_stored_by_an_older_version_read_as_they_meant_and_a_broken_clock_is_an_error() {
+    let dir = temp_dir("old-columns");
+    let pool = old_database(&dir).await;
+    insert_old_game(
+        &pool,
+        "k7m2",
+        ("alice", "bob"),
+        "e2e4 e7e5",
+        (170_000, 175_000),
+        EPOCH + 170_000,
+    )
+    .await;
+    insert_old_game(
+        &pool,
+        "q4w5",
+        ("erin", "frank"),
+        "d2d4",
+        (178_000, 30_000),
+        EPOCH + 30_000,
+    )
+    .await;
+    // As the old layout stored offers: the side that made them.
+    sqlx::query("UPDATE games SET draw_offer = 1, takeback_offer = 0 WHERE id = 'k7m2'")
+        .execute(&pool)
+        .await
+        .expect("old offers");
+    // A clock no version writes: read, it would have been no clock at all.
+    sqlx::query("UPDATE games SET time_control = 'forever' WHERE id = 'q4w5'")
+        .execute(&pool)
+        .await
+        .expect("broken clock");
+    pool.close().await;
+
+    let chat = Chat::in_dir(dir).await;
+    let row = chat.row("k7m2").await;
+    assert_eq!(
+        (row.draw_offer, row.takeback_offer, row.time_control.code()),
+        (Some(DrawOffer::Seat(1)), Some(0), "3+2".to_owned())
+    );
+    match chat.service.store().get("console", "q4w5").await {
+        Err(StoreError::Column { game, error }) => {
+            assert_eq!((game.as_str(), error.column), ("q4w5", "time_control"));
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[tokio::test]
