@@ -9,6 +9,7 @@ mod console_support;
 
 use console_support::{has, last_image, team_game_id, to, Chat};
 use kodex_bot::store::{GameResult, GameRow, Status};
+use kodex_engine::Team;
 
 /// Alice challenges with dave as her partner against bob and carol (who
 /// take their seats); returns the ids of board A and board B.
@@ -72,9 +73,7 @@ async fn assert_team_won(chat: &Chat, ids: [&String; 2], team: u8) {
         assert_eq!(row.status, Status::Finished, "{id}");
         assert_eq!(
             row.result,
-            Some(GameResult::Win {
-                team: kodex_engine::Team(team)
-            }),
+            Some(GameResult::Win { team: Team(team) }),
             "{id}"
         );
         assert_eq!(row.deadline, None, "{id}: the clock stopped");

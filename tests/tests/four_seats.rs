@@ -18,7 +18,7 @@ use kodex_bot::console::Console;
 use kodex_bot::store::{GameResult, Status};
 use kodex_bot::time::ManualTime;
 use kodex_bot::Service;
-use kodex_engine::Registry;
+use kodex_engine::{Registry, Team};
 
 const CROSS: &str = include_str!("../variants/crosstest.toml");
 
@@ -723,12 +723,7 @@ async fn stored(service: &Service, id: &str) -> kodex_bot::store::GameRow {
 async fn assert_white_team_won(service: &Service, id: &str) {
     let row = stored(service, id).await;
     assert_eq!(row.status, Status::Finished);
-    assert_eq!(
-        row.result,
-        Some(GameResult::Win {
-            team: kodex_engine::Team(0)
-        })
-    );
+    assert_eq!(row.result, Some(GameResult::Win { team: Team(0) }));
 }
 
 /// The service's pass for a mated seat costs that seat nothing: no time and

@@ -5,7 +5,7 @@ mod console_support;
 
 use console_support::{database_url, has, temp_dir, Chat, EPOCH};
 use kodex_bot::store::{DrawOffer, GameResult, SeatRow, Status, StoreError};
-use kodex_engine::{Game, Registry, Start};
+use kodex_engine::{Game, Registry, Side, Start, Team};
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePool};
 use std::path::Path;
 use std::str::FromStr;
@@ -99,13 +99,12 @@ async fn insert_old_game(
     .expect("old game inserted");
 }
 
-#[tokio::test]
-async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clocks() {
-    let dir = temp_dir("upgrade");
-    let pool = old_database(&dir).await;
-    // alice (white) to move, her clock running since EPOCH.
+/// The two started games of an old database: k7m2, alice (white) to move,
+/// her clock running since EPOCH; q4w5, frank (black) to move with 30 s
+/// left, his flag falling at EPOCH + 30 s.
+async fn insert_old_games(pool: &SqlitePool) {
     insert_old_game(
-        &pool,
+        pool,
         "k7m2",
         ("alice", "bob"),
         "e2e4 e7e5 f1c4 b8c6",
@@ -113,9 +112,8 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
         EPOCH + 170_000,
     )
     .await;
-    // frank (black) to move with 30 s left: his flag falls at EPOCH + 30 s.
     insert_old_game(
-        &pool,
+        pool,
         "q4w5",
         ("erin", "frank"),
         "d2d4",
@@ -123,6 +121,13 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
         EPOCH + 30_000,
     )
     .await;
+}
+
+#[tokio::test]
+async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clocks() {
+    let dir = temp_dir("upgrade");
+    let pool = old_database(&dir).await;
+    insert_old_games(&pool).await;
     sqlx::query(
         "INSERT INTO games (id, platform, chat_id, variant, status, challenger_id, \
          challenger_name, color, time_control, deadline, created_at, updated_at) \
@@ -165,8 +170,8 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
                 seat: 0,
                 user_id: "alice".to_owned(),
                 user_name: "alice".to_owned(),
-                side: kodex_engine::Side(0),
-                team: kodex_engine::Team(0),
+                side: Side(0),
+                team: Team(0),
                 remaining_ms: Some(170_000),
                 setup: None,
                 ready: false,
@@ -175,8 +180,8 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
                 seat: 1,
                 user_id: "bob".to_owned(),
                 user_name: "bob".to_owned(),
-                side: kodex_engine::Side(1),
-                team: kodex_engine::Team(1),
+                side: Side(1),
+                team: Team(1),
                 remaining_ms: Some(175_000),
                 setup: None,
                 ready: false,
@@ -197,9 +202,7 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
         (
             Some(0),
             Status::Finished,
-            Some(GameResult::Win {
-                team: kodex_engine::Team(0)
-            })
+            Some(GameResult::Win { team: Team(0) })
         )
     );
 
@@ -224,9 +227,7 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
         (row.status, row.result, row.deadline),
         (
             Status::Finished,
-            Some(GameResult::Win {
-                team: kodex_engine::Team(0)
-            }),
+            Some(GameResult::Win { team: Team(0) }),
             None
         )
     );
@@ -253,24 +254,7 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
 async fn offers_stored_by_an_older_version_read_as_they_meant_and_a_broken_clock_is_an_error() {
     let dir = temp_dir("old-columns");
     let pool = old_database(&dir).await;
-    insert_old_game(
-        &pool,
-        "k7m2",
-        ("alice", "bob"),
-        "e2e4 e7e5",
-        (170_000, 175_000),
-        EPOCH + 170_000,
-    )
-    .await;
-    insert_old_game(
-        &pool,
-        "q4w5",
-        ("erin", "frank"),
-        "d2d4",
-        (178_000, 30_000),
-        EPOCH + 30_000,
-    )
-    .await;
+    insert_old_games(&pool).await;
     // As the old layout stored offers: the side that made them.
     sqlx::query("UPDATE games SET draw_offer = 1, takeback_offer = 0 WHERE id = 'k7m2'")
         .execute(&pool)

@@ -9,7 +9,7 @@ use kodex_bot::store::{GameResult, GameRow, Status};
 use kodex_bot::telegram::run;
 use kodex_bot::time::ManualTime;
 use kodex_bot::Service;
-use kodex_engine::Registry;
+use kodex_engine::{Registry, Team};
 use kodex_tests::fake_telegram::{Call, Failure, FakeTelegram, Outcome, CALLBACK_DEADLINE};
 
 const GROUP: i64 = -100_300;
@@ -1565,9 +1565,7 @@ async fn a_bughouse_game_is_played_to_a_drop_mate_with_both_boards_in_every_phot
     for row in [&board_a, &board_b] {
         assert_eq!(
             row.result,
-            Some(GameResult::Win {
-                team: kodex_engine::Team(0)
-            }),
+            Some(GameResult::Win { team: Team(0) }),
             "{}",
             row.id
         );
@@ -1626,9 +1624,7 @@ async fn a_flag_on_one_bughouse_board_ends_both_boards_in_the_group() {
         assert_eq!(row.status, Status::Finished, "{}", row.id);
         assert_eq!(
             row.result,
-            Some(GameResult::Win {
-                team: kodex_engine::Team(0)
-            }),
+            Some(GameResult::Win { team: Team(0) }),
             "{}",
             row.id
         );
@@ -1707,12 +1703,7 @@ async fn a_four_handed_game_is_played_by_four_people_to_a_team_win() {
         at = next;
     }
     let row = stored(&harness, &game).await;
-    assert_eq!(
-        row.result,
-        Some(GameResult::Win {
-            team: kodex_engine::Team(0)
-        })
-    );
+    assert_eq!(row.result, Some(GameResult::Win { team: Team(0) }));
     assert!(row.move_list().contains(&"k11h14"), "the mated king taken");
 }
 

@@ -9,6 +9,28 @@ use kodex_engine::passing::{gift_letter, gift_token, GIFT_MARK};
 use kodex_engine::{Reason, Side, Team};
 use std::fmt;
 
+/// Reads a TEXT column into `$ty` through its `parse`, which keeps a value
+/// this version does not know (written by a newer one) as it was stored.
+macro_rules! text_column {
+    ($ty:ty) => {
+        impl sqlx::Type<sqlx::Sqlite> for $ty {
+            fn type_info() -> sqlx::sqlite::SqliteTypeInfo {
+                <str as sqlx::Type<sqlx::Sqlite>>::type_info()
+            }
+        }
+
+        impl<'r> sqlx::Decode<'r, sqlx::Sqlite> for $ty {
+            fn decode(
+                value: sqlx::sqlite::SqliteValueRef<'r>,
+            ) -> Result<Self, sqlx::error::BoxDynError> {
+                Ok(<$ty>::parse(<&str as sqlx::Decode<sqlx::Sqlite>>::decode(
+                    value,
+                )?))
+            }
+        }
+    };
+}
+
 /// Where a game is in its life.
 ///
 /// Typed at the storage edge: a stored name this version does not know
@@ -89,19 +111,7 @@ impl Status {
     }
 }
 
-impl sqlx::Type<sqlx::Sqlite> for Status {
-    fn type_info() -> sqlx::sqlite::SqliteTypeInfo {
-        <str as sqlx::Type<sqlx::Sqlite>>::type_info()
-    }
-}
-
-impl<'r> sqlx::Decode<'r, sqlx::Sqlite> for Status {
-    fn decode(value: sqlx::sqlite::SqliteValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
-        Ok(Status::parse(<&str as sqlx::Decode<sqlx::Sqlite>>::decode(
-            value,
-        )?))
-    }
-}
+text_column!(Status);
 
 /// How a game ended, as stored in `games.result`.
 ///
@@ -181,19 +191,7 @@ impl GameResult {
     }
 }
 
-impl sqlx::Type<sqlx::Sqlite> for GameResult {
-    fn type_info() -> sqlx::sqlite::SqliteTypeInfo {
-        <str as sqlx::Type<sqlx::Sqlite>>::type_info()
-    }
-}
-
-impl<'r> sqlx::Decode<'r, sqlx::Sqlite> for GameResult {
-    fn decode(value: sqlx::sqlite::SqliteValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
-        Ok(GameResult::parse(
-            <&str as sqlx::Decode<sqlx::Sqlite>>::decode(value)?,
-        ))
-    }
-}
+text_column!(GameResult);
 
 /// A stored column that does not parse: the row is refused, never read with
 /// a default in its place.
@@ -472,19 +470,7 @@ impl EndReason {
     }
 }
 
-impl sqlx::Type<sqlx::Sqlite> for EndReason {
-    fn type_info() -> sqlx::sqlite::SqliteTypeInfo {
-        <str as sqlx::Type<sqlx::Sqlite>>::type_info()
-    }
-}
-
-impl<'r> sqlx::Decode<'r, sqlx::Sqlite> for EndReason {
-    fn decode(value: sqlx::sqlite::SqliteValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
-        Ok(EndReason::parse(
-            <&str as sqlx::Decode<sqlx::Sqlite>>::decode(value)?,
-        ))
-    }
-}
+text_column!(EndReason);
 
 /// A standing draw offer (`games.draw_offer`), in the one of its three
 /// forms the game has.
