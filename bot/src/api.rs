@@ -191,11 +191,11 @@ pub enum Action {
     Unwatch { game: Option<String> },
     /// `/notation ru|en|auto`: how moves shown to the caller alone are
     /// written (Russian or English piece letters, or by their language).
-    Notation { notation: String },
+    Notation { notation: NotationChoice },
     /// Set the caller's language (`en`, `ru`), or the chat's (`chat ru`).
     Lang {
-        /// What followed `/lang`.
-        lang: String,
+        /// What was asked.
+        choice: LangChoice,
         /// Whether the caller may change the chat's settings, as the
         /// platform says: Discord's Manage Server permission, a Telegram
         /// group's administrator or creator; the console's local user.
@@ -220,6 +220,72 @@ pub enum Action {
         /// The command as typed, without arguments (`/foo`).
         command: String,
     },
+}
+
+/// What `/lang` asks for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum LangChoice {
+    /// `/lang`: which language the caller hears.
+    Show,
+    /// `/lang ru`: the caller's own language.
+    Mine(crate::i18n::Lang),
+    /// `/lang chat ru`: the chat's language.
+    Chat(crate::i18n::Lang),
+    /// Words that name no language.
+    Unreadable,
+}
+
+impl LangChoice {
+    /// Reads what a person typed after `/lang`.
+    ///
+    /// ```
+    /// use kodex_bot::api::LangChoice;
+    /// use kodex_bot::i18n::Lang;
+    /// assert_eq!(LangChoice::parse("chat ru"), LangChoice::Chat(Lang::Ru));
+    /// assert_eq!(LangChoice::parse("de"), LangChoice::Unreadable);
+    /// ```
+    pub fn parse(text: &str) -> LangChoice {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let lang = |code: &str| crate::i18n::Lang::parse(code);
+        match words.as_slice() {
+            [] => LangChoice::Show,
+            ["chat", code] => lang(code).map_or(LangChoice::Unreadable, LangChoice::Chat),
+            [code] => lang(code).map_or(LangChoice::Unreadable, LangChoice::Mine),
+            _ => LangChoice::Unreadable,
+        }
+    }
+}
+
+/// What `/notation` asks for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum NotationChoice {
+    /// `/notation`: which letters the caller's moves are shown in.
+    Show,
+    /// `/notation auto`: by the caller's language.
+    Auto,
+    /// `/notation ru`: the piece letters of a language.
+    Letters(crate::i18n::Lang),
+    /// A word that names no notation.
+    Unreadable,
+}
+
+impl NotationChoice {
+    /// Reads what a person typed after `/notation`.
+    ///
+    /// ```
+    /// use kodex_bot::api::NotationChoice;
+    /// use kodex_bot::i18n::Lang;
+    /// assert_eq!(NotationChoice::parse(" RU "), NotationChoice::Letters(Lang::Ru));
+    /// assert_eq!(NotationChoice::parse("авто"), NotationChoice::Auto);
+    /// ```
+    pub fn parse(text: &str) -> NotationChoice {
+        match text.trim().to_lowercase().as_str() {
+            "" => NotationChoice::Show,
+            "auto" | "авто" => NotationChoice::Auto,
+            other => crate::i18n::Lang::parse(other)
+                .map_or(NotationChoice::Unreadable, NotationChoice::Letters),
+        }
+    }
 }
 
 /// One incoming request.
@@ -328,8 +394,8 @@ pub enum ButtonAction {
     SetupRandom { game: String },
     /// Declare the presser's setup ready.
     SetupReady { game: String },
-    /// Take seat `seat` (0-based, as text) of a team challenge.
-    TakeSeat { game: String, seat: String },
+    /// Take seat `seat` (0-based) of a team challenge.
+    TakeSeat { game: String, seat: u8 },
     /// Offer a rematch of the ended game (or accept the opponent's).
     Rematch { game: String },
     /// Watch the game privately.
@@ -388,12 +454,12 @@ impl ButtonAction {
             }
             "seat" => {
                 let (game, seat) = rest.split_once(':')?;
-                if !valid(game) || seat.is_empty() || !seat.chars().all(|c| c.is_ascii_digit()) {
+                if !valid(game) || !seat.chars().all(|c| c.is_ascii_digit()) {
                     return None;
                 }
                 ButtonAction::TakeSeat {
                     game: game.to_owned(),
-                    seat: seat.to_owned(),
+                    seat: seat.parse().ok()?,
                 }
             }
             "keep" => ButtonAction::KeepPlaying { game: game()? },
@@ -761,7 +827,7 @@ mod tests {
             ButtonAction::SetupReady { game: game.clone() },
             ButtonAction::TakeSeat {
                 game: game.clone(),
-                seat: "3".into(),
+                seat: 3,
             },
             ButtonAction::Rematch { game: game.clone() },
             ButtonAction::Watch { game },

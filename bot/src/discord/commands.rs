@@ -20,7 +20,7 @@ use serenity::{AutocompleteChoice, CreateAutocompleteResponse};
 use super::caller::{chat_ref, user_ref, Caller};
 use super::texts;
 use super::{Context, Data, Error};
-use crate::api::{Action, SuggestionKind, SuggestionRequest, UserRef};
+use crate::api::{Action, LangChoice, NotationChoice, SuggestionKind, SuggestionRequest, UserRef};
 use crate::command::{Command, Does};
 use crate::i18n::Lang;
 
@@ -298,17 +298,11 @@ async fn notation(
     letters: Notation,
 ) -> Result<(), Error> {
     let notation = match letters {
-        Notation::Auto => "auto",
-        Notation::Russian => "ru",
-        Notation::English => "en",
+        Notation::Auto => NotationChoice::Auto,
+        Notation::Russian => NotationChoice::Letters(Lang::Ru),
+        Notation::English => NotationChoice::Letters(Lang::En),
     };
-    submit(
-        ctx,
-        Action::Notation {
-            notation: notation.to_owned(),
-        },
-    )
-    .await
+    submit(ctx, Action::Notation { notation }).await
 }
 
 /// Plays a move (e4, Nf3, e7e8q …).
@@ -397,7 +391,6 @@ async fn lang(
     #[description_localized("ru", "Для всех в этом канале (нужно право «Управлять сервером»)")]
     channel: Option<bool>,
 ) -> Result<(), Error> {
-    let lang = language.code();
     // Discord tells each interaction what the member may do in the channel.
     let chat_admin = match ctx {
         poise::Context::Application(app) => app
@@ -408,12 +401,12 @@ async fn lang(
             .is_some_and(|permissions| permissions.manage_guild()),
         poise::Context::Prefix(_) => false,
     };
-    let lang = if channel.unwrap_or(false) {
-        format!("chat {lang}")
+    let choice = if channel.unwrap_or(false) {
+        LangChoice::Chat(language)
     } else {
-        lang.to_owned()
+        LangChoice::Mine(language)
     };
-    submit(ctx, Action::Lang { lang, chat_admin }).await
+    submit(ctx, Action::Lang { choice, chat_admin }).await
 }
 
 /// Variant suggestions in the user's language: prefix matches first, then

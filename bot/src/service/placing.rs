@@ -75,17 +75,16 @@ impl Service {
     }
 
     /// Setup input from a player of a public setup (the caller holds the lock).
-    pub(crate) async fn public_setup_input(
+    pub(super) async fn public_setup_input(
         &self,
         ctx: &Ctx,
         row: &mut GameRow,
         variant: &Variant,
-        text: &str,
+        command: SetupCommand<'_>,
     ) -> Outcome {
         let side = row
             .side_of(&ctx.actor().id)
             .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
-        let command = SetupCommand::parse(text);
         if command == SetupCommand::Board {
             let lang = self.game_chat_lang(ctx, row).await;
             return Ok(vec![
