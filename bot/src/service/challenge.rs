@@ -6,8 +6,8 @@ use super::{new_game_id, Ctx, Msg, Outcome, Service};
 use crate::api::{Button, ButtonAction, ChatRef, Delivery, Target, UserRef};
 use crate::clock::TimeControl;
 use crate::i18n::Lang;
-use crate::store::{GameRow, SeatRow, Status};
-use kodex_engine::{Game, Start, Variant};
+use crate::store::{Color, GameRow, MoveRecord, MoveTimes, SeatRow, SeatSet, Status};
+use kodex_engine::{Game, Side, Start, Team, Variant};
 
 /// The colour a challenger asked for.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -31,11 +31,12 @@ impl ColorChoice {
         }
     }
 
-    fn code(self) -> &'static str {
+    /// The stored colour.
+    fn color(self) -> Color {
         match self {
-            ColorChoice::White => "white",
-            ColorChoice::Black => "black",
-            ColorChoice::Random => "random",
+            ColorChoice::White => Color::Side(Side::WHITE),
+            ColorChoice::Black => Color::Side(Side::BLACK),
+            ColorChoice::Random => Color::Random,
         }
     }
 }
@@ -132,15 +133,15 @@ impl Service {
     ) -> Delivery {
         let color_text = match color {
             ColorChoice::Random => self.text(lang, &Msg::new("color-random")),
-            ColorChoice::White => self.color_name(lang, 0),
-            ColorChoice::Black => self.color_name(lang, 1),
+            ColorChoice::White => self.color_name(lang, Side::WHITE),
+            ColorChoice::Black => self.color_name(lang, Side::BLACK),
         };
         let mut text = self.text(
             lang,
             &msg.arg("id", row.id.clone())
                 .arg("challenger", row.challenger_name.clone())
                 .arg("variant", variant.name(lang.code()).to_owned())
-                .arg("clock", self.clock_name(lang, &row.time_control))
+                .arg("clock", self.clock_name(lang, row.time_control))
                 .arg("color", color_text),
         );
         if let Some(fen) = &row.from_fen {
@@ -255,20 +256,20 @@ impl Service {
             challenger_name: ctx.actor().name.clone(),
             opponent_id: None,
             opponent_name: None,
-            color: color.code().to_owned(),
+            color: color.color(),
             seats: Vec::new(),
             stored_seats: Vec::new(),
-            time_control: time_control.code(),
+            time_control: *time_control,
             start_fen: None,
             from_fen: None,
-            moves: String::new(),
+            moves: MoveRecord::default(),
             turn_started_at: None,
             deadline: Some(now.saturating_add(self.inner.settings.challenge_expiry)),
             draw_offer: None,
             takeback_offer: None,
             exchange_offer: None,
             reminder_at: None,
-            reminded: 0,
+            reminded: SeatSet::EMPTY,
             result: None,
             reason: None,
             created_at: now,
@@ -276,7 +277,7 @@ impl Service {
             version: 0,
             linked_id: None,
             board: 0,
-            move_times: String::new(),
+            move_times: MoveTimes::default(),
         }
     }
 
@@ -346,9 +347,9 @@ impl Service {
         if super::teams::is_team_game(&variant) {
             return self.take_seat(ctx, row, &variant, None).await;
         }
-        let challenger_white = match ColorChoice::parse(&row.color) {
-            Some(ColorChoice::White) => true,
-            Some(ColorChoice::Black) => false,
+        let challenger_white = match row.color {
+            Color::Side(Side::WHITE) => true,
+            Color::Side(Side::BLACK) => false,
             _ => fastrand::bool(),
         };
         let challenger = (row.challenger_id.clone(), row.challenger_name.clone());
@@ -361,15 +362,15 @@ impl Service {
         row.opponent_id = Some(accepter.0);
         row.opponent_name = Some(accepter.1);
         // Two seats: white moves first; each side is a team of its own.
-        row.seats = [white, black]
+        row.seats = [(Side::WHITE, white), (Side::BLACK, black)]
             .into_iter()
             .enumerate()
-            .map(|(seat, (user_id, user_name))| SeatRow {
+            .map(|(seat, (side, (user_id, user_name)))| SeatRow {
                 seat,
                 user_id,
                 user_name,
-                side: seat,
-                team: seat,
+                side,
+                team: Team(side.0),
                 remaining_ms: None,
                 setup: None,
                 ready: false,
@@ -386,9 +387,7 @@ impl Service {
             return self.start_pair(row, variant, lang).await;
         }
         let now = self.now();
-        let initial = TimeControl::parse(&row.time_control)
-            .ok()
-            .and_then(TimeControl::initial);
+        let initial = row.time_control.initial();
         row.status = Status::Active;
         for seat in &mut row.seats {
             seat.remaining_ms = initial;

@@ -6,13 +6,7 @@
 use super::apply::Change;
 use super::{Msg, Outcome, Service};
 use crate::i18n::Lang;
-use crate::store::GameRow;
-
-/// Marks a stored offer of a team game: the offering seat in bits 8–15,
-/// the seats that agreed in bits 0–7. A smaller stored value is a single
-/// seat's offer (as two-player games store it, and games of four did
-/// before).
-const SET: i64 = 1 << 16;
+use crate::store::{DrawOffer, GameRow, SeatSet};
 
 /// Whether `row`'s draw offers are team offers: one board, more than two
 /// seats.
@@ -20,35 +14,24 @@ pub(super) fn is_team_game(row: &GameRow) -> bool {
     row.linked_id.is_none() && row.seats.len() > 2
 }
 
-/// The standing offer in a team game: who offered, and the seats (bits)
-/// of the other team that agreed.
+/// The standing offer in a team game: who offered, and the seats of the
+/// other team that agreed (an offer stored as a single seat's: none yet).
 #[derive(Clone, Copy)]
 struct Offer {
     offerer: usize,
-    agreed: u32,
+    agreed: SeatSet,
 }
 
 fn offer(row: &GameRow) -> Option<Offer> {
-    let value = row.draw_offer?;
-    if value >= SET {
-        Some(Offer {
-            offerer: ((value >> 8) & 0xff) as usize,
-            agreed: (value & 0xff) as u32,
-        })
-    } else {
-        Some(Offer {
-            offerer: usize::try_from(value).ok()?,
-            agreed: 0,
-        })
-    }
+    let (offerer, agreed) = row.draw_offer?.on_one_board()?;
+    Some(Offer { offerer, agreed })
 }
 
 fn store(row: &mut GameRow, offer: Offer) {
-    row.draw_offer = Some(SET | ((offer.offerer as i64 & 0xff) << 8) | i64::from(offer.agreed));
-}
-
-fn bit(seat: usize) -> u32 {
-    1u32.checked_shl(seat as u32).unwrap_or(0)
+    row.draw_offer = Some(DrawOffer::Team {
+        offerer: offer.offerer,
+        agreed: offer.agreed,
+    });
 }
 
 /// The seats asked to agree to `offer`: the players of the other teams
@@ -57,7 +40,7 @@ fn asked(row: &GameRow, offer: Offer) -> impl Iterator<Item = &crate::store::Sea
     let team = row.team_of_seat(offer.offerer);
     row.seats.iter().filter(move |seat| {
         seat.team != team
-            && offer.agreed & bit(seat.seat) == 0
+            && !offer.agreed.contains(seat.seat)
             && !super::retire::has_retired(row, seat.seat)
     })
 }
@@ -85,7 +68,7 @@ impl Service {
             None => {
                 let offer = Offer {
                     offerer: seat,
-                    agreed: 0,
+                    agreed: SeatSet::EMPTY,
                 };
                 // Those asked: a player who retired is not.
                 asked_now = asked(&row, offer).map(|s| s.seat).collect();
@@ -96,7 +79,7 @@ impl Service {
             }
             Some(standing) if is_asked(&row, seat) => {
                 let now = Offer {
-                    agreed: standing.agreed | bit(seat),
+                    agreed: standing.agreed.with(seat),
                     ..standing
                 };
                 let waiting: Vec<&str> = asked(&row, now).map(|s| s.user_name.as_str()).collect();

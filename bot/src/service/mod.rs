@@ -800,7 +800,7 @@ impl Service {
             Action::Rematch { game } => self.rematch(&ctx, game).await,
             Action::Watch { game } => self.watch(&ctx, game, false).await,
             Action::Unwatch { game } => self.unwatch(&ctx, game).await,
-            Action::Notation { notation } => self.set_notation(&ctx, &notation).await,
+            Action::Notation { notation } => self.set_notation(&ctx, notation).await,
             Action::Lang { choice, chat_admin } => self.set_lang(&ctx, choice, chat_admin).await,
             Action::Button { data } => self.button(&ctx, &data).await,
             Action::Relocate { game, chat } => self.relocate(&ctx, &game, &chat).await,

@@ -8,7 +8,7 @@ use super::present::{chat_of, opponents_to_notify};
 use super::{Ctx, Msg, Outcome, Service};
 use crate::api::{Button, ButtonAction, Delivery, Target, UserRef};
 use crate::i18n::Lang;
-use crate::store::{GameResult, GameRow, Status};
+use crate::store::{DrawOffer, EndReason, GameResult, GameRow, Status};
 use tokio::sync::MutexGuard;
 
 impl Service {
@@ -98,7 +98,7 @@ impl Service {
             return self.team_draw(row, side, lang).await;
         }
         let other_team = |offerer: usize| row.team_of_seat(offerer) != row.team_of_seat(side);
-        match row.draw_offer.map(|s| s as usize) {
+        match row.draw_offer.and_then(DrawOffer::offerer) {
             Some(offerer) if other_team(offerer) => {
                 let mut position = self.replay(&row)?;
                 self.apply(&mut row, &mut position, Change::DrawAgreed, lang)
@@ -106,7 +106,7 @@ impl Service {
             }
             Some(_) => Err(Msg::new("error-draw-already-offered").into()),
             None => {
-                row.draw_offer = Some(side as i64);
+                row.draw_offer = Some(DrawOffer::Seat(side));
                 self.save(&mut row).await?;
                 let text = self.text(
                     lang,
@@ -137,7 +137,7 @@ impl Service {
         if super::consent::is_team_game(&row) {
             return self.team_decline_draw(row, side, lang).await;
         }
-        match row.draw_offer.map(|s| s as usize) {
+        match row.draw_offer.and_then(DrawOffer::offerer) {
             Some(offerer) if offerer != side => {
                 row.draw_offer = None;
                 self.save(&mut row).await?;
@@ -165,7 +165,7 @@ impl Service {
             // A move on one board has fed the other; it cannot be unmade alone.
             return Err(Msg::new("error-takeback-bughouse").into());
         }
-        match row.takeback_offer.map(|s| s as usize) {
+        match row.takeback_offer {
             Some(requester) if requester != side => {
                 // Back to the requester's turn: one turn if they moved
                 // last, more if others have moved since. A time-travel jump
@@ -186,7 +186,7 @@ impl Service {
                 if position.turns() < first_own_turn {
                     return Err(Msg::new("error-takeback-nothing").into());
                 }
-                row.takeback_offer = Some(side as i64);
+                row.takeback_offer = Some(side);
                 self.save(&mut row).await?;
                 let text = self.text(
                     lang,
@@ -214,7 +214,7 @@ impl Service {
     pub(crate) async fn refuse_takeback(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let (_lock, mut row, side) = self.my_game(ctx, game).await?;
         let lang = self.game_chat_lang(ctx, &row).await;
-        match row.takeback_offer.map(|s| s as usize) {
+        match row.takeback_offer {
             Some(requester) if requester != side => {
                 row.takeback_offer = None;
                 self.save(&mut row).await?;
@@ -252,7 +252,7 @@ impl Service {
         }
         row.status = Status::Aborted;
         row.result = Some(GameResult::NoResult);
-        row.reason = Some("aborted".to_owned());
+        row.reason = Some(EndReason::Aborted);
         row.deadline = None;
         row.draw_offer = None;
         row.takeback_offer = None;

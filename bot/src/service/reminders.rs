@@ -32,8 +32,8 @@ fn once_per_game(clock: TimeControl) -> bool {
 /// as stored in `row`: none when the game has no clock or the seat was
 /// already reminded in this game of a live clock.
 pub(super) fn plan(row: &mut GameRow, seat: usize, now: Millis) {
-    let clock = TimeControl::parse(&row.time_control).unwrap_or(TimeControl::Unlimited);
-    let reminded = seat < 63 && row.reminded & (1 << seat) != 0;
+    let clock = row.time_control;
+    let reminded = row.reminded.contains(seat);
     row.reminder_at = match (threshold(clock), row.remaining(seat)) {
         (Some(threshold), Some(left)) if !(once_per_game(clock) && reminded) => {
             Some(now.saturating_add((left - threshold).max(0)))
@@ -62,9 +62,8 @@ impl Service {
             }
         };
         let seat = game.seat_to_move();
-        let clock = TimeControl::parse(&row.time_control).unwrap_or(TimeControl::Unlimited);
-        if once_per_game(clock) && seat < 63 {
-            row.reminded |= 1 << seat;
+        if once_per_game(row.time_control) {
+            row.reminded = row.reminded.with(seat);
         }
         self.save(row).await?;
         // Enochian chess: the player who took the army's throne moves it.
@@ -102,7 +101,7 @@ mod tests {
 
     fn game(time_control: &str, left: [Millis; 2]) -> GameRow {
         let mut row = crate::store::tests::challenge("k7m2", None);
-        row.time_control = time_control.to_owned();
+        row.time_control = TimeControl::parse(time_control).expect("a clock");
         row.status = Status::Active;
         row.seats = left
             .iter()
@@ -111,8 +110,8 @@ mod tests {
                 seat,
                 user_id: format!("p{seat}"),
                 user_name: format!("p{seat}"),
-                side: seat,
-                team: seat,
+                side: kodex_engine::Side(seat as u8),
+                team: kodex_engine::Team(seat as u8),
                 remaining_ms: Some(left),
                 setup: None,
                 ready: false,
@@ -131,12 +130,12 @@ mod tests {
         plan(&mut row, 1, 1_000);
         assert_eq!(row.reminder_at, Some(1_000));
         // Reminded once: never again in this game.
-        row.reminded = 0b10;
+        row.reminded = crate::store::SeatSet::EMPTY.with(1);
         plan(&mut row, 1, 2_000);
         assert_eq!(row.reminder_at, None);
         let day = 24 * 60 * MINUTE;
         let mut row = game("1d", [day, day]);
-        row.reminded = 0b11;
+        row.reminded = crate::store::SeatSet::EMPTY.with(0).with(1);
         plan(&mut row, 1, 0);
         assert_eq!(row.reminder_at, Some(day - day / 4));
         let mut row = game("-", [0, 0]);

@@ -12,8 +12,7 @@ use super::apply::Change;
 use super::{Ctx, Msg, Outcome, Service};
 use crate::i18n::Lang;
 use crate::store::GameRow;
-use kodex_engine::mechanics::retired_seat;
-use kodex_engine::{Game, RetireError};
+use kodex_engine::{Game, RetireError, Side};
 
 /// The partner of seat `seat` (turn order) in a game of four.
 fn partner(seat: usize) -> usize {
@@ -41,7 +40,7 @@ impl Service {
         game: &Game,
         seat: usize,
     ) -> String {
-        let color = self.seat_color_name(lang, game.variant(), seat, seat % 2);
+        let color = self.seat_color_name(lang, game.variant(), seat, Side((seat % 2) as u8));
         let heir = row.player_name(game.controller(seat)).to_owned();
         let mut text = self.text(
             lang,
@@ -69,9 +68,7 @@ impl Service {
 /// Whether the player of seat `seat` (turn order) retired from the game in
 /// `row`: its record says so (a takeback that undid it removed it).
 pub(super) fn has_retired(row: &GameRow, seat: usize) -> bool {
-    row.move_list()
-        .iter()
-        .any(|action| retired_seat(action) == Some(seat))
+    row.moves.retired(seat)
 }
 
 /// What a retired player (seat `seat`) is told when they try to play on.

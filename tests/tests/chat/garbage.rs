@@ -78,7 +78,7 @@ fn random_action(game: &str) -> Action {
         21 => Action::Watch { game: id() },
         22 => Action::Unwatch { game: id() },
         23 => Action::Notation {
-            notation: random_text(),
+            notation: kodex_bot::api::NotationChoice::parse(&random_text()),
         },
         _ => Action::Button {
             data: format!(
