@@ -5,33 +5,17 @@
 //! lock, reads the row, and writes it back only if its `version` is unchanged
 //! ([`Store::save`]), so two simultaneous moves apply exactly one.
 
-mod apply;
-mod bughouse;
-mod challenge;
-mod computer;
-mod consent;
-mod exchange;
-mod retire;
-pub use computer::DEFAULT_LEVEL as DEFAULT_COMPUTER_LEVEL;
-mod info;
-mod learn;
-pub use learn::{lesson_id, LESSONS};
-mod lookup;
-mod notation;
-mod offers;
-mod placing;
-mod play;
-mod position;
+mod commands;
+mod kernel;
 mod present;
-mod rematch;
-mod reminders;
-mod setup;
-mod suggest;
-mod teams;
-mod timeline;
-mod watch;
-pub use lookup::{MAX_UNKNOWN_IDS, MIN_SHORT_ID, UNKNOWN_ID_WINDOW};
-pub use watch::MAX_WATCHED;
+
+use commands::computer;
+use kernel::apply;
+
+pub use commands::computer::DEFAULT_LEVEL as DEFAULT_COMPUTER_LEVEL;
+pub use commands::learn::{lesson_id, LESSONS};
+pub use commands::watch::MAX_WATCHED;
+pub use kernel::lookup::{MAX_UNKNOWN_IDS, MIN_SHORT_ID, UNKNOWN_ID_WINDOW};
 
 use crate::api::{
     Action, ButtonAction, Delivery, Handler, HandlerFuture, Platform, Request, Target, UserRef,

@@ -4,10 +4,10 @@
 //! seat is ready (or the setup deadline passes and the late get a random
 //! setup), the setups are composed into the start position and play begins.
 
-use super::apply::{finish, result_of};
-use super::play::looks_like_move;
-use super::present::{chat_of, player_ref, Event};
-use super::{Ctx, Failure, Msg, Outcome, Service};
+use crate::service::kernel::apply::{finish, result_of};
+use crate::service::commands::play::looks_like_move;
+use crate::service::present::{chat_of, player_ref, Event};
+use crate::service::{Ctx, Failure, Msg, Outcome, Service};
 use crate::api::{Button, ButtonAction, Delivery, Target};
 use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
@@ -25,7 +25,7 @@ const LIVE_SETUP_TIME: Millis = 5 * 60_000;
 
 /// What a player asks of their setup.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(super) enum SetupCommand<'a> {
+pub(crate) enum SetupCommand<'a> {
     /// Placements (`Ke1 Qd1 e2`) or a half-board FEN fragment.
     Place(&'a str),
     /// A random legal setup.
@@ -41,7 +41,7 @@ pub(super) enum SetupCommand<'a> {
 }
 
 impl<'a> SetupCommand<'a> {
-    pub(super) fn parse(text: &'a str) -> SetupCommand<'a> {
+    pub(crate) fn parse(text: &'a str) -> SetupCommand<'a> {
         match text.trim().to_lowercase().as_str() {
             "random" | "случайно" | "случайная" => SetupCommand::Random,
             "last" | "прошлая" | "последняя" => SetupCommand::Last,
@@ -86,7 +86,7 @@ fn setup_time(time_control: &str) -> Option<Millis> {
 }
 
 /// The message naming the rule a setup breaks, in the player's language.
-pub(super) fn setup_error(error: &SetupError) -> Msg {
+pub(crate) fn setup_error(error: &SetupError) -> Msg {
     match error {
         SetupError::NothingToPlace => Msg::new("setup-error-nothing-to-place"),
         SetupError::Unreadable(word) => {
@@ -124,7 +124,7 @@ pub(super) fn setup_error(error: &SetupError) -> Msg {
 }
 
 /// `KQP` as `K Q P`.
-pub(super) fn spaced(letters: &str) -> String {
+pub(crate) fn spaced(letters: &str) -> String {
     letters
         .chars()
         .map(String::from)
@@ -133,7 +133,7 @@ pub(super) fn spaced(letters: &str) -> String {
 }
 
 /// The stored setup of side `side` in `row` (empty when none or unreadable).
-pub(super) fn placement_of(variant: &Variant, row: &GameRow, side: usize) -> Placement {
+pub(crate) fn placement_of(variant: &Variant, row: &GameRow, side: usize) -> Placement {
     let mut placement = Placement::default();
     if let Some(text) = row.seat_of_side(side).and_then(|s| s.setup.as_deref()) {
         if let Err(e) = placement.apply(variant, Side(side as u8), text) {
@@ -167,7 +167,7 @@ fn mirrored(variant: &Variant, placement: &Placement, from: usize, to: usize) ->
 
 /// What is drawn around a board of the setup phase: the players' names, no
 /// clocks (they start with play), `bottom` below.
-pub(super) fn setup_decor(row: &GameRow, bottom: Side, status: Option<String>) -> Decor {
+pub(crate) fn setup_decor(row: &GameRow, bottom: Side, status: Option<String>) -> Decor {
     Decor {
         bottom,
         names: vec![row.player_name(0).to_owned(), row.player_name(1).to_owned()],
@@ -273,7 +273,7 @@ impl Service {
             // Only a peek: what the id names is told by the lookup that
             // follows when this is no setup input (so a miss counts once).
             let named = match self.named(ctx, id, false).await? {
-                super::lookup::Named::Game(row) => Some(*row),
+                crate::service::kernel::lookup::Named::Game(row) => Some(*row),
                 _ => None,
             };
             match named {
@@ -343,7 +343,7 @@ impl Service {
                 if rows.iter().any(|row| row.id == id) {
                     rows.retain(|row| row.id == id);
                 } else {
-                    let short = id.chars().count() >= super::MIN_SHORT_ID;
+                    let short = id.chars().count() >= crate::service::MIN_SHORT_ID;
                     rows.retain(|row| short && row.id.starts_with(&id));
                 }
             }
@@ -561,7 +561,7 @@ impl Service {
     /// Every seat is ready: composes the start position, starts the clocks
     /// as an ordinary start does, and reveals the board to everyone. `notes`
     /// open the public announcement (the chat's and each spectator's).
-    pub(super) async fn start_play(
+    pub(crate) async fn start_play(
         &self,
         row: &mut GameRow,
         variant: &Variant,
@@ -618,7 +618,7 @@ impl Service {
         row.turn_started_at = Some(now);
         let to_move = game.side_to_move().index();
         row.deadline = row.remaining(to_move).map(|t| now.saturating_add(t));
-        super::reminders::plan(row, game.seat_to_move(), now);
+        crate::service::commands::reminders::plan(row, game.seat_to_move(), now);
         self.save(row).await?;
         tracing::info!(game = %row.id, "setup done, play starts");
         Ok(self
@@ -636,7 +636,7 @@ impl Service {
     }
 
     /// A public note about a game being set up.
-    pub(super) fn setup_note(&self, lang: Lang, row: &GameRow, lines: Vec<String>) -> Delivery {
+    pub(crate) fn setup_note(&self, lang: Lang, row: &GameRow, lines: Vec<String>) -> Delivery {
         Delivery {
             notify: Vec::new(),
             target: Target::Chat(chat_of(row)),

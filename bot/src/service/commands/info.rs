@@ -1,8 +1,8 @@
 //! Commands that only show things: `/board`, `/games`, `/pgn`, `/rules`,
 //! `/variants`, `/help`, and `/lang`.
 
-use super::lookup::Role;
-use super::{Ctx, LangOwner, Msg, Outcome, Service};
+use crate::service::kernel::lookup::Role;
+use crate::service::{Ctx, LangOwner, Msg, Outcome, Service};
 use crate::api::{Delivery, Image, Target};
 use crate::i18n::Lang;
 use crate::store::Status;
@@ -11,7 +11,7 @@ use kodex_render::Decor;
 
 /// The most frames a game animation holds: a longer game is shown with
 /// evenly spaced positions (the first and the last always among them).
-pub(super) const MAX_GIF_FRAMES: usize = 300;
+pub(crate) const MAX_GIF_FRAMES: usize = 300;
 
 /// The most games `/games` lists; the rest are counted.
 const GAMES_LISTED: usize = 12;
@@ -297,7 +297,7 @@ impl Service {
     }
 
     /// A private answer with ready text.
-    pub(super) fn note(&self, ctx: &Ctx, text: String) -> Delivery {
+    pub(crate) fn note(&self, ctx: &Ctx, text: String) -> Delivery {
         Delivery {
             notify: Vec::new(),
             target: Target::Ephemeral(ctx.actor().clone()),
@@ -319,7 +319,7 @@ fn lang_name_key(lang: Lang) -> &'static str {
 
 /// `count` indices out of `0..total`, evenly spaced, always with the first
 /// and the last (all of them when `total <= count`).
-pub(super) fn evenly_spaced(total: usize, count: usize) -> Vec<usize> {
+pub(crate) fn evenly_spaced(total: usize, count: usize) -> Vec<usize> {
     if total <= count || count < 2 {
         return (0..total).collect();
     }

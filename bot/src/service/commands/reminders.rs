@@ -5,8 +5,8 @@
 //! for it as for a flag; seats already reminded are stored too, so a
 //! restart never reminds twice.
 
-use super::present::player_ref;
-use super::{Msg, Outcome, Service};
+use crate::service::present::player_ref;
+use crate::service::{Msg, Outcome, Service};
 use crate::api::{Delivery, Target};
 use crate::clock::{format_remaining, TimeControl};
 use crate::store::{GameRow, Status};
@@ -31,7 +31,7 @@ fn once_per_game(clock: TimeControl) -> bool {
 /// Plans the reminder of `seat`, whose turn begins at `now` with its time
 /// as stored in `row`: none when the game has no clock or the seat was
 /// already reminded in this game of a live clock.
-pub(super) fn plan(row: &mut GameRow, seat: usize, now: Millis) {
+pub(crate) fn plan(row: &mut GameRow, seat: usize, now: Millis) {
     let clock = TimeControl::parse(&row.time_control).unwrap_or(TimeControl::Unlimited);
     let reminded = seat < 63 && row.reminded & (1 << seat) != 0;
     row.reminder_at = match (threshold(clock), row.remaining(seat)) {
@@ -45,7 +45,7 @@ pub(super) fn plan(row: &mut GameRow, seat: usize, now: Millis) {
 impl Service {
     /// Sends the reminder due in `row` (its lock held) to the player to
     /// move, and stores that it was sent.
-    pub(super) async fn remind(&self, row: &mut GameRow) -> Outcome {
+    pub(crate) async fn remind(&self, row: &mut GameRow) -> Outcome {
         row.reminder_at = None;
         if row.status != Status::Active {
             self.save(row).await?;

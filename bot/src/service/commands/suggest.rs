@@ -2,9 +2,9 @@
 //! autocomplete): the caller's legal moves, clocks, their games. Nothing is
 //! changed or stored, and nothing is suggested that the caller may not see.
 
-use super::lookup::Role;
-use super::present::san_in;
-use super::{Ctx, Service};
+use crate::service::kernel::lookup::Role;
+use crate::service::present::san_in;
+use crate::service::{Ctx, Service};
 use crate::api::{Action, Request, Suggestion, SuggestionKind, SuggestionRequest, MAX_SUGGESTIONS};
 use crate::clock::{suggested, TimeControl};
 use crate::i18n::Lang;
@@ -124,7 +124,7 @@ impl Service {
             .into_iter()
             .map(|(code, preset)| {
                 let label = match preset.and_then(preset_key) {
-                    Some(key) => format!("{code} · {}", self.text(lang, &super::Msg::new(key))),
+                    Some(key) => format!("{code} · {}", self.text(lang, &crate::service::Msg::new(key))),
                     None => self.clock_name(lang, &code),
                 };
                 Suggestion { label, value: code }

@@ -10,9 +10,9 @@
 //! decided when the challenge is made, so everyone sees who partners whom
 //! and with which colour before the start.
 
-use super::challenge::{stored_user_id, ColorChoice, Terms};
-use super::lookup::is_user;
-use super::{Ctx, Msg, Outcome, Service};
+use crate::service::commands::challenge::{stored_user_id, ColorChoice, Terms};
+use crate::service::kernel::lookup::is_user;
+use crate::service::{Ctx, Msg, Outcome, Service};
 use crate::api::{Button, Delivery, Target, UserRef};
 use crate::i18n::Lang;
 use crate::store::{GameRow, SeatRow};
@@ -29,7 +29,7 @@ fn seat_plan(variant: &Variant) -> Vec<(usize, usize)> {
 }
 
 /// Whether `variant` is played by more than two people (a team challenge).
-pub(super) fn is_team_game(variant: &Variant) -> bool {
+pub(crate) fn is_team_game(variant: &Variant) -> bool {
     variant.definition().seating().len() > 2
 }
 
@@ -49,7 +49,7 @@ impl Service {
     }
 
     /// A team challenge on checked terms.
-    pub(super) async fn play_teams_with(
+    pub(crate) async fn play_teams_with(
         &self,
         ctx: &Ctx,
         terms: Terms,
@@ -153,7 +153,7 @@ impl Service {
     /// Takes a seat of the team challenge `row` for the actor: the seat kept
     /// for them, else seat `wanted` (a button), else the first open one.
     /// Starts the game when it was the last.
-    pub(super) async fn take_seat(
+    pub(crate) async fn take_seat(
         &self,
         ctx: &Ctx,
         mut row: GameRow,
@@ -327,8 +327,8 @@ impl Service {
             .map(|seat| seat.seat)
             .collect();
         Delivery {
-            notify: super::present::to_notify(row, invited),
-            target: Target::Chat(super::present::chat_of(row)),
+            notify: crate::service::present::to_notify(row, invited),
+            target: Target::Chat(crate::service::present::chat_of(row)),
             text,
             image: None,
             buttons,
@@ -337,7 +337,7 @@ impl Service {
     }
 
     /// The *Take seat* button: `data` is `<game>:<seat>`.
-    pub(super) async fn take_seat_button(&self, ctx: &Ctx, data: &str) -> Outcome {
+    pub(crate) async fn take_seat_button(&self, ctx: &Ctx, data: &str) -> Outcome {
         let (game, seat) = data.split_once(':').unwrap_or((data, ""));
         let seat: usize = seat.parse().map_err(|_| Msg::new("error-stale-button"))?;
         self.check_limits(ctx, false).await?;

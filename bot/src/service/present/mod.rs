@@ -53,7 +53,7 @@
 //! - **Game titles and thread names** ([`GameRef::title`]): variant and
 //!   players only.
 
-use super::{Msg, Service};
+use crate::service::{Msg, Service};
 use crate::api::{
     Button, ButtonAction, ChatRef, ClockReading, Delivery, GameRef, Image, Platform, Target,
     TurnCard, UserRef,
@@ -189,7 +189,7 @@ impl Service {
 
     /// For a game that left its chat for a thread of its own: the result
     /// `text` for the chat it started in.
-    pub(super) fn home_chat_result(
+    pub(crate) fn home_chat_result(
         &self,
         lang: Lang,
         row: &GameRow,
@@ -214,7 +214,7 @@ impl Service {
 
     /// The game-end summary for the chat of `row`: the whole game, move by
     /// move, as an animation (none before a move, or when drawing fails).
-    pub(super) async fn game_end_gif(
+    pub(crate) async fn game_end_gif(
         &self,
         lang: Lang,
         row: &GameRow,
@@ -240,7 +240,7 @@ impl Service {
     /// The message about `event` in `row` for everyone, in `lang`: what the
     /// game's chat hears (and its spectators, in theirs) — the public view,
     /// never a hidden square; at the end of a hidden game, its record.
-    pub(super) async fn public_message(
+    pub(crate) async fn public_message(
         &self,
         row: &GameRow,
         game: &Game,
@@ -444,7 +444,7 @@ impl Service {
     /// except in Kriegspiel, where the referee says that a side has moved.
     /// An impossible attempt is told to its author by the caller, with the
     /// text they typed.
-    pub(super) fn moves_told(
+    pub(crate) fn moves_told(
         &self,
         lang: Lang,
         notation: Lang,

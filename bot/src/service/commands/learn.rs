@@ -3,7 +3,7 @@
 //! lesson (`/learn 2 @friend` or `/learn 2 computer` starts one, as
 //! `/play lesson2 …` does).
 
-use super::{Ctx, Msg, Outcome, Service};
+use crate::service::{Ctx, Msg, Outcome, Service};
 use crate::i18n::Lang;
 use crate::store::{GameResult, GameRow};
 

@@ -14,7 +14,7 @@
 //! nothing but their own games is looked up for them until the window has
 //! passed (counted in memory, per process).
 
-use super::{Ctx, Failure, Msg, Outcome, Service, GAME_ID_LEN};
+use crate::service::{Ctx, Failure, Msg, Outcome, Service, GAME_ID_LEN};
 use crate::api::UserRef;
 use crate::store::{GameRow, Status};
 use crate::time::Millis;
@@ -463,7 +463,7 @@ pub(crate) fn is_user(user: &UserRef, stored: &str) -> bool {
 }
 
 /// "There is no game “k7m2”" (the id shortened for the echo).
-pub(super) fn no_such_game(id: &str) -> Failure {
+pub(crate) fn no_such_game(id: &str) -> Failure {
     let shown: String = id.trim().chars().take(16).collect();
     Msg::new("error-no-such-game").arg("id", shown).into()
 }

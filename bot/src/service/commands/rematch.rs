@@ -4,10 +4,10 @@
 //! player, who accepts it as any challenge; against the computer it starts
 //! at once, and the second player to ask for the rematch accepts the first's.
 
-use super::challenge::ColorChoice;
-use super::lookup::{is_user, no_such_game};
-use super::present::chat_of;
-use super::{Ctx, Msg, Outcome, Service};
+use crate::service::commands::challenge::ColorChoice;
+use crate::service::kernel::lookup::{is_user, no_such_game};
+use crate::service::present::chat_of;
+use crate::service::{Ctx, Msg, Outcome, Service};
 use crate::api::UserRef;
 use crate::clock::TimeControl;
 use crate::store::{GameRow, Status};

@@ -5,8 +5,8 @@
 //! result, saves under the version check and announces to every audience.
 //! So a rule about clocks or offers lives in one place, not in each command.
 
-use super::present::{AutoPasses, Event};
-use super::{Outcome, Service};
+use crate::service::present::{AutoPasses, Event};
+use crate::service::{Outcome, Service};
 use crate::clock::TimeControl;
 use crate::i18n::Lang;
 use crate::store::{GameResult, GameRow, Status};
@@ -75,7 +75,7 @@ impl Service {
                 record(row, &played.uci);
                 self.turn_done(row, game, seat, clock, now);
                 if row.linked_id.is_some() {
-                    super::bughouse::record_move_time(row, seat, now);
+                    crate::service::commands::bughouse::record_move_time(row, seat, now);
                     gift = game.captured_for_partner();
                 }
                 Event::Moved { passes: None }
@@ -132,7 +132,7 @@ impl Service {
             Change::Exchange { a, b } => {
                 let token = game
                     .exchange(a, b)
-                    .map_err(|_| super::Msg::new("error-internal"))?;
+                    .map_err(|_| crate::service::Msg::new("error-internal"))?;
                 record(row, &token);
                 row.exchange_offer = None;
                 if let Some(outcome) = game.outcome() {
@@ -143,7 +143,7 @@ impl Service {
             Change::Retire { seat } => {
                 let token = game
                     .retire(seat)
-                    .map_err(|_| super::Msg::new("error-internal"))?;
+                    .map_err(|_| crate::service::Msg::new("error-internal"))?;
                 record(row, &token);
                 // Who is asked to agree changes: a standing draw offer lapses.
                 row.draw_offer = None;
@@ -211,8 +211,8 @@ impl Service {
         }
         // Playing on declines an offer made to the mover; a takeback request lapses.
         // (A bughouse offer stands until declined: see `bughouse::pair_draw`.)
-        if super::consent::is_team_game(row) {
-            super::consent::lapse_on_move(row, seat);
+        if crate::service::kernel::consent::is_team_game(row) {
+            crate::service::kernel::consent::lapse_on_move(row, seat);
         } else if row.linked_id.is_none()
             && row
                 .draw_offer
@@ -273,7 +273,7 @@ impl Service {
         let next = game.seat_to_move();
         row.turn_started_at = Some(now);
         row.deadline = Some(now.saturating_add(row.remaining(next).unwrap_or(0)));
-        super::reminders::plan(row, next, now);
+        crate::service::commands::reminders::plan(row, next, now);
     }
 }
 

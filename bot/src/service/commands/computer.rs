@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Ctx, Msg, Outcome, Service};
+use crate::service::{Ctx, Msg, Outcome, Service};
 use crate::api::{Action, ButtonAction, ChatRef, Delivery, Platform, Request, Target, UserRef};
 use crate::store::{GameRow, Status};
 use kodex_engine::search::{self, Level, Searcher};
@@ -64,7 +64,7 @@ pub(crate) struct Thinking {
 
 impl Thinking {
     /// `game` has a computer seat.
-    pub(super) fn plays(&self, game: &str) {
+    pub(crate) fn plays(&self, game: &str) {
         if let Ok(mut playing) = self.playing.lock() {
             playing.insert(game.to_owned());
         }
@@ -90,7 +90,7 @@ impl Thinking {
     }
 
     /// Whether `game` has a computer seat.
-    pub(super) fn is_playing(&self, game: &str) -> bool {
+    pub(crate) fn is_playing(&self, game: &str) -> bool {
         self.playing
             .lock()
             .is_ok_and(|playing| playing.contains(game))
@@ -154,7 +154,7 @@ impl Service {
     pub(crate) fn computers_follow(&self, deliveries: &[Delivery]) {
         let mut games: Vec<(Platform, &str)> = deliveries
             .iter()
-            .filter_map(|d| Some((super::target_platform(d), d.game.as_ref()?.id.as_str())))
+            .filter_map(|d| Some((crate::service::target_platform(d), d.game.as_ref()?.id.as_str())))
             .collect();
         games.sort_unstable_by_key(|&(platform, id)| (platform.key(), id));
         games.dedup();
@@ -165,7 +165,7 @@ impl Service {
         }
     }
 
-    pub(super) fn computer_follow(&self, platform: Platform, id: &str) {
+    pub(crate) fn computer_follow(&self, platform: Platform, id: &str) {
         let service = self.clone();
         let id = id.to_owned();
         tokio::spawn(async move { service.computer_act(platform, &id).await });
@@ -253,7 +253,7 @@ impl Service {
                         continue;
                     };
                     if public {
-                        if super::placing::places_next(&variant, row) == Some(seat.side) {
+                        if crate::service::commands::placing::places_next(&variant, row) == Some(seat.side) {
                             let text = "random".to_owned();
                             return Ok(Step::Say(Action::Move { text, game: id }, false, index));
                         }
@@ -284,11 +284,11 @@ impl Service {
                 // computer leaves it to its partner.)
                 // In a team game on one board each computer seat asked
                 // answers for itself.
-                let draw_answerer = if super::consent::is_team_game(row) {
+                let draw_answerer = if crate::service::kernel::consent::is_team_game(row) {
                     computer_seats
                         .iter()
                         .copied()
-                        .find(|&s| super::consent::is_asked(row, s))
+                        .find(|&s| crate::service::kernel::consent::is_asked(row, s))
                 } else {
                     row.draw_offer
                         .filter(|_| row.linked_id.is_none())
@@ -522,7 +522,7 @@ impl Service {
         .await
         .ok()
         .flatten()
-        .filter(|text| text.chars().count() <= super::setup::MAX_SETUP_TEXT)
+        .filter(|text| text.chars().count() <= crate::service::commands::setup::MAX_SETUP_TEXT)
         .unwrap_or_else(|| "random".to_owned());
         drop(permit);
         self.inner.thinking.finish(&row.id);
@@ -674,7 +674,7 @@ fn resignation(row: &GameRow, seat: usize) -> Action {
     Action::Button {
         data: ButtonAction::Resign {
             game: row.id.clone(),
-            side: super::offers::side_code(seat).to_owned(),
+            side: crate::service::commands::offers::side_code(seat).to_owned(),
         }
         .encode(),
     }

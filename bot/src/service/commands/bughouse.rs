@@ -20,9 +20,9 @@
 //! version check either way, so two boards changing at once never wait on
 //! each other for ever.
 
-use super::apply::finish;
-use super::present::{chat_of, player_ref, Event};
-use super::{Ctx, Failure, Msg, Outcome, Service};
+use crate::service::kernel::apply::finish;
+use crate::service::present::{chat_of, player_ref, Event};
+use crate::service::{Ctx, Failure, Msg, Outcome, Service};
 use crate::api::{Delivery, Image, Target};
 use crate::i18n::Lang;
 use crate::store::{GameResult, GameRow, SeatRow, Status};
@@ -77,7 +77,7 @@ impl Service {
     /// [`kodex_engine::VariantDef::seating`]): the challenge row becomes
     /// board A with seats 0 and 1, a new row board B with seats 2 and 3
     /// (sitting there as seats 0 and 1), and both clocks start.
-    pub(super) async fn start_pair(
+    pub(crate) async fn start_pair(
         &self,
         mut row: GameRow,
         variant: &Variant,
@@ -116,7 +116,7 @@ impl Service {
         for board in [&mut row, &mut other] {
             board.turn_started_at = Some(now);
             board.deadline = initial.map(|t| now.saturating_add(t));
-            super::reminders::plan(board, game.seat_to_move(), now);
+            crate::service::commands::reminders::plan(board, game.seat_to_move(), now);
         }
         self.insert_challenge(&mut other).await?;
         row.linked_id = Some(other.id.clone());
@@ -134,7 +134,7 @@ impl Service {
             if board
                 .seats
                 .iter()
-                .any(|s| super::computer::is_computer(&s.user_id))
+                .any(|s| crate::service::commands::computer::is_computer(&s.user_id))
             {
                 // The computer plays its board as any game; white moves now.
                 self.inner.thinking.plays(&board.id);
@@ -257,7 +257,7 @@ impl Service {
 
     /// The other board's lock, unless it is this board's own stripe (held
     /// already) or busy for longer than a moment.
-    pub(super) async fn lock_other_board(
+    pub(crate) async fn lock_other_board(
         &self,
         own: &str,
         other: &str,
@@ -331,9 +331,9 @@ impl Service {
         // the start the one on the other board too.
         let mut notify = Vec::new();
         if !row.status.is_over() {
-            notify = super::present::to_notify(row, [game.seat_to_move()]);
+            notify = crate::service::present::to_notify(row, [game.seat_to_move()]);
             if matches!(event, Event::Started) && !other.0.status.is_over() {
-                let more = super::present::to_notify(other.0, [other.1.seat_to_move()]);
+                let more = crate::service::present::to_notify(other.0, [other.1.seat_to_move()]);
                 for user in more {
                     if !notify.contains(&user) {
                         notify.push(user);
@@ -386,7 +386,7 @@ impl Service {
                 delivery.text.push('\n');
                 delivery
                     .text
-                    .push_str(&super::present::text_board(view, decor.bottom));
+                    .push_str(&crate::service::present::text_board(view, decor.bottom));
             }
         }
         self.busy(&delivery.target, crate::api::Activity::DrawingImage)
@@ -433,7 +433,7 @@ impl Service {
     /// the left, board B at the right, one frame after each move on either
     /// board, in the order they were played. A passed piece shows in its
     /// reserve from that board's next move on. `None` before a move.
-    pub(super) async fn pair_gif(&self, lang: Lang, row: &GameRow, limit: usize) -> Option<Image> {
+    pub(crate) async fn pair_gif(&self, lang: Lang, row: &GameRow, limit: usize) -> Option<Image> {
         let (other, other_game) = self.other_board(row).await.ok()?;
         let game = self.replay(row).ok()?;
         let boards = in_order((row, &game), (&other, &other_game));
@@ -448,7 +448,7 @@ impl Service {
             return None;
         }
         let frames: Vec<[(kodex_engine::View, kodex_render::Decor); 2]> =
-            super::info::evenly_spaced(frames.len(), super::info::MAX_GIF_FRAMES)
+            crate::service::commands::info::evenly_spaced(frames.len(), crate::service::commands::info::MAX_GIF_FRAMES)
                 .into_iter()
                 .filter_map(|index| frames.get(index))
                 .map(|[a, b]| {
@@ -459,7 +459,7 @@ impl Service {
                 })
                 .collect();
         let bytes = self
-            .draw_off_runtime(move || super::info::pair_gif_within(&frames, limit))
+            .draw_off_runtime(move || crate::service::commands::info::pair_gif_within(&frames, limit))
             .await?;
         if bytes.is_empty() {
             tracing::error!(game = %row.id, limit, "no bughouse animation fits the platform's file limit");
@@ -775,7 +775,7 @@ impl Service {
             ("BlackB", name(b, 1)),
             (
                 "TimeControl",
-                super::present::pgn_time_control(&a.time_control),
+                crate::service::present::pgn_time_control(&a.time_control),
             ),
             ("Result", result.clone()),
         ];
@@ -830,7 +830,7 @@ impl Service {
     /// the first `/draw` is an offer of that player's team; each player of
     /// the other team who then says `/draw` agrees with it, and the game is
     /// drawn when both have. Until then the offer stands on both boards.
-    pub(super) async fn pair_draw(&self, mut row: GameRow, seat: usize, lang: Lang) -> Outcome {
+    pub(crate) async fn pair_draw(&self, mut row: GameRow, seat: usize, lang: Lang) -> Outcome {
         let bit = draw_bit(&row, seat);
         let team = team_of_bit(bit);
         let before = row.draw_offer.unwrap_or(0);
@@ -847,7 +847,7 @@ impl Service {
                     .arg("player", row.player_name(seat).to_owned())
                     .arg("opponents", opponents),
             );
-            let asked = super::present::opponents_to_notify(&pair, seat);
+            let asked = crate::service::present::opponents_to_notify(&pair, seat);
             return Ok(vec![self.offer_delivery(
                 lang,
                 &row,
@@ -877,7 +877,7 @@ impl Service {
                 .apply(
                     &mut row,
                     &mut position,
-                    super::apply::Change::DrawAgreed,
+                    crate::service::kernel::apply::Change::DrawAgreed,
                     lang,
                 )
                 .await;
@@ -912,7 +912,7 @@ impl Service {
                 .arg("player", row.player_name(seat).to_owned())
                 .arg("waiting", waiting.join(", ")),
         );
-        let asked = super::present::to_notify(&pair, waiting_seats);
+        let asked = crate::service::present::to_notify(&pair, waiting_seats);
         Ok(vec![self.offer_delivery(
             lang,
             &row,
@@ -927,7 +927,7 @@ impl Service {
 
     /// `/nodraw` in bughouse: a player of the team the offer was made to
     /// declines it, on both boards (even after their partner agreed).
-    pub(super) async fn pair_decline_draw(
+    pub(crate) async fn pair_decline_draw(
         &self,
         mut row: GameRow,
         seat: usize,

@@ -7,8 +7,8 @@
 //! A seat's `ready` means here that its player places no more by hand: all
 //! their pieces stand, or their time ran out.
 
-use super::setup::{placement_of, setup_decor, setup_error, spaced, SetupCommand};
-use super::{Ctx, Failure, Msg, Outcome, Service};
+use crate::service::commands::setup::{placement_of, setup_decor, setup_error, spaced, SetupCommand};
+use crate::service::{Ctx, Failure, Msg, Outcome, Service};
 use crate::api::Delivery;
 use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
@@ -36,7 +36,7 @@ fn placements(variant: &Variant, row: &GameRow) -> [Placement; 2] {
 }
 
 /// The side that places next in `row`'s public setup (index), if any.
-pub(super) fn places_next(variant: &Variant, row: &GameRow) -> Option<usize> {
+pub(crate) fn places_next(variant: &Variant, row: &GameRow) -> Option<usize> {
     let [white, black] = placements(variant, row);
     turn_to_place(variant, [&white, &black]).map(|side| side.index())
 }
@@ -272,7 +272,7 @@ impl Service {
         }
         let mut delivery = self.setup_note(lang, row, lines);
         // The player who places next is asked to act.
-        delivery.notify = super::present::to_notify(row, placer.map(|turn| turn.index()));
+        delivery.notify = crate::service::present::to_notify(row, placer.map(|turn| turn.index()));
         let view = setup_view(variant, [&white, &black], Audience::Public);
         let decor = setup_decor(row, Side::WHITE, None);
         let placed = white.pieces(variant).len() + black.pieces(variant).len();

@@ -3,8 +3,8 @@
 //! team agrees to a player's offer, as in bughouse (`bughouse::pair_draw`).
 //! The offer (who offered, who agreed) is kept in the row's `draw_offer`.
 
-use super::apply::Change;
-use super::{Msg, Outcome, Service};
+use crate::service::kernel::apply::Change;
+use crate::service::{Msg, Outcome, Service};
 use crate::i18n::Lang;
 use crate::store::GameRow;
 
@@ -16,7 +16,7 @@ const SET: i64 = 1 << 16;
 
 /// Whether `row`'s draw offers are team offers: one board, more than two
 /// seats.
-pub(super) fn is_team_game(row: &GameRow) -> bool {
+pub(crate) fn is_team_game(row: &GameRow) -> bool {
     row.linked_id.is_none() && row.seats.len() > 2
 }
 
@@ -58,18 +58,18 @@ fn asked(row: &GameRow, offer: Offer) -> impl Iterator<Item = &crate::store::Sea
     row.seats.iter().filter(move |seat| {
         seat.team != team
             && offer.agreed & bit(seat.seat) == 0
-            && !super::retire::has_retired(row, seat.seat)
+            && !crate::service::commands::retire::has_retired(row, seat.seat)
     })
 }
 
 /// Whether seat `seat` is asked to answer the offer standing in `row`.
-pub(super) fn is_asked(row: &GameRow, seat: usize) -> bool {
+pub(crate) fn is_asked(row: &GameRow, seat: usize) -> bool {
     offer(row).is_some_and(|offer| asked(row, offer).any(|s| s.seat == seat))
 }
 
 /// Seat `seat` has moved: if it was asked to answer an offer, playing on
 /// declines it.
-pub(super) fn lapse_on_move(row: &mut GameRow, seat: usize) {
+pub(crate) fn lapse_on_move(row: &mut GameRow, seat: usize) {
     if is_asked(row, seat) {
         row.draw_offer = None;
     }
@@ -79,7 +79,7 @@ impl Service {
     /// `/draw` by the player of `seat` in a team game (`row` locked):
     /// offers, or agrees to the standing offer; the game is drawn when the
     /// agreement is complete.
-    pub(super) async fn team_draw(&self, mut row: GameRow, seat: usize, lang: Lang) -> Outcome {
+    pub(crate) async fn team_draw(&self, mut row: GameRow, seat: usize, lang: Lang) -> Outcome {
         let asked_now: Vec<usize>;
         let msg = match offer(&row) {
             None => {
@@ -119,19 +119,19 @@ impl Service {
             &msg.arg("id", row.id.clone())
                 .arg("player", row.player_name(seat).to_owned()),
         );
-        let notify = super::present::to_notify(&row, asked_now);
+        let notify = crate::service::present::to_notify(&row, asked_now);
         Ok(vec![self.offer_delivery(
             lang,
             &row,
             text,
-            super::offers::DRAW_BUTTONS,
+            crate::service::commands::offers::DRAW_BUTTONS,
             notify,
         )])
     }
 
     /// `/nodraw` in a team game: a player asked to answer declines the
     /// offer for everyone.
-    pub(super) async fn team_decline_draw(
+    pub(crate) async fn team_decline_draw(
         &self,
         mut row: GameRow,
         seat: usize,

@@ -1,8 +1,8 @@
 //! Moves, the clock, and the end of a game.
 
-use super::apply::Change;
-use super::lookup::Role;
-use super::{Ctx, Failure, Msg, Outcome, Service, MAX_MOVE_TEXT};
+use crate::service::kernel::apply::Change;
+use crate::service::kernel::lookup::Role;
+use crate::service::{Ctx, Failure, Msg, Outcome, Service, MAX_MOVE_TEXT};
 
 /// The longest time-travel turn typed as one message (`T-2:Nf3 exd8=Q+`).
 const MAX_TURN_TEXT: usize = 32;
@@ -41,7 +41,7 @@ impl Service {
         if plain && !jump {
             // "e4 k7m2": a move for a named game.
             if let Some((mv, id)) = text.split_once(char::is_whitespace) {
-                if id.trim().chars().count() <= super::GAME_ID_LEN && !id.trim().contains(' ') {
+                if id.trim().chars().count() <= crate::service::GAME_ID_LEN && !id.trim().contains(' ') {
                     text = mv;
                     game = Some(id.trim().to_owned());
                 }
@@ -88,7 +88,7 @@ impl Service {
         }
         // Enochian chess: a player who retired moves no more.
         if game.retired(seat) {
-            return Err(quiet(super::retire::you_left(&row, seat)));
+            return Err(quiet(crate::service::commands::retire::you_left(&row, seat)));
         }
         // Enochian chess: the player who took a throne moves that army too.
         if game.controller(game.seat_to_move()) != seat {

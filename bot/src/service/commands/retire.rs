@@ -8,8 +8,8 @@
 //! team draw no longer waits for them); a draw offer standing when a player
 //! retires lapses. The computer never retires.
 
-use super::apply::Change;
-use super::{Ctx, Msg, Outcome, Service};
+use crate::service::kernel::apply::Change;
+use crate::service::{Ctx, Msg, Outcome, Service};
 use crate::i18n::Lang;
 use crate::store::GameRow;
 use kodex_engine::mechanics::retired_seat;
@@ -34,7 +34,7 @@ impl Service {
     }
 
     /// What the chat is told when seat `seat` retired: who moves its army now.
-    pub(super) fn retire_text(
+    pub(crate) fn retire_text(
         &self,
         lang: Lang,
         row: &GameRow,
@@ -68,14 +68,14 @@ impl Service {
 
 /// Whether the player of seat `seat` (turn order) retired from the game in
 /// `row`: its record says so (a takeback that undid it removed it).
-pub(super) fn has_retired(row: &GameRow, seat: usize) -> bool {
+pub(crate) fn has_retired(row: &GameRow, seat: usize) -> bool {
     row.move_list()
         .iter()
         .any(|action| retired_seat(action) == Some(seat))
 }
 
 /// What a retired player (seat `seat`) is told when they try to play on.
-pub(super) fn you_left(row: &GameRow, seat: usize) -> Msg {
+pub(crate) fn you_left(row: &GameRow, seat: usize) -> Msg {
     Msg::new("retire-you-left")
         .arg("id", row.id.clone())
         .arg("partner", row.player_name(partner(seat)).to_owned())

@@ -2,10 +2,10 @@
 //! withdrawn (seed 004); the opponent accepts or declines, or lets a draw
 //! offer lapse by moving.
 
-use super::apply::Change;
-use super::lookup::Role;
-use super::present::{chat_of, opponents_to_notify};
-use super::{Ctx, Msg, Outcome, Service};
+use crate::service::kernel::apply::Change;
+use crate::service::kernel::lookup::Role;
+use crate::service::present::{chat_of, opponents_to_notify};
+use crate::service::{Ctx, Msg, Outcome, Service};
 use crate::api::{Button, ButtonAction, Delivery, Target, UserRef};
 use crate::i18n::Lang;
 use crate::store::{GameResult, GameRow, Status};
@@ -13,7 +13,7 @@ use tokio::sync::MutexGuard;
 
 impl Service {
     /// The caller's active game, locked and freshly read, with their seat.
-    pub(super) async fn my_game(
+    pub(crate) async fn my_game(
         &self,
         ctx: &Ctx,
         game: Option<String>,
@@ -25,8 +25,8 @@ impl Service {
             .seat_of(&ctx.actor().id)
             .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
         // Enochian chess: a player who retired has no more say in the game.
-        if super::retire::has_retired(&row, seat) {
-            return Err(super::retire::you_left(&row, seat).into());
+        if crate::service::commands::retire::has_retired(&row, seat) {
+            return Err(crate::service::commands::retire::you_left(&row, seat).into());
         }
         Ok((lock, row, seat))
     }
@@ -94,7 +94,7 @@ impl Service {
         if row.linked_id.is_some() {
             return self.pair_draw(row, side, lang).await;
         }
-        if super::consent::is_team_game(&row) {
+        if crate::service::kernel::consent::is_team_game(&row) {
             return self.team_draw(row, side, lang).await;
         }
         let other_team = |offerer: usize| row.team_of_seat(offerer) != row.team_of_seat(side);
@@ -134,7 +134,7 @@ impl Service {
         if row.linked_id.is_some() {
             return self.pair_decline_draw(row, side, lang).await;
         }
-        if super::consent::is_team_game(&row) {
+        if crate::service::kernel::consent::is_team_game(&row) {
             return self.team_decline_draw(row, side, lang).await;
         }
         match row.draw_offer.map(|s| s as usize) {
@@ -266,14 +266,14 @@ impl Service {
             // Bughouse: both boards end, told in one message.
             let position = self.replay(&row)?;
             told.extend(
-                self.after_board_change(&row, &position, None, super::present::Event::Ended, lang)
+                self.after_board_change(&row, &position, None, crate::service::present::Event::Ended, lang)
                     .await?,
             );
         }
         Ok(told)
     }
 
-    pub(super) fn chat_note(&self, lang: Lang, row: &GameRow, msg: Msg) -> Delivery {
+    pub(crate) fn chat_note(&self, lang: Lang, row: &GameRow, msg: Msg) -> Delivery {
         Delivery {
             notify: Vec::new(),
             target: Target::Chat(chat_of(row)),
@@ -284,7 +284,7 @@ impl Service {
         }
     }
 
-    pub(super) fn offer_delivery(
+    pub(crate) fn offer_delivery(
         &self,
         lang: Lang,
         row: &GameRow,
@@ -308,13 +308,13 @@ impl Service {
 }
 
 /// The Accept and Decline buttons of a draw offer (one board or a team's).
-pub(super) const DRAW_BUTTONS: [fn(String) -> ButtonAction; 2] = [
+pub(crate) const DRAW_BUTTONS: [fn(String) -> ButtonAction; 2] = [
     |game| ButtonAction::Draw { game },
     |game| ButtonAction::DeclineDraw { game },
 ];
 
 /// The seat code in a resign button's data (`w` and `b` for the two-player seats).
-pub(super) fn side_code(seat: usize) -> &'static str {
+pub(crate) fn side_code(seat: usize) -> &'static str {
     match seat {
         0 => "w",
         1 => "b",
