@@ -20,11 +20,14 @@
 //! version check either way, so two boards changing at once never wait on
 //! each other for ever.
 
-use crate::service::kernel::apply::finish;
-use crate::service::present::{chat_of, player_ref, Event};
-use crate::service::{Ctx, Failure, Msg, Outcome, Service};
 use crate::api::{Delivery, Image, Target};
 use crate::i18n::Lang;
+use crate::service::kernel::apply::finish;
+use crate::service::kernel::apply::Event;
+use crate::service::kernel::clocks::append;
+use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
+use crate::service::present::gif::{evenly_spaced, pair_gif_within, MAX_GIF_FRAMES};
+use crate::service::present::{chat_of, player_ref};
 use crate::store::{GameResult, GameRow, SeatRow, Status};
 use kodex_engine::passing::{gift_letter, gift_token};
 use kodex_engine::{Audience, Game, Side, Start, Variant};
@@ -116,7 +119,7 @@ impl Service {
         for board in [&mut row, &mut other] {
             board.turn_started_at = Some(now);
             board.deadline = initial.map(|t| now.saturating_add(t));
-            crate::service::commands::reminders::plan(board, game.seat_to_move(), now);
+            crate::service::kernel::clocks::plan_reminder(board, game.seat_to_move(), now);
         }
         self.insert_challenge(&mut other).await?;
         row.linked_id = Some(other.id.clone());
@@ -134,7 +137,7 @@ impl Service {
             if board
                 .seats
                 .iter()
-                .any(|s| crate::service::commands::computer::is_computer(&s.user_id))
+                .any(|s| crate::service::kernel::players::is_computer(&s.user_id))
             {
                 // The computer plays its board as any game; white moves now.
                 self.inner.thinking.plays(&board.id);
@@ -448,7 +451,7 @@ impl Service {
             return None;
         }
         let frames: Vec<[(kodex_engine::View, kodex_render::Decor); 2]> =
-            crate::service::commands::info::evenly_spaced(frames.len(), crate::service::commands::info::MAX_GIF_FRAMES)
+            evenly_spaced(frames.len(), MAX_GIF_FRAMES)
                 .into_iter()
                 .filter_map(|index| frames.get(index))
                 .map(|[a, b]| {
@@ -459,7 +462,7 @@ impl Service {
                 })
                 .collect();
         let bytes = self
-            .draw_off_runtime(move || crate::service::commands::info::pair_gif_within(&frames, limit))
+            .draw_off_runtime(move || pair_gif_within(&frames, limit))
             .await?;
         if bytes.is_empty() {
             tracing::error!(game = %row.id, limit, "no bughouse animation fits the platform's file limit");
@@ -965,14 +968,6 @@ impl Service {
 /// The longest text `/partner` relays.
 const MAX_PARTNER_TEXT: usize = 500;
 
-/// Appends one entry to a space-separated record.
-fn append(record: &mut String, entry: &str) {
-    if !record.is_empty() {
-        record.push(' ');
-    }
-    record.push_str(entry);
-}
-
 /// Ends the running board `other` (position `game`) as `decided` ended, at
 /// `now`: the same status and result; its running clock stops where it is.
 fn end_like(other: &mut GameRow, game: &Game, decided: &GameRow, now: crate::time::Millis) {
@@ -983,15 +978,6 @@ fn end_like(other: &mut GameRow, game: &Game, decided: &GameRow, now: crate::tim
     let result = decided.result.clone().unwrap_or(GameResult::NoResult);
     finish(other, result, OTHER_BOARD_REASON);
     other.status = decided.status.clone();
-}
-
-/// Records when a move of a linked board was made and the mover's time
-/// left after it (`-` without a clock).
-pub(crate) fn record_move_time(row: &mut GameRow, seat: usize, now: crate::time::Millis) {
-    let left = row
-        .remaining(seat)
-        .map_or_else(|| "-".to_owned(), |left| left.to_string());
-    append(&mut row.move_times, &format!("{now}:{left}"));
 }
 
 /// One board's positions as the game went: the start, then the board after

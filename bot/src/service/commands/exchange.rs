@@ -6,9 +6,9 @@
 //! takeback or the end of the game. The player who controls an army (see
 //! [`kodex_engine::Game::controller`]) speaks for it.
 
-use crate::service::kernel::apply::Change;
-use crate::service::{Ctx, Msg, Outcome, Service};
 use crate::api::ButtonAction;
+use crate::service::kernel::apply::Change;
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::store::GameRow;
 use kodex_engine::{ExchangeError, Game};
 

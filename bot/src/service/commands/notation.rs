@@ -2,8 +2,8 @@
 //! Russian piece letters (Кр Ф Л С К) or English ones (K Q R B N), or by
 //! their language. What a chat hears follows the chat's language.
 
-use crate::service::{Ctx, Msg, Outcome, Service};
 use crate::i18n::Lang;
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 
 impl Service {
     /// The piece letters of moves shown privately to `user`, whose

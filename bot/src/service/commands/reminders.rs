@@ -5,42 +5,12 @@
 //! for it as for a flag; seats already reminded are stored too, so a
 //! restart never reminds twice.
 
-use crate::service::present::player_ref;
-use crate::service::{Msg, Outcome, Service};
 use crate::api::{Delivery, Target};
 use crate::clock::{format_remaining, TimeControl};
+use crate::service::kernel::clocks::once_per_game;
+use crate::service::kernel::{Msg, Outcome, Service};
+use crate::service::present::player_ref;
 use crate::store::{GameRow, Status};
-use crate::time::Millis;
-
-/// The time left at which a player is reminded, under `clock`: a quarter
-/// of a correspondence move's time, a tenth of a live clock's start.
-fn threshold(clock: TimeControl) -> Option<Millis> {
-    match clock {
-        TimeControl::Unlimited => None,
-        TimeControl::PerMove { per_move } => Some(per_move / 4),
-        TimeControl::Increment { base, .. } => Some(base / 10),
-    }
-}
-
-/// Whether `clock` reminds each seat once per game (a live clock) rather
-/// than once per move (correspondence).
-fn once_per_game(clock: TimeControl) -> bool {
-    matches!(clock, TimeControl::Increment { .. })
-}
-
-/// Plans the reminder of `seat`, whose turn begins at `now` with its time
-/// as stored in `row`: none when the game has no clock or the seat was
-/// already reminded in this game of a live clock.
-pub(crate) fn plan(row: &mut GameRow, seat: usize, now: Millis) {
-    let clock = TimeControl::parse(&row.time_control).unwrap_or(TimeControl::Unlimited);
-    let reminded = seat < 63 && row.reminded & (1 << seat) != 0;
-    row.reminder_at = match (threshold(clock), row.remaining(seat)) {
-        (Some(threshold), Some(left)) if !(once_per_game(clock) && reminded) => {
-            Some(now.saturating_add((left - threshold).max(0)))
-        }
-        _ => None,
-    };
-}
 
 impl Service {
     /// Sends the reminder due in `row` (its lock held) to the player to
@@ -91,59 +61,5 @@ impl Service {
             buttons: Vec::new(),
             game: Some(self.game_ref(lang, row, false)),
         }])
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::clock::{MINUTE, SECOND};
-    use crate::store::SeatRow;
-
-    fn game(time_control: &str, left: [Millis; 2]) -> GameRow {
-        let mut row = crate::store::tests::challenge("k7m2", None);
-        row.time_control = time_control.to_owned();
-        row.status = Status::Active;
-        row.seats = left
-            .iter()
-            .enumerate()
-            .map(|(seat, &left)| SeatRow {
-                seat,
-                user_id: format!("p{seat}"),
-                user_name: format!("p{seat}"),
-                side: seat,
-                team: seat,
-                remaining_ms: Some(left),
-                setup: None,
-                ready: false,
-            })
-            .collect();
-        row
-    }
-
-    #[test]
-    fn live_clocks_remind_at_a_tenth_once_per_game_and_correspondence_at_a_quarter_each_move() {
-        let mut row = game("5+3", [5 * MINUTE, 2 * MINUTE]);
-        plan(&mut row, 0, 1_000);
-        assert_eq!(row.reminder_at, Some(1_000 + 5 * MINUTE - 30 * SECOND));
-        // Already below a tenth: at once.
-        row.seats[1].remaining_ms = Some(10 * SECOND);
-        plan(&mut row, 1, 1_000);
-        assert_eq!(row.reminder_at, Some(1_000));
-        // Reminded once: never again in this game.
-        row.reminded = 0b10;
-        plan(&mut row, 1, 2_000);
-        assert_eq!(row.reminder_at, None);
-        let day = 24 * 60 * MINUTE;
-        let mut row = game("1d", [day, day]);
-        row.reminded = 0b11;
-        plan(&mut row, 1, 0);
-        assert_eq!(row.reminder_at, Some(day - day / 4));
-        let mut row = game("-", [0, 0]);
-        row.seats
-            .iter_mut()
-            .for_each(|seat| seat.remaining_ms = None);
-        plan(&mut row, 0, 0);
-        assert_eq!(row.reminder_at, None);
     }
 }

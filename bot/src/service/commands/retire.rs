@@ -8,17 +8,12 @@
 //! team draw no longer waits for them); a draw offer standing when a player
 //! retires lapses. The computer never retires.
 
-use crate::service::kernel::apply::Change;
-use crate::service::{Ctx, Msg, Outcome, Service};
 use crate::i18n::Lang;
+use crate::service::kernel::apply::Change;
+use crate::service::kernel::lookup::{partner, you_left};
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::store::GameRow;
-use kodex_engine::mechanics::retired_seat;
 use kodex_engine::{Game, RetireError};
-
-/// The partner of seat `seat` (turn order) in a game of four.
-fn partner(seat: usize) -> usize {
-    (seat + 2) % 4
-}
 
 impl Service {
     /// `/retire [id]`: leaves the game, handing one's army to the partner.
@@ -64,21 +59,6 @@ impl Service {
         }
         text
     }
-}
-
-/// Whether the player of seat `seat` (turn order) retired from the game in
-/// `row`: its record says so (a takeback that undid it removed it).
-pub(crate) fn has_retired(row: &GameRow, seat: usize) -> bool {
-    row.move_list()
-        .iter()
-        .any(|action| retired_seat(action) == Some(seat))
-}
-
-/// What a retired player (seat `seat`) is told when they try to play on.
-pub(crate) fn you_left(row: &GameRow, seat: usize) -> Msg {
-    Msg::new("retire-you-left")
-        .arg("id", row.id.clone())
-        .arg("partner", row.player_name(partner(seat)).to_owned())
 }
 
 /// Why seat `seat` may not retire now.

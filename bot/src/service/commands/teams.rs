@@ -10,11 +10,11 @@
 //! decided when the challenge is made, so everyone sees who partners whom
 //! and with which colour before the start.
 
-use crate::service::commands::challenge::{stored_user_id, ColorChoice, Terms};
-use crate::service::kernel::lookup::is_user;
-use crate::service::{Ctx, Msg, Outcome, Service};
 use crate::api::{Button, Delivery, Target, UserRef};
 use crate::i18n::Lang;
+use crate::service::kernel::players::{is_user, stored_user_id};
+use crate::service::kernel::terms::{is_team_variant, ColorChoice, Terms};
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::store::{GameRow, SeatRow};
 use kodex_engine::{Side, Variant};
 
@@ -26,11 +26,6 @@ fn seat_plan(variant: &Variant) -> Vec<(usize, usize)> {
         .into_iter()
         .map(|(_, side, team)| (side.index(), team.index()))
         .collect()
-}
-
-/// Whether `variant` is played by more than two people (a team challenge).
-pub(crate) fn is_team_game(variant: &Variant) -> bool {
-    variant.definition().seating().len() > 2
 }
 
 impl Service {
@@ -350,7 +345,7 @@ impl Service {
         let row =
             row.ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
         let variant = self.variant(&row)?;
-        if !is_team_game(&variant) {
+        if !is_team_variant(&variant) {
             return Err(Msg::new("error-stale-button").into());
         }
         self.take_seat(ctx, row, &variant, Some(seat)).await

@@ -5,10 +5,11 @@
 //! public view, and its record only once it is over. Stored, so watching
 //! survives a restart; forgotten when the game ends or on `/unwatch`.
 
-use crate::service::present::{chat_of, Event};
-use crate::service::{Ctx, Msg, Outcome, Service};
 use crate::api::{ChatRef, Delivery, Target, UserRef};
 use crate::i18n::Lang;
+use crate::service::kernel::apply::Event;
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
+use crate::service::present::chat_of;
 use crate::store::{GameRow, Status, Watcher};
 use kodex_engine::{Audience, Game, Side};
 

@@ -53,13 +53,16 @@
 //! - **Game titles and thread names** ([`GameRef::title`]): variant and
 //!   players only.
 
-use crate::service::{Msg, Service};
+pub(crate) mod gif;
+
 use crate::api::{
     Button, ButtonAction, ChatRef, ClockReading, Delivery, GameRef, Image, Platform, Target,
     TurnCard, UserRef,
 };
 use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
+use crate::service::kernel::apply::{AutoPasses, Event};
+use crate::service::kernel::{Msg, Service};
 use crate::store::{GameResult, GameRow, Status};
 use crate::time::Millis;
 use kodex_engine::{
@@ -70,52 +73,6 @@ use kodex_render::Decor;
 
 /// The longest game title: Discord's limit for a thread name.
 const GAME_TITLE_MAX: usize = 100;
-
-/// What just happened to a game.
-#[derive(Clone, Debug)]
-pub(crate) enum Event {
-    /// The challenge was accepted.
-    Started,
-    /// A move was played (what each audience learns of it comes from the
-    /// engine's announcements), and the passes of the seats left without
-    /// another move after it, if any.
-    Moved { passes: Option<AutoPasses> },
-    /// Kriegspiel: the side to move tried an impossible move, typed as
-    /// `text`; only its author hears which.
-    Impossible { text: String },
-    /// Time travel: a jump (as people write it), and the move after it
-    /// when `moved`.
-    Travelled { jump: String, moved: bool },
-    /// Moves were taken back.
-    TakenBack,
-    /// Seats `a` and `b` (turn order) exchanged their prisoners (Enochian chess).
-    Exchanged { a: usize, b: usize },
-    /// Seat `seat` (turn order) retired from the game (Enochian chess).
-    Retired { seat: usize },
-    /// The passes of seats found waiting with nothing but the pass after a
-    /// restart (a game stored before passes were played at once).
-    Passed { passes: AutoPasses },
-    /// The game ended (the row holds result and reason).
-    Ended,
-}
-
-/// The passes the service played for the seats whose only move was the
-/// pass, right after a move (see `Service::auto_passes`).
-#[derive(Clone)]
-pub(crate) struct AutoPasses {
-    /// The game as the move left it, before the passes: what was told of the move.
-    pub before: Box<Game>,
-    /// Each passing seat, and whether its king was mated (else it had no move).
-    pub seats: Vec<(usize, bool)>,
-}
-
-impl std::fmt::Debug for AutoPasses {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AutoPasses")
-            .field("seats", &self.seats)
-            .finish_non_exhaustive()
-    }
-}
 
 impl Service {
     /// The deliveries announcing `event` in `row` (already saved) whose

@@ -5,20 +5,21 @@
 //! setup), the setups are composed into the start position and play begins.
 
 use crate::service::kernel::apply::{finish, result_of};
-use crate::service::commands::play::looks_like_move;
-use crate::service::present::{chat_of, player_ref, Event};
-use crate::service::{Ctx, Failure, Msg, Outcome, Service};
+mod placing;
+
 use crate::api::{Button, ButtonAction, Delivery, Target};
 use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
+use crate::service::kernel::apply::Event;
+use crate::service::kernel::request::looks_like_move;
+use crate::service::kernel::setup::{placement_of, MAX_SETUP_TEXT};
+use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
+use crate::service::present::{chat_of, player_ref};
 use crate::store::{GameRow, Status};
 use crate::time::Millis;
 use kodex_engine::setup::{setup_view, start_fen, Placement, SetupError, SetupMode};
 use kodex_engine::{Audience, Game, Side, Start, Variant};
 use kodex_render::Decor;
-
-/// The longest setup text read: a whole army placed piece by piece fits.
-pub const MAX_SETUP_TEXT: usize = 200;
 
 /// How long players of a game with a running clock have to set up.
 const LIVE_SETUP_TIME: Millis = 5 * 60_000;
@@ -130,18 +131,6 @@ pub(crate) fn spaced(letters: &str) -> String {
         .map(String::from)
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// The stored setup of side `side` in `row` (empty when none or unreadable).
-pub(crate) fn placement_of(variant: &Variant, row: &GameRow, side: usize) -> Placement {
-    let mut placement = Placement::default();
-    if let Some(text) = row.seat_of_side(side).and_then(|s| s.setup.as_deref()) {
-        if let Err(e) = placement.apply(variant, Side(side as u8), text) {
-            tracing::error!(game = %row.id, side, error = %e, "stored setup does not read back");
-            return Placement::default();
-        }
-    }
-    placement
 }
 
 /// `placement`, made for side `from`, moved to side `to`'s half: ranks turn
@@ -343,7 +332,7 @@ impl Service {
                 if rows.iter().any(|row| row.id == id) {
                     rows.retain(|row| row.id == id);
                 } else {
-                    let short = id.chars().count() >= crate::service::MIN_SHORT_ID;
+                    let short = id.chars().count() >= crate::service::kernel::lookup::MIN_SHORT_ID;
                     rows.retain(|row| short && row.id.starts_with(&id));
                 }
             }
@@ -618,7 +607,7 @@ impl Service {
         row.turn_started_at = Some(now);
         let to_move = game.side_to_move().index();
         row.deadline = row.remaining(to_move).map(|t| now.saturating_add(t));
-        crate::service::commands::reminders::plan(row, game.seat_to_move(), now);
+        crate::service::kernel::clocks::plan_reminder(row, game.seat_to_move(), now);
         self.save(row).await?;
         tracing::info!(game = %row.id, "setup done, play starts");
         Ok(self

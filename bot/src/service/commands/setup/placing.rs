@@ -7,11 +7,12 @@
 //! A seat's `ready` means here that its player places no more by hand: all
 //! their pieces stand, or their time ran out.
 
-use crate::service::commands::setup::{placement_of, setup_decor, setup_error, spaced, SetupCommand};
-use crate::service::{Ctx, Failure, Msg, Outcome, Service};
+use super::{setup_decor, setup_error, spaced, SetupCommand};
 use crate::api::Delivery;
 use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
+use crate::service::kernel::setup::placements;
+use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
 use crate::store::GameRow;
 use crate::time::Millis;
 use kodex_engine::setup::{setup_view, turn_to_place, Placement};
@@ -28,17 +29,6 @@ fn placement_time(time_control: &str) -> Option<Millis> {
         Ok(TimeControl::PerMove { per_move }) => Some(per_move),
         Ok(TimeControl::Unlimited) | Err(_) => None,
     }
-}
-
-/// Both sides' placements so far.
-fn placements(variant: &Variant, row: &GameRow) -> [Placement; 2] {
-    [placement_of(variant, row, 0), placement_of(variant, row, 1)]
-}
-
-/// The side that places next in `row`'s public setup (index), if any.
-pub(crate) fn places_next(variant: &Variant, row: &GameRow) -> Option<usize> {
-    let [white, black] = placements(variant, row);
-    turn_to_place(variant, [&white, &black]).map(|side| side.index())
 }
 
 /// The last piece placed, as `Ke1`.

@@ -1,61 +1,18 @@
 //! Challenges: `/play`, `/accept`, `/decline`, and expiry.
 
-use crate::service::kernel::lookup::is_user;
-use crate::service::present::{chat_of, Event};
-use crate::service::{new_game_id, Ctx, Msg, Outcome, Service};
+mod position;
+
 use crate::api::{Button, ButtonAction, ChatRef, Delivery, Target, UserRef};
 use crate::clock::TimeControl;
 use crate::i18n::Lang;
+use crate::service::kernel::apply::Event;
+use crate::service::kernel::ids::new_game_id;
+use crate::service::kernel::players::{is_user, stored_user_id};
+use crate::service::kernel::terms::{is_team_variant, ColorChoice, Terms};
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
+use crate::service::present::chat_of;
 use crate::store::{GameRow, SeatRow, Status};
 use kodex_engine::{Game, Start, Variant};
-
-/// The colour a challenger asked for.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(crate) enum ColorChoice {
-    White,
-    Black,
-    Random,
-}
-
-impl ColorChoice {
-    pub(crate) fn parse(text: &str) -> Option<ColorChoice> {
-        match text.trim().to_lowercase().as_str() {
-            "white" | "w" | "белые" | "белыми" => Some(ColorChoice::White),
-            "black" | "b" | "черные" | "чёрные" | "черными" | "чёрными" => {
-                Some(ColorChoice::Black)
-            }
-            "random" | "r" | "" | "случайно" | "случайный" | "случайным" => {
-                Some(ColorChoice::Random)
-            }
-            _ => None,
-        }
-    }
-
-    fn code(self) -> &'static str {
-        match self {
-            ColorChoice::White => "white",
-            ColorChoice::Black => "black",
-            ColorChoice::Random => "random",
-        }
-    }
-}
-
-/// What a `/play` asked for, checked.
-pub(crate) struct Terms {
-    pub(crate) variant: Variant,
-    pub(crate) time_control: TimeControl,
-    pub(crate) color: ColorChoice,
-}
-
-/// A user id as stored: `@name` (someone the platform has not shown us yet)
-/// lowercase, as handles are case-insensitive.
-pub(crate) fn stored_user_id(id: &str) -> String {
-    if id.starts_with('@') {
-        id.to_lowercase()
-    } else {
-        id.to_owned()
-    }
-}
 
 impl Service {
     /// `/play <variant> [@opponent] [clock] [color] [fen:<FEN>]`.
@@ -70,10 +27,10 @@ impl Service {
     ) -> Outcome {
         let terms = self.challenge_terms(ctx, variant, clock, color)?;
         let from_fen = match fen {
-            Some(fen) => Some(crate::service::commands::position::start_position(&terms.variant, &fen)?),
+            Some(fen) => Some(position::start_position(&terms.variant, &fen)?),
             None => None,
         };
-        if crate::service::commands::teams::is_team_game(&terms.variant) {
+        if is_team_variant(&terms.variant) {
             // A game for four: the one named is an opponent, the other seats open.
             return self
                 .play_teams_with(ctx, terms, Vec::new(), opponent.into_iter().collect())
@@ -343,7 +300,7 @@ impl Service {
         let mut row =
             row.ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
         let variant = self.variant(&row)?;
-        if crate::service::commands::teams::is_team_game(&variant) {
+        if is_team_variant(&variant) {
             return self.take_seat(ctx, row, &variant, None).await;
         }
         let challenger_white = match ColorChoice::parse(&row.color) {
@@ -397,7 +354,7 @@ impl Service {
         if row
             .seats
             .iter()
-            .any(|s| crate::service::commands::computer::is_computer(&s.user_id))
+            .any(|s| crate::service::kernel::players::is_computer(&s.user_id))
         {
             // A computer seat (of a team game, named in the challenge): it
             // follows the game from its first delivery on.
@@ -421,7 +378,7 @@ impl Service {
         row.start_fen = Some(game.start_fen());
         row.turn_started_at = Some(now);
         row.deadline = initial.map(|t| now.saturating_add(t));
-        crate::service::commands::reminders::plan(&mut row, game.seat_to_move(), now);
+        crate::service::kernel::clocks::plan_reminder(&mut row, game.seat_to_move(), now);
         self.save(&mut row).await?;
         tracing::info!(game = %row.id, "game started");
         Ok(self.announce(&row, &game, Event::Started, lang).await)

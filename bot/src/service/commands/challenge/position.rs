@@ -2,7 +2,8 @@
 //! engine, and a refusal says the engine's typed reason in the player's
 //! language.
 
-use crate::service::{Msg, Outcome};
+use crate::service::kernel::terms::is_team_variant;
+use crate::service::kernel::{Msg, Outcome};
 use kodex_engine::{FenError, Game, Start, Variant};
 
 /// The longest FEN text read; the engine refuses longer ones too, but the
@@ -18,7 +19,7 @@ pub(crate) fn start_position(variant: &Variant, fen: &str) -> Outcome<String> {
     if variant.setup().is_some() {
         return Err(Msg::new("error-fen-setup").arg("variant", name).into());
     }
-    if crate::service::commands::teams::is_team_game(variant) {
+    if is_team_variant(variant) {
         return Err(Msg::new("error-fen-teams").arg("variant", name).into());
     }
     let fen = fen.trim();
@@ -89,7 +90,7 @@ pub(crate) fn fen_error(error: &FenError) -> Msg {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::service::Failure;
+    use crate::service::kernel::Failure;
 
     fn key_of(result: Outcome<String>) -> &'static str {
         match result {

@@ -1,0 +1,32 @@
+//! A game's setup phase as stored: each side's placement so far, and who
+//! places next in a public setup.
+
+use crate::store::GameRow;
+use kodex_engine::setup::{turn_to_place, Placement};
+use kodex_engine::{Side, Variant};
+
+/// The longest setup text read: a whole army placed piece by piece fits.
+pub const MAX_SETUP_TEXT: usize = 200;
+
+/// The stored setup of side `side` in `row` (empty when none or unreadable).
+pub(crate) fn placement_of(variant: &Variant, row: &GameRow, side: usize) -> Placement {
+    let mut placement = Placement::default();
+    if let Some(text) = row.seat_of_side(side).and_then(|s| s.setup.as_deref()) {
+        if let Err(e) = placement.apply(variant, Side(side as u8), text) {
+            tracing::error!(game = %row.id, side, error = %e, "stored setup does not read back");
+            return Placement::default();
+        }
+    }
+    placement
+}
+
+/// Both sides' placements so far.
+pub(crate) fn placements(variant: &Variant, row: &GameRow) -> [Placement; 2] {
+    [placement_of(variant, row, 0), placement_of(variant, row, 1)]
+}
+
+/// The side that places next in `row`'s public setup (index), if any.
+pub(crate) fn places_next(variant: &Variant, row: &GameRow) -> Option<usize> {
+    let [white, black] = placements(variant, row);
+    turn_to_place(variant, [&white, &black]).map(|side| side.index())
+}
