@@ -42,8 +42,6 @@ pub mod view;
 pub mod visibility;
 
 pub use announce::{Announcement, CheckDirection};
-/// The former name of [`rules`] (`position::{Position, Rules}`), kept for old paths.
-pub use rules as position;
 
 pub use error::{FenError, MoveError, ReplayError};
 pub use game::{

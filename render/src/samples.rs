@@ -151,11 +151,6 @@ pub fn fog() -> View {
     view
 }
 
-/// The same fog view, with something else behind the fog (which the view cannot show).
-pub fn fog_other_hidden() -> View {
-    fog()
-}
-
 /// A 10 × 10 board (grand chess) with fairy pieces drawn as tokens.
 pub fn ten_by_ten() -> View {
     let mut view = view("r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R");

@@ -33,7 +33,7 @@ pub use rule::{FirstMove, SetupDef, SetupError, SetupMode, SetupRule};
 
 use crate::bitboard::{Bits, U256};
 use crate::game::Variant;
-use crate::position::Position;
+use crate::rules::Position;
 use crate::side::Side;
 use crate::tables::relative_rank;
 use crate::variant::VariantDef;

@@ -6,7 +6,7 @@
 
 use crate::bitboard::Bits;
 use crate::moves::MoveKind;
-use crate::position::{Position, Rules};
+use crate::rules::{Position, Rules};
 
 /// The squares `side` may see in a fog-of-war game.
 pub fn visible<B: Bits>(r: &Rules<B>, pos: &Position<B>, side: usize) -> B {

@@ -10,7 +10,7 @@ pub mod kriegspiel;
 
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind};
-use crate::position::{Position, Rules};
+use crate::rules::{Position, Rules};
 use crate::side::Side;
 use crate::tables::SIDES;
 use crate::variant::VariantDef;
