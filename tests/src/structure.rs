@@ -123,14 +123,23 @@ impl ModuleGraph {
         let sources: Vec<(String, Vec<String>, &str)> = sources.into_iter().collect();
         let modules: BTreeSet<Vec<String>> =
             sources.iter().map(|(_, path, _)| path.clone()).collect();
+        let mut named = Vec::new();
+        let mut bindings: BTreeMap<(Vec<String>, String), Vec<String>> = BTreeMap::new();
+        for (file, path, text) in &sources {
+            let (paths, bound) = paths_named(&tokens(text), path, &modules);
+            named.push((file, path, paths));
+            for (scope, name, target) in bound {
+                bindings.entry((scope, name)).or_insert(target);
+            }
+        }
         let mut seen = BTreeSet::new();
         let mut imports = Vec::new();
-        for (file, path, text) in &sources {
-            for (target, line) in paths_named(&tokens(text), path, &modules) {
+        for (file, path, paths) in named {
+            for (target, line) in paths {
                 if !target.starts_with(base) {
                     continue;
                 }
-                let Some(to) = longest_module(&target, &modules) else {
+                let Some(to) = through_reexports(target, &modules, &bindings) else {
                     continue;
                 };
                 if &to == path || !seen.insert((path.clone(), to.clone())) {
@@ -262,6 +271,32 @@ fn file_module(relative: &Path) -> Vec<String> {
         parts.push(stem.to_owned());
     }
     parts
+}
+
+/// The module `path` names, following the names that `use` binds: a path
+/// through a re-export (`crate::Game`, with `pub use game::Game;` in the
+/// root) names the module the name comes from (`game`).
+fn through_reexports(
+    mut path: Vec<String>,
+    modules: &BTreeSet<Vec<String>>,
+    bindings: &BTreeMap<(Vec<String>, String), Vec<String>>,
+) -> Option<Vec<String>> {
+    // (A bound limit: `use` chains are short, and may not loop for ever.)
+    for _ in 0..16 {
+        let module = longest_module(&path, modules)?;
+        let Some(name) = path.get(module.len()) else {
+            return Some(module);
+        };
+        match bindings.get(&(module.clone(), name.clone())) {
+            Some(target) if *target != path[..=module.len()] => {
+                let mut next = target.clone();
+                next.extend(path[module.len() + 1..].iter().cloned());
+                path = next;
+            }
+            _ => return Some(module),
+        }
+    }
+    longest_module(&path, modules)
 }
 
 /// The longest prefix of `path` that is a module.
@@ -400,13 +435,14 @@ fn paths_named(
     tokens: &[(Token, usize)],
     module: &[String],
     modules: &BTreeSet<Vec<String>>,
-) -> Vec<(Vec<String>, usize)> {
+) -> (Vec<(Vec<String>, usize)>, Vec<Binding>) {
     let ident = |i: usize| match tokens.get(i) {
         Some((Token::Ident(name), _)) => Some(name.as_str()),
         _ => None,
     };
     let is = |i: usize, token: Token| tokens.get(i).map(|(t, _)| t) == Some(&token);
     let mut found = Vec::new();
+    let mut bindings = Vec::new();
     // Inline modules open here: (name, brace depth inside them).
     let mut inline: Vec<(String, usize)> = Vec::new();
     let mut depth = 0;
@@ -433,8 +469,11 @@ fn paths_named(
             Token::Ident(word) if word == "use" => {
                 let mut trees = Vec::new();
                 let end = use_tree(tokens, i + 1, Vec::new(), &mut trees);
-                for (path, line) in trees {
-                    if let Some(path) = resolve(&path, &here, module, modules) {
+                for (path, line, name) in trees {
+                    if let Some(path) = resolve(&path, &here, module, modules, &bindings) {
+                        if let Some(name) = name {
+                            bindings.push((here.clone(), name, path.clone()));
+                        }
                         found.push((path, line));
                     }
                 }
@@ -456,7 +495,7 @@ fn paths_named(
                         }
                         j += 2;
                     }
-                    if let Some(path) = resolve(&path, &here, module, modules) {
+                    if let Some(path) = resolve(&path, &here, module, modules, &bindings) {
                         found.push((path, tokens[i].1));
                     }
                     i = j + 1;
@@ -467,7 +506,7 @@ fn paths_named(
         }
         i += 1;
     }
-    found
+    (found, bindings)
 }
 
 /// Reads the use tree starting at `i` under `prefix`, pushing its full
@@ -476,7 +515,7 @@ fn use_tree(
     tokens: &[(Token, usize)],
     mut i: usize,
     mut prefix: Vec<String>,
-    out: &mut Vec<(Vec<String>, usize)>,
+    out: &mut Vec<UseLeaf>,
 ) -> usize {
     let line = tokens.get(i).map_or(0, |(_, line)| *line);
     if matches!(tokens.get(i), Some((Token::Path, _))) {
@@ -485,9 +524,12 @@ fn use_tree(
     loop {
         match tokens.get(i) {
             Some((Token::Ident(name), _)) if name == "as" => {
-                i += 2;
-                out.push((prefix, line));
-                return i;
+                let alias = match tokens.get(i + 1) {
+                    Some((Token::Ident(alias), _)) if alias != "_" => Some(alias.clone()),
+                    _ => None,
+                };
+                out.push((prefix, line, alias));
+                return i + 2;
             }
             Some((Token::Ident(name), _)) => {
                 if name != "self" || prefix.is_empty() {
@@ -496,13 +538,16 @@ fn use_tree(
                 i += 1;
                 if matches!(tokens.get(i), Some((Token::Path, _))) {
                     i += 1;
+                } else if matches!(tokens.get(i), Some((Token::Ident(name), _)) if name == "as") {
+                    continue;
                 } else {
-                    out.push((prefix, line));
+                    let name = prefix.last().cloned();
+                    out.push((prefix, line, name));
                     return i;
                 }
             }
             Some((Token::Punct('*'), _)) => {
-                out.push((prefix, line));
+                out.push((prefix, line, None));
                 return i + 1;
             }
             Some((Token::Punct('{'), _)) => {
@@ -516,21 +561,31 @@ fn use_tree(
                 }
             }
             _ => {
-                out.push((prefix, line));
+                out.push((prefix, line, None));
                 return i;
             }
         }
     }
 }
 
+/// A path a use tree imports, its line, and the name it binds (none for a
+/// glob).
+type UseLeaf = (Vec<String>, usize, Option<String>);
+
+/// A name a `use` binds in a module (`pub use game::Game;` in the crate
+/// root binds `Game` there): the module, the name, the absolute path named.
+type Binding = (Vec<String>, String, Vec<String>);
+
 /// The absolute form of `path` written in module `here` (inside the file
 /// of module `file`), if it is one of the crate's own paths: `crate::…`,
-/// `super::…`, `self::…`, or a child module's name.
+/// `super::…`, `self::…`, a child module's name, or a name `bound` in
+/// `here` by an earlier `use` (`use kernel::apply;` then `apply::Change`).
 fn resolve(
     path: &[String],
     here: &[String],
     file: &[String],
     modules: &BTreeSet<Vec<String>>,
+    bound: &[Binding],
 ) -> Option<Vec<String>> {
     let first = path.first()?;
     let mut absolute: Vec<String>;
@@ -553,14 +608,23 @@ fn resolve(
             rest = &path[ups..];
         }
         _ => {
-            // A child module of the file's module, named as it is.
-            let mut child = file.to_vec();
-            child.push(first.clone());
-            if here != file || !modules.contains(&child) {
-                return None;
+            if let Some((_, _, target)) = bound
+                .iter()
+                .rev()
+                .find(|(scope, name, _)| scope == here && name == first)
+            {
+                absolute = target.clone();
+                rest = &path[1..];
+            } else {
+                // A child module of the file's module, named as it is.
+                let mut child = file.to_vec();
+                child.push(first.clone());
+                if here != file || !modules.contains(&child) {
+                    return None;
+                }
+                absolute = file.to_vec();
+                rest = path;
             }
-            absolute = file.to_vec();
-            rest = path;
         }
     }
     absolute.extend(rest.iter().cloned());
@@ -703,6 +767,28 @@ mod tests {
                 allow_child_to_parent: true
             })
             .is_empty());
+    }
+
+    #[test]
+    fn a_path_through_a_reexport_or_a_use_names_the_module_the_name_comes_from() {
+        let g = graph(&[
+            ("mod.rs", "mod kernel; mod commands; use kernel::apply; fn f() { apply::go(); }"),
+            ("kernel/mod.rs", "pub mod msg; pub mod apply; pub use msg::{Msg as Message, Failure};"),
+            ("kernel/msg.rs", "pub struct Msg;"),
+            ("kernel/apply.rs", "use super::msg::Msg;"),
+            ("commands/mod.rs", "use crate::service::kernel::{Message, Failure}; fn f(_: crate::service::kernel::apply::Msg) {}"),
+        ]);
+        let mut found = edges(&g);
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                "service -> service::kernel::apply",
+                "service::commands -> service::kernel::msg",
+                "service::kernel -> service::kernel::msg",
+                "service::kernel::apply -> service::kernel::msg",
+            ]
+        );
     }
 
     #[test]
