@@ -194,8 +194,8 @@ pub enum Action {
     Notation { notation: String },
     /// Set the caller's language (`en`, `ru`), or the chat's (`chat ru`).
     Lang {
-        /// What followed `/lang`.
-        lang: String,
+        /// What was asked.
+        choice: LangChoice,
         /// Whether the caller may change the chat's settings, as the
         /// platform says: Discord's Manage Server permission, a Telegram
         /// group's administrator or creator; the console's local user.
@@ -220,6 +220,40 @@ pub enum Action {
         /// The command as typed, without arguments (`/foo`).
         command: String,
     },
+}
+
+/// What `/lang` asks for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum LangChoice {
+    /// `/lang`: which language the caller hears.
+    Show,
+    /// `/lang ru`: the caller's own language.
+    Mine(crate::i18n::Lang),
+    /// `/lang chat ru`: the chat's language.
+    Chat(crate::i18n::Lang),
+    /// Words that name no language.
+    Unreadable,
+}
+
+impl LangChoice {
+    /// Reads what a person typed after `/lang`.
+    ///
+    /// ```
+    /// use kodex_bot::api::LangChoice;
+    /// use kodex_bot::i18n::Lang;
+    /// assert_eq!(LangChoice::parse("chat ru"), LangChoice::Chat(Lang::Ru));
+    /// assert_eq!(LangChoice::parse("de"), LangChoice::Unreadable);
+    /// ```
+    pub fn parse(text: &str) -> LangChoice {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let lang = |code: &str| crate::i18n::Lang::parse(code);
+        match words.as_slice() {
+            [] => LangChoice::Show,
+            ["chat", code] => lang(code).map_or(LangChoice::Unreadable, LangChoice::Chat),
+            [code] => lang(code).map_or(LangChoice::Unreadable, LangChoice::Mine),
+            _ => LangChoice::Unreadable,
+        }
+    }
 }
 
 /// One incoming request.
@@ -328,8 +362,8 @@ pub enum ButtonAction {
     SetupRandom { game: String },
     /// Declare the presser's setup ready.
     SetupReady { game: String },
-    /// Take seat `seat` (0-based, as text) of a team challenge.
-    TakeSeat { game: String, seat: String },
+    /// Take seat `seat` (0-based) of a team challenge.
+    TakeSeat { game: String, seat: u8 },
     /// Offer a rematch of the ended game (or accept the opponent's).
     Rematch { game: String },
     /// Watch the game privately.
@@ -388,12 +422,12 @@ impl ButtonAction {
             }
             "seat" => {
                 let (game, seat) = rest.split_once(':')?;
-                if !valid(game) || seat.is_empty() || !seat.chars().all(|c| c.is_ascii_digit()) {
+                if !valid(game) || !seat.chars().all(|c| c.is_ascii_digit()) {
                     return None;
                 }
                 ButtonAction::TakeSeat {
                     game: game.to_owned(),
-                    seat: seat.to_owned(),
+                    seat: seat.parse().ok()?,
                 }
             }
             "keep" => ButtonAction::KeepPlaying { game: game()? },
@@ -761,7 +795,7 @@ mod tests {
             ButtonAction::SetupReady { game: game.clone() },
             ButtonAction::TakeSeat {
                 game: game.clone(),
-                seat: "3".into(),
+                seat: 3,
             },
             ButtonAction::Rematch { game: game.clone() },
             ButtonAction::Watch { game },

@@ -1,7 +1,371 @@
-//! Typed chat commands (`/play atomic @bob 3+2`) to [`Action`]s — for adapters
-//! whose platform delivers commands as text (the console, Telegram).
+//! The chat commands, declared once in [`COMMANDS`]: each command's names
+//! (English and Russian), the catalogue key of its description and what it
+//! asks of the service. The console and Telegram read typed commands with it
+//! ([`parse`]); Telegram registers its command menu from it and Discord its
+//! slash commands (their descriptions, in both languages, from the same key).
+//!
+//! A new command is one entry here, one handler (a [`Does`] below, or the
+//! service's for a new [`Action`]; on Discord an own slash handler only when
+//! it takes more than a game id) and its description in each catalogue.
 
 use crate::api::{Action, UserRef};
+
+/// One chat command.
+#[derive(Debug)]
+pub struct Command {
+    /// Its name: typed after `/`, shown in Telegram's menu and registered as
+    /// Discord's slash command (`[a-z0-9_]`, at most 32 characters).
+    pub name: &'static str,
+    /// Other English names it is typed as (`/challenge`).
+    pub aliases: &'static [&'static str],
+    /// Its Russian names, all typed; the first is the one Discord shows
+    /// Russian clients (lower-case letters, digits, `-` and `_`, at most 32).
+    /// Without one Discord shows [`Command::name`].
+    pub russian: &'static [&'static str],
+    /// The catalogue key of its description (`config/locales/*.ftl`), for
+    /// Telegram's menu (1–256 characters) and Discord (1–100).
+    pub about: &'static str,
+    /// Whether Telegram's command menu lists it.
+    pub telegram_menu: bool,
+    /// Whether it is one of Discord's slash commands.
+    pub discord: bool,
+    /// What it asks of the service.
+    pub does: Does,
+}
+
+/// What a command asks of the service, by what it takes.
+#[derive(Debug, Clone, Copy)]
+pub enum Does {
+    /// Nothing: `/games`. Discord registers it without options.
+    Nothing(fn() -> Action),
+    /// An optional game id: `/accept [game]`. Discord registers it with its
+    /// one `game` option.
+    Game(fn(Option<String>) -> Action),
+    /// Its own reading of the words typed after it; on Discord its own slash
+    /// handler reads its options.
+    Words(fn(&Typed<'_>) -> Action),
+}
+
+/// What was typed after a command's name.
+pub struct Typed<'a> {
+    /// The words after the name.
+    pub args: Vec<&'a str>,
+    /// Everything after the name, as typed (line breaks and spacing kept).
+    pub rest: &'a str,
+    /// Resolves an `@name` to a user (`None`: it is part of the arguments).
+    pub mention: &'a dyn Fn(&str) -> Option<UserRef>,
+}
+
+impl Typed<'_> {
+    /// The first word as a game id (`#k7m2` or `k7m2`).
+    fn game(&self) -> Option<String> {
+        self.args
+            .first()
+            .map(|id| id.trim_start_matches('#').to_owned())
+    }
+}
+
+/// Every command, in the order Telegram's menu lists them.
+pub static COMMANDS: &[Command] = &[
+    Command {
+        name: "play",
+        aliases: &["challenge", "new"],
+        russian: &["играть", "вызов"],
+        about: "command-play",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Words(|typed| play(&typed.args, typed.mention)),
+    },
+    Command {
+        name: "accept",
+        aliases: &["yes"],
+        russian: &["принять"],
+        about: "command-accept",
+        telegram_menu: false,
+        discord: true,
+        does: Does::Game(|game| Action::Accept { game }),
+    },
+    Command {
+        name: "decline",
+        aliases: &["no"],
+        russian: &["отклонить"],
+        about: "command-decline",
+        telegram_menu: false,
+        discord: true,
+        does: Does::Game(|game| Action::Decline { game }),
+    },
+    Command {
+        name: "move",
+        aliases: &[],
+        russian: &["ход"],
+        about: "command-move",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Words(move_),
+    },
+    Command {
+        name: "m",
+        aliases: &[],
+        russian: &[],
+        about: "command-m",
+        telegram_menu: true,
+        discord: false,
+        does: Does::Words(move_),
+    },
+    Command {
+        name: "resign",
+        aliases: &[],
+        russian: &["сдаться"],
+        about: "command-resign",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Game(|game| Action::Resign { game }),
+    },
+    Command {
+        name: "draw",
+        aliases: &[],
+        russian: &["ничья"],
+        about: "command-draw",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Game(|game| Action::Draw { game }),
+    },
+    Command {
+        name: "nodraw",
+        aliases: &["declinedraw"],
+        russian: &["без-ничьей"],
+        about: "command-nodraw",
+        telegram_menu: false,
+        discord: true,
+        does: Does::Game(|game| Action::DeclineDraw { game }),
+    },
+    Command {
+        name: "takeback",
+        aliases: &[],
+        russian: &["вернуть"],
+        about: "command-takeback",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Game(|game| Action::Takeback { game }),
+    },
+    Command {
+        name: "notakeback",
+        aliases: &["refusetakeback"],
+        russian: &["не-возвращать"],
+        about: "command-notakeback",
+        telegram_menu: false,
+        discord: true,
+        does: Does::Game(|game| Action::RefuseTakeback { game }),
+    },
+    Command {
+        name: "abort",
+        aliases: &[],
+        russian: &["прервать"],
+        about: "command-abort",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Game(|game| Action::Abort { game }),
+    },
+    Command {
+        name: "board",
+        aliases: &[],
+        russian: &["доска"],
+        about: "command-board",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Game(|game| Action::Board { game }),
+    },
+    Command {
+        name: "games",
+        aliases: &[],
+        russian: &["партии"],
+        about: "command-games",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Nothing(|| Action::Games),
+    },
+    Command {
+        name: "pgn",
+        aliases: &[],
+        russian: &[],
+        about: "command-pgn",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Game(|game| Action::Pgn { game }),
+    },
+    Command {
+        name: "timeline",
+        aliases: &["timelines"],
+        russian: &["линии"],
+        about: "command-timeline",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Game(|game| Action::Timeline { game }),
+    },
+    Command {
+        name: "rules",
+        aliases: &[],
+        russian: &["правила"],
+        about: "command-rules",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Words(|typed| Action::Rules {
+            variant: typed.args.join(" "),
+        }),
+    },
+    Command {
+        name: "variants",
+        aliases: &[],
+        russian: &["варианты"],
+        about: "command-variants",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Nothing(|| Action::Variants),
+    },
+    Command {
+        name: "learn",
+        aliases: &["lesson", "lessons"],
+        russian: &["уроки", "учиться", "урок"],
+        about: "command-learn",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Words(|typed| learn(&typed.args, typed.mention)),
+    },
+    Command {
+        name: "rematch",
+        aliases: &[],
+        russian: &["реванш"],
+        about: "command-rematch",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Game(|game| Action::Rematch { game }),
+    },
+    Command {
+        name: "watch",
+        aliases: &[],
+        russian: &["смотреть"],
+        about: "command-watch",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Game(|game| Action::Watch { game }),
+    },
+    Command {
+        name: "unwatch",
+        aliases: &[],
+        russian: &["не-смотреть"],
+        about: "command-unwatch",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Game(|game| Action::Unwatch { game }),
+    },
+    Command {
+        name: "notation",
+        aliases: &[],
+        russian: &["нотация"],
+        about: "command-notation",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Words(|typed| Action::Notation {
+            notation: typed.args.join(" "),
+        }),
+    },
+    Command {
+        name: "partner",
+        aliases: &[],
+        russian: &["партнёру", "партнеру"],
+        about: "command-partner",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Words(|typed| Action::Partner {
+            text: partner_text(typed.rest),
+        }),
+    },
+    Command {
+        name: "exchange",
+        aliases: &[],
+        russian: &["обмен"],
+        about: "command-exchange",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Game(|game| Action::Exchange { game }),
+    },
+    Command {
+        name: "noexchange",
+        aliases: &[],
+        russian: &["без-обмена", "безобмена"],
+        about: "command-noexchange",
+        telegram_menu: false,
+        discord: true,
+        does: Does::Game(|game| Action::DeclineExchange { game }),
+    },
+    Command {
+        name: "retire",
+        aliases: &[],
+        russian: &["выйти"],
+        about: "command-retire",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Game(|game| Action::Retire { game }),
+    },
+    Command {
+        name: "help",
+        aliases: &["start"],
+        russian: &["помощь"],
+        about: "command-help",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Nothing(|| Action::Help),
+    },
+    Command {
+        name: "lang",
+        aliases: &["language"],
+        russian: &["язык"],
+        about: "command-lang",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Words(|typed| Action::Lang {
+            choice: crate::api::LangChoice::parse(typed.rest),
+            // Adapters that know better say so.
+            chat_admin: false,
+        }),
+    },
+];
+
+impl Command {
+    /// The command typed as `name` (lower-case, without the slash), by any
+    /// of its names.
+    pub fn find(name: &str) -> Option<&'static Command> {
+        COMMANDS
+            .iter()
+            .find(|command| command.names().any(|n| n == name))
+    }
+
+    /// Every name it is typed as.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        std::iter::once(self.name)
+            .chain(self.aliases.iter().copied())
+            .chain(self.russian.iter().copied())
+    }
+
+    /// The name Discord shows Russian clients.
+    pub fn russian_name(&self) -> &'static str {
+        self.russian.first().copied().unwrap_or(self.name)
+    }
+
+    /// Its description in `lang`.
+    pub fn description(&self, lang: crate::i18n::Lang) -> String {
+        crate::i18n::catalogue().text(lang, self.about, &[])
+    }
+
+    /// What the words typed after it ask for.
+    pub fn read(&self, typed: &Typed<'_>) -> Action {
+        match self.does {
+            Does::Nothing(action) => action(),
+            Does::Game(action) => action(typed.game()),
+            Does::Words(read) => read(typed),
+        }
+    }
+}
 
 /// Reads `text` as a command. `None` when it is not a command (no leading `/`):
 /// the caller then sends it as [`Action::Text`]. `mention` resolves an
@@ -16,82 +380,47 @@ use crate::api::{Action, UserRef};
 pub fn parse(text: &str, mention: impl Fn(&str) -> Option<UserRef>) -> Option<Action> {
     let text = text.trim();
     let rest = text.strip_prefix('/')?;
-    let mut words = rest.split_whitespace();
-    let head = words.next().unwrap_or("");
+    let (head, after) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
     // Telegram addresses commands in groups as `/play@KodexBot`.
     let name = head.split('@').next().unwrap_or("").to_lowercase();
-    let args: Vec<&str> = words.collect();
-    let game = || args.first().map(|id| id.trim_start_matches('#').to_owned());
-    let action = match name.as_str() {
-        "play" | "challenge" | "new" => play(&args, mention),
-        "accept" | "yes" => Action::Accept { game: game() },
-        "decline" | "no" => Action::Decline { game: game() },
-        "move" | "m" => match args.as_slice() {
-            [] => Action::Move {
-                text: String::new(),
-                game: None,
-            },
-            [mv] => Action::Move {
-                text: (*mv).to_owned(),
-                game: None,
-            },
-            [mv, id] => Action::Move {
-                text: (*mv).to_owned(),
-                game: Some(id.trim_start_matches('#').to_owned()),
-            },
-            more => Action::Move {
-                text: more.join(" "),
-                game: None,
-            },
-        },
-        "resign" => Action::Resign { game: game() },
-        "draw" => Action::Draw { game: game() },
-        "nodraw" | "declinedraw" => Action::DeclineDraw { game: game() },
-        "takeback" => Action::Takeback { game: game() },
-        "notakeback" | "refusetakeback" => Action::RefuseTakeback { game: game() },
-        "abort" => Action::Abort { game: game() },
-        "board" => Action::Board { game: game() },
-        "games" => Action::Games,
-        "pgn" => Action::Pgn { game: game() },
-        "exchange" | "обмен" => Action::Exchange { game: game() },
-        "noexchange" | "без-обмена" | "безобмена" => {
-            Action::DeclineExchange { game: game() }
-        }
-        "retire" | "выйти" => Action::Retire { game: game() },
-        "partner" | "партнёру" | "партнеру" => Action::Partner {
-            text: partner_text(rest),
-        },
-        "timeline" | "timelines" => Action::Timeline { game: game() },
-        "rules" => Action::Rules {
-            variant: args.join(" "),
-        },
-        "variants" => Action::Variants,
-        "learn" | "lesson" | "lessons" | "учиться" | "урок" => learn(&args, mention),
-        "help" | "start" => Action::Help,
-        "rematch" | "реванш" => Action::Rematch { game: game() },
-        "watch" | "смотреть" => Action::Watch { game: game() },
-        "unwatch" | "не-смотреть" => Action::Unwatch { game: game() },
-        "notation" | "нотация" => Action::Notation {
-            notation: args.join(" "),
-        },
-        "lang" | "language" => Action::Lang {
-            lang: args.join(" "),
-            // Adapters that know better say so.
-            chat_admin: false,
-        },
-        _ => Action::Unknown {
+    let Some(command) = Command::find(&name) else {
+        return Some(Action::Unknown {
             command: format!("/{}", truncate(&name, 32)),
-        },
+        });
     };
-    Some(action)
+    let typed = Typed {
+        args: after.split_whitespace().collect(),
+        rest: after,
+        mention: &mention,
+    };
+    Some(command.read(&typed))
+}
+
+/// `/move <move> [game]`.
+fn move_(typed: &Typed<'_>) -> Action {
+    match typed.args.as_slice() {
+        [] => Action::Move {
+            text: String::new(),
+            game: None,
+        },
+        [mv] => Action::Move {
+            text: (*mv).to_owned(),
+            game: None,
+        },
+        [mv, id] => Action::Move {
+            text: (*mv).to_owned(),
+            game: Some(id.trim_start_matches('#').to_owned()),
+        },
+        more => Action::Move {
+            text: more.join(" "),
+            game: None,
+        },
+    }
 }
 
 /// What follows `/partner`, as typed (line breaks and spacing kept).
 fn partner_text(rest: &str) -> String {
-    rest.split_once(char::is_whitespace)
-        .map_or("", |(_, text)| text)
-        .trim()
-        .to_owned()
+    rest.trim().to_owned()
 }
 
 /// The words that name the computer as the opponent.
@@ -195,7 +524,7 @@ pub fn split_fen<'a>(args: &[&'a str]) -> (Vec<&'a str>, Option<String>) {
     (rest, Some(fen.join(" ")))
 }
 
-fn play(args: &[&str], mention: impl Fn(&str) -> Option<UserRef>) -> Action {
+fn play(args: &[&str], mention: &dyn Fn(&str) -> Option<UserRef>) -> Action {
     let (args, fen) = split_fen(args);
     // In a team challenge the computer sits where it is named: before `vs`
     // a partner, after it an opponent.
@@ -224,7 +553,7 @@ fn play(args: &[&str], mention: impl Fn(&str) -> Option<UserRef>) -> Action {
             variant = (*arg).to_owned();
         } else if is_versus(&lower) {
             lineup.versus();
-        } else if let Some(user) = arg.strip_prefix('@').and_then(&mention) {
+        } else if let Some(user) = arg.strip_prefix('@').and_then(mention) {
             lineup.add(user);
         } else if COLOR_WORDS.contains(&lower.as_str()) {
             color = Some(lower);
@@ -367,7 +696,7 @@ impl Lineup {
 
 /// `/learn` lists the lessons; `/learn 2 [@friend|computer] …` starts lesson 2
 /// as `/play lesson2 …` would.
-fn learn(args: &[&str], mention: impl Fn(&str) -> Option<UserRef>) -> Action {
+fn learn(args: &[&str], mention: &dyn Fn(&str) -> Option<UserRef>) -> Action {
     let lesson = args
         .first()
         .map(|word| word.to_lowercase())
@@ -408,6 +737,92 @@ mod tests {
             name: name.to_owned(),
             handle: None,
         })
+    }
+
+    #[test]
+    fn each_name_is_one_commands_and_each_description_fits_both_platforms() {
+        use crate::i18n::Lang;
+        let mut seen = std::collections::HashSet::new();
+        for command in COMMANDS {
+            for name in command.names() {
+                assert!(seen.insert(name), "/{name} names two commands");
+                assert_eq!(name, name.to_lowercase(), "/{name}");
+            }
+            // Telegram's rule; Discord's is wider.
+            let name = command.name;
+            assert!(
+                (1..=32).contains(&name.len())
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+                "/{name}"
+            );
+            // Discord's rule for the Russian name it shows.
+            let russian = command.russian_name();
+            assert!(
+                (1..=32).contains(&russian.chars().count())
+                    && russian
+                        .chars()
+                        .all(|c| c == '-' || c == '_' || c.is_alphanumeric()),
+                "/{russian}"
+            );
+            for lang in Lang::ALL {
+                let about = command.description(lang);
+                // A missing message would read as its key.
+                assert_ne!(about, command.about, "/{name} in {lang:?}");
+                assert!(
+                    (1..=100).contains(&about.chars().count()),
+                    "/{name}: {about}"
+                );
+            }
+            assert_ne!(
+                command.description(Lang::En),
+                command.description(Lang::Ru),
+                "/{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn help_names_every_command_and_only_commands() {
+        use crate::i18n::Lang;
+        for lang in Lang::ALL {
+            let help = crate::i18n::catalogue().text(lang, "help", &[]);
+            let named: Vec<&str> = help
+                .split(|c: char| c.is_whitespace() || ",.;:()".contains(c))
+                .filter_map(|word| word.strip_prefix('/'))
+                .filter(|name| !name.is_empty())
+                .collect();
+            for command in COMMANDS.iter().filter(|command| command.discord) {
+                assert!(
+                    named.contains(&command.name),
+                    "{lang:?} help lacks /{}",
+                    command.name
+                );
+            }
+            for name in named {
+                let name = name.split(['<', '[']).next().unwrap_or(name);
+                assert!(Command::find(name).is_some(), "{lang:?} help names /{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_name_reads_as_its_command() {
+        for command in COMMANDS {
+            let first = parse(&format!("/{}", command.name), user);
+            for name in command.names() {
+                assert_eq!(parse(&format!("/{name}"), user), first, "/{name}");
+            }
+        }
+        assert_eq!(parse("/ничья", user), Some(Action::Draw { game: None }));
+        assert_eq!(
+            parse("/ход e4 #k7m2", user),
+            Some(Action::Move {
+                text: "e4".into(),
+                game: Some("k7m2".into())
+            })
+        );
     }
 
     #[test]

@@ -73,8 +73,8 @@ impl Console {
         } else {
             match command::parse(text, |name| valid_name(name).then(|| console_user(name))) {
                 // The console's users are all the operator at the keyboard.
-                Some(Action::Lang { lang, .. }) => Action::Lang {
-                    lang,
+                Some(Action::Lang { choice, .. }) => Action::Lang {
+                    choice,
                     chat_admin: true,
                 },
                 Some(action) => action,

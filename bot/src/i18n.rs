@@ -29,6 +29,15 @@ impl Lang {
         }
     }
 
+    /// The language's name in itself ("English", "Русский"), as a choice
+    /// of languages shows it.
+    pub fn own_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Ru => "Русский",
+        }
+    }
+
     /// The code stored and passed to the engine (`en`, `ru`).
     pub fn code(self) -> &'static str {
         match self {

@@ -327,27 +327,36 @@ adapter-picker-computer-prompt = A game against the computer. Choose a variant:
 adapter-picker-not-yours = This menu is for whoever typed /play.
 adapter-picker-expired = This menu has expired; type /play again.
 
-## The Telegram command menu (setMyCommands), one description per command.
-menu-play = Challenge: /play <variant> [@player] [clock] [color]
-menu-move = Make a move: /move e4
-menu-m = Short for /move
-menu-resign = Resign
-menu-draw = Offer or accept a draw
-menu-takeback = Ask for or approve a takeback
-menu-abort = Abort a game before both sides have moved
-menu-board = Show the board (privately in hidden games)
-menu-games = Your games
-menu-pgn = The game record as PGN
-menu-timeline = Timelines of a time-travel game
-menu-rules = Rules of a variant: /rules <variant>
-menu-variants = The list of variants
-menu-learn = Lessons: /learn, /learn 1 computer
-menu-help = Help
-menu-lang = Language: /lang en | ru
-menu-rematch = Rematch: the same game, colours swapped
-menu-watch = Watch a game here: /watch <game>
-menu-unwatch = Stop watching: /unwatch <game>
-menu-notation = Piece letters of your moves: /notation ru | en | auto
+## The commands' descriptions (bot/src/command.rs): Telegram's menu (1–256
+## characters) and Discord's slash commands (1–100).
+command-play = Challenge someone, or anyone here: variant, opponent, clock, colour
+command-accept = Accept a challenge (the one here, or by game id)
+command-decline = Decline a challenge, or withdraw your own
+command-move = Make a move: e4, Nf3, e7e8q …
+command-m = Short for /move
+command-resign = Resign (asks you to confirm)
+command-draw = Offer a draw, or accept your opponent's offer
+command-nodraw = Decline your opponent's draw offer
+command-takeback = Ask to take your move back, or allow your opponent's request
+command-notakeback = Refuse your opponent's takeback request
+command-abort = Abort a game before both sides have moved
+command-board = Show the board (privately in hidden games)
+command-games = Your games
+command-pgn = The game record as PGN
+command-timeline = Time travel: the present board and every abandoned timeline
+command-rules = The rules of a variant
+command-variants = The variants you can play
+command-learn = Lessons from pawns to checkmate: the list, or start one
+command-rematch = Rematch: the same game, colours swapped
+command-watch = Follow a game played elsewhere here (its public messages)
+command-unwatch = Stop following a game here
+command-notation = Piece letters of the moves shown to you privately: ru, en or auto
+command-partner = Bughouse: a private message to your partner
+command-exchange = Enochian chess: offer or accept an exchange of prisoners
+command-noexchange = Enochian chess: decline the exchange of prisoners
+command-retire = Enochian chess: leave the game, handing your army to your partner
+command-help = How to play with Kodex
+command-lang = The language I speak to you (or to this chat): en or ru
 
 ## Start from a position (/play <variant> fen:<FEN>)
 challenge-position = Starts from the position { $fen }
@@ -442,7 +451,6 @@ error-partner-usage = Write to your partner: /partner <text>.
 error-partner-no-game = You have no running bughouse game, so no partner to write to.
 partner-message = 💬 { $player } (your partner, game { $id }): { $text }
 partner-sent = Sent to { $player } only.
-menu-partner = Bughouse: a private message to your partner
 
 ## Four-handed chess (issue 13): turns the seat rules force.
 fourplayer-mated = { $player }'s king is checkmated: send “pass”, and the next player must capture it.
@@ -482,7 +490,6 @@ exchange-their-king-taken = { $player } has lost their own king, so cannot excha
 exchange-they-hold-none = { $player } holds no king of your team, so there is nothing to exchange.
 reason-team-stalemated = a player was stalemated while their partner was out of play too
 reason-bare-kings = both players of a team were left with bare kings
-menu-exchange = Enochian chess: offer or accept an exchange of prisoners
 
 ## Enochian chess: retiring from the game
 retire-done = { $player } retires from game { $id }: { $partner } now moves { $color } too.
@@ -495,4 +502,3 @@ retire-partner-retired = { $partner } has already retired: the last player of a 
 retire-own-king-taken = Your king was taken: a frozen army is nothing to hand over.
 retire-partner-king-taken = { $partner }'s king was taken: no one in play could take over your army.
 retire-controls-partner = You play both armies (your king took { $partner }'s throne): a player of two armies may not retire.
-menu-retire = Enochian chess: leave the game, handing your army to your partner

@@ -328,27 +328,36 @@ adapter-picker-computer-prompt = Игра с компьютером. Выбер�
 adapter-picker-not-yours = Это меню для того, кто набрал /play.
 adapter-picker-expired = Это меню устарело — наберите /play ещё раз.
 
-## The Telegram command menu (setMyCommands), one description per command.
-menu-play = Вызвать: /play <вариант> [@игрок] [контроль] [цвет]
-menu-move = Сделать ход: /move e4
-menu-m = Коротко для /move
-menu-resign = Сдаться
-menu-draw = Предложить или принять ничью
-menu-takeback = Попросить или разрешить вернуть ход
-menu-abort = Отменить партию до первых ходов
-menu-board = Показать доску (в скрытых играх — лично)
-menu-games = Ваши партии
-menu-pgn = Запись партии в PGN
-menu-timeline = Линии времени партии с путешествиями
-menu-rules = Правила варианта: /rules <вариант>
-menu-variants = Список вариантов
-menu-learn = Уроки: /learn, /learn 1 computer
-menu-help = Помощь
-menu-lang = Язык: /lang en | ru
-menu-rematch = Реванш: та же партия, цвета наоборот
-menu-watch = Смотреть партию здесь: /watch <партия>
-menu-unwatch = Перестать смотреть: /unwatch <партия>
-menu-notation = Буквы фигур в ваших ходах: /notation ru | en | auto
+## The commands' descriptions (bot/src/command.rs): Telegram's menu (1–256
+## characters) and Discord's slash commands (1–100).
+command-play = Вызвать соперника или любого здесь: вариант, соперник, часы, цвет
+command-accept = Принять вызов (здесь или по номеру партии)
+command-decline = Отклонить вызов или отозвать свой
+command-move = Сделать ход: e4, Nf3, e7e8q …
+command-m = Коротко для /move
+command-resign = Сдаться (с подтверждением)
+command-draw = Предложить ничью или принять предложение соперника
+command-nodraw = Отклонить предложение ничьей
+command-takeback = Попросить вернуть ход или разрешить сопернику
+command-notakeback = Не разрешить сопернику вернуть ход
+command-abort = Прервать партию, пока оба не сделали ход
+command-board = Показать доску (в скрытых играх — лично)
+command-games = Ваши партии
+command-pgn = Запись партии в PGN
+command-timeline = Путешествие во времени: доска сейчас и все оставленные линии
+command-rules = Правила варианта
+command-variants = Варианты, в которые можно играть
+command-learn = Уроки от пешек до мата: список или начать урок
+command-rematch = Реванш: та же партия, цвета наоборот
+command-watch = Следить здесь за партией из другого чата (общие сообщения)
+command-unwatch = Перестать следить здесь за партией
+command-notation = Буквы фигур в ходах, которые показываются лично вам: ru, en или auto
+command-partner = Шведские шахматы: личное сообщение партнёру
+command-exchange = Енохианские шахматы: предложить или принять обмен пленными
+command-noexchange = Енохианские шахматы: отклонить обмен пленными
+command-retire = Енохианские шахматы: выйти из игры, передав армию партнёру
+command-help = Как играть с Kodex
+command-lang = Язык, на котором я говорю с вами (или с этим чатом): en или ru
 
 ## Начать с позиции (/play <вариант> fen:<FEN>)
 challenge-position = Партия начнётся с позиции { $fen }
@@ -443,7 +452,6 @@ error-partner-usage = Сообщение партнёру: /partner <текст>
 error-partner-no-game = У вас нет идущей партии в шведские шахматы, писать некому.
 partner-message = 💬 { $player } (ваш партнёр, партия { $id }): { $text }
 partner-sent = Отправлено только игроку { $player }.
-menu-partner = Шведские шахматы: личное сообщение партнёру
 
 ## Шахматы вчетвером (issue 13): ходы, которые вынуждают правила мест.
 fourplayer-mated = Королю игрока { $player } мат: отправьте «пас», а следующий игрок должен побить короля.
@@ -483,7 +491,6 @@ exchange-their-king-taken = У { $player } взят свой король: об�
 exchange-they-hold-none = У { $player } нет взятого короля вашей команды — менять нечего.
 reason-team-stalemated = игрок в пате, и его партнёр тоже вне игры
 reason-bare-kings = у обоих игроков команды остались голые короли
-menu-exchange = Енохианские шахматы: предложить или принять обмен пленными
 
 ## Enochian chess: retiring from the game
 retire-done = { $player } выходит из партии { $id }: армией ({ $color }) теперь ходит { $partner }.
@@ -496,4 +503,3 @@ retire-partner-retired = { $partner } уже вне игры: последний
 retire-own-king-taken = Ваш король взят: замороженную армию передать нельзя.
 retire-partner-king-taken = Король игрока { $partner } взят: армию некому передать.
 retire-controls-partner = Вы ходите обеими армиями (ваш король захватил престол игрока { $partner }): игрок с двумя армиями выйти из игры не может.
-menu-retire = Енохианские шахматы: выйти из игры, передав армию партнёру

@@ -162,9 +162,14 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
         );
     }
     assert_eq!(by_name["move"]["name_localizations"]["ru"], "ход");
+    // Described as Telegram's menu describes them, in both languages.
     assert_eq!(
         by_name["accept"]["description"],
-        "Accepts a challenge (the one here, or by game id)."
+        "Accept a challenge (the one here, or by game id)"
+    );
+    assert_eq!(
+        by_name["draw"]["description_localizations"]["ru"],
+        "Предложить ничью или принять предложение соперника"
     );
     assert_eq!(by_name["nodraw"]["name_localizations"]["ru"], "без-ничьей");
     // Everything a button does can be typed too, for a game named by id.

@@ -66,7 +66,7 @@ fn random_action(game: &str) -> Action {
         15 => Action::Variants,
         16 => Action::Help,
         17 => Action::Lang {
-            lang: random_text(),
+            choice: kodex_bot::api::LangChoice::parse(&random_text()),
             chat_admin: fastrand::bool(),
         },
         18 => Action::Relocate {

@@ -1,12 +1,17 @@
-//! The slash commands: one poise function per command of the service, with
-//! names and descriptions in English and Russian. Each defers the interaction
-//! first (Discord allows 3 s), asks the service, and sends what it answers.
+//! The slash commands: one for each command of [`crate::command::COMMANDS`]
+//! that Discord has, named and described (in English and Russian) from that
+//! table. Commands that take nothing or a game id share one handler each;
+//! the others have their own, with the options they need. Each defers the
+//! interaction first (Discord allows 3 s), asks the service, and sends what
+//! it answers.
 //!
 //! Commands are deferred *ephemerally*: whether the answer is public (a board
 //! for the channel) or private (a fog-of-war board) is only known after the
 //! service answered, and an ephemeral deferral can never leak: public
 //! deliveries are posted as channel messages, and the "thinking…" response is
 //! replaced by the first private answer or deleted.
+
+use std::borrow::Cow;
 
 use poise::serenity_prelude as serenity;
 use poise::CreateReply;
@@ -15,39 +20,97 @@ use serenity::{AutocompleteChoice, CreateAutocompleteResponse};
 use super::caller::{chat_ref, user_ref, Caller};
 use super::texts;
 use super::{Context, Data, Error};
-use crate::api::{Action, SuggestionKind, SuggestionRequest, UserRef};
+use crate::api::{Action, LangChoice, SuggestionKind, SuggestionRequest, UserRef};
+use crate::command::{Command, Does};
+use crate::i18n::Lang;
 
-/// Every command, ready for poise.
+/// Every slash command, ready for poise.
 pub(super) fn all() -> Vec<poise::Command<Data, Error>> {
-    vec![
-        play(),
-        accept(),
-        decline(),
-        move_(),
-        resign(),
-        draw(),
-        nodraw(),
-        takeback(),
-        notakeback(),
-        abort(),
-        board(),
-        timeline(),
-        games(),
-        pgn(),
-        rules(),
-        variants(),
-        learn(),
-        help(),
-        lang(),
-        rematch(),
-        watch(),
-        unwatch(),
-        notation(),
-        partner(),
-        exchange(),
-        noexchange(),
-        retire(),
-    ]
+    crate::command::COMMANDS
+        .iter()
+        .filter(|command| command.discord)
+        .filter_map(|command| {
+            let slash = slash(command);
+            if slash.is_none() {
+                tracing::error!("/{} has no Discord handler", command.name);
+            }
+            slash
+        })
+        .collect()
+}
+
+/// The slash command of `command`: its handler, with the names and
+/// descriptions of the table (and the table's entry, for the shared
+/// handlers to find what they ask).
+fn slash(command: &'static Command) -> Option<poise::Command<Data, Error>> {
+    let mut slash = match command.does {
+        Does::Nothing(_) => without_options(),
+        Does::Game(_) => with_game(),
+        Does::Words(_) => own(command.name)?,
+    };
+    slash.name = Cow::Borrowed(command.name);
+    slash.identifying_name = Cow::Borrowed(command.name);
+    slash.name_localizations = Cow::Owned(vec![(
+        Cow::Borrowed("ru"),
+        Cow::Borrowed(command.russian_name()),
+    )]);
+    slash.description = Some(Cow::Owned(command.description(Lang::En)));
+    slash.description_localizations = Cow::Owned(vec![(
+        Cow::Borrowed("ru"),
+        Cow::Owned(command.description(Lang::Ru)),
+    )]);
+    slash.custom_data = Box::new(command);
+    Some(slash)
+}
+
+/// The handlers of the commands that read more than a game id.
+fn own(name: &str) -> Option<poise::Command<Data, Error>> {
+    Some(match name {
+        "play" => play(),
+        "move" => move_(),
+        "learn" => learn(),
+        "rules" => rules(),
+        "lang" => lang(),
+        "notation" => notation(),
+        "partner" => partner(),
+        _ => return None,
+    })
+}
+
+/// The table's entry of the command `ctx` runs.
+fn entry(ctx: Context<'_>) -> Option<&'static Command> {
+    ctx.command()
+        .custom_data
+        .downcast_ref::<&'static Command>()
+        .copied()
+}
+
+/// A command that takes nothing (`/games`).
+#[poise::command(slash_command)]
+async fn without_options(ctx: Context<'_>) -> Result<(), Error> {
+    match entry(ctx).map(|command| command.does) {
+        Some(Does::Nothing(action)) => submit(ctx, action()).await,
+        _ => Ok(()),
+    }
+}
+
+// Its one option is optional: the service finds the caller's game in the
+// channel when it is left out.
+/// A command whose only option is the game it is about.
+#[poise::command(slash_command)]
+async fn with_game(
+    ctx: Context<'_>,
+    #[description = "Game id, when you play several here"]
+    #[name_localized("ru", "партия")]
+    #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
+    #[autocomplete = "autocomplete_game"]
+    #[max_length = 64]
+    game: Option<String>,
+) -> Result<(), Error> {
+    match entry(ctx).map(|command| command.does) {
+        Some(Does::Game(action)) => submit(ctx, action(game)).await,
+        _ => Ok(()),
+    }
 }
 
 /// The colour the challenger wants.
@@ -75,21 +138,39 @@ impl Colour {
     }
 }
 
-/// A language of the bot.
-#[derive(poise::ChoiceParameter, Clone, Copy, Debug)]
-pub(super) enum Language {
-    #[name = "English"]
-    English,
-    #[name = "Русский"]
-    Russian,
+/// The bot's languages as a choice, each by its own name ("English",
+/// "Русский").
+impl poise::ChoiceParameter for Lang {
+    fn list() -> Cow<'static, [poise::CommandParameterChoice]> {
+        Lang::ALL
+            .iter()
+            .map(|lang| poise::CommandParameterChoice {
+                name: Cow::Borrowed(lang.own_name()),
+                localizations: Cow::Borrowed(&[]),
+                __non_exhaustive: (),
+            })
+            .collect()
+    }
+
+    fn from_index(index: usize) -> Option<Lang> {
+        Lang::ALL.get(index).copied()
+    }
+
+    fn from_name(name: &str) -> Option<Lang> {
+        Lang::ALL.into_iter().find(|lang| lang.own_name() == name)
+    }
+
+    fn name(&self) -> &'static str {
+        self.own_name()
+    }
+
+    fn localized_name(&self, _locale: &str) -> Option<&'static str> {
+        None
+    }
 }
 
 /// Starts a game: challenges someone, or anyone in the channel.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "играть"),
-    description_localized("ru", "Начать партию: вызвать соперника или любого в канале")
-)]
+#[poise::command(slash_command)]
 // Each option of the slash command is a parameter (poise).
 #[allow(clippy::too_many_arguments)]
 async fn play(
@@ -180,108 +261,8 @@ async fn play(
     submit(ctx, action).await
 }
 
-/// Declares commands whose only option, if any, is the game they are about
-/// (optional: the service finds the caller's game in the channel when it is
-/// left out). Each entry: the function (its name is the command) with
-/// `(game)` when it takes the option, the service's action, then the English
-/// description, the Russian name and the Russian description.
-macro_rules! simple_commands {
-    ($(
-        $command:ident($($game:ident)?) => $action:ident,
-        $description:tt,
-        $russian_name:tt, $russian_description:tt;
-    )*) => {$(
-        #[doc = $description]
-        #[poise::command(
-            slash_command,
-            name_localized("ru", $russian_name),
-            description_localized("ru", $russian_description)
-        )]
-        async fn $command(
-            ctx: Context<'_>,
-            $(
-                #[description = "Game id, when you play several here"]
-                #[name_localized("ru", "партия")]
-                #[description_localized("ru", "Номер партии, если вы играете здесь несколько")]
-                #[autocomplete = "autocomplete_game"]
-                #[max_length = 64]
-                $game: Option<String>,
-            )?
-        ) -> Result<(), Error> {
-            submit(ctx, Action::$action $({ $game })?).await
-        }
-    )*};
-}
-
-simple_commands! {
-    accept(game) => Accept,
-        "Accepts a challenge (the one here, or by game id).",
-        "принять", "Принять вызов (здесь или по номеру партии)";
-    decline(game) => Decline,
-        "Declines a challenge, or withdraws your own.",
-        "отклонить", "Отклонить вызов или отозвать свой";
-    resign(game) => Resign,
-        "Resigns the game (asks you to confirm first).",
-        "сдаться", "Сдаться (с подтверждением)";
-    draw(game) => Draw,
-        "Offers a draw, or accepts your opponent's offer.",
-        "ничья", "Предложить ничью или принять предложение соперника";
-    nodraw(game) => DeclineDraw,
-        "Declines your opponent's draw offer.",
-        "без-ничьей", "Отклонить предложение ничьей";
-    takeback(game) => Takeback,
-        "Asks to take your last move back, or approves your opponent's request.",
-        "вернуть", "Попросить вернуть ход или разрешить сопернику";
-    notakeback(game) => RefuseTakeback,
-        "Refuses your opponent's takeback request.",
-        "не-возвращать", "Не разрешить сопернику вернуть ход";
-    abort(game) => Abort,
-        "Aborts a game before both sides have moved.",
-        "прервать", "Прервать партию, пока оба не сделали ход";
-    board(game) => Board,
-        "Shows the board (only to you in hidden-information games).",
-        "доска", "Показать доску (в играх со скрытой информацией — только вам)";
-    pgn(game) => Pgn,
-        "The game record as PGN.",
-        "pgn", "Запись партии в PGN";
-    timeline(game) => Timeline,
-        "Time travel: the present board and every abandoned timeline.",
-        "линии", "Путешествие во времени: доска сейчас и все оставленные линии";
-    games() => Games,
-        "Lists your games.",
-        "партии", "Ваши партии";
-    variants() => Variants,
-        "The variants you can play.",
-        "варианты", "Варианты, в которые можно играть";
-    help() => Help,
-        "How to play with Kodex.",
-        "помощь", "Как играть с Kodex";
-    rematch(game) => Rematch,
-        "Offers your opponent a rematch: the same game, colours swapped.",
-        "реванш", "Предложить сопернику реванш: та же партия, цвета наоборот";
-    watch(game) => Watch,
-        "Follows a game played elsewhere here (its public messages).",
-        "смотреть", "Следить здесь за партией из другого канала (общие сообщения)";
-    unwatch(game) => Unwatch,
-        "Stops following a game here.",
-        "не-смотреть", "Перестать следить здесь за партией";
-    exchange(game) => Exchange,
-        "Enochian chess: offers to exchange prisoners (taken kings), or accepts the offer.",
-        "обмен", "Енохианские шахматы: предложить обмен пленными (взятыми королями) или принять";
-    noexchange(game) => DeclineExchange,
-        "Enochian chess: declines the offer to exchange prisoners.",
-        "без-обмена", "Енохианские шахматы: отклонить обмен пленными";
-    retire(game) => Retire,
-        "Enochian chess: leaves the game, handing your army to your partner.",
-        "выйти", "Енохианские шахматы: выйти из игры, передав армию партнёру";
-}
-
 /// Bughouse: sends your partner a private message.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "партнёру"),
-    description_localized("ru", "Шведские шахматы: личное сообщение партнёру")
-)]
+#[poise::command(slash_command)]
 async fn partner(
     ctx: Context<'_>,
     #[description = "What to tell your partner"]
@@ -308,11 +289,7 @@ pub(super) enum Notation {
 }
 
 /// Chooses the piece letters of the moves shown to you privately.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "нотация"),
-    description_localized("ru", "Буквы фигур в ходах, которые показываются лично вам")
-)]
+#[poise::command(slash_command)]
 async fn notation(
     ctx: Context<'_>,
     #[description = "The piece letters"]
@@ -335,12 +312,7 @@ async fn notation(
 }
 
 /// Plays a move (e4, Nf3, e7e8q …).
-#[poise::command(
-    slash_command,
-    rename = "move",
-    name_localized("ru", "ход"),
-    description_localized("ru", "Сделать ход (e4, Nf3, e7e8q …)")
-)]
+#[poise::command(slash_command)]
 async fn move_(
     ctx: Context<'_>,
     #[description = "The move"]
@@ -361,11 +333,7 @@ async fn move_(
 }
 
 /// The lessons of the teaching ladder, or one of them started.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "уроки"),
-    description_localized("ru", "Уроки по шагам: список или начать урок")
-)]
+#[poise::command(slash_command)]
 async fn learn(
     ctx: Context<'_>,
     #[description = "The lesson to start, 1 to 6 (the list if empty)"]
@@ -403,11 +371,7 @@ async fn learn(
 }
 
 /// The rules of a variant.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "правила"),
-    description_localized("ru", "Правила варианта")
-)]
+#[poise::command(slash_command)]
 async fn rules(
     ctx: Context<'_>,
     #[description = "The variant"]
@@ -421,26 +385,18 @@ async fn rules(
 }
 
 /// Sets the language the bot speaks to you.
-#[poise::command(
-    slash_command,
-    name_localized("ru", "язык"),
-    description_localized("ru", "Язык, на котором бот говорит с вами")
-)]
+#[poise::command(slash_command)]
 async fn lang(
     ctx: Context<'_>,
     #[description = "The language"]
     #[name_localized("ru", "язык")]
     #[description_localized("ru", "Язык")]
-    language: Language,
+    language: Lang,
     #[description = "For everyone in this channel (needs Manage Server)"]
     #[name_localized("ru", "для_канала")]
     #[description_localized("ru", "Для всех в этом канале (нужно право «Управлять сервером»)")]
     channel: Option<bool>,
 ) -> Result<(), Error> {
-    let lang = match language {
-        Language::English => "en",
-        Language::Russian => "ru",
-    };
     // Discord tells each interaction what the member may do in the channel.
     let chat_admin = match ctx {
         poise::Context::Application(app) => app
@@ -451,12 +407,12 @@ async fn lang(
             .is_some_and(|permissions| permissions.manage_guild()),
         poise::Context::Prefix(_) => false,
     };
-    let lang = if channel.unwrap_or(false) {
-        format!("chat {lang}")
+    let choice = if channel.unwrap_or(false) {
+        LangChoice::Chat(language)
     } else {
-        lang.to_owned()
+        LangChoice::Mine(language)
     };
-    submit(ctx, Action::Lang { lang, chat_admin }).await
+    submit(ctx, Action::Lang { choice, chat_admin }).await
 }
 
 /// Variant suggestions in the user's language: prefix matches first, then

@@ -272,7 +272,7 @@ impl Service {
             Action::Watch { game } => self.watch(&ctx, game, false).await,
             Action::Unwatch { game } => self.unwatch(&ctx, game).await,
             Action::Notation { notation } => self.set_notation(&ctx, &notation).await,
-            Action::Lang { lang, chat_admin } => self.set_lang(&ctx, &lang, chat_admin).await,
+            Action::Lang { choice, chat_admin } => self.set_lang(&ctx, choice, chat_admin).await,
             Action::Button { data } => self.button(&ctx, &data).await,
             Action::Relocate { game, chat } => self.relocate(&ctx, &game, &chat).await,
             Action::Unknown { command } => Err(Msg::new("error-unknown-command")
@@ -332,7 +332,7 @@ impl Service {
             ButtonAction::SetupRandom { game } => self.setup_button(ctx, &game, "random").await,
             ButtonAction::SetupReady { game } => self.setup_button(ctx, &game, "ready").await,
             ButtonAction::TakeSeat { game, seat } => {
-                self.take_seat_button(ctx, &format!("{game}:{seat}")).await
+                self.take_seat_button(ctx, game, usize::from(seat)).await
             }
             ButtonAction::Rematch { game } => self.rematch(ctx, Some(game)).await,
             ButtonAction::Watch { game } => self.watch(ctx, Some(game), true).await,

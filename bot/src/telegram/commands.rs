@@ -1,7 +1,7 @@
 //! Telegram commands: splitting `/name@bot arguments`, reading the two that
 //! are Telegram's own (`/start`, `/play`), and the command menus registered
-//! with `setMyCommands`. The rest of the vocabulary is shared with the console
-//! ([`crate::command`]).
+//! with `setMyCommands`. The commands, the rest of their reading and their
+//! descriptions are shared ([`crate::command::COMMANDS`]).
 
 use crate::api::{Action, UserRef};
 
@@ -60,11 +60,13 @@ pub(super) struct PlayContext<'a> {
 /// named by replying, and no variant meaning "show the picker"); everything
 /// else is the shared text-command vocabulary of [`crate::command::parse`].
 pub(super) fn parse(command: &CommandText<'_>, text: &str, play: &PlayContext<'_>) -> Parsed {
-    match command.name.as_str() {
-        "start" => Parsed::Start {
+    if command.name == "start" {
+        return Parsed::Start {
             payload: command.args.to_owned(),
-        },
-        "play" | "challenge" | "new" => Parsed::Action(parse_play(command.args, play)),
+        };
+    }
+    match crate::command::Command::find(&command.name) {
+        Some(found) if found.name == "play" => Parsed::Action(parse_play(command.args, play)),
         _ => match crate::command::parse(text, |_| None) {
             Some(unknown @ Action::Unknown { .. }) => Parsed::Unknown(unknown),
             Some(action) => Parsed::Action(action),
@@ -148,24 +150,15 @@ fn is_clock(word: &str) -> bool {
     digits(base) && (increment.is_empty() || digits(increment))
 }
 
-/// The commands of the menu Telegram clients show, in order, each with
-/// the catalogue key of its description (`menu-<command>` in
-/// `config/locales/*.ftl`).
-const MENU: [&str; 23] = [
-    "play", "move", "m", "resign", "draw", "takeback", "abort", "board", "games", "pgn",
-    "timeline", "rules", "variants", "learn", "rematch", "watch", "unwatch", "notation", "partner",
-    "exchange", "retire", "help", "lang",
-];
-
-/// The command menu for one language (`"en"`, `"ru"`): each command with
-/// its description from the catalogue.
+/// The command menu for one language (`"en"`, `"ru"`): the commands of
+/// [`crate::command::COMMANDS`] it lists, in order, each with its
+/// description.
 pub(super) fn menu(language: &str) -> Vec<(&'static str, String)> {
     let lang = crate::i18n::Lang::parse(language).unwrap_or_default();
-    MENU.iter()
-        .map(|name| {
-            let key = format!("menu-{name}");
-            (*name, crate::i18n::catalogue().text(lang, &key, &[]))
-        })
+    crate::command::COMMANDS
+        .iter()
+        .filter(|command| command.telegram_menu)
+        .map(|command| (command.name, command.description(lang)))
         .collect()
 }
 
@@ -301,11 +294,12 @@ mod tests {
     #[test]
     fn both_menus_describe_every_command_in_their_language() {
         let (en, ru) = (menu("en"), menu("ru"));
-        assert_eq!(en.len(), MENU.len());
+        assert_eq!(en.len(), 23);
         for ((name, english), (_, russian)) in en.iter().zip(&ru) {
+            // (The names' rules: see `crate::command`'s tests.)
             // A missing message would read as its key.
             assert!(
-                !english.starts_with("menu-") && !russian.starts_with("menu-"),
+                !english.starts_with("command-") && !russian.starts_with("command-"),
                 "{name}"
             );
             assert!((1..=256).contains(&english.chars().count()), "{name}");

@@ -143,10 +143,10 @@ impl Adapter {
         let action = match action {
             // Only a group's administrators set its language; in a private
             // chat the person is the whole chat.
-            Action::Lang { lang, .. } => {
-                let for_chat = lang.split_whitespace().next() == Some("chat");
+            Action::Lang { choice, .. } => {
+                let for_chat = matches!(choice, crate::api::LangChoice::Chat(_));
                 let chat_admin = private || (for_chat && self.is_chat_admin(chat, from.id).await);
-                Action::Lang { lang, chat_admin }
+                Action::Lang { choice, chat_admin }
             }
             action => action,
         };

@@ -249,20 +249,24 @@ impl Service {
 
     /// `/lang [en|ru]`, or `/lang chat <en|ru>` for the chat's language (by
     /// someone who may change the chat's settings).
-    pub(crate) async fn set_lang(&self, ctx: &Ctx, text: &str, chat_admin: bool) -> Outcome {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let (for_chat, code) = match words.as_slice() {
-            [] => {
+    pub(crate) async fn set_lang(
+        &self,
+        ctx: &Ctx,
+        choice: crate::api::LangChoice,
+        chat_admin: bool,
+    ) -> Outcome {
+        use crate::api::LangChoice;
+        let (for_chat, lang) = match choice {
+            LangChoice::Show => {
                 return Ok(vec![self.reply(
                     ctx,
                     &Msg::new("lang-current").arg("lang", ctx.lang.code()),
                 )])
             }
-            ["chat", code] => (true, *code),
-            [code] => (false, *code),
-            _ => return Err(Msg::new("error-bad-lang").into()),
+            LangChoice::Chat(lang) => (true, lang),
+            LangChoice::Mine(lang) => (false, lang),
+            LangChoice::Unreadable => return Err(Msg::new("error-bad-lang").into()),
         };
-        let lang = Lang::parse(code).ok_or_else(|| Msg::new("error-bad-lang"))?;
         if for_chat {
             if ctx.req.private {
                 return Err(Msg::new("error-bad-lang").into());

@@ -302,7 +302,7 @@ impl Service {
                 ),
                 data: crate::api::ButtonAction::TakeSeat {
                     game: row.id.clone(),
-                    seat: seat.to_string(),
+                    seat: seat as u8,
                 }
                 .encode(),
             })
@@ -331,14 +331,10 @@ impl Service {
         }
     }
 
-    /// The *Take seat* button: `data` is `<game>:<seat>`.
-    pub(crate) async fn take_seat_button(&self, ctx: &Ctx, data: &str) -> Outcome {
-        let (game, seat) = data.split_once(':').unwrap_or((data, ""));
-        let seat: usize = seat.parse().map_err(|_| Msg::new("error-stale-button"))?;
+    /// The *Take seat* button of seat `seat` of the challenge `game`.
+    pub(crate) async fn take_seat_button(&self, ctx: &Ctx, game: String, seat: usize) -> Outcome {
         self.check_limits(ctx, false).await?;
-        let found = self
-            .find_challenge(ctx, Some(game.to_owned()), true)
-            .await?;
+        let found = self.find_challenge(ctx, Some(game), true).await?;
         let (_lock, row) = self
             .lock_fresh(&found, crate::store::Status::Challenge)
             .await?;
