@@ -191,7 +191,7 @@ pub enum Action {
     Unwatch { game: Option<String> },
     /// `/notation ru|en|auto`: how moves shown to the caller alone are
     /// written (Russian or English piece letters, or by their language).
-    Notation { notation: String },
+    Notation { notation: NotationChoice },
     /// Set the caller's language (`en`, `ru`), or the chat's (`chat ru`).
     Lang {
         /// What was asked.
@@ -252,6 +252,38 @@ impl LangChoice {
             ["chat", code] => lang(code).map_or(LangChoice::Unreadable, LangChoice::Chat),
             [code] => lang(code).map_or(LangChoice::Unreadable, LangChoice::Mine),
             _ => LangChoice::Unreadable,
+        }
+    }
+}
+
+/// What `/notation` asks for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum NotationChoice {
+    /// `/notation`: which letters the caller's moves are shown in.
+    Show,
+    /// `/notation auto`: by the caller's language.
+    Auto,
+    /// `/notation ru`: the piece letters of a language.
+    Letters(crate::i18n::Lang),
+    /// A word that names no notation.
+    Unreadable,
+}
+
+impl NotationChoice {
+    /// Reads what a person typed after `/notation`.
+    ///
+    /// ```
+    /// use kodex_bot::api::NotationChoice;
+    /// use kodex_bot::i18n::Lang;
+    /// assert_eq!(NotationChoice::parse(" RU "), NotationChoice::Letters(Lang::Ru));
+    /// assert_eq!(NotationChoice::parse("авто"), NotationChoice::Auto);
+    /// ```
+    pub fn parse(text: &str) -> NotationChoice {
+        match text.trim().to_lowercase().as_str() {
+            "" => NotationChoice::Show,
+            "auto" | "авто" => NotationChoice::Auto,
+            other => crate::i18n::Lang::parse(other)
+                .map_or(NotationChoice::Unreadable, NotationChoice::Letters),
         }
     }
 }

@@ -266,7 +266,7 @@ pub static COMMANDS: &[Command] = &[
         telegram_menu: true,
         discord: true,
         does: Does::Words(|typed| Action::Notation {
-            notation: typed.args.join(" "),
+            notation: crate::api::NotationChoice::parse(&typed.args.join(" ")),
         }),
     },
     Command {
@@ -985,7 +985,7 @@ mod tests {
         assert_eq!(
             parse("/notation ru", user),
             Some(Action::Notation {
-                notation: "ru".into()
+                notation: crate::api::NotationChoice::Letters(crate::i18n::Lang::Ru)
             })
         );
     }

@@ -20,7 +20,7 @@ use serenity::{AutocompleteChoice, CreateAutocompleteResponse};
 use super::caller::{chat_ref, user_ref, Caller};
 use super::texts;
 use super::{Context, Data, Error};
-use crate::api::{Action, LangChoice, SuggestionKind, SuggestionRequest, UserRef};
+use crate::api::{Action, LangChoice, NotationChoice, SuggestionKind, SuggestionRequest, UserRef};
 use crate::command::{Command, Does};
 use crate::i18n::Lang;
 
@@ -298,17 +298,11 @@ async fn notation(
     letters: Notation,
 ) -> Result<(), Error> {
     let notation = match letters {
-        Notation::Auto => "auto",
-        Notation::Russian => "ru",
-        Notation::English => "en",
+        Notation::Auto => NotationChoice::Auto,
+        Notation::Russian => NotationChoice::Letters(Lang::Ru),
+        Notation::English => NotationChoice::Letters(Lang::En),
     };
-    submit(
-        ctx,
-        Action::Notation {
-            notation: notation.to_owned(),
-        },
-    )
-    .await
+    submit(ctx, Action::Notation { notation }).await
 }
 
 /// Plays a move (e4, Nf3, e7e8q …).

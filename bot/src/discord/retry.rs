@@ -155,7 +155,7 @@ mod tests {
     }
 
     /// Passing failures are repeated in the fake Discord tests
-    /// (`tests/tests/discord_service.rs`): serenity's error responses cannot
+    /// (`tests/tests/chat/discord_service.rs`): serenity's error responses cannot
     /// be built outside it.
     #[tokio::test]
     async fn a_permanent_refusal_is_not_repeated() {

@@ -59,6 +59,7 @@ use kernel::lang::LangOwner;
 use kernel::players::for_computer;
 use kernel::request::Ctx;
 use kernel::service::WATCHER;
+use kernel::setup::SetupCommand;
 use kernel::{Failure, Msg, Outcome};
 use std::sync::Arc;
 
@@ -271,7 +272,7 @@ impl Service {
             Action::Rematch { game } => self.rematch(&ctx, game).await,
             Action::Watch { game } => self.watch(&ctx, game, false).await,
             Action::Unwatch { game } => self.unwatch(&ctx, game).await,
-            Action::Notation { notation } => self.set_notation(&ctx, &notation).await,
+            Action::Notation { notation } => self.set_notation(&ctx, notation).await,
             Action::Lang { choice, chat_admin } => self.set_lang(&ctx, choice, chat_admin).await,
             Action::Button { data } => self.button(&ctx, &data).await,
             Action::Relocate { game, chat } => self.relocate(&ctx, &game, &chat).await,
@@ -329,8 +330,12 @@ impl Service {
             ButtonAction::Resign { game, side } => self.resign(ctx, &game, &side).await,
             ButtonAction::KeepPlaying { game } => self.keep_playing(ctx, Some(game)).await,
             ButtonAction::AskResign { game } => self.ask_resign(ctx, Some(game)).await,
-            ButtonAction::SetupRandom { game } => self.setup_button(ctx, &game, "random").await,
-            ButtonAction::SetupReady { game } => self.setup_button(ctx, &game, "ready").await,
+            ButtonAction::SetupRandom { game } => {
+                self.setup_button(ctx, &game, SetupCommand::Random).await
+            }
+            ButtonAction::SetupReady { game } => {
+                self.setup_button(ctx, &game, SetupCommand::Ready).await
+            }
             ButtonAction::TakeSeat { game, seat } => {
                 self.take_seat_button(ctx, game, usize::from(seat)).await
             }

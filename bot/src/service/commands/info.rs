@@ -5,6 +5,7 @@ use crate::api::{Delivery, Image, Target};
 use crate::i18n::Lang;
 use crate::service::kernel::lang::LangOwner;
 use crate::service::kernel::lookup::Role;
+use crate::service::kernel::setup::SetupCommand;
 use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::service::present::gif::{evenly_spaced, gif_within, MAX_GIF_FRAMES};
 use crate::store::Status;
@@ -20,7 +21,7 @@ impl Service {
     pub(crate) async fn board(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         // A player's game being set up: their own half, privately.
         if let Some(board) = self
-            .route_setup(ctx, "board", game.as_deref(), false)
+            .setup_command(ctx, SetupCommand::Board, game.as_deref())
             .await?
         {
             return Ok(board);

@@ -19,20 +19,25 @@ impl Service {
     }
 
     /// `/notation ru|en|auto` (nothing: the current choice).
-    pub(crate) async fn set_notation(&self, ctx: &Ctx, text: &str) -> Outcome {
+    pub(crate) async fn set_notation(
+        &self,
+        ctx: &Ctx,
+        notation: crate::api::NotationChoice,
+    ) -> Outcome {
+        use crate::api::NotationChoice;
         let platform = ctx.platform();
         let user = &ctx.actor().id;
-        let word = text.trim().to_lowercase();
-        let choice = match word.as_str() {
-            "" => {
+        let choice = match notation {
+            NotationChoice::Show => {
                 let stored = self.inner.store.notation(platform, user).await?;
                 let current = stored.as_deref().and_then(Lang::parse);
                 return Ok(vec![
                     self.reply(ctx, &notation_msg("notation-current", current))
                 ]);
             }
-            "auto" | "авто" => None,
-            other => Some(Lang::parse(other).ok_or_else(|| Msg::new("error-bad-notation"))?),
+            NotationChoice::Auto => None,
+            NotationChoice::Letters(lang) => Some(lang),
+            NotationChoice::Unreadable => return Err(Msg::new("error-bad-notation").into()),
         };
         self.inner
             .store

@@ -1,5 +1,5 @@
-//! A game's setup phase as stored: each side's placement so far, and who
-//! places next in a public setup.
+//! A game's setup phase as stored: each side's placement so far, who
+//! places next in a public setup, and what a player asks of their setup.
 
 use crate::store::GameRow;
 use kodex_engine::setup::{turn_to_place, Placement};
@@ -29,4 +29,34 @@ pub(crate) fn placements(variant: &Variant, row: &GameRow) -> [Placement; 2] {
 pub(crate) fn places_next(variant: &Variant, row: &GameRow) -> Option<usize> {
     let [white, black] = placements(variant, row);
     turn_to_place(variant, [&white, &black]).map(|side| side.index())
+}
+
+/// What a player asks of their setup.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum SetupCommand<'a> {
+    /// Placements (`Ke1 Qd1 e2`) or a half-board FEN fragment.
+    Place(&'a str),
+    /// A random legal setup.
+    Random,
+    /// The player's last setup in this variant.
+    Last,
+    /// Start again from nothing.
+    Clear,
+    /// Show the board.
+    Board,
+    /// Declare the setup final.
+    Ready,
+}
+
+impl<'a> SetupCommand<'a> {
+    pub(crate) fn parse(text: &'a str) -> SetupCommand<'a> {
+        match text.trim().to_lowercase().as_str() {
+            "random" | "случайно" | "случайная" => SetupCommand::Random,
+            "last" | "прошлая" | "последняя" => SetupCommand::Last,
+            "clear" | "очистить" | "сброс" => SetupCommand::Clear,
+            "board" | "доска" => SetupCommand::Board,
+            "ready" | "готов" | "готово" => SetupCommand::Ready,
+            _ => SetupCommand::Place(text.trim()),
+        }
+    }
 }

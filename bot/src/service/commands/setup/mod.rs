@@ -12,7 +12,7 @@ use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
 use crate::service::kernel::apply::Event;
 use crate::service::kernel::request::looks_like_move;
-use crate::service::kernel::setup::{placement_of, MAX_SETUP_TEXT};
+use crate::service::kernel::setup::{placement_of, SetupCommand, MAX_SETUP_TEXT};
 use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
 use crate::service::present::{chat_of, player_ref};
 use crate::store::{GameRow, Status};
@@ -23,36 +23,6 @@ use kodex_render::Decor;
 
 /// How long players of a game with a running clock have to set up.
 const LIVE_SETUP_TIME: Millis = 5 * 60_000;
-
-/// What a player asks of their setup.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(crate) enum SetupCommand<'a> {
-    /// Placements (`Ke1 Qd1 e2`) or a half-board FEN fragment.
-    Place(&'a str),
-    /// A random legal setup.
-    Random,
-    /// The player's last setup in this variant.
-    Last,
-    /// Start again from nothing.
-    Clear,
-    /// Show the board.
-    Board,
-    /// Declare the setup final.
-    Ready,
-}
-
-impl<'a> SetupCommand<'a> {
-    pub(crate) fn parse(text: &'a str) -> SetupCommand<'a> {
-        match text.trim().to_lowercase().as_str() {
-            "random" | "случайно" | "случайная" => SetupCommand::Random,
-            "last" | "прошлая" | "последняя" => SetupCommand::Last,
-            "clear" | "очистить" | "сброс" => SetupCommand::Clear,
-            "board" | "доска" => SetupCommand::Board,
-            "ready" | "готов" | "готово" => SetupCommand::Ready,
-            _ => SetupCommand::Place(text.trim()),
-        }
-    }
-}
 
 /// Whether plain chat text could be setup input: a keyword, a FEN fragment,
 /// or words that each could be a placement. Chatter is ignored without
@@ -245,6 +215,9 @@ impl Service {
         Ok(rows)
     }
 
+    /// What a person typed (`text`, to game `game` if named), read as
+    /// setup input when they set up a game: `Ok(None)` when it is not
+    /// (`plain`: chatter is not).
     pub(crate) async fn route_setup(
         &self,
         ctx: &Ctx,
@@ -256,20 +229,11 @@ impl Service {
         if plain && !looks_like_setup(&text) {
             return Ok(None);
         }
-        let actor = &ctx.actor().id;
         let mut explicit = None;
         if let Some(id) = game.filter(|id| !id.trim().is_empty()) {
-            // Only a peek: what the id names is told by the lookup that
-            // follows when this is no setup input (so a miss counts once).
-            let named = match self.named(ctx, id, false).await? {
-                crate::service::kernel::lookup::Named::Game(row) => Some(*row),
-                _ => None,
-            };
-            match named {
-                Some(row) if row.status == Status::Setup && row.side_of(actor).is_some() => {
-                    explicit = Some(row)
-                }
-                Some(_) => return Ok(None),
+            match self.named_setup(ctx, id).await? {
+                Some(Some(row)) => explicit = Some(row),
+                Some(None) => return Ok(None),
                 // `/move Ke1 Qd1`: the second placement was read as an id.
                 None if matches!(SetupCommand::parse(&text), SetupCommand::Place(_)) => {
                     text = format!("{text} {}", id.trim())
@@ -277,6 +241,55 @@ impl Service {
                 None => return Ok(None),
             }
         }
+        // A move for a game in play keeps going to that game.
+        let move_like = plain && looks_like_move(&text);
+        self.setup_for(ctx, SetupCommand::parse(&text), explicit, move_like)
+            .await
+    }
+
+    /// `command` (a button's, or `/board`'s) for the actor's game being set
+    /// up (`game`, if named): `Ok(None)` when they set up no such game.
+    pub(crate) async fn setup_command(
+        &self,
+        ctx: &Ctx,
+        command: SetupCommand<'_>,
+        game: Option<&str>,
+    ) -> Outcome<Option<Vec<Delivery>>> {
+        let mut explicit = None;
+        if let Some(id) = game.filter(|id| !id.trim().is_empty()) {
+            match self.named_setup(ctx, id).await? {
+                Some(Some(row)) => explicit = Some(row),
+                _ => return Ok(None),
+            }
+        }
+        self.setup_for(ctx, command, explicit, false).await
+    }
+
+    /// What the id `id` names, only peeked at (what it names is told by the
+    /// lookup that follows when this is no setup input, so a miss counts
+    /// once): `Some(Some(row))` the actor's game being set up, `Some(None)`
+    /// another game, `None` no game.
+    async fn named_setup(&self, ctx: &Ctx, id: &str) -> Outcome<Option<Option<GameRow>>> {
+        let named = match self.named(ctx, id, false).await? {
+            super::lookup::Named::Game(row) => Some(*row),
+            _ => None,
+        };
+        let actor = &ctx.actor().id;
+        Ok(named.map(|row| {
+            (row.status == Status::Setup && row.side_of(actor).is_some()).then_some(row)
+        }))
+    }
+
+    /// Applies `command` to the actor's game being set up: `explicit`, else
+    /// their only one here. `move_like`: the input could be a move, which
+    /// goes to a game in play if there is one.
+    async fn setup_for(
+        &self,
+        ctx: &Ctx,
+        command: SetupCommand<'_>,
+        explicit: Option<GameRow>,
+        move_like: bool,
+    ) -> Outcome<Option<Vec<Delivery>>> {
         let found = match explicit {
             Some(row) => row,
             None => {
@@ -287,8 +300,7 @@ impl Service {
                 if rows.is_empty() {
                     return Ok(None);
                 }
-                // A move for a game in play keeps going to that game.
-                if plain && looks_like_move(&text) && !self.candidates(ctx).await?.is_empty() {
+                if move_like && !self.candidates(ctx).await?.is_empty() {
                     return Ok(None);
                 }
                 if rows.len() > 1 {
@@ -298,15 +310,17 @@ impl Service {
             }
         };
         let public = is_public(&self.variant(&found)?);
-        if !public && !ctx.req.private && SetupCommand::parse(&text) != SetupCommand::Board {
+        if !public && !ctx.req.private && command != SetupCommand::Board {
             // Refused before the text is read: a setup is secret. (A board
             // asked for in the group goes to the player privately.)
             return Err(Failure::Withdrawn(
                 Msg::new("error-setup-in-public").arg("id", found.id.clone()),
             ));
         }
-        if text.chars().count() > MAX_SETUP_TEXT {
-            return Err(Msg::new("error-setup-too-long").into());
+        if let SetupCommand::Place(text) = command {
+            if text.chars().count() > MAX_SETUP_TEXT {
+                return Err(Msg::new("error-setup-too-long").into());
+            }
         }
         let (_lock, row) = self.lock_fresh(&found, Status::Setup).await?;
         let mut row =
@@ -314,7 +328,7 @@ impl Service {
         if row.deadline.is_some_and(|deadline| self.now() >= deadline) {
             return self.setup_timeout(&mut row).await.map(Some);
         }
-        self.setup_input(ctx, &mut row, &text).await.map(Some)
+        self.setup_input(ctx, &mut row, command).await.map(Some)
     }
 
     /// `/abort` of a game being set up by one of its players: `Ok(None)`
@@ -369,10 +383,15 @@ impl Service {
     }
 
     /// Applies one setup command of the actor to `row` (locked, in setup).
-    async fn setup_input(&self, ctx: &Ctx, row: &mut GameRow, text: &str) -> Outcome {
+    async fn setup_input(
+        &self,
+        ctx: &Ctx,
+        row: &mut GameRow,
+        command: SetupCommand<'_>,
+    ) -> Outcome {
         let variant = self.variant(row)?;
         if is_public(&variant) {
-            return self.public_setup_input(ctx, row, &variant, text).await;
+            return self.public_setup_input(ctx, row, &variant, command).await;
         }
         let actor = &ctx.actor().id;
         let seat_index = row
@@ -381,7 +400,6 @@ impl Service {
             .position(|seat| seat.user_id == *actor)
             .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
         let side = row.seats[seat_index].side;
-        let command = SetupCommand::parse(text);
         let lang = ctx.lang;
         if command == SetupCommand::Board || row.seats[seat_index].ready {
             let mut lines = Vec::new();
@@ -661,8 +679,13 @@ impl Service {
 
     /// A setup button of game `id` pressed: the same as typing `command` to
     /// the bot privately; a button of a game no longer set up is stale.
-    pub(crate) async fn setup_button(&self, ctx: &Ctx, id: &str, command: &str) -> Outcome {
-        self.route_setup(ctx, command, Some(id), false)
+    pub(crate) async fn setup_button(
+        &self,
+        ctx: &Ctx,
+        id: &str,
+        command: SetupCommand<'_>,
+    ) -> Outcome {
+        self.setup_command(ctx, command, Some(id))
             .await?
             .ok_or_else(|| Msg::new("error-stale-button").into())
     }

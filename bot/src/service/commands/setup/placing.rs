@@ -7,11 +7,11 @@
 //! A seat's `ready` means here that its player places no more by hand: all
 //! their pieces stand, or their time ran out.
 
-use super::{setup_decor, setup_error, spaced, SetupCommand};
+use super::{setup_decor, setup_error, spaced};
 use crate::api::Delivery;
 use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
-use crate::service::kernel::setup::placements;
+use crate::service::kernel::setup::{placements, SetupCommand};
 use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
 use crate::store::GameRow;
 use crate::time::Millis;
@@ -72,12 +72,11 @@ impl Service {
         ctx: &Ctx,
         row: &mut GameRow,
         variant: &Variant,
-        text: &str,
+        command: SetupCommand<'_>,
     ) -> Outcome {
         let side = row
             .side_of(&ctx.actor().id)
             .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
-        let command = SetupCommand::parse(text);
         if command == SetupCommand::Board {
             let lang = self.game_chat_lang(ctx, row).await;
             return Ok(vec![
