@@ -271,7 +271,7 @@ impl Service {
     /// another game, `None` no game.
     async fn named_setup(&self, ctx: &Ctx, id: &str) -> Outcome<Option<Option<GameRow>>> {
         let named = match self.named(ctx, id, false).await? {
-            super::lookup::Named::Game(row) => Some(*row),
+            crate::service::kernel::lookup::Named::Game(row) => Some(*row),
             _ => None,
         };
         let actor = &ctx.actor().id;
