@@ -132,6 +132,25 @@ impl TimeControl {
         }
     }
 
+    /// The time for a phase before play (a setup, a placement): `live` with
+    /// a running clock, the time per move by correspondence, none without
+    /// a clock.
+    ///
+    /// ```
+    /// use kodex_bot::clock::TimeControl;
+    /// let blitz = TimeControl::Increment { base: 180_000, increment: 2_000 };
+    /// assert_eq!(blitz.phase_time(60_000), Some(60_000));
+    /// assert_eq!(TimeControl::PerMove { per_move: 86_400_000 }.phase_time(60_000), Some(86_400_000));
+    /// assert_eq!(TimeControl::Unlimited.phase_time(60_000), None);
+    /// ```
+    pub fn phase_time(self, live: Millis) -> Option<Millis> {
+        match self {
+            TimeControl::Increment { .. } => Some(live),
+            TimeControl::PerMove { per_move } => Some(per_move),
+            TimeControl::Unlimited => None,
+        }
+    }
+
     /// The mover's time after a move that took `elapsed` with `remaining` left
     /// at the start of the turn; `None` when the flag fell first.
     pub fn after_move(self, remaining: Millis, elapsed: Millis) -> Option<Millis> {

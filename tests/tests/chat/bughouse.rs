@@ -7,6 +7,7 @@
 
 use crate::console_support::{has, last_image, team_game_id, to, Chat};
 use kodex_bot::store::{GameResult, GameRow, Status};
+use kodex_engine::Team;
 
 /// Alice challenges with dave as her partner against bob and carol (who
 /// take their seats); returns the ids of board A and board B.
@@ -48,7 +49,7 @@ async fn bughouse(chat: &mut Chat, clock: &str) -> (String, String) {
 fn players(row: &GameRow) -> Vec<(&str, usize, usize)> {
     row.seats
         .iter()
-        .map(|s| (s.user_id.as_str(), s.side, s.team))
+        .map(|s| (s.user_id.as_str(), s.side.index(), s.team.index()))
         .collect()
 }
 
@@ -64,11 +65,15 @@ async fn resign(chat: &mut Chat, who: &str) -> Vec<String> {
 }
 
 /// Both boards `ids` are over, won by `team`, their clocks stopped.
-async fn assert_team_won(chat: &Chat, ids: [&String; 2], team: usize) {
+async fn assert_team_won(chat: &Chat, ids: [&String; 2], team: u8) {
     for id in ids {
         let row = chat.row(id).await;
         assert_eq!(row.status, Status::Finished, "{id}");
-        assert_eq!(row.result, Some(GameResult::Win { team }), "{id}");
+        assert_eq!(
+            row.result,
+            Some(GameResult::Win { team: Team(team) }),
+            "{id}"
+        );
         assert_eq!(row.deadline, None, "{id}: the clock stopped");
     }
 }
@@ -132,7 +137,7 @@ async fn a_piece_the_partner_captured_is_dropped_to_mate_and_the_team_wins() {
     assert!(row.move_list().contains(&"+Q"), "{:?}", row.moves);
     assert!(chat.position(&a).await.fen().contains("[Q]"));
     // The move list of dave's board does not hold it.
-    assert!(!chat.row(&b).await.moves.contains('+'));
+    assert!(!chat.row(&b).await.moves.as_str().contains('+'));
     chat.advance(1_000).await;
     let out = chat.say("alice: Q@f7").await;
     assert!(has(&out, "alice played Q@f7#"), "{out:#?}");
@@ -277,7 +282,7 @@ async fn a_restart_resumes_both_boards_and_their_clocks() {
     let out = chat.say("dave: @e5").await;
     assert!(has(&out, "dave played"), "{out:#?}");
     assert!(
-        chat.row(&b).await.moves.ends_with("+p P@e5"),
+        chat.row(&b).await.moves.as_str().ends_with("+p P@e5"),
         "{:?}",
         chat.row(&b).await.moves
     );

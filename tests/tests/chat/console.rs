@@ -3,7 +3,7 @@
 
 use crate::console_support::{game_id, has, to, Chat};
 use kodex_bot::api::{Action, ChatRef, Handler, Platform, Request, UserRef};
-use kodex_bot::store::{GameResult, GameRow, Status};
+use kodex_bot::store::{DrawOffer, EndReason, GameResult, GameRow, MoveRecord, Status};
 
 fn user(name: &str) -> UserRef {
     UserRef {
@@ -193,7 +193,7 @@ async fn draw_offers_cannot_be_withdrawn_and_are_accepted_by_the_opponent() {
     let out = chat.say("alice: /draw").await;
     assert!(has(&out, "[#local] alice offers a draw"), "{out:#?}");
     assert!(has(&out, &format!("/press draw:{id}")), "{out:#?}");
-    assert_eq!(chat.row(&id).await.draw_offer, Some(0));
+    assert_eq!(chat.row(&id).await.draw_offer, Some(DrawOffer::Seat(0)));
     refused(&mut chat, &id, "alice: /draw", "alice", "already offered").await;
     refused(
         &mut chat,
@@ -210,7 +210,7 @@ async fn draw_offers_cannot_be_withdrawn_and_are_accepted_by_the_opponent() {
     // An offer survives the offerer's own move and lapses when the opponent plays on.
     chat.say("alice: /draw").await;
     chat.say("alice: Nf3").await;
-    assert_eq!(chat.row(&id).await.draw_offer, Some(0));
+    assert_eq!(chat.row(&id).await.draw_offer, Some(DrawOffer::Seat(0)));
     chat.say("bob: Nc6").await;
     assert_eq!(chat.row(&id).await.draw_offer, None);
     // bob offers, alice accepts.
@@ -223,7 +223,10 @@ async fn draw_offers_cannot_be_withdrawn_and_are_accepted_by_the_opponent() {
         row.result.as_ref().map(GameResult::to_text).as_deref(),
         Some("1/2-1/2")
     );
-    assert_eq!(row.reason.as_deref(), Some("agreement"));
+    assert_eq!(
+        row.reason.as_ref().map(EndReason::to_text),
+        Some("agreement")
+    );
 }
 
 #[tokio::test]
@@ -499,7 +502,7 @@ async fn the_flag_falls_by_itself() {
     assert_eq!(
         (
             row.result.as_ref().map(GameResult::to_text).as_deref(),
-            row.reason.as_deref()
+            row.reason.as_ref().map(EndReason::to_text)
         ),
         (Some("0-1"), Some("timeout"))
     );
@@ -693,7 +696,7 @@ async fn a_game_that_cannot_be_replayed_stops_its_clock_and_spares_the_others() 
     let broken = chat.start("alice", "bob", "chess 1+0").await;
     let fine = chat.start("carol", "dave", "chess 1+0").await;
     let mut row = chat.row(&broken).await;
-    row.moves = "e2e5".to_owned();
+    row.moves = MoveRecord::parse("e2e5").expect("a record");
     assert!(chat.service.store().save(&mut row).await.expect("save"));
     let out = chat.advance(61_000).await;
     assert!(has(&out, "carol ran out of time"), "{out:#?}");

@@ -5,7 +5,7 @@
 //! secret setup, byte for byte.
 
 use crate::console_support::{assert_revealed, assert_setup_hides_bobs_half, has, to, Chat};
-use kodex_bot::store::Status;
+use kodex_bot::store::{EndReason, Status};
 use kodex_engine::Registry;
 
 #[tokio::test]
@@ -77,7 +77,10 @@ async fn a_whole_battle_chess_game() {
     );
     let row = chat.row(&id).await;
     assert_eq!(row.status, Status::Finished);
-    assert_eq!(row.reason.as_deref(), Some("checkmate"));
+    assert_eq!(
+        row.reason.as_ref().map(EndReason::to_text),
+        Some("checkmate")
+    );
     assert_eq!(row.moves, "f1c4 b8c6 d1h5 g8f6 h5f7");
     // The record starts from the revealed setups.
     let out = chat.say(&format!("alice: /pgn {id}")).await;

@@ -65,7 +65,7 @@ async fn a_rematch_swaps_colours_and_needs_the_other_player() {
         (Some("bob"), Some("alice"))
     );
     assert_eq!(
-        (row.variant.as_str(), row.time_control.as_str()),
+        (row.variant.as_str(), row.time_control.code().as_str()),
         ("atomic", "3+2")
     );
     // A game still running has no rematch.

@@ -7,7 +7,7 @@
 use crate::console_support::{
     assert_revealed, assert_setup_hides_bobs_half, game_id, has, temp_dir, to, Chat, EPOCH,
 };
-use kodex_bot::store::Status;
+use kodex_bot::store::{EndReason, Status};
 use kodex_engine::Registry;
 
 const SCREEN: &str = include_str!("../../variants/screentest.toml");
@@ -288,7 +288,10 @@ async fn a_side_in_check_before_the_first_move_loses() {
     assert!(public.iter().any(|l| l.contains("image:")), "{out:#?}");
     let row = chat.row(&id).await;
     assert_eq!(row.status, Status::Finished);
-    assert_eq!(row.reason.as_deref(), Some("setup-check"));
+    assert_eq!(
+        row.reason.as_ref().map(EndReason::to_text),
+        Some("setup-check")
+    );
 }
 
 #[tokio::test]

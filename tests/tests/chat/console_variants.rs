@@ -3,7 +3,7 @@
 //! variant the engine has.
 
 use crate::console_support::{self, game_id, has, Chat};
-use kodex_bot::store::{GameResult, Status};
+use kodex_bot::store::{EndReason, GameResult, Status};
 
 /// Plays `moves` alternately as alice (white) and bob (black) in `variant`
 /// and returns the output of the last move.
@@ -30,7 +30,11 @@ async fn assert_result(chat: &Chat, id: &str, result: &str, reason: &str) {
         Some(result),
         "{id}"
     );
-    assert_eq!(row.reason.as_deref(), Some(reason), "{id}");
+    assert_eq!(
+        row.reason.as_ref().map(EndReason::to_text),
+        Some(reason),
+        "{id}"
+    );
 }
 
 #[tokio::test]
@@ -73,7 +77,7 @@ async fn crazyhouse_drops_and_mates() {
     let (mut chat, id, _) = scripted("crazyhouse", &["e4", "d5", "exd5", "Qxd5"]).await;
     let out = chat.say("alice: P@e6").await;
     assert!(has(&out, "alice played"), "{out:#?}");
-    assert!(chat.row(&id).await.moves.ends_with("P@e6"));
+    assert!(chat.row(&id).await.moves.as_str().ends_with("P@e6"));
     assert!(has(&out, "in hand: white - · black p"), "{out:#?}");
     let (chat, id, _) = scripted("crazyhouse", &["f3", "e5", "g4", "Qh4#"]).await;
     assert_result(&chat, &id, "0-1", "checkmate").await;
@@ -152,7 +156,7 @@ async fn random_game(variant_id: &str, seed: u64, limit: usize) {
         Some(outcome) => {
             assert_eq!(row.status, Status::Finished, "{variant_id}");
             assert_eq!(
-                row.reason.as_deref(),
+                row.reason.as_ref().map(EndReason::to_text),
                 Some(outcome.reason.key()),
                 "{variant_id}"
             );

@@ -683,7 +683,11 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
         .expect("store")
         .expect("game");
     assert_ne!(ended.status, before.status, "seed {seed}: the game ended");
-    assert_eq!(ended.moves.split_whitespace().count(), 5, "seed {seed}");
+    assert_eq!(
+        ended.moves.as_str().split_whitespace().count(),
+        5,
+        "seed {seed}"
+    );
     // Every failure the test fired reached the bot.
     let requests = fake.requests();
     for (what, fired) in [
@@ -1441,7 +1445,7 @@ async fn moves_typed_in_quick_succession_are_answered_in_their_order() {
         .await
         .expect("store")
         .expect("game");
-    assert_eq!(row.moves.split_whitespace().count(), moves.len());
+    assert_eq!(row.moves.as_str().split_whitespace().count(), moves.len());
     bot.stop().await;
 }
 
@@ -1473,7 +1477,7 @@ async fn a_clean_stop_answers_the_moves_already_typed() {
         .expect("store")
         .expect("game");
     assert_eq!(
-        row.moves.split_whitespace().count(),
+        row.moves.as_str().split_whitespace().count(),
         moves.len(),
         "every typed move played"
     );
@@ -1533,7 +1537,7 @@ async fn a_fog_game_under_discord_outages_finishes_and_posts_nothing_hidden() {
         let mut played = 0;
         for _ in 0..600 {
             let row = service.store().get("discord", &game).await.expect("store");
-            played = row.map_or(0, |row| row.moves.split_whitespace().count());
+            played = row.map_or(0, |row| row.moves.as_str().split_whitespace().count());
             if played == index + 1 {
                 break;
             }
@@ -1581,7 +1585,7 @@ async fn a_fog_game_under_discord_outages_finishes_and_posts_nothing_hidden() {
         .await
         .expect("store")
         .expect("game");
-    assert_eq!(row.moves.split_whitespace().count(), 5);
+    assert_eq!(row.moves.as_str().split_whitespace().count(), 5);
     assert_eq!(row.status, kodex_bot::store::Status::Finished);
     bot.stop().await;
 }

@@ -16,7 +16,7 @@ use kodex_bot::console::Console;
 use kodex_bot::store::{GameResult, Status};
 use kodex_bot::time::ManualTime;
 use kodex_bot::Service;
-use kodex_engine::Registry;
+use kodex_engine::{Registry, Team};
 
 const CROSS: &str = include_str!("../../variants/crosstest.toml");
 
@@ -109,7 +109,7 @@ async fn four_seats_take_turns_in_order_and_a_team_wins() {
     let seats: Vec<(usize, &str, usize, usize)> = row
         .seats
         .iter()
-        .map(|s| (s.seat, s.user_id.as_str(), s.side, s.team))
+        .map(|s| (s.seat, s.user_id.as_str(), s.side.index(), s.team.index()))
         .collect();
     assert_eq!(
         seats,
@@ -414,7 +414,11 @@ async fn an_enochian_king_takes_a_throne_and_prisoners_are_exchanged() {
     // (dave's) is to move.
     assert!(has(&out, "dave moves black for bob"), "{out:#?}");
     let row = stored(&service, &id).await;
-    assert!(row.moves.ends_with(" h4f3 e1e1 &23"), "{}", row.moves);
+    assert!(
+        row.moves.as_str().ends_with(" h4f3 e1e1 &23"),
+        "{}",
+        row.moves
+    );
     assert_eq!(row.exchange_offer, None);
     // Black's king is back beside its throne (blue's king holds a1), on b1,
     // where it has no safe square (red's queen covers c1, red's knight c2):
@@ -467,7 +471,11 @@ async fn an_enochian_player_retires_and_the_partner_moves_both_armies() {
     )
     .await;
     let row = stored(&service, &id).await;
-    assert!(row.moves.starts_with("g2g3 &r1 a4a5 "), "{}", row.moves);
+    assert!(
+        row.moves.as_str().starts_with("g2g3 &r1 a4a5 "),
+        "{}",
+        row.moves
+    );
     // A restart replays the retirement with the record.
     let (service, mut console) = restart(&config, service, console).await;
     answers(
@@ -478,7 +486,11 @@ async fn an_enochian_player_retires_and_the_partner_moves_both_armies() {
         ],
     )
     .await;
-    assert!(stored(&service, &id).await.moves.ends_with(" c1d2"));
+    assert!(stored(&service, &id)
+        .await
+        .moves
+        .as_str()
+        .ends_with(" c1d2"));
     // Bob has no say any more: a draw needs dave alone of his team.
     let (over, dave) = (format!("Game {id} is over"), format!("dave: /retire {id}"));
     answers(
@@ -610,8 +622,8 @@ async fn a_seat_left_waiting_to_pass_passes_after_a_restart() {
     }
     // As an older version stored it: bob's pass not yet played.
     let mut row = stored(&service, &id).await;
-    assert!(row.moves.ends_with(" h14h14"), "{}", row.moves);
-    row.moves.truncate(row.moves.len() - " h14h14".len());
+    assert!(row.moves.as_str().ends_with(" h14h14"), "{}", row.moves);
+    row.moves.truncate(row.moves.len() - 1);
     assert!(service.store().save(&mut row).await.expect("store"));
     let (service, console) = restart(&config, service, console).await;
     let mut outbox = service.outbox(kodex_bot::api::Platform::Console);
@@ -625,7 +637,11 @@ async fn a_seat_left_waiting_to_pass_passes_after_a_restart() {
         "{out:#?}"
     );
     assert!(has(&out, "carol (white) to move"), "{out:#?}");
-    assert!(stored(&service, &id).await.moves.ends_with(" h14h14"));
+    assert!(stored(&service, &id)
+        .await
+        .moves
+        .as_str()
+        .ends_with(" h14h14"));
     // Once only: the next restart finds nothing to pass.
     service.resume_passes().await;
     assert!(outbox.try_recv().is_err());
@@ -705,7 +721,7 @@ async fn stored(service: &Service, id: &str) -> kodex_bot::store::GameRow {
 async fn assert_white_team_won(service: &Service, id: &str) {
     let row = stored(service, id).await;
     assert_eq!(row.status, Status::Finished);
-    assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
+    assert_eq!(row.result, Some(GameResult::Win { team: Team(0) }));
 }
 
 /// The service's pass for a mated seat costs that seat nothing: no time and

@@ -421,7 +421,7 @@ async fn offered_declined_and_accepted(attempt: usize) -> bool {
     }
     assert!(has(&out, "offers to exchange prisoners"), "{out:#?}");
     let deadline = Instant::now() + Duration::from_secs(60);
-    while !chat.row(&id).await.moves.contains(" &23") {
+    while !chat.row(&id).await.moves.as_str().contains(" &23") {
         chat.advance(0).await;
         assert!(Instant::now() < deadline, "the computer did not accept");
         tokio::time::sleep(Duration::from_millis(10)).await;

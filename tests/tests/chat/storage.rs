@@ -2,8 +2,8 @@
 //! upgrades in place, and a status this version does not know fails closed.
 
 use crate::console_support::{database_url, has, temp_dir, Chat, EPOCH};
-use kodex_bot::store::{GameResult, SeatRow, Status};
-use kodex_engine::{Game, Registry, Start};
+use kodex_bot::store::{DrawOffer, GameResult, SeatRow, Status, StoreError};
+use kodex_engine::{Game, Registry, Side, Start, Team};
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePool};
 use std::path::Path;
 use std::str::FromStr;
@@ -97,13 +97,12 @@ async fn insert_old_game(
     .expect("old game inserted");
 }
 
-#[tokio::test]
-async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clocks() {
-    let dir = temp_dir("upgrade");
-    let pool = old_database(&dir).await;
-    // alice (white) to move, her clock running since EPOCH.
+/// The two started games of an old database: k7m2, alice (white) to move,
+/// her clock running since EPOCH; q4w5, frank (black) to move with 30 s
+/// left, his flag falling at EPOCH + 30 s.
+async fn insert_old_games(pool: &SqlitePool) {
     insert_old_game(
-        &pool,
+        pool,
         "k7m2",
         ("alice", "bob"),
         "e2e4 e7e5 f1c4 b8c6",
@@ -111,9 +110,8 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
         EPOCH + 170_000,
     )
     .await;
-    // frank (black) to move with 30 s left: his flag falls at EPOCH + 30 s.
     insert_old_game(
-        &pool,
+        pool,
         "q4w5",
         ("erin", "frank"),
         "d2d4",
@@ -121,6 +119,13 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
         EPOCH + 30_000,
     )
     .await;
+}
+
+#[tokio::test]
+async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clocks() {
+    let dir = temp_dir("upgrade");
+    let pool = old_database(&dir).await;
+    insert_old_games(&pool).await;
     sqlx::query(
         "INSERT INTO games (id, platform, chat_id, variant, status, challenger_id, \
          challenger_name, color, time_control, deadline, created_at, updated_at) \
@@ -163,8 +168,8 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
                 seat: 0,
                 user_id: "alice".to_owned(),
                 user_name: "alice".to_owned(),
-                side: 0,
-                team: 0,
+                side: Side(0),
+                team: Team(0),
                 remaining_ms: Some(170_000),
                 setup: None,
                 ready: false,
@@ -173,8 +178,8 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
                 seat: 1,
                 user_id: "bob".to_owned(),
                 user_name: "bob".to_owned(),
-                side: 1,
-                team: 1,
+                side: Side(1),
+                team: Team(1),
                 remaining_ms: Some(175_000),
                 setup: None,
                 ready: false,
@@ -192,7 +197,11 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
     let row = chat.row("q4w5").await;
     assert_eq!(
         (row.remaining(1), row.status, row.result),
-        (Some(0), Status::Finished, Some(GameResult::Win { team: 0 }))
+        (
+            Some(0),
+            Status::Finished,
+            Some(GameResult::Win { team: Team(0) })
+        )
     );
 
     // The other game plays on with the clocks it had: alice thought 31 s
@@ -214,7 +223,11 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
     let row = chat.row("k7m2").await;
     assert_eq!(
         (row.status, row.result, row.deadline),
-        (Status::Finished, Some(GameResult::Win { team: 0 }), None)
+        (
+            Status::Finished,
+            Some(GameResult::Win { team: Team(0) }),
+            None
+        )
     );
     let stored: String = sqlx::query_scalar("SELECT result FROM games WHERE id = 'k7m2'")
         .fetch_one(&pool)
@@ -233,6 +246,37 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
     );
     chat.script(&["carol: e4", "dave: e5"]).await;
     assert_eq!(chat.row("p3x9").await.moves, "e2e4 e7e5");
+}
+
+#[tokio::test]
+async fn offers_stored_by_an_older_version_read_as_they_meant_and_a_broken_clock_is_an_error() {
+    let dir = temp_dir("old-columns");
+    let pool = old_database(&dir).await;
+    insert_old_games(&pool).await;
+    // As the old layout stored offers: the side that made them.
+    sqlx::query("UPDATE games SET draw_offer = 1, takeback_offer = 0 WHERE id = 'k7m2'")
+        .execute(&pool)
+        .await
+        .expect("old offers");
+    // A clock no version writes: read, it would have been no clock at all.
+    sqlx::query("UPDATE games SET time_control = 'forever' WHERE id = 'q4w5'")
+        .execute(&pool)
+        .await
+        .expect("broken clock");
+    pool.close().await;
+
+    let chat = Chat::in_dir(dir).await;
+    let row = chat.row("k7m2").await;
+    assert_eq!(
+        (row.draw_offer, row.takeback_offer, row.time_control.code()),
+        (Some(DrawOffer::Seat(1)), Some(0), "3+2".to_owned())
+    );
+    match chat.service.store().get("console", "q4w5").await {
+        Err(StoreError::Column { game, error }) => {
+            assert_eq!((game.as_str(), error.column), ("q4w5", "time_control"));
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[tokio::test]

@@ -9,7 +9,7 @@ use kodex_bot::store::{GameResult, GameRow, Status};
 use kodex_bot::telegram::run;
 use kodex_bot::time::ManualTime;
 use kodex_bot::Service;
-use kodex_engine::Registry;
+use kodex_engine::{Registry, Team};
 use kodex_tests::fake_telegram::{Call, Failure, FakeTelegram, Outcome, CALLBACK_DEADLINE};
 
 const GROUP: i64 = -100_300;
@@ -207,7 +207,12 @@ async fn a_real_game_is_accepted_by_button_and_played_by_replies_and_m_to_mate()
 
     let row = stored(&harness, &game).await;
     assert!(row.result.is_some(), "the game is over");
-    assert_eq!(row.moves.split_whitespace().count(), 4, "{}", row.moves);
+    assert_eq!(
+        row.moves.as_str().split_whitespace().count(),
+        4,
+        "{}",
+        row.moves
+    );
     // The start and every move were answered with a board in the group.
     let boards = fake
         .calls()
@@ -585,7 +590,11 @@ async fn random_updates_change_nothing_and_the_game_plays_on_after_them() {
         .await;
     }
     let ended = stored(&harness, &game).await;
-    assert_eq!(ended.moves.split_whitespace().count(), 5, "seed {seed}");
+    assert_eq!(
+        ended.moves.as_str().split_whitespace().count(),
+        5,
+        "seed {seed}"
+    );
     assert_ne!(ended.status, before.status, "seed {seed}: the game ended");
 }
 
@@ -1554,7 +1563,12 @@ async fn a_bughouse_game_is_played_to_a_drop_mate_with_both_boards_in_every_phot
     let board_a = stored(&harness, &game).await;
     let board_b = stored(&harness, board_a.linked_id.as_deref().expect("board B")).await;
     for row in [&board_a, &board_b] {
-        assert_eq!(row.result, Some(GameResult::Win { team: 0 }), "{}", row.id);
+        assert_eq!(
+            row.result,
+            Some(GameResult::Win { team: Team(0) }),
+            "{}",
+            row.id
+        );
     }
 }
 
@@ -1608,7 +1622,12 @@ async fn a_flag_on_one_bughouse_board_ends_both_boards_in_the_group() {
     let board_b = stored(&harness, board_a.linked_id.as_deref().expect("board B")).await;
     for row in [&board_a, &board_b] {
         assert_eq!(row.status, Status::Finished, "{}", row.id);
-        assert_eq!(row.result, Some(GameResult::Win { team: 0 }), "{}", row.id);
+        assert_eq!(
+            row.result,
+            Some(GameResult::Win { team: Team(0) }),
+            "{}",
+            row.id
+        );
     }
     // Dave's board is over too: his move is not played.
     fake.say(GROUP, DAVE, "/move e5");
@@ -1684,7 +1703,7 @@ async fn a_four_handed_game_is_played_by_four_people_to_a_team_win() {
         at = next;
     }
     let row = stored(&harness, &game).await;
-    assert_eq!(row.result, Some(GameResult::Win { team: 0 }));
+    assert_eq!(row.result, Some(GameResult::Win { team: Team(0) }));
     assert!(row.move_list().contains(&"k11h14"), "the mated king taken");
 }
 

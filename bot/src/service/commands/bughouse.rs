@@ -24,13 +24,11 @@ use crate::api::{Delivery, Image, Target};
 use crate::i18n::Lang;
 use crate::service::kernel::apply::finish;
 use crate::service::kernel::apply::Event;
-use crate::service::kernel::clocks::append;
 use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
 use crate::service::present::gif::{evenly_spaced, pair_gif_within, MAX_GIF_FRAMES};
 use crate::service::present::{chat_of, player_ref};
-use crate::store::{GameResult, GameRow, SeatRow, Status};
-use kodex_engine::passing::{gift_letter, gift_token};
-use kodex_engine::{Audience, Game, Side, Start, Variant};
+use crate::store::{DrawOffer, EndReason, Entry, GameResult, GameRow, PairOffer, SeatRow, Status};
+use kodex_engine::{Audience, Game, Side, Start, Team, Variant};
 
 /// How long a change waits for the other board's lock before it writes
 /// that board under the version check alone.
@@ -39,9 +37,6 @@ const OTHER_BOARD_PATIENCE: std::time::Duration = std::time::Duration::from_mill
 /// How often writing the other board is tried when someone else wrote it
 /// at the same moment.
 const OTHER_BOARD_TRIES: usize = 4;
-
-/// The reason stored on the board that did not decide the game.
-const OTHER_BOARD_REASON: &str = "other-board";
 
 /// A board's letter in messages and records: `A` for the first board.
 fn board_letter(row: &GameRow) -> &'static str {
@@ -87,9 +82,7 @@ impl Service {
         lang: Lang,
     ) -> Outcome {
         let now = self.now();
-        let initial = crate::clock::TimeControl::parse(&row.time_control)
-            .ok()
-            .and_then(crate::clock::TimeControl::initial);
+        let initial = row.time_control.initial();
         let game = Game::new(variant, Start::Standard).map_err(|e| {
             tracing::error!(game = %row.id, error = %e, "cannot set up the start position");
             Msg::new("error-internal")
@@ -210,7 +203,7 @@ impl Service {
                 let gift_line = gift
                     .filter(|&letter| other_game.receive(letter))
                     .map(|letter| {
-                        append(&mut other.moves, &gift_token(letter));
+                        other.moves.push(Entry::Gift(letter));
                         self.gift_text(lang, other, other_game, letter)
                     });
                 let ended = row.status.is_over();
@@ -275,7 +268,7 @@ impl Service {
 
     /// "dave gets a knight (board B)."
     fn gift_text(&self, lang: Lang, other: &GameRow, other_game: &Game, letter: char) -> String {
-        let side = usize::from(letter.is_ascii_lowercase());
+        let side = Side(u8::from(letter.is_ascii_lowercase()));
         let receiver = other
             .seat_of_side(side)
             .map_or_else(|| "?".to_owned(), |seat| seat.user_name.clone());
@@ -485,14 +478,14 @@ impl Service {
     ) -> String {
         let [(a, game), (b, _)] = in_order(one, other);
         let board = |row: &GameRow| {
-            let seat = |side: usize| {
+            let seat = |side: Side| {
                 format!(
                     "{} ({})",
                     row.seat_of_side(side).map_or("?", |s| s.user_name.as_str()),
                     self.color_name(lang, side)
                 )
             };
-            format!("{} – {}", seat(0), seat(1))
+            format!("{} – {}", seat(Side::WHITE), seat(Side::BLACK))
         };
         let pair = joined(a, b);
         self.text(
@@ -500,11 +493,11 @@ impl Service {
             &Msg::new("bughouse-started")
                 .arg("id", a.id.clone())
                 .arg("variant", game.variant().name(lang.code()).to_owned())
-                .arg("clock", self.clock_name(lang, &a.time_control))
+                .arg("clock", self.clock_name(lang, a.time_control))
                 .arg("a", board(a))
                 .arg("b", board(b))
-                .arg("first", pair.team_names(0))
-                .arg("second", pair.team_names(1)),
+                .arg("first", pair.team_names(Team(0)))
+                .arg("second", pair.team_names(Team(1))),
         )
     }
 
@@ -538,9 +531,7 @@ impl Service {
         // The board that decided: the one whose reason is its own.
         let decided = boards
             .iter()
-            .find(|(row, _)| {
-                row.status.is_over() && row.reason.as_deref() != Some(OTHER_BOARD_REASON)
-            })
+            .find(|(row, _)| row.status.is_over() && row.reason != Some(EndReason::OtherBoard))
             .unwrap_or(&boards[0])
             .0;
         let pair = joined(boards[0].0, boards[1].0);
@@ -553,7 +544,7 @@ impl Service {
                     .iter()
                     .find(|seat| seat.team != team)
                     .map_or_else(String::new, |seat| seat.user_name.clone());
-                let reason = self.reason_text(lang, decided.reason.as_deref().unwrap_or(""), loser);
+                let reason = self.reason_text(lang, decided.reason.as_ref(), loser);
                 self.text(
                     lang,
                     &Msg::new("bughouse-result")
@@ -565,8 +556,7 @@ impl Service {
                 )
             }
             None if result == GameResult::Draw => {
-                let reason =
-                    self.reason_text(lang, decided.reason.as_deref().unwrap_or(""), String::new());
+                let reason = self.reason_text(lang, decided.reason.as_ref(), String::new());
                 self.text(
                     lang,
                     &Msg::new("result-draw").arg("id", id).arg("reason", reason),
@@ -586,9 +576,9 @@ impl Service {
             .map(|side| (&other, &other_game, side));
         let (boards, bottom) = match mine.or(theirs) {
             Some((own, own_game, side)) if own.id == row.id => {
-                ([(own, own_game), (&other, &other_game)], Side(side as u8))
+                ([(own, own_game), (&other, &other_game)], side)
             }
-            Some((own, own_game, side)) => ([(own, own_game), (row, game)], Side(side as u8)),
+            Some((own, own_game, side)) => ([(own, own_game), (row, game)], side),
             None => (in_order((row, game), (&other, &other_game)), Side::WHITE),
         };
         let lang = ctx.chat_lang;
@@ -721,17 +711,21 @@ impl Service {
                 Start::Fen(record.start_fen.clone().unwrap_or_default()),
             )
             .map_err(|_| Msg::new("error-corrupt-game").arg("id", record.id.clone()))?;
-            let mut times = record.move_times.split_whitespace();
-            for action in record.move_list() {
-                if let Some(letter) = gift_letter(action) {
-                    game.receive(letter);
-                    continue;
-                }
-                let Some(mv) = game
-                    .legal_moves()
-                    .into_iter()
-                    .find(|&mv| game.uci(mv) == action)
-                else {
+            let mut times = record.move_times.0.iter();
+            for entry in record.moves.entries() {
+                let action = match entry {
+                    Entry::Gift(letter) => {
+                        game.receive(letter);
+                        continue;
+                    }
+                    Entry::Move(action) => Some(action),
+                    _ => None,
+                };
+                let Some(mv) = action.and_then(|action| {
+                    game.legal_moves()
+                        .into_iter()
+                        .find(|&mv| game.uci(mv) == action)
+                }) else {
                     return Err(Msg::new("error-corrupt-game")
                         .arg("id", record.id.clone())
                         .into());
@@ -742,10 +736,7 @@ impl Service {
                 game.play(mv);
                 let (when, left) = times
                     .next()
-                    .and_then(|mark| mark.split_once(':'))
-                    .map_or((None, None), |(when, left)| {
-                        (when.parse::<i64>().ok(), left.parse::<i64>().ok())
-                    });
+                    .map_or((None, None), |time| (Some(time.at), time.left));
                 let letter = match (board, white) {
                     (0, true) => "A",
                     (0, false) => "a",
@@ -765,20 +756,20 @@ impl Service {
         // Stable: each board's own order is kept among equal times.
         moves.sort_by_key(|(when, _, _)| *when);
         let result = a.result.as_ref().map_or("*", GameResult::pgn).to_owned();
-        let name = |row: &GameRow, side: usize| {
+        let name = |row: &GameRow, side: Side| {
             row.seat_of_side(side)
                 .map_or_else(|| "?".to_owned(), |seat| seat.user_name.clone())
         };
         let tags = [
             ("Event", format!("Kodex bughouse game {}", a.id)),
             ("Site", "Kodex".to_owned()),
-            ("WhiteA", name(a, 0)),
-            ("BlackA", name(a, 1)),
-            ("WhiteB", name(b, 0)),
-            ("BlackB", name(b, 1)),
+            ("WhiteA", name(a, Side::WHITE)),
+            ("BlackA", name(a, Side::BLACK)),
+            ("WhiteB", name(b, Side::WHITE)),
+            ("BlackB", name(b, Side::BLACK)),
             (
                 "TimeControl",
-                crate::service::present::pgn_time_control(&a.time_control),
+                crate::service::present::pgn_time_control(a.time_control),
             ),
             ("Result", result.clone()),
         ];
@@ -796,36 +787,17 @@ impl Service {
 }
 
 /// The bit of the player of `seat` on board `row` in a bughouse draw
-/// offer: the offer (`draw_offer`, the same on both boards) is the set of
-/// the four players who said `/draw`, and which team offered.
-fn draw_bit(row: &GameRow, seat: usize) -> i64 {
-    1 << (row.board * 2 + seat)
+/// offer (see [`PairOffer`], the same on both boards).
+fn draw_bit(row: &GameRow, seat: usize) -> u8 {
+    PairOffer::bit(row.board, seat)
 }
 
-/// The team of each of the four players' bits (see [`draw_bit`]): board A
-/// white and board B black are team 0.
-const DRAW_BITS_OF_TEAM: [i64; 2] = [0b1001, 0b0110];
-
-/// Set in a bughouse draw offer that team 1 made (else team 0 made it).
-const OFFERED_BY_TEAM_1: i64 = 0b1_0000;
-
-/// The team of a player's [`draw_bit`].
-fn team_of_bit(bit: i64) -> usize {
-    usize::from(DRAW_BITS_OF_TEAM[0] & bit == 0)
-}
-
-/// The team that made the standing offer `consent`. (An offer stored before
-/// the team was: the only team with a player in it, else team 0.)
-fn offering_team(consent: i64) -> usize {
-    let only_team_1 = consent & DRAW_BITS_OF_TEAM[0] == 0 && consent & DRAW_BITS_OF_TEAM[1] != 0;
-    usize::from(consent & OFFERED_BY_TEAM_1 != 0 || only_team_1)
-}
-
-/// Whether the offer `consent` is agreed: every player of the team it was
-/// made to said `/draw`.
-fn draw_agreed(consent: i64) -> bool {
-    let asked = DRAW_BITS_OF_TEAM[1 - offering_team(consent)];
-    consent & asked == asked
+/// The standing bughouse offer of `row`, if any.
+fn pair_offer(row: &GameRow) -> Option<PairOffer> {
+    match row.draw_offer {
+        Some(DrawOffer::Pair(offer)) => Some(offer),
+        _ => None,
+    }
 }
 
 impl Service {
@@ -835,11 +807,10 @@ impl Service {
     /// drawn when both have. Until then the offer stands on both boards.
     pub(crate) async fn pair_draw(&self, mut row: GameRow, seat: usize, lang: Lang) -> Outcome {
         let bit = draw_bit(&row, seat);
-        let team = team_of_bit(bit);
-        let before = row.draw_offer.unwrap_or(0);
-        if before == 0 {
-            let flag = if team == 1 { OFFERED_BY_TEAM_1 } else { 0 };
-            self.set_pair_draw(&mut row, Some(bit | flag)).await?;
+        let team = PairOffer::team_of_bit(bit);
+        let Some(before) = pair_offer(&row) else {
+            let offer = PairOffer::first(row.board, seat);
+            self.set_pair_draw(&mut row, Some(offer)).await?;
             let (other, _) = self.other_board(&row).await?;
             let pair = joined(&row, &other);
             let opponents = pair.opponent_names(seat);
@@ -861,20 +832,20 @@ impl Service {
                 ],
                 asked,
             )]);
-        }
-        if offering_team(before) == team {
+        };
+        if before.offering_team() == team {
             // The team's own offer: the other team answers it.
             return Err(Msg::new("error-draw-offered-by-team")
                 .arg("id", row.id.clone())
                 .into());
         }
-        if before & bit != 0 {
+        if before.has(bit) {
             return Err(Msg::new("error-draw-already-agreed")
                 .arg("id", row.id.clone())
                 .into());
         }
-        let consent = before | bit;
-        if draw_agreed(consent) {
+        let consent = before.with(bit);
+        if consent.agreed() {
             let mut position = self.replay(&row)?;
             return self
                 .apply(
@@ -893,7 +864,7 @@ impl Service {
         let waiting_seats: Vec<usize> = (0..4)
             .filter(|&index| {
                 let bit = 1 << index;
-                team_of_bit(bit) == team && consent & bit == 0
+                PairOffer::team_of_bit(bit) == team && !consent.has(bit)
             })
             .filter(|&index| index / 2 == row.board || index / 2 == other.board)
             .map(|index| {
@@ -936,11 +907,10 @@ impl Service {
         seat: usize,
         lang: Lang,
     ) -> Outcome {
-        let consent = row.draw_offer.unwrap_or(0);
-        if consent == 0 {
+        let Some(consent) = pair_offer(&row) else {
             return Err(Msg::new("error-no-draw-offer").into());
-        }
-        if offering_team(consent) == team_of_bit(draw_bit(&row, seat)) {
+        };
+        if consent.offering_team() == PairOffer::team_of_bit(draw_bit(&row, seat)) {
             return Err(Msg::new("error-offer-not-withdrawable").into());
         }
         self.set_pair_draw(&mut row, None).await?;
@@ -953,7 +923,8 @@ impl Service {
 
     /// Writes the draw offer `consent` on board `row` (locked) and on the
     /// other board.
-    async fn set_pair_draw(&self, row: &mut GameRow, consent: Option<i64>) -> Outcome<()> {
+    async fn set_pair_draw(&self, row: &mut GameRow, consent: Option<PairOffer>) -> Outcome<()> {
+        let consent = consent.map(DrawOffer::Pair);
         row.draw_offer = consent;
         self.save(row).await?;
         self.change_other_board(row, |other, _| {
@@ -976,7 +947,7 @@ fn end_like(other: &mut GameRow, game: &Game, decided: &GameRow, now: crate::tim
         other.set_remaining(to_move, Some((left - (now - started)).max(0)));
     }
     let result = decided.result.clone().unwrap_or(GameResult::NoResult);
-    finish(other, result, OTHER_BOARD_REASON);
+    finish(other, result, EndReason::OtherBoard);
     other.status = decided.status.clone();
 }
 
@@ -990,26 +961,26 @@ fn board_timeline(variant: &Variant, row: &GameRow) -> Option<Vec<(i64, kodex_en
         Start::Fen(row.start_fen.clone().unwrap_or_default()),
     )
     .ok()?;
-    let mut times = row.move_times.split_whitespace();
+    let mut times = row.move_times.0.iter();
     let mut timeline = vec![(i64::MIN, game.view(Audience::Full))];
     let mut received = false;
-    for action in row.move_list() {
-        if let Some(letter) = gift_letter(action) {
-            game.receive(letter);
-            received = true;
-            continue;
-        }
+    for entry in row.moves.entries() {
+        let action = match entry {
+            Entry::Gift(letter) => {
+                game.receive(letter);
+                received = true;
+                continue;
+            }
+            Entry::Move(action) => action,
+            _ => return None,
+        };
         let mv = game
             .legal_moves()
             .into_iter()
             .find(|&mv| game.uci(mv) == action)?;
         game.play(mv);
         received = false;
-        let when = times
-            .next()
-            .and_then(|mark| mark.split_once(':'))
-            .and_then(|(when, _)| when.parse::<i64>().ok())
-            .unwrap_or(i64::MAX);
+        let when = times.next().map_or(i64::MAX, |time| time.at);
         timeline.push((when, game.view(Audience::Full)));
     }
     if received {

@@ -211,12 +211,13 @@ impl Service {
                         .copied()
                         .find(|&s| is_asked(row, &game, s))
                 } else {
-                    row.draw_offer
-                        .filter(|_| row.linked_id.is_none())
-                        .and_then(|s| answerer(s as usize))
+                    match row.draw_offer {
+                        Some(crate::store::DrawOffer::Seat(offerer)) => answerer(offerer),
+                        _ => None,
+                    }
                 };
                 if let Some(seat) = draw_answerer {
-                    let side = Side(row.seat(seat).map_or(0, |s| s.side) as u8);
+                    let side = row.seat(seat).map_or(Side::WHITE, |s| s.side);
                     // Accepted only when the computer is not better, by
                     // what it knows: in a hidden game its own view, never
                     // the squares it cannot see (else `/draw` would tell
@@ -244,7 +245,7 @@ impl Service {
                 }
                 // Enochian chess: an offer to exchange prisoners is accepted
                 // by the computer that speaks for the other capturer.
-                if let Some(offerer) = row.exchange_offer.map(|s| s as usize) {
+                if let Some(offerer) = row.exchange_offer {
                     let accepts = |seat: usize| {
                         (0..row.seats.len()).any(|army| {
                             game.controller(army) == seat
@@ -255,7 +256,7 @@ impl Service {
                         return Ok(Step::Say(Action::Exchange { game: id }, true, seat));
                     }
                 }
-                if let Some(asker) = row.takeback_offer.map(|s| s as usize) {
+                if let Some(asker) = row.takeback_offer {
                     if let Some(seat) = answerer(asker) {
                         return Ok(Step::Say(Action::Takeback { game: id }, true, seat));
                     }
@@ -309,7 +310,7 @@ impl Service {
         {
             return false;
         }
-        let side = Side(row.seat(seat).map_or(0, |s| s.side) as u8);
+        let side = row.seat(seat).map_or(Side::WHITE, |s| s.side);
         let mut exchanged = game.clone();
         if exchanged.exchange(captor, other).is_err() {
             return false;
@@ -426,7 +427,7 @@ impl Service {
             self.inner.thinking.finish(&row.id);
             return;
         };
-        let Some(side) = row.seat(seat).map(|s| Side(s.side as u8)) else {
+        let Some(side) = row.seat(seat).map(|s| s.side) else {
             self.inner.thinking.finish(&row.id);
             return;
         };
@@ -511,7 +512,7 @@ impl Service {
         level: Level,
     ) -> Option<Box<dyn FnOnce(&mut Searcher) -> Option<(Vec<String>, bool)> + Send>> {
         let game = self.replay(row).ok()?;
-        let side = Side(row.seat(seat)?.side as u8);
+        let side = row.seat(seat)?.side;
         let live = row.remaining(seat).is_some();
         let think = level.strength().think_time;
         // By correspondence there is no hurry: a little longer, not much.

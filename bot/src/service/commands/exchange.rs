@@ -10,7 +10,7 @@ use crate::api::ButtonAction;
 use crate::service::kernel::apply::Change;
 use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::store::GameRow;
-use kodex_engine::{ExchangeError, Game};
+use kodex_engine::{ExchangeError, Game, Side};
 
 /// The seats of a game of four.
 const SEATS: usize = 4;
@@ -22,7 +22,7 @@ impl Service {
         let lang = self.game_chat_lang(ctx, &row).await;
         let mut position = self.replay(&row)?;
         let captor = captor_of(&row, &position, seat)?;
-        match row.exchange_offer.map(|s| s as usize) {
+        match row.exchange_offer {
             Some(offerer) if offerer % 2 != captor % 2 => {
                 if let Err(error) = position.may_exchange(offerer, captor) {
                     row.exchange_offer = None;
@@ -52,7 +52,7 @@ impl Service {
                 if let Err(error) = position.may_exchange(captor, other) {
                     return Err(refusal(&row, &position, error, captor).into());
                 }
-                row.exchange_offer = Some(captor as i64);
+                row.exchange_offer = Some(captor);
                 self.save(&mut row).await?;
                 let text = self.text(
                     lang,
@@ -88,7 +88,7 @@ impl Service {
     pub(crate) async fn decline_exchange(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let (_lock, mut row, seat) = self.my_game(ctx, game).await?;
         let lang = self.game_chat_lang(ctx, &row).await;
-        match row.exchange_offer.map(|s| s as usize) {
+        match row.exchange_offer {
             Some(offerer) if row.team_of_seat(offerer) != row.team_of_seat(seat) => {
                 row.exchange_offer = None;
                 self.save(&mut row).await?;
@@ -105,7 +105,7 @@ impl Service {
 
     /// "Yellow's king": the army colour of seat `seat`.
     fn king_name(&self, lang: crate::i18n::Lang, game: &Game, seat: usize) -> String {
-        let color = self.seat_color_name(lang, game.variant(), seat, seat % 2);
+        let color = self.seat_color_name(lang, game.variant(), seat, Side((seat % 2) as u8));
         self.text(lang, &Msg::new("exchange-king").arg("color", color))
     }
 
@@ -117,7 +117,12 @@ impl Service {
         game: &Game,
     ) -> Option<String> {
         let (usurper, controlled) = game.throne_taken()?;
-        let color = self.seat_color_name(lang, game.variant(), controlled, controlled % 2);
+        let color = self.seat_color_name(
+            lang,
+            game.variant(),
+            controlled,
+            Side((controlled % 2) as u8),
+        );
         Some(
             self.text(
                 lang,

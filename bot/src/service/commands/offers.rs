@@ -6,11 +6,11 @@ use crate::api::{Button, ButtonAction, Delivery, Target, UserRef};
 use crate::i18n::Lang;
 use crate::service::kernel::apply::Change;
 use crate::service::kernel::offers::{
-    asked, bit, has_team_offers, is_asked, offer, side_code, store, Offer,
+    asked, has_team_offers, is_asked, offer, side_code, store, Offer,
 };
 use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::service::present::{chat_of, opponents_to_notify, to_notify};
-use crate::store::{GameResult, GameRow, Status};
+use crate::store::{DrawOffer, EndReason, GameResult, GameRow, SeatSet, Status};
 
 impl Service {
     /// `/resign [id]`: asks first. The answer, only for the caller, names the
@@ -80,7 +80,7 @@ impl Service {
             return self.team_draw(row, side, lang).await;
         }
         let other_team = |offerer: usize| row.team_of_seat(offerer) != row.team_of_seat(side);
-        match row.draw_offer.map(|s| s as usize) {
+        match row.draw_offer.and_then(DrawOffer::offerer) {
             Some(offerer) if other_team(offerer) => {
                 let mut position = self.replay(&row)?;
                 self.apply(&mut row, &mut position, Change::DrawAgreed, lang)
@@ -88,7 +88,7 @@ impl Service {
             }
             Some(_) => Err(Msg::new("error-draw-already-offered").into()),
             None => {
-                row.draw_offer = Some(side as i64);
+                row.draw_offer = Some(DrawOffer::Seat(side));
                 self.save(&mut row).await?;
                 let text = self.text(
                     lang,
@@ -119,7 +119,7 @@ impl Service {
         if has_team_offers(&row) {
             return self.team_decline_draw(row, side, lang).await;
         }
-        match row.draw_offer.map(|s| s as usize) {
+        match row.draw_offer.and_then(DrawOffer::offerer) {
             Some(offerer) if offerer != side => {
                 row.draw_offer = None;
                 self.save(&mut row).await?;
@@ -147,7 +147,7 @@ impl Service {
             // A move on one board has fed the other; it cannot be unmade alone.
             return Err(Msg::new("error-takeback-bughouse").into());
         }
-        match row.takeback_offer.map(|s| s as usize) {
+        match row.takeback_offer {
             Some(requester) if requester != side => {
                 // Back to the requester's turn: one turn if they moved
                 // last, more if others have moved since. A time-travel jump
@@ -168,7 +168,7 @@ impl Service {
                 if position.turns() < first_own_turn {
                     return Err(Msg::new("error-takeback-nothing").into());
                 }
-                row.takeback_offer = Some(side as i64);
+                row.takeback_offer = Some(side);
                 self.save(&mut row).await?;
                 let text = self.text(
                     lang,
@@ -196,7 +196,7 @@ impl Service {
     pub(crate) async fn refuse_takeback(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let (_lock, mut row, side) = self.my_game(ctx, game).await?;
         let lang = self.game_chat_lang(ctx, &row).await;
-        match row.takeback_offer.map(|s| s as usize) {
+        match row.takeback_offer {
             Some(requester) if requester != side => {
                 row.takeback_offer = None;
                 self.save(&mut row).await?;
@@ -234,7 +234,7 @@ impl Service {
         }
         row.status = Status::Aborted;
         row.result = Some(GameResult::NoResult);
-        row.reason = Some("aborted".to_owned());
+        row.reason = Some(EndReason::Aborted);
         row.deadline = None;
         row.draw_offer = None;
         row.takeback_offer = None;
@@ -313,7 +313,7 @@ impl Service {
             None => {
                 let offer = Offer {
                     offerer: seat,
-                    agreed: 0,
+                    agreed: SeatSet::EMPTY,
                 };
                 // Those asked: a player who retired is not.
                 asked_now = asked(&row, &position, offer).map(|s| s.seat).collect();
@@ -326,7 +326,7 @@ impl Service {
             }
             Some(standing) if is_asked(&row, &position, seat) => {
                 let now = Offer {
-                    agreed: standing.agreed | bit(seat),
+                    agreed: standing.agreed.with(seat),
                     ..standing
                 };
                 let waiting: Vec<&str> = asked(&row, &position, now)

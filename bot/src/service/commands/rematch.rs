@@ -5,7 +5,6 @@
 //! at once, and the second player to ask for the rematch accepts the first's.
 
 use crate::api::UserRef;
-use crate::clock::TimeControl;
 use crate::service::kernel::lookup::no_such_game;
 use crate::service::kernel::players::is_user;
 use crate::service::kernel::terms::ColorChoice;
@@ -60,13 +59,12 @@ impl Service {
         }
         self.check_limits(ctx, true).await?;
         // Colours swapped: the one who had white asks for black.
-        let color = if mine.side == 0 {
+        let color = if mine.side == kodex_engine::Side::WHITE {
             ColorChoice::Black
         } else {
             ColorChoice::White
         };
-        let time_control = TimeControl::parse(&old.time_control).unwrap_or(TimeControl::Unlimited);
-        let mut row = self.challenge_row(ctx, &variant, &time_control, color);
+        let mut row = self.challenge_row(ctx, &variant, &old.time_control, color);
         // The rematch is offered where the game was announced (the channel
         // a thread of its own came from).
         row.chat_id = old.home_chat_id.clone().unwrap_or(old.chat_id.clone());

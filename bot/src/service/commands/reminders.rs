@@ -6,7 +6,7 @@
 //! restart never reminds twice.
 
 use crate::api::{Delivery, Target};
-use crate::clock::{format_remaining, TimeControl};
+use crate::clock::format_remaining;
 use crate::service::kernel::clocks::once_per_game;
 use crate::service::kernel::{Msg, Outcome, Service};
 use crate::service::present::player_ref;
@@ -32,9 +32,8 @@ impl Service {
             }
         };
         let seat = game.seat_to_move();
-        let clock = TimeControl::parse(&row.time_control).unwrap_or(TimeControl::Unlimited);
-        if once_per_game(clock) && seat < 63 {
-            row.reminded |= 1 << seat;
+        if once_per_game(row.time_control) {
+            row.reminded = row.reminded.with(seat);
         }
         self.save(row).await?;
         // Enochian chess: the player who took the army's throne moves it.

@@ -13,7 +13,7 @@ use crate::service::kernel::apply::Change;
 use crate::service::kernel::lookup::{partner, you_left};
 use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::store::GameRow;
-use kodex_engine::{Game, RetireError};
+use kodex_engine::{Game, RetireError, Side};
 
 impl Service {
     /// `/retire [id]`: leaves the game, handing one's army to the partner.
@@ -36,7 +36,7 @@ impl Service {
         game: &Game,
         seat: usize,
     ) -> String {
-        let color = self.seat_color_name(lang, game.variant(), seat, seat % 2);
+        let color = self.seat_color_name(lang, game.variant(), seat, Side((seat % 2) as u8));
         let heir = row.player_name(game.controller(seat)).to_owned();
         let mut text = self.text(
             lang,

@@ -74,8 +74,8 @@ impl Service {
         // pseudo-legal moves between squares their view shows; elsewhere
         // the legal moves.
         let view = variant.hidden_information().then(|| {
-            let side = row.seat(seat).map_or(seat, |s| s.side);
-            position.view(Audience::Side(Side(side as u8)))
+            let side = row.seat(seat).map_or(Side(seat as u8), |s| s.side);
+            position.view(Audience::Side(side))
         });
         // Each move as people type it from square to square (the variant's
         // own file letters), and its SAN.
@@ -125,7 +125,8 @@ impl Service {
             .map(|(code, preset)| {
                 let label = match preset.and_then(preset_key) {
                     Some(key) => format!("{code} · {}", self.text(lang, &Msg::new(key))),
-                    None => self.clock_name(lang, &code),
+                    None => TimeControl::parse(&code)
+                        .map_or_else(|_| code.clone(), |clock| self.clock_name(lang, clock)),
                 };
                 Suggestion { label, value: code }
             })
@@ -135,12 +136,13 @@ impl Service {
                     || clock.label.to_lowercase().contains(typed)
             })
             .collect();
-        if let Ok(own) = TimeControl::parse(typed).map(TimeControl::code) {
+        if let Ok(clock) = TimeControl::parse(typed) {
+            let own = clock.code();
             if own != "-" && !clocks.iter().any(|clock| clock.value == own) {
                 clocks.insert(
                     0,
                     Suggestion {
-                        label: self.clock_name(lang, &own),
+                        label: self.clock_name(lang, clock),
                         value: own,
                     },
                 );

@@ -15,16 +15,16 @@ use crate::i18n::Lang;
 use crate::service::kernel::players::{is_user, stored_user_id};
 use crate::service::kernel::terms::{is_team_variant, ColorChoice, Terms};
 use crate::service::kernel::{Ctx, Msg, Outcome, Service};
-use crate::store::{GameRow, SeatRow};
-use kodex_engine::{Side, Variant};
+use crate::store::{Color, GameRow, SeatRow};
+use kodex_engine::{Side, Team, Variant};
 
 /// The side and team of every seat of `variant`, in seat order.
-fn seat_plan(variant: &Variant) -> Vec<(usize, usize)> {
+fn seat_plan(variant: &Variant) -> Vec<(Side, Team)> {
     variant
         .definition()
         .seating()
         .into_iter()
-        .map(|(_, side, team)| (side.index(), team.index()))
+        .map(|(_, side, team)| (side, team))
         .collect()
 }
 
@@ -87,9 +87,9 @@ impl Service {
         // The challenger's team plays the colour asked for; random is drawn
         // now, so that the seats shown before the start are the seats played.
         let side = match color {
-            ColorChoice::White => 0,
-            ColorChoice::Black => 1,
-            ColorChoice::Random => usize::from(fastrand::bool()),
+            ColorChoice::White => Side::WHITE,
+            ColorChoice::Black => Side::BLACK,
+            ColorChoice::Random => Side(u8::from(fastrand::bool())),
         };
         let Some(own_seat) = plan.iter().position(|&(s, _)| s == side) else {
             return Err(Msg::new("error-internal").into());
@@ -122,7 +122,7 @@ impl Service {
             // computer sits at once.
             ready: taken || user.computer_level().is_some(),
         };
-        row.color = Side(side as u8).color_name().to_owned();
+        row.color = Color::Side(side);
         row.seats.push(seat_row(own_seat, ctx.actor(), true));
         for (seat, user) in partner_seats.iter().zip(&partners) {
             row.seats.push(seat_row(*seat, user, false));
@@ -231,7 +231,7 @@ impl Service {
         taken: Option<usize>,
     ) -> Delivery {
         let plan = seat_plan(variant);
-        let mut teams: Vec<usize> = plan.iter().map(|&(_, team)| team).collect();
+        let mut teams: Vec<Team> = plan.iter().map(|&(_, team)| team).collect();
         teams.sort_unstable();
         teams.dedup();
         let seat_line = |seat: usize| {
@@ -262,7 +262,7 @@ impl Service {
                 self.text(
                     lang,
                     &Msg::new("seat-team")
-                        .arg("team", (team + 1) as i64)
+                        .arg("team", i64::from(team.0) + 1)
                         .arg("seats", seats.join(" · ")),
                 )
             })
@@ -281,7 +281,7 @@ impl Service {
                     .arg("id", row.id.clone())
                     .arg("challenger", row.challenger_name.clone())
                     .arg("variant", variant.name(lang.code()).to_owned())
-                    .arg("clock", self.clock_name(lang, &row.time_control)),
+                    .arg("clock", self.clock_name(lang, row.time_control)),
             ),
         };
         text.push('\n');

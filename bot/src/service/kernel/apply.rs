@@ -5,13 +5,13 @@
 //! result, saves under the version check and announces to every audience.
 //! So a rule about clocks or offers lives in one place, not in each command.
 
-use super::clocks::{append, plan_reminder, record_move_time};
+use super::clocks::{plan_reminder, record_move_time};
 use super::msg::{Msg, Outcome};
 use super::offers::{has_team_offers, lapse_on_move};
 use super::service::Service;
 use crate::clock::TimeControl;
 use crate::i18n::Lang;
-use crate::store::{GameResult, GameRow, Status};
+use crate::store::{DrawOffer, EndReason, Entry, GameResult, GameRow, Status};
 use kodex_engine::{Game, Move};
 
 /// What just happened to a game.
@@ -113,14 +113,14 @@ impl Service {
     ) -> Outcome {
         debug_assert_eq!(row.status, Status::Active);
         let now = self.now();
-        let clock = TimeControl::parse(&row.time_control).unwrap_or(TimeControl::Unlimited);
+        let clock = row.time_control;
         // Bughouse: the piece a move captured, for the partner's reserve.
         let mut gift = None;
         let event = match change {
             Change::Move(mv) => {
                 let seat = game.seat_to_move();
                 let played = game.play(mv);
-                record(row, &played.uci);
+                row.moves.push(Entry::Move(&played.uci));
                 self.turn_done(row, game, seat, clock, now);
                 if row.linked_id.is_some() {
                     record_move_time(row, seat, now);
@@ -135,7 +135,7 @@ impl Service {
                 moved,
             } => {
                 for entry in &entries {
-                    record(row, entry);
+                    row.moves.push(Entry::Move(entry));
                 }
                 if moved {
                     self.turn_done(row, game, seat, clock, now);
@@ -147,11 +147,7 @@ impl Service {
             }
             Change::Impossible { uci, text } => {
                 game.record_impossible(&uci);
-                if !row.moves.is_empty() {
-                    row.moves.push(' ');
-                }
-                row.moves.push_str(&uci);
-                row.moves.push(kodex_engine::game::IMPOSSIBLE_MARK);
+                row.moves.push(Entry::Impossible(&uci));
                 Event::Impossible { text }
             }
             Change::Flag => {
@@ -161,40 +157,39 @@ impl Service {
                 // In bughouse any side may still mate with pieces to come.
                 if game.has_mating_material(opponent) || row.linked_id.is_some() {
                     let result = row.loss_of_seat(seat);
-                    finish(row, result, "timeout");
+                    finish(row, result, EndReason::Timeout);
                 } else {
-                    finish(row, GameResult::Draw, "timeout-draw");
+                    finish(row, GameResult::Draw, EndReason::TimeoutDraw);
                 }
                 tracing::info!(game = %row.id, "flag fell");
                 Event::Ended
             }
             Change::Resign { seat } => {
                 let result = row.loss_of_seat(seat);
-                finish(row, result, "resign");
+                finish(row, result, EndReason::Resign);
                 Event::Ended
             }
             Change::DrawAgreed => {
-                finish(row, GameResult::Draw, "agreement");
+                finish(row, GameResult::Draw, EndReason::Agreement);
                 Event::Ended
             }
             Change::Exchange { a, b } => {
-                let token = game
-                    .exchange(a, b)
+                game.exchange(a, b)
                     .map_err(|_| Msg::new("error-internal"))?;
-                record(row, &token);
+                row.moves.push(Entry::Exchange(a.min(b), a.max(b)));
                 row.exchange_offer = None;
                 if let Some(outcome) = game.outcome() {
-                    finish(row, result_of(&outcome), outcome.reason.key());
+                    finish(row, result_of(&outcome), EndReason::Rules(outcome.reason));
                 }
                 Event::Exchanged { a, b }
             }
             Change::Retire { seat } => {
-                let token = game.retire(seat).map_err(|_| Msg::new("error-internal"))?;
-                record(row, &token);
+                game.retire(seat).map_err(|_| Msg::new("error-internal"))?;
+                row.moves.push(Entry::Retire(seat));
                 // Who is asked to agree changes: a standing draw offer lapses.
                 row.draw_offer = None;
                 if let Some(outcome) = game.outcome() {
-                    finish(row, result_of(&outcome), outcome.reason.key());
+                    finish(row, result_of(&outcome), EndReason::Rules(outcome.reason));
                 }
                 Event::Retired { seat }
             }
@@ -203,15 +198,11 @@ impl Service {
                 None => return Ok(Vec::new()),
             },
             Change::TakeBack { turns } => {
-                let kept = {
-                    let mut moves = row.move_list();
-                    for _ in 0..turns {
-                        let removed = game.undo_turn();
-                        moves.truncate(moves.len().saturating_sub(removed));
-                    }
-                    moves.join(" ")
-                };
-                row.moves = kept;
+                let mut kept = row.moves.len();
+                for _ in 0..turns {
+                    kept = kept.saturating_sub(game.undo_turn());
+                }
+                row.moves.truncate(kept);
                 row.takeback_offer = None;
                 row.draw_offer = None;
                 row.exchange_offer = None;
@@ -259,16 +250,15 @@ impl Service {
         // (A bughouse offer stands until declined: see `bughouse::pair_draw`.)
         if has_team_offers(row) {
             lapse_on_move(row, game, seat);
-        } else if row.linked_id.is_none()
-            && row
-                .draw_offer
-                .is_some_and(|offer| row.team_of_seat(offer as usize) != row.team_of_seat(seat))
-        {
+        } else if row.draw_offer.is_some_and(|offer| match offer {
+            DrawOffer::Seat(offerer) => row.team_of_seat(offerer) != row.team_of_seat(seat),
+            _ => false,
+        }) {
             row.draw_offer = None;
         }
         row.takeback_offer = None;
         if let Some(outcome) = game.outcome() {
-            finish(row, result_of(&outcome), outcome.reason.key());
+            finish(row, result_of(&outcome), EndReason::Rules(outcome.reason));
         }
     }
 
@@ -303,12 +293,12 @@ impl Service {
                 .seats
                 .push((seat, mated));
             let played = game.play(pass);
-            record(row, &played.uci);
+            row.moves.push(Entry::Move(&played.uci));
             if clock != TimeControl::Unlimited {
                 self.start_turn(row, game, now);
             }
             if let Some(outcome) = game.outcome() {
-                finish(row, result_of(&outcome), outcome.reason.key());
+                finish(row, result_of(&outcome), EndReason::Rules(outcome.reason));
             }
         }
         passes
@@ -323,25 +313,20 @@ impl Service {
     }
 }
 
-/// Appends one entry to the stored move list.
-fn record(row: &mut GameRow, entry: &str) {
-    append(&mut row.moves, entry);
-}
-
 /// The result the engine's `outcome` means. The one place the service reads
 /// an engine outcome: it names the winning team.
 pub(crate) fn result_of(outcome: &kodex_engine::Outcome) -> GameResult {
     match outcome.winner() {
-        Some(team) => GameResult::Win { team: team.index() },
+        Some(team) => GameResult::Win { team },
         None => GameResult::Draw,
     }
 }
 
 /// Ends the game in `row` with `result`.
-pub(crate) fn finish(row: &mut GameRow, result: GameResult, reason: &str) {
+pub(crate) fn finish(row: &mut GameRow, result: GameResult, reason: EndReason) {
     row.status = Status::Finished;
     row.result = Some(result);
-    row.reason = Some(reason.to_owned());
+    row.reason = Some(reason);
     row.deadline = None;
     row.draw_offer = None;
     row.takeback_offer = None;

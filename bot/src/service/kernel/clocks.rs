@@ -2,7 +2,7 @@
 //! board's moves (bughouse).
 
 use crate::clock::TimeControl;
-use crate::store::GameRow;
+use crate::store::{GameRow, MoveTime};
 use crate::time::Millis;
 
 /// The time left at which a player is reminded, under `clock`: a quarter
@@ -25,8 +25,8 @@ pub(crate) fn once_per_game(clock: TimeControl) -> bool {
 /// as stored in `row`: none when the game has no clock or the seat was
 /// already reminded in this game of a live clock.
 pub(crate) fn plan_reminder(row: &mut GameRow, seat: usize, now: Millis) {
-    let clock = TimeControl::parse(&row.time_control).unwrap_or(TimeControl::Unlimited);
-    let reminded = seat < 63 && row.reminded & (1 << seat) != 0;
+    let clock = row.time_control;
+    let reminded = row.reminded.contains(seat);
     row.reminder_at = match (threshold(clock), row.remaining(seat)) {
         (Some(threshold), Some(left)) if !(once_per_game(clock) && reminded) => {
             Some(now.saturating_add((left - threshold).max(0)))
@@ -35,21 +35,11 @@ pub(crate) fn plan_reminder(row: &mut GameRow, seat: usize, now: Millis) {
     };
 }
 
-/// Appends one entry to a space-separated record.
-pub(crate) fn append(record: &mut String, entry: &str) {
-    if !record.is_empty() {
-        record.push(' ');
-    }
-    record.push_str(entry);
-}
-
 /// Records when a move of a linked board was made and the mover's time
 /// left after it (`-` without a clock).
-pub(crate) fn record_move_time(row: &mut GameRow, seat: usize, now: crate::time::Millis) {
-    let left = row
-        .remaining(seat)
-        .map_or_else(|| "-".to_owned(), |left| left.to_string());
-    append(&mut row.move_times, &format!("{now}:{left}"));
+pub(crate) fn record_move_time(row: &mut GameRow, seat: usize, now: Millis) {
+    let left = row.remaining(seat);
+    row.move_times.push(MoveTime { at: now, left });
 }
 
 #[cfg(test)]
@@ -61,7 +51,7 @@ mod tests {
 
     fn game(time_control: &str, left: [Millis; 2]) -> GameRow {
         let mut row = crate::store::tests::challenge("k7m2", None);
-        row.time_control = time_control.to_owned();
+        row.time_control = TimeControl::parse(time_control).expect("a clock");
         row.status = Status::Active;
         row.seats = left
             .iter()
@@ -70,8 +60,8 @@ mod tests {
                 seat,
                 user_id: format!("p{seat}"),
                 user_name: format!("p{seat}"),
-                side: seat,
-                team: seat,
+                side: kodex_engine::Side(seat as u8),
+                team: kodex_engine::Team(seat as u8),
                 remaining_ms: Some(left),
                 setup: None,
                 ready: false,
@@ -90,12 +80,12 @@ mod tests {
         plan_reminder(&mut row, 1, 1_000);
         assert_eq!(row.reminder_at, Some(1_000));
         // Reminded once: never again in this game.
-        row.reminded = 0b10;
+        row.reminded = crate::store::SeatSet::EMPTY.with(1);
         plan_reminder(&mut row, 1, 2_000);
         assert_eq!(row.reminder_at, None);
         let day = 24 * 60 * MINUTE;
         let mut row = game("1d", [day, day]);
-        row.reminded = 0b11;
+        row.reminded = crate::store::SeatSet::EMPTY.with(0).with(1);
         plan_reminder(&mut row, 1, 0);
         assert_eq!(row.reminder_at, Some(day - day / 4));
         let mut row = game("-", [0, 0]);

@@ -5,14 +5,8 @@
 //! kept in the row's `draw_offer`. A move declines what the mover was asked
 //! ([`lapse_on_move`]). The seat codes of resign buttons.
 
-use crate::store::GameRow;
+use crate::store::{DrawOffer, GameRow, SeatSet};
 use kodex_engine::Game;
-
-/// Marks a stored offer of a team game: the offering seat in bits 8–15,
-/// the seats that agreed in bits 0–7. A smaller stored value is a single
-/// seat's offer (as two-player games store it, and games of four did
-/// before).
-const SET: i64 = 1 << 16;
 
 /// Whether `row`'s draw offers are team offers, which every player of the
 /// other team must agree to: one board, more than two seats (bughouse's
@@ -21,38 +15,26 @@ pub(crate) fn has_team_offers(row: &GameRow) -> bool {
     row.linked_id.is_none() && row.seats.len() > 2
 }
 
-/// The standing offer in a team game: who offered, and the seats (bits)
-/// of the other team that agreed.
+/// The standing offer in a team game: who offered, and the seats of the
+/// other team that agreed (an offer stored as a single seat's: none yet).
 #[derive(Clone, Copy)]
 pub(crate) struct Offer {
     pub(crate) offerer: usize,
-    pub(crate) agreed: u32,
+    pub(crate) agreed: SeatSet,
 }
 
 /// The standing team offer of `row`, if any.
 pub(crate) fn offer(row: &GameRow) -> Option<Offer> {
-    let value = row.draw_offer?;
-    if value >= SET {
-        Some(Offer {
-            offerer: ((value >> 8) & 0xff) as usize,
-            agreed: (value & 0xff) as u32,
-        })
-    } else {
-        Some(Offer {
-            offerer: usize::try_from(value).ok()?,
-            agreed: 0,
-        })
-    }
+    let (offerer, agreed) = row.draw_offer?.on_one_board()?;
+    Some(Offer { offerer, agreed })
 }
 
 /// Stores `offer` as `row`'s standing team offer.
 pub(crate) fn store(row: &mut GameRow, offer: Offer) {
-    row.draw_offer = Some(SET | ((offer.offerer as i64 & 0xff) << 8) | i64::from(offer.agreed));
-}
-
-/// The bit of seat `seat` among those who agreed.
-pub(crate) fn bit(seat: usize) -> u32 {
-    1u32.checked_shl(seat as u32).unwrap_or(0)
+    row.draw_offer = Some(DrawOffer::Team {
+        offerer: offer.offerer,
+        agreed: offer.agreed,
+    });
 }
 
 /// The seats asked to agree to `offer`: the players of the other teams
@@ -65,7 +47,7 @@ pub(crate) fn asked<'a>(
 ) -> impl Iterator<Item = &'a crate::store::SeatRow> {
     let team = row.team_of_seat(offer.offerer);
     row.seats.iter().filter(move |seat| {
-        seat.team != team && offer.agreed & bit(seat.seat) == 0 && !game.retired(seat.seat)
+        seat.team != team && !offer.agreed.contains(seat.seat) && !game.retired(seat.seat)
     })
 }
 

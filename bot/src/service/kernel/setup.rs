@@ -9,11 +9,11 @@ use kodex_engine::{Side, Variant};
 pub const MAX_SETUP_TEXT: usize = 200;
 
 /// The stored setup of side `side` in `row` (empty when none or unreadable).
-pub(crate) fn placement_of(variant: &Variant, row: &GameRow, side: usize) -> Placement {
+pub(crate) fn placement_of(variant: &Variant, row: &GameRow, side: Side) -> Placement {
     let mut placement = Placement::default();
     if let Some(text) = row.seat_of_side(side).and_then(|s| s.setup.as_deref()) {
-        if let Err(e) = placement.apply(variant, Side(side as u8), text) {
-            tracing::error!(game = %row.id, side, error = %e, "stored setup does not read back");
+        if let Err(e) = placement.apply(variant, side, text) {
+            tracing::error!(game = %row.id, side = side.index(), error = %e, "stored setup does not read back");
             return Placement::default();
         }
     }
@@ -22,13 +22,16 @@ pub(crate) fn placement_of(variant: &Variant, row: &GameRow, side: usize) -> Pla
 
 /// Both sides' placements so far.
 pub(crate) fn placements(variant: &Variant, row: &GameRow) -> [Placement; 2] {
-    [placement_of(variant, row, 0), placement_of(variant, row, 1)]
+    [
+        placement_of(variant, row, Side::WHITE),
+        placement_of(variant, row, Side::BLACK),
+    ]
 }
 
-/// The side that places next in `row`'s public setup (index), if any.
-pub(crate) fn places_next(variant: &Variant, row: &GameRow) -> Option<usize> {
+/// The side that places next in `row`'s public setup, if any.
+pub(crate) fn places_next(variant: &Variant, row: &GameRow) -> Option<Side> {
     let [white, black] = placements(variant, row);
-    turn_to_place(variant, [&white, &black]).map(|side| side.index())
+    turn_to_place(variant, [&white, &black])
 }
 
 /// What a player asks of their setup.

@@ -2,7 +2,8 @@
 //! challenges, rematches): the variant, the clock, the colour.
 
 use crate::clock::TimeControl;
-use kodex_engine::Variant;
+use crate::store::Color;
+use kodex_engine::{Side, Variant};
 
 /// The colour a challenger asked for.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -26,11 +27,12 @@ impl ColorChoice {
         }
     }
 
-    pub(crate) fn code(self) -> &'static str {
+    /// The stored colour.
+    pub(crate) fn color(self) -> Color {
         match self {
-            ColorChoice::White => "white",
-            ColorChoice::Black => "black",
-            ColorChoice::Random => "random",
+            ColorChoice::White => Color::Side(Side::WHITE),
+            ColorChoice::Black => Color::Side(Side::BLACK),
+            ColorChoice::Random => Color::Random,
         }
     }
 }

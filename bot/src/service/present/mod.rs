@@ -63,11 +63,11 @@ use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
 use crate::service::kernel::apply::{AutoPasses, Event};
 use crate::service::kernel::{Msg, Service};
-use crate::store::{GameResult, GameRow, Status};
+use crate::store::{EndReason, GameResult, GameRow, Status};
 use crate::time::Millis;
 use kodex_engine::{
-    Announcement, Audience, CheckDirection, ForcedTurn, Game, Side, SquareView, Variant, View,
-    Visibility,
+    Announcement, Audience, CheckDirection, ForcedTurn, Game, Side, SquareView, Team, Variant,
+    View, Visibility,
 };
 use kodex_render::Decor;
 
@@ -297,7 +297,7 @@ impl Service {
         let side = game
             .last_turn_jump()
             .map_or(game.side_to_move(), |made| made.side);
-        let seat = row.seat_of_side(side.index()).map_or(0, |seat| seat.seat);
+        let seat = row.seat_of_side(side).map_or(0, |seat| seat.seat);
         self.text(
             lang,
             &Msg::new("time-jump")
@@ -324,7 +324,7 @@ impl Service {
         let lang = self.user_lang(&row.platform, &user.id).await;
         let notation = self.notation_of(&row.platform, &user.id, lang).await;
         let to_move = game.seat_to_move() == seat;
-        let audience = Audience::Side(Side(side as u8));
+        let audience = Audience::Side(side);
         let (told, moved) = match event {
             Some(Event::Moved { passes: Some(p) }) => {
                 (p.before.announcements(audience), &*p.before)
@@ -364,7 +364,7 @@ impl Service {
             ),
         );
         let checked = told.iter().any(
-            |told| matches!(told, Announcement::Check { side: checked, .. } if checked.index() == side),
+            |told| matches!(told, Announcement::Check { side: checked, .. } if *checked == side),
         );
         // A board asked for (no event) repeats a check the player was told of.
         if checked || (event.is_none() && to_move && game.in_check()) {
@@ -418,7 +418,7 @@ impl Service {
         // "alice (white)": the player of a side, for the referee's words.
         let side_of = |msg: Msg, side: &Side| {
             msg.arg("player", row.player_name(side.index()).to_owned())
-                .arg("color", self.color_name(lang, side.index()))
+                .arg("color", self.color_name(lang, *side))
         };
         let direction = |direction: &CheckDirection| {
             let name = match direction {
@@ -486,7 +486,7 @@ impl Service {
             .seats
             .iter()
             .map(|&(seat, mated)| {
-                let side = row.seat(seat).map_or(seat % 2, |s| s.side);
+                let side = row.seat(seat).map_or(Side((seat % 2) as u8), |s| s.side);
                 let key = if mated {
                     "auto-pass-mated"
                 } else {
@@ -549,8 +549,8 @@ impl Service {
         let clocks = self.clock_readings(row, game);
         // Time travel: each strip shows its player's charges left.
         let charges = |seat: usize| {
-            let side = row.seat(seat).map_or(seat, |s| s.side);
-            game.charges(Side(side as u8))
+            let side = row.seat(seat).map_or(Side(seat as u8), |s| s.side);
+            game.charges(side)
                 .map_or_else(String::new, |n| format!(" · T×{n}"))
         };
         Decor {
@@ -578,7 +578,7 @@ impl Service {
                 row.opponent_name.clone().unwrap_or_else(|| "?".to_owned()),
             )
         } else {
-            (row.team_names(0), row.team_names(1))
+            (row.team_names(Team(0)), row.team_names(Team(1)))
         };
         let title = self.text(
             lang,
@@ -604,11 +604,17 @@ impl Service {
             &Msg::new("game-started")
                 .arg("id", row.id.clone())
                 .arg("variant", variant.name(lang.code()).to_owned())
-                .arg("white", row.team_names(0))
-                .arg("black", row.team_names(1))
-                .arg("white_color", self.team_color_name(lang, row, variant, 0))
-                .arg("black_color", self.team_color_name(lang, row, variant, 1))
-                .arg("clock", self.clock_name(lang, &row.time_control)),
+                .arg("white", row.team_names(Team(0)))
+                .arg("black", row.team_names(Team(1)))
+                .arg(
+                    "white_color",
+                    self.team_color_name(lang, row, variant, Team(0)),
+                )
+                .arg(
+                    "black_color",
+                    self.team_color_name(lang, row, variant, Team(1)),
+                )
+                .arg("clock", self.clock_name(lang, row.time_control)),
         );
         if let Some(number) = game.chess960_number() {
             text.push('\n');
@@ -647,14 +653,14 @@ impl Service {
                         lang,
                         game.variant(),
                         game.seat_to_move(),
-                        game.side_to_move().index(),
+                        game.side_to_move(),
                     ),
                 ),
         );
         // Enochian chess: who moves for whom, and why (a throne, a retirement),
         // and on a shared turn the bare king of the retired partner.
         let for_seat = |key: &'static str, army: usize| {
-            let color = self.seat_color_name(lang, game.variant(), army, army % 2);
+            let color = self.seat_color_name(lang, game.variant(), army, Side((army % 2) as u8));
             let line = Msg::new(key)
                 .arg("player", player.clone())
                 .arg("color", color)
@@ -702,7 +708,7 @@ impl Service {
         lang: Lang,
         variant: &Variant,
         seat: usize,
-        side: usize,
+        side: Side,
     ) -> String {
         match variant.definition().armies.get(seat) {
             Some(&color) => {
@@ -721,9 +727,10 @@ impl Service {
 
     /// The colours of team `team`'s armies where the variant colours armies
     /// ("red & yellow" in Enochian chess), else the colour of its side.
-    fn team_color_name(&self, lang: Lang, row: &GameRow, variant: &Variant, team: usize) -> String {
+    fn team_color_name(&self, lang: Lang, row: &GameRow, variant: &Variant, team: Team) -> String {
         if variant.definition().armies.is_empty() {
-            return self.color_name(lang, team);
+            // Two teams of one side each: team 0 plays white.
+            return self.color_name(lang, Side(team.0));
         }
         let colours: Vec<String> = row
             .seats
@@ -734,8 +741,8 @@ impl Service {
         colours.join(" & ")
     }
 
-    pub(crate) fn color_name(&self, lang: Lang, side: usize) -> String {
-        let key = if side == 0 {
+    pub(crate) fn color_name(&self, lang: Lang, side: Side) -> String {
+        let key = if side == Side::WHITE {
             "color-white"
         } else {
             "color-black"
@@ -743,14 +750,14 @@ impl Service {
         self.text(lang, &Msg::new(key))
     }
 
-    pub(crate) fn clock_name(&self, lang: Lang, code: &str) -> String {
-        match TimeControl::parse(code) {
-            Ok(TimeControl::Unlimited) | Err(_) => self.text(lang, &Msg::new("clock-none")),
-            Ok(TimeControl::PerMove { per_move }) => self.text(
+    pub(crate) fn clock_name(&self, lang: Lang, clock: TimeControl) -> String {
+        match clock {
+            TimeControl::Unlimited => self.text(lang, &Msg::new("clock-none")),
+            TimeControl::PerMove { per_move } => self.text(
                 lang,
                 &Msg::new("clock-per-move").arg("days", per_move / 86_400_000),
             ),
-            Ok(tc) => tc.code(),
+            tc => tc.code(),
         }
     }
 
@@ -865,9 +872,15 @@ impl Service {
         })
     }
 
-    /// Why a game ended, in words: the stored reason `code`, naming `loser`.
-    pub(crate) fn reason_text(&self, lang: Lang, code: &str, loser: String) -> String {
-        self.text(lang, &Msg::new(reason_key(code)).arg("loser", loser))
+    /// Why a game ended, in words: the stored `reason`, naming `loser`.
+    pub(crate) fn reason_text(
+        &self,
+        lang: Lang,
+        reason: Option<&EndReason>,
+        loser: String,
+    ) -> String {
+        let key = reason.map_or("reason-other", EndReason::message_key);
+        self.text(lang, &Msg::new(key).arg("loser", loser))
     }
 
     /// "k7m2: alice (white) wins — bob resigned."
@@ -878,11 +891,7 @@ impl Service {
             .winner()
             .and_then(|team| row.seats.iter().find(|seat| seat.team == team));
         let loser = winner.map(|seat| row.opponent_names(seat.seat));
-        let reason_code = row.reason.as_deref().unwrap_or("");
-        let reason = self.text(
-            lang,
-            &Msg::new(reason_key(reason_code)).arg("loser", loser.unwrap_or_default()),
-        );
+        let reason = self.reason_text(lang, row.reason.as_ref(), loser.unwrap_or_default());
         let msg = match (&result, winner) {
             (_, Some(seat)) => Msg::new("result-win")
                 .arg("winner", row.team_names(seat.team))
@@ -903,7 +912,7 @@ impl Service {
         let variant = game.variant().name("en").to_owned();
         let event = format!("Kodex {variant} game {}", row.id);
         let result = row.result.as_ref().map_or("*", GameResult::pgn);
-        let (white, black) = (row.team_names(0), row.team_names(1));
+        let (white, black) = (row.team_names(Team(0)), row.team_names(Team(1)));
         let mut tags: Vec<(&str, &str)> = vec![
             ("Event", &event),
             ("Site", "Kodex"),
@@ -914,7 +923,7 @@ impl Service {
         if row.variant != "chess" {
             tags.push(("Variant", &variant));
         }
-        let time_control = pgn_time_control(&row.time_control);
+        let time_control = pgn_time_control(row.time_control);
         tags.push(("TimeControl", &time_control));
         game.pgn(&tags, result)
     }
@@ -933,14 +942,14 @@ impl Service {
                 "{} · {variant} · {} → {opponent} ({})",
                 row.id,
                 row.challenger_name,
-                self.clock_name(lang, &row.time_control)
+                self.clock_name(lang, row.time_control)
             )
         } else {
             format!(
                 "{} · {variant} · {} – {}",
                 row.id,
-                row.team_names(0),
-                row.team_names(1)
+                row.team_names(Team(0)),
+                row.team_names(Team(1))
             )
         }
     }
@@ -992,48 +1001,13 @@ pub(crate) fn opponents_to_notify(row: &GameRow, seat: usize) -> Vec<UserRef> {
 }
 
 /// The PGN `TimeControl` tag: `-`, `180+2` (seconds), `1/86400` (per move).
-pub(crate) fn pgn_time_control(code: &str) -> String {
-    match TimeControl::parse(code) {
-        Ok(TimeControl::Increment { base, increment }) => {
+pub(crate) fn pgn_time_control(clock: TimeControl) -> String {
+    match clock {
+        TimeControl::Increment { base, increment } => {
             format!("{}+{}", base / 1000, increment / 1000)
         }
-        Ok(TimeControl::PerMove { per_move }) => format!("1/{}", per_move / 1000),
-        _ => "-".to_owned(),
-    }
-}
-
-/// The i18n key of a stored end reason.
-fn reason_key(reason: &str) -> &'static str {
-    match reason {
-        "checkmate" => "reason-checkmate",
-        "stalemate" => "reason-stalemate",
-        "repetition" => "reason-repetition",
-        "fifty-moves" => "reason-fifty-moves",
-        "insufficient-material" => "reason-insufficient-material",
-        "exploded-king" => "reason-exploded-king",
-        "three-checks" => "reason-three-checks",
-        "hill" => "reason-hill",
-        "race" => "reason-race",
-        "no-pieces" => "reason-no-pieces",
-        "no-moves" => "reason-no-moves",
-        "resign" => "reason-resign",
-        "timeout" => "reason-timeout",
-        "timeout-draw" => "reason-timeout-draw",
-        "agreement" => "reason-agreement",
-        "aborted" => "reason-aborted",
-        "setup-check" => "reason-setup-check",
-        "king-capture" => "reason-king-capture",
-        "mate-at-once" => "reason-mate-at-once",
-        "bikjang" => "reason-bikjang",
-        "passes" => "reason-passes",
-        "points" => "reason-points",
-        "bare-king" => "reason-bare-king",
-        "promotion-goal" => "reason-promotion-goal",
-        "citadel" => "reason-citadel",
-        "kings-taken" => "reason-kings-taken",
-        "team-stalemated" => "reason-team-stalemated",
-        "bare-kings" => "reason-bare-kings",
-        _ => "reason-other",
+        TimeControl::PerMove { per_move } => format!("1/{}", per_move / 1000),
+        TimeControl::Unlimited => "-".to_owned(),
     }
 }
 

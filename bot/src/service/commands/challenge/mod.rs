@@ -11,8 +11,8 @@ use crate::service::kernel::players::{is_user, stored_user_id};
 use crate::service::kernel::terms::{is_team_variant, ColorChoice, Terms};
 use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::service::present::chat_of;
-use crate::store::{GameRow, SeatRow, Status};
-use kodex_engine::{Game, Start, Variant};
+use crate::store::{Color, GameRow, MoveRecord, MoveTimes, SeatRow, SeatSet, Status};
+use kodex_engine::{Game, Side, Start, Team, Variant};
 
 impl Service {
     /// `/play <variant> [@opponent] [clock] [color] [fen:<FEN>]`.
@@ -89,15 +89,15 @@ impl Service {
     ) -> Delivery {
         let color_text = match color {
             ColorChoice::Random => self.text(lang, &Msg::new("color-random")),
-            ColorChoice::White => self.color_name(lang, 0),
-            ColorChoice::Black => self.color_name(lang, 1),
+            ColorChoice::White => self.color_name(lang, Side::WHITE),
+            ColorChoice::Black => self.color_name(lang, Side::BLACK),
         };
         let mut text = self.text(
             lang,
             &msg.arg("id", row.id.clone())
                 .arg("challenger", row.challenger_name.clone())
                 .arg("variant", variant.name(lang.code()).to_owned())
-                .arg("clock", self.clock_name(lang, &row.time_control))
+                .arg("clock", self.clock_name(lang, row.time_control))
                 .arg("color", color_text),
         );
         if let Some(fen) = &row.from_fen {
@@ -212,20 +212,20 @@ impl Service {
             challenger_name: ctx.actor().name.clone(),
             opponent_id: None,
             opponent_name: None,
-            color: color.code().to_owned(),
+            color: color.color(),
             seats: Vec::new(),
             stored_seats: Vec::new(),
-            time_control: time_control.code(),
+            time_control: *time_control,
             start_fen: None,
             from_fen: None,
-            moves: String::new(),
+            moves: MoveRecord::default(),
             turn_started_at: None,
             deadline: Some(now.saturating_add(self.inner.settings.challenge_expiry)),
             draw_offer: None,
             takeback_offer: None,
             exchange_offer: None,
             reminder_at: None,
-            reminded: 0,
+            reminded: SeatSet::EMPTY,
             result: None,
             reason: None,
             created_at: now,
@@ -233,7 +233,7 @@ impl Service {
             version: 0,
             linked_id: None,
             board: 0,
-            move_times: String::new(),
+            move_times: MoveTimes::default(),
         }
     }
 
@@ -303,9 +303,9 @@ impl Service {
         if is_team_variant(&variant) {
             return self.take_seat(ctx, row, &variant, None).await;
         }
-        let challenger_white = match ColorChoice::parse(&row.color) {
-            Some(ColorChoice::White) => true,
-            Some(ColorChoice::Black) => false,
+        let challenger_white = match row.color {
+            Color::Side(Side::WHITE) => true,
+            Color::Side(Side::BLACK) => false,
             _ => fastrand::bool(),
         };
         let challenger = (row.challenger_id.clone(), row.challenger_name.clone());
@@ -318,15 +318,15 @@ impl Service {
         row.opponent_id = Some(accepter.0);
         row.opponent_name = Some(accepter.1);
         // Two seats: white moves first; each side is a team of its own.
-        row.seats = [white, black]
+        row.seats = [(Side::WHITE, white), (Side::BLACK, black)]
             .into_iter()
             .enumerate()
-            .map(|(seat, (user_id, user_name))| SeatRow {
+            .map(|(seat, (side, (user_id, user_name)))| SeatRow {
                 seat,
                 user_id,
                 user_name,
-                side: seat,
-                team: seat,
+                side,
+                team: Team(side.0),
                 remaining_ms: None,
                 setup: None,
                 ready: false,
@@ -343,9 +343,7 @@ impl Service {
             return self.start_pair(row, variant, lang).await;
         }
         let now = self.now();
-        let initial = TimeControl::parse(&row.time_control)
-            .ok()
-            .and_then(TimeControl::initial);
+        let initial = row.time_control.initial();
         row.status = Status::Active;
         for seat in &mut row.seats {
             seat.remaining_ms = initial;

@@ -8,7 +8,7 @@ use crate::service::kernel::apply::{finish, result_of};
 mod placing;
 
 use crate::api::{Button, ButtonAction, Delivery, Target};
-use crate::clock::{format_remaining, TimeControl};
+use crate::clock::format_remaining;
 use crate::i18n::Lang;
 use crate::service::kernel::apply::Event;
 use crate::service::kernel::request::looks_like_move;
@@ -44,16 +44,6 @@ fn looks_like_setup(text: &str) -> bool {
             && word.chars().all(char::is_alphanumeric)
             && word.chars().any(|c| c.is_ascii_digit())
     })
-}
-
-/// The setup deadline after `/accept`: 5 minutes for live clocks, the time
-/// per move for correspondence, none without a clock.
-fn setup_time(time_control: &str) -> Option<Millis> {
-    match TimeControl::parse(time_control) {
-        Ok(TimeControl::Increment { .. }) => Some(LIVE_SETUP_TIME),
-        Ok(TimeControl::PerMove { per_move }) => Some(per_move),
-        Ok(TimeControl::Unlimited) | Err(_) => None,
-    }
 }
 
 /// The message naming the rule a setup breaks, in the player's language.
@@ -105,7 +95,7 @@ pub(crate) fn spaced(letters: &str) -> String {
 
 /// `placement`, made for side `from`, moved to side `to`'s half: ranks turn
 /// over, files stay (as a FEN fragment reads from either side).
-fn mirrored(variant: &Variant, placement: &Placement, from: usize, to: usize) -> String {
+fn mirrored(variant: &Variant, placement: &Placement, from: Side, to: Side) -> String {
     let geometry = &variant.definition().geometry;
     placement
         .pieces(variant)
@@ -144,10 +134,10 @@ fn is_public(variant: &Variant) -> bool {
 }
 
 /// Whether side `side` places pieces in `variant`.
-fn places(variant: &Variant, side: usize) -> bool {
+fn places(variant: &Variant, side: Side) -> bool {
     variant
         .setup()
-        .is_some_and(|setup| !setup.armies[side & 1].is_empty())
+        .is_some_and(|setup| !setup.armies[side.index() & 1].is_empty())
 }
 
 impl Service {
@@ -161,7 +151,10 @@ impl Service {
         row.status = Status::Setup;
         row.start_fen = None;
         row.turn_started_at = None;
-        row.deadline = setup_time(&row.time_control).map(|t| now.saturating_add(t));
+        row.deadline = row
+            .time_control
+            .phase_time(LIVE_SETUP_TIME)
+            .map(|t| now.saturating_add(t));
         for seat in &mut row.seats {
             // A seat with nothing to place is ready from the start.
             seat.ready = !places(&variant, seat.side);
@@ -179,7 +172,7 @@ impl Service {
                     .arg("variant", variant.name(lang.code()).to_owned())
                     .arg("white", row.player_name(0).to_owned())
                     .arg("black", row.player_name(1).to_owned())
-                    .arg("clock", self.clock_name(lang, &row.time_control)),
+                    .arg("clock", self.clock_name(lang, row.time_control)),
             )];
             lines.extend(self.setup_deadline_line(lang, &row));
             lines
@@ -370,14 +363,14 @@ impl Service {
         self.variant(&row)?;
         row.status = Status::Aborted;
         row.result = Some(crate::store::GameResult::NoResult);
-        row.reason = Some("aborted".to_owned());
+        row.reason = Some(crate::store::EndReason::Aborted);
         row.deadline = None;
         self.save(&mut row).await?;
         tracing::info!(game = %row.id, "aborted during setup");
         let lang = self.chat_lang(&row.platform, &row.chat_id).await;
         let note = Msg::new("game-aborted")
             .arg("id", row.id.clone())
-            .arg("player", row.player_name(side).to_owned());
+            .arg("player", row.player_name(side.index()).to_owned());
         let lines = |lang: Lang| vec![self.text(lang, &note)];
         Ok(Some(self.public_note(&row, lang, lines).await))
     }
@@ -417,11 +410,9 @@ impl Service {
         let changed = match command {
             SetupCommand::Place(text) => {
                 let mut next = current.clone();
-                next.apply(&variant, Side(side as u8), text).map(|()| next)
+                next.apply(&variant, side, text).map(|()| next)
             }
-            SetupCommand::Random => {
-                Placement::random_shielded(&variant, Side(side as u8), fastrand::u64(..))
-            }
+            SetupCommand::Random => Placement::random_shielded(&variant, side, fastrand::u64(..)),
             SetupCommand::Clear => Ok(Placement::default()),
             SetupCommand::Last => {
                 let last = self
@@ -438,16 +429,14 @@ impl Service {
                 let mut before = Placement::default();
                 let mut next = Placement::default();
                 before
-                    .apply(&variant, Side(stored_side as u8), &stored)
+                    .apply(&variant, stored_side, &stored)
                     .and_then(|()| {
                         let text = mirrored(&variant, &before, stored_side, side);
-                        next.apply(&variant, Side(side as u8), &text)
+                        next.apply(&variant, side, &text)
                     })
                     .map(|()| next)
             }
-            SetupCommand::Ready => current
-                .validate(&variant, Side(side as u8))
-                .map(|()| current.clone()),
+            SetupCommand::Ready => current.validate(&variant, side).map(|()| current.clone()),
             SetupCommand::Board => Ok(current.clone()),
         };
         let placement = match changed {
@@ -481,7 +470,7 @@ impl Service {
         let chat_lang = self.chat_lang(&row.platform, &row.chat_id).await;
         let note = Msg::new("setup-player-ready")
             .arg("id", row.id.clone())
-            .arg("player", row.player_name(side).to_owned());
+            .arg("player", row.player_name(side.index()).to_owned());
         if row.seats.iter().all(|seat| seat.ready) {
             let mut deliveries = vec![
                 self.setup_board(row, &variant, side, lang, Vec::new())
@@ -494,7 +483,7 @@ impl Service {
             return Ok(deliveries);
         }
         self.save(row).await?;
-        tracing::debug!(game = %row.id, side, "setup ready");
+        tracing::debug!(game = %row.id, side = side.index(), "setup ready");
         let waiting = |lang: Lang| {
             let mut lines = vec![self.text(lang, &note)];
             lines.extend(self.setup_deadline_line(lang, row));
@@ -533,12 +522,10 @@ impl Service {
             }
             let side = seat.side;
             let placement =
-                Placement::random_shielded(&variant, Side(side as u8), fastrand::u64(..)).map_err(
-                    |e| {
-                        tracing::error!(game = %row.id, error = %e, "no random setup");
-                        Msg::new("error-internal")
-                    },
-                )?;
+                Placement::random_shielded(&variant, side, fastrand::u64(..)).map_err(|e| {
+                    tracing::error!(game = %row.id, error = %e, "no random setup");
+                    Msg::new("error-internal")
+                })?;
             let seat = &mut row.seats[index];
             seat.setup = Some(placement.to_text(&variant));
             seat.ready = true;
@@ -575,7 +562,10 @@ impl Service {
         lang: Lang,
         notes: Vec<Msg>,
     ) -> Outcome {
-        let placements = [placement_of(variant, row, 0), placement_of(variant, row, 1)];
+        let placements = [
+            placement_of(variant, row, Side::WHITE),
+            placement_of(variant, row, Side::BLACK),
+        ];
         let fen = start_fen(variant, [&placements[0], &placements[1]]).map_err(|e| {
             tracing::error!(game = %row.id, error = %e, "ready setups do not compose");
             Msg::new("error-internal")
@@ -602,7 +592,11 @@ impl Service {
             // chess's first-move rule (a side in check while the other is to
             // move loses), or a mate or stalemate set up blind. The record
             // keeps the composed position.
-            finish(row, result_of(&outcome), outcome.reason.key());
+            finish(
+                row,
+                result_of(&outcome),
+                crate::store::EndReason::Rules(outcome.reason),
+            );
             self.save(row).await?;
             tracing::info!(game = %row.id, reason = outcome.reason.key(), "over before the first move");
             // The chat and each spectator: the notes, the result, the board.
@@ -697,16 +691,17 @@ impl Service {
         &self,
         row: &GameRow,
         variant: &Variant,
-        side: usize,
+        side: Side,
         lang: Lang,
         mut lines: Vec<String>,
     ) -> Delivery {
-        let Some(user) = player_ref(row, side) else {
+        // Two seats: seat and side indexes coincide.
+        let Some(user) = player_ref(row, side.index()) else {
             return self.setup_note(lang, row, Vec::new());
         };
         let own = placement_of(variant, row, side);
         let nothing = Placement::default();
-        let placements = if side == 0 {
+        let placements = if side == Side::WHITE {
             [&own, &nothing]
         } else {
             [&nothing, &own]
@@ -717,7 +712,7 @@ impl Service {
         } else if ready {
             Msg::new("setup-state-ready")
         } else {
-            match own.validate(variant, Side(side as u8)) {
+            match own.validate(variant, side) {
                 Ok(()) => Msg::new("setup-state-complete"),
                 Err(SetupError::Missing(pieces)) => {
                     Msg::new("setup-state-missing").arg("pieces", spaced(&pieces))
@@ -745,9 +740,9 @@ impl Service {
         if !ready {
             delivery.buttons = self.setup_buttons(lang, row);
         }
-        let view = setup_view(variant, placements, Audience::Side(Side(side as u8)));
-        let decor = setup_decor(row, Side(side as u8), None);
-        let color = Side(side as u8).color_name();
+        let view = setup_view(variant, placements, Audience::Side(side));
+        let decor = setup_decor(row, side, None);
+        let color = side.color_name();
         let file_name = format!("{}-setup-{color}.png", row.id);
         self.attach_board(&mut delivery, view, decor, file_name)
             .await;
@@ -778,8 +773,13 @@ mod tests {
 
     #[test]
     fn the_setup_deadline_follows_the_clock() {
-        assert_eq!(setup_time("3+2"), Some(LIVE_SETUP_TIME));
-        assert_eq!(setup_time("2d"), Some(2 * 86_400_000));
-        assert_eq!(setup_time("-"), None);
+        let time = |code: &str| {
+            crate::clock::TimeControl::parse(code)
+                .expect(code)
+                .phase_time(LIVE_SETUP_TIME)
+        };
+        assert_eq!(time("3+2"), Some(5 * 60_000));
+        assert_eq!(time("2d"), Some(2 * 86_400_000));
+        assert_eq!(time("-"), None);
     }
 }

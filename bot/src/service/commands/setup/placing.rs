@@ -9,7 +9,7 @@
 
 use super::{setup_decor, setup_error, spaced};
 use crate::api::Delivery;
-use crate::clock::{format_remaining, TimeControl};
+use crate::clock::format_remaining;
 use crate::i18n::Lang;
 use crate::service::kernel::setup::{placements, SetupCommand};
 use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
@@ -18,18 +18,10 @@ use crate::time::Millis;
 use kodex_engine::setup::{setup_view, turn_to_place, Placement};
 use kodex_engine::{Audience, Side, Variant};
 
-/// How long a player of a game with a running clock has for one placement.
+/// How long a player of a game with a running clock has for one placement
+/// (by correspondence: the time per move; see
+/// [`crate::clock::TimeControl::phase_time`]).
 const LIVE_PLACEMENT_TIME: Millis = 60_000;
-
-/// The time for one placement: a minute for live clocks, the time per move
-/// for correspondence, none without a clock.
-fn placement_time(time_control: &str) -> Option<Millis> {
-    match TimeControl::parse(time_control) {
-        Ok(TimeControl::Increment { .. }) => Some(LIVE_PLACEMENT_TIME),
-        Ok(TimeControl::PerMove { per_move }) => Some(per_move),
-        Ok(TimeControl::Unlimited) | Err(_) => None,
-    }
-}
 
 /// The last piece placed, as `Ke1`.
 fn last_placed(variant: &Variant, placement: &Placement) -> String {
@@ -49,7 +41,10 @@ impl Service {
         lang: Lang,
     ) -> Outcome {
         let now = self.now();
-        row.deadline = placement_time(&row.time_control).map(|t| now.saturating_add(t));
+        row.deadline = row
+            .time_control
+            .phase_time(LIVE_PLACEMENT_TIME)
+            .map(|t| now.saturating_add(t));
         self.save(&mut row).await?;
         tracing::info!(game = %row.id, "public setup started");
         let lines = vec![self.text(
@@ -59,7 +54,7 @@ impl Service {
                 .arg("variant", variant.name(lang.code()).to_owned())
                 .arg("white", row.player_name(0).to_owned())
                 .arg("black", row.player_name(1).to_owned())
-                .arg("clock", self.clock_name(lang, &row.time_control)),
+                .arg("clock", self.clock_name(lang, row.time_control)),
         )];
         Ok(vec![
             self.public_setup_board(&row, variant, lang, lines).await,
@@ -90,13 +85,13 @@ impl Service {
                 .arg("id", row.id.clone())
                 .into());
         };
-        if turn.index() != side {
+        if turn != side {
             return Err(Msg::new("error-setup-not-your-turn")
                 .arg("id", row.id.clone())
                 .arg("player", row.player_name(turn.index()).to_owned())
                 .into());
         }
-        let (mut own, other) = if side == 0 {
+        let (mut own, other) = if side == Side::WHITE {
             (white, black)
         } else {
             (black, white)
@@ -119,7 +114,7 @@ impl Service {
         };
         let note = Msg::new(key)
             .arg("id", row.id.clone())
-            .arg("player", row.player_name(side).to_owned())
+            .arg("player", row.player_name(side.index()).to_owned())
             .arg("placement", last_placed(variant, &own));
         self.store_placement(row, variant, side, &own);
         self.after_placement(row, variant, chat_lang, vec![note])
@@ -137,7 +132,7 @@ impl Service {
         let [white, black] = placements(variant, row);
         let mut notes = Vec::new();
         if let Some(turn) = turn_to_place(variant, [&white, &black]) {
-            if let Some(seat) = row.seats.iter_mut().find(|s| s.side == turn.index()) {
+            if let Some(seat) = row.seats.iter_mut().find(|s| s.side == turn) {
                 seat.ready = true;
                 notes.push(
                     Msg::new("setup-public-timeout")
@@ -156,12 +151,10 @@ impl Service {
         &self,
         row: &mut GameRow,
         variant: &Variant,
-        side: usize,
+        side: Side,
         placement: &Placement,
     ) {
-        let done = placement
-            .still_to_place(variant, Side(side as u8))
-            .is_empty();
+        let done = placement.still_to_place(variant, side).is_empty();
         if let Some(seat) = row.seats.iter_mut().find(|s| s.side == side) {
             seat.setup = (!placement.is_empty()).then(|| placement.to_text(variant));
             seat.ready |= done;
@@ -190,7 +183,7 @@ impl Service {
             let by_hand = row
                 .seats
                 .iter()
-                .any(|seat| seat.side == turn.index() && !seat.ready);
+                .any(|seat| seat.side == turn && !seat.ready);
             if by_hand {
                 break;
             }
@@ -209,10 +202,13 @@ impl Service {
                     .arg("player", row.player_name(turn.index()).to_owned())
                     .arg("placement", last_placed(variant, &own)),
             );
-            self.store_placement(row, variant, turn.index(), &own);
+            self.store_placement(row, variant, turn, &own);
         }
         let now = self.now();
-        row.deadline = placement_time(&row.time_control).map(|t| now.saturating_add(t));
+        row.deadline = row
+            .time_control
+            .phase_time(LIVE_PLACEMENT_TIME)
+            .map(|t| now.saturating_add(t));
         self.save(row).await?;
         let notes = notes.iter().map(|note| self.text(lang, note)).collect();
         Ok(vec![
@@ -245,7 +241,7 @@ impl Service {
                     &Msg::new("setup-public-turn")
                         .arg("id", row.id.clone())
                         .arg("player", row.player_name(turn.index()).to_owned())
-                        .arg("color", self.color_name(lang, turn.index()))
+                        .arg("color", self.color_name(lang, turn))
                         .arg("pieces", spaced(&left)),
                 ),
             );
@@ -278,8 +274,13 @@ mod tests {
 
     #[test]
     fn a_placement_has_a_minute_live_and_the_move_time_by_correspondence() {
-        assert_eq!(placement_time("3+2"), Some(LIVE_PLACEMENT_TIME));
-        assert_eq!(placement_time("2d"), Some(2 * 86_400_000));
-        assert_eq!(placement_time("-"), None);
+        let time = |code: &str| {
+            crate::clock::TimeControl::parse(code)
+                .expect(code)
+                .phase_time(LIVE_PLACEMENT_TIME)
+        };
+        assert_eq!(time("3+2"), Some(60_000));
+        assert_eq!(time("2d"), Some(2 * 86_400_000));
+        assert_eq!(time("-"), None);
     }
 }
