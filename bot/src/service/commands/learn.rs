@@ -3,8 +3,8 @@
 //! lesson (`/learn 2 @friend` or `/learn 2 computer` starts one, as
 //! `/play lesson2 …` does).
 
-use super::{Ctx, Msg, Outcome, Service};
 use crate::i18n::Lang;
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::store::{GameResult, GameRow};
 
 /// How many lessons the ladder has (`lesson1` … `lesson6`).

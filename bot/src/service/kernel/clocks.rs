@@ -1,15 +1,8 @@
-//! Reminders: the player to move hears privately, once, that their time is
-//! running out — a quarter of a correspondence move's time left (once per
-//! move), or a tenth of a live clock's starting time (once per game). The
-//! moment is stored with the game (`reminder_at`) and the scheduler wakes
-//! for it as for a flag; seats already reminded are stored too, so a
-//! restart never reminds twice.
+//! Clocks: when a turn's reminder is due, and the times of a linked
+//! board's moves (bughouse).
 
-use super::present::player_ref;
-use super::{Msg, Outcome, Service};
-use crate::api::{Delivery, Target};
-use crate::clock::{format_remaining, TimeControl};
-use crate::store::{GameRow, Status};
+use crate::clock::TimeControl;
+use crate::store::{GameRow, MoveTime};
 use crate::time::Millis;
 
 /// The time left at which a player is reminded, under `clock`: a quarter
@@ -24,14 +17,14 @@ fn threshold(clock: TimeControl) -> Option<Millis> {
 
 /// Whether `clock` reminds each seat once per game (a live clock) rather
 /// than once per move (correspondence).
-fn once_per_game(clock: TimeControl) -> bool {
+pub(crate) fn once_per_game(clock: TimeControl) -> bool {
     matches!(clock, TimeControl::Increment { .. })
 }
 
 /// Plans the reminder of `seat`, whose turn begins at `now` with its time
 /// as stored in `row`: none when the game has no clock or the seat was
 /// already reminded in this game of a live clock.
-pub(super) fn plan(row: &mut GameRow, seat: usize, now: Millis) {
+pub(crate) fn plan_reminder(row: &mut GameRow, seat: usize, now: Millis) {
     let clock = row.time_control;
     let reminded = row.reminded.contains(seat);
     row.reminder_at = match (threshold(clock), row.remaining(seat)) {
@@ -42,55 +35,11 @@ pub(super) fn plan(row: &mut GameRow, seat: usize, now: Millis) {
     };
 }
 
-impl Service {
-    /// Sends the reminder due in `row` (its lock held) to the player to
-    /// move, and stores that it was sent.
-    pub(super) async fn remind(&self, row: &mut GameRow) -> Outcome {
-        row.reminder_at = None;
-        if row.status != Status::Active {
-            self.save(row).await?;
-            return Ok(Vec::new());
-        }
-        let game = match self.replay(row) {
-            Ok(game) => game,
-            Err(e) => {
-                // A game that cannot be rebuilt (or is refused: its
-                // variant's definition changed) reminds nobody: the
-                // reminder is dropped rather than retried for ever.
-                self.save(row).await?;
-                return Err(e);
-            }
-        };
-        let seat = game.seat_to_move();
-        if once_per_game(row.time_control) {
-            row.reminded = row.reminded.with(seat);
-        }
-        self.save(row).await?;
-        // Enochian chess: the player who took the army's throne moves it.
-        let mover = game.controller(seat);
-        let Some(player) = player_ref(row, mover).filter(|p| p.computer_level().is_none()) else {
-            return Ok(Vec::new());
-        };
-        let now = self.now();
-        let left = row.remaining(seat).unwrap_or(0) - (now - row.turn_started_at.unwrap_or(now));
-        let lang = self.user_lang(&row.platform, &player.id).await;
-        let text = self.text(
-            lang,
-            &Msg::new("reminder")
-                .arg("id", row.id.clone())
-                .arg("left", format_remaining(left))
-                .arg("opponent", row.opponent_names(seat)),
-        );
-        tracing::info!(game = %row.id, seat, "reminded");
-        Ok(vec![Delivery {
-            notify: Vec::new(),
-            target: Target::Private(player),
-            text,
-            image: None,
-            buttons: Vec::new(),
-            game: Some(self.game_ref(lang, row, false)),
-        }])
-    }
+/// Records when a move of a linked board was made and the mover's time
+/// left after it (`-` without a clock).
+pub(crate) fn record_move_time(row: &mut GameRow, seat: usize, now: Millis) {
+    let left = row.remaining(seat);
+    row.move_times.push(MoveTime { at: now, left });
 }
 
 #[cfg(test)]
@@ -98,6 +47,7 @@ mod tests {
     use super::*;
     use crate::clock::{MINUTE, SECOND};
     use crate::store::SeatRow;
+    use crate::store::Status;
 
     fn game(time_control: &str, left: [Millis; 2]) -> GameRow {
         let mut row = crate::store::tests::challenge("k7m2", None);
@@ -123,26 +73,26 @@ mod tests {
     #[test]
     fn live_clocks_remind_at_a_tenth_once_per_game_and_correspondence_at_a_quarter_each_move() {
         let mut row = game("5+3", [5 * MINUTE, 2 * MINUTE]);
-        plan(&mut row, 0, 1_000);
+        plan_reminder(&mut row, 0, 1_000);
         assert_eq!(row.reminder_at, Some(1_000 + 5 * MINUTE - 30 * SECOND));
         // Already below a tenth: at once.
         row.seats[1].remaining_ms = Some(10 * SECOND);
-        plan(&mut row, 1, 1_000);
+        plan_reminder(&mut row, 1, 1_000);
         assert_eq!(row.reminder_at, Some(1_000));
         // Reminded once: never again in this game.
         row.reminded = crate::store::SeatSet::EMPTY.with(1);
-        plan(&mut row, 1, 2_000);
+        plan_reminder(&mut row, 1, 2_000);
         assert_eq!(row.reminder_at, None);
         let day = 24 * 60 * MINUTE;
         let mut row = game("1d", [day, day]);
         row.reminded = crate::store::SeatSet::EMPTY.with(0).with(1);
-        plan(&mut row, 1, 0);
+        plan_reminder(&mut row, 1, 0);
         assert_eq!(row.reminder_at, Some(day - day / 4));
         let mut row = game("-", [0, 0]);
         row.seats
             .iter_mut()
             .for_each(|seat| seat.remaining_ms = None);
-        plan(&mut row, 0, 0);
+        plan_reminder(&mut row, 0, 0);
         assert_eq!(row.reminder_at, None);
     }
 }

@@ -20,14 +20,14 @@
 //! version check either way, so two boards changing at once never wait on
 //! each other for ever.
 
-use super::apply::finish;
-use super::present::{chat_of, player_ref, Event};
-use super::{Ctx, Failure, Msg, Outcome, Service};
 use crate::api::{Delivery, Image, Target};
 use crate::i18n::Lang;
-use crate::store::{
-    DrawOffer, EndReason, Entry, GameResult, GameRow, MoveTime, PairOffer, SeatRow, Status,
-};
+use crate::service::kernel::apply::finish;
+use crate::service::kernel::apply::Event;
+use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
+use crate::service::present::gif::{evenly_spaced, pair_gif_within, MAX_GIF_FRAMES};
+use crate::service::present::{chat_of, player_ref};
+use crate::store::{DrawOffer, EndReason, Entry, GameResult, GameRow, PairOffer, SeatRow, Status};
 use kodex_engine::{Audience, Game, Side, Start, Team, Variant};
 
 /// How long a change waits for the other board's lock before it writes
@@ -75,7 +75,7 @@ impl Service {
     /// [`kodex_engine::VariantDef::seating`]): the challenge row becomes
     /// board A with seats 0 and 1, a new row board B with seats 2 and 3
     /// (sitting there as seats 0 and 1), and both clocks start.
-    pub(super) async fn start_pair(
+    pub(crate) async fn start_pair(
         &self,
         mut row: GameRow,
         variant: &Variant,
@@ -112,7 +112,7 @@ impl Service {
         for board in [&mut row, &mut other] {
             board.turn_started_at = Some(now);
             board.deadline = initial.map(|t| now.saturating_add(t));
-            super::reminders::plan(board, game.seat_to_move(), now);
+            crate::service::kernel::clocks::plan_reminder(board, game.seat_to_move(), now);
         }
         self.insert_challenge(&mut other).await?;
         row.linked_id = Some(other.id.clone());
@@ -130,7 +130,7 @@ impl Service {
             if board
                 .seats
                 .iter()
-                .any(|s| super::computer::is_computer(&s.user_id))
+                .any(|s| crate::service::kernel::players::is_computer(&s.user_id))
             {
                 // The computer plays its board as any game; white moves now.
                 self.inner.thinking.plays(&board.id);
@@ -253,7 +253,7 @@ impl Service {
 
     /// The other board's lock, unless it is this board's own stripe (held
     /// already) or busy for longer than a moment.
-    pub(super) async fn lock_other_board(
+    pub(crate) async fn lock_other_board(
         &self,
         own: &str,
         other: &str,
@@ -327,9 +327,9 @@ impl Service {
         // the start the one on the other board too.
         let mut notify = Vec::new();
         if !row.status.is_over() {
-            notify = super::present::to_notify(row, [game.seat_to_move()]);
+            notify = crate::service::present::to_notify(row, [game.seat_to_move()]);
             if matches!(event, Event::Started) && !other.0.status.is_over() {
-                let more = super::present::to_notify(other.0, [other.1.seat_to_move()]);
+                let more = crate::service::present::to_notify(other.0, [other.1.seat_to_move()]);
                 for user in more {
                     if !notify.contains(&user) {
                         notify.push(user);
@@ -382,7 +382,7 @@ impl Service {
                 delivery.text.push('\n');
                 delivery
                     .text
-                    .push_str(&super::present::text_board(view, decor.bottom));
+                    .push_str(&crate::service::present::text_board(view, decor.bottom));
             }
         }
         self.busy(&delivery.target, crate::api::Activity::DrawingImage)
@@ -429,7 +429,7 @@ impl Service {
     /// the left, board B at the right, one frame after each move on either
     /// board, in the order they were played. A passed piece shows in its
     /// reserve from that board's next move on. `None` before a move.
-    pub(super) async fn pair_gif(&self, lang: Lang, row: &GameRow, limit: usize) -> Option<Image> {
+    pub(crate) async fn pair_gif(&self, lang: Lang, row: &GameRow, limit: usize) -> Option<Image> {
         let (other, other_game) = self.other_board(row).await.ok()?;
         let game = self.replay(row).ok()?;
         let boards = in_order((row, &game), (&other, &other_game));
@@ -444,7 +444,7 @@ impl Service {
             return None;
         }
         let frames: Vec<[(kodex_engine::View, kodex_render::Decor); 2]> =
-            super::info::evenly_spaced(frames.len(), super::info::MAX_GIF_FRAMES)
+            evenly_spaced(frames.len(), MAX_GIF_FRAMES)
                 .into_iter()
                 .filter_map(|index| frames.get(index))
                 .map(|[a, b]| {
@@ -455,7 +455,7 @@ impl Service {
                 })
                 .collect();
         let bytes = self
-            .draw_off_runtime(move || super::info::pair_gif_within(&frames, limit))
+            .draw_off_runtime(move || pair_gif_within(&frames, limit))
             .await?;
         if bytes.is_empty() {
             tracing::error!(game = %row.id, limit, "no bughouse animation fits the platform's file limit");
@@ -769,7 +769,7 @@ impl Service {
             ("BlackB", name(b, Side::BLACK)),
             (
                 "TimeControl",
-                super::present::pgn_time_control(a.time_control),
+                crate::service::present::pgn_time_control(a.time_control),
             ),
             ("Result", result.clone()),
         ];
@@ -805,7 +805,7 @@ impl Service {
     /// the first `/draw` is an offer of that player's team; each player of
     /// the other team who then says `/draw` agrees with it, and the game is
     /// drawn when both have. Until then the offer stands on both boards.
-    pub(super) async fn pair_draw(&self, mut row: GameRow, seat: usize, lang: Lang) -> Outcome {
+    pub(crate) async fn pair_draw(&self, mut row: GameRow, seat: usize, lang: Lang) -> Outcome {
         let bit = draw_bit(&row, seat);
         let team = PairOffer::team_of_bit(bit);
         let Some(before) = pair_offer(&row) else {
@@ -821,7 +821,7 @@ impl Service {
                     .arg("player", row.player_name(seat).to_owned())
                     .arg("opponents", opponents),
             );
-            let asked = super::present::opponents_to_notify(&pair, seat);
+            let asked = crate::service::present::opponents_to_notify(&pair, seat);
             return Ok(vec![self.offer_delivery(
                 lang,
                 &row,
@@ -851,7 +851,7 @@ impl Service {
                 .apply(
                     &mut row,
                     &mut position,
-                    super::apply::Change::DrawAgreed,
+                    crate::service::kernel::apply::Change::DrawAgreed,
                     lang,
                 )
                 .await;
@@ -886,7 +886,7 @@ impl Service {
                 .arg("player", row.player_name(seat).to_owned())
                 .arg("waiting", waiting.join(", ")),
         );
-        let asked = super::present::to_notify(&pair, waiting_seats);
+        let asked = crate::service::present::to_notify(&pair, waiting_seats);
         Ok(vec![self.offer_delivery(
             lang,
             &row,
@@ -901,7 +901,7 @@ impl Service {
 
     /// `/nodraw` in bughouse: a player of the team the offer was made to
     /// declines it, on both boards (even after their partner agreed).
-    pub(super) async fn pair_decline_draw(
+    pub(crate) async fn pair_decline_draw(
         &self,
         mut row: GameRow,
         seat: usize,
@@ -949,13 +949,6 @@ fn end_like(other: &mut GameRow, game: &Game, decided: &GameRow, now: crate::tim
     let result = decided.result.clone().unwrap_or(GameResult::NoResult);
     finish(other, result, EndReason::OtherBoard);
     other.status = decided.status.clone();
-}
-
-/// Records when a move of a linked board was made and the mover's time
-/// left after it (`-` without a clock).
-pub(crate) fn record_move_time(row: &mut GameRow, seat: usize, now: crate::time::Millis) {
-    let left = row.remaining(seat);
-    row.move_times.push(MoveTime { at: now, left });
 }
 
 /// One board's positions as the game went: the start, then the board after

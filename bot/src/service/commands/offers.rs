@@ -2,35 +2,17 @@
 //! withdrawn (seed 004); the opponent accepts or declines, or lets a draw
 //! offer lapse by moving.
 
-use super::apply::Change;
-use super::lookup::Role;
-use super::present::{chat_of, opponents_to_notify};
-use super::{Ctx, Msg, Outcome, Service};
 use crate::api::{Button, ButtonAction, Delivery, Target, UserRef};
 use crate::i18n::Lang;
-use crate::store::{DrawOffer, EndReason, GameResult, GameRow, Status};
-use tokio::sync::MutexGuard;
+use crate::service::kernel::apply::Change;
+use crate::service::kernel::offers::{
+    asked, has_team_offers, is_asked, offer, side_code, store, Offer,
+};
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
+use crate::service::present::{chat_of, opponents_to_notify, to_notify};
+use crate::store::{DrawOffer, EndReason, GameResult, GameRow, SeatSet, Status};
 
 impl Service {
-    /// The caller's active game, locked and freshly read, with their seat.
-    pub(super) async fn my_game(
-        &self,
-        ctx: &Ctx,
-        game: Option<String>,
-    ) -> Outcome<(MutexGuard<'_, ()>, GameRow, usize)> {
-        let found = self.find_game(ctx, game, Role::Player).await?;
-        let (lock, row) = self.lock_fresh(&found, Status::Active).await?;
-        let row = row.ok_or_else(|| Msg::new("error-game-over").arg("id", found.id.clone()))?;
-        let seat = row
-            .seat_of(&ctx.actor().id)
-            .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
-        // Enochian chess: a player who retired has no more say in the game.
-        if super::retire::has_retired(&row, seat) {
-            return Err(super::retire::you_left(&row, seat).into());
-        }
-        Ok((lock, row, seat))
-    }
-
     /// `/resign [id]`: asks first. The answer, only for the caller, names the
     /// game and carries a "Resign" button (`rsg:<id>`, which resigns) and a
     /// "Play on" one, so a stray command never ends a game.
@@ -94,7 +76,7 @@ impl Service {
         if row.linked_id.is_some() {
             return self.pair_draw(row, side, lang).await;
         }
-        if super::consent::is_team_game(&row) {
+        if has_team_offers(&row) {
             return self.team_draw(row, side, lang).await;
         }
         let other_team = |offerer: usize| row.team_of_seat(offerer) != row.team_of_seat(side);
@@ -134,7 +116,7 @@ impl Service {
         if row.linked_id.is_some() {
             return self.pair_decline_draw(row, side, lang).await;
         }
-        if super::consent::is_team_game(&row) {
+        if has_team_offers(&row) {
             return self.team_decline_draw(row, side, lang).await;
         }
         match row.draw_offer.and_then(DrawOffer::offerer) {
@@ -266,14 +248,20 @@ impl Service {
             // Bughouse: both boards end, told in one message.
             let position = self.replay(&row)?;
             told.extend(
-                self.after_board_change(&row, &position, None, super::present::Event::Ended, lang)
-                    .await?,
+                self.after_board_change(
+                    &row,
+                    &position,
+                    None,
+                    crate::service::kernel::apply::Event::Ended,
+                    lang,
+                )
+                .await?,
             );
         }
         Ok(told)
     }
 
-    pub(super) fn chat_note(&self, lang: Lang, row: &GameRow, msg: Msg) -> Delivery {
+    pub(crate) fn chat_note(&self, lang: Lang, row: &GameRow, msg: Msg) -> Delivery {
         Delivery {
             notify: Vec::new(),
             target: Target::Chat(chat_of(row)),
@@ -284,7 +272,7 @@ impl Service {
         }
     }
 
-    pub(super) fn offer_delivery(
+    pub(crate) fn offer_delivery(
         &self,
         lang: Lang,
         row: &GameRow,
@@ -308,17 +296,91 @@ impl Service {
 }
 
 /// The Accept and Decline buttons of a draw offer (one board or a team's).
-pub(super) const DRAW_BUTTONS: [fn(String) -> ButtonAction; 2] = [
+pub(crate) const DRAW_BUTTONS: [fn(String) -> ButtonAction; 2] = [
     |game| ButtonAction::Draw { game },
     |game| ButtonAction::DeclineDraw { game },
 ];
 
-/// The seat code in a resign button's data (`w` and `b` for the two-player seats).
-pub(super) fn side_code(seat: usize) -> &'static str {
-    match seat {
-        0 => "w",
-        1 => "b",
-        2 => "2",
-        _ => "3",
+/// Draw offers in team games on one board (see [`crate::service::kernel::offers`]).
+impl Service {
+    /// `/draw` by the player of `seat` in a team game (`row` locked):
+    /// offers, or agrees to the standing offer; the game is drawn when the
+    /// agreement is complete.
+    pub(crate) async fn team_draw(&self, mut row: GameRow, seat: usize, lang: Lang) -> Outcome {
+        let mut position = self.replay(&row)?;
+        let asked_now: Vec<usize>;
+        let msg = match offer(&row) {
+            None => {
+                let offer = Offer {
+                    offerer: seat,
+                    agreed: SeatSet::EMPTY,
+                };
+                // Those asked: a player who retired is not.
+                asked_now = asked(&row, &position, offer).map(|s| s.seat).collect();
+                let asked: Vec<&str> = asked(&row, &position, offer)
+                    .map(|s| s.user_name.as_str())
+                    .collect();
+                let msg = Msg::new("draw-offered-team").arg("opponents", asked.join(" & "));
+                store(&mut row, offer);
+                msg
+            }
+            Some(standing) if is_asked(&row, &position, seat) => {
+                let now = Offer {
+                    agreed: standing.agreed.with(seat),
+                    ..standing
+                };
+                let waiting: Vec<&str> = asked(&row, &position, now)
+                    .map(|s| s.user_name.as_str())
+                    .collect();
+                if waiting.is_empty() {
+                    return self
+                        .apply(&mut row, &mut position, Change::DrawAgreed, lang)
+                        .await;
+                }
+                asked_now = asked(&row, &position, now).map(|s| s.seat).collect();
+                let msg = Msg::new("draw-agreed-waiting").arg("waiting", waiting.join(", "));
+                store(&mut row, now);
+                msg
+            }
+            Some(_) => return Err(Msg::new("error-draw-already-offered").into()),
+        };
+        self.save(&mut row).await?;
+        let text = self.text(
+            lang,
+            &msg.arg("id", row.id.clone())
+                .arg("player", row.player_name(seat).to_owned()),
+        );
+        let notify = to_notify(&row, asked_now);
+        Ok(vec![self.offer_delivery(
+            lang,
+            &row,
+            text,
+            DRAW_BUTTONS,
+            notify,
+        )])
+    }
+
+    /// `/nodraw` in a team game: a player asked to answer declines the
+    /// offer for everyone.
+    pub(crate) async fn team_decline_draw(
+        &self,
+        mut row: GameRow,
+        seat: usize,
+        lang: Lang,
+    ) -> Outcome {
+        if offer(&row).is_none() {
+            return Err(Msg::new("error-no-draw-offer").into());
+        }
+        let position = self.replay(&row)?;
+        if !is_asked(&row, &position, seat) {
+            return Err(Msg::new("error-offer-not-withdrawable").into());
+        }
+        row.draw_offer = None;
+        self.save(&mut row).await?;
+        Ok(vec![self.chat_note(
+            lang,
+            &row,
+            Msg::new("draw-declined").arg("player", row.player_name(seat).to_owned()),
+        )])
     }
 }

@@ -2,13 +2,13 @@
 //! Russian piece letters (Кр Ф Л С К) or English ones (K Q R B N), or by
 //! their language. What a chat hears follows the chat's language.
 
-use super::{Ctx, Msg, Outcome, Service};
 use crate::i18n::Lang;
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 
 impl Service {
     /// The piece letters of moves shown privately to `user`, whose
     /// language is `lang`: their `/notation` choice, else their language.
-    pub(super) async fn notation_of(&self, platform: &str, user: &str, lang: Lang) -> Lang {
+    pub(crate) async fn notation_of(&self, platform: &str, user: &str, lang: Lang) -> Lang {
         match self.inner.store.notation(platform, user).await {
             Ok(choice) => choice.as_deref().and_then(Lang::parse).unwrap_or(lang),
             Err(e) => {

@@ -22,13 +22,14 @@
 //! In time travel its turn may begin with a jump ([`search::pick_turn_with`]),
 //! sent as one message (`t1c4 h5f7`) and announced like a person's.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Ctx, Msg, Outcome, Service};
-use crate::api::{Action, ButtonAction, ChatRef, Delivery, Platform, Request, Target, UserRef};
+use crate::api::{Action, ButtonAction, ChatRef, Delivery, Platform, Request, UserRef};
+use crate::service::kernel::offers::{has_team_offers, is_asked, side_code};
+use crate::service::kernel::players::is_computer;
+use crate::service::kernel::setup::{places_next, MAX_SETUP_TEXT};
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::store::{GameRow, Status};
 use kodex_engine::search::{self, Level, Searcher};
 use kodex_engine::{Audience, Side, Visibility};
@@ -48,91 +49,6 @@ const MAX_ATTEMPTS: usize = 40;
 /// Enochian chess: what an exchange of prisoners must gain (centipawns, by
 /// the computer's evaluation) for the computer to offer it.
 const EXCHANGE_GAIN: i32 = 100;
-
-/// What the service keeps about the computer's thinking: one search at a
-/// time per game, each with a flag that cancels it.
-#[derive(Default)]
-pub(crate) struct Thinking {
-    games: std::sync::Mutex<HashMap<String, Arc<AtomicBool>>>,
-    /// The open games with a computer seat (made here, or found after a
-    /// restart): only these are looked at after a change, so games between
-    /// people cost no extra read.
-    playing: std::sync::Mutex<std::collections::HashSet<String>>,
-    /// Questions already thought about (offers it chose not to make again).
-    thoughts: std::sync::Mutex<std::collections::HashSet<String>>,
-}
-
-impl Thinking {
-    /// `game` has a computer seat.
-    pub(super) fn plays(&self, game: &str) {
-        if let Ok(mut playing) = self.playing.lock() {
-            playing.insert(game.to_owned());
-        }
-    }
-
-    /// `game` is over for the computer.
-    fn stops_playing(&self, game: &str) {
-        if let Ok(mut playing) = self.playing.lock() {
-            playing.remove(game);
-        }
-        if let Ok(mut thoughts) = self.thoughts.lock() {
-            let prefix = format!("{game}:");
-            thoughts.retain(|thought| !thought.starts_with(&prefix));
-        }
-    }
-
-    /// Whether `thought` (a question about a game) is new; it is not any
-    /// more after this.
-    fn first_thought(&self, thought: &str) -> bool {
-        self.thoughts
-            .lock()
-            .is_ok_and(|mut thoughts| thoughts.insert(thought.to_owned()))
-    }
-
-    /// Whether `game` has a computer seat.
-    pub(super) fn is_playing(&self, game: &str) -> bool {
-        self.playing
-            .lock()
-            .is_ok_and(|playing| playing.contains(game))
-    }
-
-    /// Marks `game` as being thought about, `stop` cancelling the search;
-    /// `false` if it already is.
-    fn start(&self, game: &str, stop: Arc<AtomicBool>) -> bool {
-        let Ok(mut games) = self.games.lock() else {
-            return false;
-        };
-        if games.contains_key(game) {
-            return false;
-        }
-        games.insert(game.to_owned(), stop);
-        true
-    }
-
-    fn finish(&self, game: &str) {
-        if let Ok(mut games) = self.games.lock() {
-            games.remove(game);
-        }
-    }
-
-    /// Stops the search of `game`, if one runs.
-    pub(crate) fn cancel(&self, game: &str) {
-        if let Ok(games) = self.games.lock() {
-            if let Some(stop) = games.get(game) {
-                stop.store(true, Ordering::Relaxed);
-            }
-        }
-    }
-}
-
-/// Whether a delivery is for the computer (which reads no messages).
-pub(crate) fn for_computer(delivery: &Delivery) -> bool {
-    match &delivery.target {
-        Target::Private(user) | Target::Ephemeral(user) => user.computer_level().is_some(),
-        // The computer's "private chat", where its own requests come from.
-        Target::Chat(chat) | Target::DeleteRequest(chat) => is_computer(&chat.id),
-    }
-}
 
 /// What the computer does next in a game, read from the stored row.
 enum Step {
@@ -154,7 +70,12 @@ impl Service {
     pub(crate) fn computers_follow(&self, deliveries: &[Delivery]) {
         let mut games: Vec<(Platform, &str)> = deliveries
             .iter()
-            .filter_map(|d| Some((super::target_platform(d), d.game.as_ref()?.id.as_str())))
+            .filter_map(|d| {
+                Some((
+                    crate::service::kernel::service::target_platform(d),
+                    d.game.as_ref()?.id.as_str(),
+                ))
+            })
             .collect();
         games.sort_unstable_by_key(|&(platform, id)| (platform.key(), id));
         games.dedup();
@@ -165,7 +86,7 @@ impl Service {
         }
     }
 
-    pub(super) fn computer_follow(&self, platform: Platform, id: &str) {
+    pub(crate) fn computer_follow(&self, platform: Platform, id: &str) {
         let service = self.clone();
         let id = id.to_owned();
         tokio::spawn(async move { service.computer_act(platform, &id).await });
@@ -253,7 +174,7 @@ impl Service {
                         continue;
                     };
                     if public {
-                        if super::placing::places_next(&variant, row) == Some(seat.side) {
+                        if places_next(&variant, row) == Some(seat.side) {
                             let text = "random".to_owned();
                             return Ok(Step::Say(Action::Move { text, game: id }, false, index));
                         }
@@ -284,11 +205,11 @@ impl Service {
                 // computer leaves it to its partner.)
                 // In a team game on one board each computer seat asked
                 // answers for itself.
-                let draw_answerer = if super::consent::is_team_game(row) {
+                let draw_answerer = if has_team_offers(row) {
                     computer_seats
                         .iter()
                         .copied()
-                        .find(|&s| super::consent::is_asked(row, s))
+                        .find(|&s| is_asked(row, &game, s))
                 } else {
                     match row.draw_offer {
                         Some(crate::store::DrawOffer::Seat(offerer)) => answerer(offerer),
@@ -523,7 +444,7 @@ impl Service {
         .await
         .ok()
         .flatten()
-        .filter(|text| text.chars().count() <= super::setup::MAX_SETUP_TEXT)
+        .filter(|text| text.chars().count() <= MAX_SETUP_TEXT)
         .unwrap_or_else(|| "random".to_owned());
         drop(permit);
         self.inner.thinking.finish(&row.id);
@@ -675,15 +596,10 @@ fn resignation(row: &GameRow, seat: usize) -> Action {
     Action::Button {
         data: ButtonAction::Resign {
             game: row.id.clone(),
-            side: super::offers::side_code(seat).to_owned(),
+            side: side_code(seat).to_owned(),
         }
         .encode(),
     }
-}
-
-/// Whether a stored user id is the computer's.
-pub(crate) fn is_computer(user_id: &str) -> bool {
-    UserRef::level_of(user_id).is_some()
 }
 
 /// A seed for the computer's choice at this ply of this game.

@@ -1,62 +1,18 @@
 //! Challenges: `/play`, `/accept`, `/decline`, and expiry.
 
-use super::lookup::is_user;
-use super::present::{chat_of, Event};
-use super::{new_game_id, Ctx, Msg, Outcome, Service};
+mod position;
+
 use crate::api::{Button, ButtonAction, ChatRef, Delivery, Target, UserRef};
 use crate::clock::TimeControl;
 use crate::i18n::Lang;
+use crate::service::kernel::apply::Event;
+use crate::service::kernel::ids::new_game_id;
+use crate::service::kernel::players::{is_user, stored_user_id};
+use crate::service::kernel::terms::{is_team_variant, ColorChoice, Terms};
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
+use crate::service::present::chat_of;
 use crate::store::{Color, GameRow, MoveRecord, MoveTimes, SeatRow, SeatSet, Status};
 use kodex_engine::{Game, Side, Start, Team, Variant};
-
-/// The colour a challenger asked for.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(super) enum ColorChoice {
-    White,
-    Black,
-    Random,
-}
-
-impl ColorChoice {
-    pub(super) fn parse(text: &str) -> Option<ColorChoice> {
-        match text.trim().to_lowercase().as_str() {
-            "white" | "w" | "белые" | "белыми" => Some(ColorChoice::White),
-            "black" | "b" | "черные" | "чёрные" | "черными" | "чёрными" => {
-                Some(ColorChoice::Black)
-            }
-            "random" | "r" | "" | "случайно" | "случайный" | "случайным" => {
-                Some(ColorChoice::Random)
-            }
-            _ => None,
-        }
-    }
-
-    /// The stored colour.
-    fn color(self) -> Color {
-        match self {
-            ColorChoice::White => Color::Side(Side::WHITE),
-            ColorChoice::Black => Color::Side(Side::BLACK),
-            ColorChoice::Random => Color::Random,
-        }
-    }
-}
-
-/// What a `/play` asked for, checked.
-pub(super) struct Terms {
-    pub(super) variant: Variant,
-    pub(super) time_control: TimeControl,
-    pub(super) color: ColorChoice,
-}
-
-/// A user id as stored: `@name` (someone the platform has not shown us yet)
-/// lowercase, as handles are case-insensitive.
-pub(super) fn stored_user_id(id: &str) -> String {
-    if id.starts_with('@') {
-        id.to_lowercase()
-    } else {
-        id.to_owned()
-    }
-}
 
 impl Service {
     /// `/play <variant> [@opponent] [clock] [color] [fen:<FEN>]`.
@@ -71,10 +27,10 @@ impl Service {
     ) -> Outcome {
         let terms = self.challenge_terms(ctx, variant, clock, color)?;
         let from_fen = match fen {
-            Some(fen) => Some(super::position::start_position(&terms.variant, &fen)?),
+            Some(fen) => Some(position::start_position(&terms.variant, &fen)?),
             None => None,
         };
-        if super::teams::is_team_game(&terms.variant) {
+        if is_team_variant(&terms.variant) {
             // A game for four: the one named is an opponent, the other seats open.
             return self
                 .play_teams_with(ctx, terms, Vec::new(), opponent.into_iter().collect())
@@ -122,7 +78,7 @@ impl Service {
     /// The public message of the challenge `row` in `chat`: `msg` with the
     /// challenge's terms, the start position if one was asked for, and the
     /// Accept and Decline buttons.
-    pub(super) fn challenge_message(
+    pub(crate) fn challenge_message(
         &self,
         chat: ChatRef,
         lang: Lang,
@@ -186,7 +142,7 @@ impl Service {
 
     /// The variant, clock and colour of a `/play`, each checked: an unknown
     /// variant, an unreadable clock or colour is refused with its own message.
-    pub(super) fn challenge_terms(
+    pub(crate) fn challenge_terms(
         &self,
         ctx: &Ctx,
         variant: &str,
@@ -235,7 +191,7 @@ impl Service {
     }
 
     /// A new challenge row by the actor in the request's chat, not yet stored.
-    pub(super) fn challenge_row(
+    pub(crate) fn challenge_row(
         &self,
         ctx: &Ctx,
         variant: &Variant,
@@ -284,7 +240,7 @@ impl Service {
     /// Stores a new challenge under a fresh id (written into `row`), with
     /// the fingerprint of its variant's definition in force now: the game
     /// is played under that definition or not at all.
-    pub(super) async fn insert_challenge(&self, row: &mut GameRow) -> Outcome<()> {
+    pub(crate) async fn insert_challenge(&self, row: &mut GameRow) -> Outcome<()> {
         let Some(variant) = self.inner.registry.get(&row.variant) else {
             return Err(Msg::new("error-internal").into());
         };
@@ -308,7 +264,7 @@ impl Service {
     /// Refuses a new challenge (`challenging`) or an accept when the actor
     /// already has as many open challenges or running games as one person
     /// may (a flood of games is refused, not stored).
-    pub(super) async fn check_limits(&self, ctx: &Ctx, challenging: bool) -> Outcome<()> {
+    pub(crate) async fn check_limits(&self, ctx: &Ctx, challenging: bool) -> Outcome<()> {
         if ctx.actor().computer_level().is_some() {
             return Ok(());
         }
@@ -344,7 +300,7 @@ impl Service {
         let mut row =
             row.ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
         let variant = self.variant(&row)?;
-        if super::teams::is_team_game(&variant) {
+        if is_team_variant(&variant) {
             return self.take_seat(ctx, row, &variant, None).await;
         }
         let challenger_white = match row.color {
@@ -382,7 +338,7 @@ impl Service {
 
     /// Starts the game of `row`, whose seats are filled: its setup phase, or
     /// play with every clock at its initial time.
-    pub(super) async fn start(&self, mut row: GameRow, variant: &Variant, lang: Lang) -> Outcome {
+    pub(crate) async fn start(&self, mut row: GameRow, variant: &Variant, lang: Lang) -> Outcome {
         if variant.definition().boards == 2 {
             return self.start_pair(row, variant, lang).await;
         }
@@ -396,7 +352,7 @@ impl Service {
         if row
             .seats
             .iter()
-            .any(|s| super::computer::is_computer(&s.user_id))
+            .any(|s| crate::service::kernel::players::is_computer(&s.user_id))
         {
             // A computer seat (of a team game, named in the challenge): it
             // follows the game from its first delivery on.
@@ -420,7 +376,7 @@ impl Service {
         row.start_fen = Some(game.start_fen());
         row.turn_started_at = Some(now);
         row.deadline = initial.map(|t| now.saturating_add(t));
-        super::reminders::plan(&mut row, game.seat_to_move(), now);
+        crate::service::kernel::clocks::plan_reminder(&mut row, game.seat_to_move(), now);
         self.save(&mut row).await?;
         tracing::info!(game = %row.id, "game started");
         Ok(self.announce(&row, &game, Event::Started, lang).await)

@@ -7,11 +7,12 @@
 //! A seat's `ready` means here that its player places no more by hand: all
 //! their pieces stand, or their time ran out.
 
-use super::setup::{placement_of, setup_decor, setup_error, spaced, SetupCommand};
-use super::{Ctx, Failure, Msg, Outcome, Service};
+use super::{setup_decor, setup_error, spaced};
 use crate::api::Delivery;
 use crate::clock::format_remaining;
 use crate::i18n::Lang;
+use crate::service::kernel::setup::{placements, SetupCommand};
+use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
 use crate::store::GameRow;
 use crate::time::Millis;
 use kodex_engine::setup::{setup_view, turn_to_place, Placement};
@@ -21,20 +22,6 @@ use kodex_engine::{Audience, Side, Variant};
 /// (by correspondence: the time per move; see
 /// [`crate::clock::TimeControl::phase_time`]).
 const LIVE_PLACEMENT_TIME: Millis = 60_000;
-
-/// Both sides' placements so far.
-fn placements(variant: &Variant, row: &GameRow) -> [Placement; 2] {
-    [
-        placement_of(variant, row, Side::WHITE),
-        placement_of(variant, row, Side::BLACK),
-    ]
-}
-
-/// The side that places next in `row`'s public setup (index), if any.
-pub(super) fn places_next(variant: &Variant, row: &GameRow) -> Option<Side> {
-    let [white, black] = placements(variant, row);
-    turn_to_place(variant, [&white, &black])
-}
 
 /// The last piece placed, as `Ke1`.
 fn last_placed(variant: &Variant, placement: &Placement) -> String {
@@ -75,7 +62,7 @@ impl Service {
     }
 
     /// Setup input from a player of a public setup (the caller holds the lock).
-    pub(super) async fn public_setup_input(
+    pub(crate) async fn public_setup_input(
         &self,
         ctx: &Ctx,
         row: &mut GameRow,
@@ -270,7 +257,7 @@ impl Service {
         }
         let mut delivery = self.setup_note(lang, row, lines);
         // The player who places next is asked to act.
-        delivery.notify = super::present::to_notify(row, placer.map(|turn| turn.index()));
+        delivery.notify = crate::service::present::to_notify(row, placer.map(|turn| turn.index()));
         let view = setup_view(variant, [&white, &black], Audience::Public);
         let decor = setup_decor(row, Side::WHITE, None);
         let placed = white.pieces(variant).len() + black.pieces(variant).len();

@@ -4,54 +4,25 @@
 //! seat is ready (or the setup deadline passes and the late get a random
 //! setup), the setups are composed into the start position and play begins.
 
-use super::apply::{finish, result_of};
-use super::play::looks_like_move;
-use super::present::{chat_of, player_ref, Event};
-use super::{Ctx, Failure, Msg, Outcome, Service};
+use crate::service::kernel::apply::{finish, result_of};
+mod placing;
+
 use crate::api::{Button, ButtonAction, Delivery, Target};
 use crate::clock::format_remaining;
 use crate::i18n::Lang;
+use crate::service::kernel::apply::Event;
+use crate::service::kernel::request::looks_like_move;
+use crate::service::kernel::setup::{placement_of, SetupCommand, MAX_SETUP_TEXT};
+use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
+use crate::service::present::{chat_of, player_ref};
 use crate::store::{GameRow, Status};
 use crate::time::Millis;
 use kodex_engine::setup::{setup_view, start_fen, Placement, SetupError, SetupMode};
 use kodex_engine::{Audience, Game, Side, Start, Variant};
 use kodex_render::Decor;
 
-/// The longest setup text read: a whole army placed piece by piece fits.
-pub const MAX_SETUP_TEXT: usize = 200;
-
 /// How long players of a game with a running clock have to set up.
 const LIVE_SETUP_TIME: Millis = 5 * 60_000;
-
-/// What a player asks of their setup.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(super) enum SetupCommand<'a> {
-    /// Placements (`Ke1 Qd1 e2`) or a half-board FEN fragment.
-    Place(&'a str),
-    /// A random legal setup.
-    Random,
-    /// The player's last setup in this variant.
-    Last,
-    /// Start again from nothing.
-    Clear,
-    /// Show the board.
-    Board,
-    /// Declare the setup final.
-    Ready,
-}
-
-impl<'a> SetupCommand<'a> {
-    pub(super) fn parse(text: &'a str) -> SetupCommand<'a> {
-        match text.trim().to_lowercase().as_str() {
-            "random" | "случайно" | "случайная" => SetupCommand::Random,
-            "last" | "прошлая" | "последняя" => SetupCommand::Last,
-            "clear" | "очистить" | "сброс" => SetupCommand::Clear,
-            "board" | "доска" => SetupCommand::Board,
-            "ready" | "готов" | "готово" => SetupCommand::Ready,
-            _ => SetupCommand::Place(text.trim()),
-        }
-    }
-}
 
 /// Whether plain chat text could be setup input: a keyword, a FEN fragment,
 /// or words that each could be a placement. Chatter is ignored without
@@ -76,7 +47,7 @@ fn looks_like_setup(text: &str) -> bool {
 }
 
 /// The message naming the rule a setup breaks, in the player's language.
-pub(super) fn setup_error(error: &SetupError) -> Msg {
+pub(crate) fn setup_error(error: &SetupError) -> Msg {
     match error {
         SetupError::NothingToPlace => Msg::new("setup-error-nothing-to-place"),
         SetupError::Unreadable(word) => {
@@ -114,24 +85,12 @@ pub(super) fn setup_error(error: &SetupError) -> Msg {
 }
 
 /// `KQP` as `K Q P`.
-pub(super) fn spaced(letters: &str) -> String {
+pub(crate) fn spaced(letters: &str) -> String {
     letters
         .chars()
         .map(String::from)
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// The stored setup of side `side` in `row` (empty when none or unreadable).
-pub(super) fn placement_of(variant: &Variant, row: &GameRow, side: Side) -> Placement {
-    let mut placement = Placement::default();
-    if let Some(text) = row.seat_of_side(side).and_then(|s| s.setup.as_deref()) {
-        if let Err(e) = placement.apply(variant, side, text) {
-            tracing::error!(game = %row.id, side = side.index(), error = %e, "stored setup does not read back");
-            return Placement::default();
-        }
-    }
-    placement
 }
 
 /// `placement`, made for side `from`, moved to side `to`'s half: ranks turn
@@ -157,7 +116,7 @@ fn mirrored(variant: &Variant, placement: &Placement, from: Side, to: Side) -> S
 
 /// What is drawn around a board of the setup phase: the players' names, no
 /// clocks (they start with play), `bottom` below.
-pub(super) fn setup_decor(row: &GameRow, bottom: Side, status: Option<String>) -> Decor {
+pub(crate) fn setup_decor(row: &GameRow, bottom: Side, status: Option<String>) -> Decor {
     Decor {
         bottom,
         names: vec![row.player_name(0).to_owned(), row.player_name(1).to_owned()],
@@ -283,7 +242,7 @@ impl Service {
 
     /// `command` (a button's, or `/board`'s) for the actor's game being set
     /// up (`game`, if named): `Ok(None)` when they set up no such game.
-    pub(super) async fn setup_command(
+    pub(crate) async fn setup_command(
         &self,
         ctx: &Ctx,
         command: SetupCommand<'_>,
@@ -305,7 +264,7 @@ impl Service {
     /// another game, `None` no game.
     async fn named_setup(&self, ctx: &Ctx, id: &str) -> Outcome<Option<Option<GameRow>>> {
         let named = match self.named(ctx, id, false).await? {
-            super::lookup::Named::Game(row) => Some(*row),
+            crate::service::kernel::lookup::Named::Game(row) => Some(*row),
             _ => None,
         };
         let actor = &ctx.actor().id;
@@ -380,7 +339,7 @@ impl Service {
                 if rows.iter().any(|row| row.id == id) {
                     rows.retain(|row| row.id == id);
                 } else {
-                    let short = id.chars().count() >= super::MIN_SHORT_ID;
+                    let short = id.chars().count() >= crate::service::kernel::lookup::MIN_SHORT_ID;
                     rows.retain(|row| short && row.id.starts_with(&id));
                 }
             }
@@ -596,7 +555,7 @@ impl Service {
     /// Every seat is ready: composes the start position, starts the clocks
     /// as an ordinary start does, and reveals the board to everyone. `notes`
     /// open the public announcement (the chat's and each spectator's).
-    pub(super) async fn start_play(
+    pub(crate) async fn start_play(
         &self,
         row: &mut GameRow,
         variant: &Variant,
@@ -660,7 +619,7 @@ impl Service {
         row.turn_started_at = Some(now);
         let to_move = game.side_to_move().index();
         row.deadline = row.remaining(to_move).map(|t| now.saturating_add(t));
-        super::reminders::plan(row, game.seat_to_move(), now);
+        crate::service::kernel::clocks::plan_reminder(row, game.seat_to_move(), now);
         self.save(row).await?;
         tracing::info!(game = %row.id, "setup done, play starts");
         Ok(self
@@ -678,7 +637,7 @@ impl Service {
     }
 
     /// A public note about a game being set up.
-    pub(super) fn setup_note(&self, lang: Lang, row: &GameRow, lines: Vec<String>) -> Delivery {
+    pub(crate) fn setup_note(&self, lang: Lang, row: &GameRow, lines: Vec<String>) -> Delivery {
         Delivery {
             notify: Vec::new(),
             target: Target::Chat(chat_of(row)),
@@ -714,7 +673,7 @@ impl Service {
 
     /// A setup button of game `id` pressed: the same as typing `command` to
     /// the bot privately; a button of a game no longer set up is stale.
-    pub(super) async fn setup_button(
+    pub(crate) async fn setup_button(
         &self,
         ctx: &Ctx,
         id: &str,

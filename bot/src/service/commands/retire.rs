@@ -8,16 +8,12 @@
 //! team draw no longer waits for them); a draw offer standing when a player
 //! retires lapses. The computer never retires.
 
-use super::apply::Change;
-use super::{Ctx, Msg, Outcome, Service};
 use crate::i18n::Lang;
+use crate::service::kernel::apply::Change;
+use crate::service::kernel::lookup::{partner, you_left};
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::store::GameRow;
 use kodex_engine::{Game, RetireError, Side};
-
-/// The partner of seat `seat` (turn order) in a game of four.
-fn partner(seat: usize) -> usize {
-    (seat + 2) % 4
-}
 
 impl Service {
     /// `/retire [id]`: leaves the game, handing one's army to the partner.
@@ -33,7 +29,7 @@ impl Service {
     }
 
     /// What the chat is told when seat `seat` retired: who moves its army now.
-    pub(super) fn retire_text(
+    pub(crate) fn retire_text(
         &self,
         lang: Lang,
         row: &GameRow,
@@ -63,19 +59,6 @@ impl Service {
         }
         text
     }
-}
-
-/// Whether the player of seat `seat` (turn order) retired from the game in
-/// `row`: its record says so (a takeback that undid it removed it).
-pub(super) fn has_retired(row: &GameRow, seat: usize) -> bool {
-    row.moves.retired(seat)
-}
-
-/// What a retired player (seat `seat`) is told when they try to play on.
-pub(super) fn you_left(row: &GameRow, seat: usize) -> Msg {
-    Msg::new("retire-you-left")
-        .arg("id", row.id.clone())
-        .arg("partner", row.player_name(partner(seat)).to_owned())
 }
 
 /// Why seat `seat` may not retire now.

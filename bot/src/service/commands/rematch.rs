@@ -4,11 +4,12 @@
 //! player, who accepts it as any challenge; against the computer it starts
 //! at once, and the second player to ask for the rematch accepts the first's.
 
-use super::challenge::ColorChoice;
-use super::lookup::{is_user, no_such_game};
-use super::present::chat_of;
-use super::{Ctx, Msg, Outcome, Service};
 use crate::api::UserRef;
+use crate::service::kernel::lookup::no_such_game;
+use crate::service::kernel::players::is_user;
+use crate::service::kernel::terms::ColorChoice;
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
+use crate::service::present::chat_of;
 use crate::store::{GameRow, Status};
 
 impl Service {

@@ -5,10 +5,11 @@
 //! public view, and its record only once it is over. Stored, so watching
 //! survives a restart; forgotten when the game ends or on `/unwatch`.
 
-use super::present::{chat_of, Event};
-use super::{Ctx, Msg, Outcome, Service};
 use crate::api::{ChatRef, Delivery, Target, UserRef};
 use crate::i18n::Lang;
+use crate::service::kernel::apply::Event;
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
+use crate::service::present::chat_of;
 use crate::store::{GameRow, Status, Watcher};
 use kodex_engine::{Audience, Game, Side};
 
@@ -182,7 +183,7 @@ impl Service {
     /// ready", its start, an abort): for the game's chat in `chat_lang`, and
     /// the same words for each spectator in theirs. `lines` writes the note
     /// in a language.
-    pub(super) async fn public_note(
+    pub(crate) async fn public_note(
         &self,
         row: &GameRow,
         chat_lang: Lang,
@@ -202,7 +203,7 @@ impl Service {
     /// their language: built like the game chat's own public message (same
     /// texts, same public view, the same `notes` before them), without its
     /// buttons. The game's last message ends the watching.
-    pub(super) async fn spectator_copies(
+    pub(crate) async fn spectator_copies(
         &self,
         row: &GameRow,
         game: &Game,

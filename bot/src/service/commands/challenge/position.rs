@@ -2,7 +2,8 @@
 //! engine, and a refusal says the engine's typed reason in the player's
 //! language.
 
-use super::{Msg, Outcome};
+use crate::service::kernel::terms::is_team_variant;
+use crate::service::kernel::{Msg, Outcome};
 use kodex_engine::{FenError, Game, Start, Variant};
 
 /// The longest FEN text read; the engine refuses longer ones too, but the
@@ -13,12 +14,12 @@ const MAX_FEN_TEXT: usize = 256;
 /// refused when the variant places its pieces in a setup phase or is a game
 /// for four, when the FEN does not read, and when the game would be over
 /// before its first move.
-pub(super) fn start_position(variant: &Variant, fen: &str) -> Outcome<String> {
+pub(crate) fn start_position(variant: &Variant, fen: &str) -> Outcome<String> {
     let name = variant.id().to_owned();
     if variant.setup().is_some() {
         return Err(Msg::new("error-fen-setup").arg("variant", name).into());
     }
-    if super::teams::is_team_game(variant) {
+    if is_team_variant(variant) {
         return Err(Msg::new("error-fen-teams").arg("variant", name).into());
     }
     let fen = fen.trim();
@@ -33,7 +34,7 @@ pub(super) fn start_position(variant: &Variant, fen: &str) -> Outcome<String> {
 }
 
 /// Why a FEN was refused, in words: the engine's [`FenError`] as a message.
-pub(super) fn fen_error(error: &FenError) -> Msg {
+pub(crate) fn fen_error(error: &FenError) -> Msg {
     let piece = |key: &'static str, c: &char| Msg::new(key).arg("piece", c.to_string());
     let text = |key: &'static str, t: &String| {
         Msg::new(key).arg("text", t.chars().take(16).collect::<String>())
@@ -89,7 +90,7 @@ pub(super) fn fen_error(error: &FenError) -> Msg {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::service::Failure;
+    use crate::service::kernel::Failure;
 
     fn key_of(result: Outcome<String>) -> &'static str {
         match result {

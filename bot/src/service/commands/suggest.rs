@@ -2,12 +2,12 @@
 //! autocomplete): the caller's legal moves, clocks, their games. Nothing is
 //! changed or stored, and nothing is suggested that the caller may not see.
 
-use super::lookup::Role;
-use super::present::san_in;
-use super::{Ctx, Service};
 use crate::api::{Action, Request, Suggestion, SuggestionKind, SuggestionRequest, MAX_SUGGESTIONS};
 use crate::clock::{suggested, TimeControl};
 use crate::i18n::Lang;
+use crate::service::kernel::lookup::Role;
+use crate::service::kernel::{Ctx, Msg, Service};
+use crate::service::present::san_in;
 use crate::store::Status;
 use kodex_engine::{Audience, Side, SquareView, View, Visibility};
 
@@ -124,7 +124,7 @@ impl Service {
             .into_iter()
             .map(|(code, preset)| {
                 let label = match preset.and_then(preset_key) {
-                    Some(key) => format!("{code} · {}", self.text(lang, &super::Msg::new(key))),
+                    Some(key) => format!("{code} · {}", self.text(lang, &Msg::new(key))),
                     None => TimeControl::parse(&code)
                         .map_or_else(|_| code.clone(), |clock| self.clock_name(lang, clock)),
                 };

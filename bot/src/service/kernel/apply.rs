@@ -5,12 +5,60 @@
 //! result, saves under the version check and announces to every audience.
 //! So a rule about clocks or offers lives in one place, not in each command.
 
-use super::present::{AutoPasses, Event};
-use super::{Outcome, Service};
+use super::clocks::{plan_reminder, record_move_time};
+use super::msg::{Msg, Outcome};
+use super::offers::{has_team_offers, lapse_on_move};
+use super::service::Service;
 use crate::clock::TimeControl;
 use crate::i18n::Lang;
 use crate::store::{DrawOffer, EndReason, Entry, GameResult, GameRow, Status};
 use kodex_engine::{Game, Move};
+
+/// What just happened to a game.
+#[derive(Clone, Debug)]
+pub(crate) enum Event {
+    /// The challenge was accepted.
+    Started,
+    /// A move was played (what each audience learns of it comes from the
+    /// engine's announcements), and the passes of the seats left without
+    /// another move after it, if any.
+    Moved { passes: Option<AutoPasses> },
+    /// Kriegspiel: the side to move tried an impossible move, typed as
+    /// `text`; only its author hears which.
+    Impossible { text: String },
+    /// Time travel: a jump (as people write it), and the move after it
+    /// when `moved`.
+    Travelled { jump: String, moved: bool },
+    /// Moves were taken back.
+    TakenBack,
+    /// Seats `a` and `b` (turn order) exchanged their prisoners (Enochian chess).
+    Exchanged { a: usize, b: usize },
+    /// Seat `seat` (turn order) retired from the game (Enochian chess).
+    Retired { seat: usize },
+    /// The passes of seats found waiting with nothing but the pass after a
+    /// restart (a game stored before passes were played at once).
+    Passed { passes: AutoPasses },
+    /// The game ended (the row holds result and reason).
+    Ended,
+}
+
+/// The passes the service played for the seats whose only move was the
+/// pass, right after a move (see `Service::auto_passes`).
+#[derive(Clone)]
+pub(crate) struct AutoPasses {
+    /// The game as the move left it, before the passes: what was told of the move.
+    pub before: Box<Game>,
+    /// Each passing seat, and whether its king was mated (else it had no move).
+    pub seats: Vec<(usize, bool)>,
+}
+
+impl std::fmt::Debug for AutoPasses {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AutoPasses")
+            .field("seats", &self.seats)
+            .finish_non_exhaustive()
+    }
+}
 
 /// A validated change to a running game.
 #[derive(Clone, Debug)]
@@ -75,7 +123,7 @@ impl Service {
                 row.moves.push(Entry::Move(&played.uci));
                 self.turn_done(row, game, seat, clock, now);
                 if row.linked_id.is_some() {
-                    super::bughouse::record_move_time(row, seat, now);
+                    record_move_time(row, seat, now);
                     gift = game.captured_for_partner();
                 }
                 Event::Moved { passes: None }
@@ -127,7 +175,7 @@ impl Service {
             }
             Change::Exchange { a, b } => {
                 game.exchange(a, b)
-                    .map_err(|_| super::Msg::new("error-internal"))?;
+                    .map_err(|_| Msg::new("error-internal"))?;
                 row.moves.push(Entry::Exchange(a.min(b), a.max(b)));
                 row.exchange_offer = None;
                 if let Some(outcome) = game.outcome() {
@@ -136,8 +184,7 @@ impl Service {
                 Event::Exchanged { a, b }
             }
             Change::Retire { seat } => {
-                game.retire(seat)
-                    .map_err(|_| super::Msg::new("error-internal"))?;
+                game.retire(seat).map_err(|_| Msg::new("error-internal"))?;
                 row.moves.push(Entry::Retire(seat));
                 // Who is asked to agree changes: a standing draw offer lapses.
                 row.draw_offer = None;
@@ -201,8 +248,8 @@ impl Service {
         }
         // Playing on declines an offer made to the mover; a takeback request lapses.
         // (A bughouse offer stands until declined: see `bughouse::pair_draw`.)
-        if super::consent::is_team_game(row) {
-            super::consent::lapse_on_move(row, seat);
+        if has_team_offers(row) {
+            lapse_on_move(row, game, seat);
         } else if row.draw_offer.is_some_and(|offer| match offer {
             DrawOffer::Seat(offerer) => row.team_of_seat(offerer) != row.team_of_seat(seat),
             _ => false,
@@ -262,7 +309,7 @@ impl Service {
         let next = game.seat_to_move();
         row.turn_started_at = Some(now);
         row.deadline = Some(now.saturating_add(row.remaining(next).unwrap_or(0)));
-        super::reminders::plan(row, next, now);
+        plan_reminder(row, next, now);
     }
 }
 

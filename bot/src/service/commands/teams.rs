@@ -10,11 +10,11 @@
 //! decided when the challenge is made, so everyone sees who partners whom
 //! and with which colour before the start.
 
-use super::challenge::{stored_user_id, ColorChoice, Terms};
-use super::lookup::is_user;
-use super::{Ctx, Msg, Outcome, Service};
 use crate::api::{Button, Delivery, Target, UserRef};
 use crate::i18n::Lang;
+use crate::service::kernel::players::{is_user, stored_user_id};
+use crate::service::kernel::terms::{is_team_variant, ColorChoice, Terms};
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::store::{Color, GameRow, SeatRow};
 use kodex_engine::{Side, Team, Variant};
 
@@ -26,11 +26,6 @@ fn seat_plan(variant: &Variant) -> Vec<(Side, Team)> {
         .into_iter()
         .map(|(_, side, team)| (side, team))
         .collect()
-}
-
-/// Whether `variant` is played by more than two people (a team challenge).
-pub(super) fn is_team_game(variant: &Variant) -> bool {
-    variant.definition().seating().len() > 2
 }
 
 impl Service {
@@ -49,7 +44,7 @@ impl Service {
     }
 
     /// A team challenge on checked terms.
-    pub(super) async fn play_teams_with(
+    pub(crate) async fn play_teams_with(
         &self,
         ctx: &Ctx,
         terms: Terms,
@@ -153,7 +148,7 @@ impl Service {
     /// Takes a seat of the team challenge `row` for the actor: the seat kept
     /// for them, else seat `wanted` (a button), else the first open one.
     /// Starts the game when it was the last.
-    pub(super) async fn take_seat(
+    pub(crate) async fn take_seat(
         &self,
         ctx: &Ctx,
         mut row: GameRow,
@@ -327,8 +322,8 @@ impl Service {
             .map(|seat| seat.seat)
             .collect();
         Delivery {
-            notify: super::present::to_notify(row, invited),
-            target: Target::Chat(super::present::chat_of(row)),
+            notify: crate::service::present::to_notify(row, invited),
+            target: Target::Chat(crate::service::present::chat_of(row)),
             text,
             image: None,
             buttons,
@@ -337,7 +332,7 @@ impl Service {
     }
 
     /// The *Take seat* button of seat `seat` of the challenge `game`.
-    pub(super) async fn take_seat_button(&self, ctx: &Ctx, game: String, seat: usize) -> Outcome {
+    pub(crate) async fn take_seat_button(&self, ctx: &Ctx, game: String, seat: usize) -> Outcome {
         self.check_limits(ctx, false).await?;
         let found = self.find_challenge(ctx, Some(game), true).await?;
         let (_lock, row) = self
@@ -346,7 +341,7 @@ impl Service {
         let row =
             row.ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
         let variant = self.variant(&row)?;
-        if !is_team_game(&variant) {
+        if !is_team_variant(&variant) {
             return Err(Msg::new("error-stale-button").into());
         }
         self.take_seat(ctx, row, &variant, Some(seat)).await

@@ -1,8 +1,10 @@
 //! Moves, the clock, and the end of a game.
 
-use super::apply::Change;
-use super::lookup::Role;
-use super::{Ctx, Failure, Msg, Outcome, Service, MAX_MOVE_TEXT};
+use crate::service::kernel::apply::Change;
+use crate::service::kernel::lookup::{you_left, Role};
+use crate::service::kernel::request::looks_like_move;
+use crate::service::kernel::request::MAX_MOVE_TEXT;
+use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
 
 /// The longest time-travel turn typed as one message (`T-2:Nf3 exd8=Q+`).
 const MAX_TURN_TEXT: usize = 32;
@@ -41,7 +43,9 @@ impl Service {
         if plain && !jump {
             // "e4 k7m2": a move for a named game.
             if let Some((mv, id)) = text.split_once(char::is_whitespace) {
-                if id.trim().chars().count() <= super::GAME_ID_LEN && !id.trim().contains(' ') {
+                if id.trim().chars().count() <= crate::service::kernel::ids::GAME_ID_LEN
+                    && !id.trim().contains(' ')
+                {
                     text = mv;
                     game = Some(id.trim().to_owned());
                 }
@@ -88,7 +92,7 @@ impl Service {
         }
         // Enochian chess: a player who retired moves no more.
         if game.retired(seat) {
-            return Err(quiet(super::retire::you_left(&row, seat)));
+            return Err(quiet(you_left(&row, seat)));
         }
         // Enochian chess: the player who took a throne moves that army too.
         if game.controller(game.seat_to_move()) != seat {
@@ -233,16 +237,6 @@ fn move_error(error: MoveError, text: &str, kriegspiel: bool) -> Msg {
             .arg("move", text.to_owned())
             .arg("candidates", candidates.join(", ")),
     }
-}
-
-/// Whether plain chat text could be move notation (letters, digits and
-/// `-+#=@x`, with a digit or castling zeros): chatter is ignored without
-/// asking the engine, so the answer never depends on the position.
-pub(crate) fn looks_like_move(text: &str) -> bool {
-    let allowed = |c: char| c.is_alphanumeric() || "-+#=@!?".contains(c);
-    text.chars().count() <= 10
-        && text.chars().all(allowed)
-        && (text.chars().any(|c| c.is_ascii_digit()) || text.to_lowercase().starts_with("o-o"))
 }
 
 #[cfg(test)]

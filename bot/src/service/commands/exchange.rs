@@ -6,9 +6,9 @@
 //! takeback or the end of the game. The player who controls an army (see
 //! [`kodex_engine::Game::controller`]) speaks for it.
 
-use super::apply::Change;
-use super::{Ctx, Msg, Outcome, Service};
 use crate::api::ButtonAction;
+use crate::service::kernel::apply::Change;
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::store::GameRow;
 use kodex_engine::{ExchangeError, Game, Side};
 
@@ -69,7 +69,7 @@ impl Service {
                             row.player_name(position.controller(other)).to_owned(),
                         ),
                 );
-                let asked = super::present::to_notify(&row, [position.controller(other)]);
+                let asked = crate::service::present::to_notify(&row, [position.controller(other)]);
                 Ok(vec![self.offer_delivery(
                     lang,
                     &row,
@@ -110,7 +110,7 @@ impl Service {
     }
 
     /// Enochian chess: what the chat is told when the last move took a throne.
-    pub(super) fn throne_text(
+    pub(crate) fn throne_text(
         &self,
         lang: crate::i18n::Lang,
         row: &GameRow,
@@ -136,7 +136,7 @@ impl Service {
 
     /// What the chat is told of the exchange between seats `a` and `b`:
     /// the two kings that came back (the partners' of the capturers).
-    pub(super) fn exchange_text(
+    pub(crate) fn exchange_text(
         &self,
         lang: crate::i18n::Lang,
         row: &GameRow,

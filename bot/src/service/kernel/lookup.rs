@@ -14,10 +14,14 @@
 //! nothing but their own games is looked up for them until the window has
 //! passed (counted in memory, per process).
 
-use super::{Ctx, Failure, Msg, Outcome, Service, GAME_ID_LEN};
-use crate::api::UserRef;
+use super::ids::GAME_ID_LEN;
+use super::msg::{Failure, Msg, Outcome};
+use super::players::is_user;
+use super::request::Ctx;
+use super::service::Service;
 use crate::store::{GameRow, Status};
 use crate::time::Millis;
+use tokio::sync::MutexGuard;
 
 /// The fewest letters of an id that name one of the caller's own games.
 pub const MIN_SHORT_ID: usize = 4;
@@ -60,7 +64,33 @@ pub(crate) enum Role {
     Anyone,
 }
 
+/// The partner of seat `seat` (turn order) in a game of four.
+pub(crate) fn partner(seat: usize) -> usize {
+    (seat + 2) % 4
+}
+
 impl Service {
+    /// The caller's active game, locked and freshly read, with their seat.
+    pub(crate) async fn my_game(
+        &self,
+        ctx: &Ctx,
+        game: Option<String>,
+    ) -> Outcome<(MutexGuard<'_, ()>, GameRow, usize)> {
+        let found = self.find_game(ctx, game, Role::Player).await?;
+        let (lock, row) = self.lock_fresh(&found, Status::Active).await?;
+        let row = row.ok_or_else(|| Msg::new("error-game-over").arg("id", found.id.clone()))?;
+        let seat = row
+            .seat_of(&ctx.actor().id)
+            .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
+        // Enochian chess: a player who retired has no more say in the game
+        // (as the engine knows: only games with thrones are replayed to ask).
+        if !self.variant(&row)?.definition().thrones.is_empty() && self.replay(&row)?.retired(seat)
+        {
+            return Err(you_left(&row, seat).into());
+        }
+        Ok((lock, row, seat))
+    }
+
     /// The started game the request is about. A game whose variant's
     /// definition changed since it began (or is gone) is refused here,
     /// before anything of it is shown or changed (see [`Service::variant`]).
@@ -449,21 +479,15 @@ impl Service {
     }
 }
 
-/// Whether `stored` (a user id, or `@handle` for someone the platform had not
-/// shown the bot yet) names `user`. Handles are compared only with the handle
-/// the platform vouches for, never with a display name.
-pub(crate) fn is_user(user: &UserRef, stored: &str) -> bool {
-    if stored == user.id {
-        return true;
-    }
-    match (stored.strip_prefix('@'), user.handle.as_deref()) {
-        (Some(wanted), Some(handle)) => !wanted.is_empty() && wanted.eq_ignore_ascii_case(handle),
-        _ => false,
-    }
-}
-
 /// "There is no game “k7m2”" (the id shortened for the echo).
-pub(super) fn no_such_game(id: &str) -> Failure {
+pub(crate) fn no_such_game(id: &str) -> Failure {
     let shown: String = id.trim().chars().take(16).collect();
     Msg::new("error-no-such-game").arg("id", shown).into()
+}
+
+/// What a retired player (seat `seat`) is told when they try to play on.
+pub(crate) fn you_left(row: &GameRow, seat: usize) -> Msg {
+    Msg::new("retire-you-left")
+        .arg("id", row.id.clone())
+        .arg("partner", row.player_name(partner(seat)).to_owned())
 }

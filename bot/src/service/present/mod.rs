@@ -53,13 +53,16 @@
 //! - **Game titles and thread names** ([`GameRef::title`]): variant and
 //!   players only.
 
-use super::{Msg, Service};
+pub(crate) mod gif;
+
 use crate::api::{
     Button, ButtonAction, ChatRef, ClockReading, Delivery, GameRef, Image, Platform, Target,
     TurnCard, UserRef,
 };
 use crate::clock::{format_remaining, TimeControl};
 use crate::i18n::Lang;
+use crate::service::kernel::apply::{AutoPasses, Event};
+use crate::service::kernel::{Msg, Service};
 use crate::store::{EndReason, GameResult, GameRow, Status};
 use crate::time::Millis;
 use kodex_engine::{
@@ -70,52 +73,6 @@ use kodex_render::Decor;
 
 /// The longest game title: Discord's limit for a thread name.
 const GAME_TITLE_MAX: usize = 100;
-
-/// What just happened to a game.
-#[derive(Clone, Debug)]
-pub(crate) enum Event {
-    /// The challenge was accepted.
-    Started,
-    /// A move was played (what each audience learns of it comes from the
-    /// engine's announcements), and the passes of the seats left without
-    /// another move after it, if any.
-    Moved { passes: Option<AutoPasses> },
-    /// Kriegspiel: the side to move tried an impossible move, typed as
-    /// `text`; only its author hears which.
-    Impossible { text: String },
-    /// Time travel: a jump (as people write it), and the move after it
-    /// when `moved`.
-    Travelled { jump: String, moved: bool },
-    /// Moves were taken back.
-    TakenBack,
-    /// Seats `a` and `b` (turn order) exchanged their prisoners (Enochian chess).
-    Exchanged { a: usize, b: usize },
-    /// Seat `seat` (turn order) retired from the game (Enochian chess).
-    Retired { seat: usize },
-    /// The passes of seats found waiting with nothing but the pass after a
-    /// restart (a game stored before passes were played at once).
-    Passed { passes: AutoPasses },
-    /// The game ended (the row holds result and reason).
-    Ended,
-}
-
-/// The passes the service played for the seats whose only move was the
-/// pass, right after a move (see `Service::auto_passes`).
-#[derive(Clone)]
-pub(crate) struct AutoPasses {
-    /// The game as the move left it, before the passes: what was told of the move.
-    pub before: Box<Game>,
-    /// Each passing seat, and whether its king was mated (else it had no move).
-    pub seats: Vec<(usize, bool)>,
-}
-
-impl std::fmt::Debug for AutoPasses {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AutoPasses")
-            .field("seats", &self.seats)
-            .finish_non_exhaustive()
-    }
-}
 
 impl Service {
     /// The deliveries announcing `event` in `row` (already saved) whose
@@ -189,7 +146,7 @@ impl Service {
 
     /// For a game that left its chat for a thread of its own: the result
     /// `text` for the chat it started in.
-    pub(super) fn home_chat_result(
+    pub(crate) fn home_chat_result(
         &self,
         lang: Lang,
         row: &GameRow,
@@ -214,7 +171,7 @@ impl Service {
 
     /// The game-end summary for the chat of `row`: the whole game, move by
     /// move, as an animation (none before a move, or when drawing fails).
-    pub(super) async fn game_end_gif(
+    pub(crate) async fn game_end_gif(
         &self,
         lang: Lang,
         row: &GameRow,
@@ -240,7 +197,7 @@ impl Service {
     /// The message about `event` in `row` for everyone, in `lang`: what the
     /// game's chat hears (and its spectators, in theirs) — the public view,
     /// never a hidden square; at the end of a hidden game, its record.
-    pub(super) async fn public_message(
+    pub(crate) async fn public_message(
         &self,
         row: &GameRow,
         game: &Game,
@@ -444,7 +401,7 @@ impl Service {
     /// except in Kriegspiel, where the referee says that a side has moved.
     /// An impossible attempt is told to its author by the caller, with the
     /// text they typed.
-    pub(super) fn moves_told(
+    pub(crate) fn moves_told(
         &self,
         lang: Lang,
         notation: Lang,

@@ -2,9 +2,9 @@
 //! board large, and each abandoned timeline as a small board of the moment
 //! it was left, labelled with its number, the move and the jump.
 
-use super::lookup::Role;
-use super::{Ctx, Msg, Outcome, Service};
 use crate::api::{Delivery, Image, Target};
+use crate::service::kernel::lookup::Role;
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use kodex_engine::{Audience, Side};
 use kodex_render::{Decor, Inset};
 
