@@ -1,7 +1,9 @@
 //! The rules of every Kodex variant.
 //!
-//! Pure: no I/O, no async, no clock. Time, randomness and files come in as
-//! arguments. Pieces and variants are data (see `config/variants/`): a
+//! The rules are pure: no I/O, no async, no clock; randomness and files come
+//! in as arguments. Two parts are not, and say so: [`uci`], the protocol
+//! front end of `kodex-uci` and `kodex uci` (stdin/stdout, a search thread),
+//! and the search's optional deadlines ([`search`] reads `Instant::now`). Pieces and variants are data (see `config/variants/`): a
 //! Betza-like movement language ([`betza`]), TOML definitions ([`variant`]),
 //! compiled into lookup tables ([`tables`]) over bit sets as wide as the
 //! board needs ([`bitboard`]). The bot uses the [`Game`] facade.

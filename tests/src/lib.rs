@@ -5,4 +5,5 @@ pub mod fake_discord;
 pub mod fake_telegram;
 pub mod garbage;
 pub mod image_header;
+pub mod structure;
 pub mod toy_handler;

@@ -39,3 +39,6 @@ mod platforms;
 mod strict_fakes;
 mod telegram;
 mod telegram_service;
+
+// Read from the sources: the service's layers.
+mod structure;

@@ -1,0 +1,627 @@
+//! The computer opponent: `/play <variant> computer [level N]`.
+//!
+//! The computer is a seat like any other, held by the user id
+//! `computer:<level>` ([`UserRef::computer`]). It accepts at once; whenever
+//! a game it sits in changes (after any request or deadline), it looks at
+//! the game as stored and acts the way a person would, through the same
+//! requests: it sets up its army in a setup phase (blind, as
+//! [`search::pick_setup`] chooses), answers draw offers by its
+//! evaluation and takeback requests with yes, offers and accepts exchanges of
+//! prisoners in Enochian chess, resigns hopeless positions at
+//! the higher levels, and moves when it is its turn. The thinking runs off
+//! the async runtime, at most one search per core at a time, and a search is
+//! cancelled when its game ends. Nothing of this is stored apart from the
+//! game: after a restart [`Service::resume_computers`] picks every game up
+//! where it was.
+//!
+//! In hidden-information games the computer is given its seat's view only,
+//! never the position: in fog of war it plays from its view
+//! ([`search::pick_move_from_view`]) among its own legal moves, which a
+//! player knows; in Kriegspiel it ranks what its own pieces could do and
+//! tries those moves in turn, each impossible attempt announced as anyone's.
+//! In time travel its turn may begin with a jump ([`search::pick_turn_with`]),
+//! sent as one message (`t1c4 h5f7`) and announced like a person's.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::api::{Action, ButtonAction, ChatRef, Delivery, Platform, Request, UserRef};
+use crate::service::kernel::offers::{has_team_offers, is_asked, side_code};
+use crate::service::kernel::players::is_computer;
+use crate::service::kernel::setup::{places_next, MAX_SETUP_TEXT};
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
+use crate::store::{GameRow, Status};
+use kodex_engine::search::{self, Level, Searcher};
+use kodex_engine::{Audience, Side, Visibility};
+
+/// The level of a `/play … computer` without one.
+pub const DEFAULT_LEVEL: u8 = 3;
+/// Below this (centipawns, for the computer) a position is hopeless.
+const HOPELESS: i32 = -1_200;
+/// From this level on the computer resigns hopeless positions.
+const RESIGNS_FROM_LEVEL: u8 = 5;
+/// Positions sampled from a fog-of-war view.
+const FOG_SAMPLES: usize = 6;
+/// Hidden games: positions sampled from its view to answer a draw offer.
+const DRAW_SAMPLES: usize = 4;
+/// Kriegspiel: the most attempts it makes in one turn before resigning.
+const MAX_ATTEMPTS: usize = 40;
+/// Enochian chess: what an exchange of prisoners must gain (centipawns, by
+/// the computer's evaluation) for the computer to offer it.
+const EXCHANGE_GAIN: i32 = 100;
+
+/// What the computer does next in a game, read from the stored row.
+enum Step {
+    /// Nothing: not its turn, or the game is over.
+    Wait,
+    /// Say this, as the computer of the seat (setup input, answers to
+    /// offers).
+    Say(Action, bool, usize),
+    /// Think and move (or resign).
+    Move(usize, Level),
+    /// Choose a secret setup for the seat, at its level.
+    SetUp(usize, Level),
+}
+
+impl Service {
+    /// Acts, in the background, in every game with a computer seat that
+    /// these deliveries are about (each on its own platform); other games
+    /// cost nothing.
+    pub(crate) fn computers_follow(&self, deliveries: &[Delivery]) {
+        let mut games: Vec<(Platform, &str)> = deliveries
+            .iter()
+            .filter_map(|d| {
+                Some((
+                    crate::service::kernel::service::target_platform(d),
+                    d.game.as_ref()?.id.as_str(),
+                ))
+            })
+            .collect();
+        games.sort_unstable_by_key(|&(platform, id)| (platform.key(), id));
+        games.dedup();
+        for (platform, id) in games {
+            if self.inner.thinking.is_playing(id) {
+                self.computer_follow(platform, id);
+            }
+        }
+    }
+
+    pub(crate) fn computer_follow(&self, platform: Platform, id: &str) {
+        let service = self.clone();
+        let id = id.to_owned();
+        tokio::spawn(async move { service.computer_act(platform, &id).await });
+    }
+
+    /// After a restart: every game with a computer seat continues.
+    pub async fn resume_computers(&self) {
+        for platform in [Platform::Console, Platform::Discord, Platform::Telegram] {
+            for level in 1..=8 {
+                let user = UserRef::computer(platform, level);
+                match self
+                    .inner
+                    .store
+                    .open_games_of(platform.key(), &user.id)
+                    .await
+                {
+                    Ok(rows) => {
+                        for row in rows {
+                            self.inner.thinking.plays(&row.id);
+                            self.computer_follow(platform, &row.id);
+                        }
+                    }
+                    Err(e) => tracing::error!(error = %e, "cannot read the computer's games"),
+                }
+            }
+        }
+    }
+
+    /// One step of the computer in game `id`; each request it makes leads,
+    /// through [`Service::computers_follow`], to the next step.
+    async fn computer_act(self, platform: Platform, id: &str) {
+        let Ok(Some(row)) = self.inner.store.get(platform.key(), id).await else {
+            return;
+        };
+        if row.status.is_over() {
+            self.inner.thinking.cancel(id);
+            self.inner.thinking.stops_playing(id);
+            return;
+        }
+        let step = match self.next_step(&row) {
+            Ok(step) => step,
+            Err(_) => return,
+        };
+        match step {
+            Step::Wait => {}
+            Step::Say(action, private, seat) => {
+                let Some(seat) = row.seat(seat) else {
+                    return;
+                };
+                let level = UserRef::level_of(&seat.user_id).unwrap_or(DEFAULT_LEVEL);
+                let user = UserRef::computer(platform, level);
+                let exchange = matches!(action, Action::Exchange { .. });
+                self.computer_says(&row, user, action, private).await;
+                // An exchange does not pass its turn: it goes on, even if
+                // the offer was refused (which follows up on nothing).
+                if exchange {
+                    self.computer_follow(platform, id);
+                }
+            }
+            Step::Move(seat, level) => self.computer_moves(platform, row, seat, level).await,
+            Step::SetUp(seat, level) => self.computer_sets_up(platform, row, seat, level).await,
+        }
+    }
+
+    /// What the computer does next in `row`.
+    fn next_step(&self, row: &GameRow) -> Outcome<Step> {
+        let computer_seats: Vec<usize> = row
+            .seats
+            .iter()
+            .filter(|s| is_computer(&s.user_id))
+            .map(|s| s.seat)
+            .collect();
+        if computer_seats.is_empty() {
+            return Ok(Step::Wait);
+        }
+        let id = Some(row.id.clone());
+        match row.status {
+            Status::Setup => {
+                let variant = self.variant(row)?;
+                let public = variant
+                    .setup()
+                    .is_some_and(|s| s.mode == kodex_engine::setup::SetupMode::Public);
+                for &index in &computer_seats {
+                    let Some(seat) = row.seat(index) else {
+                        continue;
+                    };
+                    if public {
+                        if places_next(&variant, row) == Some(seat.side) {
+                            let text = "random".to_owned();
+                            return Ok(Step::Say(Action::Move { text, game: id }, false, index));
+                        }
+                    } else if !seat.ready {
+                        if seat.setup.is_none() {
+                            let level = UserRef::level_of(&seat.user_id).unwrap_or(DEFAULT_LEVEL);
+                            return Ok(Step::SetUp(index, Level::new(level).unwrap_or_default()));
+                        }
+                        let text = "ready".to_owned();
+                        return Ok(Step::Say(Action::Move { text, game: id }, true, index));
+                    }
+                }
+                Ok(Step::Wait)
+            }
+            Status::Active => {
+                let game = self.replay(row)?;
+                // An offer (made by a seat) is answered by a computer seat of
+                // the other team, if there is one; in games of four the
+                // computer's vote is its own evaluation's.
+                let answerer = |asker: usize| {
+                    let team = row.team_of_seat(asker);
+                    computer_seats
+                        .iter()
+                        .copied()
+                        .find(|&s| row.team_of_seat(s) != team)
+                };
+                // (A bughouse offer is the set of those who agreed: the
+                // computer leaves it to its partner.)
+                // In a team game on one board each computer seat asked
+                // answers for itself.
+                let draw_answerer = if has_team_offers(row) {
+                    computer_seats
+                        .iter()
+                        .copied()
+                        .find(|&s| is_asked(row, &game, s))
+                } else {
+                    match row.draw_offer {
+                        Some(crate::store::DrawOffer::Seat(offerer)) => answerer(offerer),
+                        _ => None,
+                    }
+                };
+                if let Some(seat) = draw_answerer {
+                    let side = row.seat(seat).map_or(Side::WHITE, |s| s.side);
+                    // Accepted only when the computer is not better, by
+                    // what it knows: in a hidden game its own view, never
+                    // the squares it cannot see (else `/draw` would tell
+                    // its opponent something about them).
+                    let value = if game.variant().hidden_information() {
+                        let view = game.view(Audience::Side(side));
+                        let army = search::believed_enemy_army(&game, side);
+                        let seed = seed_of(&row.id, row.move_list().len());
+                        search::evaluate_from_view(
+                            game.variant(),
+                            &view,
+                            Some(&army),
+                            seed,
+                            DRAW_SAMPLES,
+                        )
+                    } else {
+                        search::evaluate(&game, side)
+                    };
+                    let action = if value <= 0 {
+                        Action::Draw { game: id }
+                    } else {
+                        Action::DeclineDraw { game: id }
+                    };
+                    return Ok(Step::Say(action, true, seat));
+                }
+                // Enochian chess: an offer to exchange prisoners is accepted
+                // by the computer that speaks for the other capturer.
+                if let Some(offerer) = row.exchange_offer {
+                    let accepts = |seat: usize| {
+                        (0..row.seats.len()).any(|army| {
+                            game.controller(army) == seat
+                                && game.may_exchange(offerer, army).is_ok()
+                        })
+                    };
+                    if let Some(&seat) = computer_seats.iter().find(|&&seat| accepts(seat)) {
+                        return Ok(Step::Say(Action::Exchange { game: id }, true, seat));
+                    }
+                }
+                if let Some(asker) = row.takeback_offer {
+                    if let Some(seat) = answerer(asker) {
+                        return Ok(Step::Say(Action::Takeback { game: id }, true, seat));
+                    }
+                }
+                // Enochian chess: the player who took the army's throne moves it.
+                let seat = game.controller(game.seat_to_move());
+                match row.seat(seat) {
+                    Some(s) if is_computer(&s.user_id) && game.outcome().is_none() => {
+                        // Before its move it may offer to exchange prisoners.
+                        if row.exchange_offer.is_none() && self.offers_exchange(row, &game, seat) {
+                            return Ok(Step::Say(Action::Exchange { game: id }, true, seat));
+                        }
+                        let level = UserRef::level_of(&s.user_id).unwrap_or(DEFAULT_LEVEL);
+                        let level = Level::new(level).unwrap_or_default();
+                        Ok(Step::Move(seat, level))
+                    }
+                    _ => Ok(Step::Wait),
+                }
+            }
+            _ => Ok(Step::Wait),
+        }
+    }
+
+    /// Enochian chess: whether the computer of seat `seat`, about to move,
+    /// offers to exchange prisoners. It does when an army it speaks for holds
+    /// a king, the other team holds one of its own, and the exchange gains
+    /// its team at least [`EXCHANGE_GAIN`] by its evaluation. It thinks
+    /// about each set of prisoners once, so a declined offer is not made
+    /// again until a king is taken or comes back (or the bot restarts).
+    fn offers_exchange(&self, row: &GameRow, game: &kodex_engine::Game, seat: usize) -> bool {
+        const SEATS: usize = 4;
+        if game.variant().definition().thrones.is_empty() {
+            return false;
+        }
+        let Some((captor, prisoner)) = (0..SEATS)
+            .filter(|&army| game.controller(army) == seat)
+            .find_map(|army| Some((army, game.prisoner_of(army)?)))
+        else {
+            return false;
+        };
+        // The other capturer: the partner of the king this army holds.
+        let other = (prisoner + 2) % SEATS;
+        if game.may_exchange(captor, other).is_err() {
+            return false;
+        }
+        let prisoners: Vec<Option<usize>> = (0..SEATS).map(|a| game.prisoner_of(a)).collect();
+        if !self
+            .inner
+            .thinking
+            .first_thought(&format!("{}:{prisoners:?}", row.id))
+        {
+            return false;
+        }
+        let side = row.seat(seat).map_or(Side::WHITE, |s| s.side);
+        let mut exchanged = game.clone();
+        if exchanged.exchange(captor, other).is_err() {
+            return false;
+        }
+        search::evaluate(&exchanged, side) >= search::evaluate(game, side) + EXCHANGE_GAIN
+    }
+
+    /// Sends `action` as the computer of `row` and follows up on its answer.
+    async fn computer_says(&self, row: &GameRow, user: UserRef, action: Action, private: bool) {
+        let platform = user.platform;
+        let chat = if private {
+            ChatRef {
+                platform,
+                id: user.id.clone(),
+            }
+        } else {
+            ChatRef {
+                platform,
+                id: row.chat_id.clone(),
+            }
+        };
+        let request = Request {
+            chat,
+            private,
+            actor: user,
+            locale: None,
+            chat_locale: None,
+            action,
+        };
+        // Handled like anyone's request, which also lets the computer follow
+        // up on its own answer.
+        let deliveries = Box::pin(self.dispatch(request)).await;
+        self.deliver(deliveries);
+    }
+
+    /// Thinks about `row` for its computer seat `seat`, then moves (or
+    /// resigns a hopeless position). While it thinks it holds the service
+    /// only weakly: a service that stops (a restart) drops the move, and the
+    /// next process thinks again ([`Service::resume_computers`]).
+    async fn computer_moves(self, platform: Platform, row: GameRow, seat: usize, level: Level) {
+        let mut searcher = Searcher::new(8);
+        if !self.inner.thinking.start(&row.id, searcher.stop_flag()) {
+            return;
+        }
+        let Some(work) = self.decision(&row, seat, level) else {
+            self.inner.thinking.finish(&row.id);
+            return;
+        };
+        let Ok(permit) = self.inner.computing.clone().acquire_owned().await else {
+            return;
+        };
+        let weak = Arc::downgrade(&self.inner);
+        drop(self);
+        let decision = tokio::task::spawn_blocking(move || work(&mut searcher))
+            .await
+            .ok()
+            .flatten();
+        drop(permit);
+        let Some(inner) = weak.upgrade() else {
+            return;
+        };
+        let service = Service { inner };
+        let Some((candidates, resign)) = decision else {
+            service.inner.thinking.finish(&row.id);
+            return;
+        };
+        // A takeback may have changed the game while it thought: think again.
+        match service.inner.store.get(platform.key(), &row.id).await {
+            Ok(Some(now)) if now.moves == row.moves && now.status == row.status => {}
+            Ok(Some(_)) => {
+                service.inner.thinking.finish(&row.id);
+                return service.computer_follow(platform, &row.id);
+            }
+            _ => {
+                service.inner.thinking.finish(&row.id);
+                return;
+            }
+        }
+        let user = UserRef::computer(platform, level.number());
+        if candidates.len() > 1 {
+            // Kriegspiel: it tries its moves, best first, as a player does;
+            // each impossible attempt is announced like anyone's. Still
+            // "thinking" meanwhile, so its own follow-ups wait.
+            service
+                .computer_attempts(platform, &row, user, candidates)
+                .await;
+            service.inner.thinking.finish(&row.id);
+            return;
+        }
+        service.inner.thinking.finish(&row.id);
+        let text = candidates.into_iter().next().unwrap_or_default();
+        let action = if resign {
+            resignation(&row, seat)
+        } else {
+            Action::Move {
+                text,
+                game: Some(row.id.clone()),
+            }
+        };
+        service.computer_says(&row, user, action, true).await;
+    }
+
+    /// Chooses the computer's secret setup for its seat `seat` of `row`
+    /// ([`search::pick_setup`]: its own army against imagined enemy setups,
+    /// never the real one) off the async runtime, and sends it as a player
+    /// would type it; `ready` follows as the next step. A setup too long to
+    /// type is left to `random`.
+    async fn computer_sets_up(self, platform: Platform, row: GameRow, seat: usize, level: Level) {
+        let searcher = Searcher::new(1);
+        if !self.inner.thinking.start(&row.id, searcher.stop_flag()) {
+            return;
+        }
+        let Ok(variant) = self.variant(&row) else {
+            self.inner.thinking.finish(&row.id);
+            return;
+        };
+        let Some(side) = row.seat(seat).map(|s| s.side) else {
+            self.inner.thinking.finish(&row.id);
+            return;
+        };
+        let Ok(permit) = self.inner.computing.clone().acquire_owned().await else {
+            self.inner.thinking.finish(&row.id);
+            return;
+        };
+        let seed = seed_of(&row.id, 0);
+        let text = tokio::task::spawn_blocking(move || {
+            search::pick_setup(&variant, side, level, seed)
+                .ok()
+                .map(|placement| placement.to_text(&variant))
+        })
+        .await
+        .ok()
+        .flatten()
+        .filter(|text| text.chars().count() <= MAX_SETUP_TEXT)
+        .unwrap_or_else(|| "random".to_owned());
+        drop(permit);
+        self.inner.thinking.finish(&row.id);
+        let user = UserRef::computer(platform, level.number());
+        let action = Action::Move {
+            text,
+            game: Some(row.id.clone()),
+        };
+        self.computer_says(&row, user, action, true).await;
+    }
+
+    /// Tries `candidates` in order as the computer's moves in the Kriegspiel
+    /// game `row` until one is played (or the game is no longer its turn);
+    /// resigns when none of them is possible.
+    async fn computer_attempts(
+        &self,
+        platform: Platform,
+        row: &GameRow,
+        user: UserRef,
+        candidates: Vec<String>,
+    ) {
+        let mut before = row.move_list().len();
+        for uci in candidates.into_iter().take(MAX_ATTEMPTS) {
+            let action = Action::Move {
+                text: uci.clone(),
+                game: Some(row.id.clone()),
+            };
+            self.computer_says(row, user.clone(), action, true).await;
+            let Ok(Some(now)) = self.inner.store.get(platform.key(), &row.id).await else {
+                return;
+            };
+            let moves = now.move_list();
+            let impossible = moves.len() == before + 1
+                && moves
+                    .last()
+                    .is_some_and(|m| m.ends_with(kodex_engine::game::IMPOSSIBLE_MARK));
+            if now.status != Status::Active {
+                return;
+            }
+            if !impossible {
+                // Refused as no move of its pieces: the next one. Otherwise
+                // it was played, and the turn is over.
+                if moves.len() == before {
+                    continue;
+                }
+                return;
+            }
+            before = moves.len();
+        }
+        let Some(seat) = row.seat_of(&user.id) else {
+            return;
+        };
+        self.computer_says(row, user, resignation(row, seat), true)
+            .await;
+    }
+
+    /// The thinking to do for the computer seat `seat` of `row`, to run off
+    /// the runtime: its move (UCI) and whether it resigns instead; `None`
+    /// when it has nothing to play or was cancelled.
+    #[allow(clippy::type_complexity)]
+    fn decision(
+        &self,
+        row: &GameRow,
+        seat: usize,
+        level: Level,
+    ) -> Option<Box<dyn FnOnce(&mut Searcher) -> Option<(Vec<String>, bool)> + Send>> {
+        let game = self.replay(row).ok()?;
+        let side = row.seat(seat)?.side;
+        let live = row.remaining(seat).is_some();
+        let think = level.strength().think_time;
+        // By correspondence there is no hurry: a little longer, not much.
+        let think = if live {
+            think
+        } else {
+            (think * 2).min(Duration::from_secs(4))
+        };
+        let ply = row.move_list().len();
+        let seed = seed_of(&row.id, ply);
+        Some(Box::new(move |searcher: &mut Searcher| {
+            let deadline = Some(Instant::now() + think);
+            let hidden = game.variant().hidden_information();
+            let mv = if hidden {
+                let view = game.view(Audience::Side(side));
+                let army = search::believed_enemy_army(&game, side);
+                let ranked = search::pick_move_from_view(
+                    game.variant(),
+                    &view,
+                    Some(&army),
+                    level,
+                    seed,
+                    FOG_SAMPLES,
+                    deadline,
+                );
+                if game.variant().visibility() == Visibility::OwnPiecesOnly {
+                    // Its own pieces and nothing else: every move they could
+                    // make, best first, to try in turn.
+                    return (!ranked.is_empty()).then_some((ranked, false));
+                }
+                // Its view and its own legal moves: what a player knows.
+                let legal = game.legal_moves();
+                let legal: Vec<String> = legal.into_iter().map(|mv| game.uci(mv)).collect();
+                ranked
+                    .into_iter()
+                    .find(|mv| legal.contains(mv))
+                    .or_else(|| legal.first().cloned())?
+            } else {
+                // In time travel the turn may begin with a jump (`t1c4 h5f7`),
+                // sent as one message like a person's.
+                search::pick_turn_with(searcher, &game, level, seed, deadline)?.text
+            };
+            let resign = !hidden
+                && level.number() >= RESIGNS_FROM_LEVEL
+                && ply >= 20
+                && search::evaluate(&game, side) < HOPELESS;
+            Some((vec![mv], resign))
+        }))
+    }
+
+    /// `/play <variant> computer`: the challenge is accepted at once.
+    pub(crate) async fn accept_for_computer(&self, ctx: &Ctx, row: &GameRow) -> Outcome {
+        let Some(opponent) = row.opponent_id.as_deref() else {
+            return Err(Msg::new("error-internal").into());
+        };
+        let level = UserRef::level_of(opponent).unwrap_or(DEFAULT_LEVEL);
+        let computer = Ctx {
+            req: Request {
+                chat: ctx.req.chat.clone(),
+                private: ctx.req.private,
+                actor: UserRef::computer(ctx.req.chat.platform, level),
+                locale: None,
+                chat_locale: ctx.req.chat_locale.clone(),
+                action: Action::Accept {
+                    game: Some(row.id.clone()),
+                },
+            },
+            lang: ctx.lang,
+            chat_lang: ctx.chat_lang,
+            open_games: std::sync::OnceLock::new(),
+            quiet_lookups: true,
+        };
+        self.inner.thinking.plays(&row.id);
+        self.accept(&computer, Some(row.id.clone())).await
+    }
+}
+
+/// The confirmed resignation of seat `seat` in `row` (the button a person
+/// presses to confirm it).
+fn resignation(row: &GameRow, seat: usize) -> Action {
+    Action::Button {
+        data: ButtonAction::Resign {
+            game: row.id.clone(),
+            side: side_code(seat).to_owned(),
+        }
+        .encode(),
+    }
+}
+
+/// A seed for the computer's choice at this ply of this game.
+fn seed_of(id: &str, ply: usize) -> u64 {
+    id.bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+        .wrapping_add(ply as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_computer_is_known_by_its_id_and_level() {
+        let computer = UserRef::computer(Platform::Console, 5);
+        assert_eq!(computer.computer_level(), Some(5));
+        assert!(is_computer(&computer.id));
+        assert!(!is_computer("alice"));
+        assert_eq!(UserRef::level_of("computer:9"), None);
+        assert_ne!(seed_of("k7m2", 1), seed_of("k7m2", 2));
+    }
+}

@@ -1,0 +1,321 @@
+//! Commands that only show things: `/board`, `/games`, `/pgn`, `/rules`,
+//! `/variants`, `/help`, and `/lang`.
+
+use crate::api::{Delivery, Image, Target};
+use crate::i18n::Lang;
+use crate::service::kernel::lang::LangOwner;
+use crate::service::kernel::lookup::Role;
+use crate::service::kernel::setup::SetupCommand;
+use crate::service::kernel::{Ctx, Msg, Outcome, Service};
+use crate::service::present::gif::{evenly_spaced, gif_within, MAX_GIF_FRAMES};
+use crate::store::Status;
+use kodex_engine::{Audience, Side, View};
+use kodex_render::Decor;
+
+/// The most games `/games` lists; the rest are counted.
+const GAMES_LISTED: usize = 12;
+impl Service {
+    /// `/board [id]`: the position; in a running hidden-information game
+    /// each player gets their own view privately and others only the turn.
+    /// A game in a status this version does not know counts as running.
+    pub(crate) async fn board(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        // A player's game being set up: their own half, privately.
+        if let Some(board) = self
+            .setup_command(ctx, SetupCommand::Board, game.as_deref())
+            .await?
+        {
+            return Ok(board);
+        }
+        let row = self.find_game(ctx, game, Role::Anyone).await?;
+        let position = self.replay(&row)?;
+        if row.linked_id.is_some() {
+            return self.pair_board(ctx, &row, &position).await;
+        }
+        let active = !row.status.is_over();
+        if active && position.variant().hidden_information() {
+            return Ok(vec![match row.seat_of(&ctx.actor().id) {
+                Some(seat) => self.private_view(&row, &position, seat, None).await,
+                None => {
+                    let mut text = self.turn_text(ctx.lang, &row, &position);
+                    if let Some(clocks) = self.clock_line(&row, &position) {
+                        text.push('\n');
+                        text.push_str(&clocks);
+                    }
+                    self.note(ctx, text)
+                }
+            }]);
+        }
+        let mut text = if active {
+            self.turn_text(ctx.chat_lang, &row, &position)
+        } else {
+            self.result_text(ctx.chat_lang, &row)
+        };
+        if let Some(clocks) = self.clock_line(&row, &position).filter(|_| active) {
+            text.push('\n');
+            text.push_str(&clocks);
+        }
+        // The board is drawn from the caller's seat.
+        let bottom = row
+            .seat_of(&ctx.actor().id)
+            .map_or(Side::WHITE, |seat| Side(seat as u8));
+        let status = if active {
+            self.turn_text(ctx.chat_lang, &row, &position)
+        } else {
+            self.result_text(ctx.chat_lang, &row)
+        };
+        let mut game_ref = self.game_ref(ctx.chat_lang, &row, false);
+        game_ref.turn = Some(self.turn_card(ctx.chat_lang, &row, &position, Vec::new(), status));
+        let mut delivery = Delivery {
+            notify: Vec::new(),
+            target: Target::Chat(ctx.req.chat.clone()),
+            text,
+            image: None,
+            buttons: Vec::new(),
+            game: Some(game_ref),
+        };
+        let decor = self.decor(ctx.chat_lang, &row, &position, bottom);
+        let view = position.view(Audience::Full);
+        let file_name = format!("{}-{}.png", row.id, position.ply());
+        self.attach_board(&mut delivery, view, decor, file_name)
+            .await;
+        Ok(vec![delivery])
+    }
+
+    /// `/games`: the caller's challenges and games.
+    pub(crate) async fn games(&self, ctx: &Ctx) -> Outcome {
+        let rows = self
+            .inner
+            .store
+            .open_games_of(ctx.platform(), &ctx.actor().id)
+            .await?;
+        if rows.is_empty() {
+            return Ok(vec![self.reply(ctx, &Msg::new("games-none"))]);
+        }
+        // Games waiting for the actor first, then the rest; however many
+        // there are, the answer stays short.
+        let mut listed: Vec<(bool, String)> = rows
+            .iter()
+            .map(|row| {
+                let (yours, key) = match row.status {
+                    Status::Challenge => (false, "games-challenge"),
+                    Status::Setup => (false, "games-setup"),
+                    _ => {
+                        let mine = row.seat_of(&ctx.actor().id);
+                        let to_move = self
+                            .replay(row)
+                            .ok()
+                            .map(|g| g.controller(g.seat_to_move()));
+                        if to_move.is_some() && to_move == mine {
+                            (true, "games-your-move")
+                        } else {
+                            (false, "games-their-move")
+                        }
+                    }
+                };
+                let state = self.text(ctx.lang, &Msg::new(key));
+                (yours, format!("{} · {state}", self.describe(ctx.lang, row)))
+            })
+            .collect();
+        listed.sort_by_key(|(yours, _)| !yours);
+        let mut lines = vec![self.text(ctx.lang, &Msg::new("games-header"))];
+        lines.extend(
+            listed
+                .iter()
+                .take(GAMES_LISTED)
+                .map(|(_, line)| line.clone()),
+        );
+        if listed.len() > GAMES_LISTED {
+            let more = listed.len() - GAMES_LISTED;
+            lines.push(self.text(ctx.lang, &Msg::new("games-more").arg("count", more as i64)));
+        }
+        Ok(vec![self.note(ctx, lines.join("\n"))])
+    }
+
+    /// `/pgn [id]`: the record; hidden until a hidden-information game is
+    /// over (a status this version does not know is not over).
+    pub(crate) async fn pgn(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        let row = self.find_game(ctx, game, Role::Anyone).await?;
+        let position = self.replay(&row)?;
+        if !row.status.is_over() && position.variant().hidden_information() {
+            return Err(Msg::new("error-pgn-hidden").arg("id", row.id).into());
+        }
+        let text = if row.linked_id.is_some() {
+            self.bpgn(&row).await?
+        } else {
+            self.pgn_text(&row, &position)
+        };
+        let mut delivery = Delivery {
+            notify: Vec::new(),
+            target: Target::Chat(ctx.req.chat.clone()),
+            text,
+            image: None,
+            buttons: Vec::new(),
+            game: Some(self.game_ref(ctx.chat_lang, &row, false)),
+        };
+        let limit = ctx.req.chat.platform.file_size_limit();
+        self.busy(&delivery.target, crate::api::Activity::DrawingAnimation)
+            .await;
+        delivery.image = self.game_gif(ctx.chat_lang, &row, &position, limit).await;
+        Ok(vec![delivery])
+    }
+
+    /// The whole game as an animated GIF of at most `limit` bytes (public:
+    /// only for finished or open-information games), or `None` before the
+    /// first move or when drawing fails. A long game or a large GIF gets
+    /// fewer frames, then smaller squares (see [`gif_within`]).
+    pub(crate) async fn game_gif(
+        &self,
+        lang: Lang,
+        row: &crate::store::GameRow,
+        position: &kodex_engine::Game,
+        limit: usize,
+    ) -> Option<Image> {
+        if row.linked_id.is_some() {
+            return self.pair_gif(lang, row, limit).await;
+        }
+        if position.ply() == 0 && !position.has_time_travel() {
+            return None;
+        }
+        let decor = self.decor(lang, row, position, Side::WHITE);
+        let frames: Vec<(View, Decor)> = if position.has_time_travel() {
+            // The game as it happened, jumps included: each jump's frame
+            // marks where the traveller appeared and where it vanished from.
+            let all = position.frames(Audience::Full);
+            evenly_spaced(all.len(), MAX_GIF_FRAMES)
+                .into_iter()
+                .filter_map(|index| all.get(index))
+                .map(|frame| {
+                    let mut view = frame.view.clone();
+                    if let Some(jump) = &frame.jump {
+                        view.marked.push(jump.appeared);
+                        view.marked.extend(jump.vanished);
+                    }
+                    (view, decor.clone())
+                })
+                .collect()
+        } else {
+            evenly_spaced(position.ply() + 1, MAX_GIF_FRAMES)
+                .into_iter()
+                .map(|ply| (position.view_at(ply, Audience::Full), decor.clone()))
+                .collect()
+        };
+        if frames.len() < 2 {
+            return None;
+        }
+        let bytes = self
+            .draw_off_runtime(move || gif_within(&frames, limit))
+            .await?;
+        if bytes.is_empty() {
+            tracing::error!(game = %row.id, limit, "no game animation fits the platform's file limit");
+        }
+        (!bytes.is_empty()).then(|| Image {
+            file_name: format!("{}.gif", row.id),
+            bytes,
+        })
+    }
+
+    /// `/rules <variant>`.
+    pub(crate) fn rules(&self, ctx: &Ctx, variant: &str) -> Outcome {
+        let name = variant.trim();
+        if name.is_empty() {
+            return Err(Msg::new("error-rules-usage").into());
+        }
+        let variant = self.inner.registry.get(name).ok_or_else(|| {
+            let shown: String = name.chars().take(32).collect();
+            Msg::new("error-unknown-variant").arg("variant", shown)
+        })?;
+        let code = ctx.lang.code();
+        let text = format!("{}\n{}", variant.name(code), variant.rules_text(code));
+        Ok(vec![self.note(ctx, text)])
+    }
+
+    /// `/variants`.
+    pub(crate) fn variants(&self, ctx: &Ctx) -> Outcome {
+        let code = ctx.lang.code();
+        let mut lines = vec![self.text(ctx.lang, &Msg::new("variants-header"))];
+        for variant in self.inner.registry.all() {
+            let mut line = format!("{} — {}", variant.id(), variant.name(code));
+            if variant.hidden_information() {
+                line.push_str(&self.text(ctx.lang, &Msg::new("variants-hidden-mark")));
+            }
+            lines.push(line);
+        }
+        Ok(vec![self.note(ctx, lines.join("\n"))])
+    }
+
+    /// `/help`.
+    pub(crate) fn help(&self, ctx: &Ctx) -> Outcome {
+        Ok(vec![self.reply(ctx, &Msg::new("help"))])
+    }
+
+    /// `/lang [en|ru]`, or `/lang chat <en|ru>` for the chat's language (by
+    /// someone who may change the chat's settings).
+    pub(crate) async fn set_lang(
+        &self,
+        ctx: &Ctx,
+        choice: crate::api::LangChoice,
+        chat_admin: bool,
+    ) -> Outcome {
+        use crate::api::LangChoice;
+        let (for_chat, lang) = match choice {
+            LangChoice::Show => {
+                return Ok(vec![self.reply(
+                    ctx,
+                    &Msg::new("lang-current").arg("lang", ctx.lang.code()),
+                )])
+            }
+            LangChoice::Chat(lang) => (true, lang),
+            LangChoice::Mine(lang) => (false, lang),
+            LangChoice::Unreadable => return Err(Msg::new("error-bad-lang").into()),
+        };
+        if for_chat {
+            if ctx.req.private {
+                return Err(Msg::new("error-bad-lang").into());
+            }
+            if !chat_admin {
+                return Err(Msg::new("error-lang-chat-admin").into());
+            }
+            self.choose_lang(LangOwner::Chat, ctx.platform(), &ctx.req.chat.id, lang)
+                .await?;
+        } else {
+            self.choose_lang(LangOwner::User, ctx.platform(), &ctx.actor().id, lang)
+                .await?;
+        }
+        // A person hears it in the new language; a chat's change is
+        // confirmed in the actor's, naming the chat's new language.
+        let text = if for_chat {
+            let name = self.text(ctx.lang, &Msg::new(lang_name_key(lang)));
+            self.text(ctx.lang, &Msg::new("lang-chat-set").arg("lang", name))
+        } else {
+            self.text(lang, &Msg::new("lang-set"))
+        };
+        Ok(vec![Delivery {
+            notify: Vec::new(),
+            target: Target::Ephemeral(ctx.actor().clone()),
+            text,
+            image: None,
+            buttons: Vec::new(),
+            game: None,
+        }])
+    }
+
+    /// A private answer with ready text.
+    pub(crate) fn note(&self, ctx: &Ctx, text: String) -> Delivery {
+        Delivery {
+            notify: Vec::new(),
+            target: Target::Ephemeral(ctx.actor().clone()),
+            text,
+            image: None,
+            buttons: Vec::new(),
+            game: None,
+        }
+    }
+}
+
+/// The i18n key of a language's name.
+fn lang_name_key(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "lang-name-en",
+        Lang::Ru => "lang-name-ru",
+    }
+}

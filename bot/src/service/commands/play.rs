@@ -1,0 +1,265 @@
+//! Moves, the clock, and the end of a game.
+
+use crate::service::kernel::apply::Change;
+use crate::service::kernel::lookup::{you_left, Role};
+use crate::service::kernel::request::looks_like_move;
+use crate::service::kernel::request::MAX_MOVE_TEXT;
+use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
+
+/// The longest time-travel turn typed as one message (`T-2:Nf3 exd8=Q+`).
+const MAX_TURN_TEXT: usize = 32;
+use crate::i18n::Lang;
+use crate::store::{GameRow, Status};
+use kodex_engine::notation::is_pass_word;
+use kodex_engine::timeline::looks_like_jump;
+use kodex_engine::{Attempt, JumpError, MoveError, TurnError, Visibility};
+
+impl Service {
+    /// `/move <move> [id]`, or plain chat text (`plain`) that may be a move:
+    /// plain text that is clearly not a move gets no answer.
+    pub(crate) async fn make_move(
+        &self,
+        ctx: &Ctx,
+        text: &str,
+        game: Option<String>,
+        plain: bool,
+    ) -> Outcome {
+        let quiet = |msg: Msg| if plain { Failure::Silent } else { msg.into() };
+        // A game being set up takes setup input instead (see setup.rs).
+        if let Some(answer) = self.route_setup(ctx, text, game.as_deref(), plain).await? {
+            return Ok(answer);
+        }
+        let mut text = text.trim();
+        let mut game = game;
+        // A time-travel turn typed as one message: `T-2:Nf3 e5`.
+        let jump = looks_like_jump(text);
+        let move_first = text.split_whitespace().next().is_some_and(looks_like_move);
+        if plain && ctx.req.private && !jump && !move_first {
+            // Bughouse: words to the bot in private go to the partner.
+            if let Some(relayed) = self.private_words_to_partner(ctx, text).await? {
+                return Ok(relayed);
+            }
+        }
+        if plain && !jump {
+            // "e4 k7m2": a move for a named game.
+            if let Some((mv, id)) = text.split_once(char::is_whitespace) {
+                if id.trim().chars().count() <= crate::service::kernel::ids::GAME_ID_LEN
+                    && !id.trim().contains(' ')
+                {
+                    text = mv;
+                    game = Some(id.trim().to_owned());
+                }
+            }
+        }
+        if text.is_empty() {
+            return Err(quiet(Msg::new("error-move-usage")));
+        }
+        let limit = if jump { MAX_TURN_TEXT } else { MAX_MOVE_TEXT };
+        if text.chars().count() > limit
+            || (plain && !jump && !looks_like_move(text) && !is_pass_word(text))
+        {
+            return Err(quiet(Msg::new("error-move-too-long")));
+        }
+        let found = match game {
+            Some(id) => match self.find_game(ctx, Some(id), Role::Player).await {
+                Ok(row) => row,
+                Err(e) if plain => {
+                    tracing::trace!(?e, "plain text named no game of the sender");
+                    return Err(Failure::Silent);
+                }
+                Err(e) => return Err(e),
+            },
+            None => self.game_for_move(ctx, text, plain).await?,
+        };
+        // Rows are never deleted: a game that is no longer active has ended.
+        let (_lock, row) = self.lock_fresh(&found, Status::Active).await?;
+        let mut row =
+            row.ok_or_else(|| quiet(Msg::new("error-game-over").arg("id", found.id.clone())))?;
+        let seat = row
+            .seat_of(&ctx.actor().id)
+            .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
+        let mut game = self.replay(&row)?;
+        let kriegspiel = game.variant().visibility() == Visibility::OwnPiecesOnly;
+        if game.variant().hidden_information() && !ctx.req.private {
+            // Refused before the move is even read: the answer must not
+            // depend on the position.
+            let key = if kriegspiel {
+                "error-kriegspiel-move-in-public"
+            } else {
+                "error-fog-move-in-public"
+            };
+            return Err(Failure::Withdrawn(Msg::new(key).arg("id", row.id.clone())));
+        }
+        // Enochian chess: a player who retired moves no more.
+        if game.retired(seat) {
+            return Err(quiet(you_left(&row, seat)));
+        }
+        // Enochian chess: the player who took a throne moves that army too.
+        if game.controller(game.seat_to_move()) != seat {
+            return Err(quiet(
+                Msg::new("error-not-your-turn").arg("id", row.id.clone()),
+            ));
+        }
+        let now = self.now();
+        if row.deadline.is_some_and(|deadline| now >= deadline) {
+            return self.flag(&mut row).await;
+        }
+        // What the move makes the bot post in the game's chat.
+        let lang = self.game_chat_lang(ctx, &row).await;
+        if game.has_time_travel() {
+            let seat = game.seat_to_move();
+            return match game.play_turn(text) {
+                Ok(turn) => {
+                    let change = Change::Turn {
+                        seat,
+                        record: turn.record(),
+                        jump: turn.jump.as_ref().map(|jump| jump.text.clone()),
+                        moved: turn.moved.is_some(),
+                    };
+                    self.apply(&mut row, &mut game, change, lang).await
+                }
+                Err(TurnError::Move(MoveError::Unparseable)) if plain && !jump => {
+                    Err(Failure::Silent)
+                }
+                Err(TurnError::Move(error)) => Err(move_error(error, text, false).into()),
+                Err(TurnError::Jump(error)) => Err(self.jump_error(ctx, &error, text).into()),
+            };
+        }
+        // Kriegspiel reads the move from the player's own pieces; an attempt
+        // the real position forbids is recorded, and the turn stays.
+        let mv = match game.parse_attempt(text) {
+            Ok(Attempt::Legal(mv)) => mv,
+            Ok(Attempt::Impossible(uci)) => {
+                let change = Change::Impossible {
+                    uci,
+                    text: text.to_owned(),
+                };
+                return self.apply(&mut row, &mut game, change, lang).await;
+            }
+            Err(MoveError::Unparseable) if plain => return Err(Failure::Silent),
+            Err(error) => return Err(move_error(error, text, kriegspiel).into()),
+        };
+        self.apply(&mut row, &mut game, Change::Move(mv), lang)
+            .await
+    }
+
+    /// Why the jump `text` was refused, in the actor's language.
+    fn jump_error(&self, ctx: &Ctx, error: &JumpError, text: &str) -> Msg {
+        let reason = match error {
+            JumpError::MoveAfterJumpPending => return Msg::new("error-jump-alone-then-move"),
+            JumpError::NoCharges => Msg::new("jump-no-charges"),
+            JumpError::TooFarBack { max } => {
+                Msg::new("jump-too-far-back").arg("max", i64::from(*max))
+            }
+            JumpError::NotThatManyMoves { made } => {
+                Msg::new("jump-not-that-many-moves").arg("made", *made as i64)
+            }
+            JumpError::NotYourPiece => Msg::new("jump-not-your-piece"),
+            JumpError::KingCannotTravel => Msg::new("jump-king-cannot-travel"),
+            JumpError::WrongPiece => Msg::new("jump-wrong-piece"),
+            JumpError::OwnPieceThere => Msg::new("jump-own-piece-there"),
+            JumpError::KingThere => Msg::new("jump-king-there"),
+            JumpError::SameSquare => Msg::new("jump-same-square"),
+            JumpError::GivesCheck => Msg::new("jump-gives-check"),
+            JumpError::PawnOnEdgeRank => Msg::new("jump-pawn-on-edge-rank"),
+            JumpError::NoMoveAfter => Msg::new("jump-no-move-after"),
+            JumpError::Unparseable => Msg::new("jump-unreadable"),
+            JumpError::NotTimeTravel | JumpError::GameOver => Msg::new("jump-other"),
+        };
+        let jump: String = text.split_whitespace().next().unwrap_or(text).to_owned();
+        Msg::new("error-jump")
+            .arg("jump", jump)
+            .arg("reason", self.text(ctx.lang, &reason))
+    }
+
+    /// The game a move without an id goes to: the caller's only game here,
+    /// else the only one where it is their turn.
+    async fn game_for_move(&self, ctx: &Ctx, text: &str, plain: bool) -> Outcome<GameRow> {
+        let mut candidates = self.candidates(ctx).await?;
+        if candidates.len() > 1 {
+            let my_turn: Vec<GameRow> = candidates
+                .iter()
+                .filter(|row| {
+                    let seat = row.seat_of(&ctx.actor().id);
+                    self.replay(row)
+                        .is_ok_and(|game| Some(game.controller(game.seat_to_move())) == seat)
+                })
+                .cloned()
+                .collect();
+            if my_turn.len() == 1 {
+                return Ok(my_turn.into_iter().next().unwrap_or_else(|| unreachable!()));
+            }
+            if !my_turn.is_empty() {
+                candidates = my_turn;
+            }
+        }
+        match candidates.len() {
+            0 if plain => Err(Failure::Silent),
+            0 => Err(Msg::new("error-no-game").into()),
+            1 => Ok(candidates.remove(0)),
+            _ if plain && text.chars().count() > 8 => Err(Failure::Silent),
+            _ => Err(self.which_game(ctx, &candidates)),
+        }
+    }
+
+    /// The side to move ran out of time (the caller holds the lock): a loss,
+    /// or a draw when the opponent has no mating material.
+    pub(crate) async fn flag(&self, row: &mut GameRow) -> Outcome {
+        let mut game = match self.replay(row) {
+            Ok(game) => game,
+            Err(e) => {
+                // A game that cannot be rebuilt cannot be judged: stop its
+                // clock rather than retry it for ever.
+                row.deadline = None;
+                self.save(row).await?;
+                return Err(e);
+            }
+        };
+        let lang: Lang = self.chat_lang(&row.platform, &row.chat_id).await;
+        self.apply(row, &mut game, Change::Flag, lang).await
+    }
+}
+
+/// Why the move `text` was refused (`kriegspiel`: read from the player's
+/// own pieces).
+fn move_error(error: MoveError, text: &str, kriegspiel: bool) -> Msg {
+    match error {
+        MoveError::Unparseable => Msg::new("error-move-unparseable").arg("move", text.to_owned()),
+        MoveError::Illegal => {
+            let key = if kriegspiel {
+                "error-kriegspiel-no-such-move"
+            } else {
+                "error-move-illegal"
+            };
+            Msg::new(key).arg("move", text.to_owned())
+        }
+        MoveError::Ambiguous(candidates) => Msg::new("error-move-ambiguous")
+            .arg("move", text.to_owned())
+            .arg("candidates", candidates.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pass_words_are_read_in_either_language_and_case() {
+        for text in ["pass", "Pass", "пас", "ПРОПУСК"] {
+            assert!(is_pass_word(text), "{text}");
+        }
+        assert!(!is_pass_word("passed"));
+    }
+
+    #[test]
+    fn chatter_is_not_a_move() {
+        for text in [
+            "e4", "Nf3", "exd5", "O-O", "0-0-0", "e8=Q+", "N@f3", "Кf3", "e2e4",
+        ] {
+            assert!(looks_like_move(text), "{text}");
+        }
+        for text in ["hello", "gg", "good game!", "lol", "what?", "https://x.y/1"] {
+            assert!(!looks_like_move(text), "{text}");
+        }
+    }
+}
