@@ -49,6 +49,7 @@ fn play(opponent: &UserRef) -> Action {
         clock: None,
         color: Some("white".into()),
         fen: None,
+        rated: None,
     }
 }
 
