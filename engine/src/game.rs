@@ -7,7 +7,7 @@ use crate::bitboard::{Bits, U256};
 use crate::error::{FenError, MoveError, ReplayError};
 use crate::identity::{self, IdBoard};
 use crate::material;
-use crate::moves::Move as RawMove;
+use crate::moves::Move;
 use crate::notation;
 use crate::outcome::{Outcome, Reason};
 use crate::rules::{Position, Rules};
@@ -43,19 +43,6 @@ pub enum Start {
     Chess960(u16),
     /// A position given as FEN.
     Fen(String),
-}
-
-/// A move in the engine's internal encoding; turn it into text with
-/// [`Game::uci`] or [`Game::san`].
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct Move(pub(crate) crate::moves::Move);
-
-/// A move from the low-level search API ([`crate::search`]) for [`Game::play`],
-/// [`Game::uci`] or [`Game::san`]. `play` still checks that it is legal.
-impl From<RawMove> for Move {
-    fn from(mv: RawMove) -> Move {
-        Move(mv)
-    }
 }
 
 /// A move as it was played, in both notations.
@@ -98,10 +85,10 @@ pub(crate) struct State<B: Bits> {
     pub(crate) tables: Arc<Tables<B>>,
     /// `positions[i]` is the position after `i` half-moves.
     pub(crate) positions: Vec<Position<B>>,
-    pub(crate) moves: Vec<RawMove>,
+    pub(crate) moves: Vec<Move>,
     pub(crate) hashes: Vec<u64>,
     /// Legal moves of the last position.
-    pub(crate) legal: Vec<RawMove>,
+    pub(crate) legal: Vec<Move>,
     /// Piece identities per position, parallel to `positions`.
     pub(crate) ids: Vec<IdBoard>,
     /// The next fresh piece identity.
@@ -109,7 +96,7 @@ pub(crate) struct State<B: Bits> {
     /// Time travel: the last position of each abandoned timeline and the move
     /// that led to it, by timeline number − 1 (always empty in other variants).
     #[allow(clippy::type_complexity)]
-    pub(crate) left: Vec<(Position<B>, Option<(RawMove, Position<B>)>)>,
+    pub(crate) left: Vec<(Position<B>, Option<(Move, Position<B>)>)>,
 }
 
 impl<B: Bits> Clone for State<B> {
@@ -693,7 +680,7 @@ impl Game {
         if self.outcome().is_some() {
             return Vec::new();
         }
-        with_state!(self, s, _r => s.legal.iter().map(|&m| Move(m)).collect())
+        with_state!(self, s, _r => s.legal.clone())
     }
     /// The moves the side to move could try knowing only what its own
     /// view shows: the pseudo-legal moves (whether one leaves its own king
@@ -718,7 +705,7 @@ impl Game {
             let mut list = Vec::new();
             r.pseudo_moves(s.current(), &mut list);
             list.iter()
-                .map(|&raw| (Move(raw), notation::san_body(&r, raw, &list)))
+                .map(|&raw| (raw, notation::san_body(&r, raw, &list)))
                 .collect()
         })
     }
@@ -733,7 +720,7 @@ impl Game {
         {
             return Vec::new();
         }
-        with_state!(self, s, _r => s.legal.iter().map(|&m| Move(m)).collect())
+        with_state!(self, s, _r => s.legal.clone())
     }
     /// Reads a move typed by a person (SAN, UCI, castling spellings, drops, Russian letters).
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
@@ -741,7 +728,7 @@ impl Game {
             return Err(MoveError::Illegal);
         }
         let chess960 = self.variant.0.chess960;
-        with_state!(self, s, r => notation::parse(&r, text, &s.legal, chess960).map(Move))
+        with_state!(self, s, r => notation::parse(&r, text, &s.legal, chess960))
     }
     /// Reads a move typed by the side to move as an attempt: in Kriegspiel
     /// from the player's own pieces only (see
@@ -771,7 +758,7 @@ impl Game {
         with_state!(self, s, r => {
             let attempt = kriegspiel::parse_try(&r, s.current(), text, chess960)?;
             Ok(match kriegspiel::resolve(attempt, &s.legal) {
-                Some(mv) => Attempt::Legal(Move(mv)),
+                Some(mv) => Attempt::Legal(mv),
                 None => Attempt::Impossible(notation::uci(&r, attempt, chess960)),
             })
         })
@@ -792,18 +779,18 @@ impl Game {
     /// A legal move in UCI.
     pub fn uci(&self, mv: Move) -> String {
         let chess960 = self.variant.0.chess960;
-        with_state!(self, _s, r => notation::uci(&r, mv.0, chess960))
+        with_state!(self, _s, r => notation::uci(&r, mv, chess960))
     }
     /// A legal move from square to square as people type it: UCI but for
     /// the variant's own file letters (`k1` where UCI says `j1` in
     /// four-handed chess).
     pub fn coordinates(&self, mv: Move) -> String {
         let chess960 = self.variant.0.chess960;
-        with_state!(self, _s, r => notation::coordinates_for_people(&r, mv.0, chess960))
+        with_state!(self, _s, r => notation::coordinates_for_people(&r, mv, chess960))
     }
     /// A legal move in SAN, with `+`/`#`.
     pub fn san(&self, mv: Move) -> String {
-        with_state!(self, s, r => notation::san(&r, s.current(), mv.0, &s.legal))
+        with_state!(self, s, r => notation::san(&r, s.current(), mv, &s.legal))
     }
     /// Plays a legal move (from [`Game::legal_moves`] or [`Game::parse_move`]).
     /// A move that is not legal here is ignored and reported as such.
@@ -816,21 +803,21 @@ impl Game {
         macro_rules! apply {
             ($s:expr) => {{
                 let s = $s;
-                if s.legal.contains(&mv.0) {
+                if s.legal.contains(&mv) {
                     let rules = Rules { def, t: &s.tables };
                     let mut next = *s.current();
-                    rules.make(&mut next, mv.0);
+                    rules.make(&mut next, mv);
                     let ids = identity::advance(
                         &rules,
                         &s.ids[s.ids.len() - 1],
-                        mv.0,
+                        mv,
                         &next,
                         &mut s.next_id,
                     );
                     s.ids.push(ids);
                     s.hashes.push(rules.hash(&next));
                     s.positions.push(next);
-                    s.moves.push(mv.0);
+                    s.moves.push(mv);
                     let mut legal = std::mem::take(&mut s.legal);
                     rules.legal_moves(&next, &mut legal);
                     s.legal = legal;
@@ -923,7 +910,7 @@ impl Game {
     /// (Janggi's pass is a choice) or the game is over.
     pub fn forced_pass(&self) -> Option<Move> {
         with_state!(self, s, _r => match s.legal.as_slice() {
-            [only] if crate::mechanics::palace::is_pass(*only) => Some(Move(*only)),
+            [only] if crate::mechanics::palace::is_pass(*only) => Some(*only),
             _ => None,
         })
     }
@@ -1134,7 +1121,7 @@ impl Game {
     /// Counts leaf nodes `depth` plies deep from the current position (perft),
     /// per root move in UCI (`chess960`: castling written king-takes-rook).
     /// The count recurses `depth` calls deep: `kodex uci` takes depths up to
-    /// [`crate::uci::MAX_PERFT_DEPTH`].
+    /// 20 (`kodex_uci::MAX_PERFT_DEPTH`).
     pub fn perft(&self, depth: u32, chess960: bool) -> Vec<(String, u64)> {
         self.perft_stoppable(depth, chess960, &AtomicBool::new(false))
             .divide
@@ -1189,7 +1176,7 @@ impl Game {
     /// A legal move in UCI with castling written king-takes-rook (`chess960`) or
     /// king-to-destination.
     pub fn uci_with(&self, mv: Move, chess960: bool) -> String {
-        with_state!(self, _s, r => notation::uci(&r, mv.0, chess960))
+        with_state!(self, _s, r => notation::uci(&r, mv, chess960))
     }
 }
 
