@@ -47,15 +47,13 @@ pub mod visibility;
 pub use announce::{Announcement, CheckDirection};
 
 pub use error::{FenError, MoveError, ReplayError};
-pub use game::{
-    Attempt, Game, ImpossibleAttempt, PerftCount, PlayedMove, Registry, Start, Variant,
-};
+pub use game::{Attempt, Game, ImpossibleAttempt, PerftCount, PlayedMove, Start};
 pub use mechanics::{ExchangeError, ForcedTurn, RetireError};
 pub use moves::Move;
 pub use outcome::{Outcome, Ranking, Reason, Standing};
 pub use side::{Side, Team};
 pub use timeline::{Frame, Jump, JumpError, JumpRequest, Timeline, Turn, TurnError};
-pub use variant::VariantError;
+pub use variant::{Registry, Variant, VariantError};
 pub use view::{
     Art, Audience, BoardStyle, CrownedArt, JanggiArt, PawnOfArt, PieceGlyph, PocketView,
     SquareView, TamerlaneArt, View, Visibility, WhaleArt,

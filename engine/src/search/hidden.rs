@@ -8,8 +8,9 @@
 use super::alphabeta::{think, Limits, Searcher, MATE_BOUND};
 use super::board::SearchBoard;
 use super::level::Level;
-use crate::game::{Game, Start, Variant};
+use crate::game::{Game, Start};
 use crate::side::Side;
+use crate::variant::Variant;
 use crate::view::{Audience, SquareView, View};
 use std::collections::BTreeMap;
 use std::time::Instant;
