@@ -8,7 +8,7 @@
 //! service's for a new [`Action`]; on Discord an own slash handler only when
 //! it takes more than a game id) and its description in each catalogue.
 
-use crate::api::{Action, UserRef};
+use crate::api::{Action, ColorChoice, UserRef};
 
 /// One chat command.
 #[derive(Debug)]
@@ -434,25 +434,6 @@ const COMPUTER_WORDS: [&str; 7] = [
     "кодекс",
 ];
 
-/// The colour words of `/play`, in English and Russian (read by the
-/// service's colour choice).
-pub const COLOR_WORDS: &[&str] = &[
-    "white",
-    "black",
-    "random",
-    "w",
-    "b",
-    "белые",
-    "белыми",
-    "черные",
-    "чёрные",
-    "черными",
-    "чёрными",
-    "случайно",
-    "случайный",
-    "случайным",
-];
-
 /// The words that name the computer's level (`level 5`, `уровень 5`).
 pub const LEVEL_WORDS: &[&str] = &["level", "lvl", "уровень", "ур"];
 
@@ -555,8 +536,8 @@ fn play(args: &[&str], mention: &dyn Fn(&str) -> Option<UserRef>) -> Action {
             lineup.versus();
         } else if let Some(user) = arg.strip_prefix('@').and_then(mention) {
             lineup.add(user);
-        } else if COLOR_WORDS.contains(&lower.as_str()) {
-            color = Some(lower);
+        } else if let Some(choice) = ColorChoice::parse(&lower) {
+            color = Some(choice);
         } else {
             // Everything else is the clock; a second unknown word makes it
             // unreadable, so the reply names the whole of it.
@@ -667,7 +648,7 @@ impl Lineup {
         self,
         variant: String,
         clock: Option<String>,
-        color: Option<String>,
+        color: Option<ColorChoice>,
         fen: Option<String>,
     ) -> Action {
         if fen.is_some() || (!self.versus && self.before.len() <= 1) {
@@ -896,7 +877,7 @@ mod tests {
                 variant: "atomic".into(),
                 opponent: user("bob"),
                 clock: Some("3+2".into()),
-                color: Some("black".into()),
+                color: Some(crate::api::ColorChoice::Black),
                 fen: None,
             })
         );

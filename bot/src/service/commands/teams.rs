@@ -37,7 +37,7 @@ impl Service {
         partners: Vec<UserRef>,
         opponents: Vec<UserRef>,
         clock: Option<String>,
-        color: Option<String>,
+        color: Option<ColorChoice>,
     ) -> Outcome {
         let terms = self.challenge_terms(ctx, variant, clock, color)?;
         self.play_teams_with(ctx, terms, partners, opponents).await
