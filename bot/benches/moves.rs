@@ -152,7 +152,7 @@ async fn start_game(service: &Service, chat: &str, players: &[UserRef; 2]) {
         variant: "chess".into(),
         opponent: Some(players[1].clone()),
         clock: Some("10+0".into()),
-        color: Some("white".into()),
+        color: Some(kodex_bot::api::ColorChoice::White),
         fen: None,
         rated: None,
     };
@@ -176,7 +176,7 @@ async fn play_the_computer(
         variant: "chess".into(),
         opponent: Some(UserRef::computer(Platform::Console, 5)),
         clock: None,
-        color: Some("black".into()),
+        color: Some(kodex_bot::api::ColorChoice::Black),
         fen: None,
         rated: None,
     };

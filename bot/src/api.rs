@@ -105,6 +105,64 @@ impl UserRef {
     }
 }
 
+/// The colour a challenger asks for (for a team, its team's colour).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum ColorChoice {
+    White,
+    Black,
+    Random,
+}
+
+impl ColorChoice {
+    /// The colour a word of `/play` names, in English or Russian, any case
+    /// (`white`, `w`, `белыми`, `random`, `случайно`, …).
+    ///
+    /// ```
+    /// use kodex_bot::api::ColorChoice;
+    /// assert_eq!(ColorChoice::parse("Чёрными"), Some(ColorChoice::Black));
+    /// assert_eq!(ColorChoice::parse("blitz"), None);
+    /// ```
+    pub fn parse(word: &str) -> Option<ColorChoice> {
+        match word.trim().to_lowercase().as_str() {
+            "white" | "w" | "белые" | "белыми" => Some(ColorChoice::White),
+            "black" | "b" | "черные" | "чёрные" | "черными" | "чёрными" => {
+                Some(ColorChoice::Black)
+            }
+            "random" | "r" | "случайно" | "случайный" | "случайным" => {
+                Some(ColorChoice::Random)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl ColorChoice {
+    /// Its word, as stored (a Telegram menu waiting for its variant).
+    pub fn word(self) -> &'static str {
+        match self {
+            ColorChoice::White => "white",
+            ColorChoice::Black => "black",
+            ColorChoice::Random => "random",
+        }
+    }
+}
+
+/// Stored as its word; read back from any word [`ColorChoice::parse`]
+/// knows (menus stored before it was typed hold the word as typed).
+impl serde::Serialize for ColorChoice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.word())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ColorChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let word = String::deserialize(deserializer)?;
+        ColorChoice::parse(&word)
+            .ok_or_else(|| serde::de::Error::custom(format!("no colour: {word:?}")))
+    }
+}
+
 /// What a person asked for.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Action {
@@ -116,8 +174,8 @@ pub enum Action {
         opponent: Option<UserRef>,
         /// Clock as typed (`3+2`, `blitz`, `1d`), `None` for no clock.
         clock: Option<String>,
-        /// `white`, `black` or `random`, as typed.
-        color: Option<String>,
+        /// The colour asked for; `None` leaves it to chance.
+        color: Option<ColorChoice>,
         /// The start position as FEN (`/play chess fen:<FEN>`), as typed;
         /// `None` for the variant's own start.
         fen: Option<String>,
@@ -137,8 +195,8 @@ pub enum Action {
         opponents: Vec<UserRef>,
         /// Clock as typed, `None` for no clock.
         clock: Option<String>,
-        /// The caller's team colour (`white`, `black`, `random`), as typed.
-        color: Option<String>,
+        /// The caller's team colour; `None` leaves it to chance.
+        color: Option<ColorChoice>,
         /// `rated` or `casual` as asked (a game of four is never rated).
         rated: Option<bool>,
     },
@@ -883,5 +941,21 @@ mod tests {
         }
         assert!(ButtonAction::decode("rsg:k7m2:b").is_some_and(|action| action.is_irreversible()));
         assert!(!ButtonAction::decode("acc:k7m2").is_some_and(|action| action.is_irreversible()));
+    }
+
+    #[test]
+    fn a_colour_is_stored_as_its_word_and_read_back_from_any_word_of_it() {
+        for choice in [ColorChoice::White, ColorChoice::Black, ColorChoice::Random] {
+            let stored = serde_json::to_string(&choice).unwrap();
+            assert_eq!(stored, format!("\"{}\"", choice.word()));
+            assert_eq!(
+                serde_json::from_str::<ColorChoice>(&stored).unwrap(),
+                choice
+            );
+        }
+        // Menus stored before the colour was typed hold the word as typed.
+        let old: ColorChoice = serde_json::from_str("\"чёрные\"").unwrap();
+        assert_eq!(old, ColorChoice::Black);
+        assert!(serde_json::from_str::<ColorChoice>("\"purple\"").is_err());
     }
 }

@@ -8,7 +8,7 @@
 //! service's for a new [`Action`]; on Discord an own slash handler only when
 //! it takes more than a game id) and its description in each catalogue.
 
-use crate::api::{Action, UserRef};
+use crate::api::{Action, ColorChoice, UserRef};
 
 /// One chat command.
 #[derive(Debug)]
@@ -507,25 +507,6 @@ const COMPUTER_WORDS: [&str; 7] = [
     "кодекс",
 ];
 
-/// The colour words of `/play`, in English and Russian (read by the
-/// service's colour choice).
-pub const COLOR_WORDS: &[&str] = &[
-    "white",
-    "black",
-    "random",
-    "w",
-    "b",
-    "белые",
-    "белыми",
-    "черные",
-    "чёрные",
-    "черными",
-    "чёрными",
-    "случайно",
-    "случайный",
-    "случайным",
-];
-
 /// The words of `/play` that ask for a rated game.
 const RATED_WORDS: &[&str] = &[
     "rated",
@@ -673,8 +654,8 @@ fn play(args: &[&str], mention: &dyn Fn(&str) -> Option<UserRef>) -> Action {
             lineup.versus();
         } else if let Some(user) = arg.strip_prefix('@').and_then(mention) {
             lineup.add(user);
-        } else if COLOR_WORDS.contains(&lower.as_str()) {
-            color = Some(lower);
+        } else if let Some(choice) = ColorChoice::parse(&lower) {
+            color = Some(choice);
         } else if let Some(asked) = rated_word(&lower) {
             rated = Some(asked);
         } else {
@@ -787,7 +768,7 @@ impl Lineup {
         self,
         variant: String,
         clock: Option<String>,
-        color: Option<String>,
+        color: Option<ColorChoice>,
         fen: Option<String>,
         rated: Option<bool>,
     ) -> Action {
@@ -1019,7 +1000,7 @@ mod tests {
                 variant: "atomic".into(),
                 opponent: user("bob"),
                 clock: Some("3+2".into()),
-                color: Some("black".into()),
+                color: Some(crate::api::ColorChoice::Black),
                 fen: None,
                 rated: None,
             })

@@ -82,7 +82,7 @@ async fn main() -> ExitCode {
             return kodex_render::cli::main(options.cloned());
         }
         Some(("uci", _)) => {
-            return match kodex_engine::uci::run() {
+            return match kodex_uci::run() {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("kodex uci: {e}");

@@ -3,7 +3,7 @@
 # Needs `apt-get install fairy-stockfish`. Usage: engine/benches/compare-fairy-stockfish.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cargo build --release -q -p kodex-engine --bin kodex-uci
+cargo build --release -q -p kodex-uci --bin kodex-uci
 fs=$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)
 run() { # engine variant fen-or-startpos depth
   local start end

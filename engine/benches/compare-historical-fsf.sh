@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 offset=${1:-0}
 target=${CARGO_TARGET_DIR:-target}
-cargo build --release -q -p kodex-engine --bin kodex-uci
+cargo build --release -q -p kodex-uci --bin kodex-uci
 kodex="$target/release/kodex-uci"
 fs=$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)
 ini=$(mktemp --suffix=.ini)

@@ -6,7 +6,7 @@ itself at another level, and prints the score and the Elo difference with a
 Needs python-chess (`pip install chess`) and, against Fairy-Stockfish,
 `apt-get install fairy-stockfish`. Build the engine first:
 
-    cargo build -p kodex-engine --release --bin kodex-uci
+    cargo build -p kodex-uci --release --bin kodex-uci
 
 Examples:
 

@@ -1,12 +1,14 @@
 //! The rules of every Kodex variant.
 //!
-//! The rules are pure: no I/O, no async, no clock; randomness and files come
-//! in as arguments. Two parts are not, and say so: [`uci`], the protocol
-//! front end of `kodex-uci` and `kodex uci` (stdin/stdout, a search thread),
-//! and the search's optional deadlines ([`search`] reads `Instant::now`). Pieces and variants are data (see `config/variants/`): a
-//! Betza-like movement language ([`betza`]), TOML definitions ([`variant`]),
-//! compiled into lookup tables ([`tables`]) over bit sets as wide as the
-//! board needs ([`bitboard`]). The bot uses the [`Game`] facade.
+//! The rules are pure: no I/O, no async, no threads; randomness and files
+//! come in as arguments. One part reads the clock, and says so: the
+//! search's optional deadlines ([`search`] reads `Instant::now` when a
+//! search is given one). The UCI protocol (stdin/stdout, a search thread)
+//! is the `kodex-uci` crate's. Pieces and variants are data (see
+//! `config/variants/`): a Betza-like movement language ([`betza`]), TOML
+//! definitions ([`variant`]), compiled into lookup tables ([`tables`]) over
+//! bit sets as wide as the board needs ([`bitboard`]). The bot uses the
+//! [`Game`] facade.
 //!
 //! ```
 //! use kodex_engine::{Registry, Game, Start};
@@ -38,7 +40,6 @@ pub mod setup;
 pub mod side;
 pub mod tables;
 pub mod timeline;
-pub mod uci;
 pub mod variant;
 pub mod view;
 pub mod visibility;
@@ -46,14 +47,13 @@ pub mod visibility;
 pub use announce::{Announcement, CheckDirection};
 
 pub use error::{FenError, MoveError, ReplayError};
-pub use game::{
-    Attempt, Game, ImpossibleAttempt, Move, PerftCount, PlayedMove, Registry, Start, Variant,
-};
+pub use game::{Attempt, Game, ImpossibleAttempt, PerftCount, PlayedMove, Start};
 pub use mechanics::{ExchangeError, ForcedTurn, RetireError};
+pub use moves::Move;
 pub use outcome::{Outcome, Ranking, Reason, Standing};
 pub use side::{Side, Team};
 pub use timeline::{Frame, Jump, JumpError, JumpRequest, Timeline, Turn, TurnError};
-pub use variant::VariantError;
+pub use variant::{Registry, Variant, VariantError};
 pub use view::{
     Art, Audience, BoardStyle, CrownedArt, JanggiArt, PawnOfArt, PieceGlyph, PocketView,
     SquareView, TamerlaneArt, View, Visibility, WhaleArt,

@@ -1,8 +1,9 @@
-//! The internal move encoding.
+//! [`Move`], the one move type: the bot and the search hand it around, and
+//! only the engine reads its encoding (the fields are the crate's).
 
 /// What kind of move it is.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum MoveKind {
+pub(crate) enum MoveKind {
     /// A move to an empty square.
     Quiet,
     /// A capture on the destination square.
@@ -17,31 +18,33 @@ pub enum MoveKind {
     Drop,
 }
 
-/// A move: origin, destination, moving (or dropped) piece type, promotion.
+/// A legal move of a [`crate::Game`] or of the search: origin, destination,
+/// moving (or dropped) piece type, promotion. Turn it into text with
+/// [`crate::Game::uci`] or [`crate::Game::san`]; the encoding is the engine's.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Move {
     /// Origin square (the destination for drops).
-    pub from: u8,
+    pub(crate) from: u8,
     /// Destination square (for castling: the rook's square).
-    pub to: u8,
+    pub(crate) to: u8,
     /// The moving piece type (for drops: the dropped type).
-    pub piece: u8,
+    pub(crate) piece: u8,
     /// Promotion piece type + 1, or 0.
-    pub promotion: u8,
+    pub(crate) promotion: u8,
     /// The kind of move.
-    pub kind: MoveKind,
+    pub(crate) kind: MoveKind,
 }
 
 impl Move {
     /// The promotion piece type, if any.
     #[inline]
-    pub fn promotion(self) -> Option<usize> {
+    pub(crate) fn promotion(self) -> Option<usize> {
         (self.promotion > 0).then(|| self.promotion as usize - 1)
     }
 
     /// Whether the move captures (including en passant).
     #[inline]
-    pub fn is_capture(self) -> bool {
+    pub(crate) fn is_capture(self) -> bool {
         matches!(self.kind, MoveKind::Capture | MoveKind::EnPassant)
     }
 }

@@ -20,7 +20,9 @@ use serenity::{AutocompleteChoice, CreateAutocompleteResponse};
 use super::caller::{chat_ref, user_ref, Caller};
 use super::texts;
 use super::{Context, Data, Error};
-use crate::api::{Action, LangChoice, NotationChoice, SuggestionKind, SuggestionRequest, UserRef};
+use crate::api::{
+    Action, ColorChoice, LangChoice, NotationChoice, SuggestionKind, SuggestionRequest, UserRef,
+};
 use crate::command::{Command, Does};
 use crate::i18n::Lang;
 
@@ -130,13 +132,12 @@ pub(super) enum Colour {
     Random,
 }
 
-impl Colour {
-    /// The colour as the service reads it.
-    fn service_text(self) -> &'static str {
-        match self {
-            Colour::White => "white",
-            Colour::Black => "black",
-            Colour::Random => "random",
+impl From<Colour> for ColorChoice {
+    fn from(colour: Colour) -> ColorChoice {
+        match colour {
+            Colour::White => ColorChoice::White,
+            Colour::Black => ColorChoice::Black,
+            Colour::Random => ColorChoice::Random,
         }
     }
 }
@@ -239,7 +240,7 @@ async fn play(
         })
     };
     let clock = clock.filter(|clock| !clock.trim().is_empty());
-    let color = colour.map(|colour| colour.service_text().to_string());
+    let color = colour.map(ColorChoice::from);
     let action = if fen.is_none() && (partner.is_some() || opponent2.is_some()) {
         // A team challenge: the seats nobody is named for stay open.
         Action::PlayTeams {

@@ -218,17 +218,7 @@ impl Service {
     }
 
     async fn dispatch(&self, req: Request) -> Vec<Delivery> {
-        let lang = self.actor_lang(&req).await;
-        let chat_lang = self.request_chat_lang(&req, lang).await;
-        let quiet_lookups =
-            matches!(req.action, Action::Text { .. }) || req.actor.computer_level().is_some();
-        let ctx = Ctx {
-            req,
-            lang,
-            chat_lang,
-            open_games: std::sync::OnceLock::new(),
-            quiet_lookups,
-        };
+        let ctx = self.context(req).await;
         let result = match ctx.req.action.clone() {
             Action::Play {
                 variant,
@@ -292,6 +282,29 @@ impl Service {
                 .arg("command", command.chars().take(32).collect::<String>())
                 .into()),
         };
+        self.settle(&ctx, result)
+    }
+
+    /// The context of `req`: the actor's and the chat's languages.
+    pub(crate) async fn context(&self, req: Request) -> Ctx {
+        let lang = self.actor_lang(&req).await;
+        let chat_lang = self.request_chat_lang(&req, lang).await;
+        let quiet_lookups =
+            matches!(req.action, Action::Text { .. }) || req.actor.computer_level().is_some();
+        Ctx {
+            req,
+            lang,
+            chat_lang,
+            open_games: std::sync::OnceLock::new(),
+            quiet_lookups,
+        }
+    }
+
+    /// What is delivered after a request of `ctx` ended with `result`: its
+    /// deliveries (the computers in the games they are about act next;
+    /// what is meant for a computer is not sent), or the answer to its
+    /// failure.
+    pub(crate) fn settle(&self, ctx: &Ctx, result: Outcome) -> Vec<Delivery> {
         match result {
             Ok(deliveries) => {
                 self.computers_follow(&deliveries);
@@ -301,9 +314,9 @@ impl Service {
                     .collect()
             }
             Err(Failure::Silent) => Vec::new(),
-            Err(Failure::User(msg)) => vec![self.reply(&ctx, &msg)],
+            Err(Failure::User(msg)) => vec![self.reply(ctx, &msg)],
             Err(Failure::Withdrawn(msg)) => {
-                let mut answer = vec![self.reply(&ctx, &msg)];
+                let mut answer = vec![self.reply(ctx, &msg)];
                 if !ctx.req.private {
                     answer.push(Delivery {
                         notify: Vec::new(),
@@ -316,10 +329,10 @@ impl Service {
                 }
                 answer
             }
-            Err(Failure::Conflict) => vec![self.reply(&ctx, &Msg::new("error-conflict"))],
+            Err(Failure::Conflict) => vec![self.reply(ctx, &Msg::new("error-conflict"))],
             Err(Failure::Store(e)) => {
                 tracing::error!(error = %e, "storage failure while handling a request");
-                vec![self.reply(&ctx, &Msg::new("error-internal"))]
+                vec![self.reply(ctx, &Msg::new("error-internal"))]
             }
         }
     }

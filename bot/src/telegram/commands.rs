@@ -108,8 +108,8 @@ fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
             lineup.add((context.resolve_username)(username));
         } else if crate::command::is_versus(&word.to_lowercase()) {
             lineup.versus();
-        } else if is_color(word) {
-            color = Some(word.to_lowercase());
+        } else if let Some(choice) = crate::api::ColorChoice::parse(word) {
+            color = Some(choice);
         } else if let Some(asked) = crate::command::rated_word(word) {
             rated = Some(asked);
         } else if is_clock(word) {
@@ -126,22 +126,6 @@ fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
         }
     }
     lineup.into_action(variant.unwrap_or_default(), clock, color, fen, rated)
-}
-
-fn is_color(word: &str) -> bool {
-    const COLORS: [&str; 8] = [
-        "white",
-        "black",
-        "random",
-        "белые",
-        "черные",
-        "чёрные",
-        "случайно",
-        "случайный",
-    ];
-    COLORS
-        .iter()
-        .any(|color| color.eq_ignore_ascii_case(word) || *color == word.to_lowercase())
 }
 
 /// Clocks look like `3+2`, `10`, `1d`, `30s` or a named speed.
@@ -228,7 +212,7 @@ mod tests {
                 variant: "fog".into(),
                 opponent: Some(user("bob")),
                 clock: Some("3+2".into()),
-                color: Some("black".into()),
+                color: Some(crate::api::ColorChoice::Black),
                 fen: None,
                 rated: None,
             }))

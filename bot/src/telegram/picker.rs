@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use teloxide::types::UserId;
 
 use super::memory::{self, Journal};
-use crate::api::{Action, Button, Platform, UserRef, VariantChoice};
+use crate::api::{Action, Button, ColorChoice, Platform, UserRef, VariantChoice};
 use crate::store::Store;
 
 /// The prefix of picker button data.
@@ -39,7 +39,7 @@ struct Menu {
     asked_by: u64,
     opponent: Option<Opponent>,
     clock: Option<String>,
-    color: Option<String>,
+    color: Option<ColorChoice>,
     /// `rated` or `casual` as typed (menus stored before it: neither).
     #[serde(default)]
     rated: Option<bool>,
@@ -178,7 +178,7 @@ impl Picker {
             asked_by: asked_by.0,
             opponent: opponent.as_ref().map(Opponent::from),
             clock: clock.clone(),
-            color: color.clone(),
+            color: *color,
             rated: *rated,
             offered: self
                 .variants

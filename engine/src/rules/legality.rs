@@ -475,8 +475,8 @@ impl<B: Bits> VisitTargets<B> for LegalCounter<'_, '_, B> {
 mod tests {
     use super::*;
     use crate::bitboard::U256;
-    use crate::game::Registry;
     use crate::tables::Tables;
+    use crate::variant::Registry;
     use crate::variant::VariantDef;
 
     /// Plays pseudo-random games and compares, in every position, the legal

@@ -100,7 +100,7 @@ pub fn mate_in(score: i32) -> Option<i32> {
 /// let mut searcher = Searcher::new(1);
 /// let limits = Limits { depth: Some(2), ..Limits::default() };
 /// let result = think(&game.search_board(), &limits, &mut searcher).unwrap();
-/// assert!(game.legal_moves().contains(&result.best.into()));
+/// assert!(game.legal_moves().contains(&result.best));
 /// ```
 pub struct Searcher {
     tt: TranspositionTable,

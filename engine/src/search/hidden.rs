@@ -8,8 +8,9 @@
 use super::alphabeta::{think, Limits, Searcher, MATE_BOUND};
 use super::board::SearchBoard;
 use super::level::Level;
-use crate::game::{Game, Move, Start, Variant};
+use crate::game::{Game, Start};
 use crate::side::Side;
+use crate::variant::Variant;
 use crate::view::{Audience, SquareView, View};
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -78,7 +79,6 @@ pub fn pick_move_from_view(
             continue;
         };
         for &(mv, score) in &result.root_scores {
-            let mv: Move = mv.into();
             let uci = game.uci(mv);
             let score = score.clamp(-MATE_BOUND / 10, MATE_BOUND / 10) as i64;
             *totals.entry(uci).or_insert(0) += score;
@@ -87,7 +87,7 @@ pub fn pick_move_from_view(
         let seen: Vec<String> = result
             .root_scores
             .iter()
-            .map(|&(mv, _)| game.uci(mv.into()))
+            .map(|&(mv, _)| game.uci(mv))
             .collect();
         for (uci, total) in totals.iter_mut() {
             if !seen.contains(uci) {

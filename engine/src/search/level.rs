@@ -3,7 +3,8 @@
 //! one call a bot needs for a game whose position it may see.
 
 use super::alphabeta::{think_with, Limits, SearchResult, Searcher, MATE_BOUND};
-use crate::game::{Game, Move};
+use crate::game::Game;
+use crate::moves::Move;
 use std::time::{Duration, Instant};
 
 /// A playing level: 1 has just learned the moves, 8 plays as well as the
@@ -157,12 +158,12 @@ pub fn pick_move_with(
         searcher,
         &mut |_| {},
     )?;
-    Some(choose(&result, level, seed).into())
+    Some(choose(&result, level, seed))
 }
 
 /// The move a level plays from a finished search: the best one at level 8,
 /// otherwise a seeded pick among the moves close to the best.
-pub fn choose(result: &SearchResult, level: Level, seed: u64) -> crate::moves::Move {
+pub fn choose(result: &SearchResult, level: Level, seed: u64) -> Move {
     let strength = level.strength();
     let mut random = crate::setup::picker(seed ^ 0x5DEE_CE66_D1CE_4E5B);
     let moves = &result.root_scores;

@@ -7,7 +7,8 @@
 
 use super::alphabeta::{think_with, Limits, Searcher};
 use super::level::{choose, choose_near_best, pick_move_with, Level};
-use crate::game::{Game, Move};
+use crate::game::Game;
+use crate::moves::Move;
 use crate::timeline::JumpRequest;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -113,7 +114,7 @@ pub fn pick_turn_with(
         ) else {
             continue;
         };
-        let mv: Move = after.best.into();
+        let mv = after.best;
         candidates.push((Some(jumped_turns.len()), after.score - CHARGE_VALUE));
         jumped_turns.push(PlannedTurn {
             jump: Some(request),
@@ -130,6 +131,6 @@ pub fn pick_turn_with(
     let mut random = crate::setup::picker(seed ^ 0x7153_7E11_0A5E_D00D);
     match choose_near_best(&candidates, best, level, &mut random) {
         Some(index) => jumped_turns.get(index).cloned(),
-        None => Some(plain_turn(plain.into())),
+        None => Some(plain_turn(plain)),
     }
 }

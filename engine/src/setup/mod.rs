@@ -32,10 +32,10 @@ pub use public::turn_to_place;
 pub use rule::{FirstMove, SetupDef, SetupError, SetupMode, SetupRule};
 
 use crate::bitboard::{Bits, U256};
-use crate::game::Variant;
 use crate::rules::Position;
 use crate::side::Side;
 use crate::tables::relative_rank;
+use crate::variant::Variant;
 use crate::variant::VariantDef;
 use crate::view::{Audience, SquareView, View};
 use crate::visibility::piece_glyph;

@@ -4,8 +4,9 @@
 
 use super::{fixed, parse_placement, picker, setup_of, Placement, SetupError, SetupRule};
 use crate::bitboard::{Bits, U256};
-use crate::game::{Game, Start, Variant};
+use crate::game::{Game, Start};
 use crate::side::Side;
+use crate::variant::Variant;
 
 impl Placement {
     /// Places one piece for `side` in a public setup, `other` being the other

@@ -5,14 +5,14 @@ use super::JumpError;
 use crate::bitboard::Bits;
 use crate::game::State;
 use crate::identity::IdBoard;
-use crate::moves::Move as RawMove;
+use crate::moves::Move;
 use crate::rules::{Position, Rules};
 
 /// What the board looks like after a jump, before it is committed.
 pub(super) struct Landing<B: Bits> {
     pub(super) position: Position<B>,
     pub(super) ids: IdBoard,
-    pub(super) legal: Vec<RawMove>,
+    pub(super) legal: Vec<Move>,
     pub(super) to_ply: usize,
     pub(super) vanished: Option<usize>,
     pub(super) destroyed: bool,

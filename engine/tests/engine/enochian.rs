@@ -428,18 +428,13 @@ fn fen_remembering(pieces: &[(&str, char)], seat: u32, memory: &str) -> String {
 /// from scratch after every legal move of `game`.
 fn hashes_agree_after_every_move(game: &Game) {
     let board = game.search_board();
-    let mut list = kodex_engine::moves::MoveList::new();
+    let mut list = Vec::new();
     board.legal_moves_into(&mut list);
     assert!(!list.is_empty(), "{}", game.fen());
     for &mv in &list {
         let mut after = board;
         after.make(mv);
-        assert_eq!(
-            after.hash(),
-            after.hash_from_scratch(),
-            "{}",
-            game.uci(mv.into())
-        );
+        assert_eq!(after.hash(), after.hash_from_scratch(), "{}", game.uci(mv));
     }
 }
 

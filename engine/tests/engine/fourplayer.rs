@@ -423,12 +423,12 @@ fn the_same_board_with_the_other_partner_to_move_is_another_position() {
     let mut replay = start();
     for mv in SHORT_GAME {
         let played = replay.parse_move(mv).expect("legal");
-        let mut list = kodex_engine::moves::MoveList::new();
+        let mut list = Vec::new();
         board.legal_moves_into(&mut list);
         let raw = list
             .iter()
             .copied()
-            .find(|&raw| replay.uci(raw.into()) == replay.uci(played))
+            .find(|&raw| replay.uci(raw) == replay.uci(played))
             .expect("the search sees the move");
         board.make(raw);
         replay.play(played);

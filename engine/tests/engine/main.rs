@@ -1,5 +1,5 @@
 //! The engine's integration tests, one test binary: the rules of each
-//! variant, notation, perft, the search and the `kodex-uci` binary, and the
+//! variant, notation, perft and the search, and the
 //! differential tests against shakmaty. `common` holds what several share
 //! (legal-move lists, random games and the one test generator). Run one
 //! subject with its module path, e.g.
@@ -26,5 +26,4 @@ mod search;
 mod setup;
 mod tamerlane;
 mod timetravel;
-mod uci;
 mod variants;

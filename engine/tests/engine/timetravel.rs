@@ -537,36 +537,6 @@ fn operators_enable_time_travel_with_two_keys() {
 }
 
 #[test]
-fn kodex_uci_takes_jumps_and_counts_them_in_perft() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kodex-uci"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let input = "setoption name UCI_Variant value timetravel\n\
-                 position startpos moves e2e4 e7e5\n\
-                 go perft 1\n\
-                 position startpos moves e2e4 e7e5 t1e4 d2d4\n\
-                 go perft 1\n\
-                 position startpos moves e2e4 e7e5 t1e5\n\
-                 quit\n";
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
-    assert!(out.contains("t1e4: 30\n"), "{out}");
-    assert!(out.contains("Nodes searched: 59\n"), "{out}");
-    // After T-1:e4 d4 black has the 20 moves of the start, nothing to jump with yet.
-    assert!(out.contains("Nodes searched: 20\n"), "{out}");
-    assert!(out.contains("info string illegal jump t1e5"), "{out}");
-}
-
-#[test]
 fn pgn_is_one_game_per_timeline_start() {
     let mut g = game("e4 e5 Nf3 Nc6 Bc4 Nf6");
     g.play_turn("T-2:Bc4 d4").unwrap();

@@ -1,9 +1,6 @@
-//! Variants as data: operator-added definitions, rule texts, zones, and the
-//! `kodex-uci` tool.
+//! Variants as data: operator-added definitions, rule texts and zones.
 
 use kodex_engine::{Game, Reason, Registry, Start, Team};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 #[test]
 fn an_operator_adds_a_variant_without_recompiling() {
@@ -159,51 +156,6 @@ fn outcomes_carry_their_reason() {
     assert_eq!(g.outcome().map(|o| o.reason), Some(Reason::Repetition));
     assert!(g.undo());
     assert_eq!(g.outcome(), None);
-}
-
-#[test]
-fn kodex_uci_speaks_perft_like_fairy_stockfish() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kodex-uci"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("kodex-uci runs");
-    let script = "uci\nisready\nnonsense here\nsetoption name UCI_Variant value nosuchvariant\n\
-                  position fen garbage\nsetoption name UCI_Variant value crazyhouse\n\
-                  position fen 2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1\ngo perft 2\n\
-                  setoption name UCI_Variant value chess\nsetoption name UCI_Chess960 value true\n\
-                  position fen 4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1 moves e1h1\ngo perft 1\nquit\n";
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(out.status.success());
-    assert!(
-        text.contains("option name UCI_Variant type combo"),
-        "{text}"
-    );
-    assert!(
-        text.contains("var 3check") && text.contains("var fischerandom"),
-        "{text}"
-    );
-    assert!(text.contains("uciok") && text.contains("readyok"));
-    assert!(text.matches("info string").count() >= 3, "{text}");
-    let perfts: Vec<&str> = text
-        .lines()
-        .filter(|l| l.starts_with("Nodes searched"))
-        .collect();
-    assert_eq!(perfts[0], "Nodes searched: 3083", "{text}");
-    // After Chess960 castling (king takes rook, landing on g1 with the rook on f1)
-    // black's king has three moves: the f-file is now covered.
-    assert_eq!(perfts[1], "Nodes searched: 3", "{text}");
-    assert!(
-        text.contains("\n\nNodes searched"),
-        "a blank line precedes the total"
-    );
 }
 
 #[test]

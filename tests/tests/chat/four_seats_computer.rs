@@ -34,7 +34,7 @@ fn choose(game: &Game, person: Person) -> String {
                 ..Limits::default()
             };
             kodex_engine::search::think(&game.search_board(), &limits, &mut Searcher::new(1))
-                .map(|r| r.best.into())
+                .map(|r| r.best)
         }
     };
     let mv = mv.expect("a person on turn has a move");

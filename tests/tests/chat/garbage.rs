@@ -6,7 +6,7 @@
 //! players, against a running game.
 
 use crate::console_support::Chat;
-use kodex_bot::api::{Action, ChatRef, Handler, Platform, Request, UserRef};
+use kodex_bot::api::{Action, ChatRef, ColorChoice, Handler, Platform, Request, UserRef};
 
 use kodex_tests::garbage::random_text;
 
@@ -37,7 +37,9 @@ fn random_action(game: &str) -> Action {
             variant: random_text(),
             opponent: fastrand::bool().then(random_user),
             clock: maybe_text(),
-            color: maybe_text(),
+            color: [ColorChoice::White, ColorChoice::Black, ColorChoice::Random]
+                .get(fastrand::usize(..4))
+                .copied(),
             fen: maybe_text(),
             rated: fastrand::bool().then(fastrand::bool),
         },

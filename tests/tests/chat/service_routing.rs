@@ -47,7 +47,7 @@ fn play(opponent: &UserRef) -> Action {
         variant: "chess".into(),
         opponent: Some(opponent.clone()),
         clock: None,
-        color: Some("white".into()),
+        color: Some(kodex_bot::api::ColorChoice::White),
         fen: None,
         rated: None,
     }

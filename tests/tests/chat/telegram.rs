@@ -724,7 +724,7 @@ async fn a_variant_picker_opened_before_a_restart_still_works_after_it() {
             variant: "fog".into(),
             opponent: Some(telegram_user(BOB, "bob")),
             clock: Some("5+3".into()),
-            color: Some("white".into()),
+            color: Some(kodex_bot::api::ColorChoice::White),
             fen: None,
             rated: None,
         }

@@ -3,8 +3,10 @@
 //! The computer is a seat like any other, held by the user id
 //! `computer:<level>` ([`UserRef::computer`]). It accepts at once; whenever
 //! a game it sits in changes (after any request or deadline), it looks at
-//! the game as stored and acts the way a person would, through the same
-//! requests: it sets up its army in a setup phase (blind, as
+//! the game as stored and acts the way a person would: its answers to
+//! offers are the same typed requests, its setup input a `SetupCommand`,
+//! and its turn a typed [`Decision`] handed to the game as a `Change`
+//! (never text to be parsed again). It sets up its army in a setup phase (blind, as
 //! [`search::pick_setup`] chooses), answers draw offers by its
 //! evaluation and takeback requests with yes, offers and accepts exchanges of
 //! prisoners in Enochian chess, resigns hopeless positions at
@@ -20,19 +22,21 @@
 //! player knows; in Kriegspiel it ranks what its own pieces could do and
 //! tries those moves in turn, each impossible attempt announced as anyone's.
 //! In time travel its turn may begin with a jump ([`search::pick_turn_with`]),
-//! sent as one message (`t1c4 h5f7`) and announced like a person's.
+//! made and announced like a person's.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::api::{Action, ButtonAction, ChatRef, Delivery, Platform, Request, UserRef};
-use crate::service::kernel::offers::{has_team_offers, is_asked, side_code};
+use crate::api::{Action, ChatRef, Delivery, Platform, Request, UserRef};
+use crate::i18n::Lang;
+use crate::service::kernel::apply::Change;
+use crate::service::kernel::offers::{has_team_offers, is_asked};
 use crate::service::kernel::players::is_computer;
-use crate::service::kernel::setup::{places_next, MAX_SETUP_TEXT};
-use crate::service::kernel::{Ctx, Msg, Outcome, Service};
+use crate::service::kernel::setup::{places_next, SetupCommand, MAX_SETUP_TEXT};
+use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
 use crate::store::{GameRow, Status};
-use kodex_engine::search::{self, Level, Searcher};
-use kodex_engine::{Audience, Side, Visibility};
+use kodex_engine::search::{self, Level, PlannedTurn, Searcher};
+use kodex_engine::{Attempt, Audience, Move, Side, Turn, Visibility};
 
 /// The level of a `/play … computer` without one.
 pub const DEFAULT_LEVEL: u8 = 3;
@@ -50,13 +54,29 @@ const MAX_ATTEMPTS: usize = 40;
 /// the computer's evaluation) for the computer to offer it.
 const EXCHANGE_GAIN: i32 = 100;
 
+/// What the computer decided to do on its turn, found off the runtime and
+/// handed to the game as typed values.
+enum Decision {
+    /// A move of the position it searched.
+    Move(Move),
+    /// Time travel: a jump, then a move of the board it restores.
+    Turn(PlannedTurn),
+    /// Kriegspiel: what its own pieces could do (UCI), best first, to try
+    /// in turn.
+    Attempts(Vec<String>),
+    /// It resigns the hopeless position.
+    Resign,
+}
+
 /// What the computer does next in a game, read from the stored row.
 enum Step {
     /// Nothing: not its turn, or the game is over.
     Wait,
-    /// Say this, as the computer of the seat (setup input, answers to
-    /// offers).
+    /// Say this, as the computer of the seat (answers to offers, its own
+    /// offers of exchange): a typed request like a person's.
     Say(Action, bool, usize),
+    /// Setup input of the seat (random placement, ready), in public or not.
+    Setup(SetupCommand<'static>, bool, usize),
     /// Think and move (or resign).
     Move(usize, Level),
     /// Choose a secret setup for the seat, at its level.
@@ -146,6 +166,17 @@ impl Service {
                     self.computer_follow(platform, id);
                 }
             }
+            Step::Setup(command, private, seat) => {
+                let Some(seat) = row.seat(seat) else {
+                    return;
+                };
+                let level = UserRef::level_of(&seat.user_id).unwrap_or(DEFAULT_LEVEL);
+                let ctx = self
+                    .computer_ctx(&row, UserRef::computer(platform, level), private)
+                    .await;
+                let result = self.setup_button(&ctx, &row.id, command).await;
+                self.deliver(self.settle(&ctx, result));
+            }
             Step::Move(seat, level) => self.computer_moves(platform, row, seat, level).await,
             Step::SetUp(seat, level) => self.computer_sets_up(platform, row, seat, level).await,
         }
@@ -175,16 +206,14 @@ impl Service {
                     };
                     if public {
                         if places_next(&variant, row) == Some(seat.side) {
-                            let text = "random".to_owned();
-                            return Ok(Step::Say(Action::Move { text, game: id }, false, index));
+                            return Ok(Step::Setup(SetupCommand::Random, false, index));
                         }
                     } else if !seat.ready {
                         if seat.setup.is_none() {
                             let level = UserRef::level_of(&seat.user_id).unwrap_or(DEFAULT_LEVEL);
                             return Ok(Step::SetUp(index, Level::new(level).unwrap_or_default()));
                         }
-                        let text = "ready".to_owned();
-                        return Ok(Step::Say(Action::Move { text, game: id }, true, index));
+                        return Ok(Step::Setup(SetupCommand::Ready, true, index));
                     }
                 }
                 Ok(Step::Wait)
@@ -318,28 +347,37 @@ impl Service {
         search::evaluate(&exchanged, side) >= search::evaluate(game, side) + EXCHANGE_GAIN
     }
 
-    /// Sends `action` as the computer of `row` and follows up on its answer.
-    async fn computer_says(&self, row: &GameRow, user: UserRef, action: Action, private: bool) {
-        let platform = user.platform;
-        let chat = if private {
-            ChatRef {
-                platform,
-                id: user.id.clone(),
-            }
-        } else {
-            ChatRef {
-                platform,
-                id: row.chat_id.clone(),
-            }
+    /// The request `action` of the computer `user` in `row`: in its own
+    /// private chat or in the game's chat.
+    fn computer_request(row: &GameRow, user: UserRef, private: bool, action: Action) -> Request {
+        let chat = ChatRef {
+            platform: user.platform,
+            id: if private {
+                user.id.clone()
+            } else {
+                row.chat_id.clone()
+            },
         };
-        let request = Request {
+        Request {
             chat,
             private,
             actor: user,
             locale: None,
             chat_locale: None,
             action,
-        };
+        }
+    }
+
+    /// The context of what the computer `user` does in `row` other than
+    /// through a request (its moves and setup).
+    async fn computer_ctx(&self, row: &GameRow, user: UserRef, private: bool) -> Ctx {
+        let request = Self::computer_request(row, user, private, Action::Games);
+        self.context(request).await
+    }
+
+    /// Sends `action` as the computer of `row` and follows up on its answer.
+    async fn computer_says(&self, row: &GameRow, user: UserRef, action: Action, private: bool) {
+        let request = Self::computer_request(row, user, private, action);
         // Handled like anyone's request, which also lets the computer follow
         // up on its own answer.
         let deliveries = Box::pin(self.dispatch(request)).await;
@@ -373,51 +411,85 @@ impl Service {
             return;
         };
         let service = Service { inner };
-        let Some((candidates, resign)) = decision else {
-            service.inner.thinking.finish(&row.id);
-            return;
-        };
-        // A takeback may have changed the game while it thought: think again.
-        match service.inner.store.get(platform.key(), &row.id).await {
-            Ok(Some(now)) if now.moves == row.moves && now.status == row.status => {}
-            Ok(Some(_)) => {
-                service.inner.thinking.finish(&row.id);
-                return service.computer_follow(platform, &row.id);
-            }
-            _ => {
-                service.inner.thinking.finish(&row.id);
-                return;
-            }
-        }
-        let user = UserRef::computer(platform, level.number());
-        if candidates.len() > 1 {
-            // Kriegspiel: it tries its moves, best first, as a player does;
-            // each impossible attempt is announced like anyone's. Still
-            // "thinking" meanwhile, so its own follow-ups wait.
-            service
-                .computer_attempts(platform, &row, user, candidates)
-                .await;
-            service.inner.thinking.finish(&row.id);
-            return;
-        }
         service.inner.thinking.finish(&row.id);
-        let text = candidates.into_iter().next().unwrap_or_default();
-        let action = if resign {
-            resignation(&row, seat)
-        } else {
-            Action::Move {
-                text,
-                game: Some(row.id.clone()),
-            }
+        let Some(decision) = decision else {
+            return;
         };
-        service.computer_says(&row, user, action, true).await;
+        let user = UserRef::computer(platform, level.number());
+        let ctx = service.computer_ctx(&row, user, true).await;
+        let result = service.computer_plays(&ctx, &row, seat, decision).await;
+        if matches!(result, Err(Failure::Conflict)) {
+            // A takeback (or another change) came while it thought: it
+            // looks at the game again.
+            return service.computer_follow(platform, &row.id);
+        }
+        service.deliver(service.settle(&ctx, result));
+    }
+
+    /// Plays `decision`, the computer's for its seat `seat` in the game as
+    /// it was in `thought` when it thought, through the one way a game
+    /// changes ([`Service::apply`]). A game changed since (a takeback) is a
+    /// conflict: the computer thinks again.
+    async fn computer_plays(
+        &self,
+        ctx: &Ctx,
+        thought: &GameRow,
+        seat: usize,
+        decision: Decision,
+    ) -> Outcome {
+        let (_lock, row) = self.lock_fresh(thought, Status::Active).await?;
+        let Some(mut row) = row else {
+            return Err(Failure::Silent);
+        };
+        if row.moves != thought.moves {
+            return Err(Failure::Conflict);
+        }
+        if row.deadline.is_some_and(|deadline| self.now() >= deadline) {
+            return self.flag(&mut row).await;
+        }
+        let mut game = self.replay(&row)?;
+        if game.outcome().is_some() || game.controller(game.seat_to_move()) != seat {
+            return Err(Failure::Silent);
+        }
+        let lang = self.game_chat_lang(ctx, &row).await;
+        let change = match decision {
+            Decision::Resign => Change::Resign { seat },
+            Decision::Move(mv) if game.legal_moves().contains(&mv) => Change::Move(mv),
+            Decision::Turn(planned) => {
+                let turn_seat = game.seat_to_move();
+                let jump = match planned.jump {
+                    Some(request) => Some(game.jump(request).map_err(|_| Failure::Silent)?),
+                    None => None,
+                };
+                if !game.legal_moves().contains(&planned.mv) {
+                    return Err(Failure::Silent);
+                }
+                let turn = Turn {
+                    jump,
+                    moved: Some(game.play(planned.mv)),
+                };
+                Change::Turn {
+                    seat: turn_seat,
+                    record: turn.record(),
+                    jump: turn.jump.as_ref().map(|jump| jump.text.clone()),
+                    moved: true,
+                }
+            }
+            Decision::Attempts(candidates) => {
+                return self
+                    .computer_attempts(&mut row, &mut game, seat, candidates, lang)
+                    .await;
+            }
+            Decision::Move(_) => return Err(Failure::Silent),
+        };
+        self.apply(&mut row, &mut game, change, lang).await
     }
 
     /// Chooses the computer's secret setup for its seat `seat` of `row`
     /// ([`search::pick_setup`]: its own army against imagined enemy setups,
-    /// never the real one) off the async runtime, and sends it as a player
-    /// would type it; `ready` follows as the next step. A setup too long to
-    /// type is left to `random`.
+    /// never the real one) off the async runtime, and places it; `ready`
+    /// follows as the next step. A setup too long to write down is left to
+    /// `random`.
     async fn computer_sets_up(self, platform: Platform, row: GameRow, seat: usize, level: Level) {
         let searcher = Searcher::new(1);
         if !self.inner.thinking.start(&row.id, searcher.stop_flag()) {
@@ -436,7 +508,7 @@ impl Service {
             return;
         };
         let seed = seed_of(&row.id, 0);
-        let text = tokio::task::spawn_blocking(move || {
+        let placement = tokio::task::spawn_blocking(move || {
             search::pick_setup(&variant, side, level, seed)
                 .ok()
                 .map(|placement| placement.to_text(&variant))
@@ -444,73 +516,62 @@ impl Service {
         .await
         .ok()
         .flatten()
-        .filter(|text| text.chars().count() <= MAX_SETUP_TEXT)
-        .unwrap_or_else(|| "random".to_owned());
+        .filter(|text| text.chars().count() <= MAX_SETUP_TEXT);
         drop(permit);
         self.inner.thinking.finish(&row.id);
         let user = UserRef::computer(platform, level.number());
-        let action = Action::Move {
-            text,
-            game: Some(row.id.clone()),
+        let ctx = self.computer_ctx(&row, user, true).await;
+        let command = match &placement {
+            Some(text) => SetupCommand::Place(text),
+            None => SetupCommand::Random,
         };
-        self.computer_says(&row, user, action, true).await;
+        let result = self.setup_button(&ctx, &row.id, command).await;
+        self.deliver(self.settle(&ctx, result));
     }
 
-    /// Tries `candidates` in order as the computer's moves in the Kriegspiel
-    /// game `row` until one is played (or the game is no longer its turn);
+    /// Tries `candidates` in order as the computer's moves for its seat
+    /// `seat` in the Kriegspiel game `row` (its lock held) until one is
+    /// played; each impossible attempt is recorded and announced as
+    /// anyone's, and a move its pieces cannot make at all is skipped. It
     /// resigns when none of them is possible.
     async fn computer_attempts(
         &self,
-        platform: Platform,
-        row: &GameRow,
-        user: UserRef,
+        row: &mut GameRow,
+        game: &mut kodex_engine::Game,
+        seat: usize,
         candidates: Vec<String>,
-    ) {
-        let mut before = row.move_list().len();
+        lang: Lang,
+    ) -> Outcome {
+        let mut deliveries = Vec::new();
         for uci in candidates.into_iter().take(MAX_ATTEMPTS) {
-            let action = Action::Move {
-                text: uci.clone(),
-                game: Some(row.id.clone()),
+            let change = match game.parse_attempt(&uci) {
+                Ok(Attempt::Legal(mv)) => Change::Move(mv),
+                Ok(Attempt::Impossible(uci)) => Change::Impossible {
+                    text: uci.clone(),
+                    uci,
+                },
+                Err(_) => continue,
             };
-            self.computer_says(row, user.clone(), action, true).await;
-            let Ok(Some(now)) = self.inner.store.get(platform.key(), &row.id).await else {
-                return;
-            };
-            let moves = now.move_list();
-            let impossible = moves.len() == before + 1
-                && moves
-                    .last()
-                    .is_some_and(|m| m.ends_with(kodex_engine::game::IMPOSSIBLE_MARK));
-            if now.status != Status::Active {
-                return;
+            let played = matches!(change, Change::Move(_));
+            deliveries.extend(self.apply(row, game, change, lang).await?);
+            if played || row.status != Status::Active {
+                return Ok(deliveries);
             }
-            if !impossible {
-                // Refused as no move of its pieces: the next one. Otherwise
-                // it was played, and the turn is over.
-                if moves.len() == before {
-                    continue;
-                }
-                return;
-            }
-            before = moves.len();
         }
-        let Some(seat) = row.seat_of(&user.id) else {
-            return;
-        };
-        self.computer_says(row, user, resignation(row, seat), true)
-            .await;
+        deliveries.extend(self.apply(row, game, Change::Resign { seat }, lang).await?);
+        Ok(deliveries)
     }
 
     /// The thinking to do for the computer seat `seat` of `row`, to run off
-    /// the runtime: its move (UCI) and whether it resigns instead; `None`
-    /// when it has nothing to play or was cancelled.
+    /// the runtime: what it does on its turn; `None` when it has nothing to
+    /// play or was cancelled.
     #[allow(clippy::type_complexity)]
     fn decision(
         &self,
         row: &GameRow,
         seat: usize,
         level: Level,
-    ) -> Option<Box<dyn FnOnce(&mut Searcher) -> Option<(Vec<String>, bool)> + Send>> {
+    ) -> Option<Box<dyn FnOnce(&mut Searcher) -> Option<Decision> + Send>> {
         let game = self.replay(row).ok()?;
         let side = row.seat(seat)?.side;
         let live = row.remaining(seat).is_some();
@@ -526,7 +587,14 @@ impl Service {
         Some(Box::new(move |searcher: &mut Searcher| {
             let deadline = Some(Instant::now() + think);
             let hidden = game.variant().hidden_information();
-            let mv = if hidden {
+            if !hidden
+                && level.number() >= RESIGNS_FROM_LEVEL
+                && ply >= 20
+                && search::evaluate(&game, side) < HOPELESS
+            {
+                return Some(Decision::Resign);
+            }
+            if hidden {
                 let view = game.view(Audience::Side(side));
                 let army = search::believed_enemy_army(&game, side);
                 let ranked = search::pick_move_from_view(
@@ -541,25 +609,23 @@ impl Service {
                 if game.variant().visibility() == Visibility::OwnPiecesOnly {
                     // Its own pieces and nothing else: every move they could
                     // make, best first, to try in turn.
-                    return (!ranked.is_empty()).then_some((ranked, false));
+                    return (!ranked.is_empty()).then_some(Decision::Attempts(ranked));
                 }
                 // Its view and its own legal moves: what a player knows.
                 let legal = game.legal_moves();
-                let legal: Vec<String> = legal.into_iter().map(|mv| game.uci(mv)).collect();
-                ranked
-                    .into_iter()
-                    .find(|mv| legal.contains(mv))
-                    .or_else(|| legal.first().cloned())?
-            } else {
-                // In time travel the turn may begin with a jump (`t1c4 h5f7`),
-                // sent as one message like a person's.
-                search::pick_turn_with(searcher, &game, level, seed, deadline)?.text
-            };
-            let resign = !hidden
-                && level.number() >= RESIGNS_FROM_LEVEL
-                && ply >= 20
-                && search::evaluate(&game, side) < HOPELESS;
-            Some((vec![mv], resign))
+                let best = ranked
+                    .iter()
+                    .find_map(|uci| legal.iter().find(|&&mv| game.uci(mv) == *uci))
+                    .or_else(|| legal.first())?;
+                return Some(Decision::Move(*best));
+            }
+            // In time travel the turn may begin with a jump (`t1c4 h5f7`),
+            // announced like a person's.
+            let turn = search::pick_turn_with(searcher, &game, level, seed, deadline)?;
+            Some(match turn.jump {
+                None => Decision::Move(turn.mv),
+                Some(_) => Decision::Turn(turn),
+            })
         }))
     }
 
@@ -587,18 +653,6 @@ impl Service {
         };
         self.inner.thinking.plays(&row.id);
         self.accept(&computer, Some(row.id.clone())).await
-    }
-}
-
-/// The confirmed resignation of seat `seat` in `row` (the button a person
-/// presses to confirm it).
-fn resignation(row: &GameRow, seat: usize) -> Action {
-    Action::Button {
-        data: ButtonAction::Resign {
-            game: row.id.clone(),
-            side: side_code(seat).to_owned(),
-        }
-        .encode(),
     }
 }
 

@@ -39,7 +39,7 @@ impl Service {
         partners: Vec<UserRef>,
         opponents: Vec<UserRef>,
         clock: Option<String>,
-        color: Option<String>,
+        color: Option<ColorChoice>,
         rated: Option<bool>,
     ) -> Outcome {
         // A game of more than two players is never rated.

@@ -1,32 +1,12 @@
 //! The terms of a new game, as a challenge asks for them (`/play`, team
 //! challenges, rematches): the variant, the clock, the colour.
 
+pub(crate) use crate::api::ColorChoice;
 use crate::clock::TimeControl;
 use crate::store::Color;
 use kodex_engine::{Side, Variant};
 
-/// The colour a challenger asked for.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(crate) enum ColorChoice {
-    White,
-    Black,
-    Random,
-}
-
 impl ColorChoice {
-    pub(crate) fn parse(text: &str) -> Option<ColorChoice> {
-        match text.trim().to_lowercase().as_str() {
-            "white" | "w" | "белые" | "белыми" => Some(ColorChoice::White),
-            "black" | "b" | "черные" | "чёрные" | "черными" | "чёрными" => {
-                Some(ColorChoice::Black)
-            }
-            "random" | "r" | "" | "случайно" | "случайный" | "случайным" => {
-                Some(ColorChoice::Random)
-            }
-            _ => None,
-        }
-    }
-
     /// The stored colour.
     pub(crate) fn color(self) -> Color {
         match self {

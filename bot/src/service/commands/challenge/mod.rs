@@ -50,7 +50,7 @@ impl Service {
         variant: &str,
         opponent: Option<UserRef>,
         clock: Option<String>,
-        color: Option<String>,
+        color: Option<ColorChoice>,
         fen: Option<String>,
         rated: Option<bool>,
     ) -> Outcome {
@@ -188,7 +188,7 @@ impl Service {
         ctx: &Ctx,
         variant: &str,
         clock: Option<String>,
-        color: Option<String>,
+        color: Option<ColorChoice>,
     ) -> Outcome<Terms> {
         if ctx.req.private {
             return Err(Msg::new("error-play-in-private").into());
@@ -217,17 +217,10 @@ impl Service {
                 Msg::new("error-bad-clock").arg("clock", shown)
             })?,
         };
-        let color = match color.as_deref() {
-            None => ColorChoice::Random,
-            Some(text) => ColorChoice::parse(text).ok_or_else(|| {
-                let shown: String = text.chars().take(16).collect();
-                Msg::new("error-bad-color").arg("color", shown)
-            })?,
-        };
         Ok(Terms {
             variant,
             time_control,
-            color,
+            color: color.unwrap_or(ColorChoice::Random),
         })
     }
 

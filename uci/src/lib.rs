@@ -12,7 +12,7 @@
 //! go [depth N] [nodes N] [movetime MS] [wtime MS btime MS winc MS binc MS movestogo N] [infinite]
 //! ```
 //!
-//! Moves name squares the machine's way ([`crate::Geometry::uci_name`]):
+//! Moves name squares the machine's way ([`kodex_engine::geometry::Geometry::uci_name`]):
 //! files `a`, `b`, … by index, even where people read the variant's own
 //! letters (four-handed chess skips `j`, so people's `k1` is UCI `j1`).
 //!
@@ -33,8 +33,8 @@
 //! prints every count but the last, which `quit` ends (depth 1 always
 //! finishes); the end of input lets a perft finish.
 
-use crate::search::{self, Level, Limits, SearchResult, Searcher};
-use crate::{Game, PerftCount, Registry, Start, Variant};
+use kodex_engine::search::{self, Level, Limits, SearchResult, Searcher};
+use kodex_engine::{Game, PerftCount, Registry, Start, Variant};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -384,7 +384,7 @@ impl Session {
             let line = match result {
                 Some(result) => {
                     let chosen = search::choose(&result, level, seed);
-                    format!("bestmove {}", game.uci_with(chosen.into(), chess960))
+                    format!("bestmove {}", game.uci_with(chosen, chess960))
                 }
                 None => "bestmove (none)".to_string(),
             };
@@ -461,7 +461,7 @@ impl Session {
         };
         let chess960 = self.chess960 || variant.is_chess960();
         for mv in moves {
-            if game.has_time_travel() && crate::timeline::looks_like_jump(mv) {
+            if game.has_time_travel() && kodex_engine::timeline::looks_like_jump(mv) {
                 game.jump_text(mv)
                     .map_err(|e| format!("illegal jump {mv}: {e}"))?;
                 continue;
@@ -543,7 +543,6 @@ fn info_line(game: &Game, chess960: bool, result: &SearchResult, elapsed: Durati
     );
     let mut walk = game.clone();
     for &mv in &result.pv {
-        let mv = mv.into();
         if !walk.board_moves().contains(&mv) {
             break;
         }
