@@ -293,6 +293,7 @@ help =
     /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3).
     /resign (asks to confirm), /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
     /board, /games, /pgn [game], /rules <variant>, /variants, /lang en|ru (yours; /lang chat en|ru sets what the chat hears), /help.
+    Every command also has a Russian name, typed on every platform: { $russian }.
     The latest board of a game has buttons: Offer draw, Resign, Take back (once you have moved), Show board. On Discord, /move suggests your moves as you type, /play suggests clocks, and the game option your games.
     /learn — six lessons from pawns to checkmate; /learn 1 @friend or /learn 1 computer starts one.
     /play <variant> … fen:<FEN> — start from a position (the FEN goes last), e.g. /play chess @bob fen:4k3/8/8/8/8/8/4P3/4K3 w - - 0 1; the PGN records it.
