@@ -294,6 +294,7 @@ help =
     /resign (asks to confirm), /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
     /board, /games, /pgn [game], /rules <variant>, /variants, /lang en|ru (yours; /lang chat en|ru sets what the chat hears), /help.
     Rated games: two people with a clock play rated unless they say casual (/play chess @bob 5+3 casual); against the computer, from a position, without a clock or for four, games are casual. Glicko-2 ratings per variant, provisional (1500?) for the first games. /rating [@user], /leaderboard [variant] [global] [page], /stats [@user].
+    Every command also has a Russian name, typed on every platform: { $russian }.
     The latest board of a game has buttons: Offer draw, Resign, Take back (once you have moved), Show board. On Discord, /move suggests your moves as you type, /play suggests clocks, and the game option your games.
     /learn — six lessons from pawns to checkmate; /learn 1 @friend or /learn 1 computer starts one.
     /play <variant> … fen:<FEN> — start from a position (the FEN goes last), e.g. /play chess @bob fen:4k3/8/8/8/8/8/4P3/4K3 w - - 0 1; the PGN records it.

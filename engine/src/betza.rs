@@ -14,7 +14,7 @@
 //!   initial ranks, `e` captures en passant, `n` lame (blocked by a piece on
 //!   the way, like the xiangqi horse), `p` hops over exactly one piece like a
 //!   cannon, `g` grasshopper (lands right behind the first piece).
-//! - On a hexagonal board ([`parse_hex`]) the letters are Gliński's: `W` the
+//! - On a hexagonal board ([`parse_on`] with `hex`) the letters are Gliński's: `W` the
 //!   six orthogonal steps (through cell edges), `F` the six diagonal ones
 //!   (through vertices), `D` two orthogonal steps, `N` the twelve knight
 //!   leaps; `K`, `R`, `B`, `Q` as on squares. Directions are read from the
@@ -23,12 +23,8 @@
 //! - Bent riders: `F>W[3-]` makes one step of the first atom onto an empty
 //!   square, then rides outward with the second (the Tamerlane giraffe).
 //!
-//! ```
-//! use kodex_engine::betza::parse;
-//! let pawn = parse("fmWfceFifmnD").unwrap();
-//! assert_eq!(pawn.len(), 3);
-//! assert!(parse("fmX").is_err());
-//! ```
+//! `parse("fmWfceFifmnD")` is the chess pawn's three atoms; `parse("fmX")`
+//! is an error (see the unit tests).
 
 use std::fmt;
 
@@ -451,11 +447,6 @@ pub fn parse(definition: &str) -> Result<Vec<Atom>, BetzaError> {
     parse_on(definition, false)
 }
 
-/// Parses a movement definition for a hexagonal board (Gliński's atoms).
-pub fn parse_hex(definition: &str) -> Result<Vec<Atom>, BetzaError> {
-    parse_on(definition, true)
-}
-
 /// Parses a definition for a square (`hex` false) or hexagonal board.
 pub fn parse_on(definition: &str, hex: bool) -> Result<Vec<Atom>, BetzaError> {
     let mut parser = Parser {
@@ -482,6 +473,13 @@ pub fn parse_on(definition: &str, hex: bool) -> Result<Vec<Atom>, BetzaError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pawn_is_three_atoms_and_an_unknown_letter_an_error() {
+        let pawn = parse("fmWfceFifmnD").unwrap();
+        assert_eq!(pawn.len(), 3);
+        assert!(parse("fmX").is_err());
+    }
 
     fn steps(def: &str) -> Vec<(i32, i32)> {
         steps_on(def, false)
@@ -581,17 +579,17 @@ mod tests {
         assert_eq!(hex_steps("K").len(), 12);
         assert_eq!(hex_steps("Q").len(), 12);
         assert_eq!(hex_steps("N").len(), 12);
-        assert_eq!(parse_hex("R").unwrap()[0].max_range, 0);
+        assert_eq!(parse_on("R", true).unwrap()[0].max_range, 0);
         // Straight forward, and the two forward-sideways orthogonal steps.
         assert_eq!(hex_steps("ffW"), vec![(0, 1)]);
         assert_eq!(hex_steps("fsW"), vec![(-1, 1), (1, 0)]);
         assert_eq!(hex_steps("ffD"), vec![(0, 2)]);
-        let pawn = parse_hex("ffmWfsceWiffmnD").unwrap();
+        let pawn = parse_on("ffmWfsceWiffmnD", true).unwrap();
         assert_eq!(pawn.len(), 3);
         assert!(pawn[1].en_passant && pawn[1].captures && !pawn[1].moves);
         // Letters without a hexagonal meaning are refused, not guessed.
         for bad in ["A", "H", "C", "Z", "G", "(1,2)"] {
-            assert!(parse_hex(bad).is_err(), "{bad}");
+            assert!(parse_on(bad, true).is_err(), "{bad}");
         }
         // Every knight leap is an orthogonal step plus a diagonal one, at hexagonal distance 3.
         for (q, r) in HEX_KNIGHT {

@@ -470,7 +470,7 @@ impl Game {
     /// variants read it as [`Game::parse_move`] does.
     ///
     /// ```
-    /// use kodex_engine::{game::Attempt, Game, Registry, Start};
+    /// use kodex_engine::{Attempt, Game, Registry, Start};
     /// let registry = Registry::builtin();
     /// let variant = registry.get("kriegspiel").unwrap();
     /// let mut game = Game::new(variant, Start::Standard).unwrap();

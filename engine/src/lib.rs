@@ -4,11 +4,18 @@
 //! come in as arguments. One part reads the clock, and says so: the
 //! search's optional deadlines ([`search`] reads `Instant::now` when a
 //! search is given one). The UCI protocol (stdin/stdout, a search thread)
-//! is the `kodex-uci` crate's. Pieces and variants are data (see
-//! `config/variants/`): a Betza-like movement language ([`betza`]), TOML
-//! definitions ([`variant`]), compiled into lookup tables ([`tables`]) over
-//! bit sets as wide as the board needs ([`bitboard`]). The bot uses the
-//! [`Game`] facade.
+//! is the `kodex-uci` crate's.
+//!
+//! Pieces and variants are data (see `config/variants/`): a Betza-like
+//! movement language, TOML definitions ([`variant`]), compiled into lookup
+//! tables over bit sets as wide as the board needs. Those internals
+//! (`betza`, `bitboard`, `magic`, `tables`, `rules`, `mechanics`, `moves`,
+//! `notation`, `timeline`, …) are private modules; what other crates use is
+//! re-exported here: the [`Game`] facade and its [`Move`], [`Registry`] and
+//! [`Variant`], [`View`] and the outcome, errors and record marks. Four
+//! modules are public on purpose: [`search`] (the computer player),
+//! [`setup`] (placing pieces before play), [`variant`] (definitions) and
+//! [`view`] (what a player sees, for the renderer).
 //!
 //! ```
 //! use kodex_engine::{Registry, Game, Start};
@@ -18,41 +25,49 @@
 //! assert_eq!(game.history()[0].uci, "e2e4");
 //! ```
 
-pub mod announce;
-pub mod betza;
-pub mod bitboard;
-pub mod chess960;
-pub mod error;
-pub mod fen;
-pub mod game;
-pub mod geometry;
-pub mod identity;
-pub mod magic;
-pub mod material;
-pub mod mechanics;
-pub mod moves;
-pub mod notation;
-pub mod outcome;
-pub mod passing;
-pub mod rules;
+mod announce;
+mod betza;
+mod bitboard;
+mod chess960;
+mod error;
+mod fen;
+mod game;
+mod geometry;
+mod identity;
+mod magic;
+mod material;
+mod mechanics;
+mod moves;
+mod notation;
+mod outcome;
+mod passing;
+mod rules;
 pub mod search;
 pub mod setup;
-pub mod side;
-pub mod tables;
-pub mod timeline;
+mod side;
+mod tables;
+mod timeline;
 pub mod variant;
 pub mod view;
-pub mod visibility;
+mod visibility;
 
 pub use announce::{Announcement, CheckDirection};
 
 pub use error::{FenError, MoveError, ReplayError};
-pub use game::{Attempt, Game, ImpossibleAttempt, PerftCount, PlayedMove, Start};
-pub use mechanics::{ExchangeError, ForcedTurn, RetireError};
+pub use game::{Attempt, Game, ImpossibleAttempt, PerftCount, PlayedMove, Start, IMPOSSIBLE_MARK};
+pub use geometry::Geometry;
+pub use mechanics::{
+    exchange_seats, exchange_token, retire_token, retired_seat, ExchangeError, ForcedTurn,
+    RetireError,
+};
 pub use moves::Move;
+pub use notation::is_pass_word;
 pub use outcome::{Outcome, Ranking, Reason, Standing};
+pub use passing::{gift_letter, gift_token, GIFT_MARK};
 pub use side::{Side, Team};
-pub use timeline::{Frame, Jump, JumpError, JumpRequest, Timeline, Turn, TurnError};
+pub use timeline::{
+    looks_like_jump, Frame, Jump, JumpError, JumpRequest, Timeline, Turn, TurnError,
+};
 pub use variant::{Registry, Variant, VariantError};
 pub use view::{
     Art, Audience, BoardStyle, CrownedArt, JanggiArt, PawnOfArt, PieceGlyph, PocketView,

@@ -433,8 +433,8 @@ fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Vec<Mo
 /// `pass`, `пас` or `пропуск`, in any case.
 ///
 /// ```
-/// assert!(kodex_engine::notation::is_pass_word("ПАС"));
-/// assert!(!kodex_engine::notation::is_pass_word("passed"));
+/// assert!(kodex_engine::is_pass_word("ПАС"));
+/// assert!(!kodex_engine::is_pass_word("passed"));
 /// ```
 pub fn is_pass_word(text: &str) -> bool {
     matches!(text.to_lowercase().as_str(), "pass" | "пас" | "пропуск")

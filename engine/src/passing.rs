@@ -14,8 +14,8 @@ pub const GIFT_MARK: char = '+';
 /// The piece letter of a stored gift (`+n` → `n`), if `action` is one.
 ///
 /// ```
-/// assert_eq!(kodex_engine::passing::gift_letter("+Q"), Some('Q'));
-/// assert_eq!(kodex_engine::passing::gift_letter("e2e4"), None);
+/// assert_eq!(kodex_engine::gift_letter("+Q"), Some('Q'));
+/// assert_eq!(kodex_engine::gift_letter("e2e4"), None);
 /// ```
 pub fn gift_letter(action: &str) -> Option<char> {
     let mut chars = action.strip_prefix(GIFT_MARK)?.chars();

@@ -158,7 +158,7 @@ fn move_squares(text: &str, view: &View) -> Result<Vec<u16>, String> {
 /// start of `text`: its index and the rest.
 fn parse_square<'a>(text: &'a str, view: &View) -> Option<(u16, &'a str)> {
     if view.style == kodex_engine::BoardStyle::Hexagonal {
-        let (square, len) = kodex_engine::geometry::Geometry::hexagon().parse_prefix(text)?;
+        let (square, len) = kodex_engine::Geometry::hexagon().parse_prefix(text)?;
         return Some((square as u16, &text[len..]));
     }
     let file = view.file_index(text.chars().next()?)?;

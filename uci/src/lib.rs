@@ -12,7 +12,7 @@
 //! go [depth N] [nodes N] [movetime MS] [wtime MS btime MS winc MS binc MS movestogo N] [infinite]
 //! ```
 //!
-//! Moves name squares the machine's way ([`kodex_engine::geometry::Geometry::uci_name`]):
+//! Moves name squares the machine's way ([`kodex_engine::Geometry::uci_name`]):
 //! files `a`, `b`, … by index, even where people read the variant's own
 //! letters (four-handed chess skips `j`, so people's `k1` is UCI `j1`).
 //!
@@ -461,7 +461,7 @@ impl Session {
         };
         let chess960 = self.chess960 || variant.is_chess960();
         for mv in moves {
-            if game.has_time_travel() && kodex_engine::timeline::looks_like_jump(mv) {
+            if game.has_time_travel() && kodex_engine::looks_like_jump(mv) {
                 game.jump_text(mv)
                     .map_err(|e| format!("illegal jump {mv}: {e}"))?;
                 continue;

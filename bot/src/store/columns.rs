@@ -3,9 +3,9 @@
 
 use crate::clock::TimeControl;
 use crate::time::Millis;
-use kodex_engine::game::IMPOSSIBLE_MARK;
-use kodex_engine::mechanics::{exchange_seats, exchange_token, retire_token, retired_seat};
-use kodex_engine::passing::{gift_letter, gift_token, GIFT_MARK};
+use kodex_engine::IMPOSSIBLE_MARK;
+use kodex_engine::{exchange_seats, exchange_token, retire_token, retired_seat};
+use kodex_engine::{gift_letter, gift_token, GIFT_MARK};
 use kodex_engine::{Reason, Side, Team};
 use std::fmt;
 

@@ -493,9 +493,9 @@ pub const EXCHANGE_MARK: char = '&';
 /// The stored form of the exchange between seats `a` and `b` (turn order).
 ///
 /// ```
-/// assert_eq!(kodex_engine::mechanics::exchange_token(3, 0), "&03");
-/// assert_eq!(kodex_engine::mechanics::exchange_seats("&03"), Some((0, 3)));
-/// assert_eq!(kodex_engine::mechanics::exchange_seats("e2e4"), None);
+/// assert_eq!(kodex_engine::exchange_token(3, 0), "&03");
+/// assert_eq!(kodex_engine::exchange_seats("&03"), Some((0, 3)));
+/// assert_eq!(kodex_engine::exchange_seats("e2e4"), None);
 /// ```
 pub fn exchange_token(a: usize, b: usize) -> String {
     format!("{EXCHANGE_MARK}{}{}", a.min(b), a.max(b))
@@ -521,10 +521,10 @@ pub const RETIRE_MARK: char = 'r';
 /// The stored form of the retirement of seat `seat` (turn order).
 ///
 /// ```
-/// assert_eq!(kodex_engine::mechanics::retire_token(1), "&r1");
-/// assert_eq!(kodex_engine::mechanics::retired_seat("&r1"), Some(1));
-/// assert_eq!(kodex_engine::mechanics::retired_seat("&01"), None);
-/// assert_eq!(kodex_engine::mechanics::exchange_seats("&r1"), None);
+/// assert_eq!(kodex_engine::retire_token(1), "&r1");
+/// assert_eq!(kodex_engine::retired_seat("&r1"), Some(1));
+/// assert_eq!(kodex_engine::retired_seat("&01"), None);
+/// assert_eq!(kodex_engine::exchange_seats("&r1"), None);
 /// ```
 pub fn retire_token(seat: usize) -> String {
     format!("{EXCHANGE_MARK}{RETIRE_MARK}{seat}")

@@ -5,7 +5,7 @@
 //! Squares are named as the seed names them: files a–o without j.
 
 use crate::common::{board_fen, new_game, play, random_game_to_end};
-use kodex_engine::geometry::Geometry;
+use kodex_engine::Geometry;
 use kodex_engine::{ForcedTurn, Game, Reason, Registry, Start, Team};
 
 /// The seed's file letters.

@@ -329,7 +329,20 @@ fn garbage_never_panics() {
             let _ = g.parse_move(&text);
         }
         let _ = registry.clone().add_definition("fuzz.toml", &text);
-        let _ = kodex_engine::betza::parse(&text);
+        // The same garbage as a piece's movement (Betza).
+        let betza: String = text
+            .chars()
+            .map(|c| match c {
+                '"' | '\\' => format!("\\{c}"),
+                c if c.is_control() => format!("\\u{:04X}", c as u32),
+                c => c.to_string(),
+            })
+            .collect();
+        let piece =
+            format!("id = \"fuzz\"\nextends = \"chess\"\n[pieces.a]\nbetza = \"{betza}\"\n");
+        if let Err(e) = registry.clone().add_definition("fuzz.toml", &piece) {
+            assert_eq!(e.key, "pieces.a.betza", "{e}");
+        }
     }
     // Structured garbage: valid-looking FENs with broken fields.
     for fen in [

@@ -665,6 +665,22 @@ async fn language_follows_the_user_then_the_platform_locale_then_the_chat() {
         russian[0].text.contains("шахматные варианты"),
         "{russian:?}"
     );
+    // Both name every command's Russian name, from the command table.
+    for command in kodex_bot::command::COMMANDS {
+        if let Some(name) = command.russian.first() {
+            for text in [&english[0].text, &russian[0].text] {
+                assert!(text.contains(&format!("/{name}")), "/{name}: {text}");
+            }
+        }
+    }
+    // And what it names is typed: `/сдаться` is `/resign`.
+    assert!(
+        matches!(
+            kodex_bot::command::parse("/сдаться", |_| None),
+            Some(Action::Resign { .. })
+        ),
+        "/сдаться"
+    );
     // The user's own choice beats the platform locale.
     chat.say("alice: /lang en").await;
     let chosen = chat.service.handle(help(Some("ru"), "alice")).await;

@@ -245,7 +245,14 @@ impl Service {
 
     /// `/help`.
     pub(crate) fn help(&self, ctx: &Ctx) -> Outcome {
-        Ok(vec![self.reply(ctx, &Msg::new("help"))])
+        // The Russian names come from the command table, so none is missed.
+        let russian: Vec<String> = crate::command::COMMANDS
+            .iter()
+            .filter_map(|command| command.russian.first())
+            .map(|name| format!("/{name}"))
+            .collect();
+        let help = Msg::new("help").arg("russian", russian.join(", "));
+        Ok(vec![self.reply(ctx, &help)])
     }
 
     /// `/lang [en|ru]`, or `/lang chat <en|ru>` for the chat's language (by

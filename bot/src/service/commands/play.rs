@@ -10,8 +10,8 @@ use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
 const MAX_TURN_TEXT: usize = 32;
 use crate::i18n::Lang;
 use crate::store::{GameRow, Status};
-use kodex_engine::notation::is_pass_word;
-use kodex_engine::timeline::looks_like_jump;
+use kodex_engine::is_pass_word;
+use kodex_engine::looks_like_jump;
 use kodex_engine::{Attempt, JumpError, MoveError, TurnError, Visibility};
 
 impl Service {

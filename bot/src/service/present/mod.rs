@@ -18,7 +18,7 @@
 //!   the end, when the whole record is public. Spectators get the same
 //!   message in their language (`watch.rs`, `spectator_copies`).
 //! - **Private boards** ([`Service::private_view`]): `game.view(Side(seat))`
-//!   (the engine's [`kodex_engine::visibility`] decides every square and
+//!   (the engine's visibility rules decide every square and
 //!   mark), announcements for that seat, the seat's own clock; the file name
 //!   holds the id, the ply count (public) and the seat's colour.
 //! - **Setup phase** (`setup.rs`): a player's setup board is drawn from their
