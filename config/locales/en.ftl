@@ -288,14 +288,14 @@ learn-done = That was the last lesson: now play a whole game — /play chess.
 help =
     Kodex — chess variants in chat.
     /play <variant> [@opponent] [clock] [color] — challenge someone (no opponent: anyone may accept). Clock: none, bullet (1+0), blitz (3+2), rapid (10+5), classical (30+20), 3+2, 15+10, 1d (days per move). Colour: white, black, random.
-    /play <variant> computer [level 1-8] — play the computer at once (default level 3; on Discord: /play with the bot as opponent). It plays every variant (from its own view in fog of war and Kriegspiel; it sets up blind in battle chess, keeping its king safe), answers draw offers by its evaluation, offers and accepts Enochian prisoner exchanges, and allows takebacks.
+    /play <variant> computer [level 1-8] — play the computer at once (default level 3; on Discord: /play with the bot as opponent). It plays every variant (in fog of war and Kriegspiel from its own view), answers draw offers, exchanges Enochian prisoners and allows takebacks.
     /accept, /decline — answer a challenge (add the game id if there are several).
     /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3).
     /resign (asks to confirm), /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
     /board, /games, /pgn [game], /rules <variant>, /variants, /lang en|ru (yours; /lang chat en|ru sets what the chat hears), /help.
-    Rated games: two people with a clock play rated unless they say casual (/play chess @bob 5+3 casual); against the computer, from a position, without a clock or for four, games are casual. Glicko-2 ratings per variant, provisional (1500?) for the first games. /rating [@user], /leaderboard [variant] [global] [page], /stats [@user].
+    /rating [@user], /leaderboard [variant] [global] [page], /stats [@user] — ratings; clocked games of two are rated unless casual.
     Every command also has a Russian name, typed on every platform: { $russian }.
-    The latest board of a game has buttons: Offer draw, Resign, Take back (once you have moved), Show board. On Discord, /move suggests your moves as you type, /play suggests clocks, and the game option your games.
+    The latest board of a game has buttons: Offer draw, Resign, Take back (once you have moved), Show board. On Discord, the options suggest your moves, clocks and games.
     /learn — six lessons from pawns to checkmate; /learn 1 @friend or /learn 1 computer starts one.
     /play <variant> … fen:<FEN> — start from a position (the FEN goes last), e.g. /play chess @bob fen:4k3/8/8/8/8/8/4P3/4K3 w - - 0 1; the PGN records it.
     /rematch [game] (or the Rematch button under the result) — the same game again, colours swapped; the other player accepts.
