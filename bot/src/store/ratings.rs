@@ -335,3 +335,116 @@ impl Store {
         Ok(games)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::tests::{challenge, temp_url};
+    use crate::store::{Entry, SeatRow};
+    use kodex_engine::{Side, Team};
+
+    /// A rated 5+3 game of alice (white) and bob, ended with `result` after `moves`.
+    fn ended(id: &str, moves: &[&str], result: GameResult) -> GameRow {
+        let mut row = challenge(id, None);
+        row.rated = true;
+        row.time_control = crate::clock::TimeControl::parse("5+3").expect("clock");
+        row.seats = ["alice", "bob"]
+            .iter()
+            .enumerate()
+            .map(|(seat, name)| SeatRow {
+                seat,
+                user_id: (*name).to_owned(),
+                user_name: (*name).to_owned(),
+                side: Side(seat as u8),
+                team: Team(seat as u8),
+                remaining_ms: None,
+                setup: None,
+                ready: false,
+            })
+            .collect();
+        for mv in moves {
+            row.moves.push(Entry::Move(mv));
+        }
+        row.status = Status::Finished;
+        row.result = Some(result);
+        row
+    }
+
+    #[test]
+    fn only_finished_rated_games_of_two_people_who_both_moved_are_rated() {
+        let win = GameResult::Win { team: Team(1) };
+        let game = ended("g1", &["f2f3", "e7e5"], win.clone());
+        assert_eq!(rated_players(&game), Some((["alice", "bob"], 0.0)));
+        let draw = ended("g1", &["e2e4", "e7e5"], GameResult::Draw);
+        assert_eq!(rated_players(&draw).map(|(_, score)| score), Some(0.5));
+        // Casual.
+        let mut casual = game.clone();
+        casual.rated = false;
+        assert!(!rates(&casual));
+        // Ended before both sides moved (a resignation after one move).
+        assert!(!rates(&ended("g1", &["e2e4"], win.clone())));
+        // Aborted, or no result.
+        let mut aborted = game.clone();
+        aborted.status = Status::Aborted;
+        aborted.result = Some(GameResult::NoResult);
+        assert!(!rates(&aborted));
+        let mut unknown = game.clone();
+        unknown.result = Some(GameResult::NoResult);
+        assert!(!rates(&unknown));
+        // Against the computer.
+        let mut computer = game.clone();
+        computer.seats[1].user_id =
+            crate::api::UserRef::computer(crate::api::Platform::Console, 3).id;
+        assert!(!rates(&computer));
+        // More than two players.
+        let mut four = game.clone();
+        four.seats.push(SeatRow {
+            seat: 2,
+            ..four.seats[0].clone()
+        });
+        assert!(!rates(&four));
+        // Still running.
+        let mut running = game;
+        running.status = Status::Active;
+        assert!(!rates(&running));
+    }
+
+    #[tokio::test]
+    async fn the_save_that_ends_a_rated_game_rates_it_once_with_its_history() {
+        let store = Store::open(&temp_url("rated")).await.expect("open");
+        let mut row = ended("g1", &["f2f3", "e7e5"], GameResult::Win { team: Team(1) });
+        let (status, result) = (row.status, row.result.clone());
+        row.status = Status::Active;
+        row.result = None;
+        assert!(store.insert(&row).await.expect("insert"));
+        // The game ends: one save writes the game, both ratings and history.
+        (row.status, row.result) = (status, result);
+        row.updated_at = 5_000;
+        assert!(store.save(&mut row).await.expect("save"));
+        let names: Vec<(&str, i64, i64)> = row
+            .rating_changes
+            .iter()
+            .map(|c| (c.name.as_str(), c.before, c.after))
+            .collect();
+        assert_eq!(names, [("alice", 1500, 1338), ("bob", 1500, 1662)]);
+        let bob = store.ratings_of("console", "bob").await.expect("read");
+        assert_eq!((bob.len(), bob[0].games, bob[0].wins), (1, 1, 1));
+        assert_eq!((bob[0].rated_at, bob[0].best), (5_000, None));
+        // Saved again (a deadline cleared, say): not rated twice.
+        assert!(store.save(&mut row).await.expect("save again"));
+        assert!(row.rating_changes.is_empty());
+        let alice = store.ratings_of("console", "alice").await.expect("read");
+        assert_eq!((alice[0].games, alice[0].losses), (1, 1));
+        let history: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM rating_history")
+            .fetch_one(&store.pool)
+            .await
+            .expect("count");
+        assert_eq!(history, 2);
+        // Someone who played elsewhere under that name is found by it.
+        let found = store
+            .rated_user_named("console", "BOB")
+            .await
+            .expect("find");
+        assert_eq!(found, Some(("bob".to_owned(), "bob".to_owned())));
+    }
+}

@@ -191,6 +191,32 @@ mod tests {
     }
 
     #[test]
+    fn rated_or_casual_is_typed_and_rating_names_a_username_or_the_replied_to() {
+        let Some(Parsed::Action(Action::Play { rated, clock, .. })) =
+            parse_text("/play chess @bob 5+3 товарищеская", None)
+        else {
+            panic!("a play");
+        };
+        assert_eq!((rated, clock.as_deref()), (Some(false), Some("5+3")));
+        assert_eq!(
+            parse_text("/rating@KodexBot @bob", None),
+            Some(Parsed::Action(Action::Rating {
+                user: Some(user("bob"))
+            }))
+        );
+        assert_eq!(
+            parse_text("/статистика", Some(user("carol"))),
+            Some(Parsed::Action(Action::Stats {
+                user: Some(user("carol"))
+            }))
+        );
+        assert_eq!(
+            parse_text("/rating", None),
+            Some(Parsed::Action(Action::Rating { user: None }))
+        );
+    }
+
+    #[test]
     fn commands_addressed_to_other_bots_are_not_ours() {
         assert_eq!(split("/play@OtherBot chess", "KodexBot"), None);
         assert_eq!(split("hello", "KodexBot"), None);

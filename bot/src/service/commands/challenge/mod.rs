@@ -471,3 +471,32 @@ impl Service {
         }])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_of_two_with_a_clock_are_rated_unless_casual_and_some_never_are() {
+        let blitz = TimeControl::parse("3+2").expect("clock");
+        let rated = |asked, computer, position, clock| {
+            rated_choice(asked, computer, position, clock).map_err(|e| format!("{e:?}"))
+        };
+        assert_eq!(rated(None, false, false, blitz), Ok(true));
+        assert_eq!(rated(Some(false), false, false, blitz), Ok(false));
+        assert_eq!(rated(Some(true), false, false, blitz), Ok(true));
+        // Without a clock, against the computer, from a position: casual,
+        // and asking for rated is refused.
+        for (computer, position, clock) in [
+            (false, false, TimeControl::Unlimited),
+            (true, false, blitz),
+            (false, true, blitz),
+        ] {
+            assert_eq!(rated(None, computer, position, clock), Ok(false));
+            assert_eq!(rated(Some(false), computer, position, clock), Ok(false));
+            assert!(rated(Some(true), computer, position, clock).is_err());
+        }
+        assert!(rated(Some(true), true, false, blitz)
+            .is_err_and(|e| e.contains("error-rated-computer")));
+    }
+}
