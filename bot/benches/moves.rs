@@ -154,6 +154,7 @@ async fn start_game(service: &Service, chat: &str, players: &[UserRef; 2]) {
         clock: Some("10+0".into()),
         color: Some(kodex_bot::api::ColorChoice::White),
         fen: None,
+        rated: None,
     };
     service.handle(request(chat, &players[0], play)).await;
     service
@@ -177,6 +178,7 @@ async fn play_the_computer(
         clock: None,
         color: Some(kodex_bot::api::ColorChoice::Black),
         fen: None,
+        rated: None,
     };
     let out = service.handle(request(&chat, &human, play)).await;
     let Some(id) = out

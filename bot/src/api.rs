@@ -179,6 +179,9 @@ pub enum Action {
         /// The start position as FEN (`/play chess fen:<FEN>`), as typed;
         /// `None` for the variant's own start.
         fen: Option<String>,
+        /// `rated` (true) or `casual` (false) as asked; `None`: rated when
+        /// it can be and has a clock.
+        rated: Option<bool>,
     },
     /// `/play <variant> [@partner] vs [@opponent …] [clock] [color]`: a team
     /// challenge for a game of four seats. Seats nobody is named for are open
@@ -194,6 +197,8 @@ pub enum Action {
         clock: Option<String>,
         /// The caller's team colour; `None` leaves it to chance.
         color: Option<ColorChoice>,
+        /// `rated` or `casual` as asked (a game of four is never rated).
+        rated: Option<bool>,
     },
     /// Accept a challenge (the one in this chat, or by game id).
     Accept { game: Option<String> },
@@ -219,6 +224,20 @@ pub enum Action {
     Board { game: Option<String> },
     /// List the caller's games.
     Games,
+    /// `/rating [@user]`: someone's ratings (the caller's without one).
+    Rating { user: Option<UserRef> },
+    /// `/leaderboard [variant] [global] [page]`: the best ratings of a
+    /// variant among this chat's players (`global`: the platform's).
+    Leaderboard {
+        /// The variant as typed; `None`: chess.
+        variant: Option<String>,
+        /// The platform's players, not only this chat's.
+        global: bool,
+        /// The page, from 1.
+        page: u32,
+    },
+    /// `/stats [@user]`: someone's games, results by variant and streaks.
+    Stats { user: Option<UserRef> },
     /// The game record as PGN.
     Pgn { game: Option<String> },
     /// Bughouse: a private message to one's partner.

@@ -185,6 +185,37 @@ pub static COMMANDS: &[Command] = &[
         does: Does::Nothing(|| Action::Games),
     },
     Command {
+        name: "rating",
+        aliases: &["ratings"],
+        russian: &["рейтинг"],
+        about: "command-rating",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Words(|typed| Action::Rating {
+            user: named_user(typed),
+        }),
+    },
+    Command {
+        name: "leaderboard",
+        aliases: &["top"],
+        russian: &["лидеры", "топ"],
+        about: "command-leaderboard",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Words(leaderboard),
+    },
+    Command {
+        name: "stats",
+        aliases: &["statistics"],
+        russian: &["статистика"],
+        about: "command-stats",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Words(|typed| Action::Stats {
+            user: named_user(typed),
+        }),
+    },
+    Command {
         name: "pgn",
         aliases: &[],
         russian: &[],
@@ -418,6 +449,48 @@ fn move_(typed: &Typed<'_>) -> Action {
     }
 }
 
+/// The person a `/rating @name` or `/stats @name` names: the first
+/// `@name`, resolved when the platform knows it, else kept as the name
+/// typed (the service looks it up among rated players).
+pub fn named_user(typed: &Typed<'_>) -> Option<UserRef> {
+    let word = typed.args.iter().find(|word| word.starts_with('@'))?;
+    let name = word.trim_start_matches('@');
+    if name.is_empty() {
+        return None;
+    }
+    Some((typed.mention)(name).unwrap_or_else(|| UserRef {
+        platform: crate::api::Platform::Console,
+        id: format!("@{}", truncate(name, 64).to_lowercase()),
+        name: truncate(name, 64).to_owned(),
+        handle: Some(truncate(name, 64).to_owned()),
+    }))
+}
+
+/// The words that ask for the platform's leaderboard, not the chat's.
+const GLOBAL_WORDS: &[&str] = &["global", "all", "глобальный", "все", "всех", "общий"];
+
+/// `/leaderboard [variant] [global] [page]`, in any order.
+fn leaderboard(typed: &Typed<'_>) -> Action {
+    let mut variant = None;
+    let mut global = false;
+    let mut page = 1;
+    for word in &typed.args {
+        let lower = word.to_lowercase();
+        if GLOBAL_WORDS.contains(&lower.as_str()) {
+            global = true;
+        } else if let Ok(number) = lower.parse::<u32>() {
+            page = number.max(1);
+        } else if variant.is_none() {
+            variant = Some(truncate(word, 64).to_owned());
+        }
+    }
+    Action::Leaderboard {
+        variant,
+        global,
+        page,
+    }
+}
+
 /// What follows `/partner`, as typed (line breaks and spacing kept).
 fn partner_text(rest: &str) -> String {
     rest.trim().to_owned()
@@ -433,6 +506,51 @@ const COMPUTER_WORDS: [&str; 7] = [
     "@компьютер",
     "кодекс",
 ];
+
+/// The words of `/play` that ask for a rated game.
+const RATED_WORDS: &[&str] = &[
+    "rated",
+    "рейтинговая",
+    "рейтинговую",
+    "рейтинговый",
+    "рейтинг",
+    "нарейтинг",
+    "на-рейтинг",
+];
+
+/// The words of `/play` that ask for a casual game.
+const CASUAL_WORDS: &[&str] = &[
+    "casual",
+    "unrated",
+    "friendly",
+    "товарищеская",
+    "товарищескую",
+    "товарищеский",
+    "нерейтинговая",
+    "нерейтинговую",
+    "безрейтинга",
+    "без-рейтинга",
+];
+
+/// `rated` (true) or `casual` (false), in English or Russian; `None` for any
+/// other word.
+///
+/// ```
+/// use kodex_bot::command::rated_word;
+/// assert_eq!(rated_word("Rated"), Some(true));
+/// assert_eq!(rated_word("товарищеская"), Some(false));
+/// assert_eq!(rated_word("3+2"), None);
+/// ```
+pub fn rated_word(word: &str) -> Option<bool> {
+    let lower = word.to_lowercase();
+    if RATED_WORDS.contains(&lower.as_str()) {
+        Some(true)
+    } else if CASUAL_WORDS.contains(&lower.as_str()) {
+        Some(false)
+    } else {
+        None
+    }
+}
 
 /// The words that name the computer's level (`level 5`, `уровень 5`).
 pub const LEVEL_WORDS: &[&str] = &["level", "lvl", "уровень", "ур"];
@@ -520,7 +638,7 @@ fn play(args: &[&str], mention: &dyn Fn(&str) -> Option<UserRef>) -> Action {
         (computer, args.into_iter().map(Named::Word).collect())
     };
     let mut variant = String::new();
-    let (mut clock, mut color) = (None::<String>, None);
+    let (mut clock, mut color, mut rated) = (None::<String>, None, None);
     for (i, arg) in args.iter().enumerate() {
         let arg = match arg {
             Named::Word(word) => *word,
@@ -538,6 +656,8 @@ fn play(args: &[&str], mention: &dyn Fn(&str) -> Option<UserRef>) -> Action {
             lineup.add(user);
         } else if let Some(choice) = ColorChoice::parse(&lower) {
             color = Some(choice);
+        } else if let Some(asked) = rated_word(&lower) {
+            rated = Some(asked);
         } else {
             // Everything else is the clock; a second unknown word makes it
             // unreadable, so the reply names the whole of it.
@@ -554,7 +674,7 @@ fn play(args: &[&str], mention: &dyn Fn(&str) -> Option<UserRef>) -> Action {
             lineup.add(UserRef::computer(crate::api::Platform::Console, level));
         }
     }
-    lineup.into_action(variant, clock, color, fen)
+    lineup.into_action(variant, clock, color, fen, rated)
 }
 
 /// A word of a team `/play`, or the computer named there with its level.
@@ -650,6 +770,7 @@ impl Lineup {
         clock: Option<String>,
         color: Option<ColorChoice>,
         fen: Option<String>,
+        rated: Option<bool>,
     ) -> Action {
         if fen.is_some() || (!self.versus && self.before.len() <= 1) {
             return Action::Play {
@@ -658,6 +779,7 @@ impl Lineup {
                 clock,
                 color,
                 fen,
+                rated,
             };
         }
         let (partners, opponents) = if self.versus {
@@ -671,6 +793,7 @@ impl Lineup {
             opponents,
             clock,
             color,
+            rated,
         }
     }
 }
@@ -879,8 +1002,25 @@ mod tests {
                 clock: Some("3+2".into()),
                 color: Some(crate::api::ColorChoice::Black),
                 fen: None,
+                rated: None,
             })
         );
+        assert_eq!(
+            parse("/play chess casual @bob 5+3", user),
+            Some(Action::Play {
+                variant: "chess".into(),
+                opponent: user("bob"),
+                clock: Some("5+3".into()),
+                color: None,
+                fen: None,
+                rated: Some(false),
+            })
+        );
+        let Some(Action::Play { rated, clock, .. }) = parse("/играть chess рейтинговая", user)
+        else {
+            panic!("a play");
+        };
+        assert_eq!((rated, clock), (Some(true), None));
         assert_eq!(
             parse("/play@KodexBot chess", user),
             Some(Action::Play {
@@ -889,6 +1029,7 @@ mod tests {
                 clock: None,
                 color: None,
                 fen: None,
+                rated: None,
             })
         );
     }

@@ -20,6 +20,7 @@ pub mod console;
 pub mod discord;
 pub mod i18n;
 pub mod lanes;
+pub mod rating;
 pub mod service;
 pub mod store;
 pub mod telegram;

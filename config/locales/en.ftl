@@ -288,13 +288,14 @@ learn-done = That was the last lesson: now play a whole game — /play chess.
 help =
     Kodex — chess variants in chat.
     /play <variant> [@opponent] [clock] [color] — challenge someone (no opponent: anyone may accept). Clock: none, bullet (1+0), blitz (3+2), rapid (10+5), classical (30+20), 3+2, 15+10, 1d (days per move). Colour: white, black, random.
-    /play <variant> computer [level 1-8] — play the computer at once (default level 3; on Discord: /play with the bot as opponent). It plays every variant (from its own view in fog of war and Kriegspiel; it sets up blind in battle chess, keeping its king safe), answers draw offers by its evaluation, offers and accepts Enochian prisoner exchanges, and allows takebacks.
+    /play <variant> computer [level 1-8] — play the computer at once (default level 3; on Discord: /play with the bot as opponent). It plays every variant (in fog of war and Kriegspiel from its own view), answers draw offers, exchanges Enochian prisoners and allows takebacks.
     /accept, /decline — answer a challenge (add the game id if there are several).
     /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3).
     /resign (asks to confirm), /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
     /board, /games, /pgn [game], /rules <variant>, /variants, /lang en|ru (yours; /lang chat en|ru sets what the chat hears), /help.
+    /rating [@user], /leaderboard [variant] [global] [page], /stats [@user] — ratings; clocked games of two are rated unless casual.
     Every command also has a Russian name, typed on every platform: { $russian }.
-    The latest board of a game has buttons: Offer draw, Resign, Take back (once you have moved), Show board. On Discord, /move suggests your moves as you type, /play suggests clocks, and the game option your games.
+    The latest board of a game has buttons: Offer draw, Resign, Take back (once you have moved), Show board. On Discord, the options suggest your moves, clocks and games.
     /learn — six lessons from pawns to checkmate; /learn 1 @friend or /learn 1 computer starts one.
     /play <variant> … fen:<FEN> — start from a position (the FEN goes last), e.g. /play chess @bob fen:4k3/8/8/8/8/8/4P3/4K3 w - - 0 1; the PGN records it.
     /rematch [game] (or the Rematch button under the result) — the same game again, colours swapped; the other player accepts.
@@ -502,3 +503,41 @@ retire-partner-retired = { $partner } has already retired: the last player of a 
 retire-own-king-taken = Your king was taken: a frozen army is nothing to hand over.
 retire-partner-king-taken = { $partner }'s king was taken: no one in play could take over your army.
 retire-controls-partner = You play both armies (your king took { $partner }'s throne): a player of two armies may not retire.
+
+## Ratings (bot/src/rating.rs, service/commands/ratings.rs).
+game-rated = Rated game: the result changes both players' ratings.
+game-casual = Casual game: ratings do not change.
+rating-changes = Ratings: { $changes }
+error-rated-computer = Games against the computer are never rated; leave out “rated”.
+error-rated-position = Games from a set position are never rated; leave out “rated”.
+error-rated-no-clock = Only games with a clock are rated: add one (/play chess @bob 5+3 rated), or leave out “rated”.
+error-rated-team = Games of more than two players are never rated; leave out “rated”.
+rating-none = { $player } has no rated games yet.
+rating-header = Ratings of { $player }:
+rating-line = { $variant }: { $rating } (RD { $rd }) · { $games } { $games ->
+        [one] game
+       *[other] games
+    }: { $wins } won, { $draws } drawn, { $losses } lost · best { $best }
+leaderboard-header = { $variant }: the best rated players of this chat (page { $page } of { $pages })
+leaderboard-header-global = { $variant }: the best rated players of the whole platform (page { $page } of { $pages })
+leaderboard-line = { $place }. { $player } { $rating } ({ $games } { $games ->
+        [one] game
+       *[other] games
+    })
+leaderboard-next = Next page: /leaderboard { $next }
+leaderboard-empty = Nobody here has a settled { $variant } rating yet: ratings are listed after the first few rated games. /leaderboard { $variant } global shows the whole platform.
+leaderboard-empty-global = Nobody has a settled { $variant } rating yet: ratings are listed after the first few rated games.
+error-leaderboard-page = There is no page { $page }: the list has { $pages ->
+        [one] one page
+       *[other] { $pages } pages
+    }.
+stats-none = { $player } has not finished a game yet.
+stats-header = { $player }: { $games } { $games ->
+        [one] game
+       *[other] games
+    } — { $wins } won, { $draws } drawn, { $losses } lost.
+stats-variant = { $variant }: { $games } — { $wins } won, { $draws } drawn, { $losses } lost
+stats-streak = Winning streak: { $current } now, { $best } at best.
+command-rating = Ratings per variant: yours, or someone's (@user)
+command-leaderboard = The best rated players of this chat (or global), by variant
+command-stats = Games, results by variant and winning streaks: yours or someone's

@@ -75,6 +75,9 @@ fn own(name: &str) -> Option<poise::Command<Data, Error>> {
         "lang" => lang(),
         "notation" => notation(),
         "partner" => partner(),
+        "rating" => rating(),
+        "leaderboard" => leaderboard(),
+        "stats" => stats(),
         _ => return None,
     })
 }
@@ -218,6 +221,13 @@ async fn play(
     #[description_localized("ru", "Начать с этой позиции (FEN)")]
     #[max_length = 256]
     fen: Option<String>,
+    #[description = "Rated (changes ratings) or casual; rated by default with a clock"]
+    #[name_localized("ru", "рейтинговая")]
+    #[description_localized(
+        "ru",
+        "Рейтинговая (меняет рейтинг) или товарищеская; с часами по умолчанию рейтинговая"
+    )]
+    rated: Option<bool>,
 ) -> Result<(), Error> {
     // Challenging a bot (this one: `/play chess @Kodex`) is a game against
     // the computer.
@@ -247,6 +257,7 @@ async fn play(
                 .collect(),
             clock,
             color,
+            rated,
         }
     } else {
         Action::Play {
@@ -257,9 +268,65 @@ async fn play(
             clock,
             color,
             fen,
+            rated,
         }
     };
     submit(ctx, action).await
+}
+
+/// Someone's ratings per variant (yours without a user).
+#[poise::command(slash_command)]
+async fn rating(
+    ctx: Context<'_>,
+    #[description = "Whose ratings (yours if empty)"]
+    #[name_localized("ru", "игрок")]
+    #[description_localized("ru", "Чей рейтинг (ваш, если пусто)")]
+    user: Option<serenity::User>,
+) -> Result<(), Error> {
+    let user = user.as_ref().map(|user| user_ref(user, None));
+    submit(ctx, Action::Rating { user }).await
+}
+
+/// The best rated players of a variant, here or on the whole platform.
+#[poise::command(slash_command)]
+async fn leaderboard(
+    ctx: Context<'_>,
+    #[description = "The variant (chess if empty)"]
+    #[name_localized("ru", "вариант")]
+    #[description_localized("ru", "Вариант игры (шахматы, если пусто)")]
+    #[autocomplete = "autocomplete_variant"]
+    #[max_length = 64]
+    variant: Option<String>,
+    #[description = "Everyone on Discord, not only this server's channel"]
+    #[name_localized("ru", "все")]
+    #[description_localized("ru", "Все игроки Discord, а не только этого канала")]
+    global: Option<bool>,
+    #[description = "The page, from 1"]
+    #[name_localized("ru", "страница")]
+    #[description_localized("ru", "Страница, с 1")]
+    #[min = 1]
+    #[max = 1000]
+    page: Option<u32>,
+) -> Result<(), Error> {
+    let action = Action::Leaderboard {
+        variant: variant.filter(|variant| !variant.trim().is_empty()),
+        global: global.unwrap_or(false),
+        page: page.unwrap_or(1).max(1),
+    };
+    submit(ctx, action).await
+}
+
+/// Someone's games, results by variant and winning streaks.
+#[poise::command(slash_command)]
+async fn stats(
+    ctx: Context<'_>,
+    #[description = "Whose results (yours if empty)"]
+    #[name_localized("ru", "игрок")]
+    #[description_localized("ru", "Чьи результаты (ваши, если пусто)")]
+    user: Option<serenity::User>,
+) -> Result<(), Error> {
+    let user = user.as_ref().map(|user| user_ref(user, None));
+    submit(ctx, Action::Stats { user }).await
 }
 
 /// Bughouse: sends your partner a private message.
@@ -361,6 +428,7 @@ async fn learn(
         clock: None,
         color: None,
         fen: None,
+        rated: None,
     };
     submit(ctx, action).await
 }

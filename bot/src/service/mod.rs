@@ -226,15 +226,20 @@ impl Service {
                 clock,
                 color,
                 fen,
-            } => self.play(&ctx, &variant, opponent, clock, color, fen).await,
+                rated,
+            } => {
+                self.play(&ctx, &variant, opponent, clock, color, fen, rated)
+                    .await
+            }
             Action::PlayTeams {
                 variant,
                 partners,
                 opponents,
                 clock,
                 color,
+                rated,
             } => {
-                self.play_teams(&ctx, &variant, partners, opponents, clock, color)
+                self.play_teams(&ctx, &variant, partners, opponents, clock, color, rated)
                     .await
             }
             Action::Accept { game } => self.accept(&ctx, game).await,
@@ -249,6 +254,13 @@ impl Service {
             Action::Abort { game } => self.abort(&ctx, game).await,
             Action::Board { game } => self.board(&ctx, game).await,
             Action::Games => self.games(&ctx).await,
+            Action::Rating { user } => self.rating(&ctx, user).await,
+            Action::Leaderboard {
+                variant,
+                global,
+                page,
+            } => self.leaderboard(&ctx, variant, global, page).await,
+            Action::Stats { user } => self.stats(&ctx, user).await,
             Action::Pgn { game } => self.pgn(&ctx, game).await,
             Action::Partner { text } => self.partner(&ctx, &text).await,
             Action::Exchange { game } => self.exchange(&ctx, game).await,

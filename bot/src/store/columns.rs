@@ -229,6 +229,15 @@ pub(super) fn decode_seat(
     value.map(|value| seat_value(column, value)).transpose()
 }
 
+/// A yes-or-no column stored as 0 or 1 (`games.rated`); anything else is an error.
+pub(super) fn decode_flag(column: &'static str, value: i64) -> Result<bool, ColumnError> {
+    match value {
+        0 => Ok(false),
+        1 => Ok(true),
+        other => Err(ColumnError::new(column, other)),
+    }
+}
+
 /// An engine index (side, team) stored as an integer.
 pub(super) fn decode_index(column: &'static str, value: i64) -> Result<u8, ColumnError> {
     u8::try_from(value).map_err(|_| ColumnError::new(column, value))

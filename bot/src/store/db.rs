@@ -10,7 +10,7 @@ use std::time::Duration;
 /// Listed by hand rather than by `sqlx::migrate!`, whose macros would build
 /// a second, host copy of SQLite with every build; a test checks the list
 /// against the folder.
-const MIGRATIONS: [(i64, &str, &str); 13] = [
+const MIGRATIONS: [(i64, &str, &str); 14] = [
     (
         1,
         "games",
@@ -75,6 +75,11 @@ const MIGRATIONS: [(i64, &str, &str); 13] = [
         13,
         "variant fingerprint",
         include_str!("../../../migrations/0013_variant_fingerprint.sql"),
+    ),
+    (
+        14,
+        "ratings",
+        include_str!("../../../migrations/0014_ratings.sql"),
     ),
 ];
 

@@ -15,7 +15,7 @@ const COLUMNS: &str =
     g.challenger_name, g.opponent_id, g.opponent_name, g.color, g.time_control, g.start_fen, \
     g.moves, g.turn_started_at, g.deadline, g.draw_offer, g.takeback_offer, g.result, g.reason, \
     g.created_at, g.updated_at, g.version, g.from_fen, g.reminder_at, g.reminded, g.linked_id, g.board, g.move_times, g.exchange_offer, \
-    g.variant_fingerprint";
+    g.variant_fingerprint, g.rated";
 
 /// The seat columns read with a game (`NULL` for a game without seats); no
 /// name clashes with a game column.
@@ -189,8 +189,8 @@ impl Store {
     pub async fn insert(&self, row: &GameRow) -> Result<bool, StoreError> {
         let sql = format!(
             "INSERT OR IGNORE INTO games (id, platform, variant, challenger_id, challenger_name, \
-             color, time_control, created_at, version, from_fen, variant_fingerprint, {}) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?{})",
+             color, time_control, created_at, version, from_fen, variant_fingerprint, rated, {}) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?{})",
             MUTABLE.join(", "),
             ", ?".repeat(MUTABLE.len()),
         );
@@ -205,7 +205,8 @@ impl Store {
             .bind(row.created_at)
             .bind(row.version)
             .bind(row.from_fen.clone())
-            .bind(row.variant_fingerprint.clone());
+            .bind(row.variant_fingerprint.clone())
+            .bind(row.rated);
         let mut tx = self.writer.begin().await?;
         let result = bind_mutable(query, row).execute(&mut *tx).await?;
         if result.rows_affected() != 1 {
@@ -218,7 +219,9 @@ impl Store {
 
     /// Writes every mutable column and the seats of `row` in one transaction
     /// if the stored version is still `row.version`, and bumps the version.
-    /// False when someone else wrote first.
+    /// False when someone else wrote first. The end of a rated game changes
+    /// its players' ratings in the same transaction (see [`super::ratings`]);
+    /// what changed is left in `row.rating_changes`.
     pub async fn save(&self, row: &mut GameRow) -> Result<bool, StoreError> {
         let sql = format!(
             "UPDATE games SET {} = ?, version = version + 1 WHERE id = ? AND version = ?",
@@ -227,7 +230,8 @@ impl Store {
         let update = bind_mutable(sqlx::query(sqlx::AssertSqlSafe(sql)), row)
             .bind(row.id.clone())
             .bind(row.version);
-        if row.seats == row.stored_seats {
+        let rates = super::ratings::rates(row);
+        if row.seats == row.stored_seats && !rates {
             // Nothing but the game row changed: one statement, no transaction.
             if update.execute(&self.writer).await?.rows_affected() != 1 {
                 return Ok(false);
@@ -239,8 +243,10 @@ impl Store {
                 return Ok(false);
             }
             write_seats(&mut tx, row).await?;
+            let changes = super::ratings::rate_in(&mut tx, row).await?;
             tx.commit().await?;
             row.stored_seats = row.seats.clone();
+            row.rating_changes = changes;
         }
         row.version += 1;
         Ok(true)

@@ -8,7 +8,8 @@
 //! migrations; `columns` holds the typed values of the columns, each parsed
 //! and written in one place; `rows` the game and seat rows they make up;
 //! then one module per table: `games` (games with their seats), `watchers`,
-//! `prefs` (languages and notations) and `memory` (what adapters remember).
+//! `prefs` (languages and notations), `memory` (what adapters remember) and
+//! `ratings` (ratings and their history, changed with a rated game's end).
 //! A row is parsed once, when it is read: a column that does not parse is a
 //! [`StoreError`], never a silent default.
 
@@ -17,6 +18,7 @@ mod db;
 mod games;
 mod memory;
 mod prefs;
+mod ratings;
 mod rows;
 mod watchers;
 
@@ -25,6 +27,7 @@ pub use columns::{
     PairOffer, SeatSet, Status,
 };
 pub use prefs::LangOwner;
+pub use ratings::{PlayedGame, RatingChange, RatingRow};
 pub use rows::{GameRow, SeatRow};
 pub use watchers::Watcher;
 
@@ -154,6 +157,8 @@ pub(crate) mod tests {
             linked_id: None,
             board: 0,
             move_times: MoveTimes::default(),
+            rated: false,
+            rating_changes: Vec::new(),
         }
     }
 

@@ -1,8 +1,8 @@
 //! A game row with its seats, made of typed columns.
 
 use super::columns::{
-    decode_index, decode_seat, decode_time_control, Color, ColumnError, DrawOffer, EndReason,
-    GameResult, MoveRecord, MoveTimes, SeatSet, Status,
+    decode_flag, decode_index, decode_seat, decode_time_control, Color, ColumnError, DrawOffer,
+    EndReason, GameResult, MoveRecord, MoveTimes, SeatSet, Status,
 };
 use super::StoreError;
 use crate::clock::TimeControl;
@@ -117,6 +117,12 @@ pub struct GameRow {
     /// When each move of a linked board was made, with the mover's time
     /// left (empty for other games).
     pub move_times: MoveTimes,
+    /// Whether the game changes its players' ratings at its end (see
+    /// `migrations/0014_ratings.sql`); set when it is challenged.
+    pub rated: bool,
+    /// What the save that ended a rated game did to its players' ratings
+    /// (never stored; empty otherwise).
+    pub(crate) rating_changes: Vec<super::ratings::RatingChange>,
 }
 
 /// A column holding a small non-negative index (seat, board).
@@ -214,6 +220,8 @@ impl GameRow {
             linked_id,
             board: index_column(row, "board")?,
             move_times: MoveTimes::decode(row.try_get("move_times")?)?,
+            rated: decode_flag("rated", row.try_get("rated")?)?,
+            rating_changes: Vec::new(),
         })
     }
 

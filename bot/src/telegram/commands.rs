@@ -67,6 +67,20 @@ pub(super) fn parse(command: &CommandText<'_>, text: &str, play: &PlayContext<'_
     }
     match crate::command::Command::find(&command.name) {
         Some(found) if found.name == "play" => Parsed::Action(parse_play(command.args, play)),
+        // `/rating @name`, or as a reply: the person named or replied to.
+        Some(found) if ["rating", "stats"].contains(&found.name) => {
+            let resolve = |name: &str| Some((play.resolve_username)(name));
+            match crate::command::parse(text, resolve) {
+                Some(Action::Rating { user }) => Parsed::Action(Action::Rating {
+                    user: user.or_else(|| play.replied_to.clone()),
+                }),
+                Some(Action::Stats { user }) => Parsed::Action(Action::Stats {
+                    user: user.or_else(|| play.replied_to.clone()),
+                }),
+                Some(other) => Parsed::Action(other),
+                None => Parsed::Unknown(Action::Help),
+            }
+        }
         _ => match crate::command::parse(text, |_| None) {
             Some(unknown @ Action::Unknown { .. }) => Parsed::Unknown(unknown),
             Some(action) => Parsed::Action(action),
@@ -83,6 +97,7 @@ fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
     let mut lineup = crate::command::Lineup::default();
     let mut clock = None;
     let mut color = None;
+    let mut rated = None;
     let words: Vec<&str> = args.split_whitespace().collect();
     // `/play chess fen:<FEN>`: the position runs to the end.
     let (words, fen) = crate::command::split_fen(&words);
@@ -95,6 +110,8 @@ fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
             lineup.versus();
         } else if let Some(choice) = crate::api::ColorChoice::parse(word) {
             color = Some(choice);
+        } else if let Some(asked) = crate::command::rated_word(word) {
+            rated = Some(asked);
         } else if is_clock(word) {
             clock = Some(word.to_lowercase());
         } else if variant.is_none() {
@@ -108,7 +125,7 @@ fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
             lineup.add(opponent);
         }
     }
-    lineup.into_action(variant.unwrap_or_default(), clock, color, fen)
+    lineup.into_action(variant.unwrap_or_default(), clock, color, fen, rated)
 }
 
 /// Clocks look like `3+2`, `10`, `1d`, `30s` or a named speed.
@@ -174,6 +191,32 @@ mod tests {
     }
 
     #[test]
+    fn rated_or_casual_is_typed_and_rating_names_a_username_or_the_replied_to() {
+        let Some(Parsed::Action(Action::Play { rated, clock, .. })) =
+            parse_text("/play chess @bob 5+3 товарищеская", None)
+        else {
+            panic!("a play");
+        };
+        assert_eq!((rated, clock.as_deref()), (Some(false), Some("5+3")));
+        assert_eq!(
+            parse_text("/rating@KodexBot @bob", None),
+            Some(Parsed::Action(Action::Rating {
+                user: Some(user("bob"))
+            }))
+        );
+        assert_eq!(
+            parse_text("/статистика", Some(user("carol"))),
+            Some(Parsed::Action(Action::Stats {
+                user: Some(user("carol"))
+            }))
+        );
+        assert_eq!(
+            parse_text("/rating", None),
+            Some(Parsed::Action(Action::Rating { user: None }))
+        );
+    }
+
+    #[test]
     fn commands_addressed_to_other_bots_are_not_ours() {
         assert_eq!(split("/play@OtherBot chess", "KodexBot"), None);
         assert_eq!(split("hello", "KodexBot"), None);
@@ -197,6 +240,7 @@ mod tests {
                 clock: Some("3+2".into()),
                 color: Some(crate::api::ColorChoice::Black),
                 fen: None,
+                rated: None,
             }))
         );
     }
@@ -212,6 +256,7 @@ mod tests {
                 clock: None,
                 color: None,
                 fen: None,
+                rated: None,
             }))
         );
     }
@@ -278,7 +323,7 @@ mod tests {
     #[test]
     fn both_menus_describe_every_command_in_their_language() {
         let (en, ru) = (menu("en"), menu("ru"));
-        assert_eq!(en.len(), 23);
+        assert_eq!(en.len(), 26);
         for ((name, english), (_, russian)) in en.iter().zip(&ru) {
             // (The names' rules: see `crate::command`'s tests.)
             // A missing message would read as its key.

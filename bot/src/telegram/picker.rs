@@ -40,6 +40,9 @@ struct Menu {
     opponent: Option<Opponent>,
     clock: Option<String>,
     color: Option<ColorChoice>,
+    /// `rated` or `casual` as typed (menus stored before it: neither).
+    #[serde(default)]
+    rated: Option<bool>,
     /// The variant ids behind the buttons, in order: the list offered after
     /// a restart may differ.
     offered: Vec<String>,
@@ -163,6 +166,7 @@ impl Picker {
             clock,
             color,
             fen,
+            rated,
         } = action
         else {
             return None;
@@ -175,6 +179,7 @@ impl Picker {
             opponent: opponent.as_ref().map(Opponent::from),
             clock: clock.clone(),
             color: *color,
+            rated: *rated,
             offered: self
                 .variants
                 .iter()
@@ -252,6 +257,7 @@ impl Picker {
                 clock: menu.clock,
                 color: menu.color,
                 fen: None,
+                rated: menu.rated,
             }));
         }
         let parsed = rest.split_once(':').and_then(|(key, index)| {
@@ -281,6 +287,7 @@ impl Picker {
             clock: menu.clock,
             color: menu.color,
             fen: None,
+            rated: menu.rated,
         }))
     }
 }
@@ -311,6 +318,7 @@ mod tests {
             clock: Some("3+2".into()),
             color: None,
             fen: None,
+            rated: None,
         }
     }
 
@@ -382,6 +390,7 @@ mod tests {
             clock: None,
             color: None,
             fen: None,
+            rated: None,
         };
         assert!(picker.open(&play, UserId(1), None).is_none());
         assert!(Picker::new(Vec::new())

@@ -178,6 +178,11 @@ pub fn integer_option(name: &str, value: i64) -> Value {
     option(name, 4, json!(value))
 }
 
+/// A boolean option.
+pub fn bool_option(name: &str, value: bool) -> Value {
+    option(name, 5, json!(value))
+}
+
 /// A user option; the user must also be in `resolved_users`.
 pub fn user_option(name: &str, user: &FakeUser) -> Value {
     option(name, 6, json!(user.id.to_string()))

@@ -105,6 +105,9 @@ impl Chat {
             registry,
             outbox,
         } = self;
+        // As the binary stops: the computer's searches under way end with
+        // the process, and the database closes.
+        service.close().await;
         drop((console, service, outbox));
         Chat::open(config, dir, time, registry).await
     }
@@ -121,6 +124,7 @@ impl Chat {
             outbox,
             ..
         } = self;
+        service.close().await;
         drop((console, service, outbox));
         Chat::open(config, dir, time, registry).await
     }

@@ -182,7 +182,34 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
             );
         }
     }
-    assert_eq!(commands.len(), 27, "each command registered once");
+    assert_eq!(commands.len(), 30, "each command registered once");
+    // Rated or casual is a yes-or-no option of /play; /rating and /stats
+    // take a user, /leaderboard a variant, global and a page.
+    let rated = by_name["play"]["options"]
+        .as_array()
+        .and_then(|options| options.iter().find(|o| o["name"] == "rated"))
+        .expect("/play rated");
+    assert_eq!(
+        (rated["type"].as_u64(), rated["required"].as_bool()),
+        (Some(5), Some(false))
+    );
+    assert_eq!(rated["name_localizations"]["ru"], "рейтинговая");
+    for name in ["rating", "stats"] {
+        let options = by_name[name]["options"].as_array().expect("options");
+        assert_eq!(options.len(), 1, "/{name}");
+        assert_eq!(
+            (options[0]["name"].as_str(), options[0]["type"].as_u64()),
+            (Some("user"), Some(6))
+        );
+    }
+    assert_eq!(by_name["rating"]["name_localizations"]["ru"], "рейтинг");
+    let board: Vec<&str> = by_name["leaderboard"]["options"]
+        .as_array()
+        .expect("options")
+        .iter()
+        .filter_map(|o| o["name"].as_str())
+        .collect();
+    assert_eq!(board, ["variant", "global", "page"]);
     // Enochian chess: the exchange of prisoners, offered or answered.
     // And retiring from the game.
     for (name, russian) in [
@@ -282,6 +309,7 @@ async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
             clock: Some("3+2".into()),
             color: None,
             fen: None,
+            rated: None,
         }
     );
     assert_eq!(play.locale.as_deref(), Some("en-US"));

@@ -11,7 +11,9 @@ use kodex_bot::time::ManualTime;
 use kodex_bot::Service;
 use kodex_engine::Registry;
 use kodex_tests::discord_bot::RunningBot;
-use kodex_tests::fake_discord::payloads::{integer_option, string_option, user_option};
+use kodex_tests::fake_discord::payloads::{
+    bool_option, integer_option, string_option, user_option,
+};
 use kodex_tests::fake_discord::{
     FakeDiscord, FakeUser, Outage, Place, SentMessage, GUILD_ID, INITIAL_RESPONSE_WINDOW,
 };
@@ -82,6 +84,21 @@ async fn accepted_game(fake: &FakeDiscord, variant: &str) -> SentMessage {
 async fn accept_challenge(fake: &FakeDiscord, variant: &str) {
     let challenge = challenge(fake, CHANNEL, &bob(), variant).await;
     fake.press_button(&bob(), &challenge, "acc:").await;
+}
+
+/// Alice's `/play` with `options` in [`CHANNEL`] (`resolved`: the users
+/// they name); returns the challenge it posts.
+async fn challenge_with(
+    fake: &FakeDiscord,
+    options: Vec<serde_json::Value>,
+    resolved: &[FakeUser],
+) -> SentMessage {
+    fake.slash(&alice(), CHANNEL, Some(GUILD_ID), "play", options, resolved)
+        .await;
+    fake.wait_for_message("the challenge", |m| {
+        m.place == Place::Channel(CHANNEL) && m.button("acc:").is_some()
+    })
+    .await
 }
 
 /// Alice challenges `opponent` in `channel`, playing white so that the moves
@@ -1730,25 +1747,13 @@ async fn play_with_a_fen_option_starts_there_and_a_bad_one_is_refused_privately(
         "{}",
         refusal.text()
     );
-    fake.slash(
-        &alice(),
-        CHANNEL,
-        Some(GUILD_ID),
-        "play",
-        vec![
-            string_option("variant", "chess"),
-            user_option("opponent", &bob()),
-            integer_option("colour", 0),
-            string_option("fen", fen),
-        ],
-        &[bob()],
-    )
-    .await;
-    let challenge = fake
-        .wait_for_message("the challenge", |m| {
-            m.place == Place::Channel(CHANNEL) && m.button("acc:").is_some()
-        })
-        .await;
+    let options = vec![
+        string_option("variant", "chess"),
+        user_option("opponent", &bob()),
+        integer_option("colour", 0),
+        string_option("fen", fen),
+    ];
+    let challenge = challenge_with(&fake, options, &[bob()]).await;
     assert!(
         challenge
             .text()
@@ -2136,5 +2141,56 @@ async fn the_latest_board_carries_the_game_buttons_and_older_boards_lose_them() 
             message.text()
         );
     }
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_takes_rated_or_casual_and_rating_answers_privately() {
+    let fake = FakeDiscord::start().await;
+    let (_service, bot) = start(&fake, "rated").await;
+    let play = |clock: Option<&str>, rated: bool| {
+        let mut options = vec![
+            string_option("variant", "chess"),
+            user_option("opponent", &bob()),
+            bool_option("rated", rated),
+        ];
+        options.extend(clock.map(|clock| string_option("clock", clock)));
+        options
+    };
+    // Alice's `command` with `options`: her private answer holds `expected`.
+    let answered =
+        |command: &'static str, options: Vec<serde_json::Value>, expected: &'static str| {
+            let fake = &fake;
+            async move {
+                let token = fake
+                    .slash(
+                        &alice(),
+                        CHANNEL,
+                        Some(GUILD_ID),
+                        command,
+                        options,
+                        &[bob()],
+                    )
+                    .await;
+                let answer = fake.wait_for_ephemeral(expected, &token).await;
+                assert!(answer.text().contains(expected), "{}", answer.text());
+            }
+        };
+    // Rated without a clock is refused, privately.
+    answered(
+        "play",
+        play(None, true),
+        "Only games with a clock are rated",
+    )
+    .await;
+    // Casual although it has a clock.
+    let challenge = challenge_with(&fake, play(Some("5+3"), false), &[bob()]).await;
+    let text = challenge.text();
+    assert!(
+        text.contains("Casual game: ratings do not change."),
+        "{text}"
+    );
+    let bob_named = vec![user_option("user", &bob())];
+    answered("rating", bob_named, "bob has no rated games yet.").await;
     bot.stop().await;
 }

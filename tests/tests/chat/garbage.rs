@@ -32,7 +32,7 @@ fn random_action(game: &str) -> Action {
         1 => None,
         _ => Some(random_text()),
     };
-    match fastrand::u8(..25) {
+    match fastrand::u8(..28) {
         0 => Action::Play {
             variant: random_text(),
             opponent: fastrand::bool().then(random_user),
@@ -41,6 +41,7 @@ fn random_action(game: &str) -> Action {
                 .get(fastrand::usize(..4))
                 .copied(),
             fen: maybe_text(),
+            rated: fastrand::bool().then(fastrand::bool),
         },
         1 => Action::Accept { game: id() },
         2 => Action::Decline { game: id() },
@@ -81,6 +82,17 @@ fn random_action(game: &str) -> Action {
         22 => Action::Unwatch { game: id() },
         23 => Action::Notation {
             notation: kodex_bot::api::NotationChoice::parse(&random_text()),
+        },
+        24 => Action::Rating {
+            user: fastrand::bool().then(random_user),
+        },
+        25 => Action::Leaderboard {
+            variant: maybe_text(),
+            global: fastrand::bool(),
+            page: fastrand::u32(..),
+        },
+        26 => Action::Stats {
+            user: fastrand::bool().then(random_user),
         },
         _ => Action::Button {
             data: format!(

@@ -119,6 +119,7 @@ async fn a_guild_locale_is_the_chat_language_until_the_chat_chooses() {
                 clock: None,
                 color: None,
                 fen: None,
+                rated: None,
             },
         ))
         .await;

@@ -27,6 +27,7 @@ mod hidden_differential_chat;
 mod hidden_public_acts;
 mod kriegspiel;
 mod languages;
+mod ratings;
 mod service_routing;
 mod storage;
 mod time_travel;

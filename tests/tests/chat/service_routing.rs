@@ -49,6 +49,7 @@ fn play(opponent: &UserRef) -> Action {
         clock: None,
         color: Some(kodex_bot::api::ColorChoice::White),
         fen: None,
+        rated: None,
     }
 }
 

@@ -401,6 +401,7 @@ async fn play_without_a_variant_offers_a_picker_and_a_reply_names_the_opponent()
             clock: Some("5+3".into()),
             color: None,
             fen: None,
+            rated: None,
         }
     );
 }
@@ -725,6 +726,7 @@ async fn a_variant_picker_opened_before_a_restart_still_works_after_it() {
             clock: Some("5+3".into()),
             color: Some(kodex_bot::api::ColorChoice::White),
             fen: None,
+            rated: None,
         }
     );
 

@@ -138,6 +138,9 @@ impl Service {
     /// One step of the computer in game `id`; each request it makes leads,
     /// through [`Service::computers_follow`], to the next step.
     async fn computer_act(self, platform: Platform, id: &str) {
+        if self.inner.thinking.is_stopped() {
+            return;
+        }
         let Ok(Some(row)) = self.inner.store.get(platform.key(), id).await else {
             return;
         };
@@ -412,7 +415,7 @@ impl Service {
         };
         let service = Service { inner };
         service.inner.thinking.finish(&row.id);
-        let Some(decision) = decision else {
+        let Some(decision) = decision.filter(|_| !service.inner.thinking.is_stopped()) else {
             return;
         };
         let user = UserRef::computer(platform, level.number());
@@ -519,6 +522,9 @@ impl Service {
         .filter(|text| text.chars().count() <= MAX_SETUP_TEXT);
         drop(permit);
         self.inner.thinking.finish(&row.id);
+        if self.inner.thinking.is_stopped() {
+            return;
+        }
         let user = UserRef::computer(platform, level.number());
         let ctx = self.computer_ctx(&row, user, true).await;
         let command = match &placement {

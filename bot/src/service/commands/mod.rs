@@ -18,6 +18,7 @@ pub(crate) mod learn;
 pub(crate) mod notation;
 pub(crate) mod offers;
 pub(crate) mod play;
+pub(crate) mod ratings;
 pub(crate) mod rematch;
 pub(crate) mod reminders;
 pub(crate) mod retire;

@@ -71,6 +71,8 @@ impl Service {
         row.opponent_id = Some(theirs.user_id.clone());
         row.opponent_name = Some(theirs.user_name.clone());
         row.from_fen = old.from_fen.clone();
+        // Rated again if the game was (the same players, the same terms).
+        row.rated = old.rated;
         self.insert_challenge(&mut row).await?;
         tracing::info!(game = %row.id, after = %old.id, "rematch offered");
         if UserRef::level_of(&theirs.user_id).is_some() {

@@ -30,6 +30,8 @@ fn seat_plan(variant: &Variant) -> Vec<(Side, Team)> {
 
 impl Service {
     /// `/play <variant> [@partner] vs [@opponent …] [clock] [color]`.
+    // The typed options of a team `/play`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) async fn play_teams(
         &self,
         ctx: &Ctx,
@@ -38,7 +40,12 @@ impl Service {
         opponents: Vec<UserRef>,
         clock: Option<String>,
         color: Option<ColorChoice>,
+        rated: Option<bool>,
     ) -> Outcome {
+        // A game of more than two players is never rated.
+        if rated == Some(true) {
+            return Err(Msg::new("error-rated-team").into());
+        }
         let terms = self.challenge_terms(ctx, variant, clock, color)?;
         self.play_teams_with(ctx, terms, partners, opponents).await
     }

@@ -177,9 +177,12 @@ impl Service {
         &self.inner.store
     }
 
-    /// Closes the database after the requests in progress; call it last,
-    /// when the platforms have stopped (later requests fail).
+    /// Stops the computer (its searches under way are dropped, it acts no
+    /// more) and closes the database after the requests in progress; call
+    /// it last, when the platforms have stopped (later requests fail). The
+    /// next process resumes every game and clock where it was.
     pub async fn close(&self) {
+        self.inner.thinking.stop_all();
         self.inner.store.close().await;
     }
 

@@ -17,6 +17,8 @@ pub(crate) struct Thinking {
     playing: std::sync::Mutex<std::collections::HashSet<String>>,
     /// Questions already thought about (offers it chose not to make again).
     thoughts: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// The service is closing: no search starts, none under way is played.
+    stopped: AtomicBool,
 }
 
 impl Thinking {
@@ -59,6 +61,9 @@ impl Thinking {
         let Ok(mut games) = self.games.lock() else {
             return false;
         };
+        if self.is_stopped() {
+            return false;
+        }
         if games.contains_key(game) {
             return false;
         }
@@ -72,6 +77,23 @@ impl Thinking {
         }
     }
 
+    /// The service is closing: every search under way is cancelled and its
+    /// result dropped, and the computer does nothing more in this process
+    /// (the next one resumes every game where it was).
+    pub(crate) fn stop_all(&self) {
+        self.stopped.store(true, Ordering::SeqCst);
+        if let Ok(games) = self.games.lock() {
+            for stop in games.values() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Whether [`Thinking::stop_all`] was called.
+    pub(crate) fn is_stopped(&self) -> bool {
+        self.stopped.load(Ordering::SeqCst)
+    }
+
     /// Stops the search of `game`, if one runs.
     pub(crate) fn cancel(&self, game: &str) {
         if let Ok(games) = self.games.lock() {
@@ -79,5 +101,24 @@ impl Thinking {
                 stop.store(true, Ordering::Relaxed);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stopping_cancels_the_searches_under_way_and_starts_no_more() {
+        let thinking = Thinking::default();
+        let running = Arc::new(AtomicBool::new(false));
+        assert!(thinking.start("k7m2", running.clone()));
+        assert!(!thinking.start("k7m2", Arc::new(AtomicBool::new(false))));
+        thinking.stop_all();
+        assert!(running.load(Ordering::Relaxed), "the search is cancelled");
+        assert!(thinking.is_stopped());
+        thinking.finish("k7m2");
+        assert!(!thinking.start("k7m2", Arc::new(AtomicBool::new(false))));
+        assert!(!thinking.start("other", Arc::new(AtomicBool::new(false))));
     }
 }

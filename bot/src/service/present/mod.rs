@@ -125,7 +125,12 @@ impl Service {
         deliveries.push(public);
         deliveries.extend(spectators);
         if ended {
-            deliveries.extend(self.home_chat_result(lang, row, self.result_text(lang, row)));
+            let mut result = self.result_text(lang, row);
+            if let Some(ratings) = self.rating_changes_text(lang, row) {
+                result.push('\n');
+                result.push_str(&ratings);
+            }
+            deliveries.extend(self.home_chat_result(lang, row, result));
         }
         if ended {
             deliveries.extend(self.game_end_gif(lang, row, game).await);
@@ -249,6 +254,10 @@ impl Service {
             let lesson = self.lesson_end_text(lang, row);
             lines.extend(lesson.clone());
             events.extend(lesson);
+            if let Some(ratings) = self.rating_changes_text(lang, row) {
+                lines.push(ratings.clone());
+                events.push(ratings);
+            }
         } else if let Some(clocks) = self.clock_line(row, game) {
             lines.push(clocks);
         }
@@ -616,6 +625,10 @@ impl Service {
                 )
                 .arg("clock", self.clock_name(lang, row.time_control)),
         );
+        if row.seats.len() == 2 {
+            text.push('\n');
+            text.push_str(&self.rated_text(lang, row));
+        }
         if let Some(number) = game.chess960_number() {
             text.push('\n');
             text.push_str(&self.text(
@@ -748,6 +761,41 @@ impl Service {
             "color-black"
         };
         self.text(lang, &Msg::new(key))
+    }
+
+    /// "Rated game: the result changes both ratings." or "Casual game."
+    pub(crate) fn rated_text(&self, lang: Lang, row: &GameRow) -> String {
+        let key = if row.rated {
+            "game-rated"
+        } else {
+            "game-casual"
+        };
+        self.text(lang, &Msg::new(key))
+    }
+
+    /// "Ratings: alice 1523 (+23), bob 1477 (−23)" after the save that ended
+    /// a rated game; `None` otherwise.
+    pub(crate) fn rating_changes_text(&self, lang: Lang, row: &GameRow) -> Option<String> {
+        if row.rating_changes.is_empty() {
+            return None;
+        }
+        let changes: Vec<String> = row
+            .rating_changes
+            .iter()
+            .map(|change| {
+                let mark = if change.provisional { "?" } else { "" };
+                format!(
+                    "{} {}{mark} ({})",
+                    change.name,
+                    change.after,
+                    crate::rating::change_text(change.before as f64, change.after as f64)
+                )
+            })
+            .collect();
+        Some(self.text(
+            lang,
+            &Msg::new("rating-changes").arg("changes", changes.join(", ")),
+        ))
     }
 
     pub(crate) fn clock_name(&self, lang: Lang, clock: TimeControl) -> String {

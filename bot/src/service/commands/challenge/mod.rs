@@ -14,8 +14,36 @@ use crate::service::present::chat_of;
 use crate::store::{Color, GameRow, MoveRecord, MoveTimes, SeatRow, SeatSet, Status};
 use kodex_engine::{Game, Side, Start, Team, Variant};
 
+/// Whether a two-player `/play` is rated: as asked (`rated`), else rated
+/// when it has a clock. A game against the computer, from a position or
+/// without a clock is never rated; asking for one is refused, saying why.
+pub(crate) fn rated_choice(
+    asked: Option<bool>,
+    computer: bool,
+    from_position: bool,
+    clock: TimeControl,
+) -> Outcome<bool> {
+    let refusal = if computer {
+        Some("error-rated-computer")
+    } else if from_position {
+        Some("error-rated-position")
+    } else if clock == TimeControl::Unlimited {
+        Some("error-rated-no-clock")
+    } else {
+        None
+    };
+    match (asked, refusal) {
+        (Some(true), Some(key)) => Err(Msg::new(key).into()),
+        (Some(asked), None) => Ok(asked),
+        (None, None) => Ok(true),
+        (_, Some(_)) => Ok(false),
+    }
+}
+
 impl Service {
-    /// `/play <variant> [@opponent] [clock] [color] [fen:<FEN>]`.
+    /// `/play <variant> [@opponent] [clock] [color] [rated|casual] [fen:<FEN>]`.
+    // The typed options of a `/play`, each checked here.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) async fn play(
         &self,
         ctx: &Ctx,
@@ -24,6 +52,7 @@ impl Service {
         clock: Option<String>,
         color: Option<ColorChoice>,
         fen: Option<String>,
+        rated: Option<bool>,
     ) -> Outcome {
         let terms = self.challenge_terms(ctx, variant, clock, color)?;
         let from_fen = match fen {
@@ -32,10 +61,20 @@ impl Service {
         };
         if is_team_variant(&terms.variant) {
             // A game for four: the one named is an opponent, the other seats open.
+            if rated == Some(true) {
+                return Err(Msg::new("error-rated-team").into());
+            }
             return self
                 .play_teams_with(ctx, terms, Vec::new(), opponent.into_iter().collect())
                 .await;
         }
+        let computer = opponent.as_ref().and_then(UserRef::computer_level);
+        let rated = rated_choice(
+            rated,
+            computer.is_some(),
+            from_fen.is_some(),
+            terms.time_control,
+        )?;
         let Terms {
             variant,
             time_control,
@@ -48,8 +87,8 @@ impl Service {
             return Err(Msg::new("error-self-challenge").into());
         }
         self.check_limits(ctx, true).await?;
-        let computer = opponent.as_ref().and_then(UserRef::computer_level);
         let mut row = self.challenge_row(ctx, &variant, &time_control, color);
+        row.rated = rated;
         // `@name` (someone the platform has not shown us yet) is kept
         // lowercase: handles are case-insensitive.
         row.opponent_id = opponent.as_ref().map(|o| stored_user_id(&o.id));
@@ -107,6 +146,8 @@ impl Service {
                 &Msg::new("challenge-position").arg("fen", fen.clone()),
             ));
         }
+        text.push('\n');
+        text.push_str(&self.rated_text(lang, row));
         // A direct challenge asks the challenged person (never the computer).
         let notify = match (&row.opponent_id, &row.opponent_name) {
             (Some(id), name) if UserRef::level_of(id).is_none() => vec![UserRef {
@@ -227,6 +268,8 @@ impl Service {
             linked_id: None,
             board: 0,
             move_times: MoveTimes::default(),
+            rated: false,
+            rating_changes: Vec::new(),
         }
     }
 
@@ -426,5 +469,34 @@ impl Service {
             buttons: Vec::new(),
             game: Some(self.game_ref(lang, &row, false)),
         }])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_of_two_with_a_clock_are_rated_unless_casual_and_some_never_are() {
+        let blitz = TimeControl::parse("3+2").expect("clock");
+        let rated = |asked, computer, position, clock| {
+            rated_choice(asked, computer, position, clock).map_err(|e| format!("{e:?}"))
+        };
+        assert_eq!(rated(None, false, false, blitz), Ok(true));
+        assert_eq!(rated(Some(false), false, false, blitz), Ok(false));
+        assert_eq!(rated(Some(true), false, false, blitz), Ok(true));
+        // Without a clock, against the computer, from a position: casual,
+        // and asking for rated is refused.
+        for (computer, position, clock) in [
+            (false, false, TimeControl::Unlimited),
+            (true, false, blitz),
+            (false, true, blitz),
+        ] {
+            assert_eq!(rated(None, computer, position, clock), Ok(false));
+            assert_eq!(rated(Some(false), computer, position, clock), Ok(false));
+            assert!(rated(Some(true), computer, position, clock).is_err());
+        }
+        assert!(rated(Some(true), true, false, blitz)
+            .is_err_and(|e| e.contains("error-rated-computer")));
     }
 }
