@@ -10,11 +10,12 @@ use crate::material;
 use crate::moves::Move;
 use crate::notation;
 use crate::outcome::{Outcome, Reason};
+use crate::record::{looks_like_jump, Entry, Operation, PlayedMove};
 use crate::rules::{Position, Rules};
 use crate::search::{Board, SearchBoard};
 use crate::side::Side;
 use crate::tables::{AnyTables, Tables};
-use crate::timeline::{looks_like_jump, Jump, Travel};
+use crate::timeline::travel::{Jump, Travel};
 use crate::variant::{Variant, VariantDef};
 use crate::view::{Audience, View, Visibility};
 use crate::visibility::kriegspiel;
@@ -31,15 +32,6 @@ pub enum Start {
     Chess960(u16),
     /// A position given as FEN.
     Fen(String),
-}
-
-/// A move as it was played, in both notations.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct PlayedMove {
-    /// UCI (`e2e4`, `e7e8q`, `N@f3`, `e1h1` for Chess960 castling).
-    pub uci: String,
-    /// SAN with check/mate suffix (`Nf3`, `exd5`, `O-O`, `e8=Q#`).
-    pub san: String,
 }
 
 /// What a move typed in a Kriegspiel game turned out to be (see
@@ -63,10 +55,6 @@ pub struct ImpossibleAttempt {
     /// The attempt in UCI.
     pub uci: String,
 }
-
-/// How an impossible attempt is written in a stored move list: its UCI and
-/// this mark (`e2e4?`), among the moves played.
-pub const IMPOSSIBLE_MARK: char = '?';
 
 /// Reads a Variant's compiled state for one bit-set width.
 pub(crate) struct State<B: Bits> {
@@ -148,7 +136,7 @@ pub struct Game {
     attempts: Vec<ImpossibleAttempt>,
     /// Prisoner exchanges and retirements (Enochian chess): after how many
     /// half-moves, and what.
-    pub(crate) operations: Vec<(usize, crate::mechanics::Operation)>,
+    pub(crate) operations: Vec<(usize, Operation)>,
     /// Time travel (only in variants with `[time_travel]`).
     pub(crate) travel: Option<Box<Travel>>,
     start_fen: String,
@@ -295,29 +283,19 @@ impl Game {
             Game::new(variant, Start::Fen(start_fen.to_string())).map_err(ReplayError::Fen)?;
         for (ply, uci) in moves.iter().enumerate() {
             let uci = uci.as_ref();
-            if let Some(attempt) = uci.strip_suffix(IMPOSSIBLE_MARK) {
-                game.record_impossible(attempt);
-                continue;
-            }
-            if let Some(op) = crate::mechanics::Operation::parse(uci) {
-                if game.replay_operation(op) {
-                    continue;
+            let replayed = match Entry::parse(uci) {
+                Some(Entry::Impossible(attempt)) => {
+                    game.record_impossible(attempt);
+                    true
                 }
-                return Err(ReplayError::Move {
-                    ply,
-                    uci: uci.chars().take(16).collect(),
-                });
-            }
-            if let Some(letter) = crate::passing::gift_letter(uci) {
-                if game.receive(letter) {
-                    continue;
-                }
-                return Err(ReplayError::Move {
-                    ply,
-                    uci: uci.chars().take(16).collect(),
-                });
-            }
-            if game.apply_stored(uci).is_none() {
+                Some(entry @ (Entry::Exchange(..) | Entry::Retire(_))) => entry
+                    .operation()
+                    .is_some_and(|op| game.replay_operation(op)),
+                Some(Entry::Gift(letter)) => game.receive(letter),
+                Some(Entry::Move(action)) => game.apply_stored(action).is_some(),
+                None => false,
+            };
+            if !replayed {
                 return Err(ReplayError::Move {
                     ply,
                     uci: uci.chars().take(16).collect(),
@@ -630,7 +608,7 @@ impl Game {
             // side is on turn, as the rules read it (also from a FEN).
             return with_state!(self, s, _r => {
                 let pos = s.current();
-                pos.side as usize + 2 * crate::mechanics::seat_on_turn(pos, pos.side as usize)
+                pos.side as usize + 2 * crate::rules::seat_on_turn(pos, pos.side as usize)
             });
         }
         let first = with_state!(self, s, _r => s.positions[0].side as usize);
@@ -827,7 +805,7 @@ impl Game {
             // Four-handed chess: a number for each round of the four seats.
             let first_turn = with_state!(self, s, _r => {
                 let pos = &s.positions[0];
-                pos.side as usize + 2 * crate::mechanics::seat_on_turn(pos, pos.side as usize)
+                pos.side as usize + 2 * crate::rules::seat_on_turn(pos, pos.side as usize)
             });
             let first_round = first_number.max(1).div_ceil(2);
             out.push_str(&movetext_in_rounds(

@@ -41,6 +41,7 @@ mod moves;
 mod notation;
 mod outcome;
 mod passing;
+mod record;
 mod rules;
 pub mod search;
 pub mod setup;
@@ -54,20 +55,18 @@ mod visibility;
 pub use announce::{Announcement, CheckDirection};
 
 pub use error::{FenError, MoveError, ReplayError};
-pub use game::{Attempt, Game, ImpossibleAttempt, PerftCount, PlayedMove, Start, IMPOSSIBLE_MARK};
+pub use game::{Attempt, Game, ImpossibleAttempt, PerftCount, Start};
 pub use geometry::Geometry;
-pub use mechanics::{
-    exchange_seats, exchange_token, retire_token, retired_seat, ExchangeError, ForcedTurn,
-    RetireError,
-};
+pub use mechanics::{ExchangeError, ForcedTurn, RetireError};
 pub use moves::Move;
 pub use notation::is_pass_word;
 pub use outcome::{Outcome, Ranking, Reason, Standing};
-pub use passing::{gift_letter, gift_token, GIFT_MARK};
-pub use side::{Side, Team};
-pub use timeline::{
-    looks_like_jump, Frame, Jump, JumpError, JumpRequest, Timeline, Turn, TurnError,
+pub use record::{
+    exchange_seats, exchange_token, gift_letter, gift_token, looks_like_jump, retire_token,
+    retired_seat, Entry, PlayedMove, GIFT_MARK, IMPOSSIBLE_MARK,
 };
+pub use side::{Side, Team};
+pub use timeline::{Frame, Jump, JumpError, JumpRequest, Timeline, Turn, TurnError};
 pub use variant::{Registry, Variant, VariantError};
 pub use view::{
     Art, Audience, BoardStyle, CrownedArt, JanggiArt, PawnOfArt, PieceGlyph, PocketView,

@@ -8,28 +8,6 @@ use crate::bitboard::Bits;
 use crate::game::{with_state, Game, Inner};
 use crate::rules::Rules;
 
-/// The mark of a gift in a stored record: `+` and the piece's FEN letter.
-pub const GIFT_MARK: char = '+';
-
-/// The piece letter of a stored gift (`+n` → `n`), if `action` is one.
-///
-/// ```
-/// assert_eq!(kodex_engine::gift_letter("+Q"), Some('Q'));
-/// assert_eq!(kodex_engine::gift_letter("e2e4"), None);
-/// ```
-pub fn gift_letter(action: &str) -> Option<char> {
-    let mut chars = action.strip_prefix(GIFT_MARK)?.chars();
-    match (chars.next(), chars.next()) {
-        (Some(letter), None) if letter.is_ascii_alphabetic() => Some(letter),
-        _ => None,
-    }
-}
-
-/// The stored form of a gift of `letter`.
-pub fn gift_token(letter: char) -> String {
-    format!("{GIFT_MARK}{letter}")
-}
-
 impl Game {
     /// The piece the last move captured, as it passes to the capturer's
     /// partner: its FEN letter in the captured piece's colour (the partner

@@ -382,17 +382,6 @@ pub struct View {
     pub pawn_tries: Option<u32>,
 }
 
-/// The board marks of a definition's palace keys: each marked line as pairs
-/// of neighbouring squares, and the river's rank (0-based, for [`View::river`]).
-pub fn palace_marks(palace: &crate::variant::PalaceRules) -> (Vec<(u16, u16)>, Option<u8>) {
-    let lines = palace
-        .lines
-        .iter()
-        .flat_map(|line| line.windows(2).map(|w| (w[0] as u16, w[1] as u16)))
-        .collect();
-    (lines, palace.river.map(|rank| rank - 1))
-}
-
 impl View {
     /// The letter people read for `file` (0-based).
     pub fn file_letter(&self, file: u8) -> char {

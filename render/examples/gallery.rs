@@ -239,7 +239,7 @@ fn points_board() -> kodex_engine::View {
             .lines
             .push(vec![a as usize, ((a + b) / 2) as usize, b as usize]);
     }
-    (view.lines, view.river) = kodex_engine::view::palace_marks(&palaces);
+    (view.lines, view.river) = palaces.marks();
     view
 }
 

@@ -1,6 +1,7 @@
 //! The module graph of a folder of Rust sources, read from their text: who
 //! imports whom, and the import cycles. Used to keep `bot/src/service` free
-//! of cycles (its kernel below its commands), and meant for the engine too.
+//! of cycles (its kernel below its commands) and the engine free of all
+//! but parent/child ones.
 //!
 //! An edge goes from a file's module to the module a path in it names:
 //! `use crate::…`, `use super::…`, `use self::…`, `use child::…` (a child

@@ -1,5 +1,7 @@
 //! The UCI front-end (`kodex uci`, alias `kodex-uci`) for perft and play, line-compatible with
-//! Fairy-Stockfish so the same scripts drive both.
+//! Fairy-Stockfish so the same scripts drive both. A crate of its own: it reads stdin, writes
+//! stdout and runs the search and perft on threads, which the pure engine never does; it uses
+//! only the engine's public API.
 //!
 //! ```text
 //! uci | isready | ucinewgame | stop | quit

@@ -3,9 +3,6 @@
 
 use crate::clock::TimeControl;
 use crate::time::Millis;
-use kodex_engine::IMPOSSIBLE_MARK;
-use kodex_engine::{exchange_seats, exchange_token, retire_token, retired_seat};
-use kodex_engine::{gift_letter, gift_token, GIFT_MARK};
 use kodex_engine::{Reason, Side, Team};
 use std::fmt;
 
@@ -661,64 +658,10 @@ impl PairOffer {
     }
 }
 
-/// One entry of a game's record (`games.moves`), as the engine's replay
-/// reads it: a move, an impossible attempt, a gift, an exchange of
-/// prisoners or a retirement.
-///
-/// ```
-/// use kodex_bot::store::Entry;
-/// assert_eq!(Entry::parse("e2e4?"), Some(Entry::Impossible("e2e4")));
-/// assert_eq!(Entry::parse("+n"), Some(Entry::Gift('n')));
-/// assert_eq!(Entry::parse("&r1"), Some(Entry::Retire(1)));
-/// assert_eq!(Entry::Exchange(0, 3).to_string(), "&03");
-/// assert_eq!(Entry::parse("+"), None);
-/// ```
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum Entry<'a> {
-    /// A move (or pass, or time-travel jump) in the engine's UCI form.
-    Move(&'a str),
-    /// A move tried that was impossible (Kriegspiel), marked `e2e4?`.
-    Impossible(&'a str),
-    /// A piece a partner passed on (bughouse), `+n`.
-    Gift(char),
-    /// Seats (turn order) that exchanged prisoners, the lower first, `&03`.
-    Exchange(usize, usize),
-    /// A seat (turn order) that retired, `&r1`.
-    Retire(usize),
-}
-
-impl<'a> Entry<'a> {
-    /// Reads a stored entry, in the order the engine's replay does; `None`
-    /// when it is empty or bears a mark (`?`, `+`) the engine does not make.
-    /// (Whether a move is legal is the replay's to say.)
-    pub fn parse(text: &'a str) -> Option<Entry<'a>> {
-        if let Some(attempt) = text.strip_suffix(IMPOSSIBLE_MARK) {
-            return (!attempt.is_empty()).then_some(Entry::Impossible(attempt));
-        }
-        if let Some((a, b)) = exchange_seats(text) {
-            return Some(Entry::Exchange(a.min(b), a.max(b)));
-        }
-        if let Some(seat) = retired_seat(text) {
-            return Some(Entry::Retire(seat));
-        }
-        if text.starts_with(GIFT_MARK) {
-            return gift_letter(text).map(Entry::Gift);
-        }
-        (!text.is_empty()).then_some(Entry::Move(text))
-    }
-}
-
-impl fmt::Display for Entry<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Entry::Move(uci) => f.write_str(uci),
-            Entry::Impossible(uci) => write!(f, "{uci}{IMPOSSIBLE_MARK}"),
-            Entry::Gift(letter) => f.write_str(&gift_token(letter)),
-            Entry::Exchange(a, b) => f.write_str(&exchange_token(a, b)),
-            Entry::Retire(seat) => f.write_str(&retire_token(seat)),
-        }
-    }
-}
+/// One entry of a game's record (`games.moves`): the engine's [`Entry`],
+/// whose one parser the replay uses too, so the store and the replay read
+/// the same text the same way (what is on disk is its `Display`).
+pub use kodex_engine::Entry;
 
 /// A game's record (`games.moves`): its [`Entry`]s separated by spaces, kept
 /// as stored. Every entry of a record read is checked to parse.

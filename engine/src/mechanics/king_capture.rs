@@ -55,7 +55,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         let us = pos.side as usize;
         let frozen = self.frozen(pos, 1 - us);
         let Some(king) = self.royals(pos, us).squares().next() else {
-            if self.revived(pos, us, crate::mechanics::seat_on_turn(pos, us)) {
+            if self.revived(pos, us, crate::rules::seat_on_turn(pos, us)) {
                 // A kingless army its partner controls moves, with no king to keep.
                 list.retain(|m| !frozen.has(m.to as usize));
             } else {

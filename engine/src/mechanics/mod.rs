@@ -52,12 +52,8 @@ mod restricted_promotion;
 mod royal_leap;
 mod royal_swap;
 mod seats;
-pub(crate) use seats::seat_on_turn;
 pub use seats::ForcedTurn;
 mod setup_check;
 mod thrones;
-pub(crate) use thrones::Operation;
-pub use thrones::{
-    exchange_seats, exchange_token, retire_token, retired_seat, ExchangeError, RetireError,
-};
+pub use thrones::{ExchangeError, RetireError};
 mod transform;

@@ -12,7 +12,7 @@
 use crate::bitboard::Bits;
 use crate::mechanics::palace::is_pass;
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::rules::{pieces_of_types, Position, Rules};
+use crate::rules::{pieces_of_types, seat_on_turn, Position, Rules};
 use crate::tables::SeatTables;
 
 /// A turn a seat rule leaves one thing to do (see [`Rules::forced_turn`]).
@@ -25,20 +25,6 @@ pub enum ForcedTurn {
     NoMove,
     /// The seat on turn must take the king mated on the turn before.
     TakeMatedKing,
-}
-
-/// The seat (0: the side's first, 1: its second) of `side` on turn in
-/// `pos` or, for the side that just moved, the seat that made that move.
-/// The first seats move in odd-numbered full moves, the second in even ones.
-#[inline]
-pub(crate) fn seat_on_turn<B: Bits>(pos: &Position<B>, side: usize) -> usize {
-    let round = pos.fullmove.max(1) as usize - 1;
-    if side == 1 && pos.side == 0 {
-        // Black moved in the full move before this one.
-        (round + 1) % 2
-    } else {
-        round % 2
-    }
 }
 
 impl<'a, B: Bits> Rules<'a, B> {

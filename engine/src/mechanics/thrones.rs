@@ -20,10 +20,10 @@
 
 use crate::bitboard::Bits;
 use crate::game::{with_state, Game, Inner, State};
-use crate::mechanics::seat_on_turn;
 use crate::moves::{Move, MoveList};
 use crate::outcome::{Outcome, Reason};
-use crate::rules::{pieces_of_types, Position, Rules, ThroneMemory};
+use crate::record::{exchange_token, retire_token, Operation};
+use crate::rules::{pieces_of_types, seat_on_turn, Position, Rules, ThroneMemory};
 use crate::tables::SIDES;
 use crate::variant::VariantDef;
 
@@ -65,16 +65,6 @@ pub enum RetireError {
     ControlsPartner,
 }
 
-/// What is done between moves by the players rather than by a move, and
-/// kept in the record among the moves: a prisoner exchange, a retirement.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(crate) enum Operation {
-    /// Seats `a` and `b` (turn order, `a < b`) exchanged their prisoners.
-    Exchange(usize, usize),
-    /// The seat (turn order) retired from the game.
-    Retire(usize),
-}
-
 /// Why an [`Operation`] was refused.
 enum Refusal {
     Exchange(ExchangeError),
@@ -82,13 +72,6 @@ enum Refusal {
 }
 
 impl Operation {
-    /// The operation a stored record's action is, if it is one.
-    pub(crate) fn parse(action: &str) -> Option<Operation> {
-        exchange_seats(action)
-            .map(|(a, b)| Operation::Exchange(a.min(b), a.max(b)))
-            .or_else(|| retired_seat(action).map(Operation::Retire))
-    }
-
     /// How the record stores it ([`exchange_token`], [`retire_token`]).
     pub(crate) fn token(self) -> String {
         match self {
@@ -484,60 +467,6 @@ impl ThroneMemory {
         }
         Some(())
     }
-}
-
-/// The mark of a prisoner exchange in a stored record: `&` and the two
-/// seats (turn order) that exchanged, the lower first (`&03`).
-pub const EXCHANGE_MARK: char = '&';
-
-/// The stored form of the exchange between seats `a` and `b` (turn order).
-///
-/// ```
-/// assert_eq!(kodex_engine::exchange_token(3, 0), "&03");
-/// assert_eq!(kodex_engine::exchange_seats("&03"), Some((0, 3)));
-/// assert_eq!(kodex_engine::exchange_seats("e2e4"), None);
-/// ```
-pub fn exchange_token(a: usize, b: usize) -> String {
-    format!("{EXCHANGE_MARK}{}{}", a.min(b), a.max(b))
-}
-
-/// The two seats of a stored exchange (`&03` → 0 and 3), if `action` is one.
-pub fn exchange_seats(action: &str) -> Option<(usize, usize)> {
-    let mut digits = action.strip_prefix(EXCHANGE_MARK)?.chars();
-    let mut digit = || {
-        digits
-            .next()
-            .and_then(|d| d.to_digit(10))
-            .map(|d| d as usize)
-    };
-    let (a, b) = (digit()?, digit()?);
-    digits.next().is_none().then_some((a, b))
-}
-
-/// The mark of a retirement in a stored record, after [`EXCHANGE_MARK`]:
-/// `&r` and the seat (turn order) that retired (`&r1`).
-pub const RETIRE_MARK: char = 'r';
-
-/// The stored form of the retirement of seat `seat` (turn order).
-///
-/// ```
-/// assert_eq!(kodex_engine::retire_token(1), "&r1");
-/// assert_eq!(kodex_engine::retired_seat("&r1"), Some(1));
-/// assert_eq!(kodex_engine::retired_seat("&01"), None);
-/// assert_eq!(kodex_engine::exchange_seats("&r1"), None);
-/// ```
-pub fn retire_token(seat: usize) -> String {
-    format!("{EXCHANGE_MARK}{RETIRE_MARK}{seat}")
-}
-
-/// The seat of a stored retirement (`&r1` → 1), if `action` is one.
-pub fn retired_seat(action: &str) -> Option<usize> {
-    let rest = action
-        .strip_prefix(EXCHANGE_MARK)?
-        .strip_prefix(RETIRE_MARK)?;
-    let mut digits = rest.chars();
-    let seat = digits.next()?.to_digit(10)? as usize;
-    digits.next().is_none().then_some(seat)
 }
 
 impl Game {

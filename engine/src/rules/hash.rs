@@ -48,7 +48,7 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// Whether the seat on turn is its side's second (pieces owned by seats).
     #[inline]
     fn second_seat_on_turn(&self, pos: &Position<B>) -> bool {
-        self.t.seats.is_some() && crate::mechanics::seat_on_turn(pos, pos.side as usize) == 1
+        self.t.seats.is_some() && super::seat_on_turn(pos, pos.side as usize) == 1
     }
 }
 

@@ -260,7 +260,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         if self.t.extra_royals != 0 {
             // Kings owned by seats: only the king of the seat on turn counts.
             let types = match &self.t.seats {
-                Some(seats) => seats.royal_types[crate::mechanics::seat_on_turn(pos, side)],
+                Some(seats) => seats.royal_types[seat_on_turn(pos, side)],
                 None => self.t.extra_royals,
             };
             return pieces_of_types(pos, types) & pos.by_side[side];
@@ -274,5 +274,19 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// The relative rank of `square` for `side` (1 = own first rank).
     pub fn relative_rank(&self, side: usize, square: usize) -> u8 {
         relative_rank(self.def, side, square)
+    }
+}
+
+/// The seat (0: the side's first, 1: its second) of `side` on turn in
+/// `pos` or, for the side that just moved, the seat that made that move.
+/// The first seats move in odd-numbered full moves, the second in even ones.
+#[inline]
+pub(crate) fn seat_on_turn<B: Bits>(pos: &Position<B>, side: usize) -> usize {
+    let round = pos.fullmove.max(1) as usize - 1;
+    if side == 1 && pos.side == 0 {
+        // Black moved in the full move before this one.
+        (round + 1) % 2
+    } else {
+        round % 2
     }
 }

@@ -588,7 +588,7 @@ pub fn setup_view(variant: &Variant, placements: [&Placement; 2], audience: Audi
             SquareView::Empty
         })
         .collect();
-    let (lines, river) = crate::view::palace_marks(&def.palace);
+    let (lines, river) = def.palace.marks();
     View {
         lines,
         river,

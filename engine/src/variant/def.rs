@@ -277,6 +277,18 @@ impl PalaceRules {
             .iter()
             .any(|line| line.windows(2).any(|w| w == [a, b] || w == [b, a]))
     }
+
+    /// The board marks of the palace keys: each marked line as pairs of
+    /// neighbouring squares, and the river's rank (0-based, for
+    /// [`crate::View::river`]).
+    pub fn marks(&self) -> (Vec<(u16, u16)>, Option<u8>) {
+        let lines = self
+            .lines
+            .iter()
+            .flat_map(|line| line.windows(2).map(|w| (w[0] as u16, w[1] as u16)))
+            .collect();
+        (lines, self.river.map(|rank| rank - 1))
+    }
 }
 
 /// Most piece types a variant may define.

@@ -18,11 +18,15 @@ mod build;
 mod builtin;
 mod def;
 mod parse;
+mod raw;
 mod registry;
 #[cfg(test)]
 mod tests;
 
 pub use builtin::BUILTIN;
-pub use def::*;
+pub use def::{
+    Counting, DropMate, FlagRule, Forward, PalacePiece, PalaceRules, PawnOfPawns, PieceDef,
+    PromotedCapture, PromotionChoice, TimeTravel, VariantDef, VariantError, Verdict, MAX_TYPES,
+};
 pub use parse::parse_definition;
 pub use registry::{Registry, Variant};

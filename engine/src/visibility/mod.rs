@@ -162,7 +162,7 @@ pub fn view<B: Bits>(
             marked.push(square as u16);
         }
     }
-    let (lines, river) = crate::view::palace_marks(&def.palace);
+    let (lines, river) = def.palace.marks();
     let (castling, en_passant) = known_castling_and_en_passant(r, pos, audience, seen.is_none());
     // Announced aloud: public whoever looks.
     let pawn_tries = (def.visibility == Visibility::OwnPiecesOnly).then(|| {

@@ -3,7 +3,7 @@
 
 use super::Context;
 use crate::geometry::Geometry;
-use crate::variant::parse::RawVariant;
+use crate::variant::raw::RawVariant;
 use crate::variant::VariantError;
 use crate::view::BoardStyle;
 use std::collections::BTreeMap;

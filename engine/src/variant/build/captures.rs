@@ -2,7 +2,7 @@
 //! transforms, which go with neither drops nor explosions.
 
 use super::Context;
-use crate::variant::parse::RawVariant;
+use crate::variant::raw::RawVariant;
 use crate::variant::VariantError;
 
 /// Capture transforms go with neither drops nor explosions.

@@ -18,7 +18,7 @@ mod seats;
 mod setup;
 mod travel;
 
-use super::parse::RawVariant;
+use super::raw::RawVariant;
 use super::{VariantDef, VariantError};
 use crate::geometry::Geometry;
 use std::collections::BTreeMap;

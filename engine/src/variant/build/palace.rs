@@ -4,7 +4,7 @@
 use crate::betza;
 use crate::geometry::Geometry;
 use crate::side::SIDES;
-use crate::variant::parse::RawVariant;
+use crate::variant::raw::RawVariant;
 use crate::variant::{Counting, PalaceRules, PieceDef};
 use std::collections::BTreeMap;
 

@@ -5,9 +5,12 @@
 use super::palace::RawPalacePiece;
 use super::Context;
 use crate::betza;
-use crate::variant::parse::{RawPiece, RawVariant, CLASSICAL_ORDER};
+use crate::variant::raw::{RawPiece, RawVariant};
 use crate::variant::{Forward, PalacePiece, PieceDef, VariantError, MAX_TYPES};
 use crate::view::Art;
+
+/// The classical pieces' letters, which come first, in this order.
+const CLASSICAL_ORDER: &str = "kqrbnp";
 
 /// Reads the pieces (and sets the context's letters); each one's palace
 /// keys are kept apart for [`super::palace`].

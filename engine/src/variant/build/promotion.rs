@@ -3,7 +3,7 @@
 
 use super::Context;
 use crate::side::SIDES;
-use crate::variant::parse::RawVariant;
+use crate::variant::raw::RawVariant;
 use crate::variant::{PawnOfPawns, PieceDef, VariantError};
 
 /// The promotion rank, a rank of the board (the last one unless given).

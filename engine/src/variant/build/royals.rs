@@ -3,7 +3,7 @@
 
 use super::Context;
 use crate::betza::{self, Atom};
-use crate::variant::parse::RawVariant;
+use crate::variant::raw::RawVariant;
 use crate::variant::{PieceDef, VariantError};
 
 /// The royal squares of a definition.

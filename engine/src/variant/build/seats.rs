@@ -5,7 +5,7 @@
 use super::Context;
 use crate::outcome::Ranking;
 use crate::side::{Side, Team, SIDES};
-use crate::variant::parse::RawVariant;
+use crate::variant::raw::RawVariant;
 use crate::variant::{PieceDef, VariantError};
 
 /// The command zone; the keys that need pieces owned by seats, and what

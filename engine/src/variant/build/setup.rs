@@ -4,7 +4,7 @@
 use crate::geometry::Geometry;
 use crate::setup::rule::SetupDef;
 use crate::side::SIDES;
-use crate::variant::parse::RawSetup;
+use crate::variant::raw::RawSetup;
 use crate::variant::{PieceDef, MAX_TYPES};
 
 /// The pieces of the board part of a start FEN: how many of each type each

@@ -2,7 +2,7 @@
 
 use super::Context;
 use crate::side::SIDES;
-use crate::variant::parse::RawVariant;
+use crate::variant::raw::RawVariant;
 use crate::variant::VariantError;
 use crate::view::Visibility;
 
