@@ -162,10 +162,24 @@ async fn bad_input_of_every_kind_is_answered_and_changes_nothing() {
         "no move to take back",
     )
     .await;
-    // Plain text that is not a move, or out of turn, is chatter.
+    // A move typed out of turn, or one that cannot be read, is answered;
+    // chatter is not; nothing changes.
     let before = chat.row(&id).await;
-    assert!(chat.say("bob: e5").await.is_empty());
-    assert!(chat.say("alice: nice weather").await.is_empty());
+    let out = chat.say("bob: e5").await;
+    assert!(has(&out, "[@bob] It is not your turn in game"), "{out:#?}");
+    for typo in ["e9", "Nz3", "Kf"] {
+        let out = chat.say(&format!("alice: {typo}")).await;
+        assert!(
+            has(&out, &format!("[@alice] “{typo}” is not a move I can read")),
+            "{out:#?}"
+        );
+    }
+    for chatter in ["nice weather", "No", "ok", "gg"] {
+        let out = chat.say(&format!("alice: {chatter}")).await;
+        assert!(out.is_empty(), "{chatter}: {out:#?}");
+    }
+    // People with no game here are never answered.
+    assert!(chat.say("carol: e4").await.is_empty());
     assert_eq!(chat.row(&id).await, before);
 
     // Ambiguous moves list the candidates.
@@ -279,6 +293,13 @@ async fn resigning_ends_the_game_for_the_opponent() {
         "is over",
     )
     .await;
+    // A move typed in the chat soon after the end is told so; later, and
+    // from someone who did not play, it is chatter.
+    let out = chat.say("bob: e5").await;
+    assert!(has(&out, &format!("[@bob] Game {id} is over.")), "{out:#?}");
+    assert!(chat.say("carol: e5").await.is_empty());
+    chat.advance(11 * 60 * 1000).await;
+    assert!(chat.say("bob: e5").await.is_empty());
 }
 
 #[tokio::test]

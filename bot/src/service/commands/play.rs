@@ -2,12 +2,15 @@
 
 use crate::service::kernel::apply::Change;
 use crate::service::kernel::lookup::{you_left, Role};
-use crate::service::kernel::request::looks_like_move;
 use crate::service::kernel::request::MAX_MOVE_TEXT;
+use crate::service::kernel::request::{is_move_shaped, looks_like_move};
 use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
 
 /// The longest time-travel turn typed as one message (`T-2:Nf3 exd8=Q+`).
 const MAX_TURN_TEXT: usize = 32;
+/// A move typed this long after its player's game here ended is answered
+/// with "game over" (later, the chat has moved on).
+const ENDED_RECENTLY: crate::time::Millis = 10 * 60 * 1000;
 use crate::i18n::Lang;
 use crate::store::{GameRow, Status};
 use kodex_engine::is_pass_word;
@@ -15,8 +18,11 @@ use kodex_engine::looks_like_jump;
 use kodex_engine::{Attempt, JumpError, MoveError, TurnError, Visibility};
 
 impl Service {
-    /// `/move <move> [id]`, or plain chat text (`plain`) that may be a move:
-    /// plain text that is clearly not a move gets no answer.
+    /// `/move <move> [id]`, or plain chat text (`plain`) that may be a move.
+    /// Plain text shaped like a move (see [`is_move_shaped`]) from a player
+    /// of a game here, and any text to the bot in private from a player,
+    /// gets an answer — not your turn, unreadable, illegal, game over —
+    /// while chatter gets none.
     pub(crate) async fn make_move(
         &self,
         ctx: &Ctx,
@@ -54,10 +60,22 @@ impl Service {
         if text.is_empty() {
             return Err(quiet(Msg::new("error-move-usage")));
         }
+        // Told why it was refused: a command, any text in private, or text
+        // shaped like a move; other chatter is left alone.
+        let answered =
+            !plain || ctx.req.private || jump || is_move_shaped(text) || is_pass_word(text);
+        let quiet = |msg: Msg| {
+            if answered {
+                msg.into()
+            } else {
+                Failure::Silent
+            }
+        };
         let limit = if jump { MAX_TURN_TEXT } else { MAX_MOVE_TEXT };
-        if text.chars().count() > limit
-            || (plain && !jump && !looks_like_move(text) && !is_pass_word(text))
-        {
+        if !answered {
+            return Err(Failure::Silent);
+        }
+        if text.chars().count() > limit {
             return Err(quiet(Msg::new("error-move-too-long")));
         }
         let found = match game {
@@ -69,7 +87,10 @@ impl Service {
                 }
                 Err(e) => return Err(e),
             },
-            None => self.game_for_move(ctx, text, plain).await?,
+            None => match self.game_for_move(ctx, text, plain).await {
+                Err(Failure::Silent) if plain => return Err(self.after_the_end(ctx).await?),
+                found => found?,
+            },
         };
         // Rows are never deleted: a game that is no longer active has ended.
         let (_lock, row) = self.lock_fresh(&found, Status::Active).await?;
@@ -118,9 +139,7 @@ impl Service {
                     };
                     self.apply(&mut row, &mut game, change, lang).await
                 }
-                Err(TurnError::Move(MoveError::Unparseable)) if plain && !jump => {
-                    Err(Failure::Silent)
-                }
+
                 Err(TurnError::Move(error)) => Err(move_error(error, text, false).into()),
                 Err(TurnError::Jump(error)) => Err(self.jump_error(ctx, &error, text).into()),
             };
@@ -136,11 +155,31 @@ impl Service {
                 };
                 return self.apply(&mut row, &mut game, change, lang).await;
             }
-            Err(MoveError::Unparseable) if plain => return Err(Failure::Silent),
             Err(error) => return Err(move_error(error, text, kriegspiel).into()),
         };
         self.apply(&mut row, &mut game, Change::Move(mv), lang)
             .await
+    }
+
+    /// Plain text shaped like a move from someone with no game in play
+    /// here: when their last game here ended a short while ago
+    /// ([`ENDED_RECENTLY`]) they are told it is over; anyone else hears
+    /// nothing.
+    async fn after_the_end(&self, ctx: &Ctx) -> Outcome<Failure> {
+        if ctx.req.private || !self.candidates(ctx).await?.is_empty() {
+            return Ok(Failure::Silent);
+        }
+        let last = self
+            .inner
+            .store
+            .latest_game_of(ctx.platform(), &ctx.req.chat.id, &ctx.actor().id)
+            .await?;
+        Ok(match last {
+            Some(row) if row.status.is_over() && self.now() - row.updated_at <= ENDED_RECENTLY => {
+                Msg::new("error-game-over").arg("id", row.id).into()
+            }
+            _ => Failure::Silent,
+        })
     }
 
     /// Why the jump `text` was refused, in the actor's language.
@@ -260,6 +299,14 @@ mod tests {
         }
         for text in ["hello", "gg", "good game!", "lol", "what?", "https://x.y/1"] {
             assert!(!looks_like_move(text), "{text}");
+            assert!(!is_move_shaped(text), "{text}");
+        }
+        // Typos and moves cut short are answered, words are not.
+        for text in ["e9", "Nz3", "Kf", "Кf", "Nd"] {
+            assert!(is_move_shaped(text), "{text}");
+        }
+        for text in ["No", "ok", "Hi", "Bad", "K", "kf"] {
+            assert!(!is_move_shaped(text), "{text}");
         }
     }
 }

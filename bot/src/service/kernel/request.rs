@@ -43,3 +43,20 @@ pub(crate) fn looks_like_move(text: &str) -> bool {
         && text.chars().all(allowed)
         && (text.chars().any(|c| c.is_ascii_digit()) || text.to_lowercase().starts_with("o-o"))
 }
+
+/// Whether plain chat text is shaped like a move, even one that cannot be
+/// read (`e9`, `Nz3`) or is cut short (`Kf`: a piece letter, Latin or
+/// Russian, and a file): a player who typed it gets an answer, where
+/// other chatter gets none.
+pub(crate) fn is_move_shaped(text: &str) -> bool {
+    if looks_like_move(text) {
+        return true;
+    }
+    let mut chars = text.chars();
+    match (chars.next(), chars.next(), chars.next()) {
+        (Some(piece), Some(file), None) => {
+            "KQRBNКФЛСП".contains(piece) && ('a'..='h').contains(&file)
+        }
+        _ => false,
+    }
+}
