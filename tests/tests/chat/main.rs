@@ -9,6 +9,7 @@ mod console_support;
 
 // Through the console chat.
 mod abuse;
+mod board_orientation;
 mod bughouse;
 mod computer;
 mod console;

@@ -11,7 +11,7 @@ use crate::service::kernel::apply::Event;
 use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::service::present::chat_of;
 use crate::store::{GameRow, Status, Watcher};
-use kodex_engine::{Audience, Game, Side};
+use kodex_engine::{Audience, Game};
 
 /// The most games one chat or person watches at once.
 pub const MAX_WATCHED: usize = 5;
@@ -68,7 +68,12 @@ impl Service {
             answer.text.push('\n');
             answer.text.push_str(&self.turn_text(lang, &row, &game));
             if !game.variant().hidden_information() {
-                let decor = self.decor(lang, &row, &game, Side::WHITE);
+                let decor = self.decor(
+                    lang,
+                    &row,
+                    &game,
+                    crate::service::present::public_bottom(&game, false),
+                );
                 let file_name = format!("{}-{}.png", row.id, row.move_list().len());
                 self.attach_board(&mut answer, game.view(Audience::Full), decor, file_name)
                     .await;

@@ -292,7 +292,7 @@ impl Service {
             game: Some(game_ref),
         };
         if let Some(view) = public_view {
-            let decor = self.decor(lang, row, game, Side::WHITE);
+            let decor = self.decor(lang, row, game, public_bottom(game, ended));
             // Numbered by the record, which (unlike the present line of a
             // time-travel game) only grows.
             let file_name = format!("{}-{}.png", row.id, row.move_list().len());
@@ -1232,6 +1232,19 @@ pub(crate) fn san_in(lang: Lang, game: &Game, san: &str) -> String {
     match lang {
         Lang::Ru => game.variant().russian_san(san),
         _ => san.to_owned(),
+    }
+}
+
+/// The side drawn at the bottom of the board posted in a game's chat: in a
+/// two-player game the side of the player to move, so each player reads the
+/// board from their own side on their turn (whose turn it is is public, also
+/// in a hidden game, whose public board is drawn only at the end anyway).
+/// Games for four, and the final board of any game, keep white at the bottom.
+pub(crate) fn public_bottom(game: &Game, ended: bool) -> Side {
+    if ended || game.variant().players() != 2 {
+        Side::WHITE
+    } else {
+        game.side_to_move()
     }
 }
 
