@@ -383,6 +383,54 @@ pub struct View {
 }
 
 impl View {
+    /// A board of `files` × `ranks` with `squares` (see [`View::squares`])
+    /// and nothing else: checkered, seen whole, the first side to move at
+    /// move 1, no marks, pockets or highlights. The engine's views start
+    /// from it ([`View::of_variant`]); tests and samples build theirs on it.
+    pub fn new(files: u8, ranks: u8, squares: Vec<SquareView>) -> View {
+        View {
+            files,
+            ranks,
+            file_letters: String::new(),
+            squares,
+            style: BoardStyle::Checkered,
+            audience: Audience::Full,
+            side_to_move: Side::WHITE,
+            move_number: 1,
+            last_move: Vec::new(),
+            checked: Vec::new(),
+            marked: Vec::new(),
+            pockets: Vec::new(),
+            remaining_checks: None,
+            lines: Vec::new(),
+            river: None,
+            castling: String::new(),
+            en_passant: None,
+            pawn_tries: None,
+        }
+    }
+
+    /// [`View::new`] on the board of `def` for `audience`: its size, file
+    /// letters, style, marked squares and palace lines and river — what
+    /// every view of the variant shows whatever the position.
+    pub(crate) fn of_variant(
+        def: &crate::variant::VariantDef,
+        audience: Audience,
+        squares: Vec<SquareView>,
+    ) -> View {
+        let g = &def.geometry;
+        let (lines, river) = def.palace.marks();
+        View {
+            file_letters: (0..g.files as i32).map(|f| g.file_letter(f)).collect(),
+            style: def.style,
+            audience,
+            marked: def.marked.iter().map(|&s| s as u16).collect(),
+            lines,
+            river,
+            ..View::new(g.files, g.ranks, squares)
+        }
+    }
+
     /// The letter people read for `file` (0-based).
     pub fn file_letter(&self, file: u8) -> char {
         self.file_letters

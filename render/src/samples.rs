@@ -1,7 +1,7 @@
 //! Views built by hand, without the engine: for tests, benchmarks and the
 //! example images in `docs/`.
 
-use kodex_engine::{Art, Audience, BoardStyle, PieceGlyph, PocketView, Side, SquareView, View};
+use kodex_engine::{Art, Audience, PieceGlyph, PocketView, Side, SquareView, View};
 
 /// The glyph of a FEN piece letter: upper case white, lower case black; `K Q R B N P`
 /// get classical art, every other letter a token.
@@ -66,26 +66,7 @@ pub fn view(placement: &str) -> View {
             squares.push(row.get(file).copied().unwrap_or(SquareView::Absent));
         }
     }
-    View {
-        files: files as u8,
-        ranks: ranks as u8,
-        file_letters: String::new(),
-        squares,
-        style: BoardStyle::Checkered,
-        audience: Audience::Full,
-        side_to_move: Side::WHITE,
-        move_number: 1,
-        last_move: Vec::new(),
-        checked: Vec::new(),
-        marked: Vec::new(),
-        pockets: Vec::new(),
-        remaining_checks: None,
-        castling: String::new(),
-        en_passant: None,
-        pawn_tries: None,
-        lines: Vec::new(),
-        river: None,
-    }
+    View::new(files as u8, ranks as u8, squares)
 }
 
 /// The square index of a name like `e4` or `j10` on `view`'s board.

@@ -588,25 +588,5 @@ pub fn setup_view(variant: &Variant, placements: [&Placement; 2], audience: Audi
             SquareView::Empty
         })
         .collect();
-    let (lines, river) = def.palace.marks();
-    View {
-        lines,
-        river,
-        files: g.files,
-        ranks: g.ranks,
-        file_letters: (0..g.files as i32).map(|f| g.file_letter(f)).collect(),
-        squares,
-        style: def.style,
-        audience,
-        side_to_move: Side::WHITE,
-        move_number: 1,
-        last_move: Vec::new(),
-        checked: Vec::new(),
-        marked: def.marked.iter().map(|&s| s as u16).collect(),
-        pockets: Vec::new(),
-        remaining_checks: None,
-        castling: String::new(),
-        en_passant: None,
-        pawn_tries: None,
-    }
+    View::of_variant(def, audience, squares)
 }

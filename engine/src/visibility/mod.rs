@@ -154,15 +154,14 @@ pub fn view<B: Bits>(
     } else {
         Vec::new()
     };
-    let mut marked: Vec<u16> = def.marked.iter().map(|&s| s as u16).collect();
+    let mut view = View::of_variant(def, audience, squares);
     if def.visibility == Visibility::OwnPiecesOnly {
         // The referee announced the square of the last capture to everyone.
         if let Some(square) = last.and_then(|(mv, before)| kriegspiel::captured_square(before, mv))
         {
-            marked.push(square as u16);
+            view.marked.push(square as u16);
         }
     }
-    let (lines, river) = def.palace.marks();
     let (castling, en_passant) = known_castling_and_en_passant(r, pos, audience, seen.is_none());
     // Announced aloud: public whoever looks.
     let pawn_tries = (def.visibility == Visibility::OwnPiecesOnly).then(|| {
@@ -174,25 +173,17 @@ pub fn view<B: Bits>(
         castling,
         en_passant,
         pawn_tries,
-        lines,
-        river,
-        files: g.files,
-        ranks: g.ranks,
-        file_letters: (0..g.files as i32).map(|f| g.file_letter(f)).collect(),
-        squares,
-        style: def.style,
-        audience,
         side_to_move: pos.turn(),
         move_number: pos.fullmove,
         last_move,
         checked,
-        marked,
         pockets,
         remaining_checks: (def.check_limit > 0).then(|| {
             (0..SIDES)
                 .map(|s| def.check_limit.saturating_sub(pos.checks[s]))
                 .collect()
         }),
+        ..view
     }
 }
 
