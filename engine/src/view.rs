@@ -386,7 +386,7 @@ impl View {
     /// A board of `files` × `ranks` with `squares` (see [`View::squares`])
     /// and nothing else: checkered, seen whole, the first side to move at
     /// move 1, no marks, pockets or highlights. The engine's views start
-    /// from it ([`View::of_variant`]); tests and samples build theirs on it.
+    /// from it ([`VariantDef::board_view`](crate::variant::VariantDef::board_view)); tests and samples build theirs on it.
     pub fn new(files: u8, ranks: u8, squares: Vec<SquareView>) -> View {
         View {
             files,
@@ -407,27 +407,6 @@ impl View {
             castling: String::new(),
             en_passant: None,
             pawn_tries: None,
-        }
-    }
-
-    /// [`View::new`] on the board of `def` for `audience`: its size, file
-    /// letters, style, marked squares and palace lines and river — what
-    /// every view of the variant shows whatever the position.
-    pub(crate) fn of_variant(
-        def: &crate::variant::VariantDef,
-        audience: Audience,
-        squares: Vec<SquareView>,
-    ) -> View {
-        let g = &def.geometry;
-        let (lines, river) = def.palace.marks();
-        View {
-            file_letters: (0..g.files as i32).map(|f| g.file_letter(f)).collect(),
-            style: def.style,
-            audience,
-            marked: def.marked.iter().map(|&s| s as u16).collect(),
-            lines,
-            river,
-            ..View::new(g.files, g.ranks, squares)
         }
     }
 

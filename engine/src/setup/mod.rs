@@ -588,5 +588,5 @@ pub fn setup_view(variant: &Variant, placements: [&Placement; 2], audience: Audi
             SquareView::Empty
         })
         .collect();
-    View::of_variant(def, audience, squares)
+    def.board_view(audience, squares)
 }

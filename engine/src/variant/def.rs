@@ -5,7 +5,7 @@ use crate::betza::Atom;
 use crate::geometry::Geometry;
 use crate::setup::rule::SetupDef;
 use crate::side::{Side, Team, SIDES};
-use crate::view::{Art, BoardStyle, Visibility};
+use crate::view::{Art, Audience, BoardStyle, SquareView, View, Visibility};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -581,5 +581,25 @@ impl VariantDef {
                     .enumerate()
                     .any(|(ty, &n)| n > 0 && royal & (1 << ty) != 0)
             })
+    }
+}
+
+impl VariantDef {
+    /// [`View::new`] on this variant's board for `audience`: its size, file
+    /// letters, style, marked squares and palace lines and river — what
+    /// every view of the variant shows whatever the position (the position
+    /// view and the setup view start from it).
+    pub(crate) fn board_view(&self, audience: Audience, squares: Vec<SquareView>) -> View {
+        let g = &self.geometry;
+        let (lines, river) = self.palace.marks();
+        View {
+            file_letters: (0..g.files as i32).map(|f| g.file_letter(f)).collect(),
+            style: self.style,
+            audience,
+            marked: self.marked.iter().map(|&s| s as u16).collect(),
+            lines,
+            river,
+            ..View::new(g.files, g.ranks, squares)
+        }
     }
 }

@@ -154,7 +154,7 @@ pub fn view<B: Bits>(
     } else {
         Vec::new()
     };
-    let mut view = View::of_variant(def, audience, squares);
+    let mut view = def.board_view(audience, squares);
     if def.visibility == Visibility::OwnPiecesOnly {
         // The referee announced the square of the last capture to everyone.
         if let Some(square) = last.and_then(|(mv, before)| kriegspiel::captured_square(before, mv))
