@@ -686,6 +686,10 @@ async fn language_follows_the_user_then_the_platform_locale_then_the_chat() {
         russian[0].text.contains("шахматные варианты"),
         "{russian:?}"
     );
+    // Each fits one Telegram message (4096 characters) with room to spare.
+    for text in [&english[0].text, &russian[0].text] {
+        assert!(text.chars().count() <= 4_000, "{}", text.chars().count());
+    }
     // Both name every command's Russian name, from the command table.
     for command in kodex_bot::command::COMMANDS {
         if let Some(name) = command.russian.first() {
