@@ -36,6 +36,7 @@ error-play-usage = Usage: /play <variant> [@opponent] [clock] [color] — for ex
 error-play-in-private = Challenges are made in a group chat, where your opponent can see them.
 error-unknown-variant = I don't know the variant “{ $variant }”. /variants lists them.
 error-bad-clock = “{ $clock }” is not a clock. Use none, bullet, blitz, rapid, minutes+increment like 3+2, or days per move like 1d.
+error-no-such-color = “{ $color }” is not a colour of { $variant }: choose white, black or random.
 error-bad-level = The computer's level is a number from 1 to 8, not “{ $level }”.
 error-self-challenge = You cannot challenge yourself.
 error-challenge-elsewhere = Challenge { $id } is open to the chat where it was made: accept it there.

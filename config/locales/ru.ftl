@@ -37,6 +37,7 @@ error-play-usage = Как вызвать: /play <вариант> [@соперн�
 error-play-in-private = Вызовы делаются в общем чате, где их видит соперник.
 error-unknown-variant = Я не знаю варианта «{ $variant }». Список: /variants.
 error-bad-clock = «{ $clock }» — не контроль времени. Можно: none, bullet, blitz, rapid, минуты+добавка вроде 3+2 или дни на ход вроде 1d.
+error-no-such-color = В варианте { $variant } нет цвета «{ $color }»: выберите белые, чёрные или случайно.
 error-bad-level = Уровень компьютера — число от 1 до 8, а не «{ $level }».
 error-self-challenge = Нельзя вызвать самого себя.
 error-challenge-elsewhere = Вызов { $id } открыт для чата, где он сделан: примите его там.

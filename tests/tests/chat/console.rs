@@ -757,6 +757,19 @@ async fn play_reads_russian_colours_and_names_a_level_out_of_range() {
         "{out:#?}"
     );
     assert!(!has(&out, "not a clock"), "{out:#?}");
+    // A colour of other games is told which colours there are.
+    let out = chat.say("alice: /play chess @bob red").await;
+    assert!(
+        has(
+            &out,
+            "“red” is not a colour of Standard: choose white, black or random."
+        ),
+        "{out:#?}"
+    );
+    chat.say("alice: /lang ru").await;
+    let out = chat.say("alice: /play chess @bob синими").await;
+    assert!(has(&out, "нет цвета «синими»"), "{out:#?}");
+    chat.say("alice: /lang en").await;
     for (word, color) in [
         ("белые", "white"),
         ("чёрными", "black"),

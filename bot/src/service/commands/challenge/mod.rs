@@ -40,6 +40,25 @@ pub(crate) fn rated_choice(
     }
 }
 
+/// Colour words of other games (the armies of games for four, janggi's
+/// sides): typed in a `/play`, they are told which colours there are.
+const OTHER_COLOR_WORDS: &[&str] = &[
+    "red",
+    "blue",
+    "yellow",
+    "green",
+    "красные",
+    "красными",
+    "синие",
+    "синими",
+    "жёлтые",
+    "желтые",
+    "жёлтыми",
+    "желтыми",
+    "зелёные",
+    "зеленые",
+];
+
 impl Service {
     /// `/play <variant> [@opponent] [clock] [color] [rated|casual] [fen:<FEN>]`.
     // The typed options of a `/play`, each checked here.
@@ -212,6 +231,12 @@ impl Service {
                 if crate::command::LEVEL_WORDS.contains(&first.as_str()) {
                     let shown: String = words.next().unwrap_or_default().chars().take(8).collect();
                     return Msg::new("error-bad-level").arg("level", shown);
+                }
+                // `red` in chess: a colour of other games, not of this one.
+                if OTHER_COLOR_WORDS.contains(&first.as_str()) {
+                    return Msg::new("error-no-such-color")
+                        .arg("color", first)
+                        .arg("variant", variant.name(ctx.lang.code()).to_owned());
                 }
                 let shown: String = text.chars().take(32).collect();
                 Msg::new("error-bad-clock").arg("clock", shown)
