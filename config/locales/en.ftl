@@ -47,9 +47,11 @@ error-own-challenge = You cannot accept your own challenge. /decline withdraws i
 error-challenge-not-for-you = Challenge { $id } is meant for someone else.
 error-no-challenge = There is no challenge here for you.
 error-challenge-gone = Challenge { $id } is no longer open.
-color-random = random colours
-challenge-direct = { $challenger } challenges { $opponent } to { $variant } ({ $clock }, { $challenger } plays { $color }). Game { $id }: { $opponent }, /accept or /decline.
-challenge-open = { $challenger } is looking for an opponent: { $variant } ({ $clock }, { $challenger } plays { $color }). Game { $id }: anyone may /accept.
+challenge-plays-white = { $player } plays white
+challenge-plays-black = { $player } plays black
+challenge-colors-random = colours drawn at random
+challenge-direct = { $challenger } challenges { $opponent } to { $variant } ({ $clock }, { $colors }). Game { $id }: { $opponent }, /accept or /decline.
+challenge-open = { $challenger } is looking for an opponent: { $variant } ({ $clock }, { $colors }). Game { $id }: anyone may /accept.
 challenge-declined = { $player } declined challenge { $id }.
 challenge-withdrawn = { $player } withdrew challenge { $id }.
 challenge-expired = Challenge { $id } by { $challenger } expired unanswered.
@@ -401,7 +403,7 @@ error-fen-other = This position does not read in this variant.
 
 ## Rematch
 button-rematch = Rematch
-rematch-offered = { $challenger } offers { $opponent } a rematch of game { $after }: { $variant } ({ $clock }, { $challenger } plays { $color }). Game { $id }: { $opponent }, /accept or /decline.
+rematch-offered = { $challenger } offers { $opponent } a rematch of game { $after }: { $variant } ({ $clock }, { $colors }). Game { $id }: { $opponent }, /accept or /decline.
 error-rematch-none = You have no ended game in this chat: /rematch <game>.
 error-rematch-not-over = Game { $id } is not over yet.
 error-rematch-not-player = You did not play in game { $id }.

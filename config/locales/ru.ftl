@@ -48,9 +48,11 @@ error-own-challenge = Нельзя принять собственный выз�
 error-challenge-not-for-you = Вызов { $id } адресован не вам.
 error-no-challenge = Здесь нет вызова для вас.
 error-challenge-gone = Вызов { $id } уже не действует.
-color-random = случайный цвет
-challenge-direct = { $challenger } вызывает { $opponent } на партию: { $variant } ({ $clock }, { $challenger } играет: { $color }). Партия { $id }: { $opponent }, /accept или /decline.
-challenge-open = { $challenger } ищет соперника: { $variant } ({ $clock }, { $challenger } играет: { $color }). Партия { $id }: любой может ответить /accept.
+challenge-plays-white = { $player } играет белыми
+challenge-plays-black = { $player } играет чёрными
+challenge-colors-random = цвета по жребию
+challenge-direct = { $challenger } вызывает { $opponent } на партию: { $variant } ({ $clock }, { $colors }). Партия { $id }: { $opponent }, /accept или /decline.
+challenge-open = { $challenger } ищет соперника: { $variant } ({ $clock }, { $colors }). Партия { $id }: любой может ответить /accept.
 challenge-declined = { $player } отклоняет вызов { $id }.
 challenge-withdrawn = { $player } отзывает вызов { $id }.
 challenge-expired = Вызов { $id } от { $challenger } истёк без ответа.
@@ -402,7 +404,7 @@ error-fen-other = Позицию не прочитать в этом вариа�
 
 ## Реванш
 button-rematch = Реванш
-rematch-offered = { $challenger } предлагает { $opponent } реванш после партии { $after }: { $variant } ({ $clock }, { $challenger } играет: { $color }). Партия { $id }: { $opponent }, /accept или /decline.
+rematch-offered = { $challenger } предлагает { $opponent } реванш после партии { $after }: { $variant } ({ $clock }, { $colors }). Партия { $id }: { $opponent }, /accept или /decline.
 error-rematch-none = В этом чате у вас нет оконченной партии: /rematch <партия>.
 error-rematch-not-over = Партия { $id } ещё не окончена.
 error-rematch-not-player = Вы не играли в партии { $id }.

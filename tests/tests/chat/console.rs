@@ -770,21 +770,25 @@ async fn play_reads_russian_colours_and_names_a_level_out_of_range() {
     let out = chat.say("alice: /play chess @bob синими").await;
     assert!(has(&out, "нет цвета «синими»"), "{out:#?}");
     chat.say("alice: /lang en").await;
-    for (word, color) in [
-        ("белые", "white"),
-        ("чёрными", "black"),
-        ("черные", "black"),
-        ("случайно", "random"),
+    for (word, said) in [
+        ("белые", "alice plays white"),
+        ("чёрными", "alice plays black"),
+        ("черные", "alice plays black"),
+        ("случайно", "colours drawn at random"),
     ] {
         let out = chat.say(&format!("alice: /play chess @bob {word}")).await;
-        assert!(
-            has(&out, &format!("alice plays {color}")),
-            "{word}: {out:#?}"
-        );
+        assert!(has(&out, said), "{word}: {out:#?}");
+        assert!(!has(&out, "plays random"), "{word}: {out:#?}");
         let id = game_id(&out);
         chat.say(&format!("alice: /decline {id}")).await;
     }
     chat.say("alice: /lang ru").await;
+    // In Russian the colour is said naturally: "alice играет белыми".
+    chat.say("alice: /lang chat ru").await;
+    let out = chat.say("alice: /play chess @bob белыми").await;
+    assert!(has(&out, "alice играет белыми"), "{out:#?}");
+    chat.say(&format!("alice: /decline {}", game_id(&out)))
+        .await;
     let out = chat.say("alice: /play chess computer уровень 12").await;
     assert!(has(&out, "Уровень компьютера"), "{out:#?}");
 }

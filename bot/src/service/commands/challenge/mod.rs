@@ -145,18 +145,24 @@ impl Service {
         color: ColorChoice,
         msg: Msg,
     ) -> Delivery {
-        let color_text = match color {
-            ColorChoice::Random => self.text(lang, &Msg::new("color-random")),
-            ColorChoice::White => self.color_name(lang, Side::WHITE),
-            ColorChoice::Black => self.color_name(lang, Side::BLACK),
+        // "alice plays white", or "colours drawn at random" (never "alice
+        // plays random colours").
+        let colors_key = match color {
+            ColorChoice::Random => "challenge-colors-random",
+            ColorChoice::White => "challenge-plays-white",
+            ColorChoice::Black => "challenge-plays-black",
         };
+        let colors = self.text(
+            lang,
+            &Msg::new(colors_key).arg("player", row.challenger_name.clone()),
+        );
         let mut text = self.text(
             lang,
             &msg.arg("id", row.id.clone())
                 .arg("challenger", row.challenger_name.clone())
                 .arg("variant", variant.name(lang.code()).to_owned())
                 .arg("clock", self.clock_name(lang, row.time_control))
-                .arg("color", color_text),
+                .arg("colors", colors),
         );
         if let Some(fen) = &row.from_fen {
             text.push('\n');
