@@ -74,7 +74,7 @@ button-accept = Accept
 button-decline = Decline
 
 ## Playing
-game-started = Game { $id } starts: { $variant }, { $white } ({ $white_color }) against { $black } ({ $black_color }), clock: { $clock }.
+game-started = Game { $id } starts: { $variant }, { $white } ({ $white_color }) against { $black } ({ $black_color }), { $clock }.
 chess960-position = Start position number { $number }.
 fog-started = Fog of war: send your moves to me in a private chat; each of you gets your own board there.
 turn = { $id } · move { $number } · { $player } ({ $color }) to move
@@ -110,6 +110,7 @@ clock-preset-blitz = blitz
 clock-preset-rapid = rapid
 clock-preset-classical = classical
 clock-none = no clock
+clock-phrase = clock: { $clock }
 clock-per-move = { $days ->
     [one] { $days } day per move
    *[other] { $days } days per move
@@ -175,7 +176,7 @@ reason-aborted = aborted
 reason-other = game over
 
 ## Setup phase
-setup-started = Game { $id } is being set up: { $variant }, { $white } (white) against { $black } (black), clock: { $clock }. Each player sends their setup to me in a private chat; the clocks start when both are ready.
+setup-started = Game { $id } is being set up: { $variant }, { $white } (white) against { $black } (black), { $clock }. Each player sends their setup to me in a private chat; the clocks start when both are ready.
 setup-deadline = Time to set up: { $left }; whoever is not ready by then gets a random setup.
 setup-instructions = { $id }: set up your army ({ $color }) here, in private. Place pieces (Ke1 Qd1 e2; placing a lone piece again moves it), or send your half as FEN from your side (RNBQKBNR/PPPPPPPP), or: random (the king shielded: it never loses before the first move), last (your previous setup in this variant), clear, board. Then send ready — a ready setup cannot be changed.
 setup-state-missing = { $id } · your setup ({ $color }): still to place { $pieces }.
@@ -190,7 +191,7 @@ setup-timeout = { $id }: time to set up ran out; random setup for { $players }.
 setup-timeout-you = { $id }: time to set up ran out; you get a random setup.
 setup-revealed = { $id }: both setups are revealed.
 setup-kept-secret = { $id }: both sides are set up; each keeps seeing only their own pieces.
-setup-public-started = Game { $id } is being set up: { $variant }, { $white } (white) against { $black } (black), clock: { $clock }. The players place their pieces here, one at a time, in turn: a placement like Ke1 (e2 for a pawn), or random. The clocks start when every piece stands.
+setup-public-started = Game { $id } is being set up: { $variant }, { $white } (white) against { $black } (black), { $clock }. The players place their pieces here, one at a time, in turn: a placement like Ke1 (e2 for a pawn), or random. The clocks start when every piece stands.
 setup-public-turn = { $id }: { $player } ({ $color }) places next: { $pieces }.
 setup-public-deadline = Time for this placement: { $left }; after that the rest of those pieces are placed at random.
 setup-public-placed = { $id }: { $player } placed { $placement }.
@@ -438,7 +439,7 @@ notation-set = From now on your moves are shown with { $notation ->
 error-bad-notation = Notation: /notation ru (Кр Ф Л С К), /notation en (K Q R B N) or /notation auto (by your language).
 
 ## Bughouse (two linked boards)
-bughouse-started = Bughouse game { $id } starts ({ $variant }, clock: { $clock }): board A { $a }, board B { $b }. Partners: { $first } against { $second }. Type your moves as usual; captured pieces go to your partner's reserve; /partner <text> talks to your partner alone.
+bughouse-started = Bughouse game { $id } starts ({ $variant }, { $clock }): board A { $a }, board B { $b }. Partners: { $first } against { $second }. Type your moves as usual; captured pieces go to your partner's reserve; /partner <text> talks to your partner alone.
 bughouse-board = Board { $board }:
 bughouse-gift = { $player } gets { $piece ->
         [P] a pawn

@@ -770,6 +770,18 @@ async fn play_reads_russian_colours_and_names_a_level_out_of_range() {
     let out = chat.say("alice: /play chess @bob синими").await;
     assert!(has(&out, "нет цвета «синими»"), "{out:#?}");
     chat.say("alice: /lang en").await;
+    // A start says "no clock", never "clock: no clock"; a clock is named.
+    for (clock, said) in [("", "(black), no clock."), ("3+2", "(black), clock: 3+2.")] {
+        let out = chat
+            .say(&format!("alice: /play chess @bob white {clock}"))
+            .await;
+        let id = game_id(&out);
+        let out = chat.say(&format!("bob: /accept {id}")).await;
+        assert!(has(&out, said), "{out:#?}");
+        assert!(!has(&out, "clock: no clock"), "{out:#?}");
+        let out = chat.say(&format!("alice: /abort {id}")).await;
+        assert!(has(&out, "aborted"), "{out:#?}");
+    }
     for (word, said) in [
         ("белые", "alice plays white"),
         ("чёрными", "alice plays black"),

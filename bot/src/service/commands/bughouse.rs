@@ -493,7 +493,7 @@ impl Service {
             &Msg::new("bughouse-started")
                 .arg("id", a.id.clone())
                 .arg("variant", game.variant().name(lang.code()).to_owned())
-                .arg("clock", self.clock_name(lang, a.time_control))
+                .arg("clock", self.clock_phrase(lang, a.time_control))
                 .arg("a", board(a))
                 .arg("b", board(b))
                 .arg("first", pair.team_names(Team(0)))

@@ -623,7 +623,7 @@ impl Service {
                     "black_color",
                     self.team_color_name(lang, row, variant, Team(1)),
                 )
-                .arg("clock", self.clock_name(lang, row.time_control)),
+                .arg("clock", self.clock_phrase(lang, row.time_control)),
         );
         if row.seats.len() == 2 {
             text.push('\n');
@@ -796,6 +796,18 @@ impl Service {
             lang,
             &Msg::new("rating-changes").arg("changes", changes.join(", ")),
         ))
+    }
+
+    /// The clock as a start message says it: "clock: 3+2", or "no clock"
+    /// (never "clock: no clock").
+    pub(crate) fn clock_phrase(&self, lang: Lang, clock: TimeControl) -> String {
+        match clock {
+            TimeControl::Unlimited => self.text(lang, &Msg::new("clock-none")),
+            clock => self.text(
+                lang,
+                &Msg::new("clock-phrase").arg("clock", self.clock_name(lang, clock)),
+            ),
+        }
     }
 
     pub(crate) fn clock_name(&self, lang: Lang, clock: TimeControl) -> String {

@@ -54,7 +54,7 @@ impl Service {
                 .arg("variant", variant.name(lang.code()).to_owned())
                 .arg("white", row.player_name(0).to_owned())
                 .arg("black", row.player_name(1).to_owned())
-                .arg("clock", self.clock_name(lang, row.time_control)),
+                .arg("clock", self.clock_phrase(lang, row.time_control)),
         )];
         Ok(vec![
             self.public_setup_board(&row, variant, lang, lines).await,
