@@ -30,7 +30,6 @@ impl Service {
         game: Option<String>,
         plain: bool,
     ) -> Outcome {
-        let quiet = |msg: Msg| if plain { Failure::Silent } else { msg.into() };
         // A game being set up takes setup input instead (see setup.rs).
         if let Some(answer) = self.route_setup(ctx, text, game.as_deref(), plain).await? {
             return Ok(answer);
@@ -58,25 +57,22 @@ impl Service {
             }
         }
         if text.is_empty() {
-            return Err(quiet(Msg::new("error-move-usage")));
+            return Err(if plain {
+                Failure::Silent
+            } else {
+                Msg::new("error-move-usage").into()
+            });
         }
         // Told why it was refused: a command, any text in private, or text
         // shaped like a move; other chatter is left alone.
         let answered =
             !plain || ctx.req.private || jump || is_move_shaped(text) || is_pass_word(text);
-        let quiet = |msg: Msg| {
-            if answered {
-                msg.into()
-            } else {
-                Failure::Silent
-            }
-        };
         let limit = if jump { MAX_TURN_TEXT } else { MAX_MOVE_TEXT };
         if !answered {
             return Err(Failure::Silent);
         }
         if text.chars().count() > limit {
-            return Err(quiet(Msg::new("error-move-too-long")));
+            return Err(Msg::new("error-move-too-long").into());
         }
         let found = match game {
             Some(id) => match self.find_game(ctx, Some(id), Role::Player).await {
@@ -94,8 +90,7 @@ impl Service {
         };
         // Rows are never deleted: a game that is no longer active has ended.
         let (_lock, row) = self.lock_fresh(&found, Status::Active).await?;
-        let mut row =
-            row.ok_or_else(|| quiet(Msg::new("error-game-over").arg("id", found.id.clone())))?;
+        let mut row = row.ok_or_else(|| Msg::new("error-game-over").arg("id", found.id.clone()))?;
         let seat = row
             .seat_of(&ctx.actor().id)
             .ok_or_else(|| Msg::new("error-not-your-game").arg("id", row.id.clone()))?;
@@ -113,13 +108,13 @@ impl Service {
         }
         // Enochian chess: a player who retired moves no more.
         if game.retired(seat) {
-            return Err(quiet(you_left(&row, seat)));
+            return Err(you_left(&row, seat).into());
         }
         // Enochian chess: the player who took a throne moves that army too.
         if game.controller(game.seat_to_move()) != seat {
-            return Err(quiet(
-                Msg::new("error-not-your-turn").arg("id", row.id.clone()),
-            ));
+            return Err(Msg::new("error-not-your-turn")
+                .arg("id", row.id.clone())
+                .into());
         }
         let now = self.now();
         if row.deadline.is_some_and(|deadline| now >= deadline) {
