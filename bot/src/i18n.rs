@@ -213,6 +213,270 @@ mod tests {
         assert!(!gendered("ставит") && !gendered("сдаётся") && !gendered("стол"));
     }
 
+    /// A plural select of a catalogue: the message, its selector, its keys.
+    struct Plural {
+        key: String,
+        selector: String,
+        keys: Vec<String>,
+        variables: Vec<String>,
+    }
+
+    /// Every message of `source` that selects on a variable, and what a
+    /// count variable written before a word outside such a select looks
+    /// like ("{ $max } партий": a plural written by hand).
+    fn plurals(source: &str) -> (Vec<Plural>, Vec<String>) {
+        use fluent_syntax::ast::{
+            Entry, Expression, InlineExpression, Pattern, PatternElement, VariantKey,
+        };
+        fn walk(
+            pattern: &Pattern<&str>,
+            inside: Option<&str>,
+            key: &str,
+            plurals: &mut Vec<Plural>,
+            variables: &mut Vec<String>,
+            by_hand: &mut Vec<(String, String, String)>,
+        ) {
+            let mut last: Option<&str> = None;
+            for element in &pattern.elements {
+                match element {
+                    PatternElement::TextElement { value } => {
+                        if let Some(variable) = last.take() {
+                            let word: String = value
+                                .trim_start()
+                                .chars()
+                                .take_while(|c| c.is_alphabetic())
+                                .collect();
+                            if value.starts_with(' ')
+                                && word.chars().next().is_some_and(|c| {
+                                    ('а'..='я').contains(&c.to_lowercase().next().unwrap_or(c))
+                                        || c == 'ё'
+                                })
+                                && inside != Some(variable)
+                            {
+                                by_hand.push((key.to_owned(), variable.to_owned(), word));
+                            }
+                        }
+                    }
+                    PatternElement::Placeable { expression } => {
+                        last = None;
+                        match expression {
+                            Expression::Inline(InlineExpression::VariableReference { id }) => {
+                                variables.push(id.name.to_owned());
+                                last = Some(id.name);
+                            }
+                            Expression::Select { selector, variants } => {
+                                let InlineExpression::VariableReference { id } = selector else {
+                                    continue;
+                                };
+                                // Only a select on a count's plural category
+                                // (not on a piece letter or a colour).
+                                let plural = variants.iter().any(|v| {
+                                    matches!(&v.key, VariantKey::Identifier { name } if ["one", "few"].contains(name))
+                                });
+                                if !plural {
+                                    for variant in variants {
+                                        walk(
+                                            &variant.value,
+                                            inside,
+                                            key,
+                                            plurals,
+                                            variables,
+                                            by_hand,
+                                        );
+                                    }
+                                    continue;
+                                }
+                                variables.push(id.name.to_owned());
+                                plurals.push(Plural {
+                                    key: key.to_owned(),
+                                    selector: id.name.to_owned(),
+                                    keys: variants
+                                        .iter()
+                                        .map(|v| match &v.key {
+                                            VariantKey::Identifier { name } => name.to_string(),
+                                            VariantKey::NumberLiteral { value } => {
+                                                value.to_string()
+                                            }
+                                        })
+                                        .collect(),
+                                    variables: Vec::new(),
+                                });
+                                for variant in variants {
+                                    walk(
+                                        &variant.value,
+                                        Some(id.name),
+                                        key,
+                                        plurals,
+                                        variables,
+                                        by_hand,
+                                    );
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        let resource = FluentResource::try_new(source.to_owned()).expect("parses");
+        let mut plurals = Vec::new();
+        let mut by_hand = Vec::new();
+        for entry in resource.entries() {
+            let Entry::Message(message) = entry else {
+                continue;
+            };
+            let Some(pattern) = &message.value else {
+                continue;
+            };
+            let mut variables = Vec::new();
+            let first = plurals.len();
+            walk(
+                pattern,
+                None,
+                message.id.name,
+                &mut plurals,
+                &mut variables,
+                &mut by_hand,
+            );
+            for plural in &mut plurals[first..] {
+                plural.variables = variables.clone();
+            }
+        }
+        // A count is a variable some message selects a plural on.
+        let counts: Vec<&str> = plurals.iter().map(|p| p.selector.as_str()).collect();
+        let by_hand = by_hand
+            .into_iter()
+            .filter(|(_, variable, _)| {
+                counts.contains(&variable.as_str())
+                    || ["max", "made", "count"].contains(&variable.as_str())
+            })
+            .map(|(key, variable, word)| format!("{key}: {{ ${variable} }} {word}"))
+            .collect();
+        (plurals, by_hand)
+    }
+
+    /// Renders a plural message with its count `n` (a number, as the
+    /// service passes it) and every other argument a placeholder; the count
+    /// is then written `#`.
+    fn render(i18n: &I18n, lang: Lang, plural: &Plural, n: i64) -> String {
+        let args: Vec<(&str, FluentValue<'_>)> = plural
+            .variables
+            .iter()
+            .map(|name| {
+                let value = if *name == plural.selector {
+                    FluentValue::from(n)
+                } else {
+                    FluentValue::from("x")
+                };
+                (name.as_str(), value)
+            })
+            .collect();
+        i18n.text(lang, &plural.key, &args)
+            .replace(&n.to_string(), "#")
+    }
+
+    /// Russian counts take three forms (1, 21: one; 2–4, 22: few; 5–20,
+    /// 25: many): every plural is written with all three through Fluent's
+    /// selectors, none by hand, and each renders the form of its number.
+    #[test]
+    fn russian_plurals_are_selected_for_1_2_5_and_21() {
+        let (plurals, by_hand) = plurals(RU);
+        assert!(by_hand.is_empty(), "plurals written by hand: {by_hand:#?}");
+        assert!(plurals.len() >= 10, "{}", plurals.len());
+        // Forms of the nouns counted: (one, few, many).
+        const NOUNS: [(&str, &str, &str); 9] = [
+            ("партия", "партии", "партий"),
+            ("партию", "партии", "партий"),
+            ("минуту", "минуты", "минут"),
+            ("день", "дня", "дней"),
+            ("ход", "хода", "ходов"),
+            ("вызов", "вызова", "вызовов"),
+            ("страница", "страницы", "страниц"),
+            ("попытка", "попытки", "попыток"),
+            ("линия", "линии", "линий"),
+        ];
+        let i18n = I18n::new();
+        let mut checked = 0;
+        for plural in &plurals {
+            let name = format!("{} (${})", plural.key, plural.selector);
+            for form in ["one", "few"] {
+                assert!(plural.keys.iter().any(|k| k == form), "{name}: no [{form}]");
+            }
+            let forms = |numbers: &[i64]| -> Vec<String> {
+                numbers
+                    .iter()
+                    .map(|&n| render(&i18n, Lang::Ru, plural, n))
+                    .collect()
+            };
+            let (one, few, many) = (
+                forms(&[21, 31, 101]),
+                forms(&[2, 3, 4, 22]),
+                forms(&[5, 11, 12, 25, 0]),
+            );
+            for group in [&one, &few, &many] {
+                assert!(group.iter().all(|t| *t == group[0]), "{name}: {group:#?}");
+            }
+            if !plural.keys.iter().any(|k| k == "1") {
+                assert_eq!(render(&i18n, Lang::Ru, plural, 1), one[0], "{name}");
+            }
+            // The words after the count agree with it.
+            for (text, column) in [(&one[0], 0), (&few[0], 1), (&many[0], 2)] {
+                let Some((_, after)) = text.split_once("# ") else {
+                    continue;
+                };
+                // The counted noun is the first one after the count
+                // (an adjective may stand between them).
+                let noun = after
+                    .split(|c: char| !c.is_alphabetic())
+                    .take(3)
+                    .find_map(|word| {
+                        NOUNS
+                            .iter()
+                            .map(|f| [f.0, f.1, f.2])
+                            .find(|all| all.contains(&word))
+                            .map(|all| (word, all))
+                    });
+                if let Some((word, all)) = noun {
+                    checked += 1;
+                    assert!(
+                        all[column] == word,
+                        "{name}: «{word}» after a count of form {column}: {text}"
+                    );
+                }
+            }
+        }
+        assert!(checked >= 10, "{checked}");
+    }
+
+    /// English counts take two forms, selected the same way.
+    #[test]
+    fn english_plurals_are_selected_for_1_and_the_rest() {
+        let (plurals, by_hand) = plurals(EN);
+        let by_hand: Vec<_> = by_hand
+            .into_iter()
+            .filter(|p| p.contains("$max") || p.contains("$made"))
+            .collect();
+        assert!(by_hand.is_empty(), "{by_hand:#?}");
+        let i18n = I18n::new();
+        for plural in &plurals {
+            let rest: Vec<String> = [2, 5, 21]
+                .iter()
+                .map(|&n| render(&i18n, Lang::En, plural, n))
+                .collect();
+            assert!(
+                rest.iter().all(|t| *t == rest[0]),
+                "{}: {rest:#?}",
+                plural.key
+            );
+            assert_ne!(
+                render(&i18n, Lang::En, plural, 1),
+                rest[0],
+                "{}",
+                plural.key
+            );
+        }
+    }
+
     #[test]
     fn languages_and_fallbacks() {
         let i18n = I18n::new();

@@ -40,8 +40,14 @@ error-no-such-color = “{ $color }” is not a colour of { $variant }: choose w
 error-bad-level = The computer's level is a number from 1 to 8, not “{ $level }”.
 error-self-challenge = You cannot challenge yourself.
 error-challenge-elsewhere = Challenge { $id } is open to the chat where it was made: accept it there.
-error-too-many-challenges = You have { $max } open challenges already: wait for answers, or /decline one of them.
-error-too-many-games = You are playing { $max } games already: finish one before you start another.
+error-too-many-challenges = You have { $max ->
+    [one] { $max } open challenge
+   *[other] { $max } open challenges
+} already: wait for answers, or /decline one of them.
+error-too-many-games = You are playing { $max ->
+    [one] { $max } game
+   *[other] { $max } games
+} already: finish one before you start another.
 error-not-a-challenge = { $id } is not a challenge waiting for an answer.
 error-own-challenge = You cannot accept your own challenge. /decline withdraws it.
 error-challenge-not-for-you = Challenge { $id } is meant for someone else.
@@ -224,7 +230,10 @@ error-jump = The jump { $jump } is not possible: { $reason }.
 error-jump-alone-then-move = You have jumped: now make your move in the new timeline.
 jump-no-charges = you have no time charges left
 jump-too-far-back = a jump goes back 1 to { $max } of your own moves
-jump-not-that-many-moves = you have made only { $made } of your own moves in this timeline
+jump-not-that-many-moves = you have made only { $made ->
+    [one] { $made } move of your own
+   *[other] { $made } of your own moves
+} in this timeline
 jump-not-your-piece = none of your pieces stands on that square
 jump-king-cannot-travel = the king does not travel in time
 jump-wrong-piece = that is not the piece on that square
@@ -418,7 +427,10 @@ watch-stopped = No longer watching game { $id } here.
 error-watch-usage = Which game? /watch <game> (the id is in every message of the game).
 error-watch-over = Game { $id } is not running: /pgn { $id } shows its record.
 error-watch-here = Game { $id } is played in this chat already.
-error-watch-limit = One chat (or person) watches at most { $max } games at once; /unwatch one first.
+error-watch-limit = One chat (or person) watches at most { $max ->
+    [one] { $max } game
+   *[other] { $max } games
+} at once; /unwatch one first.
 error-watch-already = Game { $id } is watched here already.
 error-not-watching = Game { $id } is not watched here.
 

@@ -22,7 +22,7 @@ async fn open_challenges_and_running_games_are_limited() {
     assert!(!has(&out, "/press acc:"), "{out:#?}");
     chat.say("alice: /lang ru").await;
     let out = chat.say("alice: /play atomic").await;
-    assert!(has(&out, "У вас уже 2 открытых вызовов"), "{out:#?}");
+    assert!(has(&out, "У вас уже 2 открытых вызова:"), "{out:#?}");
 
     // bob takes one: now alice plays one game, which is her limit…
     let out = chat.say(&format!("bob: /accept {}", ids[0])).await;
@@ -30,10 +30,10 @@ async fn open_challenges_and_running_games_are_limited() {
     let out = chat.say("carol: /play chess @alice").await;
     assert!(has(&out, "/press acc:"), "{out:#?}");
     let out = chat.say("alice: /accept").await;
-    assert!(has(&out, "Вы уже играете 1 партий"), "{out:#?}");
+    assert!(has(&out, "Вы уже играете 1 партию:"), "{out:#?}");
     // …and bob's: he cannot challenge the computer as well.
     let out = chat.say("bob: /play chess computer").await;
-    assert!(has(&out, "You are playing 1 games already"), "{out:#?}");
+    assert!(has(&out, "You are playing 1 game already"), "{out:#?}");
 }
 
 #[tokio::test]
