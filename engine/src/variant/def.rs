@@ -367,6 +367,11 @@ pub struct VariantDef {
     /// black, blue for the second), which text boards letter by. Empty:
     /// pieces are drawn in their side's colour.
     pub armies: Vec<u8>,
+    /// What texts call the two sides (`colors = ["blue", "red"]`, janggi:
+    /// "alice (blue)"), as colour indices; `/play` takes these words for
+    /// the sides. Empty: white and black. Drawing is unchanged (the board
+    /// style colours the pieces).
+    pub colors: Vec<u8>,
     /// The 2×2 squares where a crossing happens (`crossings = ["c4:d5"]`,
     /// Enochian chess): a piece of a `crossing_pieces` group whose move fills
     /// such a square with pieces of its group takes the other three, partners'

@@ -116,6 +116,8 @@ pub(super) struct RawVariant {
     #[serde(default)]
     pub(super) armies: Vec<String>,
     #[serde(default)]
+    pub(super) colors: Vec<String>,
+    #[serde(default)]
     pub(super) crossings: Vec<String>,
     #[serde(default)]
     pub(super) crossing_pieces: Vec<Vec<String>>,

@@ -98,11 +98,35 @@ async fn a_janggi_pass_is_typed_and_never_played_for_a_player_who_may_move() {
     // Alice passes by typing it; bob has moves of his own, so the service
     // does not pass for him (it does only where the pass is the only move).
     let (mut chat, id, out) = scripted("janggi", &["pass"]).await;
-    assert!(has(&out, "bob (black) to move"), "{out:#?}");
+    assert!(has(&out, "bob (red) to move"), "{out:#?}");
     assert!(!has(&out, "passes"), "{out:#?}");
     assert_eq!(chat.row(&id).await.move_list().len(), 1);
     let out = chat.say("bob: /move пас").await;
     assert!(has(&out, "bob played pass"), "{out:#?}");
+}
+
+/// Janggi's sides are blue (moving first) and red, in its texts and in
+/// `/play`, in both languages; chess still has no red.
+#[tokio::test]
+async fn janggi_speaks_of_blue_and_red() {
+    let mut chat = Chat::new("janggi-colours").await;
+    let out = chat.say("alice: /play janggi @bob red 5+3").await;
+    assert!(has(&out, "alice plays red"), "{out:#?}");
+    let id = console_support::game_id(&out);
+    let out = chat.say("bob: /accept").await;
+    assert!(has(&out, "bob (blue)"), "{out:#?}");
+    assert!(has(&out, "alice (red)"), "{out:#?}");
+    assert!(has(&out, "clock: 5+3"), "{out:#?}");
+    assert!(!has(&out, "white") && !has(&out, "black"), "{out:#?}");
+    let out = chat.say(&format!("alice: /abort {id}")).await;
+    assert!(has(&out, "aborted"), "{out:#?}");
+    chat.say("alice: /lang chat ru").await;
+    let out = chat.say("alice: /play janggi @bob синими").await;
+    assert!(has(&out, "alice играет синими"), "{out:#?}");
+    let out = chat.say("bob: /accept").await;
+    assert!(has(&out, "alice (синие)"), "{out:#?}");
+    let out = chat.say("alice: /play chess @bob red").await;
+    assert!(has(&out, "нет цвета «red»"), "{out:#?}");
 }
 
 #[tokio::test]

@@ -427,7 +427,7 @@ impl Service {
         // "alice (white)": the player of a side, for the referee's words.
         let side_of = |msg: Msg, side: &Side| {
             msg.arg("player", row.player_name(side.index()).to_owned())
-                .arg("color", self.color_name(lang, *side))
+                .arg("color", self.side_color_name(lang, game.variant(), *side))
         };
         let direction = |direction: &CheckDirection| {
             let name = match direction {
@@ -724,16 +724,15 @@ impl Service {
         side: Side,
     ) -> String {
         match variant.definition().armies.get(seat) {
-            Some(&color) => {
-                let key = match Side(color).color_name() {
-                    "white" => "color-white",
-                    "black" => "color-black",
-                    "red" => "color-red",
-                    "yellow" => "color-yellow",
-                    _ => "color-blue",
-                };
-                self.text(lang, &Msg::new(key))
-            }
+            Some(&color) => self.text(lang, &Msg::new(color_key(color))),
+            None => self.side_color_name(lang, variant, side),
+        }
+    }
+
+    /// What `variant` calls `side` ("blue" in janggi), else white or black.
+    pub(crate) fn side_color_name(&self, lang: Lang, variant: &Variant, side: Side) -> String {
+        match variant.definition().colors.get(side.index()) {
+            Some(&color) => self.text(lang, &Msg::new(color_key(color))),
             None => self.color_name(lang, side),
         }
     }
@@ -743,7 +742,7 @@ impl Service {
     fn team_color_name(&self, lang: Lang, row: &GameRow, variant: &Variant, team: Team) -> String {
         if variant.definition().armies.is_empty() {
             // Two teams of one side each: team 0 plays white.
-            return self.color_name(lang, Side(team.0));
+            return self.side_color_name(lang, variant, Side(team.0));
         }
         let colours: Vec<String> = row
             .seats
@@ -955,7 +954,13 @@ impl Service {
         let msg = match (&result, winner) {
             (_, Some(seat)) => Msg::new("result-win")
                 .arg("winner", row.team_names(seat.team))
-                .arg("color", self.color_name(lang, seat.side)),
+                .arg(
+                    "color",
+                    match self.inner.registry.get(&row.variant) {
+                        Some(variant) => self.side_color_name(lang, variant, seat.side),
+                        None => self.color_name(lang, seat.side),
+                    },
+                ),
             (GameResult::Draw, None) => Msg::new("result-draw"),
             _ => Msg::new("result-aborted"),
         };
@@ -1257,6 +1262,17 @@ pub(crate) fn public_bottom(game: &Game, ended: bool) -> Side {
         Side::WHITE
     } else {
         game.side_to_move()
+    }
+}
+
+/// The message naming colour index `color` (see [`Side::color_name`]).
+pub(crate) fn color_key(color: u8) -> &'static str {
+    match Side(color).color_name() {
+        "white" => "color-white",
+        "black" => "color-black",
+        "red" => "color-red",
+        "yellow" => "color-yellow",
+        _ => "color-blue",
     }
 }
 

@@ -133,6 +133,7 @@ pub(super) fn build(file: &str, mut raw: RawVariant) -> Result<VariantDef, Varia
     let thrones = seats::thrones(&cx, &raw)?;
     let (crossings, crossing_groups) = seats::crossings(&cx, &raw)?;
     let armies = seats::armies(&cx, &raw)?;
+    let colors = seats::colors(&cx, &raw)?;
     let setup = raw
         .setup
         .take()
@@ -183,6 +184,7 @@ pub(super) fn build(file: &str, mut raw: RawVariant) -> Result<VariantDef, Varia
         promotion_rank,
         marked,
         armies,
+        colors,
         crossings,
         crossing_groups,
         privileged_pawn: raw.privileged_pawn,

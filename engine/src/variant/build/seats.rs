@@ -85,6 +85,22 @@ pub(super) fn armies(cx: &Context, raw: &RawVariant) -> Result<Vec<u8>, VariantE
         })
 }
 
+/// The names of the two sides' colours in texts (`colors = ["blue",
+/// "red"]`, janggi), as colour indices; empty: white and black.
+pub(super) fn colors(cx: &Context, raw: &RawVariant) -> Result<Vec<u8>, VariantError> {
+    raw.colors
+        .iter()
+        .map(|name| Side::from_color_name(name).map(|side| side.0))
+        .collect::<Option<Vec<u8>>>()
+        .filter(|colors| colors.is_empty() || (colors.len() == 2 && colors[0] != colors[1]))
+        .ok_or_else(|| {
+            cx.err(
+                "colors",
+                "must name two different colours, the first side's then the second's: white, black, red, yellow or blue".into(),
+            )
+        })
+}
+
 /// How many seats: 2, or 4 (partners taking turns).
 pub(super) fn seats(cx: &Context, raw: &RawVariant) -> Result<u8, VariantError> {
     match raw.seats {

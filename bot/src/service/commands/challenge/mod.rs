@@ -40,6 +40,20 @@ pub(crate) fn rated_choice(
     }
 }
 
+/// The colour index (see [`Side::color_name`]) a word names beyond white
+/// and black: `red`, `синими`, …
+fn variant_color_index(word: &str) -> Option<u8> {
+    let name = match word {
+        "red" | "красные" | "красными" => "red",
+        "blue" | "синие" | "синими" => "blue",
+        "yellow" | "жёлтые" | "желтые" | "жёлтыми" | "желтыми" => {
+            "yellow"
+        }
+        _ => return None,
+    };
+    Side::from_color_name(name).map(|side| side.0)
+}
+
 /// Colour words of other games (the armies of games for four, janggi's
 /// sides): typed in a `/play`, they are told which colours there are.
 const OTHER_COLOR_WORDS: &[&str] = &[
@@ -147,10 +161,25 @@ impl Service {
     ) -> Delivery {
         // "alice plays white", or "colours drawn at random" (never "alice
         // plays random colours").
-        let colors_key = match color {
-            ColorChoice::Random => "challenge-colors-random",
-            ColorChoice::White => "challenge-plays-white",
-            ColorChoice::Black => "challenge-plays-black",
+        let side = match color {
+            ColorChoice::Random => None,
+            ColorChoice::White => Some(Side::WHITE),
+            ColorChoice::Black => Some(Side::BLACK),
+        };
+        // In the variant's own words: "alice plays blue" in janggi.
+        let colors_key = match side {
+            None => "challenge-colors-random",
+            Some(side) => match variant.definition().colors.get(side.index()) {
+                Some(&color) => match Side(color).color_name() {
+                    "red" => "challenge-plays-red",
+                    "yellow" => "challenge-plays-yellow",
+                    "blue" => "challenge-plays-blue",
+                    "black" => "challenge-plays-black",
+                    _ => "challenge-plays-white",
+                },
+                None if side == Side::WHITE => "challenge-plays-white",
+                None => "challenge-plays-black",
+            },
         };
         let colors = self.text(
             lang,
@@ -228,6 +257,21 @@ impl Service {
                 .arg("variant", shown)
                 .into());
         };
+        // The variant's own colour words (janggi's blue and red) name its sides.
+        let mut color = color;
+        let clock = clock.and_then(|text| {
+            let mut rest = Vec::new();
+            for word in text.split_whitespace() {
+                let named = variant_color_index(&word.to_lowercase())
+                    .and_then(|index| variant.definition().colors.iter().position(|&c| c == index));
+                match named {
+                    Some(0) => color = Some(ColorChoice::White),
+                    Some(_) => color = Some(ColorChoice::Black),
+                    None => rest.push(word),
+                }
+            }
+            (!rest.is_empty()).then(|| rest.join(" "))
+        });
         let time_control = match clock.as_deref() {
             None => TimeControl::Unlimited,
             Some(text) => TimeControl::parse(text).map_err(|_| {
