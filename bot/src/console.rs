@@ -174,7 +174,10 @@ impl Console {
         loop {
             tokio::select! {
                 line = lines.recv() => {
-                    let Some(line) = line else { return Ok(()) };
+                    let Some(line) = line else {
+                        self.finish(&mut outbox).await;
+                        return Ok(());
+                    };
                     let line = line?;
                     for out in self.line(&line).await {
                         println!("{out}");
@@ -185,6 +188,25 @@ impl Console {
                         println!("{out}");
                     }
                 }
+            }
+        }
+    }
+}
+
+impl Console {
+    /// The input ended: what is in flight is finished and shown (the
+    /// computer's reply to the last move, within a bound) before the stop.
+    async fn finish(&self, outbox: &mut tokio::sync::mpsc::UnboundedReceiver<Delivery>) {
+        let settled = self
+            .service
+            .computer_settled(std::time::Duration::from_secs(30))
+            .await;
+        if !settled {
+            tracing::warn!("stopping while the computer still thinks");
+        }
+        while let Ok(delivery) = outbox.try_recv() {
+            for out in self.show(&delivery) {
+                println!("{out}");
             }
         }
     }

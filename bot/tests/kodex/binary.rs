@@ -169,3 +169,29 @@ fn sigterm_stops_the_console_while_it_waits_for_input() {
         "{out:#?}"
     );
 }
+
+/// At the end of its input the console shows the computer's reply to the
+/// last line before it stops, and a clean stop logs no error.
+#[test]
+fn a_piped_script_ends_after_the_computer_replied_and_without_errors() {
+    let dir = temp_dir("computer-reply");
+    let mut child = kodex(&dir)
+        .env("KODEX_LOG", "error")
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kodex starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"alice: /play chess computer black\n")
+        .expect("script written");
+    let output = child.wait_with_output().expect("kodex exits");
+    assert!(output.status.success(), "{:?}", output.status);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("Kodex L3 played"), "{stdout}");
+    assert!(stdout.contains("alice (black) to move"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.trim().is_empty(), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -109,7 +109,11 @@ impl Service {
     pub(crate) fn computer_follow(&self, platform: Platform, id: &str) {
         let service = self.clone();
         let id = id.to_owned();
-        tokio::spawn(async move { service.computer_act(platform, &id).await });
+        let pending = crate::service::kernel::thinking::Thinking::pending(&self.inner);
+        tokio::spawn(async move {
+            service.computer_act(platform, &id).await;
+            drop(pending);
+        });
     }
 
     /// After a restart: every game with a computer seat continues.
@@ -129,6 +133,8 @@ impl Service {
                             self.computer_follow(platform, &row.id);
                         }
                     }
+                    // The process stops (its input ended at once): nothing to resume.
+                    Err(crate::store::StoreError::Database(sqlx::Error::PoolClosed)) => return,
                     Err(e) => tracing::error!(error = %e, "cannot read the computer's games"),
                 }
             }

@@ -177,6 +177,20 @@ impl Service {
         &self.inner.store
     }
 
+    /// Waits (at most `bound`) until no turn of the computer is in flight:
+    /// a console whose input ended shows the computer's reply before it
+    /// stops. `false` if the bound passed first.
+    pub async fn computer_settled(&self, bound: std::time::Duration) -> bool {
+        let until = tokio::time::Instant::now() + bound;
+        while self.inner.thinking.busy() {
+            if tokio::time::Instant::now() >= until {
+                return false;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        true
+    }
+
     /// Stops the computer (its searches under way are dropped, it acts no
     /// more) and closes the database after the requests in progress; call
     /// it last, when the platforms have stopped (later requests fail). The

@@ -19,9 +19,32 @@ pub(crate) struct Thinking {
     thoughts: std::sync::Mutex<std::collections::HashSet<String>>,
     /// The service is closing: no search starts, none under way is played.
     stopped: AtomicBool,
+    /// The computer's turns asked for and not finished (spawned, thinking
+    /// or delivering).
+    pending: std::sync::atomic::AtomicUsize,
+}
+
+/// One of the computer's turns in flight, counted while it lives.
+pub(crate) struct Pending(Arc<crate::service::kernel::service::Inner>);
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        self.0.thinking.pending.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Thinking {
+    /// Counts a turn of the computer in flight until the guard drops.
+    pub(crate) fn pending(inner: &Arc<crate::service::kernel::service::Inner>) -> Pending {
+        inner.thinking.pending.fetch_add(1, Ordering::SeqCst);
+        Pending(inner.clone())
+    }
+
+    /// Whether a turn of the computer is in flight.
+    pub(crate) fn busy(&self) -> bool {
+        self.pending.load(Ordering::SeqCst) > 0
+    }
+
     /// `game` has a computer seat.
     pub(crate) fn plays(&self, game: &str) {
         if let Ok(mut playing) = self.playing.lock() {
