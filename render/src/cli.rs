@@ -2,18 +2,35 @@
 //! `kodex render …` and its alias `kodex-render …`.
 //!
 //! ```text
-//! kodex-render --variant <v> --fen <fen> [--pov white|black|red|blue] [--fog white|black]
+//! kodex-render --variant <v> [--fen <fen>] [--pov white|black|red|blue] [--fog white|black]
 //!              [--lastmove <uci>] --out <file.png>
 //! ```
+//!
+//! Without `--fen` it draws the variant's start (a setup variant's empty
+//! setup board).
 
 use crate::{render_png, Decor};
 use kodex_engine::{Audience, Game, Registry, Side, Start, Team, View};
 use std::process::ExitCode;
 
-/// How to call it.
-pub const USAGE: &str =
-    "usage: kodex render --variant <v> --fen <fen> [--pov white|black|red|blue] \
-[--fog white|black] [--lastmove <uci>] --out <file.png>";
+/// How to call it, each option described.
+pub const USAGE: &str = "\
+usage: kodex render --variant <v> [--fen <fen>] [--pov white|black|red|blue] \
+[--fog white|black] [--lastmove <uci>] --out <file.png>
+
+Draws one position of a Kodex variant as a PNG board, as the bot posts it.
+
+  --variant <v>      the variant: its id or any of its names (chess, janggi, fog, ...)
+  --fen <fen>        the position in the variant's FEN; without it, the variant's start
+                     (a setup variant: its empty setup board)
+  --pov <side>       the side drawn at the bottom: white, black, or red, blue (0-3) for
+                     the second players of the teams in games of four (default: white,
+                     or the --fog side)
+  --fog <side>       draw what only that side sees (fog of war, Kriegspiel); default:
+                     everything
+  --lastmove <uci>   highlight a move's squares (e2e4, e7e8q, N@f3)
+  --out <file.png>   where to write the PNG
+  --help, -h         this text";
 
 /// The command line, read but not yet checked against the engine.
 #[derive(Debug, Default)]
@@ -89,7 +106,6 @@ fn side(text: &str) -> Result<Side, String> {
 /// Draws the position and writes the file; the message to print on success.
 fn run(arguments: Arguments) -> Result<String, String> {
     let variant_name = arguments.variant.ok_or("--variant is required")?;
-    let fen = arguments.fen.ok_or("--fen is required")?;
     let out = arguments.out.ok_or("--out is required")?;
     let registry = Registry::builtin();
     let variant = registry.get(&variant_name).ok_or_else(|| {
@@ -99,9 +115,20 @@ fn run(arguments: Arguments) -> Result<String, String> {
             known.join(", ")
         )
     })?;
-    let game = Game::new(variant, Start::Fen(fen)).map_err(|e| e.to_string())?;
     let audience = arguments.fog.map_or(Audience::Full, Audience::Side);
-    let mut view = game.view(audience);
+    // A setup variant's start is its empty setup board: no game to end yet.
+    let (mut view, status) = match (arguments.fen, variant.setup()) {
+        (None, Some(_)) => {
+            let empty = kodex_engine::setup::Placement::default();
+            let view = kodex_engine::setup::setup_view(variant, [&empty, &empty], audience);
+            (view, None)
+        }
+        (fen, _) => {
+            let start = fen.map_or(Start::Standard, Start::Fen);
+            let game = Game::new(variant, start).map_err(|e| e.to_string())?;
+            (game.view(audience), game.outcome())
+        }
+    };
     if let Some(text) = &arguments.last_move {
         view.last_move = move_squares(text, &view)?;
     }
@@ -109,7 +136,7 @@ fn run(arguments: Arguments) -> Result<String, String> {
         bottom: arguments.pov.or(arguments.fog).unwrap_or(Side::WHITE),
         names: Vec::new(),
         clocks: Vec::new(),
-        status: game.outcome().map(|outcome| {
+        status: status.map(|outcome| {
             let result = match outcome.winner() {
                 Some(Team(0)) => "1-0",
                 Some(_) => "0-1",

@@ -77,6 +77,61 @@ fn render_draws_a_png() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant"));
 }
 
+/// Without `--fen` the start is drawn: chess's is the board of its start
+/// FEN, byte for byte; a setup variant draws its empty setup board. The
+/// help describes every option.
+#[test]
+fn render_draws_the_start_without_a_fen() {
+    let dir = std::env::temp_dir().join(format!("kodex-cli-start-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = |name: &str| dir.join(name).to_string_lossy().to_string();
+    let draw = |args: &[&str]| {
+        let out = kodex(args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    draw(&["render", "--variant", "chess", "--out", &path("start.png")]);
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    draw(&[
+        "render",
+        "--variant",
+        "chess",
+        "--fen",
+        fen,
+        "--out",
+        &path("fen.png"),
+    ]);
+    let start = std::fs::read(path("start.png")).expect("start drawn");
+    assert!(start.starts_with(b"\x89PNG\r\n\x1a\n"));
+    assert_eq!(start, std::fs::read(path("fen.png")).expect("fen drawn"));
+    draw(&[
+        "render",
+        "--variant",
+        "battle",
+        "--out",
+        &path("battle.png"),
+    ]);
+    assert!(std::fs::read(path("battle.png"))
+        .expect("setup drawn")
+        .starts_with(b"\x89PNG"));
+    let help = String::from_utf8_lossy(&kodex(&["render", "--help"]).stdout).to_string();
+    for option in [
+        "--variant",
+        "--fen",
+        "--pov",
+        "--fog",
+        "--lastmove",
+        "--out",
+        "--help",
+    ] {
+        assert!(help.contains(&format!("  {option}")), "{option}: {help}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// What `kodex uci` answers to `input`, a whole session.
 fn uci_session(input: &[u8]) -> String {
     use std::io::Write;
