@@ -125,3 +125,19 @@ async fn random_setups_of_people_never_lose_at_the_reveal() {
         chat.say("alice: /abort").await;
     }
 }
+
+/// A Russian player is told the pieces left in Russian letters, the ones
+/// they type back (Кр Ф Л С К), and what they type is read.
+#[tokio::test]
+async fn russian_setup_prompts_name_pieces_in_russian_letters() {
+    let mut chat = Chat::new("battle-russian").await;
+    chat.say("alice: /lang ru").await;
+    let (_id, _) = chat.accepted("alice", "bob", "battle").await;
+    let out = chat.say("alice (dm): Крe1").await;
+    let line = out
+        .iter()
+        .find(|line| line.contains("ещё поставить"))
+        .unwrap_or_else(|| panic!("{out:#?}"));
+    assert!(line.contains("Ф Л Л С С К К"), "{line}");
+    assert!(!line.contains(" Q ") && !line.contains(" K"), "{line}");
+}

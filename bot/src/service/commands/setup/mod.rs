@@ -47,18 +47,17 @@ fn looks_like_setup(text: &str) -> bool {
 }
 
 /// The message naming the rule a setup breaks, in the player's language.
-pub(crate) fn setup_error(error: &SetupError) -> Msg {
+/// Why a placement is refused, piece letters in `lang` (Кр Ф Л in Russian).
+pub(crate) fn setup_error(lang: Lang, variant: &Variant, error: &SetupError) -> Msg {
     match error {
         SetupError::NothingToPlace => Msg::new("setup-error-nothing-to-place"),
         SetupError::Unreadable(word) => {
             Msg::new("setup-error-unreadable").arg("word", word.clone())
         }
-        SetupError::NotInArmy(piece) => {
-            Msg::new("setup-error-not-in-army").arg("piece", piece.to_string())
-        }
-        SetupError::AllPlaced(piece) => {
-            Msg::new("setup-error-all-placed").arg("piece", piece.to_string())
-        }
+        SetupError::NotInArmy(piece) => Msg::new("setup-error-not-in-army")
+            .arg("piece", piece_letters(lang, variant, &piece.to_string())),
+        SetupError::AllPlaced(piece) => Msg::new("setup-error-all-placed")
+            .arg("piece", piece_letters(lang, variant, &piece.to_string())),
         SetupError::OutsideZone { square, from, to } => Msg::new("setup-error-outside-zone")
             .arg("square", square.clone())
             .arg("from", *from as i64)
@@ -71,7 +70,7 @@ pub(crate) fn setup_error(error: &SetupError) -> Msg {
             Msg::new("setup-error-occupied").arg("square", square.clone())
         }
         SetupError::Missing(pieces) => {
-            Msg::new("setup-error-missing").arg("pieces", spaced(pieces))
+            Msg::new("setup-error-missing").arg("pieces", piece_letters(lang, variant, pieces))
         }
         SetupError::BishopsSameColour => Msg::new("setup-error-bishops-same-colour"),
         SetupError::PawnsShareFile(file) => {
@@ -85,10 +84,15 @@ pub(crate) fn setup_error(error: &SetupError) -> Msg {
 }
 
 /// `KQP` as `K Q P`.
-pub(crate) fn spaced(letters: &str) -> String {
+/// Piece letters (`KQRRB`) spaced for reading, in `lang`'s letters: `K Q R
+/// R B`, or `Кр Ф Л Л С` in Russian (what the player types back).
+pub(crate) fn piece_letters(lang: Lang, variant: &Variant, letters: &str) -> String {
     letters
         .chars()
-        .map(String::from)
+        .map(|letter| match lang {
+            Lang::Ru => variant.russian_san(&letter.to_string()),
+            Lang::En => letter.to_string(),
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -442,7 +446,7 @@ impl Service {
         let placement = match changed {
             Ok(placement) => placement,
             Err(error) => {
-                let mut msg = setup_error(&error);
+                let mut msg = setup_error(lang, &variant, &error);
                 if command == SetupCommand::Ready {
                     msg = Msg::new("error-setup-not-ready").arg("reason", self.text(lang, &msg));
                 }
@@ -714,11 +718,12 @@ impl Service {
         } else {
             match own.validate(variant, side) {
                 Ok(()) => Msg::new("setup-state-complete"),
-                Err(SetupError::Missing(pieces)) => {
-                    Msg::new("setup-state-missing").arg("pieces", spaced(&pieces))
-                }
-                Err(error) => Msg::new("setup-state-invalid")
-                    .arg("reason", self.text(lang, &setup_error(&error))),
+                Err(SetupError::Missing(pieces)) => Msg::new("setup-state-missing")
+                    .arg("pieces", piece_letters(lang, variant, &pieces)),
+                Err(error) => Msg::new("setup-state-invalid").arg(
+                    "reason",
+                    self.text(lang, &setup_error(lang, variant, &error)),
+                ),
             }
         };
         lines.push(

@@ -7,7 +7,7 @@
 //! A seat's `ready` means here that its player places no more by hand: all
 //! their pieces stand, or their time ran out.
 
-use super::{setup_decor, setup_error, spaced};
+use super::{piece_letters, setup_decor, setup_error};
 use crate::api::Delivery;
 use crate::clock::format_remaining;
 use crate::i18n::Lang;
@@ -104,7 +104,7 @@ impl Service {
             _ => Err(kodex_engine::setup::SetupError::OneAtATime),
         };
         if let Err(error) = placed {
-            return Err(setup_error(&error).into());
+            return Err(setup_error(ctx.lang, variant, &error).into());
         }
         let chat_lang = self.chat_lang(&row.platform, &row.chat_id).await;
         let key = if command == SetupCommand::Random {
@@ -242,7 +242,7 @@ impl Service {
                         .arg("id", row.id.clone())
                         .arg("player", row.player_name(turn.index()).to_owned())
                         .arg("color", self.color_name(lang, turn))
-                        .arg("pieces", spaced(&left)),
+                        .arg("pieces", piece_letters(lang, variant, &left)),
                 ),
             );
             if let Some(deadline) = row.deadline {
