@@ -11,6 +11,9 @@
 //!   move after which its own king is not in check — or mate at once.
 //!   Otherwise play starts; a side in check answers it as in chess, so a
 //!   defended king next to the enemy king can "mate by the king".
+//! - Maharajah's rule (`first_move = "checked-moves-first"`): nothing is
+//!   decided; the composed position lets a side placed in check move first
+//!   ([`crate::setup::start_fen`]), so it answers the check as in chess.
 //!
 //! Legal play never leaves the side that just moved in check, so the battle
 //! rule can only ever apply to the start position; Frolov's rule asks for
@@ -38,7 +41,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                     .then(|| self.win(pos.turn(), Reason::CheckAtStart))
             }
             FirstMove::Frolov if pos.fullmove == 1 && pos.side == 0 => self.frolov_outcome(pos),
-            FirstMove::Frolov => None,
+            FirstMove::Frolov | FirstMove::CheckedMovesFirst => None,
         }
     }
 

@@ -32,6 +32,7 @@ pub use public::turn_to_place;
 pub use rule::{FirstMove, SetupDef, SetupError, SetupMode, SetupRule};
 
 use crate::bitboard::{Bits, U256};
+use crate::game::{Game, Start};
 use crate::rules::Position;
 use crate::side::Side;
 use crate::tables::relative_rank;
@@ -536,6 +537,15 @@ pub fn start_fen(variant: &Variant, placements: [&Placement; 2]) -> Result<Strin
                     pos.castling.set(corner);
                 }
             }
+        }
+    }
+    if def.setup.as_ref().map(|s| s.first_move) == Some(FirstMove::CheckedMovesFirst) {
+        let waiting = 1 - pos.side;
+        let mut turned = pos;
+        turned.side = waiting;
+        let fen = crate::fen::write(def, &turned, def.chess960);
+        if Game::new(variant, Start::Fen(fen.clone())).is_ok_and(|game| game.in_check()) {
+            return Ok(fen);
         }
     }
     Ok(crate::fen::write(def, &pos, def.chess960))

@@ -24,8 +24,7 @@ pub enum SetupRule {
     BishopsOppositeColours,
     /// No two pawns of a side on one file.
     OnePawnPerFile,
-    /// No placed piece may attack the enemy king (Maharajah: the maharajah
-    /// is not placed where it could take the king on its first move).
+    /// No placed piece may attack the enemy king.
     NoCheck,
 }
 
@@ -41,6 +40,10 @@ pub enum FirstMove {
     /// its own king standing in check after it) or mate at once, it wins at
     /// once; otherwise play starts, a king in check answering it as usual.
     Frolov,
+    /// Maharajah (seed 002): the pieces stand wherever they were placed; a
+    /// side placed in check moves first and answers it (the first side would
+    /// otherwise take the king), else the start position's side moves first.
+    CheckedMovesFirst,
 }
 
 /// A variant's setup phase (compiled from its `[setup]` table).

@@ -209,8 +209,10 @@ fn frolov_a_white_king_in_check_answers_it() {
 
 // ---- Maharajah and the Sepoys ----
 
+/// Seed 002: the maharajah "stands on any free square of the board and, making the first move,
+/// starts the game". A square from which it attacks the black king is no exception.
 #[test]
-fn maharajah_is_placed_by_white_alone_and_not_giving_check() {
+fn maharajah_is_placed_by_white_alone_on_any_free_square() {
     let maharajah = variant("maharajah");
     let none = Placement::default();
     let mut white = Placement::default();
@@ -230,31 +232,71 @@ fn maharajah_is_placed_by_white_alone_and_not_giving_check() {
         white.place_in_turn(&maharajah, Side::WHITE, "Me7", &none),
         Err(SetupError::Occupied("e7".into()))
     );
-    // From d6 it would attack the king on e8 as a knight.
-    assert_eq!(
-        white.place_in_turn(&maharajah, Side::WHITE, "Md6", &none),
-        Err(SetupError::GivesCheck("d6".into()))
-    );
     white
         .place_in_turn(&maharajah, Side::WHITE, "Me4", &none)
-        .expect("e4 is free and safe");
+        .expect("e4 is free");
     assert_eq!(turn_to_place(&maharajah, [&white, &none]), None);
     let fen = start_fen(&maharajah, [&white, &none]).expect("composes");
     assert_eq!(fen, "rnbqkbnr/pppppppp/8/8/4M3/8/8/8 w kq - 0 1");
     let game = game(&maharajah, &fen);
     assert_eq!(game.outcome(), None);
     assert_eq!(game.side_to_move(), Side::WHITE);
-    // A random placement never gives check either.
+    // Every free square is taken, by a typed placement and by a random one.
+    for rank in 1..=6 {
+        for file in 'a'..='h' {
+            let word = format!("M{file}{rank}");
+            let mut placed = Placement::default();
+            placed
+                .place_in_turn(&maharajah, Side::WHITE, &word, &none)
+                .unwrap_or_else(|e| panic!("{word}: {e}"));
+            let fen = start_fen(&maharajah, [&placed, &none]).expect("composes");
+            assert_eq!(self::game(&maharajah, &fen).outcome(), None, "{fen}");
+        }
+    }
     for seed in 1..40 {
         let mut random = Placement::default();
         random
             .place_random_in_turn(&maharajah, Side::WHITE, &none, seed)
             .expect("a square exists");
         let fen = start_fen(&maharajah, [&random, &none]).expect("composes");
-        let mut as_black = fen.replace(" w ", " b ");
-        as_black = as_black.replace(" kq ", " - ");
-        assert!(!self::game(&maharajah, &as_black).in_check(), "{fen}");
+        assert_eq!(self::game(&maharajah, &fen).outcome(), None, "{fen}");
     }
+}
+
+/// A maharajah placed where it attacks the black king (d6: a knight's jump from e8) gives
+/// check; the game neither ends nor lets white take the king: black, in check, moves first
+/// and must answer it (here only by taking the maharajah, which wins for black).
+#[test]
+fn a_maharajah_placed_giving_check_puts_black_in_check_to_move() {
+    let maharajah = variant("maharajah");
+    let none = Placement::default();
+    let mut white = Placement::default();
+    white
+        .place_in_turn(&maharajah, Side::WHITE, "Md6", &none)
+        .expect("d6 is free");
+    let fen = start_fen(&maharajah, [&white, &none]).expect("composes");
+    assert_eq!(fen, "rnbqkbnr/pppppppp/3M4/8/8/8/8/8 b kq - 0 1");
+    let mut game = game(&maharajah, &fen);
+    assert_eq!(game.outcome(), None);
+    assert_eq!(game.side_to_move(), Side::BLACK);
+    assert!(game.in_check());
+    let mut answers: Vec<String> = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| game.uci(m))
+        .collect();
+    answers.sort();
+    assert_eq!(answers, ["c7d6", "e7d6"]);
+    game.play_text("cxd6").expect("legal");
+    assert_eq!(result(&game), (Some(Side::BLACK), Reason::NoPieces));
+    // From h5 it attacks the king along the diagonal h5-e8 once f7 is gone; with f7 standing
+    // it gives no check and white moves first as usual.
+    let mut white = Placement::default();
+    white
+        .place_in_turn(&maharajah, Side::WHITE, "Mh5", &none)
+        .expect("h5 is free");
+    let fen = start_fen(&maharajah, [&white, &none]).expect("composes");
+    assert_eq!(fen, "rnbqkbnr/pppppppp/8/7M/8/8/8/8 w kq - 0 1");
 }
 
 #[test]

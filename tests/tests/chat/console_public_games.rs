@@ -77,14 +77,9 @@ async fn a_maharajah_game_placed_played_and_lost() {
     let (id, out) = chat.accepted("alice", "bob", "maharajah").await;
     assert!(has(&out, "Maharajah and the Sepoys"), "{out:#?}");
     assert!(has(&out, "alice (white) places next: M"), "{out:#?}");
-    // Black places nothing; the maharajah may not attack the king.
+    // Black places nothing.
     let out = chat.say("bob: Ke4").await;
     assert!(has(&out, "it is alice's turn"), "{out:#?}");
-    let out = chat.say("alice: Md6").await;
-    assert!(
-        has(&out, "A piece on d6 would attack the enemy king"),
-        "{out:#?}"
-    );
     let out = chat.say("alice: Ke1").await;
     assert!(has(&out, "There is no piece K in your army"), "{out:#?}");
     let out = chat.say("alice: Me4").await;
@@ -100,6 +95,26 @@ async fn a_maharajah_game_placed_played_and_lost() {
     let out = chat.say("alice: Mxe7+").await;
     assert!(has(&out, "Mxe7+"), "{out:#?}");
     let out = chat.say("bob: Kxe7").await;
+    assert!(has(&out, "no pieces left"), "{out:#?}");
+    assert_eq!(chat.result(&id).await.as_deref(), Some("0-1"));
+}
+
+/// Seed 002: the maharajah stands "on any free square". Placed where it attacks the black king, it
+/// gives check: black moves first and answers it.
+#[tokio::test]
+async fn a_maharajah_placed_giving_check_lets_black_answer_first() {
+    let mut chat = Chat::new("maharajah-check").await;
+    let (id, _) = chat.accepted("alice", "bob", "maharajah").await;
+    let out = chat.say("alice: Md6").await;
+    assert!(has(&out, "alice placed Md6"), "{out:#?}");
+    assert!(has(&out, "every piece stands; play begins"), "{out:#?}");
+    let row = chat.row(&id).await;
+    assert_eq!(row.status, Status::Active);
+    assert_eq!(
+        row.start_fen.as_deref(),
+        Some("rnbqkbnr/pppppppp/3M4/8/8/8/8/8 b kq - 0 1")
+    );
+    let out = chat.say("bob: exd6").await;
     assert!(has(&out, "no pieces left"), "{out:#?}");
     assert_eq!(chat.result(&id).await.as_deref(), Some("0-1"));
 }
