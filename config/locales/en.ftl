@@ -28,7 +28,7 @@ error-too-many-unknown-ids = You named too many game ids that are no game. Wait 
 } before naming a game by its id again; your own games you can still name.
 error-not-your-game = You are not playing in game { $id }.
 error-no-game = You have no game running here. Start one with /play <variant> [@opponent].
-error-which-game = You have several games here; add the game id to the command (for example /move e4 <id>):
+error-which-game = You have several games here; add the game id to the command (for example { $example }):
     { $games }
 
 ## Challenges

@@ -359,6 +359,7 @@ async fn a_move_with_several_games_asks_which_one() {
         "{out:#?}"
     );
     assert!(has(&out, &first) && has(&out, &second), "{out:#?}");
+    assert!(has(&out, "for example /move e4 <id>"), "{out:#?}");
     assert_eq!(chat.row(&first).await.moves, "");
     assert_eq!(chat.row(&second).await.moves, "");
     let out = chat.say(&format!("alice: /move e4 {first}")).await;
@@ -372,6 +373,9 @@ async fn a_move_with_several_games_asks_which_one() {
     // Other commands ask too, and act on the game named.
     let out = chat.say("alice: /resign").await;
     assert!(has(&out, "several games") && has(&out, &first), "{out:#?}");
+    // The example is the command typed, not a move.
+    assert!(has(&out, "for example /resign <id>"), "{out:#?}");
+    assert!(!has(&out, "/move e4"), "{out:#?}");
     assert_eq!(chat.row(&first).await.status, Status::Active);
     assert_eq!(chat.row(&second).await.status, Status::Active);
     let out = chat.say("alice: /games").await;

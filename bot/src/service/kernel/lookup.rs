@@ -391,7 +391,10 @@ impl Service {
             .map(|row| self.describe(ctx.lang, row))
             .collect::<Vec<_>>()
             .join("\n");
-        Msg::new("error-which-game").arg("games", list).into()
+        Msg::new("error-which-game")
+            .arg("games", list)
+            .arg("example", which_game_example(&ctx.req.action))
+            .into()
     }
 
     /// The challenge an accept or decline is about. `accepting`: one the
@@ -490,4 +493,25 @@ pub(crate) fn you_left(row: &GameRow, seat: usize) -> Msg {
     Msg::new("retire-you-left")
         .arg("id", row.id.clone())
         .arg("partner", row.player_name(partner(seat)).to_owned())
+}
+
+/// The command to show with a game id when a request needs one: the one
+/// the person typed (`/accept <id>` after `/accept`), `/move e4 <id>` for
+/// a move.
+fn which_game_example(action: &crate::api::Action) -> &'static str {
+    use crate::api::Action;
+    match action {
+        Action::Accept { .. } => "/accept <id>",
+        Action::Decline { .. } => "/decline <id>",
+        Action::Resign { .. } => "/resign <id>",
+        Action::Draw { .. } => "/draw <id>",
+        Action::DeclineDraw { .. } => "/nodraw <id>",
+        Action::Takeback { .. } => "/takeback <id>",
+        Action::Abort { .. } => "/abort <id>",
+        Action::Board { .. } => "/board <id>",
+        Action::Pgn { .. } => "/pgn <id>",
+        Action::Rematch { .. } => "/rematch <id>",
+        Action::Watch { .. } => "/watch <id>",
+        _ => "/move e4 <id>",
+    }
 }
