@@ -101,6 +101,48 @@ pub(super) fn migrator() -> sqlx::migrate::Migrator {
     )
 }
 
+/// Applies the migrations not yet applied, under SQLite's write lock:
+/// processes that start together on a fresh database migrate one at a time
+/// (the others wait, up to the busy timeout, and then find nothing left to
+/// apply). sqlx's own migration lock does nothing on SQLite, and without
+/// this two processes both applied a migration and one failed.
+async fn migrate(writer: &sqlx::SqlitePool) -> Result<(), StoreError> {
+    let mut locked = writer.begin_with("BEGIN EXCLUSIVE").await?;
+    // Each migration runs in a savepoint of this transaction. `run_direct`
+    // is `run` on a connection (sqlx's `run(&mut *locked)` makes the future
+    // of `Store::open` not `Send`, a known sqlx limitation).
+    migrator().run_direct(None, &mut *locked, false).await?;
+    locked.commit().await?;
+    Ok(())
+}
+
+/// A pool of `size` connections. A connection made while another process
+/// switches a fresh file to WAL finds it locked before the busy timeout
+/// applies (SQLITE_BUSY at connect): it is tried again, for up to 10 s.
+async fn connect(
+    size: u32,
+    options: &SqliteConnectOptions,
+) -> Result<sqlx::SqlitePool, StoreError> {
+    let mut tries = 0;
+    loop {
+        let pool = SqlitePoolOptions::new()
+            .max_connections(size)
+            .connect_with(options.clone())
+            .await;
+        match pool {
+            Err(sqlx::Error::Database(e))
+                if (e.code().as_deref() == Some("5")
+                    || e.message().contains("database is locked"))
+                    && tries < 200 =>
+            {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(20 + fastrand::u64(..30))).await;
+            }
+            pool => return Ok(pool?),
+        }
+    }
+}
+
 impl Store {
     /// Opens (creating if missing) the database at `url` in WAL mode and
     /// applies the migrations.
@@ -113,19 +155,13 @@ impl Store {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true);
-        let writer = SqlitePoolOptions::new()
-            .max_connections(1)
-            .connect_with(options.clone())
-            .await?;
-        migrator().run(&writer).await?;
+        let writer = connect(1, &options).await?;
+        migrate(&writer).await?;
         // An in-memory database exists once per connection: it is read where it is written.
         let pool = if url.contains(":memory:") || url.contains("mode=memory") {
             writer.clone()
         } else {
-            SqlitePoolOptions::new()
-                .max_connections(4)
-                .connect_with(options)
-                .await?
+            connect(4, &options).await?
         };
         Ok(Store { pool, writer })
     }
@@ -136,5 +172,37 @@ impl Store {
     pub async fn close(&self) {
         self.pool.close().await;
         self.writer.close().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::tests::temp_url;
+
+    /// Processes that start together on a fresh database (here: eight
+    /// `Store::open`s of one file on separate tasks) all open it: one
+    /// migrates, the others wait for it and find nothing left to apply.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn stores_opened_together_on_a_fresh_database_all_open() {
+        for round in 0..5 {
+            let url = temp_url(&format!("together-{round}"));
+            let opens: Vec<_> = (0..8)
+                .map(|_| {
+                    let url = url.clone();
+                    tokio::spawn(async move { Store::open(&url).await })
+                })
+                .collect();
+            for open in opens {
+                let store = open.await.expect("task").expect("every open succeeds");
+                let applied: i64 =
+                    sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations WHERE success")
+                        .fetch_one(&store.pool)
+                        .await
+                        .expect("count");
+                assert_eq!(applied, MIGRATIONS.len() as i64);
+                store.close().await;
+            }
+        }
     }
 }
