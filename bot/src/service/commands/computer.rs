@@ -109,7 +109,7 @@ impl Service {
     pub(crate) fn computer_follow(&self, platform: Platform, id: &str) {
         let service = self.clone();
         let id = id.to_owned();
-        let pending = crate::service::kernel::thinking::Thinking::pending(&self.inner);
+        let pending = self.inner.thinking.pending();
         tokio::spawn(async move {
             service.computer_act(platform, &id).await;
             drop(pending);

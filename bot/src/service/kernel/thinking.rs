@@ -21,23 +21,23 @@ pub(crate) struct Thinking {
     stopped: AtomicBool,
     /// The computer's turns asked for and not finished (spawned, thinking
     /// or delivering).
-    pending: std::sync::atomic::AtomicUsize,
+    pending: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 /// One of the computer's turns in flight, counted while it lives.
-pub(crate) struct Pending(Arc<crate::service::kernel::service::Inner>);
+pub(crate) struct Pending(Arc<std::sync::atomic::AtomicUsize>);
 
 impl Drop for Pending {
     fn drop(&mut self) {
-        self.0.thinking.pending.fetch_sub(1, Ordering::SeqCst);
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
 impl Thinking {
     /// Counts a turn of the computer in flight until the guard drops.
-    pub(crate) fn pending(inner: &Arc<crate::service::kernel::service::Inner>) -> Pending {
-        inner.thinking.pending.fetch_add(1, Ordering::SeqCst);
-        Pending(inner.clone())
+    pub(crate) fn pending(&self) -> Pending {
+        self.pending.fetch_add(1, Ordering::SeqCst);
+        Pending(self.pending.clone())
     }
 
     /// Whether a turn of the computer is in flight.
