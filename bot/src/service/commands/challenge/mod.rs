@@ -54,24 +54,9 @@ fn variant_color_index(word: &str) -> Option<u8> {
     Side::from_color_name(name).map(|side| side.0)
 }
 
-/// Colour words of other games (the armies of games for four, janggi's
-/// sides): typed in a `/play`, they are told which colours there are.
-const OTHER_COLOR_WORDS: &[&str] = &[
-    "red",
-    "blue",
-    "yellow",
-    "green",
-    "красные",
-    "красными",
-    "синие",
-    "синими",
-    "жёлтые",
-    "желтые",
-    "жёлтыми",
-    "желтыми",
-    "зелёные",
-    "зеленые",
-];
+/// Colour words no variant names (beyond [`variant_color_index`]'s):
+/// typed in a `/play`, they are told which colours there are.
+const OTHER_COLOR_WORDS: &[&str] = &["green", "зелёные", "зеленые"];
 
 impl Service {
     /// `/play <variant> [@opponent] [clock] [color] [rated|casual] [fen:<FEN>]`.
@@ -169,17 +154,17 @@ impl Service {
         // In the variant's own words: "alice plays blue" in janggi.
         let colors_key = match side {
             None => "challenge-colors-random",
-            Some(side) => match variant.definition().colors.get(side.index()) {
-                Some(&color) => match Side(color).color_name() {
+            Some(side) => {
+                let colors = &variant.definition().colors;
+                let color = colors.get(side.index()).copied().unwrap_or(side.0);
+                match Side(color).color_name() {
                     "red" => "challenge-plays-red",
                     "yellow" => "challenge-plays-yellow",
                     "blue" => "challenge-plays-blue",
                     "black" => "challenge-plays-black",
                     _ => "challenge-plays-white",
-                },
-                None if side == Side::WHITE => "challenge-plays-white",
-                None => "challenge-plays-black",
-            },
+                }
+            }
         };
         let colors = self.text(
             lang,
@@ -283,7 +268,9 @@ impl Service {
                     return Msg::new("error-bad-level").arg("level", shown);
                 }
                 // `red` in chess: a colour of other games, not of this one.
-                if OTHER_COLOR_WORDS.contains(&first.as_str()) {
+                if variant_color_index(&first).is_some()
+                    || OTHER_COLOR_WORDS.contains(&first.as_str())
+                {
                     return Msg::new("error-no-such-color")
                         .arg("color", first)
                         .arg("variant", variant.name(ctx.lang.code()).to_owned());
