@@ -380,6 +380,11 @@ pub struct View {
     /// Kriegspiel: how many pawn captures the side to move may make, as the
     /// referee announces it to everyone; `None` in other variants. Not drawn.
     pub pawn_tries: Option<u32>,
+    /// The colour each seat's army is drawn in, by seat, where it is not the
+    /// seat's own index (Enochian chess: red, black, yellow, blue), so that
+    /// a seat's marker beside its name matches its pieces. Empty: seat `n`
+    /// is drawn in colour `n`.
+    pub seat_colors: Vec<Side>,
 }
 
 impl View {
@@ -407,6 +412,7 @@ impl View {
             castling: String::new(),
             en_passant: None,
             pawn_tries: None,
+            seat_colors: Vec::new(),
         }
     }
 

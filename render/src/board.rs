@@ -109,6 +109,11 @@ pub(crate) fn draw_into(renderer: &Renderer, view: &View, decor: &Decor, image: 
     draw_footer(renderer, image, &layout, view, decor);
 }
 
+/// The colour `seat`'s army is drawn in (see [`View::seat_colors`]).
+fn seat_color(view: &View, seat: Side) -> Side {
+    view.seat_colors.get(seat.index()).copied().unwrap_or(seat)
+}
+
 fn pocket_of(view: &View, side: Side) -> Option<&PocketView> {
     view.pockets.iter().find(|pocket| pocket.side == side)
 }
@@ -316,11 +321,12 @@ fn draw_strip(
         );
     }
 
-    // The side's disc (ringed on its turn), aligned with the board's left edge.
+    // The seat's disc in its army's colour (ringed on its turn), aligned
+    // with the board's left edge.
     let disc = renderer.tiles.get(
         fonts,
         TileKey::SideDisc {
-            side,
+            side: seat_color(view, side),
             size: h as u16,
             to_move,
         },
@@ -370,10 +376,6 @@ fn draw_footer(
     let fonts = renderer.fonts();
     let h = layout.footer;
     let style = TextStyle::new(Face::Regular, (h as f32 * 0.52).max(10.0));
-    let bold = TextStyle {
-        face: Face::Bold,
-        ..style
-    };
     let cap = fonts.cap_height(style);
     let baseline = layout.footer_y as i32 + h as i32 / 2 + (cap / 2.0).round() as i32;
     // "12." when the first player is to move, "12…" for the second: notation every player reads.
@@ -388,9 +390,18 @@ fn draw_footer(
     x += fonts.width(style, &label) as i32 + (h as f32 * 0.25).round() as i32;
     match &decor.status {
         Some(status) => {
-            let room = (layout.width - layout.margin) as i32 - x;
-            let status = fonts.fit(bold, status, room.max(0) as u32);
-            fonts.draw(image, bold, &status, x, baseline, &renderer.inks.text);
+            let room = ((layout.width - layout.margin) as i32 - x).max(0) as u32;
+            let (style, lines) = status_lines(fonts, status, room, h);
+            let cap = fonts.cap_height(style);
+            let pitch = (style.px as f32 * 1.15).round() as i32;
+            let count = lines.len() as i32;
+            // The lines centred on the footer as one block.
+            let first = layout.footer_y as i32 + h as i32 / 2 - (count - 1) * pitch / 2
+                + (cap / 2.0).round() as i32;
+            for (i, line) in lines.iter().enumerate() {
+                let y = first + i as i32 * pitch;
+                fonts.draw(image, style, line, x, y, &renderer.inks.text);
+            }
         }
         None => {
             let disc = renderer.tiles.get(
@@ -408,4 +419,43 @@ fn draw_footer(
             );
         }
     }
+}
+
+/// How the status line `status` is laid in `room` pixels of a footer
+/// `height` pixels high: the bold style and its lines. A long result is never
+/// cut: it is set smaller (down to 60 %), then on two lines; only what would
+/// not fit even so ends in an ellipsis.
+pub(crate) fn status_lines(
+    fonts: &crate::text::Fonts,
+    status: &str,
+    room: u32,
+    height: u32,
+) -> (TextStyle, Vec<String>) {
+    let full = (height as f32 * 0.52).max(10.0);
+    let style = |px: f32| TextStyle::new(Face::Bold, px);
+    let mut px = full;
+    while px >= full * 0.6 {
+        if fonts.width(style(px), status) <= room {
+            return (style(px), vec![status.to_string()]);
+        }
+        px -= 1.0;
+    }
+    // Two lines, each at most half the footer's height.
+    let words: Vec<&str> = status.split(' ').collect();
+    let mut px = (height as f32 * 0.42).max(8.0);
+    while px >= 6.0 {
+        let style = style(px);
+        // The break that leaves the longer line shortest.
+        let best = (1..words.len())
+            .map(|at| (words[..at].join(" "), words[at..].join(" ")))
+            .min_by_key(|(a, b)| fonts.width(style, a).max(fonts.width(style, b)));
+        if let Some((a, b)) = best {
+            if fonts.width(style, &a).max(fonts.width(style, &b)) <= room {
+                return (style, vec![a, b]);
+            }
+        }
+        px -= 1.0;
+    }
+    let style = style(full * 0.6);
+    (style, vec![fonts.fit(style, status, room)])
 }

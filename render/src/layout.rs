@@ -266,6 +266,7 @@ mod tests {
             pawn_tries: None,
             lines: vec![],
             river: None,
+            seat_colors: vec![],
         }
     }
 

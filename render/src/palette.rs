@@ -53,6 +53,7 @@ impl Palette {
             theme.text,
             theme.text_dim,
             theme.points_line,
+            theme.uniform_grid,
             theme.check,
             theme.fog,
             theme.fog_cloud,

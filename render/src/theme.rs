@@ -65,6 +65,8 @@ pub struct Theme {
     pub uniform_last_move: Rgb,
     /// Marked cells of a one-colour board.
     pub uniform_marked: Rgb,
+    /// The grid lines between the cells of a one-colour board, so squares can be counted.
+    pub uniform_grid: Rgb,
     /// Background of a point board.
     pub points: Rgb,
     /// Lines of a point board.
@@ -112,6 +114,7 @@ impl Theme {
             uniform: Rgb::hex(0xe2c792),
             uniform_last_move: Rgb::hex(0xeedf72),
             uniform_marked: Rgb::hex(0xd3bb8a),
+            uniform_grid: Rgb::hex(0x9c7f52),
             points: Rgb::hex(0xe9c98f),
             points_line: Rgb::hex(0x5e4024),
             check: Rgb::hex(0xe8291f),

@@ -215,6 +215,10 @@ impl Tiles {
                 if look.checked {
                     paint_svg(&mut pixmap, &check_glow(s, theme.check));
                 }
+                if look.ground == Ground::Uniform {
+                    // Half a grid line on every edge: two neighbours make a whole one.
+                    frame(&mut pixmap, theme.uniform_grid, grid_half_width(s));
+                }
                 if let Some(piece) = look.piece {
                     overlay(&mut pixmap, &self.sprite(fonts, piece), 1.0);
                 }
@@ -472,6 +476,12 @@ impl Tiles {
         }
         svg(s, s, &shapes)
     }
+}
+
+/// The width of half a grid line of a one-colour board with squares of
+/// `square` pixels: 1 px up to 95 px squares (a 2 px line between cells).
+pub(crate) fn grid_half_width(square: u32) -> u32 {
+    (square / 96).max(1)
 }
 
 /// An opaque pixmap of one colour.

@@ -365,7 +365,9 @@ pub struct VariantDef {
     /// `armies = ["red", "black", "yellow", "blue"]` (Enochian chess). A
     /// colour keeps its side's parity (white, red, yellow for the first side;
     /// black, blue for the second), which text boards letter by. Empty:
-    /// pieces are drawn in their side's colour.
+    /// pieces are drawn in their side's colour, but in games of four a
+    /// seat-2 piece in red (white-2) or blue (black-2), as the seats'
+    /// markers; texts still call the sides white and black.
     pub armies: Vec<u8>,
     /// What texts call the two sides (`colors = ["blue", "red"]`, janggi:
     /// "alice (blue)"), as colour indices; `/play` takes these words for
@@ -604,6 +606,7 @@ impl VariantDef {
             marked: self.marked.iter().map(|&s| s as u16).collect(),
             lines,
             river,
+            seat_colors: self.armies.iter().map(|&color| Side(color)).collect(),
             ..View::new(g.files, g.ranks, squares)
         }
     }

@@ -29,9 +29,12 @@ pub fn visible_squares<B: Bits>(r: &Rules<B>, pos: &Position<B>, side: usize) ->
 /// How a piece of type `ty` of `side` is drawn.
 pub(crate) fn piece_glyph(def: &VariantDef, side: usize, ty: usize, promoted: bool) -> PieceGlyph {
     let piece = &def.pieces[ty];
-    // Armies of four seats in their own colours (Enochian chess).
+    // Armies of four seats in their own colours: the variant's (Enochian
+    // chess), else each seat's own (white-1 white, black-1 black, white-2
+    // red, black-2 blue: the colours of the seats' markers), parity kept.
     let color = match piece.seat {
         Some(seat) if !def.armies.is_empty() => def.armies[(seat as usize - 1) * 2 + side],
+        Some(seat) if def.seats == 4 => (seat - 1) * 2 + side as u8,
         _ => side as u8,
     };
     PieceGlyph {
