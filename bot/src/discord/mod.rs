@@ -19,6 +19,7 @@ mod caller;
 mod commands;
 mod deliver;
 mod events;
+mod registration;
 mod retry;
 mod texts;
 mod threads;
@@ -343,24 +344,12 @@ async fn build_client(
         .initialize_owners(false)
         .setup(move |ctx, _ready, framework| {
             Box::pin(async move {
-                // A registration failure must not stop the bot: commands
-                // registered earlier keep working, and buttons and chat moves
-                // do not need them. Poise waits for this data on every event.
-                let commands = &framework.options().commands;
-                let registered = match dev_guild {
-                    Some(guild) => {
-                        poise::builtins::register_in_guild(
-                            ctx,
-                            commands,
-                            serenity::GuildId::new(guild.max(1)),
-                        )
-                        .await
-                    }
-                    None => poise::builtins::register_globally(ctx, commands).await,
-                };
-                if let Err(error) = registered {
-                    tracing::error!("registering Discord slash commands failed: {error}");
-                }
+                // Registered in a task of its own, and only when they
+                // changed: poise holds every event until this setup returns.
+                let wanted =
+                    poise::builtins::create_application_commands(&framework.options().commands);
+                let guild = dev_guild.map(|guild| serenity::GuildId::new(guild.max(1)));
+                tokio::spawn(registration::register(Arc::clone(&ctx.http), wanted, guild));
                 let answerer = Answerer {
                     deliverer: Deliverer::new(Arc::clone(&ctx.http), state, Arc::clone(&handler)),
                     handler,

@@ -260,6 +260,8 @@ pub(crate) struct Refusals {
     pub(crate) deleted: HashSet<u64>,
     /// Channels whose posts take this long to answer (a slow route).
     pub(crate) slow_channels: HashMap<u64, Duration>,
+    /// How long registering commands (`PUT …/commands`) takes.
+    pub(crate) slow_registration: Option<Duration>,
     /// Failures to fire on the next matching request: method, path pattern
     /// (`*` for one segment), what happens.
     pub(crate) outages: Vec<(String, String, Outage)>,
@@ -289,6 +291,10 @@ pub(crate) struct State {
     identifies: Mutex<Vec<Value>>,
     resumes: Mutex<Vec<Value>>,
     registered_commands: Mutex<Vec<Value>>,
+    /// The commands as Discord lists them, by where they are registered
+    /// (`/applications/100/commands`, `/applications/100/guilds/1/commands`):
+    /// they outlive a bot's restart, as Discord's do.
+    pub(crate) command_listings: Mutex<HashMap<String, Vec<Value>>>,
     /// Interaction token → where it was used (channel id, guild id if any),
     /// for the messages answering it.
     interaction_places: Mutex<HashMap<String, (u64, Option<u64>)>>,
@@ -371,6 +377,7 @@ impl FakeDiscord {
             identifies: Mutex::new(Vec::new()),
             resumes: Mutex::new(Vec::new()),
             registered_commands: Mutex::new(Vec::new()),
+            command_listings: Mutex::new(HashMap::new()),
             interaction_places: Mutex::new(HashMap::new()),
             pressed_messages: Mutex::new(HashMap::new()),
             gateway_url: Mutex::new(gateway_url),
@@ -768,6 +775,11 @@ impl FakeDiscord {
         lock(&self.state.refusals)
             .slow_channels
             .insert(channel, delay);
+    }
+
+    /// Makes registering commands take `delay` (Discord checks each one).
+    pub fn slow_command_registration(&self, delay: Duration) {
+        lock(&self.state.refusals).slow_registration = Some(delay);
     }
 
     /// Gives the bot Manage Messages in a server channel.

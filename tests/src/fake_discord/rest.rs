@@ -61,6 +61,7 @@ async fn handle(state: &State, request: Request<Incoming>) -> Response<Full<Byte
         .path()
         .trim_start_matches("/api/v10")
         .to_string();
+    let query = request.uri().query().unwrap_or_default().to_string();
     let content_type = request
         .headers()
         .get("content-type")
@@ -77,6 +78,11 @@ async fn handle(state: &State, request: Request<Incoming>) -> Response<Full<Byte
             .parse::<u64>()
             .ok()
             .and_then(|channel| lock(&state.refusals).slow_channels.get(&channel).copied()),
+        ["applications", _, "commands"] | ["applications", _, "guilds", _, "commands"]
+            if method == "PUT" =>
+        {
+            lock(&state.refusals).slow_registration
+        }
         _ => None,
     };
     if let Some(delay) = slow {
@@ -93,12 +99,12 @@ async fn handle(state: &State, request: Request<Incoming>) -> Response<Full<Byte
             (status, answer, response, None)
         }
         Some(Outage::ServerErrorAfterDoing(failed)) => {
-            let (status, answer, _) = route(state, &method, &path, &json, &files);
+            let (status, answer, _) = route(state, &method, &path, &query, &json, &files);
             let (_, _, response) = edge_error(failed);
             (status, answer, response, Some(failed))
         }
         None => {
-            let (status, answer, response) = route(state, &method, &path, &json, &files);
+            let (status, answer, response) = route(state, &method, &path, &query, &json, &files);
             (status, answer, response, None)
         }
     };
@@ -198,6 +204,7 @@ fn route(
     state: &State,
     method: &str,
     path: &str,
+    query: &str,
     json: &Value,
     files: &[RecordedFile],
 ) -> (u16, Value, Response<Full<Bytes>>) {
@@ -244,7 +251,22 @@ fn route(
         ("PUT", ["applications", _, "commands"])
         | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
             let commands = register_commands(state, json);
-            reply(200, &commands)
+            lock(&state.command_listings).insert(path.to_owned(), commands.clone());
+            reply(200, &Value::Array(commands))
+        }
+        ("GET", ["applications", _, "commands"])
+        | ("GET", ["applications", _, "guilds", _, "commands"]) => {
+            let listed = lock(&state.command_listings)
+                .get(path)
+                .cloned()
+                .unwrap_or_default();
+            // Discord leaves the localizations out unless asked for them.
+            let listed: Vec<Value> = if query.contains("with_localizations=true") {
+                listed
+            } else {
+                listed.into_iter().map(without_localizations).collect()
+            };
+            reply(200, &Value::Array(listed))
         }
         ("POST", ["interactions", _, token, "callback"]) => {
             // Type 4 answers with a message: remember it so tests can press its buttons.
@@ -626,7 +648,7 @@ fn bot_message(
 
 /// Stores a command registration and answers with the commands as Discord
 /// would (ids and versions added).
-fn register_commands(state: &State, json: &Value) -> Value {
+fn register_commands(state: &State, json: &Value) -> Vec<Value> {
     let commands: Vec<Value> = json.as_array().cloned().unwrap_or_default();
     *lock(&state.registered_commands) = commands.clone();
     let registered: Vec<Value> = commands
@@ -644,5 +666,26 @@ fn register_commands(state: &State, json: &Value) -> Value {
             command
         })
         .collect();
-    Value::Array(registered)
+    registered
+}
+
+/// A listed command without its (and its options' and choices')
+/// localizations, as Discord lists commands by default.
+fn without_localizations(mut value: Value) -> Value {
+    match &mut value {
+        Value::Object(map) => {
+            map.remove("name_localizations");
+            map.remove("description_localizations");
+            for (_, inner) in map.iter_mut() {
+                *inner = without_localizations(inner.take());
+            }
+        }
+        Value::Array(items) => {
+            for item in items.iter_mut() {
+                *item = without_localizations(item.take());
+            }
+        }
+        _ => {}
+    }
+    value
 }

@@ -745,6 +745,69 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
     bot.stop().await;
 }
 
+/// Registering the commands holds no event (poise waits for its setup), and a
+/// restart of the same build does not send them again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_are_registered_beside_the_events_and_only_when_they_changed() {
+    let registrations = |fake: &FakeDiscord| {
+        fake.requests()
+            .into_iter()
+            .filter(|r| r.method == "PUT" && r.path.ends_with("/commands"))
+            .count()
+    };
+    let fake = FakeDiscord::start().await;
+    // Discord takes longer to register the commands than an interaction
+    // may wait for its first answer.
+    fake.slow_command_registration(std::time::Duration::from_secs(5));
+    let (_service, bot) = start(&fake, "register-slowly").await;
+    let token = fake
+        .slash(&alice(), CHANNEL, Some(GUILD_ID), "help", vec![], &[])
+        .await;
+    let answer = fake.wait_for_ephemeral("the help at start", &token).await;
+    assert!(answer.text().contains("/play"), "{}", answer.text());
+    let callback_refusals: Vec<_> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.path.ends_with(&format!("/{token}/callback")) && r.status >= 400)
+        .map(|r| r.response)
+        .collect();
+    assert!(
+        callback_refusals.is_empty(),
+        "answered in time: {callback_refusals:?}"
+    );
+    assert_eq!(
+        registrations(&fake),
+        0,
+        "the answer did not wait for the registration"
+    );
+    fake.wait_for("the commands registered", |fake| {
+        (registrations(fake) == 1).then_some(())
+    })
+    .await;
+    bot.stop().await;
+
+    // The same build starts again: the commands Discord lists are its own.
+    let (_service, bot) = start(&fake, "register-again").await;
+    let token = fake
+        .slash(&alice(), CHANNEL, Some(GUILD_ID), "help", vec![], &[])
+        .await;
+    fake.wait_for_ephemeral("the help after the restart", &token)
+        .await;
+    fake.wait_for("the registered commands listed", |fake| {
+        let listed = fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.method == "GET" && r.path.ends_with("/commands"))
+            .count();
+        (listed == 2).then_some(())
+    })
+    .await;
+    // Give a registration that should not happen the time to happen.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(registrations(&fake), 1, "nothing changed, nothing sent");
+    bot.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commands_go_to_one_guild_for_development_and_everywhere_otherwise() {
     let registrations = |fake: &FakeDiscord| -> Vec<String> {
