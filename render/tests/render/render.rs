@@ -970,3 +970,42 @@ fn tamerlane_citadels_are_squares_beside_the_main_board() {
         assert_ne!(image.at(x + 1, y + 1), page, "{square} is a square");
     }
 }
+
+#[test]
+fn boards_without_checkering_have_grid_lines_between_their_squares() {
+    // A one-colour board (shatranj's start): an empty square is the board's
+    // colour inside and the grid colour on its edges, so squares can be
+    // counted; a checkered board (chess) draws no grid colour at all.
+    let registry = Registry::builtin();
+    let theme = Theme::default();
+    let start = |variant: &str| {
+        Game::new(registry.get(variant).expect("built in"), Start::Standard)
+            .expect("the start position")
+            .view(Audience::Full)
+    };
+    let view = start("shatranj");
+    let decor = decor(Side::WHITE);
+    let image = decode(&render_png(&view, &decor));
+    for square in ["a4", "d4", "e5", "h3"] {
+        let (x0, y0, size) = cell(&view, &decor, square);
+        let middle = image.at(x0 + size / 2, y0 + size / 2);
+        assert_eq!(middle, theme.uniform, "{square}: the board's colour inside");
+        let edges = [
+            image.at(x0, y0 + size / 2),
+            image.at(x0 + size - 1, y0 + size / 2),
+            image.at(x0 + size / 2, y0),
+            image.at(x0 + size / 2, y0 + size - 1),
+        ];
+        assert!(
+            edges.iter().all(|&p| p == theme.uniform_grid),
+            "{square}: grid lines on every edge, got {edges:?}"
+        );
+    }
+    let chess = start("chess");
+    let image = decode(&render_png(&chess, &decor));
+    assert_eq!(
+        count(&image.pixels, theme.uniform_grid),
+        0,
+        "no grid on chess"
+    );
+}
