@@ -226,6 +226,7 @@ fn four_handed_chess_is_drawn_from_each_players_seat() {
             .collect()
     };
     let mut king_shapes: [Vec<Vec<bool>>; 2] = [Vec::new(), Vec::new()];
+    let mut king_fills = Vec::new();
     for (seat, (king, queen)) in seats.into_iter().enumerate() {
         let decor = Decor {
             bottom: Side(seat as u8),
@@ -268,8 +269,26 @@ fn four_handed_chess_is_drawn_from_each_players_seat() {
             shape(&image, queen_rect, seat),
             "seat {seat}: king ≠ queen"
         );
+        // No other army's fill on the king (where it is not one of this
+        // army's own three colours).
+        let own = theme.pieces[seat];
+        for other in (0..4).filter(|&other| other != seat) {
+            let fill = theme.pieces[other].fill;
+            if fill != own.fill && fill != own.outline && fill != own.detail {
+                let pixels = image.cell(king_rect);
+                assert_eq!(
+                    count(&pixels, fill),
+                    0,
+                    "seat {seat}: the king has army {other}'s fill"
+                );
+            }
+        }
+        king_fills.push(own.fill);
         king_shapes[side].push(king_shape);
     }
+    king_fills.sort_by_key(|rgb| format!("{rgb:?}"));
+    king_fills.dedup();
+    assert_eq!(king_fills.len(), 4, "four armies, four fills");
     // Each seat's king is in its own army's colours (checked above, > 100
     // pixels each), so the four armies differ; the white and black kings'
     // shapes are alike for both partners of a side (one outline colour).
