@@ -745,16 +745,20 @@ async fn random_messages_commands_and_presses_change_nothing_and_the_game_plays_
     bot.stop().await;
 }
 
+/// The paths of the bot's command registrations (`PUT …/commands`), in order.
+fn command_registrations(fake: &FakeDiscord) -> Vec<String> {
+    fake.requests()
+        .into_iter()
+        .filter(|r| r.method == "PUT" && r.path.ends_with("/commands"))
+        .map(|r| r.path)
+        .collect()
+}
+
 /// Registering the commands holds no event (poise waits for its setup), and a
 /// restart of the same build does not send them again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commands_are_registered_beside_the_events_and_only_when_they_changed() {
-    let registrations = |fake: &FakeDiscord| {
-        fake.requests()
-            .into_iter()
-            .filter(|r| r.method == "PUT" && r.path.ends_with("/commands"))
-            .count()
-    };
+    let registrations = |fake: &FakeDiscord| command_registrations(fake).len();
     let fake = FakeDiscord::start().await;
     // Discord takes longer to register the commands than an interaction
     // may wait for its first answer.
@@ -810,13 +814,7 @@ async fn commands_are_registered_beside_the_events_and_only_when_they_changed() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commands_go_to_one_guild_for_development_and_everywhere_otherwise() {
-    let registrations = |fake: &FakeDiscord| -> Vec<String> {
-        fake.requests()
-            .into_iter()
-            .filter(|r| r.method == "PUT" && r.path.ends_with("/commands"))
-            .map(|r| r.path)
-            .collect()
-    };
+    let registrations = command_registrations;
     let fake = FakeDiscord::start().await;
     let (_service, bot) = start(&fake, "global").await;
     fake.wait_for("the commands registered", |fake| {
