@@ -238,6 +238,7 @@ impl<'a, B: Bits> Rules<'a, B> {
 
     /// All pseudo-legal moves (own-royal safety not checked) of the side to move.
     pub fn pseudo_moves(&self, pos: &Position<B>, list: &mut MoveList) {
+        let start = list.len();
         self.visit_targets(
             pos,
             &mut MovePusher {
@@ -261,6 +262,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         if self.def.pawn_of_pawns.is_some() {
             self.push_placements(pos, list);
+            self.place_adventitious_king(pos, list, start);
         }
     }
 

@@ -303,3 +303,68 @@ fn the_pawn_of_pawns_waits_immune_is_placed_is_sent_back_and_is_crowned() {
         g.fen()
     );
 }
+
+/// Seed 000: when the king is taken «роль короля берет принц или добавочный король (если
+/// добавочный король находится в цитадели, он должен быть помещен на любое не занятое поле)».
+/// The adventitious king in its citadel that becomes the last royal is placed, as its side's
+/// move, on any empty square of the board where it is not attacked (it is the king now).
+#[test]
+fn an_adventitious_king_in_its_citadel_taking_the_kings_role_is_placed_on_a_free_square() {
+    // White: king g1, adventitious king in its citadel m2, a pawn of rooks b3; black: rook g8
+    // on the king's file, king l10. Black takes the king.
+    let start = "11k1/13/6r6/13/13/13/13/1U11/12A/6K6 b - - 0 1";
+    let mut g = game(start);
+    g.play_text("Rxg1").unwrap();
+    assert!(g.outcome().is_none(), "the adventitious king plays on");
+    let moves = legal(&g);
+    // Every move is the adventitious king leaving m2: to the 107 empty squares of the main
+    // board (110 less l10, g1, b3) but the 19 the rook on g1 attacks (rank 1, the g-file)
+    // and the 3 by the black king (k10, k9, l9); never into black's citadel a9.
+    assert!(moves.iter().all(|m| m.starts_with("m2")), "{moves:?}");
+    assert_eq!(moves.len(), 107 - 19 - 3, "{moves:?}");
+    for square in ["e5", "b10", "l2", "k8"] {
+        assert!(
+            moves.contains(&format!("m2{square}")),
+            "{square}: {moves:?}"
+        );
+    }
+    for never in ["a9", "b3", "l1", "g5", "k9", "m2"] {
+        assert!(!moves.contains(&format!("m2{never}")), "{never}: {moves:?}");
+    }
+    // Typed and shown as the piece's move to the square.
+    let mv = g.parse_move("Ae5").unwrap();
+    assert_eq!(
+        (g.san(mv), g.uci(mv)),
+        ("Ae5".to_string(), "m2e5".to_string())
+    );
+    let played = g.play_text("Ae5").unwrap();
+    assert_eq!((played.uci.as_str(), played.san.as_str()), ("m2e5", "Ae5"));
+    assert!(g.fen().contains("/4A8/"), "{}", g.fen());
+    // Replayed from the record, the same positions and hashes.
+    let record: Vec<String> = g.history().iter().map(|m| m.uci.clone()).collect();
+    let variant = Registry::builtin();
+    let replayed = Game::replay(variant.get("tamerlane").unwrap(), start, &record).unwrap();
+    assert_eq!(replayed.fen(), g.fen());
+    assert_eq!(replayed.position_hashes(), g.position_hashes());
+    // The hash after the placement, kept move by move, is the one worked out from its FEN.
+    let mut from_fen = game(&g.fen());
+    let mut g = g;
+    g.play_text("Rg2").unwrap();
+    from_fen.play_text("Rg2").unwrap();
+    assert_eq!(
+        from_fen.position_hashes().last(),
+        g.position_hashes().last()
+    );
+    // Now the king, it no longer enters its citadel: from l3, m2 is closed (a white rook on
+    // e5 keeps the material).
+    let g = game("11k1/13/13/13/4R8/13/13/11A1/13/13 w - - 0 1");
+    let moves = targets(&g, "l3");
+    assert!(!moves.contains(&"m2".to_string()), "{moves:?}");
+    assert!(moves.contains(&"l2".to_string()), "{moves:?}");
+    // While the king lives, the adventitious king keeps its citadel: it enters it, and in it
+    // moves as a king.
+    let g = game("11k1/13/13/13/4R8/13/13/11A1/13/6K6 w - - 0 1");
+    assert!(targets(&g, "l3").contains(&"m2".to_string()));
+    let g = game("11k1/13/13/13/4R8/13/13/13/12A/6K6 w - - 0 1");
+    assert_eq!(targets(&g, "m2"), ["l1", "l2", "l3"]);
+}
