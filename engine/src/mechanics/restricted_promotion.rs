@@ -1,7 +1,10 @@
 //! Promotion only into a piece the side has lost (`promotion = "captured"`,
 //! grand chess; `promotion = "captured-start-square"`, chaturanga), or only
 //! once a pawn was lost (`promotion = "after-pawn-lost"`, Enochian chess,
-//! with its privileged pawn).
+//! with its privileged pawn). There a pawn that reached its edge before its
+//! player lost a pawn waits on it unpromoted: «"Превращение" откладывается,
+//! если ни одна из пешек игрока не взята» (seed 000) — and when a pawn of
+//! that player is taken, the waiting pawns become the piece of their kind.
 
 use crate::bitboard::Bits;
 use crate::moves::Move;
@@ -25,6 +28,35 @@ impl<'a, B: Bits> Rules<'a, B> {
             }
         }
         now < start
+    }
+
+    /// After a pawn of `side`'s `seat` was taken (`promotion = "after-pawn-lost"`):
+    /// that player's pawns waiting unpromoted on their edge become the piece
+    /// of their kind.
+    pub(crate) fn promote_waiting_pawns(
+        &self,
+        pos: &mut Position<B>,
+        side: usize,
+        seat: Option<u8>,
+    ) {
+        if !self.has_lost_a_pawn(pos, side, seat) {
+            return;
+        }
+        for (ty, piece) in self.def.pieces.iter().enumerate() {
+            let Some(&kind) = piece.promotes_to.first() else {
+                continue;
+            };
+            if !piece.pawn || piece.seat != seat {
+                continue;
+            }
+            let waiting =
+                pos.by_type[ty] & pos.by_side[side] & self.t.pieces[ty][side].promotion_zone;
+            for sq in waiting.squares() {
+                pos.remove_piece(sq, side, ty);
+                pos.put(sq, side, kind);
+                pos.promoted.set(sq);
+            }
+        }
     }
 
     /// The types of `seat` (all, without seats) neither royal nor pawns.

@@ -5,6 +5,7 @@ use super::{Position, Rules};
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind};
 use crate::tables::{relative_line, SIDES};
+use crate::variant::PromotionChoice;
 
 impl<'a, B: Bits> Rules<'a, B> {
     /// Plays `mv` (which must be pseudo-legal) on `pos`.
@@ -74,6 +75,13 @@ impl<'a, B: Bits> Rules<'a, B> {
             && self.privileged(pos, us, self.def.pieces[ty].seat);
         self.note_royal_leap(pos, mv);
         self.note_royal_swap(pos, mv);
+        let pawn_taken = if self.def.promotion == PromotionChoice::AfterPawnLost
+            && mv.kind == MoveKind::Capture
+        {
+            self.type_at(pos, to).filter(|&v| self.def.pieces[v].pawn)
+        } else {
+            None
+        };
         let mut exploded_at = None;
         match mv.kind {
             MoveKind::Drop => {
@@ -162,6 +170,9 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         if !self.def.crossings.is_empty() && mv.kind != MoveKind::Drop {
             self.cross(pos, to, ty);
+        }
+        if let Some(victim) = pawn_taken {
+            self.promote_waiting_pawns(pos, them, self.def.pieces[victim].seat);
         }
         // Castling rights: the rook must still stand there and its king must not have moved.
         if pos.castling.any() {

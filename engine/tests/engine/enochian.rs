@@ -184,6 +184,51 @@ fn a_pawn_promotes_only_once_its_player_has_lost_a_pawn() {
     assert!(!red.contains(&"e7e8".to_string()), "{red:?}");
 }
 
+/// Seed 000: «"Превращение" откладывается, если ни одна из пешек игрока не взята» — the
+/// pawn that reached its edge before its player lost a pawn waits there, and becomes the
+/// piece of its kind when a pawn of that player is taken (not a partner's pawn, nor an
+/// opponent's).
+#[test]
+fn a_waiting_pawn_promotes_once_a_pawn_of_its_player_is_taken() {
+    // Red: all four pawns, the queen's pawn on e7. Yellow (red's partner): all four, the
+    // queen's pawn already waiting on c1. Black: a knight on e4 eyeing red's d2 and f2.
+    let pieces = with_kings(&[
+        ("e7", 'O'),
+        ("c2", 'U'),
+        ("d2", 'P'),
+        ("f2", 'W'),
+        ("c1", 'X'),
+        ("b7", 'Y'),
+        ("c7", 'S'),
+        ("d7", 'Z'),
+        ("e4", 'n'),
+    ]);
+    let start = fen(&pieces, 0);
+    let mut game = game(&start);
+    play(&mut game, &["e7e8"]);
+    assert!(game.fen().starts_with("C3O2c/"), "{}", game.fen());
+    // Black takes red's bishop's pawn: red's waiting pawn becomes a queen at once; yellow's
+    // waiting pawn stays a pawn (yellow has lost none).
+    let played = game.play_text("Nxd2").unwrap();
+    assert_eq!(played.uci, "e4d2");
+    let fen_after = game.fen();
+    assert!(fen_after.starts_with("C3Q2c/"), "{fen_after}");
+    assert!(fen_after.contains("k1X"), "{fen_after}");
+    // Replayed from the record: the same position, the same hashes.
+    let record: Vec<String> = game.history().iter().map(|m| m.uci.clone()).collect();
+    let registry = Registry::builtin();
+    let replayed = Game::replay(registry.get("enochian").unwrap(), &start, &record).unwrap();
+    assert_eq!(replayed.fen(), fen_after);
+    assert_eq!(replayed.position_hashes(), game.position_hashes());
+    // The new queen moves as one (red's turn comes after yellow's and blue's).
+    play(&mut game, &["b7b6", "h8h7"]);
+    assert!(
+        legal(&game).contains(&"e8e6".to_string()),
+        "{:?}",
+        legal(&game)
+    );
+}
+
 #[test]
 fn a_privileged_pawn_promotes_to_any_piece_and_demotes_its_twin() {
     // The seed's figures 4 and 5: black has king, queen and bishop's pawn;
