@@ -20,6 +20,7 @@ use teloxide::types::{
 };
 use teloxide::{ApiError, Bot, RequestError};
 
+use super::boards::Boards;
 use super::directory::Directory;
 use super::texts;
 use crate::api::{split_text, Button, Handler, Image};
@@ -194,8 +195,8 @@ pub(super) struct Courier {
     /// Where the adapter's own texts come from.
     handler: Arc<dyn Handler>,
     queues: Lanes<ChatId, (ChatId, Parcel)>,
-    /// The message carrying each game's keyboard, per chat and game.
-    game_keyboards: std::sync::Mutex<std::collections::HashMap<(ChatId, String), MessageId>>,
+    /// The boards posted, and which carries each game's keyboard.
+    boards: Arc<Boards>,
 }
 
 impl Courier {
@@ -205,6 +206,7 @@ impl Courier {
         bot_username: String,
         boards_as_documents: bool,
         directory: Arc<Directory>,
+        boards: Arc<Boards>,
         handler: Arc<dyn Handler>,
     ) -> Arc<Self> {
         Arc::new_cyclic(|courier: &Weak<Courier>| {
@@ -215,7 +217,7 @@ impl Courier {
                 boards_as_documents,
                 directory,
                 handler,
-                game_keyboards: std::sync::Mutex::default(),
+                boards,
                 queues: Lanes::new(
                     PARCELS_PER_CHAT,
                     QUEUE_IDLE,
@@ -272,9 +274,12 @@ impl Courier {
     /// Whether `message` carries a game's keyboard now (a press on it
     /// settles nothing about the message itself).
     pub fn is_game_keyboard(&self, chat: ChatId, message: MessageId) -> bool {
-        lock(&self.game_keyboards)
-            .iter()
-            .any(|((in_chat, _), carrier)| *in_chat == chat && *carrier == message)
+        self.boards.is_game_keyboard(chat, message)
+    }
+
+    /// The game whose recent board `message` in `chat` is.
+    pub fn game_of_board(&self, chat: ChatId, message: MessageId) -> Option<String> {
+        self.boards.game_of(chat, message)
     }
 
     /// A board of `game` was posted in `chat` as `message` (with the game's
@@ -286,14 +291,7 @@ impl Courier {
         message: Option<MessageId>,
         keyed: bool,
     ) {
-        let previous = {
-            let mut keyboards = lock(&self.game_keyboards);
-            match message.filter(|_| keyed) {
-                Some(message) => keyboards.insert((chat, game), message),
-                None => keyboards.remove(&(chat, game)),
-            }
-        };
-        if let Some(previous) = previous.filter(|previous| Some(*previous) != message) {
+        if let Some(previous) = self.boards.posted(chat, &game, message, keyed) {
             self.remove_buttons(chat, previous).await;
         }
     }
@@ -534,13 +532,6 @@ macro_rules! media_payloads {
 }
 
 media_payloads!(SendPhoto, SendAnimation, SendDocument);
-
-/// Locks a map; a panic elsewhere while holding it leaves a usable map.
-fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
 
 /// Sends one media message made by `request`, retrying as [`with_retries`] does.
 async fn send_media<R>(

@@ -20,11 +20,13 @@
 //!
 //! [`Request`]: crate::api::Request
 
+mod boards;
 mod commands;
 mod courier;
 mod directory;
 mod memory;
 mod picker;
+mod polling;
 mod texts;
 mod updates;
 
@@ -37,7 +39,7 @@ use teloxide::adaptors::Throttle;
 use teloxide::payloads::setters::*;
 use teloxide::requests::{Request as _, Requester};
 use teloxide::types::{AllowedUpdate, BotCommand, Update};
-use teloxide::update_listeners::{webhooks, Polling, UpdateListener};
+use teloxide::update_listeners::{webhooks, UpdateListener};
 use teloxide::{Bot, RequestError};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio_stream::StreamExt as _;
@@ -244,12 +246,14 @@ pub async fn run_until(
     let journal = Journal::new(config.store.clone());
     let directory = Directory::load(config.store.as_ref(), journal.clone()).await;
     let picker = Picker::load(config.variants, config.store.as_ref(), journal.clone()).await;
+    let boards = boards::Boards::load(config.store.as_ref(), journal.clone()).await;
     let throttled = Throttle::new_spawn(bot.clone(), config.limits);
     let adapter = Adapter::new(
         throttled,
         &me,
         config.boards_as_documents,
         directory,
+        boards,
         picker,
         handler,
     );
@@ -269,11 +273,16 @@ pub async fn run_until(
                     "could not remove an old webhook"
                 );
             }
-            let polling = Polling::builder(bot)
-                .timeout(config.poll_timeout)
-                .allowed_updates(ALLOWED_UPDATES.to_vec())
-                .build();
-            consume(polling, &adapter, stop, courier::describe).await;
+            let lanes = update_lanes(&adapter);
+            polling::poll(
+                &bot,
+                config.poll_timeout,
+                &ALLOWED_UPDATES,
+                |update, handling| push(&lanes, update, Some(handling)),
+                stop,
+                || lanes.finish(),
+            )
+            .await;
             Ok(())
         }
         Mode::Webhook { listen, url } => serve_webhook(bot, listen, url, &adapter, stop).await,
@@ -352,9 +361,42 @@ async fn serve_webhook(
     Ok(())
 }
 
-/// Feeds updates to the adapter until the listener ends or `stop` completes.
-/// `describe` words a listener error for the log without echoing update
-/// contents (they may be a player's private messages).
+/// An update on its way through its chat's lane; with long polling, the
+/// guard that lets it be confirmed once handled.
+type Taken = (Update, Option<polling::Handling>);
+
+/// The lanes updates are handled in: each chat's in arrival order, different
+/// chats side by side.
+fn update_lanes(adapter: &Arc<Adapter>) -> Lanes<i64, Taken> {
+    let handling = Arc::clone(adapter);
+    Lanes::new(
+        UPDATES_PER_LANE,
+        LANE_IDLE,
+        Arc::new(move |(update, taken): Taken| {
+            let adapter = Arc::clone(&handling);
+            Box::pin(async move {
+                adapter.on_update(update).await;
+                // Handled (the service has stored what it changed): the
+                // update may be confirmed now.
+                drop(taken);
+            })
+        }),
+    )
+}
+
+/// Hands an update to its chat's lane.
+fn push(lanes: &Lanes<i64, Taken>, update: Update, handling: Option<polling::Handling>) {
+    if lanes
+        .push(updates::lane_of(&update), (update, handling))
+        .is_err()
+    {
+        tracing::warn!("a chat sent more updates than the bot keeps up with; one was dropped");
+    }
+}
+
+/// Feeds webhook updates to the adapter until the listener ends or `stop`
+/// completes. `describe` words a listener error for the log without echoing
+/// update contents (they may be a player's private messages).
 async fn consume<L>(
     mut listener: L,
     adapter: &Arc<Adapter>,
@@ -364,23 +406,14 @@ async fn consume<L>(
     L: UpdateListener,
 {
     let stop_token = listener.stop_token();
-    let handling = Arc::clone(adapter);
-    let lanes = Lanes::new(
-        UPDATES_PER_LANE,
-        LANE_IDLE,
-        Arc::new(move |update: Update| {
-            let adapter = Arc::clone(&handling);
-            Box::pin(async move { adapter.on_update(update).await })
-        }),
-    );
+    let lanes = update_lanes(adapter);
     let updates = listener.as_stream();
     tokio::pin!(updates);
     tokio::pin!(stop);
     let mut stopping = false;
     loop {
-        // After `stop` the stream still yields the updates already fetched,
-        // then tells Telegram they were handled (so a restart does not get
-        // them again), then ends.
+        // After `stop` the stream still yields the updates already taken,
+        // then ends.
         let update: Option<Result<Update, L::Err>> = tokio::select! {
             update = updates.next() => update,
             () = &mut stop, if !stopping => {
@@ -390,14 +423,7 @@ async fn consume<L>(
             }
         };
         match update {
-            Some(Ok(update)) => {
-                if lanes.push(updates::lane_of(&update), update).is_err() {
-                    tracing::warn!(
-                        "a chat sent more updates than the bot keeps up with; one was dropped"
-                    );
-                }
-            }
-            // Polling retries by itself (with backoff); just note it.
+            Some(Ok(update)) => push(&lanes, update, None),
             Some(Err(error)) => {
                 tracing::warn!(error = describe(&error), "could not get Telegram updates")
             }

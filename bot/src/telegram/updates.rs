@@ -12,6 +12,7 @@ use teloxide::types::{
 };
 use teloxide::Bot;
 
+use super::boards::Boards;
 use super::commands::{self, Parsed, PlayContext};
 use super::courier::{self, Courier, Mention, Parcel, Refusal};
 use super::directory::Directory;
@@ -56,6 +57,7 @@ impl Adapter {
         me: &Me,
         boards_as_documents: bool,
         directory: Directory,
+        boards: Boards,
         picker: Picker,
         handler: Arc<dyn Handler>,
     ) -> Arc<Self> {
@@ -66,6 +68,7 @@ impl Adapter {
             bot_username.clone(),
             boards_as_documents,
             Arc::clone(&directory),
+            Arc::new(boards),
             Arc::clone(&handler),
         );
         Arc::new(Adapter {
@@ -138,6 +141,15 @@ impl Adapter {
             Action::Text {
                 text: text.to_owned(),
             }
+        };
+
+        // A move sent as a reply to a game's board is a move in that game.
+        let action = match action {
+            Action::Move { text, game: None } => Action::Move {
+                game: self.game_of_replied_board(&message),
+                text,
+            },
+            action => action,
         };
 
         let action = match action {
@@ -511,6 +523,14 @@ impl Adapter {
                 Mention::valid_username(username).then(|| Mention::Username(username.to_owned()))
             }
         }
+    }
+
+    /// The game whose board (posted by the bot) `message` replies to.
+    fn game_of_replied_board(&self, message: &Message) -> Option<String> {
+        let replied = message
+            .reply_to_message()
+            .filter(|_| self.replies_to_bot(message))?;
+        self.courier.game_of_board(message.chat.id, replied.id)
     }
 
     fn replies_to_bot(&self, message: &Message) -> bool {

@@ -309,6 +309,13 @@ impl FakeTelegram {
         self.post_message(chat, person, text, None)
     }
 
+    /// `person` writes `text` in `chat` with a lone UTF-16 surrogate escape
+    /// (`\ud83d`, half an emoji, as buggy clients send) after it: a body
+    /// JSON parsers refuse. Returns the message id.
+    pub fn say_with_lone_surrogate(&self, chat: i64, person: i64, text: &str) -> i64 {
+        self.post_message(chat, person, &format!("{text}{LONE_SURROGATE}"), None)
+    }
+
     /// `person` replies with `text` to message `to` in `chat`.
     pub fn reply(&self, chat: i64, person: i64, text: &str, to: i64) -> i64 {
         self.post_message(chat, person, text, Some(to))
@@ -540,6 +547,10 @@ fn new_message(world: &mut World, chat: i64, from: Value, text: &str) -> (i64, V
     });
     (message_id, message)
 }
+
+/// Stands for a lone surrogate in an update's text until the update is sent:
+/// a JSON value cannot hold one, Telegram's bodies can.
+pub(crate) const LONE_SURROGATE: &str = "<lone-surrogate-ud83d>";
 
 fn push_update(world: &mut World, mut update: Value) {
     update["update_id"] = json!(world.next_update_id);

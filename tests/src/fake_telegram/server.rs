@@ -176,7 +176,9 @@ async fn get_updates(shared: &Shared, params: &Value) -> Response {
                 .pending_updates
                 .retain(|update| update["update_id"].as_i64().unwrap_or(0) >= offset);
             if !world.pending_updates.is_empty() {
-                return ok(Value::Array(world.pending_updates.clone()));
+                let body = json!({"ok": true, "result": world.pending_updates.clone()});
+                let body = body.to_string().replace(super::LONE_SURROGATE, "\\ud83d");
+                return ([(header::CONTENT_TYPE, "application/json")], body).into_response();
             }
         }
         if tokio::time::timeout_at(deadline, changed).await.is_err() {

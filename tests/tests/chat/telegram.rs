@@ -905,15 +905,92 @@ async fn start_slow(handler: Arc<Slow>) -> (FakeTelegram, tokio::task::JoinHandl
     fake.add_person(ALICE, "alice", "en", true);
     fake.add_person(BOB, "bob", "en", true);
     fake.add_person(CAROL, "carol", "en", true);
+    let task = run_slow(&fake, handler);
+    (fake, task)
+}
+
+/// Runs the adapter with `handler` behind it against `fake` until aborted.
+fn run_slow(fake: &FakeTelegram, handler: Arc<Slow>) -> tokio::task::JoinHandle<()> {
     let config = fake.adapter_config();
     let (_outbox, receiver) = unbounded_channel();
-    let task = tokio::spawn(async move {
+    tokio::spawn(async move {
         let _keep_outbox_open = _outbox;
         if let Err(error) = run_until(config, handler, receiver, std::future::pending()).await {
             panic!("the Telegram adapter stopped: {error}");
         }
-    });
-    (fake, task)
+    })
+}
+
+/// Waits up to `within` for `done`.
+async fn eventually(within: Duration, done: impl Fn() -> bool) -> bool {
+    let deadline = tokio::time::Instant::now() + within;
+    while !done() {
+        if tokio::time::Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    true
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_update_being_handled_when_the_process_dies_is_handled_after_the_restart() {
+    let slow = Arc::new(Slow::default());
+    let (fake, task) = start_slow(Arc::clone(&slow)).await;
+    fake.say(GROUP, ALICE, "slow e4");
+    // The bot fetched it and went on polling while the service works on it.
+    let polls = fake.get_updates_calls();
+    assert!(
+        eventually(Slow::DELAY / 2, || fake.get_updates_calls() >= polls + 3).await,
+        "the bot polls on"
+    );
+    assert!(slow.finished().is_empty(), "still being handled");
+    assert_eq!(
+        fake.unconfirmed_updates(),
+        1,
+        "an update being handled is not confirmed to Telegram"
+    );
+    // The process dies (as by SIGKILL) before the service has answered.
+    task.abort();
+    let _ = task.await;
+    let after_restart = Arc::new(Slow::default());
+    let task = run_slow(&fake, Arc::clone(&after_restart));
+    assert!(
+        eventually(Slow::DELAY * 3, || after_restart.finished() == ["slow e4"]).await,
+        "the move is handled after the restart: {:?}",
+        after_restart.finished()
+    );
+    assert!(
+        eventually(Duration::from_secs(5), || fake.unconfirmed_updates() == 0).await,
+        "and confirmed once handled"
+    );
+    task.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_update_with_a_lone_surrogate_blocks_no_later_update() {
+    let slow = Arc::new(Slow::default());
+    let (fake, task) = start_slow(Arc::clone(&slow)).await;
+    fake.say_with_lone_surrogate(GROUP, ALICE, "e4 ");
+    fake.say(GROUP, CAROL, "then this");
+    fake.say(ALICE, ALICE, "and this");
+    assert!(
+        eventually(Duration::from_secs(5), || slow.finished().len() == 3).await,
+        "every update is handled at once: {:?}",
+        slow.finished()
+    );
+    let mut finished = slow.finished();
+    finished.sort();
+    assert_eq!(
+        finished,
+        ["and this", "e4 \u{fffd}", "then this"],
+        "the lone surrogate is read as a replacement character"
+    );
+    assert!(
+        eventually(Duration::from_secs(5), || fake.unconfirmed_updates() == 0).await,
+        "all three are confirmed"
+    );
+    task.abort();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -55,22 +55,62 @@ async fn start(name: &str, bob_started: bool) -> Harness {
     fake.add_person(ALICE, "alice", "en", true);
     fake.add_person(BOB, "bob", "en", bob_started);
     fake.add_person(CAROL, "carol", "en", true);
-    let mut telegram = fake.adapter_config();
-    telegram.store = Some(service.store().clone());
-    let outbox = service.outbox(Platform::Telegram);
-    // Exactly what `kodex run` puts in front of the service.
-    let handler = kodex_bot::app::platform_handler(&service);
-    let bot = tokio::spawn(async move {
-        if let Err(error) = run(telegram, handler, outbox).await {
-            panic!("the Telegram adapter stopped: {error}");
-        }
-    });
+    let bot = spawn_adapter(&fake, &service);
     Harness {
         fake,
         service,
         time,
         bot,
         dir,
+    }
+}
+
+/// The adapter in front of `service`, against `fake`, until aborted.
+fn spawn_adapter(fake: &FakeTelegram, service: &Service) -> tokio::task::JoinHandle<()> {
+    let mut telegram = fake.adapter_config();
+    telegram.store = Some(service.store().clone());
+    let outbox = service.outbox(Platform::Telegram);
+    // Exactly what `kodex run` puts in front of the service.
+    let handler = kodex_bot::app::platform_handler(service);
+    tokio::spawn(async move {
+        if let Err(error) = run(telegram, handler, outbox).await {
+            panic!("the Telegram adapter stopped: {error}");
+        }
+    })
+}
+
+impl Harness {
+    /// Waits until the adapter has recorded `board` as a board of `game` in
+    /// the group (in its memory in the database): a person cannot answer a
+    /// message faster than the bot learns it was posted.
+    async fn board_recorded(&self, game: &str, board: i64) {
+        let key = format!("{GROUP}/{game}");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let record = self
+                .service
+                .store()
+                .recall("telegram", "boards", &key)
+                .await
+                .expect("the store answers");
+            if record.is_some_and(|record| record.split(' ').any(|id| id == board.to_string())) {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the board is never recorded"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+
+    /// The adapter dies (as with the process) and starts again on the same
+    /// database, once what it learnt about `game`'s `board` is stored.
+    async fn restart_adapter(&mut self, game: &str, board: i64) {
+        self.board_recorded(game, board).await;
+        self.bot.abort();
+        let _ = (&mut self.bot).await;
+        self.bot = spawn_adapter(&self.fake, &self.service);
     }
 }
 
@@ -301,16 +341,28 @@ async fn a_real_fog_game_sends_boards_privately_and_a_deep_link_to_a_new_player(
 /// of the challenge among the calls.
 async fn alice_challenges_bob(fake: &FakeTelegram, variant: &str) -> (String, usize) {
     fake.say(GROUP, BOB, "hi all");
-    fake.say(GROUP, ALICE, &format!("/play {variant} @bob"));
+    alice_challenges(fake, &format!("/play {variant} @bob"), BOB, 0).await
+}
+
+/// Alice sends `play` in the group (a challenge to `opponent`), looked for
+/// from call `from` on, and `opponent` accepts by button. Returns the game id
+/// and the index of the challenge among the calls.
+async fn alice_challenges(
+    fake: &FakeTelegram,
+    play: &str,
+    opponent: i64,
+    from: usize,
+) -> (String, usize) {
+    fake.say(GROUP, ALICE, play);
     let (at, challenge) = fake
-        .wait_for(0, "the challenge", |call| {
+        .wait_for(from, "the challenge", |call| {
             call.delivered_to(GROUP) && challenge_id(call).is_some()
         })
         .await;
     let game = challenge_id(&challenge).expect("a game id");
     fake.press(
         GROUP,
-        BOB,
+        opponent,
         challenge.message_id.expect("challenge id"),
         &format!("acc:{game}"),
     );
@@ -1235,26 +1287,7 @@ async fn the_latest_board_carries_the_games_keyboard_and_a_photo_is_announced_fi
 
     // White resigns from the board: asked, confirmed; the game is over
     // and the last board has no keyboard left.
-    fake.press(GROUP, white, second_id, &format!("quit:{game}"));
-    let (at, question) = fake
-        .wait_for(at, "the resignation question", |call| {
-            call.delivered_to(GROUP) && call.button_data().iter().any(|d| d.starts_with("rsg:"))
-        })
-        .await;
-    let confirm = question
-        .button_data()
-        .into_iter()
-        .find(|data| data.starts_with("rsg:"))
-        .expect("the confirmation");
-    fake.press(GROUP, white, question.message_id.expect("id"), &confirm);
-    fake.wait_for(at, "the result", |call| {
-        call.delivered_to(GROUP) && call.text().contains("resign")
-    })
-    .await;
-    fake.wait_for(at, "the last keyboard removed", |call| {
-        call.method == "editMessageReplyMarkup" && call.params["message_id"] == second_id
-    })
-    .await;
+    resigns_from_the_board(fake, white, &game, second_id, at).await;
     assert!(fake.buttons_now(second_id).is_empty());
     // The game's animation is announced as a video on its way.
     fake.wait_for(at, "the animation", |call| {
@@ -1262,6 +1295,109 @@ async fn the_latest_board_carries_the_games_keyboard_and_a_photo_is_announced_fi
     })
     .await;
     assert!(chat_action_at(fake, at, GROUP, "upload_video").is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_restart_only_the_latest_board_keeps_the_keyboard_and_none_after_the_end() {
+    let mut harness = start("keyboard-restart", true).await;
+    let (game, at) = alice_challenges_bob(&harness.fake, "chess").await;
+    let (first_at, first) = harness
+        .fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let first_id = first.message_id.expect("the board's id");
+    assert!(!harness.fake.buttons_now(first_id).is_empty());
+    harness.restart_adapter(&game, first_id).await;
+
+    let fake = &harness.fake;
+    let (white, _) = white_and_black(&stored(&harness, &game).await);
+    fake.reply(GROUP, white, "e4", first_id);
+    let (at, second) = fake
+        .wait_for(first_at + 1, "the board after e4", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let second_id = second.message_id.expect("the board's id");
+    fake.wait_for(
+        at,
+        "the board from before the restart loses its keyboard",
+        |call| call.method == "editMessageReplyMarkup" && call.params["message_id"] == first_id,
+    )
+    .await;
+    assert!(fake.buttons_now(first_id).is_empty());
+    assert!(!fake.buttons_now(second_id).is_empty());
+    harness.restart_adapter(&game, second_id).await;
+
+    // The game ends after another restart: no board keeps its keyboard.
+    let fake = &harness.fake;
+    let (_, black) = white_and_black(&stored(&harness, &game).await);
+    resigns_from_the_board(fake, black, &game, second_id, at).await;
+    let keyed: Vec<i64> = fake
+        .calls()
+        .iter()
+        .filter(|call| call.delivered_to(GROUP) && is_board(call))
+        .filter_map(|call| call.message_id)
+        .filter(|id| {
+            fake.buttons_now(*id)
+                .iter()
+                .any(|data| data.starts_with("draw:") || data.starts_with("quit:"))
+        })
+        .collect();
+    assert!(
+        keyed.is_empty(),
+        "boards still offering draw or resign: {keyed:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_to_a_board_is_a_move_in_that_game_when_two_games_are_on_move() {
+    let harness = start("reply-board", true).await;
+    let fake = &harness.fake;
+    fake.say(GROUP, BOB, "hi all");
+    fake.say(GROUP, CAROL, "hello");
+    let mut at = 0;
+    let mut games = Vec::new();
+    for opponent in [BOB, CAROL] {
+        let name = if opponent == BOB { "bob" } else { "carol" };
+        let play = format!("/play chess @{name} white");
+        let (game, asked) = alice_challenges(fake, &play, opponent, at).await;
+        let (shown, board) = fake
+            .wait_for(asked, "the first board", |call| {
+                call.delivered_to(GROUP) && is_board(call)
+            })
+            .await;
+        assert_eq!(white_of(&stored(&harness, &game).await), ALICE);
+        let board = board.message_id.expect("the board's id");
+        harness.board_recorded(&game, board).await;
+        games.push((game, board));
+        at = shown + 1;
+    }
+    // Alice is on move in both games; each reply goes to its board's game.
+    let (second_game, second_board) = games[1].clone();
+    fake.reply(GROUP, ALICE, "e4", second_board);
+    let plies = |row: &GameRow| row.moves.as_str().split_whitespace().count();
+    row_when(&harness, &second_game, "e4 in the second game", |row| {
+        plies(row) == 1
+    })
+    .await;
+    assert_eq!(plies(&stored(&harness, &games[0].0).await), 0);
+    let (first_game, first_board) = games[0].clone();
+    fake.reply(GROUP, ALICE, "d4", first_board);
+    row_when(&harness, &first_game, "d4 in the first game", |row| {
+        plies(row) == 1
+    })
+    .await;
+    assert_eq!(plies(&stored(&harness, &second_game).await), 1);
+    assert!(
+        !fake
+            .calls()
+            .iter()
+            .any(|call| call.text().contains("several games")),
+        "{}",
+        fake.describe_calls()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1297,6 +1433,37 @@ async fn the_deep_link_prompt_is_in_the_groups_language() {
 
 /// Alice (whoever has white) resigns the game by the confirm button: the
 /// result message, with its buttons.
+/// `player` presses Resign on `board` of `game` and confirms; returns once the
+/// result is posted and `board` has lost its keyboard.
+async fn resigns_from_the_board(
+    fake: &FakeTelegram,
+    player: i64,
+    game: &str,
+    board: i64,
+    at: usize,
+) {
+    fake.press(GROUP, player, board, &format!("quit:{game}"));
+    let (at, question) = fake
+        .wait_for(at, "the resignation question", |call| {
+            call.delivered_to(GROUP) && call.button_data().iter().any(|d| d.starts_with("rsg:"))
+        })
+        .await;
+    let confirm = question
+        .button_data()
+        .into_iter()
+        .find(|data| data.starts_with("rsg:"))
+        .expect("the confirmation");
+    fake.press(GROUP, player, question.message_id.expect("id"), &confirm);
+    fake.wait_for(at, "the result", |call| {
+        call.delivered_to(GROUP) && call.text().contains("resign")
+    })
+    .await;
+    fake.wait_for(at, "the last keyboard removed", |call| {
+        call.method == "editMessageReplyMarkup" && call.params["message_id"] == board
+    })
+    .await;
+}
+
 async fn white_resigns(harness: &Harness, game: &str, at: usize) -> (usize, Call) {
     let fake = &harness.fake;
     let white = white_of(&stored(harness, game).await);

@@ -1,0 +1,185 @@
+//! The game boards the adapter posted in each chat: which message carries a
+//! game's keyboard (draw, resign, takeback, board), so that only the latest
+//! board keeps it — across restarts too — and which game each recent board
+//! shows, so that a move sent as a reply to a board is a move in that game.
+//! Written through to the store ([`Journal`]), loaded at start.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
+
+use teloxide::types::{ChatId, MessageId};
+
+use super::memory::{self, Journal};
+use crate::store::Store;
+
+/// The record kind in the adapter's memory.
+const BOARDS: &str = "boards";
+/// Boards of a game no board was posted for in this long are forgotten.
+const BOARDS_KEPT_DAYS: i64 = 30;
+/// How many of a game's latest boards a reply may answer.
+const RECENT_BOARDS: usize = 8;
+
+/// One game's boards in one chat.
+#[derive(Default, Debug, PartialEq, Eq)]
+struct GameBoards {
+    /// The message carrying the game's keyboard, if any.
+    keyboard: Option<MessageId>,
+    /// The latest boards, oldest first.
+    recent: VecDeque<MessageId>,
+}
+
+impl GameBoards {
+    /// The stored form: the keyboard's message (or `-`), then the recent boards.
+    fn encode(&self) -> String {
+        let keyboard = self
+            .keyboard
+            .map_or_else(|| "-".to_owned(), |message| message.0.to_string());
+        std::iter::once(keyboard)
+            .chain(self.recent.iter().map(|message| message.0.to_string()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn decode(value: &str) -> Option<Self> {
+        let mut words = value.split(' ');
+        let keyboard = match words.next()? {
+            "-" => None,
+            message => Some(MessageId(message.parse().ok()?)),
+        };
+        let recent = words
+            .map(|message| message.parse().ok().map(MessageId))
+            .collect::<Option<VecDeque<_>>>()?;
+        Some(GameBoards { keyboard, recent })
+    }
+}
+
+/// The boards of every game in every chat the adapter posted to.
+pub(super) struct Boards {
+    games: Mutex<HashMap<(ChatId, String), GameBoards>>,
+    journal: Journal,
+}
+
+fn key(chat: ChatId, game: &str) -> String {
+    format!("{}/{game}", chat.0)
+}
+
+impl Boards {
+    /// What the store remembers (nothing without one).
+    pub async fn load(store: Option<&Store>, journal: Journal) -> Self {
+        let mut games = HashMap::new();
+        for (key, value) in memory::load(store, BOARDS, BOARDS_KEPT_DAYS).await {
+            let parsed = key.split_once('/').and_then(|(chat, game)| {
+                Some((
+                    (ChatId(chat.parse().ok()?), game.to_owned()),
+                    GameBoards::decode(&value)?,
+                ))
+            });
+            match parsed {
+                Some((at, boards)) => {
+                    games.insert(at, boards);
+                }
+                None => tracing::warn!("an unreadable record of Telegram boards was skipped"),
+            }
+        }
+        Boards {
+            games: Mutex::new(games),
+            journal,
+        }
+    }
+
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<(ChatId, String), GameBoards>> {
+        self.games
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A board of `game` was posted in `chat` as `message` (`None`: it went
+    /// as text only, or not at all), carrying the game's keyboard when
+    /// `keyed`. Returns the message that carried the keyboard before and
+    /// must lose it.
+    pub fn posted(
+        &self,
+        chat: ChatId,
+        game: &str,
+        message: Option<MessageId>,
+        keyed: bool,
+    ) -> Option<MessageId> {
+        let mut games = self.games();
+        let boards = games.entry((chat, game.to_owned())).or_default();
+        let previous = boards.keyboard.take();
+        boards.keyboard = message.filter(|_| keyed);
+        if let Some(message) = message {
+            boards.recent.push_back(message);
+            while boards.recent.len() > RECENT_BOARDS {
+                boards.recent.pop_front();
+            }
+        }
+        self.journal
+            .remember(BOARDS, key(chat, game), boards.encode());
+        previous.filter(|previous| Some(*previous) != message)
+    }
+
+    /// Whether `message` carries a game's keyboard now.
+    pub fn is_game_keyboard(&self, chat: ChatId, message: MessageId) -> bool {
+        self.games()
+            .iter()
+            .any(|((in_chat, _), boards)| *in_chat == chat && boards.keyboard == Some(message))
+    }
+
+    /// The game whose recent board `message` in `chat` is.
+    pub fn game_of(&self, chat: ChatId, message: MessageId) -> Option<String> {
+        self.games()
+            .iter()
+            .find(|((in_chat, _), boards)| *in_chat == chat && boards.recent.contains(&message))
+            .map(|((_, game), _)| game.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_latest_board_keeps_the_keyboard_and_replies_find_recent_boards() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime");
+        let boards = runtime.block_on(Boards::load(None, Journal::default()));
+        let (group, other) = (ChatId(-5), ChatId(-6));
+        assert_eq!(boards.posted(group, "g1", Some(MessageId(10)), true), None);
+        assert!(boards.is_game_keyboard(group, MessageId(10)));
+        assert!(!boards.is_game_keyboard(other, MessageId(10)));
+        assert_eq!(
+            boards.posted(group, "g1", Some(MessageId(12)), true),
+            Some(MessageId(10))
+        );
+        assert_eq!(boards.posted(group, "g2", Some(MessageId(13)), true), None);
+        assert_eq!(boards.game_of(group, MessageId(10)).as_deref(), Some("g1"));
+        assert_eq!(boards.game_of(group, MessageId(13)).as_deref(), Some("g2"));
+        assert_eq!(boards.game_of(other, MessageId(13)), None);
+        // The game ends: its last board has no keyboard, and the one before loses its.
+        assert_eq!(
+            boards.posted(group, "g1", Some(MessageId(14)), false),
+            Some(MessageId(12))
+        );
+        assert!(!boards.is_game_keyboard(group, MessageId(14)));
+        for message in 20..40 {
+            boards.posted(group, "g2", Some(MessageId(message)), true);
+        }
+        assert_eq!(boards.game_of(group, MessageId(13)), None, "too old");
+        assert_eq!(boards.game_of(group, MessageId(39)).as_deref(), Some("g2"));
+    }
+
+    #[test]
+    fn the_stored_form_reads_back() {
+        let boards = GameBoards {
+            keyboard: Some(MessageId(7)),
+            recent: [MessageId(5), MessageId(7)].into(),
+        };
+        assert_eq!(GameBoards::decode(&boards.encode()), Some(boards));
+        let none = GameBoards::default();
+        assert_eq!(none.encode(), "-");
+        assert_eq!(GameBoards::decode("-"), Some(none));
+        assert_eq!(GameBoards::decode("x 1"), None);
+    }
+}
