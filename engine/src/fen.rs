@@ -209,7 +209,13 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
         if piece.pawn && !piece.promotes_to.is_empty() {
             for side in 0..SIDES {
                 for sq in (pos.by_type[ty] & pos.by_side[side]).squares() {
-                    if relative_line(def, piece, side, sq) >= lowest {
+                    let on_zone = match &piece.promotion_squares {
+                        Some(squares) => {
+                            def.promotion == PromotionChoice::Any && squares[side].contains(&sq)
+                        }
+                        None => relative_line(def, piece, side, sq) >= lowest,
+                    };
+                    if on_zone {
                         return Err(FenError::PawnOnPromotionRank);
                     }
                 }

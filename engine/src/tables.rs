@@ -294,6 +294,10 @@ pub struct SeatTables<B> {
     pub royal_types: [u32; 2],
     /// Where a seat also moves its partner's pieces.
     pub command_zone: B,
+    /// Per side, per seat of the side: its own region, where it moves every
+    /// piece of its side (`command_regions`); `None`: command goes by
+    /// ownership and the command zone.
+    pub regions: Option<[[B; 2]; 2]>,
 }
 
 /// Random keys for position hashing (repetition detection).
@@ -402,6 +406,12 @@ impl<B: Bits> Tables<B> {
                 board.set(sq);
             }
         }
+        let squares_of = |squares: &[usize]| {
+            squares.iter().fold(B::EMPTY, |mut b, &sq| {
+                b.set(sq);
+                b
+            })
+        };
         let mut rays = RayBuilder::<B> {
             tables: Vec::new(),
             keys: Vec::new(),
@@ -446,6 +456,8 @@ impl<B: Bits> Tables<B> {
                     }),
                     promotion_zone: if piece.promotes_to.is_empty() {
                         B::EMPTY
+                    } else if let Some(squares) = &piece.promotion_squares {
+                        squares_of(&squares[side])
                     } else {
                         piece_zone(piece, side, &|r| r >= def.promotion_rank)
                     },
@@ -828,9 +840,13 @@ impl<B: Bits> Tables<B> {
                 SeatTables {
                     own_types: [owned(1, false), owned(2, false)],
                     royal_types: [owned(1, true), owned(2, true)],
-                    command_zone: def.command_zone.iter().fold(B::EMPTY, |mut b, &sq| {
-                        b.set(sq);
-                        b
+                    command_zone: squares_of(&def.command_zone),
+                    regions: (def.command_regions.len() == 4).then(|| {
+                        std::array::from_fn(|side| {
+                            std::array::from_fn(|seat| {
+                                squares_of(&def.command_regions[side + 2 * seat])
+                            })
+                        })
                     }),
                 }
             }),

@@ -1,5 +1,7 @@
 //! Pieces owned by seats (four-handed chess): each of a side's two seats
-//! moves its own pieces anywhere and its partner's inside the command zone;
+//! moves its own pieces anywhere and its partner's inside the command zone,
+//! or, with command regions, every piece of its side in its own region and
+//! the command zone and its own elsewhere but in the partner's region;
 //! a seat keeps only its own king out of check; a seat that cannot move
 //! passes; and, with `captured_mates`, a mated king whose side has another
 //! is taken on the next move, the side losing when its last king is mated.
@@ -40,15 +42,22 @@ impl<'a, B: Bits> Rules<'a, B> {
     }
 
     /// The pieces the seat on turn may move: its own anywhere, its
-    /// partner's inside the command zone.
+    /// partner's inside the command zone — or, where the seats have command
+    /// regions, every piece of its side in its own region and in the
+    /// command zone, none in the partner's region, and elsewhere its own.
     pub fn commanded(&self, pos: &Position<B>) -> B {
         let us = pos.side as usize;
         let Some(seats) = &self.t.seats else {
             return pos.by_side[us];
         };
         let seat = seat_on_turn(pos, us);
-        let partner = pieces_of_types(pos, seats.own_types[1 - seat]) & seats.command_zone;
-        (pieces_of_types(pos, seats.own_types[seat]) | partner) & pos.by_side[us]
+        let own = pieces_of_types(pos, seats.own_types[seat]);
+        let Some(regions) = &seats.regions else {
+            let partner = pieces_of_types(pos, seats.own_types[1 - seat]) & seats.command_zone;
+            return (own | partner) & pos.by_side[us];
+        };
+        let (mine, partners) = (regions[us][seat], regions[us][1 - seat]);
+        (mine | seats.command_zone | (own & !partners)) & pos.by_side[us]
     }
 
     /// The seat rules on the legal moves of the side to move (legal for the
@@ -82,6 +91,9 @@ impl<'a, B: Bits> Rules<'a, B> {
         }
         let commanded = self.commanded(pos);
         list.retain(|m| commanded.has(m.from as usize));
+        if !self.def.king_capture {
+            self.keep_partners_king_safe(pos, list);
+        }
         if self.def.king_capture {
             self.keep_king_capture_moves(pos, list);
             if self.shared_turns(pos, us) {
@@ -100,6 +112,30 @@ impl<'a, B: Bits> Rules<'a, B> {
         if list.is_empty() && !self.mate_ends_game(pos, seats) {
             list.push(self.pass_move(pos, commanded));
         }
+    }
+
+    /// A king may not step onto an attacked square, whoever moves it: the
+    /// seat on turn moving its partner's king (in the centre, or in its own
+    /// region) keeps it out of check on that move, as its owner would.
+    fn keep_partners_king_safe(&self, pos: &Position<B>, list: &mut MoveList) {
+        let Some(seats) = &self.t.seats else {
+            return;
+        };
+        let us = pos.side as usize;
+        let seat = seat_on_turn(pos, us);
+        let kings = pieces_of_types(pos, seats.royal_types[1 - seat]) & pos.by_side[us];
+        if kings.is_empty() || !list.iter().any(|m| kings.has(m.from as usize)) {
+            return;
+        }
+        list.retain(|m| {
+            let from = m.from as usize;
+            if !kings.has(from) {
+                return true;
+            }
+            let mut occupied = pos.occupied();
+            occupied.clear(from);
+            !self.attacked(pos, m.to as usize, 1 - us, occupied)
+        });
     }
 
     /// Whether the seat on turn, unable to move, is mated for good: its king

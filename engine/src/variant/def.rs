@@ -190,6 +190,13 @@ pub struct PieceDef {
     /// accordingly and its ranks counted along that direction. `None`: up
     /// for the first side, down for the second.
     pub forward: Option<[Forward; 2]>,
+    /// Where it promotes, by side, in place of the last ranks
+    /// (`promotion_squares` in TOML names the first side's; the second
+    /// side's are those turned half round the board): four-handed chess,
+    /// where each pawn's road ends at another square and it promotes only
+    /// where that square lies on an opponent's side. `None`: the ranks from
+    /// the variant's promotion rank on.
+    pub promotion_squares: Option<[Vec<usize>; 2]>,
 }
 
 /// A board direction a piece's "forward" may point to.
@@ -453,6 +460,14 @@ pub struct VariantDef {
     /// Squares where partners command each other's pieces (four-handed
     /// chess's central 8×8); see [`PieceDef::seat`].
     pub command_zone: Vec<usize>,
+    /// Each seat's own region, in seat order (`command_regions = ["d1:l3",
+    /// "d12:l14", "a4:c11", "m4:o11"]`: four-handed chess's arms of the
+    /// cross). Where
+    /// given, command goes by region: a seat moves every piece of its side
+    /// in its own arm and in the command zone, none in its partner's arm,
+    /// and elsewhere (the opponents' arms) its own pieces. Empty: command
+    /// goes by ownership ([`PieceDef::seat`]) and the command zone.
+    pub command_regions: Vec<Vec<usize>>,
     /// A mated royal whose side has another royal is captured on the next
     /// move and play goes on; the side loses when its last royal is mated
     /// (`captured_mates = true`: four-handed chess; see [`crate::mechanics`]).

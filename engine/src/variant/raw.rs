@@ -45,6 +45,8 @@ pub(super) struct RawPiece {
     #[serde(default)]
     pub(super) sideways: bool,
     pub(super) forward: Option<[String; 2]>,
+    /// The first side's promotion squares, instead of the last ranks.
+    pub(super) promotion_squares: Option<Vec<String>>,
 }
 
 fn yes() -> bool {
@@ -162,6 +164,9 @@ pub(super) struct RawVariant {
     // Four-handed chess (issue 13).
     #[serde(default)]
     pub(super) command_zone: Vec<String>,
+    /// Each seat's arm, in seat order (issue 31).
+    #[serde(default)]
+    pub(super) command_regions: Vec<String>,
     #[serde(default)]
     pub(super) captured_mates: bool,
     #[serde(default)]

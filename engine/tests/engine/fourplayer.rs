@@ -195,7 +195,7 @@ fn a_pawn_double_steps_only_from_its_first_line() {
 }
 
 #[test]
-fn partners_command_each_others_pieces_only_in_the_centre() {
+fn partners_share_the_centre_and_each_commands_their_own_arm() {
     // White-1 owns the knights on f6 (centre) and e1 (its arm); white-2
     // owns the rook on k8 (centre) and the bishop on b9 (its arm).
     let mut pieces = KINGS.to_vec();
@@ -224,10 +224,14 @@ fn partners_command_each_others_pieces_only_in_the_centre() {
     assert!(white1.iter().any(|m| m.starts_with("e1")), "{white1:?}");
     assert!(white1.iter().any(|m| m.starts_with("k8")), "{white1:?}");
     assert!(!white1.iter().any(|m| m.starts_with("b9")), "{white1:?}");
-    // A piece that leaves the centre goes back to its owner alone.
+    // A piece that leaves the centre for white-1's arm is white-1's to
+    // move, whoever owns it (issue 31: command goes by region).
     play(&mut game, &["k8k1"]);
     play(&mut game, &["h14h13"]);
     assert_eq!(game.seat_to_move(), 2);
+    assert!(!legal(&game).iter().any(|m| m.starts_with("k1")));
+    play(&mut game, &["a7a6", "o10o9"]);
+    assert_eq!(game.seat_to_move(), 0);
     assert!(legal(&game).iter().any(|m| m.starts_with("k1")));
 }
 
@@ -519,4 +523,191 @@ fn every_san_of_random_positions_reads_back_and_none_is_printed_twice() {
         });
     }
     assert!(positions > 40, "{positions} positions");
+}
+
+/// The placement field of a FEN.
+fn placement(fen: &str) -> String {
+    fen.split(' ').next().unwrap_or("").to_string()
+}
+
+#[test]
+fn a_white1_pawn_reaching_m11_in_black2s_arm_promotes() {
+    // Seed 002: «Полями превращений являются концевые поля доски на стороне
+    // противника; дорога к нему имеет разную длину для разных пешек».
+    // White-1's pawn on file m: its road ends on m11 (m12 is a hole), in
+    // black-2's arm.
+    let mut pieces = KINGS.to_vec();
+    pieces.push(("m10", 'P'));
+    let mut game = game(&fen(&pieces, false, 1));
+    let moves = legal(&game);
+    for piece in ['q', 'r', 'b', 'n'] {
+        assert!(moves.contains(&format!("m10m11{piece}")), "{moves:?}");
+    }
+    assert!(!moves.contains(&"m10m11".to_string()), "{moves:?}");
+    // The promoted piece is white-1's queen (FEN Q, not white-2's D), and
+    // the record reads back: SAN, and UCI with files by index (l10l11q).
+    let queen = game.parse_move("m11=Q").expect("a promotion");
+    assert_eq!(game.san(queen), "m11=Q");
+    assert_eq!(game.uci(queen), "l10l11q");
+    let origin = game.fen();
+    play(&mut game, &["m11=Q"]);
+    let mut promoted = KINGS.to_vec();
+    promoted.push(("m11", 'Q'));
+    assert_eq!(placement(&game.fen()), placement(&fen(&promoted, true, 1)));
+    let replayed = Game::replay(game.variant(), &origin, &["l10l11q"]).expect("replays");
+    assert_eq!(replayed.fen(), game.fen());
+    assert_eq!(replayed.history()[0].san, "m11=Q");
+    // White-1 moves its new queen next time (it stands in black-2's arm,
+    // an opponent's: its owner commands it).
+    play(&mut game, &["h14g14", "a7a6", "o7o6"]);
+    assert!(legal(&game).iter().any(|m| m.starts_with("m11")));
+}
+
+#[test]
+fn every_seats_road_ends_on_the_opponents_side_promote_and_the_partners_do_not() {
+    let moves = |pieces: &[(&str, char)], black: bool, fullmove: u32| {
+        let mut all = KINGS.to_vec();
+        all.extend_from_slice(pieces);
+        legal(&game(&fen(&all, black, fullmove)))
+    };
+    let promotes = |moves: &[String], step: &str| {
+        moves.contains(&format!("{step}q")) || moves.contains(&format!("{step}d"))
+    };
+    let plain = |moves: &[String], step: &str| {
+        moves.contains(&step.to_string()) && !moves.iter().any(|m| m.starts_with(step) && m != step)
+    };
+    // White-1 on f13 (rank 14) and n10 (m11–o11, black-2's arm).
+    let white1 = moves(&[("f13", 'P'), ("n10", 'P')], false, 1);
+    assert!(
+        promotes(&white1, "f13f14") && promotes(&white1, "n10n11"),
+        "{white1:?}"
+    );
+    // Its pawn on b10 stands in white-2's arm, so white-2 moves it; b11
+    // ends its road in the partner's arm: it stays a pawn.
+    let white2 = moves(&[("b10", 'P')], false, 2);
+    assert!(plain(&white2, "b10b11"), "{white2:?}");
+    // White-2 on k13 reaches l13 in black-1's arm (m13 is a hole) and
+    // promotes, on n6 file o; its pawn on k2 (white-1's arm, moved by
+    // white-1) reaches l2 and does not.
+    let white2 = moves(&[("k13", 'S'), ("n6", 'S')], false, 2);
+    assert!(
+        promotes(&white2, "k13l13") && promotes(&white2, "n6o6"),
+        "{white2:?}"
+    );
+    let white1 = moves(&[("k2", 'S')], false, 1);
+    assert!(plain(&white1, "k2l2"), "{white1:?}");
+    // Black-1 on b5 reaches b4 in white-2's arm and on e2 rank 1: both
+    // promote; its pawn on n5 (black-2's arm) reaches n4 and does not.
+    let black1 = moves(&[("b5", 'p'), ("e2", 'p')], true, 1);
+    assert!(
+        promotes(&black1, "b5b4") && promotes(&black1, "e2e1"),
+        "{black1:?}"
+    );
+    let black2 = moves(&[("n5", 'p')], true, 2);
+    assert!(plain(&black2, "n5n4"), "{black2:?}");
+    // Black-2 on e2 reaches d2 in white-1's arm and on b9 file a: both
+    // promote; its pawn on e13 (black-1's arm) reaches d13 and does not.
+    let black2 = moves(&[("e2", 's'), ("b9", 's')], true, 2);
+    assert!(
+        promotes(&black2, "e2d2") && promotes(&black2, "b9a9"),
+        "{black2:?}"
+    );
+    let black1 = moves(&[("e13", 's')], true, 1);
+    assert!(plain(&black1, "e13d13"), "{black1:?}");
+}
+
+#[test]
+fn a_pawn_may_not_stand_where_its_road_promotes() {
+    let registry = Registry::builtin();
+    let variant = registry.get("fourplayer").expect("built in");
+    let with = |extra: (&str, char)| {
+        let mut pieces = KINGS.to_vec();
+        pieces.push(extra);
+        Game::new(variant, Start::Fen(fen(&pieces, false, 1))).is_ok()
+    };
+    assert!(!with(("m11", 'P')));
+    assert!(!with(("l12", 'S')));
+    assert!(!with(("b4", 'p')));
+    assert!(!with(("d2", 's')));
+    // The end of a road in the partner's arm is no promotion square.
+    assert!(with(("b11", 'P')));
+}
+
+#[test]
+fn a_white_piece_brought_into_white1s_arm_by_white2_is_moved_by_white1() {
+    // Seed 002: «Первый "белый" игрок распоряжается белыми фигурами и
+    // пешками в прямоугольнике d1-d3-l1-l3, второй — в прямоугольнике
+    // d11-c11-c4-a4». White-2's own rook on e5 (centre) goes to e2, in
+    // white-1's arm.
+    let mut pieces = KINGS.to_vec();
+    pieces.extend([("e5", 'T'), ("o11", 't')]);
+    let mut game = game(&fen(&pieces, false, 2));
+    assert_eq!(game.seat_to_move(), 2);
+    play(&mut game, &["e5e2", "o11o10"]);
+    // White-1 on turn: it moves white-2's rook in its arm.
+    assert_eq!(game.seat_to_move(), 0);
+    let white1 = legal(&game);
+    assert!(white1.iter().any(|m| m.starts_with("e2")), "{white1:?}");
+    // SAN names it as a rook, and it reads back.
+    let up = game.parse_move("Re3").expect("white-1 moves the rook");
+    assert_eq!(game.san(up), "Re3");
+    // Had white-1 passed it over, white-2 may not move it there.
+    play(&mut game, &["h1g1", "h14g14"]);
+    assert_eq!(game.seat_to_move(), 2);
+    let white2 = legal(&game);
+    assert!(!white2.iter().any(|m| m.starts_with("e2")), "{white2:?}");
+    assert!(game.parse_move("Re3").is_err());
+}
+
+#[test]
+fn command_goes_by_region_for_every_seat() {
+    // White-1's knight in white-2's arm (b6) and white-2's bishop in
+    // white-1's arm (f2); white-1's rook in the centre (f6); white-2's
+    // knight in black-1's arm (e13) and white-1's bishop in black-2's (n10).
+    let mut pieces = KINGS.to_vec();
+    pieces.extend([
+        ("b6", 'N'),
+        ("f2", 'E'),
+        ("f6", 'R'),
+        ("e13", 'H'),
+        ("n10", 'B'),
+    ]);
+    let white1 = game(&fen(&pieces, false, 1));
+    let moves = legal(&white1);
+    let from = |moves: &[String], sq: &str| moves.iter().any(|m| m.starts_with(sq));
+    assert!(from(&moves, "f2") && from(&moves, "f6") && from(&moves, "n10"));
+    assert!(!from(&moves, "b6") && !from(&moves, "e13"), "{moves:?}");
+    let white2 = game(&fen(&pieces, false, 2));
+    let moves = legal(&white2);
+    assert!(from(&moves, "b6") && from(&moves, "f6") && from(&moves, "e13"));
+    assert!(!from(&moves, "f2") && !from(&moves, "n10"), "{moves:?}");
+    // The same for black: black-1's bishop in black-2's arm (n5), black-2's
+    // knight in black-1's arm (g12).
+    let mut pieces = KINGS.to_vec();
+    pieces.extend([("n5", 'b'), ("g12", 'h')]);
+    let black1 = game(&fen(&pieces, true, 1));
+    let moves = legal(&black1);
+    assert!(from(&moves, "g12") && !from(&moves, "n5"), "{moves:?}");
+    let black2 = game(&fen(&pieces, true, 2));
+    let moves = legal(&black2);
+    assert!(from(&moves, "n5") && !from(&moves, "g12"), "{moves:?}");
+}
+
+#[test]
+fn a_partner_moving_the_other_kings_king_does_not_step_into_check() {
+    // White-1's king stands in white-2's arm (b6), so white-2 moves it;
+    // black-1's rook on g5 watches rank 5: the king may not step there.
+    let pieces = [
+        ("b6", 'K'),
+        ("a10", 'C'),
+        ("h14", 'k'),
+        ("o7", 'c'),
+        ("g5", 'r'),
+    ];
+    let game = game(&fen(&pieces, false, 2));
+    let moves = legal(&game);
+    assert!(moves.contains(&"b6b7".to_string()), "{moves:?}");
+    for into_check in ["b6a5", "b6b5", "b6c5"] {
+        assert!(!moves.contains(&into_check.to_string()), "{moves:?}");
+    }
 }

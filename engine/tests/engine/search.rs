@@ -228,15 +228,19 @@ fn horde_is_won_by_taking_the_last_pawn() {
     assert_wins_in("horde", "4k3/8/8/8/8/8/3P4/3r4 b - - 0 1", 1, &["d1d2"]);
 }
 
-/// Four-handed chess on the 14×14 cross: seats own their pieces, and the
+/// Four-handed chess on the 14×14 cross: command goes by region, and the
 /// mate that ends the game is the mate of a side's last king.
 #[test]
-fn four_handed_white_2_mates_with_its_own_rook() {
+fn four_handed_white_2_mates_with_a_rook_it_commands() {
     // Black-1's king was taken; white-2 (full move 2) mates black-2's king
-    // walled in by its own pawns, with its own rook: white-1's rook on b5
-    // would mate too, but stands outside the centre, so white-2 may not
-    // move it.
+    // walled in by its own pawns, with its own rook from the centre (d4,
+    // UCI d4n4) or with white-1's rook, which stands in white-2's arm (b5,
+    // UCI b5n5: the seat commanding a region moves every piece of its
+    // colour there, issue 31).
     let fen = "14/6p7/14/14/12s1/14/12s1/C11sc/12s1/1R12/3T10/14/14/7K6 w - - 0 2";
+    assert_wins_in("fourplayer", fen, 1, &["d4n4", "b5n5"]);
+    // With white-1's rook in white-1's own arm (d3), white-2 may not move it.
+    let fen = "14/6p7/14/14/12s1/14/12s1/C11sc/12s1/14/3T10/3R10/14/7K6 w - - 0 2";
     assert_wins_in("fourplayer", fen, 1, &["d4n4"]);
 }
 

@@ -121,6 +121,7 @@ pub(super) fn build(file: &str, mut raw: RawVariant) -> Result<VariantDef, Varia
     .map_err(|(key, problem)| cx.err(&key, problem))?;
     pieces::check_royals(&cx, &raw, &pieces)?;
     let command_zone = seats::command_zone(&cx, &raw, &pieces)?;
+    let command_regions = seats::command_regions(&cx, &raw)?;
     captures::check_transforms(&cx, &raw)?;
     let royal_squares = royals::squares(&cx, &raw)?;
     let pawn_of_pawns = promotion::pawn_of_pawns(&cx, &raw, &pieces)?;
@@ -211,6 +212,7 @@ pub(super) fn build(file: &str, mut raw: RawVariant) -> Result<VariantDef, Varia
         royal_swap: raw.royal_swap,
         pawn_of_pawns,
         command_zone,
+        command_regions,
         captured_mates: raw.captured_mates,
         king_capture: raw.king_capture,
         thrones,

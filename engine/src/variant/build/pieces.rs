@@ -78,6 +78,7 @@ fn piece(
         .map_err(|e| cx.err(&format!("{key}.betza"), e.to_string()))?;
     let art = art(cx, &key, p.art.as_deref())?;
     let promotes_to = cx.types_of(&format!("{key}.promotes_to"), &p.promotes_to)?;
+    let promotion_squares = promotion_squares(cx, &key, &p)?;
     let drop_ranks = match p.drop_ranks {
         Some([lo, hi]) if lo >= 1 && lo <= hi && hi <= raw.ranks => (lo, hi),
         Some(_) => {
@@ -141,7 +142,37 @@ fn piece(
                 }
             },
         },
+        promotion_squares,
     })
+}
+
+/// A piece's `promotion_squares`: the first side's as named, the second
+/// side's the same turned half round the board.
+fn promotion_squares(
+    cx: &Context,
+    key: &str,
+    p: &RawPiece,
+) -> Result<Option<[Vec<usize>; 2]>, VariantError> {
+    let Some(names) = &p.promotion_squares else {
+        return Ok(None);
+    };
+    let key = format!("{key}.promotion_squares");
+    if p.promotes_to.is_empty() {
+        return Err(cx.err(&key, "needs `promotes_to`".into()));
+    }
+    let first = cx.squares(&key, names)?;
+    let g = &cx.geometry;
+    let turned = |sq: usize| {
+        g.square(
+            i32::from(g.files) - 1 - g.file_of(sq),
+            i32::from(g.ranks) - 1 - g.rank_of(sq),
+        )
+    };
+    let second: Option<Vec<usize>> = first.iter().map(|&sq| turned(sq)).collect();
+    match second {
+        Some(second) => Ok(Some([first, second])),
+        None => Err(cx.err(&key, "the board turned half round lacks one of them".into())),
+    }
 }
 
 /// How a piece is drawn, by its `art` name.

@@ -16,10 +16,14 @@ pub(super) fn command_zone(
     pieces: &[PieceDef],
 ) -> Result<Vec<usize>, VariantError> {
     let seated = pieces.iter().any(|p| p.seat.is_some());
-    if (!raw.command_zone.is_empty() || raw.captured_mates || raw.king_capture) && !seated {
+    let needs_seats = !raw.command_zone.is_empty()
+        || !raw.command_regions.is_empty()
+        || raw.captured_mates
+        || raw.king_capture;
+    if needs_seats && !seated {
         return Err(cx.err(
             "command_zone",
-            "`command_zone`, `captured_mates` and `king_capture` need pieces owned by seats (`seat`)".into(),
+            "`command_zone`, `command_regions`, `captured_mates` and `king_capture` need pieces owned by seats (`seat`)".into(),
         ));
     }
     if seated && (raw.castling || raw.drops || raw.atomic || raw.capture_transforms) {
@@ -29,6 +33,27 @@ pub(super) fn command_zone(
         ));
     }
     cx.squares("command_zone", &raw.command_zone)
+}
+
+/// Each seat's command region (`command_regions`), in seat order: none, or
+/// one for each of four seats, in a game where pieces are owned by seats.
+pub(super) fn command_regions(
+    cx: &Context,
+    raw: &RawVariant,
+) -> Result<Vec<Vec<usize>>, VariantError> {
+    if raw.command_regions.is_empty() {
+        return Ok(Vec::new());
+    }
+    if raw.command_regions.len() != 4 || raw.seats != Some(4) {
+        return Err(cx.err(
+            "command_regions",
+            "needs four seats and one region for each of them, in seat order".into(),
+        ));
+    }
+    raw.command_regions
+        .iter()
+        .map(|name| cx.squares("command_regions", std::slice::from_ref(name)))
+        .collect()
 }
 
 /// The four thrones, one a seat, in a game where kings are captured.
