@@ -563,57 +563,70 @@ fn a_white1_pawn_reaching_m11_in_black2s_arm_promotes() {
     assert!(legal(&game).iter().any(|m| m.starts_with("m11")));
 }
 
+/// A pawn's step, on one seat's turn: whether it promotes (the end of its
+/// road on the opponents' side) or stays a pawn (the end of its road in the
+/// partner's arm).
+struct Road {
+    /// The pawn: its square and FEN letter.
+    pawn: (&'static str, char),
+    /// The seat on turn: black to move, and the full move (1: the first
+    /// seats, 2: the second).
+    turn: (bool, u32),
+    /// The step, from-to.
+    step: &'static str,
+    promotes: bool,
+}
+
 #[test]
 fn every_seats_road_ends_on_the_opponents_side_promote_and_the_partners_do_not() {
-    let moves = |pieces: &[(&str, char)], black: bool, fullmove: u32| {
-        let mut all = KINGS.to_vec();
-        all.extend_from_slice(pieces);
-        legal(&game(&fen(&all, black, fullmove)))
+    let road = |pawn, turn, step, promotes| Road {
+        pawn,
+        turn,
+        step,
+        promotes,
     };
-    let promotes = |moves: &[String], step: &str| {
-        moves.contains(&format!("{step}q")) || moves.contains(&format!("{step}d"))
-    };
-    let plain = |moves: &[String], step: &str| {
-        moves.contains(&step.to_string()) && !moves.iter().any(|m| m.starts_with(step) && m != step)
-    };
-    // White-1 on f13 (rank 14) and n10 (m11–o11, black-2's arm).
-    let white1 = moves(&[("f13", 'P'), ("n10", 'P')], false, 1);
-    assert!(
-        promotes(&white1, "f13f14") && promotes(&white1, "n10n11"),
-        "{white1:?}"
-    );
-    // Its pawn on b10 stands in white-2's arm, so white-2 moves it; b11
-    // ends its road in the partner's arm: it stays a pawn.
-    let white2 = moves(&[("b10", 'P')], false, 2);
-    assert!(plain(&white2, "b10b11"), "{white2:?}");
-    // White-2 on k13 reaches l13 in black-1's arm (m13 is a hole) and
-    // promotes, on n6 file o; its pawn on k2 (white-1's arm, moved by
-    // white-1) reaches l2 and does not.
-    let white2 = moves(&[("k13", 'S'), ("n6", 'S')], false, 2);
-    assert!(
-        promotes(&white2, "k13l13") && promotes(&white2, "n6o6"),
-        "{white2:?}"
-    );
-    let white1 = moves(&[("k2", 'S')], false, 1);
-    assert!(plain(&white1, "k2l2"), "{white1:?}");
-    // Black-1 on b5 reaches b4 in white-2's arm and on e2 rank 1: both
-    // promote; its pawn on n5 (black-2's arm) reaches n4 and does not.
-    let black1 = moves(&[("b5", 'p'), ("e2", 'p')], true, 1);
-    assert!(
-        promotes(&black1, "b5b4") && promotes(&black1, "e2e1"),
-        "{black1:?}"
-    );
-    let black2 = moves(&[("n5", 'p')], true, 2);
-    assert!(plain(&black2, "n5n4"), "{black2:?}");
-    // Black-2 on e2 reaches d2 in white-1's arm and on b9 file a: both
-    // promote; its pawn on e13 (black-1's arm) reaches d13 and does not.
-    let black2 = moves(&[("e2", 's'), ("b9", 's')], true, 2);
-    assert!(
-        promotes(&black2, "e2d2") && promotes(&black2, "b9a9"),
-        "{black2:?}"
-    );
-    let black1 = moves(&[("e13", 's')], true, 1);
-    assert!(plain(&black1, "e13d13"), "{black1:?}");
+    let roads = [
+        // White-1: rank 14, and m11–o11 in black-2's arm. Its pawn on b10
+        // stands in white-2's arm, so white-2 moves it, and b11 ends its
+        // road in the partner's arm.
+        road(("f13", 'P'), (false, 1), "f13f14", true),
+        road(("n10", 'P'), (false, 1), "n10n11", true),
+        road(("b10", 'P'), (false, 2), "b10b11", false),
+        // White-2: file o, and l12–l14 in black-1's arm (m13 is a hole);
+        // on k2 (white-1's arm, moved by white-1) it reaches l2 and stays.
+        road(("n6", 'S'), (false, 2), "n6o6", true),
+        road(("k13", 'S'), (false, 2), "k13l13", true),
+        road(("k2", 'S'), (false, 1), "k2l2", false),
+        // Black-1: rank 1, and a4–c4 in white-2's arm; n4 is its partner's.
+        road(("e2", 'p'), (true, 1), "e2e1", true),
+        road(("b5", 'p'), (true, 1), "b5b4", true),
+        road(("n5", 'p'), (true, 2), "n5n4", false),
+        // Black-2: file a, and d1–d3 in white-1's arm; d13 is its partner's.
+        road(("b9", 's'), (true, 2), "b9a9", true),
+        road(("e2", 's'), (true, 2), "e2d2", true),
+        road(("e13", 's'), (true, 1), "e13d13", false),
+    ];
+    for Road {
+        pawn,
+        turn: (black, fullmove),
+        step,
+        promotes,
+    } in roads
+    {
+        let mut pieces = KINGS.to_vec();
+        pieces.push(pawn);
+        let moves = legal(&game(&fen(&pieces, black, fullmove)));
+        let promotions = moves
+            .iter()
+            .filter(|m| m.starts_with(step) && m.len() > step.len())
+            .count();
+        let plain = moves.iter().any(|m| m == step);
+        assert_eq!(
+            (promotions, plain),
+            if promotes { (4, false) } else { (0, true) },
+            "{step}: {moves:?}"
+        );
+    }
 }
 
 #[test]
