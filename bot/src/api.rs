@@ -461,8 +461,14 @@ pub enum ButtonAction {
     RefuseTakeback { game: String },
     /// Show the presser's board (of their current game when `None`).
     Board { game: Option<String> },
-    /// Resign for good: the confirmation, valid only for the player of `side`.
-    Resign { game: String, side: String },
+    /// Resign for good: the confirmation, valid only for the player of `side`
+    /// and, when `ply` is set, only while the game is at that ply (the
+    /// question lapses with the next move).
+    Resign {
+        game: String,
+        side: String,
+        ply: Option<u32>,
+    },
     /// Ask to resign: the presser is asked to confirm (a game's own keyboard).
     AskResign { game: String },
     /// Answer "no" to the resignation question.
@@ -491,6 +497,11 @@ impl ButtonAction {
     pub fn encode(&self) -> String {
         let (kind, game) = self.parts();
         match self {
+            ButtonAction::Resign {
+                side,
+                ply: Some(ply),
+                ..
+            } => format!("{kind}:{game}:{side}:{ply}"),
             ButtonAction::Resign { side, .. } => format!("{kind}:{game}:{side}"),
             ButtonAction::TakeSeat { seat, .. } => format!("{kind}:{game}:{seat}"),
             _ => format!("{kind}:{game}"),
@@ -521,12 +532,21 @@ impl ButtonAction {
             },
             "rsg" => {
                 let (game, side) = rest.split_once(':')?;
+                // Buttons made before the ply was added carry none.
+                let (side, ply) = match side.split_once(':') {
+                    Some((side, ply)) if ply.chars().all(|c| c.is_ascii_digit()) => {
+                        (side, Some(ply.parse().ok()?))
+                    }
+                    Some(_) => return None,
+                    None => (side, None),
+                };
                 if !valid(game) || !valid(side) {
                     return None;
                 }
                 ButtonAction::Resign {
                     game: game.to_owned(),
                     side: side.to_owned(),
+                    ply,
                 }
             }
             "seat" => {
@@ -623,6 +643,11 @@ pub struct GameRef {
     /// expired): an adapter that keeps a game's buttons under its latest
     /// board takes them away, whatever the message.
     pub over: bool,
+    /// Set on the answer to a button press that settled the question the
+    /// buttons asked without a word to the chat ("Play on" under "Resign
+    /// game k7m2?"): the adapter takes the buttons off the question, as it
+    /// does when a press is answered in the chat.
+    pub settles: bool,
 }
 
 /// One turn of a game in parts, in the audience's language. A card for a
@@ -897,6 +922,12 @@ mod tests {
             ButtonAction::Resign {
                 game: game.clone(),
                 side: "w".into(),
+                ply: None,
+            },
+            ButtonAction::Resign {
+                game: game.clone(),
+                side: "b".into(),
+                ply: Some(17),
             },
             ButtonAction::KeepPlaying { game: game.clone() },
             ButtonAction::AskResign { game: game.clone() },

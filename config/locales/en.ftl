@@ -161,6 +161,7 @@ button-show-board = Show board
 button-offer-draw = Offer draw
 button-takeback = Take back
 resign-kept = Game { $id } goes on.
+error-resign-question-lapsed = That question about game { $id } has lapsed: a move was made since. Send /resign again if you mean it.
 
 ## Results
 result-win = { $id }: { $result } — { $winner } ({ $color }) wins: { $reason }.

@@ -166,6 +166,7 @@ button-show-board = Показать доску
 button-offer-draw = Предложить ничью
 button-takeback = Вернуть ход
 resign-kept = Партия { $id } продолжается.
+error-resign-question-lapsed = Этот вопрос о партии { $id } устарел: с тех пор был сделан ход. Если вы хотите сдаться, отправьте /resign ещё раз.
 
 ## Результаты
 result-win = { $id }: { $result } — победа: { $winner } ({ $color }), { $reason }.

@@ -118,6 +118,7 @@ impl ToyGame {
                 started: false,
                 turn: None,
                 over: false,
+                settles: false,
             }),
         }
     }
@@ -253,7 +254,7 @@ impl ToyHandler {
             Action::Button { data } => {
                 let (id, side) = match ButtonAction::decode(&data) {
                     Some(ButtonAction::Accept { game }) => (game, None),
-                    Some(ButtonAction::Resign { game, side }) => (game, Some(side)),
+                    Some(ButtonAction::Resign { game, side, .. }) => (game, Some(side)),
                     _ => return vec![note(me, "Unknown button.")],
                 };
                 let Some(game) = games.iter_mut().find(|game| game.id == id) else {
@@ -305,6 +306,7 @@ impl ToyHandler {
                         ButtonAction::Resign {
                             game: game.id.clone(),
                             side: side.to_owned(),
+                            ply: None,
                         },
                     ),
                     button(

@@ -162,8 +162,9 @@ pub(crate) struct Answerer {
 impl Answerer {
     /// Asks the service and sends what it answers (moving games that just
     /// started into their own threads first, when configured). Returns
-    /// whether anything went to a channel: the request changed something
-    /// everyone sees (a challenge accepted, an offer answered, a game ended).
+    /// whether the press settled what its buttons asked: something went to a
+    /// channel (a challenge accepted, an offer answered, a game ended) or the
+    /// answer says so ("Play on" under a resignation question).
     async fn answer(&self, request: Request, mut origin: Origin) -> bool {
         let deliveries = self.handler.handle(request.clone()).await;
         let deliveries = if self.game_threads {
@@ -177,9 +178,10 @@ impl Answerer {
         } else {
             deliveries
         };
-        let public = deliveries
-            .iter()
-            .any(|delivery| matches!(delivery.target, crate::api::Target::Chat(_)));
+        let public = deliveries.iter().any(|delivery| {
+            matches!(delivery.target, crate::api::Target::Chat(_))
+                || delivery.game.as_ref().is_some_and(|game| game.settles)
+        });
         self.deliverer.deliver(deliveries, &mut origin).await;
         public
     }

@@ -148,6 +148,7 @@ mod tests {
             started: true,
             turn: None,
             over: false,
+            settles: false,
         }
     }
 

@@ -352,7 +352,7 @@ impl Service {
             ButtonAction::Takeback { game } => self.takeback(ctx, Some(game)).await,
             ButtonAction::RefuseTakeback { game } => self.refuse_takeback(ctx, Some(game)).await,
             ButtonAction::Board { game } => self.board(ctx, game).await,
-            ButtonAction::Resign { game, side } => self.resign(ctx, &game, &side).await,
+            ButtonAction::Resign { game, side, ply } => self.resign(ctx, &game, &side, ply).await,
             ButtonAction::KeepPlaying { game } => self.keep_playing(ctx, Some(game)).await,
             ButtonAction::AskResign { game } => self.ask_resign(ctx, Some(game)).await,
             ButtonAction::SetupRandom { game } => {

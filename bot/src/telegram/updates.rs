@@ -330,12 +330,14 @@ impl Adapter {
             }
         };
         // A press answered in a chat (a challenge accepted, a resignation
-        // confirmed, a variant chosen) settled what the buttons asked: they
+        // confirmed, a variant chosen), or answered as settling the
+        // question ("Play on"), settled what the buttons asked: they
         // go, so nobody presses them again. A press answered only with a
         // note (not yours, too late) leaves them for whoever they are for.
-        let settled = deliveries
-            .iter()
-            .any(|delivery| matches!(delivery.target, Target::Chat(_)));
+        let settled = deliveries.iter().any(|delivery| {
+            matches!(delivery.target, Target::Chat(_))
+                || delivery.game.as_ref().is_some_and(|game| game.settles)
+        });
         // A game's own keyboard stays where it is until the next board.
         if settled && !self.courier.is_game_keyboard(chat.id, message.id()) {
             let courier = Arc::clone(&self.courier);
@@ -636,6 +638,7 @@ mod tests {
             started: false,
             turn: None,
             over: false,
+            settles: false,
         };
         assert_eq!(
             deep_link_payload(Some(&game("k7m2")), Some("x.png")),

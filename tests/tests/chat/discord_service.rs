@@ -327,29 +327,45 @@ async fn resign_asks_ephemerally_and_only_the_player_can_confirm() {
         let refusal = fake.wait_for_ephemeral("the refusal", &token).await;
         assert!(!refusal.text().contains("resigned"), "{}", refusal.text());
     }
-    // Keeping the game says so, privately, and changes nothing either.
+    // Keeping the game says so, privately, changes nothing either, and
+    // settles the question: its buttons go.
     let token = fake.press_button(&bob(), &question, "keep:").await;
     let kept = fake.wait_for_ephemeral("the game goes on", &token).await;
     assert!(kept.text().contains("goes on"), "{}", kept.text());
+    fake.wait_for("the question loses its buttons after Play on", |fake| {
+        fake.buttons_now(&question).is_empty().then_some(())
+    })
+    .await;
     fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
     fake.wait_for_message("the game goes on after the presses", |m| {
         m.text().contains("played e4.")
     })
     .await;
-    assert_eq!(
-        fake.buttons_now(&question).len(),
-        2,
-        "presses answered privately leave the question as it was"
+    // A press of the old button (forged, or from a stale client) after a
+    // move: the question has lapsed.
+    let token = fake.press_button(&bob(), &question, "rsg:").await;
+    let lapsed = fake.wait_for_ephemeral("the lapsed question", &token).await;
+    assert!(lapsed.text().contains("has lapsed"), "{}", lapsed.text());
+    assert!(
+        fake.messages_in(CHANNEL)
+            .iter()
+            .all(|m| !m.text().contains("resigned")),
+        "a lapsed question resigns nothing"
     );
 
-    fake.press_button(&bob(), &question, "rsg:").await;
+    // Asked again, and confirmed.
+    let token = fake
+        .slash(&bob(), CHANNEL, Some(GUILD_ID), "resign", vec![], &[])
+        .await;
+    let again = fake.wait_for_ephemeral("the question again", &token).await;
+    fake.press_button(&bob(), &again, "rsg:").await;
     let end = fake
         .wait_for_message("the result", |m| m.text().contains("resigned"))
         .await;
     assert_eq!(end.place, Place::Channel(CHANNEL));
     assert!(end.text().contains("1-0"), "{}", end.text());
     fake.wait_for("the settled question loses its buttons", |fake| {
-        fake.buttons_now(&question).is_empty().then_some(())
+        fake.buttons_now(&again).is_empty().then_some(())
     })
     .await;
     bot.stop().await;

@@ -423,42 +423,57 @@ async fn resigning_asks_in_the_group_and_only_the_player_can_confirm() {
         fake.press_answer(at, &carol_press).await.1,
         Some(format!("You are not playing in game {game}."))
     );
-    // Alice thinks again: "Play on" changes nothing either.
+    // Alice thinks again: "Play on" changes nothing, and the question's
+    // buttons go with it (the refused presses left them).
     let keep = fake.press(GROUP, ALICE, question_id, &format!("keep:{game}"));
     assert_eq!(
         fake.press_answer(at, &keep).await.1,
         Some(format!("Game {game} goes on."))
     );
+    let (_, removal) = fake
+        .wait_for(at, "the question's buttons removed after Play on", |call| {
+            call.method == "editMessageReplyMarkup" && call.params["message_id"] == question_id
+        })
+        .await;
+    assert!(removal.params["reply_markup"].is_null());
+    assert!(fake.buttons_now(question_id).is_empty());
     let row = stored(&harness, &game).await;
     assert!(row.result.is_none(), "the game goes on");
 
-    // Alice confirms: the result is announced in the group, and nothing
-    // said to the others reached it before.
-    fake.press(GROUP, ALICE, question_id, &resign);
+    // Alice asks again and confirms: the result is announced in the group,
+    // and nothing said to the others reached it before.
+    fake.say(GROUP, ALICE, "/resign");
+    let (at, again) = fake
+        .wait_for(at, "the second resign question", |call| {
+            call.is_send() && call.button_data().contains(&resign)
+        })
+        .await;
+    let again_id = again.message_id.expect("question id");
+    fake.press(GROUP, ALICE, again_id, &resign);
     let (result, _) = fake
         .wait_for(at, "the result in the group", |call| {
             call.delivered_to(GROUP) && call.text().contains("resigned")
         })
         .await;
-    // The answered question loses its buttons; the refused presses left them.
-    let (_, removal) = fake
-        .wait_for(at, "the question's buttons removed", |call| {
-            call.method == "editMessageReplyMarkup" && call.params["message_id"] == question_id
-        })
-        .await;
-    assert!(removal.params["reply_markup"].is_null());
+    // The answered question loses its buttons, once.
+    fake.wait_for(at, "the question's buttons removed", |call| {
+        call.method == "editMessageReplyMarkup" && call.params["message_id"] == again_id
+    })
+    .await;
     let calls = fake.calls();
     let removals = calls
         .iter()
         .filter(|call| {
-            call.method == "editMessageReplyMarkup" && call.params["message_id"] == question_id
+            call.method == "editMessageReplyMarkup"
+                && [question_id, again_id]
+                    .contains(&call.params["message_id"].as_i64().unwrap_or(0))
         })
         .count();
-    assert_eq!(removals, 1);
+    assert_eq!(removals, 2);
     assert_eq!(
         group_sends(&calls[..result]).len(),
-        group_before,
-        "{}",
+        group_before + 1,
+        "only the second question reached the group before the result\n{}",
         fake.describe_calls()
     );
     let row = stored(&harness, &game).await;
@@ -470,6 +485,76 @@ async fn resigning_asks_in_the_group_and_only_the_player_can_confirm() {
     assert_eq!(
         row.result.as_ref().map(GameResult::to_text).as_deref(),
         Some(bob_won)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resign_question_lapses_with_the_next_move_and_a_strangers_board_press_stays_private() {
+    let harness = start("resign-lapse", true).await;
+    let fake = &harness.fake;
+    let (game, at) = alice_challenges_bob(fake, "chess").await;
+    let (at, first) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let (white, black) = white_and_black(&stored(&harness, &game).await);
+    fake.say(GROUP, white, "/resign");
+    let (at, question) = fake
+        .wait_for(at, "the resign question", |call| {
+            call.is_send() && call.button_data().iter().any(|d| d.starts_with("rsg:"))
+        })
+        .await;
+    let resign = question
+        .button_data()
+        .into_iter()
+        .find(|data| data.starts_with("rsg:"))
+        .expect("the resign button");
+    // White plays on without answering; two moves later the old button
+    // resigns nothing.
+    fake.reply(GROUP, white, "e4", first.message_id.expect("id"));
+    fake.say(GROUP, black, "/m e5");
+    row_when(&harness, &game, "two moves", |row| {
+        row.moves.as_str().split_whitespace().count() == 2
+    })
+    .await;
+    let press = fake.press(GROUP, white, question.message_id.expect("id"), &resign);
+    let (at, answer) = fake.press_answer(at, &press).await;
+    assert_eq!(
+        answer,
+        Some(format!(
+            "That question about game {game} has lapsed: a move was made since. Send /resign again if you mean it."
+        ))
+    );
+    assert!(
+        stored(&harness, &game).await.result.is_none(),
+        "the game goes on"
+    );
+
+    // Carol, who does not play, presses Show board: she gets the board in
+    // her private chat, and the group gets nothing.
+    let (latest_at, latest) = fake
+        .wait_for(0, "the board after e5", |call| {
+            call.delivered_to(GROUP) && is_board(call) && call.text().contains("e5")
+        })
+        .await;
+    let group_before = group_sends(&fake.calls()).len();
+    let press = fake.press(
+        GROUP,
+        CAROL,
+        latest.message_id.expect("id"),
+        &format!("board:{game}"),
+    );
+    fake.press_answer(at.max(latest_at), &press).await;
+    fake.wait_for(at, "Carol's private board", |call| {
+        call.delivered_to(CAROL) && is_board(call)
+    })
+    .await;
+    assert_eq!(
+        group_sends(&fake.calls()).len(),
+        group_before,
+        "{}",
+        fake.describe_calls()
     );
 }
 

@@ -64,10 +64,20 @@ impl Service {
             self.result_text(ctx.chat_lang, &row)
         };
         let mut game_ref = self.game_ref(ctx.chat_lang, &row, false);
-        game_ref.turn = Some(self.turn_card(ctx.chat_lang, &row, &position, Vec::new(), status));
+        // The board button pressed by someone not in the game shows it to
+        // them alone: the chat asked for nothing.
+        let stranger_pressed = matches!(ctx.req.action, crate::api::Action::Button { .. })
+            && row.seat_of(&ctx.actor().id).is_none();
+        let target = if stranger_pressed {
+            Target::Ephemeral(ctx.actor().clone())
+        } else {
+            game_ref.turn =
+                Some(self.turn_card(ctx.chat_lang, &row, &position, Vec::new(), status));
+            Target::Chat(ctx.req.chat.clone())
+        };
         let mut delivery = Delivery {
             notify: Vec::new(),
-            target: Target::Chat(ctx.req.chat.clone()),
+            target,
             text,
             image: None,
             buttons: Vec::new(),

@@ -18,6 +18,7 @@ impl Service {
     /// "Play on" one, so a stray command never ends a game.
     pub(crate) async fn ask_resign(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let (_lock, row, side) = self.my_game(ctx, game).await?;
+        let ply = u32::try_from(self.replay(&row)?.ply()).ok();
         let text = self.text(
             ctx.lang,
             &Msg::new("resign-confirm")
@@ -37,6 +38,7 @@ impl Service {
                     &ButtonAction::Resign {
                         game: row.id.clone(),
                         side: side_code(side).to_owned(),
+                        ply,
                     },
                 ),
                 Button::new(
@@ -50,21 +52,40 @@ impl Service {
         }])
     }
 
-    /// The "Play on" answer to a resign question: nothing changes.
+    /// The "Play on" answer to a resign question: nothing changes, and the
+    /// question is settled (its buttons go).
     pub(crate) async fn keep_playing(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         let (_lock, row, _side) = self.my_game(ctx, game).await?;
-        Err(Msg::new("resign-kept").arg("id", row.id).into())
+        let text = self.text(ctx.lang, &Msg::new("resign-kept").arg("id", row.id.clone()));
+        let mut answer = self.note(ctx, text);
+        let mut game = self.game_ref(ctx.lang, &row, false);
+        game.settles = true;
+        answer.game = Some(game);
+        Ok(vec![answer])
     }
 
     /// Resigns at once: the confirmation button ([`ButtonAction::Resign`]),
-    /// pressed by the player of side `wanted`.
-    pub(crate) async fn resign(&self, ctx: &Ctx, game: &str, wanted: &str) -> Outcome {
+    /// pressed by the player of side `wanted`, while the game is still at
+    /// the ply the question was asked at (`None`: a button from before
+    /// questions carried it).
+    pub(crate) async fn resign(
+        &self,
+        ctx: &Ctx,
+        game: &str,
+        wanted: &str,
+        asked_at: Option<u32>,
+    ) -> Outcome {
         let (_lock, mut row, side) = self.my_game(ctx, Some(game.to_owned())).await?;
         let lang = self.game_chat_lang(ctx, &row).await;
         if wanted != side_code(side) {
             return Err(Msg::new("error-not-your-button").into());
         }
         let mut position = self.replay(&row)?;
+        if asked_at.is_some_and(|ply| usize::try_from(ply).ok() != Some(position.ply())) {
+            return Err(Msg::new("error-resign-question-lapsed")
+                .arg("id", row.id)
+                .into());
+        }
         self.apply(&mut row, &mut position, Change::Resign { seat: side }, lang)
             .await
     }

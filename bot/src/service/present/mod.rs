@@ -603,6 +603,7 @@ impl Service {
             started,
             turn: None,
             over: row.status.is_over(),
+            settles: false,
         }
     }
 
