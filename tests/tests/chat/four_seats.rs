@@ -830,3 +830,47 @@ async fn suggestions(
         })
         .await
 }
+
+/// Seed 002: «Первый "белый" игрок распоряжается белыми фигурами и пешками
+/// в прямоугольнике d1-d3-l1-l3». Carol (white-2) brings her knight from
+/// a5 through c4 to e3, in alice's (white-1's) arm: from then on alice
+/// moves it and carol may not. The rules say so, in English and Russian.
+#[tokio::test]
+async fn a_knight_brought_into_white_1s_arm_by_white_2_is_moved_by_white_1() {
+    let (dir, _config, service, mut console, id, _) =
+        team_game("four-handed-region", "fourplayer").await;
+    answers(
+        &mut console,
+        &[
+            ("alice: /move h3", "alice played h3"),
+            ("bob: /move i12", "bob played i12"),
+            ("carol: /move Nc4", "carol played Nc4"),
+            ("dave: /move m4", "dave played m4"),
+            ("alice: /move l3", "alice played l3"),
+            ("bob: /move k11", "bob played k11"),
+            ("carol: /move Ne3", "carol played Ne3"),
+            ("dave: /move m6", "dave played m6"),
+            ("alice: /move h4", "alice played h4"),
+            ("bob: /move i11", "bob played i11"),
+            // The knight is carol's own, but stands in alice's arm.
+            ("carol: /move Nf5", "is not legal"),
+            ("carol: /move e3f5", "is not legal"),
+            ("carol: /move d7", "carol played d7"),
+            ("dave: /move m5", "dave played m5"),
+            ("alice: /move Nf5", "alice played Nf5"),
+        ],
+    )
+    .await;
+    let row = stored(&service, &id).await;
+    let moves = row.move_list();
+    assert_eq!(moves.last().copied(), Some("e3f5"), "{moves:?}");
+    let out = console.line("alice: /rules fourplayer").await;
+    assert!(has(&out, "Command goes by region"), "{out:#?}");
+    assert!(has(&out, "m11–o11"), "{out:#?}");
+    console.line("alice: /lang ru").await;
+    let out = console.line("alice: /rules fourplayer").await;
+    assert!(has(&out, "Командуют по областям"), "{out:#?}");
+    assert!(has(&out, "дорога имеет разную длину"), "{out:#?}");
+    drop(console);
+    let _ = std::fs::remove_dir_all(&dir);
+}
