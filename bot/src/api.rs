@@ -418,7 +418,8 @@ pub struct Button {
     /// Localized label.
     pub label: String,
     /// Handed back to the service when pressed: a [`ButtonAction`] encoded
-    /// (`"acc:7fk2"`); adapters pass it on without reading it.
+    /// (`"acc:7fk2"`); adapters pass it on, and read it at most to organise
+    /// their messages (a challenge's buttons go once the game starts).
     pub data: String,
 }
 

@@ -26,30 +26,52 @@ struct GameBoards {
     keyboard: Option<MessageId>,
     /// The latest boards, oldest first.
     recent: VecDeque<MessageId>,
+    /// Messages asking to join the game (its challenge), whose buttons go
+    /// once the game starts or the challenge ends, however it was answered.
+    challenges: Vec<MessageId>,
 }
 
 impl GameBoards {
-    /// The stored form: the keyboard's message (or `-`), then the recent boards.
+    /// The stored form: the keyboard's message (or `-`), then the recent
+    /// boards, then after `|` the challenges.
     fn encode(&self) -> String {
         let keyboard = self
             .keyboard
             .map_or_else(|| "-".to_owned(), |message| message.0.to_string());
-        std::iter::once(keyboard)
+        let boards = std::iter::once(keyboard)
             .chain(self.recent.iter().map(|message| message.0.to_string()))
             .collect::<Vec<_>>()
-            .join(" ")
+            .join(" ");
+        if self.challenges.is_empty() {
+            return boards;
+        }
+        let challenges: Vec<String> = self
+            .challenges
+            .iter()
+            .map(|message| message.0.to_string())
+            .collect();
+        format!("{boards}|{}", challenges.join(" "))
     }
 
     fn decode(value: &str) -> Option<Self> {
-        let mut words = value.split(' ');
-        let keyboard = match words.next()? {
+        let ids = |words: &str| {
+            words
+                .split(' ')
+                .filter(|word| !word.is_empty())
+                .map(|message| message.parse().ok().map(MessageId))
+                .collect::<Option<Vec<_>>>()
+        };
+        let (boards, challenges) = value.split_once('|').unwrap_or((value, ""));
+        let (keyboard, recent) = boards.split_once(' ').unwrap_or((boards, ""));
+        let keyboard = match keyboard {
             "-" => None,
             message => Some(MessageId(message.parse().ok()?)),
         };
-        let recent = words
-            .map(|message| message.parse().ok().map(MessageId))
-            .collect::<Option<VecDeque<_>>>()?;
-        Some(GameBoards { keyboard, recent })
+        Some(GameBoards {
+            keyboard,
+            recent: ids(recent)?.into(),
+            challenges: ids(challenges)?,
+        })
     }
 }
 
@@ -119,6 +141,43 @@ impl Boards {
         previous.filter(|previous| Some(*previous) != message)
     }
 
+    /// `message` in `chat` is a challenge to `game`.
+    pub fn challenged(&self, chat: ChatId, game: &str, message: MessageId) {
+        let mut games = self.games();
+        let boards = games.entry((chat, game.to_owned())).or_default();
+        boards.challenges.push(message);
+        self.journal
+            .remember(BOARDS, key(chat, game), boards.encode());
+    }
+
+    /// `game` started or its challenge ended: the challenges to it in `chat`,
+    /// whose buttons must go (each returned once).
+    pub fn answered_challenges(&self, chat: ChatId, game: &str) -> Vec<MessageId> {
+        let mut games = self.games();
+        let Some(boards) = games.get_mut(&(chat, game.to_owned())) else {
+            return Vec::new();
+        };
+        let answered = std::mem::take(&mut boards.challenges);
+        if !answered.is_empty() {
+            self.journal
+                .remember(BOARDS, key(chat, game), boards.encode());
+        }
+        answered
+    }
+
+    /// `message` in `chat` lost its buttons otherwise (a press settled it):
+    /// it is no longer a challenge to answer.
+    pub fn settled(&self, chat: ChatId, message: MessageId) {
+        let mut games = self.games();
+        for ((in_chat, game), boards) in games.iter_mut() {
+            if *in_chat == chat && boards.challenges.contains(&message) {
+                boards.challenges.retain(|challenge| *challenge != message);
+                self.journal
+                    .remember(BOARDS, key(chat, game), boards.encode());
+            }
+        }
+    }
+
     /// Whether `message` carries a game's keyboard now.
     pub fn is_game_keyboard(&self, chat: ChatId, message: MessageId) -> bool {
         self.games()
@@ -171,15 +230,40 @@ mod tests {
     }
 
     #[test]
+    fn challenges_are_answered_once() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime");
+        let boards = runtime.block_on(Boards::load(None, Journal::default()));
+        let group = ChatId(-5);
+        assert!(boards.answered_challenges(group, "g1").is_empty());
+        boards.challenged(group, "g1", MessageId(3));
+        assert_eq!(boards.answered_challenges(group, "g1"), [MessageId(3)]);
+        assert!(boards.answered_challenges(group, "g1").is_empty());
+        // Settled by a press on it: its buttons went already.
+        boards.challenged(group, "g1", MessageId(4));
+        boards.settled(group, MessageId(4));
+        assert!(boards.answered_challenges(group, "g1").is_empty());
+    }
+
+    #[test]
     fn the_stored_form_reads_back() {
         let boards = GameBoards {
             keyboard: Some(MessageId(7)),
             recent: [MessageId(5), MessageId(7)].into(),
+            challenges: Vec::new(),
         };
+        assert_eq!(boards.encode(), "7 5 7");
         assert_eq!(GameBoards::decode(&boards.encode()), Some(boards));
         let none = GameBoards::default();
         assert_eq!(none.encode(), "-");
         assert_eq!(GameBoards::decode("-"), Some(none));
+        let challenged = GameBoards {
+            challenges: vec![MessageId(2)],
+            ..GameBoards::default()
+        };
+        assert_eq!(challenged.encode(), "-|2");
+        assert_eq!(GameBoards::decode("-|2"), Some(challenged));
         assert_eq!(GameBoards::decode("x 1"), None);
     }
 }

@@ -65,6 +65,12 @@ pub(super) struct Parcel {
     /// the message carries the game's keyboard (draw, resign, …), which
     /// only the latest such message keeps (none once the game is over).
     pub game_board: Option<(String, bool)>,
+    /// Set on a challenge: the game it asks to join (its buttons go once
+    /// the game starts or the challenge ends).
+    pub challenge_of: Option<String>,
+    /// Set on news that a game started or ended in the chat: its challenges
+    /// lose their buttons once this is sent.
+    pub answers_challenges_of: Option<String>,
     /// The people the message asks to act, mentioned at its end so that
     /// Telegram notifies them (in groups only).
     pub mentions: Vec<Mention>,
@@ -151,6 +157,8 @@ impl Parcel {
             reply_to: None,
             if_refused: None,
             game_board: None,
+            challenge_of: None,
+            answers_challenges_of: None,
             mentions: Vec::new(),
         })
     }
@@ -277,6 +285,14 @@ impl Courier {
         self.boards.is_game_keyboard(chat, message)
     }
 
+    /// Takes the buttons off `message` (settled by a press on it), and
+    /// forgets it as a challenge still to answer.
+    pub fn settle(self: &Arc<Self>, chat: ChatId, message: MessageId) {
+        self.boards.settled(chat, message);
+        let courier = Arc::clone(self);
+        tokio::spawn(async move { courier.remove_buttons(chat, message).await });
+    }
+
     /// The game whose recent board `message` in `chat` is.
     pub fn game_of_board(&self, chat: ChatId, message: MessageId) -> Option<String> {
         self.boards.game_of(chat, message)
@@ -329,6 +345,14 @@ impl Courier {
             Ok(message) => {
                 if let Some((game, keyed)) = parcel.game_board.clone() {
                     self.moved_keyboard(chat, game, message, keyed).await;
+                }
+                if let (Some(game), Some(message)) = (&parcel.challenge_of, message) {
+                    self.boards.challenged(chat, game, message);
+                }
+                if let Some(game) = &parcel.answers_challenges_of {
+                    for challenge in self.boards.answered_challenges(chat, game) {
+                        self.remove_buttons(chat, challenge).await;
+                    }
                 }
             }
             Err(error) if is_refusal(&error) => self.refused(chat, parcel).await,

@@ -19,8 +19,8 @@ use super::directory::Directory;
 use super::picker::{Choice, Picker};
 use super::texts;
 use crate::api::{
-    Action, Activity, ActivityWatcher, ChatRef, Delivery, GameRef, Handler, Platform, Request,
-    Target, UserRef,
+    Action, Activity, ActivityWatcher, ButtonAction, ChatRef, Delivery, GameRef, Handler, Platform,
+    Request, Target, UserRef,
 };
 
 /// Telegram's limit on a callback answer, in characters.
@@ -340,9 +340,7 @@ impl Adapter {
         });
         // A game's own keyboard stays where it is until the next board.
         if settled && !self.courier.is_game_keyboard(chat.id, message.id()) {
-            let courier = Arc::clone(&self.courier);
-            let (chat, message) = (chat.id, message.id());
-            tokio::spawn(async move { courier.remove_buttons(chat, message).await });
+            self.courier.settle(chat.id, message.id());
         }
         let mut notes = Vec::new();
         for delivery in deliveries {
@@ -422,6 +420,23 @@ impl Adapter {
                             .iter()
                             .filter_map(|user| self.mention(user))
                             .collect();
+                    }
+                    // A challenge: remembered, so that its buttons go
+                    // however it is answered (a typed /accept too).
+                    parcel.challenge_of = parcel.buttons.iter().find_map(|button| {
+                        match ButtonAction::decode(&button.data)? {
+                            ButtonAction::Accept { game } | ButtonAction::TakeSeat { game, .. } => {
+                                Some(game)
+                            }
+                            _ => None,
+                        }
+                    });
+                    if let Some(game) = game
+                        .as_ref()
+                        .filter(|game| game.started || game.over || game.turn.is_some())
+                        .filter(|_| parcel.challenge_of.is_none())
+                    {
+                        parcel.answers_challenges_of = Some(game.id.clone());
                     }
                     // A turn of a game: its keyboard (draw, resign, takeback,
                     // board) goes under this message and leaves the last one.

@@ -559,6 +559,32 @@ async fn a_resign_question_lapses_with_the_next_move_and_a_strangers_board_press
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_accepted_by_a_typed_accept_loses_its_buttons() {
+    let harness = start("typed-accept", true).await;
+    let fake = &harness.fake;
+    fake.say(GROUP, BOB, "hi all");
+    fake.say(GROUP, ALICE, "/play chess @bob");
+    let (at, challenge) = fake
+        .wait_for(0, "the challenge", |call| {
+            call.delivered_to(GROUP) && challenge_id(call).is_some()
+        })
+        .await;
+    let challenge_message = challenge.message_id.expect("challenge id");
+    assert!(!fake.buttons_now(challenge_message).is_empty());
+    fake.say(GROUP, BOB, "/accept");
+    let (at, _) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    fake.wait_for(at, "the challenge's buttons removed", |call| {
+        call.method == "editMessageReplyMarkup" && call.params["message_id"] == challenge_message
+    })
+    .await;
+    assert!(fake.buttons_now(challenge_message).is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_challenge_to_an_unseen_username_is_accepted_only_by_its_holder() {
     let harness = start("handle", true).await;
     let fake = &harness.fake;
