@@ -52,6 +52,21 @@ pub(crate) struct SharedState {
     /// channel and game, with the buttons of its own it keeps when they
     /// move on (Watch, Rematch): only the latest board keeps them.
     game_boards: Mutex<HashMap<(ChannelId, String), GameBoard>>,
+    /// Users who refused a DM lately: each refused DM counts toward
+    /// Discord's invalid-request limit, so their DMs wait a while, and the
+    /// channel is told once per game.
+    dm_refusals: Mutex<HashMap<UserId, DmRefusal>>,
+}
+
+/// How long DMs to a user who refused one are not tried again.
+const DM_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
+/// A user's refused DMs.
+struct DmRefusal {
+    /// When the last DM was refused.
+    at: std::time::Instant,
+    /// The games the channel was told about (`""`: deliveries of no game).
+    told: std::collections::HashSet<String>,
 }
 
 /// The board carrying a game's buttons, and the buttons of its own.
@@ -83,6 +98,37 @@ impl SharedState {
         lock(&self.game_boards)
             .iter()
             .any(|((in_channel, _), (board, _))| *in_channel == channel && *board == message)
+    }
+
+    /// Whether DMs to `user` were refused lately (then none is tried).
+    fn dm_refused_lately(&self, user: UserId) -> bool {
+        lock(&self.dm_refusals)
+            .get(&user)
+            .is_some_and(|refusal| refusal.at.elapsed() < DM_RETRY_AFTER)
+    }
+
+    /// A DM to `user` was refused now, or went through (`refused` false).
+    fn dm_answered(&self, user: UserId, refused: bool) {
+        let mut refusals = lock(&self.dm_refusals);
+        if refused {
+            refusals
+                .entry(user)
+                .or_insert_with(|| DmRefusal {
+                    at: std::time::Instant::now(),
+                    told: Default::default(),
+                })
+                .at = std::time::Instant::now();
+        } else {
+            refusals.remove(&user);
+        }
+    }
+
+    /// Whether the channel is still to be told that `user` gets no DMs for
+    /// `game`; from now on it counts as told.
+    fn first_dm_notice(&self, user: UserId, game: &str) -> bool {
+        lock(&self.dm_refusals)
+            .get_mut(&user)
+            .is_some_and(|refusal| refusal.told.insert(game.to_owned()))
     }
 
     /// Whether `channel` is a DM channel with someone: nobody needs a ping there.
@@ -420,28 +466,40 @@ impl Deliverer {
             tracing::warn!("private delivery to a malformed Discord user id");
             return;
         };
-        let reader = texts::person(user_id, self.state.locale_of(user_id).as_deref());
-        let sent = match self.dm_channel(user_id).await {
-            Ok(channel) => self.send_to_channel(channel, delivery, reader).await,
-            Err(error) => Err(error),
-        };
-        let error = match sent {
-            Ok(()) => {
-                if let Some(interaction) = origin.interaction_of(user_id) {
-                    interaction.answered_by_dm = true;
+        // A user who refused a DM lately is not asked again yet.
+        if !self.state.dm_refused_lately(user_id) {
+            let reader = texts::person(user_id, self.state.locale_of(user_id).as_deref());
+            let sent = match self.dm_channel(user_id).await {
+                Ok(channel) => self.send_to_channel(channel, delivery, reader).await,
+                Err(error) => Err(error),
+            };
+            match sent {
+                Ok(()) => {
+                    self.state.dm_answered(user_id, false);
+                    if let Some(interaction) = origin.interaction_of(user_id) {
+                        interaction.answered_by_dm = true;
+                    }
+                    return;
                 }
-                return;
+                Err(error) if is_dm_refused(&error) => {
+                    tracing::info!("user {user_id} does not accept direct messages");
+                    self.state.dm_answered(user_id, true);
+                }
+                Err(error) => {
+                    // Not a refusal: the DM may work next time; do not spam the channel.
+                    tracing::warn!("direct message to user {user_id} failed: {error}");
+                    return;
+                }
             }
-            Err(error) => error,
-        };
-        if !is_dm_refused(&error) {
-            // Not a refusal: the DM may work next time; do not spam the channel.
-            tracing::warn!("direct message to user {user_id} failed: {error}");
-            return;
         }
-        tracing::info!("user {user_id} does not accept direct messages");
         if let Some(interaction) = origin.interaction_of(user_id) {
             self.send_ephemeral(interaction, delivery).await;
+            return;
+        }
+        // The channel hears of it once per game.
+        let game = delivery.game.as_ref().map_or("", |game| game.id.as_str());
+        if !self.state.first_dm_notice(user_id, game) {
+            tracing::debug!("user {user_id} was told already that their DMs are refused");
             return;
         }
         let channel = origin

@@ -234,17 +234,7 @@ async fn a_fog_game_shows_boards_only_by_dm() {
         !fake.dms_to(bob().id)[1].text().contains("e4"),
         "bob does not see e4"
     );
-    let token = fake
-        .slash(
-            &bob(),
-            CHANNEL,
-            Some(GUILD_ID),
-            "move",
-            vec![string_option("move", "e5")],
-            &[],
-        )
-        .await;
-    let pointer = fake.wait_for_ephemeral("bob's answer", &token).await;
+    let pointer = bob_moves(&fake, "e5").await;
     assert!(
         !pointer.has_png(),
         "bob's board went by DM: {}",
@@ -264,14 +254,7 @@ async fn a_fog_game_shows_boards_only_by_dm() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_dm_in_a_fog_game_falls_back_to_an_ephemeral_board() {
     let fake = FakeDiscord::start().await;
-    fake.refuse_dms_from(bob().id);
-    let (_service, bot) = start(&fake, "fog-refused").await;
-    accepted_game(&fake, "fogofwar").await;
-    fake.wait_for("alice's board", |fake| {
-        fake.dms_to(alice().id).into_iter().next()
-    })
-    .await;
-    let dm = fake.dm_channel_of(alice().id).expect("alice's DM channel");
+    let (bot, dm) = fog_game_refused_by_bob(&fake, "fog-refused").await;
     fake.say(&alice(), dm, None, "d4").await;
     let notice = fake
         .wait_for_message("the DM-refused notice", |m| m.button("board:").is_some())
@@ -288,6 +271,80 @@ async fn a_refused_dm_in_a_fog_game_falls_back_to_an_ephemeral_board() {
     assert!(matches!(shown.place, Place::Followup(_)));
     assert!(fake.dms_to(bob().id).is_empty());
     leak_free(&fake, &["d4", "you played"]);
+    bot.stop().await;
+}
+
+/// A fog-of-war game of Alice's against Bob, whose DMs Discord refuses;
+/// returns the bot and Alice's DM channel, once her first board is there.
+async fn fog_game_refused_by_bob(fake: &FakeDiscord, name: &str) -> (RunningBot, u64) {
+    fake.refuse_dms_from(bob().id);
+    let (_service, bot) = start(fake, name).await;
+    accepted_game(fake, "fogofwar").await;
+    fake.wait_for("alice's board", |fake| {
+        fake.dms_to(alice().id).into_iter().next()
+    })
+    .await;
+    let dm = fake.dm_channel_of(alice().id).expect("alice's DM channel");
+    (bot, dm)
+}
+
+/// `user`'s `/move mv` in `channel` of the guild; returns the interaction token.
+async fn slash_move(fake: &FakeDiscord, user: &FakeUser, channel: u64, mv: &str) -> String {
+    fake.slash(
+        user,
+        channel,
+        Some(GUILD_ID),
+        "move",
+        vec![string_option("move", mv)],
+        &[],
+    )
+    .await
+}
+
+/// Bob's `/move` in the channel; returns his (ephemeral) answer.
+async fn bob_moves(fake: &FakeDiscord, mv: &str) -> SentMessage {
+    let token = slash_move(fake, &bob(), CHANNEL, mv).await;
+    fake.wait_for_ephemeral("bob's answer", &token).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_whose_dms_are_closed_is_told_once_a_game_and_not_asked_again() {
+    let fake = FakeDiscord::start().await;
+    let (bot, dm) = fog_game_refused_by_bob(&fake, "dm-once").await;
+    // Three of alice's moves, each a private board for bob that Discord
+    // would refuse; bob answers by slash command.
+    for (mine, his) in [("d4", "e5"), ("e4", "d5"), ("Nf3", "Nc6")] {
+        fake.say(&alice(), dm, None, mine).await;
+        fake.wait_for("alice's board after her move", |fake| {
+            fake.dms_to(alice().id)
+                .iter()
+                .any(|m| m.text().contains(&format!("you played {mine}")))
+                .then_some(())
+        })
+        .await;
+        let before = fake.dms_to(alice().id).len();
+        let answer = bob_moves(&fake, his).await;
+        assert!(!answer.text().is_empty());
+        fake.wait_for("alice's board after bob's move", |fake| {
+            (fake.dms_to(alice().id).len() > before).then_some(())
+        })
+        .await;
+    }
+    let notices = fake
+        .messages_in(CHANNEL)
+        .iter()
+        .filter(|m| m.text().contains("can't send you direct messages"))
+        .count();
+    assert_eq!(notices, 1, "told once in the game");
+    let bob_dm = fake
+        .dm_channel_of(bob().id)
+        .expect("bob's DM channel was opened");
+    let attempts = fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "POST" && r.path == format!("/channels/{bob_dm}/messages"))
+        .count();
+    assert_eq!(attempts, 1, "one refused DM, then no more for a while");
     bot.stop().await;
 }
 
@@ -498,16 +555,7 @@ async fn slash_move_plays_in_the_game_of_the_channel_it_is_used_in() {
     .await;
 
     for (channel, san) in [(OTHER, "e4"), (CHANNEL, "d4")] {
-        let token = fake
-            .slash(
-                &alice(),
-                channel,
-                Some(GUILD_ID),
-                "move",
-                vec![string_option("move", san)],
-                &[],
-            )
-            .await;
+        let token = slash_move(&fake, &alice(), channel, san).await;
         let board = fake
             .wait_for_message(&format!("the board after {san}"), |m| {
                 m.text().contains(&format!("played {san}."))
