@@ -78,8 +78,14 @@ impl GameBoards {
 /// The boards of every game in every chat the adapter posted to.
 pub(super) struct Boards {
     games: Mutex<HashMap<(ChatId, String), GameBoards>>,
+    /// The messages a press settled lately: a challenge settled before its
+    /// sending was noted (a quick press) is not noted afterwards.
+    settled: Mutex<VecDeque<(ChatId, MessageId)>>,
     journal: Journal,
 }
+
+/// How many settled messages are remembered.
+const SETTLED_KEPT: usize = 256;
 
 fn key(chat: ChatId, game: &str) -> String {
     format!("{}/{game}", chat.0)
@@ -105,6 +111,7 @@ impl Boards {
         }
         Boards {
             games: Mutex::new(games),
+            settled: Mutex::default(),
             journal,
         }
     }
@@ -143,6 +150,14 @@ impl Boards {
 
     /// `message` in `chat` is a challenge to `game`.
     pub fn challenged(&self, chat: ChatId, game: &str, message: MessageId) {
+        let settled = self
+            .settled
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .contains(&(chat, message));
+        if settled {
+            return;
+        }
         let mut games = self.games();
         let boards = games.entry((chat, game.to_owned())).or_default();
         boards.challenges.push(message);
@@ -168,6 +183,16 @@ impl Boards {
     /// `message` in `chat` lost its buttons otherwise (a press settled it):
     /// it is no longer a challenge to answer.
     pub fn settled(&self, chat: ChatId, message: MessageId) {
+        {
+            let mut settled = self
+                .settled
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            settled.push_back((chat, message));
+            while settled.len() > SETTLED_KEPT {
+                settled.pop_front();
+            }
+        }
         let mut games = self.games();
         for ((in_chat, game), boards) in games.iter_mut() {
             if *in_chat == chat && boards.challenges.contains(&message) {
@@ -243,6 +268,10 @@ mod tests {
         // Settled by a press on it: its buttons went already.
         boards.challenged(group, "g1", MessageId(4));
         boards.settled(group, MessageId(4));
+        assert!(boards.answered_challenges(group, "g1").is_empty());
+        // Settled even before its sending was noted.
+        boards.settled(group, MessageId(5));
+        boards.challenged(group, "g1", MessageId(5));
         assert!(boards.answered_challenges(group, "g1").is_empty());
     }
 
