@@ -72,6 +72,9 @@ pub(super) async fn move_new_games(
         };
         // Silent by contract; should it ever say something, it is sent too.
         let said = handler.handle(relocate).await;
+        // The players join the thread, so that it shows in their lists and
+        // the start's mention reaches them there.
+        add_players(http, thread, request, &delivery).await;
         // Posted in the channel, in the channel's language.
         let pointer_text = handler
             .text(
@@ -95,6 +98,27 @@ pub(super) async fn move_new_games(
         result.extend(said);
     }
     result
+}
+
+/// Adds the people of the game's start to `thread`: the one whose request
+/// started it and those the start asks to act (the computer is never among
+/// them). A failure only costs the thread's place in their list: logged.
+async fn add_players(http: &Http, thread: ChannelId, request: &Request, start: &Delivery) {
+    let mut users: Vec<serenity::UserId> = Vec::new();
+    for person in std::iter::once(&request.actor).chain(&start.notify) {
+        let discord = person.platform == crate::api::Platform::Discord;
+        if let Some(id) = parse_id(&person.id).filter(|_| discord) {
+            let id = serenity::UserId::new(id);
+            if !users.contains(&id) {
+                users.push(id);
+            }
+        }
+    }
+    for user in users {
+        if let Err(error) = thread.add_thread_member(http, user).await {
+            tracing::warn!("adding user {user} to thread {thread} failed: {error}");
+        }
+    }
 }
 
 /// Opens a public thread for `game` in `chat` when that is a guild text

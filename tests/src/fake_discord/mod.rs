@@ -215,6 +215,8 @@ pub struct FakeThread {
     pub kind: u64,
     /// The auto-archive duration the bot asked for, in minutes.
     pub auto_archive_minutes: Option<u64>,
+    /// The users the bot added to it (`PUT /channels/{id}/thread-members/{user}`).
+    pub members: Vec<u64>,
 }
 
 /// How long Discord waits for the first response to an interaction.

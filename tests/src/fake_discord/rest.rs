@@ -309,6 +309,9 @@ fn route(
             Err(_) => reply(404, &json!({ "code": 10003, "message": "Unknown Channel" })),
         },
         ("POST", ["channels", channel, "threads"]) => create_thread(state, channel, json),
+        ("PUT", ["channels", channel, "thread-members", user]) => {
+            add_thread_member(state, channel, user)
+        }
         ("PATCH", ["channels", channel, "messages", message]) => {
             match edit_message(state, channel, message, json) {
                 Ok(edited) => reply(200, &edited),
@@ -438,10 +441,41 @@ fn create_thread(
         name: name.to_string(),
         kind: json["type"].as_u64().unwrap_or(11),
         auto_archive_minutes: json["auto_archive_duration"].as_u64(),
+        members: Vec::new(),
     };
     let answer = thread_json(thread.id, parent, name);
     lock(&state.threads).push(thread);
     reply(201, &answer)
+}
+
+/// `PUT /channels/{id}/thread-members/{user}`: adds a user to a thread the
+/// bot created (204); Discord refuses other channels (50024 for a channel
+/// that is not a thread, 10003 for none) and the user id 0 (10013).
+fn add_thread_member(
+    state: &State,
+    channel: &str,
+    user: &str,
+) -> (u16, Value, Response<Full<Bytes>>) {
+    let (Ok(channel), Ok(user)) = (channel.parse::<u64>(), user.parse::<u64>()) else {
+        return reply(404, &json!({ "code": 10003, "message": "Unknown Channel" }));
+    };
+    if user == 0 {
+        return reply(404, &json!({ "code": 10013, "message": "Unknown User" }));
+    }
+    let mut threads = lock(&state.threads);
+    match threads.iter_mut().find(|thread| thread.id == channel) {
+        Some(thread) => {
+            if !thread.members.contains(&user) {
+                thread.members.push(user);
+            }
+            drop(threads);
+            reply(204, &Value::Null)
+        }
+        None => reply(
+            400,
+            &json!({ "code": 50024, "message": "Cannot execute action on this channel type" }),
+        ),
+    }
 }
 
 /// The message object for something the bot posted answering the

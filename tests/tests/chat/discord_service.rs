@@ -462,8 +462,24 @@ async fn with_threads_on_a_game_moves_into_its_own_thread_and_ends_there() {
         format!("Game {id} continues in <#{}>.", thread.id)
     );
 
-    for (player, san) in [(alice(), "f3"), (bob(), "e5"), (alice(), "g4")] {
-        fake.say(&player, thread.id, Some(GUILD_ID), san).await;
+    // Both players are members of the thread.
+    fake.wait_for("the players added to the thread", |fake| {
+        let members = fake.threads().first()?.members.clone();
+        [alice().id, bob().id]
+            .iter()
+            .all(|player| members.contains(player))
+            .then_some(())
+    })
+    .await;
+
+    // Moves typed in the thread, and one typed in the channel the game
+    // started in: each answered in the thread.
+    for (player, san, typed_in) in [
+        (alice(), "f3", thread.id),
+        (bob(), "e5", CHANNEL),
+        (alice(), "g4", thread.id),
+    ] {
+        fake.say(&player, typed_in, Some(GUILD_ID), san).await;
         let board = fake
             .wait_for_message(&format!("the board after {san}"), |m| {
                 m.text().contains(&format!("played {san}."))

@@ -125,15 +125,15 @@ async fn the_start_names_the_game_and_an_adapter_may_move_it_into_a_thread() {
     assert!(ask(&chat, "hall", false, &bob, relocate).await.is_empty());
     assert_eq!(chat.row(&id).await.chat_id, "thread-1");
 
-    // Moves typed in the thread are the game's; the old chat has no game now.
-    assert!(ask(&chat, "hall", false, &alice, mv("e4")).await[0]
-        .text
-        .contains("no game running"));
-    let moved = ask(&chat, "thread-1", false, &alice, mv("e4")).await;
-    assert_eq!(moved[0].target, Target::Chat(self::chat("thread-1")));
-    let game = moved[0].game.as_ref().expect("named");
-    assert!(!game.started && game.id == id);
-    assert_eq!(chat.row(&id).await.moves, "e2e4");
+    // Moves typed in the thread are the game's, and so are those typed in
+    // the chat it started in: answered in the thread.
+    for (place, player, san) in [("hall", &alice, "e4"), ("thread-1", &bob, "e5")] {
+        let moved = ask(&chat, place, false, player, mv(san)).await;
+        assert_eq!(moved[0].target, Target::Chat(self::chat("thread-1")));
+        let game = moved[0].game.as_ref().expect("named");
+        assert!(!game.started && game.id == id);
+    }
+    assert_eq!(chat.row(&id).await.moves, "e2e4 e7e5");
 
     // A finished game stays where it is.
     let resign = ask(

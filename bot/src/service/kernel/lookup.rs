@@ -303,16 +303,24 @@ impl Service {
     /// The caller's active games where the request was made. A private
     /// request (a DM, or input nobody else saw, like Discord's `/move` in a
     /// channel) may be about a game anywhere, but when some of the caller's
-    /// games live in the chat it came from, those are the ones meant.
+    /// games live in the chat it came from, those are the ones meant. A game
+    /// moved into a thread (Discord) counts for the channel it started in too.
     pub(crate) async fn candidates(&self, ctx: &Ctx) -> Outcome<Vec<GameRow>> {
         let mut rows: Vec<GameRow> = self
             .open_games(ctx)
             .await?
             .into_iter()
             .filter(|row| row.status == Status::Active)
-            .filter(|row| ctx.req.private || row.chat_id == ctx.req.chat.id)
+            .filter(|row| {
+                // A game moved into a thread is still the game of the
+                // channel it started in.
+                ctx.req.private
+                    || row.chat_id == ctx.req.chat.id
+                    || row.home_chat_id.as_deref() == Some(ctx.req.chat.id.as_str())
+            })
             .collect();
-        if ctx.req.private && rows.iter().any(|row| row.chat_id == ctx.req.chat.id) {
+        // The chat's own games first.
+        if rows.iter().any(|row| row.chat_id == ctx.req.chat.id) {
             rows.retain(|row| row.chat_id == ctx.req.chat.id);
         }
         Ok(rows)
