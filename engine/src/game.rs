@@ -440,6 +440,26 @@ impl Game {
         let chess960 = self.variant.0.chess960;
         with_state!(self, s, r => notation::parse(&r, text, &s.legal, chess960))
     }
+    /// Why `text`, which [`Game::parse_move`] refused as illegal, is not
+    /// legal here: read from the mover's own pieces, pockets, rights and
+    /// legal moves (see [`crate::Refusal`]). `None` where the game is over,
+    /// where the text is not a move, and in Kriegspiel, whose referee only
+    /// says "impossible".
+    ///
+    /// ```
+    /// use kodex_engine::{Game, Registry, Start, Why};
+    /// let registry = Registry::builtin();
+    /// let game = Game::new(registry.get("chess").unwrap(), Start::Standard).unwrap();
+    /// let refusal = game.why_illegal("Nd4").unwrap();
+    /// assert_eq!(refusal.why, Why::NoneReaches);
+    /// assert_eq!(refusal.legal, ["Na3", "Nc3", "Nf3", "Nh3"]);
+    /// ```
+    pub fn why_illegal(&self, text: &str) -> Option<crate::Refusal> {
+        if self.outcome().is_some() || self.variant.0.visibility == Visibility::OwnPiecesOnly {
+            return None;
+        }
+        with_state!(self, s, r => crate::refusal::explain(&r, s.current(), &s.legal, text))
+    }
     /// Reads a move typed by the side to move as an attempt: in Kriegspiel
     /// from the player's own pieces only (see
     /// [`crate::visibility::kriegspiel`]), so whether it reads, and how,

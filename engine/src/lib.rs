@@ -42,6 +42,7 @@ mod notation;
 mod outcome;
 mod passing;
 mod record;
+mod refusal;
 mod rules;
 pub mod search;
 pub mod setup;
@@ -61,6 +62,7 @@ pub use mechanics::{ExchangeError, ForcedTurn, RetireError};
 pub use moves::Move;
 pub use notation::is_pass_word;
 pub use outcome::{Outcome, Ranking, Reason, Standing};
+pub use refusal::{Refusal, Why};
 pub use record::{
     exchange_seats, exchange_token, gift_letter, gift_token, looks_like_jump, retire_token,
     retired_seat, Entry, PlayedMove, GIFT_MARK, IMPOSSIBLE_MARK,

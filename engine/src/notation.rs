@@ -306,15 +306,69 @@ fn read<B: Bits>(
             .take(1)
             .collect());
     }
-    let compact: String = text
-        .chars()
-        .filter(|c| !matches!(c, 'x' | '-' | ':' | '=' | ' ' | '(' | ')' | '/'))
-        .collect();
-    parse_san(r, &compact, legal)
+    parse_san(r, &compact(text), legal)
 }
 
-/// The legal moves a SAN `text` (without `x - : =`) may mean.
-fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Vec<Move>, MoveError> {
+/// What a SAN text (without `x - : =`) names: a drop, or a board move by
+/// piece types, destination, origin hints and promotion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SanPattern {
+    /// `N@f3`, `@e4`: a drop of type `ty` on `to`.
+    Drop { ty: usize, to: usize },
+    /// A move on the board.
+    Board(BoardPattern),
+}
+
+/// The parts of a SAN board move (see [`SanPattern`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BoardPattern {
+    /// The types the piece letter names (bits); `None`: no letter typed.
+    pub piece: Option<u32>,
+    /// The types that may move: the named ones, or the pawns without a letter.
+    pub wanted: Option<u32>,
+    /// The destination.
+    pub to: usize,
+    /// The origin square, file or rank typed.
+    pub square_hint: Option<usize>,
+    pub file_hint: Option<i32>,
+    pub rank_hint: Option<i32>,
+    /// The types a promotion suffix names (bits).
+    pub promotion: Option<u32>,
+}
+
+impl BoardPattern {
+    /// Whether the board move `m` (not a drop, not castling) fits, but for
+    /// its destination and piece type.
+    pub(crate) fn fits_origin<B: Bits>(&self, r: &Rules<B>, m: &Move) -> bool {
+        let g = &r.def.geometry;
+        self.square_hint.is_none_or(|s| m.from as usize == s)
+            && self.file_hint.is_none_or(|f| g.file_of(m.from as usize) == f)
+            && self
+                .rank_hint
+                .is_none_or(|rk| g.rank_number(m.from as usize) == rk)
+    }
+
+    /// Whether `m` moves one of the wanted types.
+    pub(crate) fn fits_piece(&self, m: &Move) -> bool {
+        self.wanted.is_some_and(|types| types & (1 << m.piece) != 0)
+            || (self.piece.is_none() && self.wanted.is_none())
+    }
+
+    /// Whether `m` is the move this pattern names.
+    pub(crate) fn fits<B: Bits>(&self, r: &Rules<B>, m: &Move) -> bool {
+        m.kind != MoveKind::Drop
+            && m.kind != MoveKind::Castle
+            && m.to as usize == self.to
+            && self.fits_piece(m)
+            && self.fits_origin(r, m)
+            && self.promotion.is_none_or(|types| {
+                m.promotion().is_some_and(|p| types & (1 << p) != 0)
+            })
+    }
+}
+
+/// Reads a SAN `text` (without `x - : =`) into its parts.
+pub(crate) fn san_pattern<B: Bits>(r: &Rules<B>, text: &str) -> Result<SanPattern, MoveError> {
     let g = &r.def.geometry;
     let def = r.def;
     let pawn_type = def.pieces.iter().position(|p| p.pawn);
@@ -328,12 +382,7 @@ fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Vec<Mo
         let (Some(ty), Some(to)) = (ty, g.parse(square)) else {
             return Err(MoveError::Unparseable);
         };
-        return Ok(legal
-            .iter()
-            .copied()
-            .filter(|m| m.kind == MoveKind::Drop && m.piece as usize == ty && m.to as usize == to)
-            .take(1)
-            .collect());
+        return Ok(SanPattern::Drop { ty, to });
     }
     let mut chars: Vec<char> = text.chars().collect();
     // Piece letter: upper case (a lower-case first letter is a pawn's file).
@@ -398,30 +447,85 @@ fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Vec<Mo
         .enumerate()
         .filter(|(_, p)| p.pawn)
         .fold(0u32, |mask, (ty, _)| mask | 1 << ty);
-    let wanted_piece = piece.or((pawn_types != 0).then_some(pawn_types));
+    Ok(SanPattern::Board(BoardPattern {
+        piece,
+        wanted: piece.or((pawn_types != 0).then_some(pawn_types)),
+        to,
+        square_hint,
+        file_hint,
+        rank_hint,
+        promotion,
+    }))
+}
+
+/// A typed move reduced to what it names (see [`read`]).
+pub(crate) enum Typed {
+    /// A pass word.
+    Pass,
+    /// `O-O` or `O-O-O`.
+    Castle { long: bool },
+    /// SAN (or UCI read as SAN).
+    San(SanPattern),
+}
+
+/// What `text` names, read as [`read`] reads it once no legal move matches
+/// its UCI spelling; `None` where it is not a move at all.
+pub(crate) fn typed<B: Bits>(r: &Rules<B>, text: &str) -> Option<Typed> {
+    let text = text.trim();
+    if text.is_empty() || text.len() > MAX_MOVE_TEXT {
+        return None;
+    }
+    if is_pass_word(text.trim_end_matches(['+', '#', '!', '?'])) {
+        return Some(Typed::Pass);
+    }
+    let text = latinize(r, text);
+    let text = text.trim_end_matches(['+', '#', '!', '?']);
+    let castle: String = text.chars().filter(|c| !matches!(c, '-' | ' ')).collect();
+    let castle = castle.to_ascii_uppercase().replace('0', "O");
+    if (castle == "OO" || castle == "OOO") && !r.def.royal_swap {
+        return Some(Typed::Castle {
+            long: castle == "OOO",
+        });
+    }
+    san_pattern(r, &compact(text)).ok().map(Typed::San)
+}
+
+/// SAN without the signs people may type between its parts.
+fn compact(text: &str) -> String {
+    text.chars()
+        .filter(|c| !matches!(c, 'x' | '-' | ':' | '=' | ' ' | '(' | ')' | '/'))
+        .collect()
+}
+
+/// The legal moves a SAN `text` (without `x - : =`) may mean.
+fn parse_san<B: Bits>(r: &Rules<B>, text: &str, legal: &[Move]) -> Result<Vec<Move>, MoveError> {
+    let def = r.def;
+    let pattern = match san_pattern(r, text)? {
+        SanPattern::Drop { ty, to } => {
+            return Ok(legal
+                .iter()
+                .copied()
+                .filter(|m| {
+                    m.kind == MoveKind::Drop && m.piece as usize == ty && m.to as usize == to
+                })
+                .take(1)
+                .collect());
+        }
+        SanPattern::Board(pattern) => pattern,
+    };
     let candidates: Vec<Move> = legal
         .iter()
         .copied()
-        .filter(|m| m.kind != MoveKind::Drop && m.kind != MoveKind::Castle)
-        .filter(|m| m.to as usize == to)
-        .filter(|m| {
-            wanted_piece.is_some_and(|types| types & (1 << m.piece) != 0)
-                || (piece.is_none() && wanted_piece.is_none())
-        })
-        .filter(|m| square_hint.is_none_or(|s| m.from as usize == s))
-        .filter(|m| file_hint.is_none_or(|f| g.file_of(m.from as usize) == f))
-        .filter(|m| rank_hint.is_none_or(|rk| g.rank_number(m.from as usize) == rk))
-        .filter(|m| {
-            promotion.is_none_or(|types| m.promotion().is_some_and(|p| types & (1 << p) != 0))
-        })
+        .filter(|m| pattern.fits(r, m))
         .collect();
-    let royal_named =
-        piece.is_some_and(|types| def.royal_type().is_some_and(|k| types & (1 << k) != 0));
+    let royal_named = pattern
+        .piece
+        .is_some_and(|types| def.royal_type().is_some_and(|k| types & (1 << k) != 0));
     if candidates.is_empty() && royal_named {
         // `Kg1` for castling: the king's destination names the castle.
         if let Some(castle) = legal.iter().copied().find(|m| {
             m.kind == MoveKind::Castle
-                && r.castling_destinations(m.from as usize, m.to as usize).0 == to
+                && r.castling_destinations(m.from as usize, m.to as usize).0 == pattern.to
         }) {
             return Ok(vec![castle]);
         }

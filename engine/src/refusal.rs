@@ -1,0 +1,415 @@
+//! Why a typed move is not legal: the text is read into what it names
+//! (piece type, destination, origin hints, castling, a drop) and set
+//! against the pseudo-legal moves (own-royal safety not asked), the legal
+//! ones and the variant's confinements. Only the mover's own information
+//! is used: their pieces, pockets and rights, their pseudo-legal and legal
+//! moves, and whether they are in check.
+
+use crate::bitboard::Bits;
+use crate::moves::{Move, MoveKind};
+use crate::notation::{self, BoardPattern, SanPattern, Typed};
+use crate::rules::{pieces_of_types, Position, Rules};
+
+/// Most legal moves a refusal lists.
+const MAX_LISTED: usize = 16;
+
+/// Why no legal move matches a typed move (see [`crate::Game::why_illegal`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The reason.
+    pub why: Why,
+    /// The piece type the text names: its English name and SAN letter
+    /// (upper case).
+    pub piece: Option<(String, char)>,
+    /// The square the reason speaks of (the destination; for
+    /// [`Why::NoPieceOn`] the origin), as people read it.
+    pub square: Option<String>,
+    /// The legal moves of the piece named (of every piece of its type, or
+    /// the one on the origin typed), in SAN: at most [`MAX_LISTED`].
+    pub legal: Vec<String>,
+}
+
+/// The reason of a [`Refusal`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// The mover has no piece of the type named.
+    NoPiece,
+    /// The origin typed (`g1f3`) holds no piece of the mover.
+    NoPieceOn,
+    /// No piece of the type named reaches the square, whatever the king.
+    NoneReaches,
+    /// The piece could go there but would expose its own king.
+    Pinned,
+    /// The king would step onto an attacked square.
+    IntoCheck,
+    /// The king is in check and the move does not answer it.
+    InCheck,
+    /// The variant has no castling.
+    CastleNotInGame,
+    /// The right to castle that way is lost.
+    CastleNoRight,
+    /// Pieces stand between king and rook, or where they go.
+    CastleBlocked,
+    /// Castling out of check.
+    CastleInCheck,
+    /// The king would pass through or land on an attacked square.
+    CastleThroughCheck,
+    /// Nothing of that type in the mover's hand.
+    NotInHand,
+    /// The variant has no drops.
+    NoDrops,
+    /// Capturing is compulsory and this move does not capture.
+    MustCapture,
+    /// The piece may not leave its palace.
+    Palace,
+    /// None of the above: the plain refusal.
+    Other,
+}
+
+impl Refusal {
+    fn new(why: Why) -> Refusal {
+        Refusal {
+            why,
+            piece: None,
+            square: None,
+            legal: Vec::new(),
+        }
+    }
+}
+
+/// Why `text`, which matches none of `legal` (the legal moves of `pos`),
+/// is refused; `None` where it is not a move at all.
+pub(crate) fn explain<B: Bits>(
+    r: &Rules<B>,
+    pos: &Position<B>,
+    legal: &[Move],
+    text: &str,
+) -> Option<Refusal> {
+    let us = pos.side as usize;
+    let g = &r.def.geometry;
+    if let Some((from, pattern)) = coordinates(r, pos, text) {
+        let Some(pattern) = pattern else {
+            let mut refusal = Refusal::new(Why::NoPieceOn);
+            refusal.square = Some(g.name(from));
+            return Some(refusal);
+        };
+        return Some(board_move(r, pos, legal, &pattern));
+    }
+    Some(match notation::typed(r, text)? {
+        Typed::Pass if r.in_check(pos, us) => Refusal::new(Why::InCheck),
+        Typed::Pass => Refusal::new(Why::Other),
+        Typed::Castle { long } => castle(r, pos, legal, long),
+        Typed::San(SanPattern::Drop { ty, to }) => drop(r, pos, ty, to),
+        Typed::San(SanPattern::Board(pattern)) => board_move(r, pos, legal, &pattern),
+    })
+}
+
+/// A move typed from square to square (`g1f3`, `e7e8q`): its origin, and
+/// the pattern of a move of the piece standing there (`None` where none of
+/// the mover's pieces does).
+fn coordinates<B: Bits>(
+    r: &Rules<B>,
+    pos: &Position<B>,
+    text: &str,
+) -> Option<(usize, Option<BoardPattern>)> {
+    let g = &r.def.geometry;
+    let text = notation::latinize(r, text.trim());
+    let text: String = text
+        .trim_end_matches(['+', '#', '!', '?'])
+        .chars()
+        .filter(|c| !matches!(c, '-' | 'x' | ':' | '='))
+        .collect();
+    let (from, len) = g.parse_prefix(&text)?;
+    let rest = &text[len..];
+    let (to, promotion) = match g.parse_prefix(rest) {
+        Some((to, n)) if n == rest.len() => (to, None),
+        Some((to, n)) => {
+            let mut tail = rest[n..].chars();
+            let letter = tail.next().filter(|c| c.is_ascii_alphabetic())?;
+            if tail.next().is_some() {
+                return None;
+            }
+            let types = r.def.types_by_san_letter(letter);
+            (to, (types != 0).then_some(types))
+        }
+        None => return None,
+    };
+    let us = pos.side as usize;
+    let ty = r
+        .type_at(pos, from)
+        .filter(|_| pos.by_side[us].has(from));
+    let pattern = ty.map(|ty| BoardPattern {
+        piece: Some(1 << ty),
+        wanted: Some(1 << ty),
+        to,
+        square_hint: Some(from),
+        file_hint: None,
+        rank_hint: None,
+        promotion,
+    });
+    Some((from, pattern))
+}
+
+/// The name and SAN letter of the first type in `types`.
+fn name_of<B: Bits>(r: &Rules<B>, types: u32) -> Option<(String, char)> {
+    let ty = (0..r.types()).find(|ty| types & (1 << ty) != 0)?;
+    let piece = &r.def.pieces[ty];
+    Some((piece.name.clone(), piece.san_letter.to_ascii_uppercase()))
+}
+
+/// The SAN of the legal moves in `legal` that `keep` selects.
+fn listed<B: Bits>(r: &Rules<B>, legal: &[Move], keep: impl Fn(&Move) -> bool) -> Vec<String> {
+    let mut sans: Vec<String> = legal
+        .iter()
+        .filter(|m| keep(m))
+        .take(MAX_LISTED)
+        .map(|&m| notation::san_body(r, m, legal))
+        .collect();
+    sans.sort();
+    sans
+}
+
+/// A board move (SAN or from square to square).
+fn board_move<B: Bits>(
+    r: &Rules<B>,
+    pos: &Position<B>,
+    legal: &[Move],
+    pattern: &BoardPattern,
+) -> Refusal {
+    let us = pos.side as usize;
+    let g = &r.def.geometry;
+    let Some(types) = pattern.wanted else {
+        return Refusal::new(Why::Other);
+    };
+    let mut refusal = Refusal::new(Why::Other);
+    refusal.piece = name_of(r, types);
+    refusal.square = Some(g.name(pattern.to));
+    refusal.legal = listed(r, legal, |m| {
+        m.kind != MoveKind::Drop && pattern.fits_piece(m) && pattern.fits_origin(r, m)
+    });
+    let ours = pieces_of_types(pos, types) & pos.by_side[us];
+    if ours.is_empty() {
+        refusal.why = Why::NoPiece;
+        return refusal;
+    }
+    let mut pseudo = Vec::new();
+    r.pseudo_moves(pos, &mut pseudo);
+    let matching: Vec<Move> = pseudo
+        .into_iter()
+        .filter(|m| pattern.fits(r, m))
+        .collect();
+    if matching.is_empty() {
+        let confined = (0..r.types())
+            .filter(|&ty| types & (1 << ty) != 0 && (pos.by_type[ty] & ours).any())
+            .all(|ty| {
+                r.def.pieces[ty]
+                    .palace
+                    .confined
+                    .as_ref()
+                    .is_some_and(|zones| !zones[us].contains(&pattern.to))
+            });
+        refusal.why = if confined {
+            Why::Palace
+        } else {
+            Why::NoneReaches
+        };
+        return refusal;
+    }
+    if r.def.must_capture
+        && legal.iter().any(|m| m.is_capture())
+        && !matching.iter().any(|m| m.is_capture())
+    {
+        refusal.why = Why::MustCapture;
+        return refusal;
+    }
+    refusal.why = exposes(r, pos, &matching);
+    refusal
+}
+
+/// Why pseudo-legal moves that are not legal are refused: they leave the
+/// mover's own royal attacked (a royal stepping into check, a pinned piece,
+/// a check not answered), or something else.
+fn exposes<B: Bits>(r: &Rules<B>, pos: &Position<B>, moves: &[Move]) -> Why {
+    let us = pos.side as usize;
+    if r.def.atomic || r.def.king_capture || r.t.seats.is_some() {
+        return Why::Other;
+    }
+    let exposing = moves.iter().find(|&&m| {
+        let mut after = *pos;
+        r.make(&mut after, m);
+        r.royals(&after, us).any() && r.in_check(&after, us)
+    });
+    let Some(m) = exposing else {
+        return Why::Other;
+    };
+    if r.def.royal_mask() & (1 << m.piece) != 0 {
+        Why::IntoCheck
+    } else if r.in_check(pos, us) {
+        Why::InCheck
+    } else {
+        Why::Pinned
+    }
+}
+
+/// Castling (`long`: towards the lower files).
+fn castle<B: Bits>(r: &Rules<B>, pos: &Position<B>, legal: &[Move], long: bool) -> Refusal {
+    let us = pos.side as usize;
+    let Some(royal) = r.royal_type().filter(|_| r.def.castling) else {
+        return Refusal::new(Why::CastleNotInGame);
+    };
+    let mut refusal = Refusal::new(Why::CastleNoRight);
+    refusal.piece = name_of(r, 1 << royal);
+    refusal.legal = listed(r, legal, |m| m.piece as usize == royal);
+    let kings = r.royals(pos, us) & pos.by_type[royal] & r.t.first_rank[us];
+    if kings.is_empty() || kings.more_than_one() {
+        return refusal;
+    }
+    let king = kings.lowest();
+    let rights = pos.castling & pos.by_side[us] & r.t.first_rank[us];
+    let Some(rook) = rights.squares().find(|&rook| (rook < king) == long) else {
+        return refusal;
+    };
+    if r.in_check(pos, us) {
+        refusal.why = Why::CastleInCheck;
+        return refusal;
+    }
+    let (king_to, rook_to) = r.castling_destinations(king, rook);
+    let lo = king.min(rook).min(king_to).min(rook_to);
+    let hi = king.max(rook).max(king_to).max(rook_to);
+    let occupied = pos.occupied();
+    refusal.why = if (lo..=hi).any(|sq| sq != king && sq != rook && occupied.has(sq)) {
+        Why::CastleBlocked
+    } else {
+        Why::CastleThroughCheck
+    };
+    refusal
+}
+
+/// A drop of type `ty` on `to`.
+fn drop<B: Bits>(r: &Rules<B>, pos: &Position<B>, ty: usize, to: usize) -> Refusal {
+    let us = pos.side as usize;
+    if !r.def.drops {
+        return Refusal::new(Why::NoDrops);
+    }
+    let mut refusal = Refusal::new(Why::Other);
+    refusal.piece = name_of(r, 1 << ty);
+    refusal.square = Some(r.def.geometry.name(to));
+    if pos.pockets[us][ty] == 0 {
+        refusal.why = Why::NotInHand;
+        return refusal;
+    }
+    let mut pseudo = Vec::new();
+    r.pseudo_moves(pos, &mut pseudo);
+    let matching: Vec<Move> = pseudo
+        .into_iter()
+        .filter(|m| m.kind == MoveKind::Drop && m.piece as usize == ty && m.to as usize == to)
+        .collect();
+    if !matching.is_empty() {
+        refusal.why = exposes(r, pos, &matching);
+    }
+    refusal
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Why;
+    use crate::{Game, Registry, Start};
+
+    /// Why `text` is refused in `variant` from `fen` (which must refuse it).
+    fn why(variant: &str, fen: &str, text: &str) -> super::Refusal {
+        let registry = Registry::builtin();
+        let start = if fen.is_empty() {
+            Start::Standard
+        } else {
+            Start::Fen(fen.to_owned())
+        };
+        let game = Game::new(registry.get(variant).expect("built in"), start).expect("position");
+        assert!(game.parse_move(text).is_err(), "{variant} {text} is legal");
+        game.why_illegal(text).expect("a reason")
+    }
+
+    #[test]
+    fn no_piece_of_that_type_reaches_the_square() {
+        let refusal = why("chess", "", "Nd4");
+        assert_eq!(refusal.why, Why::NoneReaches);
+        assert_eq!(refusal.piece, Some(("knight".to_owned(), 'N')));
+        assert_eq!(refusal.square.as_deref(), Some("d4"));
+        assert_eq!(refusal.legal, ["Na3", "Nc3", "Nf3", "Nh3"]);
+        // From square to square: the piece standing there.
+        let refusal = why("chess", "", "g1e2");
+        assert_eq!(refusal.why, Why::NoneReaches);
+        assert_eq!(refusal.legal, ["Nf3", "Nh3"]);
+        let refusal = why("chess", "", "e3e4");
+        assert_eq!(refusal.why, Why::NoPieceOn);
+        assert_eq!(refusal.square.as_deref(), Some("e3"));
+        let refusal = why("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Nf3");
+        assert_eq!(refusal.why, Why::NoPiece);
+        // A pawn: no letter.
+        assert_eq!(why("chess", "", "e5").why, Why::NoneReaches);
+    }
+
+    #[test]
+    fn a_pinned_knight_is_named_pinned() {
+        let refusal = why("chess", "4k3/8/8/8/4r3/8/4N3/4K3 w - - 0 1", "Nc3");
+        assert_eq!(refusal.why, Why::Pinned);
+        assert!(refusal.legal.is_empty());
+    }
+
+    #[test]
+    fn a_check_not_answered_and_a_king_stepping_into_check() {
+        let fen = "4k3/8/8/8/8/8/4r3/R3K3 w - - 0 1";
+        let refusal = why("chess", fen, "Ra2");
+        assert_eq!(refusal.why, Why::InCheck);
+        assert!(refusal.legal.is_empty());
+        let refusal = why("chess", "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", "Kf2");
+        assert_eq!(refusal.why, Why::IntoCheck);
+        assert_eq!(refusal.legal, ["Kf1", "Kxd2"]);
+    }
+
+    #[test]
+    fn castling_through_or_out_of_check_without_the_right_or_blocked() {
+        let through = "4k3/8/8/8/8/8/5r2/4K2R w K - 0 1";
+        assert_eq!(why("chess", through, "O-O").why, Why::CastleThroughCheck);
+        let out_of = "4k3/8/8/4r3/8/8/8/4K2R w K - 0 1";
+        assert_eq!(why("chess", out_of, "O-O").why, Why::CastleInCheck);
+        let lost = "4k3/8/8/8/8/8/8/4K2R w - - 0 1";
+        assert_eq!(why("chess", lost, "0-0").why, Why::CastleNoRight);
+        assert_eq!(why("chess", through, "O-O-O").why, Why::CastleNoRight);
+        assert_eq!(why("chess", "", "O-O").why, Why::CastleBlocked);
+    }
+
+    #[test]
+    fn a_drop_of_nothing_in_hand() {
+        let refusal = why("crazyhouse", "", "N@f3");
+        assert_eq!(refusal.why, Why::NotInHand);
+        assert_eq!(refusal.piece, Some(("knight".to_owned(), 'N')));
+        assert_eq!(why("chess", "", "N@f3").why, Why::NoDrops);
+    }
+
+    #[test]
+    fn the_janggi_general_stays_in_its_palace() {
+        let fen = "3k5/9/9/9/9/9/9/4K4/9/9 w - - 0 1";
+        let refusal = why("janggi", fen, "Ke4");
+        assert_eq!(refusal.why, Why::Palace);
+        assert_eq!(refusal.piece, Some(("general".to_owned(), 'K')));
+        assert!(refusal.legal.contains(&"Kd3".to_owned()), "{refusal:?}");
+        // Out of check by passing: no.
+        let check = "3k5/9/9/9/9/9/9/9/4K4/4r4 w - - 0 1";
+        assert_eq!(why("janggi", check, "pass").why, Why::InCheck);
+    }
+
+    #[test]
+    fn capturing_is_compulsory_in_antichess() {
+        let refusal = why("antichess", "8/8/8/8/8/8/8/nR6 w - - 0 1", "Rb2");
+        assert_eq!(refusal.why, Why::MustCapture);
+        assert_eq!(refusal.legal, ["Rxa1"]);
+    }
+
+    #[test]
+    fn kriegspiel_keeps_its_plain_impossible() {
+        let registry = Registry::builtin();
+        let game = Game::new(registry.get("kriegspiel").expect("built in"), Start::Standard)
+            .expect("start");
+        assert_eq!(game.why_illegal("Nd4"), None);
+    }
+}
