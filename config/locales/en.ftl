@@ -131,6 +131,29 @@ error-fog-move-in-public = Game { $id } is played in the fog: send your move to 
 error-not-your-turn = It is not your turn in game { $id }.
 error-move-unparseable = “{ $move }” is not a move I can read. Try SAN like Nf3, exd5, O-O, e8=Q or UCI like g1f3.
 error-move-illegal = “{ $move }” is not legal in this position.
+error-move-illegal-because = “{ $move }” is not legal in this position: { $reason }.
+error-move-illegal-because-listed = “{ $move }” is not legal in this position: { $reason }. { $legal }
+error-move-illegal-listed = “{ $move }” is not legal in this position. { $legal }
+refusal-legal-moves = { $count ->
+    [one] The only legal { $piece } move: { $moves }.
+   *[other] Legal { $piece } moves: { $moves }.
+}
+refusal-no-piece = you have no { $piece }
+refusal-no-piece-on = no piece of yours stands on { $square }
+refusal-none-reaches = no { $piece } of yours can reach { $square }
+refusal-pinned = your { $piece } is pinned: moving it would expose your king
+refusal-into-check = your { $piece } would stand in check on { $square }
+refusal-in-check = your king is in check, and this move does not answer it
+refusal-castle-not-in-game = there is no castling in this game
+refusal-castle-no-right = the right to castle that way is lost (the king or that rook has moved)
+refusal-castle-blocked = pieces stand between your king and rook, or where they go
+refusal-castle-in-check = you may not castle out of check
+refusal-castle-through-check = your king may not pass through or land on an attacked square
+refusal-not-in-hand = you have no { $piece } in hand
+refusal-no-drops = pieces are not dropped in this game
+refusal-must-capture = capturing is compulsory, and you have a capture
+refusal-palace = the { $piece } may not leave its palace
+piece-name = { $name }
 error-move-ambiguous = “{ $move }” is ambiguous; did you mean { $candidates }?
 error-kriegspiel-move-in-public = Game { $id } is Kriegspiel: send your move to me in a private chat, not here.
 error-kriegspiel-no-such-move = “{ $move }” is not a move your pieces can make, whatever the opponent has.

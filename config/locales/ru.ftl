@@ -136,6 +136,87 @@ error-fog-move-in-public = Партия { $id } идёт в тумане: при
 error-not-your-turn = Сейчас не ваш ход в партии { $id }.
 error-move-unparseable = «{ $move }» — не ход, который я понимаю. Попробуйте SAN вроде Nf3, exd5, O-O, e8=Q или UCI вроде g1f3.
 error-move-illegal = «{ $move }» — невозможный ход в этой позиции.
+error-move-illegal-because = «{ $move }» — невозможный ход в этой позиции: { $reason }.
+error-move-illegal-because-listed = «{ $move }» — невозможный ход в этой позиции: { $reason }. { $legal }
+error-move-illegal-listed = «{ $move }» — невозможный ход в этой позиции. { $legal }
+refusal-legal-moves = { $count ->
+    [one] Единственный возможный ход («{ $piece }»): { $moves }.
+   *[other] Возможные ходы («{ $piece }»): { $moves }.
+}
+refusal-no-piece = у вас нет фигуры «{ $piece }»
+refusal-no-piece-on = на { $square } нет вашей фигуры
+refusal-none-reaches = ни одна ваша фигура «{ $piece }» не может пойти на { $square }
+refusal-pinned = фигура «{ $piece }» связана: её ход открыл бы вашего короля
+refusal-into-check = на { $square } фигура «{ $piece }» оказалась бы под шахом
+refusal-in-check = вашему королю шах, а этот ход от него не защищает
+refusal-castle-not-in-game = в этой игре нет рокировки
+refusal-castle-no-right = право на эту рокировку потеряно (король или эта ладья уже ходили)
+refusal-castle-blocked = между королём и ладьёй или там, куда они встают, стоят фигуры
+refusal-castle-in-check = рокироваться под шахом нельзя
+refusal-castle-through-check = король не может пройти через битое поле или встать на него
+refusal-not-in-hand = у вас в запасе нет фигуры «{ $piece }»
+refusal-no-drops = в этой игре фигуры из запаса не выставляют
+refusal-must-capture = бить обязательно, а у вас есть взятие
+refusal-palace = фигура «{ $piece }» не может покинуть дворец
+piece-name = { $key ->
+    [king] король
+    [queen] ферзь
+    [rook] ладья
+    [bishop] слон
+    [knight] конь
+    [pawn] пешка
+    [elephant] слон
+    [general] генерал
+    [war-machine] военная машина
+    [war-engine] военная машина
+    [vizier] визирь
+    [giraffe] жираф
+    [camel] верблюд
+    [picket] пикет
+    [prince] принц
+    [adventitious-king] добавочный король
+    [pawn-of-pawns] пешка пешек
+    [pawn-of-war-engines] пешка военной машины
+    [pawn-of-camels] пешка верблюда
+    [pawn-of-elephants] пешка слона
+    [pawn-of-generals] пешка генерала
+    [pawn-of-kings] пешка короля
+    [pawn-of-viziers] пешка визиря
+    [pawn-of-giraffes] пешка жирафа
+    [pawn-of-pickets] пешка пикета
+    [pawn-of-knights] пешка коня
+    [pawn-of-rooks] пешка ладьи
+    [rook-s-pawn] пешка ладьи
+    [queen-s-pawn] пешка ферзя
+    [knight-s-pawn] пешка коня
+    [bishop-s-pawn] пешка слона
+    [horse] конь
+    [guard] охранник
+    [chariot] колесница
+    [cannon] пушка
+    [soldier] солдат
+    [counsellor] советник
+    [marshal] маршал
+    [cardinal] кардинал
+    [maharajah] махараджа
+    [scientist] учёный
+    [rocket] ракета
+    [white-whale] белый кит
+    [dolphin] дельфин
+    [dolphin-on-the-far-rank] дельфин на последней линии
+    [porpoise] морская свинка
+    [humpback] кит-горбач
+    [grey-whale] серый кит
+    [narwhal] нарвал
+    [blue-whale] голубой кит
+    [killer-whale] кит-убийца
+    [crowned-queen] коронованный ферзь
+    [crowned-rook] коронованная ладья
+    [crowned-bishop] коронованный слон
+    [crowned-knight] коронованный конь
+    [crowned-pawn] коронованная пешка
+   *[other] { $name }
+}
 error-move-ambiguous = «{ $move }» неоднозначен; вы имели в виду { $candidates }?
 error-kriegspiel-move-in-public = Партия { $id } — кригшпиль: присылайте ход мне в личный чат, а не сюда.
 error-kriegspiel-no-such-move = «{ $move }» — такой ход ваши фигуры сделать не могут, что бы ни стояло у соперника.

@@ -62,11 +62,11 @@ pub use mechanics::{ExchangeError, ForcedTurn, RetireError};
 pub use moves::Move;
 pub use notation::is_pass_word;
 pub use outcome::{Outcome, Ranking, Reason, Standing};
-pub use refusal::{Refusal, Why};
 pub use record::{
     exchange_seats, exchange_token, gift_letter, gift_token, looks_like_jump, retire_token,
     retired_seat, Entry, PlayedMove, GIFT_MARK, IMPOSSIBLE_MARK,
 };
+pub use refusal::{Refusal, Why};
 pub use side::{Side, Team};
 pub use timeline::{Frame, Jump, JumpError, JumpRequest, Timeline, Turn, TurnError};
 pub use variant::{Registry, Variant, VariantError};

@@ -342,7 +342,9 @@ impl BoardPattern {
     pub(crate) fn fits_origin<B: Bits>(&self, r: &Rules<B>, m: &Move) -> bool {
         let g = &r.def.geometry;
         self.square_hint.is_none_or(|s| m.from as usize == s)
-            && self.file_hint.is_none_or(|f| g.file_of(m.from as usize) == f)
+            && self
+                .file_hint
+                .is_none_or(|f| g.file_of(m.from as usize) == f)
             && self
                 .rank_hint
                 .is_none_or(|rk| g.rank_number(m.from as usize) == rk)
@@ -361,9 +363,9 @@ impl BoardPattern {
             && m.to as usize == self.to
             && self.fits_piece(m)
             && self.fits_origin(r, m)
-            && self.promotion.is_none_or(|types| {
-                m.promotion().is_some_and(|p| types & (1 << p) != 0)
-            })
+            && self
+                .promotion
+                .is_none_or(|types| m.promotion().is_some_and(|p| types & (1 << p) != 0))
     }
 }
 

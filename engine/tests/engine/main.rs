@@ -22,6 +22,7 @@ mod notation;
 mod perft;
 mod positions;
 mod public_setup_games;
+mod refusals;
 mod search;
 mod setup;
 mod tamerlane;

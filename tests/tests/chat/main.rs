@@ -29,6 +29,7 @@ mod hidden_public_acts;
 mod kriegspiel;
 mod languages;
 mod ratings;
+mod refusal_reasons;
 mod service_routing;
 mod storage;
 mod time_travel;

@@ -12,10 +12,11 @@ const MAX_TURN_TEXT: usize = 32;
 /// with "game over" (later, the chat has moved on).
 const ENDED_RECENTLY: crate::time::Millis = 10 * 60 * 1000;
 use crate::i18n::Lang;
+use crate::service::present::san_in;
 use crate::store::{GameRow, Status};
 use kodex_engine::is_pass_word;
 use kodex_engine::looks_like_jump;
-use kodex_engine::{Attempt, JumpError, MoveError, TurnError, Visibility};
+use kodex_engine::{Attempt, Game, JumpError, MoveError, TurnError, Visibility, Why};
 
 impl Service {
     /// `/move <move> [id]`, or plain chat text (`plain`) that may be a move.
@@ -150,6 +151,9 @@ impl Service {
                 };
                 return self.apply(&mut row, &mut game, change, lang).await;
             }
+            Err(MoveError::Illegal) if !kriegspiel => {
+                return Err(self.illegal_move(ctx, &game, text).await.into())
+            }
             Err(error) => return Err(move_error(error, text, kriegspiel).into()),
         };
         self.apply(&mut row, &mut game, Change::Move(mv), lang)
@@ -175,6 +179,76 @@ impl Service {
             }
             _ => Failure::Silent,
         })
+    }
+
+    /// Why the move `text` is not legal in `game`, in the actor's language:
+    /// the plain refusal, then the reason the engine finds (read from the
+    /// mover's own information: see [`Game::why_illegal`]) and the legal
+    /// moves of the piece named, in the actor's notation.
+    async fn illegal_move(&self, ctx: &Ctx, game: &Game, text: &str) -> Msg {
+        let plain = Msg::new("error-move-illegal").arg("move", text.to_owned());
+        let Some(refusal) = game.why_illegal(text) else {
+            return plain;
+        };
+        let lang = ctx.lang;
+        let piece = refusal
+            .piece
+            .as_ref()
+            .map(|(name, _)| {
+                let key: String = name
+                    .chars()
+                    .map(|c| if c.is_ascii_alphabetic() { c } else { '-' })
+                    .collect();
+                self.text(
+                    lang,
+                    &Msg::new("piece-name")
+                        .arg("name", name.clone())
+                        .arg("key", key),
+                )
+            })
+            .unwrap_or_default();
+        let legal = if refusal.legal.is_empty() {
+            None
+        } else {
+            let notation = self
+                .notation_of(ctx.platform(), &ctx.actor().id, lang)
+                .await;
+            let moves: Vec<String> = refusal
+                .legal
+                .iter()
+                .map(|san| san_in(notation, game, san))
+                .collect();
+            Some(
+                self.text(
+                    lang,
+                    &Msg::new("refusal-legal-moves")
+                        .arg("piece", piece.clone())
+                        .arg("count", moves.len() as i64)
+                        .arg("moves", moves.join(", ")),
+                ),
+            )
+        };
+        let reason = refusal_key(refusal.why).map(|key| {
+            self.text(
+                lang,
+                &Msg::new(key)
+                    .arg("piece", piece)
+                    .arg("square", refusal.square.clone().unwrap_or_default()),
+            )
+        });
+        match (reason, legal) {
+            (None, None) => plain,
+            (None, Some(legal)) => Msg::new("error-move-illegal-listed")
+                .arg("move", text.to_owned())
+                .arg("legal", legal),
+            (Some(reason), None) => Msg::new("error-move-illegal-because")
+                .arg("move", text.to_owned())
+                .arg("reason", reason),
+            (Some(reason), Some(legal)) => Msg::new("error-move-illegal-because-listed")
+                .arg("move", text.to_owned())
+                .arg("reason", reason)
+                .arg("legal", legal),
+        }
     }
 
     /// Why the jump `text` was refused, in the actor's language.
@@ -252,6 +326,28 @@ impl Service {
         let lang: Lang = self.chat_lang(&row.platform, &row.chat_id).await;
         self.apply(row, &mut game, Change::Flag, lang).await
     }
+}
+
+/// The text of a refusal's reason (`None`: the plain refusal alone).
+fn refusal_key(why: Why) -> Option<&'static str> {
+    Some(match why {
+        Why::NoPiece => "refusal-no-piece",
+        Why::NoPieceOn => "refusal-no-piece-on",
+        Why::NoneReaches => "refusal-none-reaches",
+        Why::Pinned => "refusal-pinned",
+        Why::IntoCheck => "refusal-into-check",
+        Why::InCheck => "refusal-in-check",
+        Why::CastleNotInGame => "refusal-castle-not-in-game",
+        Why::CastleNoRight => "refusal-castle-no-right",
+        Why::CastleBlocked => "refusal-castle-blocked",
+        Why::CastleInCheck => "refusal-castle-in-check",
+        Why::CastleThroughCheck => "refusal-castle-through-check",
+        Why::NotInHand => "refusal-not-in-hand",
+        Why::NoDrops => "refusal-no-drops",
+        Why::MustCapture => "refusal-must-capture",
+        Why::Palace => "refusal-palace",
+        Why::Other => return None,
+    })
 }
 
 /// Why the move `text` was refused (`kriegspiel`: read from the player's

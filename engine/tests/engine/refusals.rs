@@ -1,0 +1,104 @@
+//! Why a typed move is refused (`Game::why_illegal`): one test per reason.
+
+use kodex_engine::{Game, Refusal, Registry, Start, Why};
+
+/// Why `text` is refused in `variant` from `fen` (which must refuse it).
+fn why(variant: &str, fen: &str, text: &str) -> Refusal {
+    let registry = Registry::builtin();
+    let start = if fen.is_empty() {
+        Start::Standard
+    } else {
+        Start::Fen(fen.to_owned())
+    };
+    let game = Game::new(registry.get(variant).expect("built in"), start).expect("position");
+    assert!(game.parse_move(text).is_err(), "{variant} {text} is legal");
+    game.why_illegal(text).expect("a reason")
+}
+
+#[test]
+fn no_piece_of_that_type_reaches_the_square() {
+    let refusal = why("chess", "", "Nd4");
+    assert_eq!(refusal.why, Why::NoneReaches);
+    assert_eq!(refusal.piece, Some(("knight".to_owned(), 'N')));
+    assert_eq!(refusal.square.as_deref(), Some("d4"));
+    assert_eq!(refusal.legal, ["Na3", "Nc3", "Nf3", "Nh3"]);
+    // From square to square: the piece standing there.
+    let refusal = why("chess", "", "g1e2");
+    assert_eq!(refusal.why, Why::NoneReaches);
+    assert_eq!(refusal.legal, ["Nf3", "Nh3"]);
+    let refusal = why("chess", "", "e3e4");
+    assert_eq!(refusal.why, Why::NoPieceOn);
+    assert_eq!(refusal.square.as_deref(), Some("e3"));
+    let refusal = why("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Nf3");
+    assert_eq!(refusal.why, Why::NoPiece);
+    // A pawn: no letter.
+    assert_eq!(why("chess", "", "e5").why, Why::NoneReaches);
+}
+
+#[test]
+fn a_pinned_knight_is_named_pinned() {
+    let refusal = why("chess", "4k3/8/8/8/4r3/8/4N3/4K3 w - - 0 1", "Nc3");
+    assert_eq!(refusal.why, Why::Pinned);
+    assert!(refusal.legal.is_empty());
+}
+
+#[test]
+fn a_check_not_answered_and_a_king_stepping_into_check() {
+    let fen = "4k3/8/8/8/8/8/4r3/R3K3 w - - 0 1";
+    let refusal = why("chess", fen, "Ra2");
+    assert_eq!(refusal.why, Why::InCheck);
+    assert!(refusal.legal.is_empty());
+    let refusal = why("chess", "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", "Kf2");
+    assert_eq!(refusal.why, Why::IntoCheck);
+    assert_eq!(refusal.legal, ["Kf1", "Kxd2"]);
+}
+
+#[test]
+fn castling_through_or_out_of_check_without_the_right_or_blocked() {
+    let through = "4k3/8/8/8/8/8/5r2/4K2R w K - 0 1";
+    assert_eq!(why("chess", through, "O-O").why, Why::CastleThroughCheck);
+    let out_of = "4k3/8/8/4r3/8/8/8/4K2R w K - 0 1";
+    assert_eq!(why("chess", out_of, "O-O").why, Why::CastleInCheck);
+    let lost = "4k3/8/8/8/8/8/8/4K2R w - - 0 1";
+    assert_eq!(why("chess", lost, "0-0").why, Why::CastleNoRight);
+    assert_eq!(why("chess", through, "O-O-O").why, Why::CastleNoRight);
+    assert_eq!(why("chess", "", "O-O").why, Why::CastleBlocked);
+}
+
+#[test]
+fn a_drop_of_nothing_in_hand() {
+    let refusal = why("crazyhouse", "", "N@f3");
+    assert_eq!(refusal.why, Why::NotInHand);
+    assert_eq!(refusal.piece, Some(("knight".to_owned(), 'N')));
+    assert_eq!(why("chess", "", "N@f3").why, Why::NoDrops);
+}
+
+#[test]
+fn the_janggi_general_stays_in_its_palace() {
+    let fen = "3k5/9/9/9/9/9/9/4K4/9/9 w - - 0 1";
+    let refusal = why("janggi", fen, "Ke4");
+    assert_eq!(refusal.why, Why::Palace);
+    assert_eq!(refusal.piece, Some(("general".to_owned(), 'K')));
+    assert!(refusal.legal.contains(&"Kd3".to_owned()), "{refusal:?}");
+    // Out of check by passing: no.
+    let check = "3k5/9/9/9/9/9/9/9/4K4/4r4 w - - 0 1";
+    assert_eq!(why("janggi", check, "pass").why, Why::InCheck);
+}
+
+#[test]
+fn capturing_is_compulsory_in_antichess() {
+    let refusal = why("antichess", "8/8/8/8/8/8/8/nR6 w - - 0 1", "Rb2");
+    assert_eq!(refusal.why, Why::MustCapture);
+    assert_eq!(refusal.legal, ["Rxa1"]);
+}
+
+#[test]
+fn kriegspiel_keeps_its_plain_impossible() {
+    let registry = Registry::builtin();
+    let game = Game::new(
+        registry.get("kriegspiel").expect("built in"),
+        Start::Standard,
+    )
+    .expect("start");
+    assert_eq!(game.why_illegal("Nd4"), None);
+}

@@ -1,0 +1,122 @@
+//! A refused move says why (issue 32): the plain refusal first, then the
+//! reason and the legal moves of the piece named, in the player's language
+//! and piece letters.
+
+use crate::console_support::{has, Chat};
+
+#[tokio::test]
+async fn a_refused_move_says_why_in_english_and_russian() {
+    let mut chat = Chat::new("refusal-reasons").await;
+    let id = chat.start("alice", "bob", "chess").await;
+    let out = chat.say(&format!("alice: /move Nd4 {id}")).await;
+    assert!(
+        has(
+            &out,
+            "“Nd4” is not legal in this position: no knight of yours can reach d4. \
+             Legal knight moves: Na3, Nc3, Nf3, Nh3."
+        ),
+        "{out:#?}"
+    );
+    let out = chat.say("alice: /move O-O").await;
+    assert!(
+        has(
+            &out,
+            "“O-O” is not legal in this position: pieces stand between your king and rook, \
+             or where they go."
+        ),
+        "{out:#?}"
+    );
+    chat.say("alice: /lang ru").await;
+    let out = chat.say("alice: /move Кd4").await;
+    assert!(
+        has(
+            &out,
+            "«Кd4» — невозможный ход в этой позиции: ни одна ваша фигура «конь» не может \
+             пойти на d4. Возможные ходы («конь»): Кa3, Кc3, Кf3, Кh3."
+        ),
+        "{out:#?}"
+    );
+    // Nothing was played.
+    assert_eq!(chat.position(&id).await.ply(), 0);
+}
+
+#[tokio::test]
+async fn a_pinned_piece_and_a_check_not_answered_are_named() {
+    let mut chat = Chat::new("refusal-pinned").await;
+    let id = chat
+        .start(
+            "alice",
+            "bob",
+            "chess fen:4k3/8/8/8/4r3/8/4N3/4K3 w - - 0 1",
+        )
+        .await;
+    let out = chat.say("alice: /move Nc3").await;
+    assert!(
+        has(
+            &out,
+            "“Nc3” is not legal in this position: your knight is pinned: moving it would \
+             expose your king."
+        ),
+        "{out:#?}"
+    );
+    chat.say("alice: /lang ru").await;
+    let out = chat.say("alice: /move Кc3").await;
+    assert!(
+        has(
+            &out,
+            "«Кc3» — невозможный ход в этой позиции: фигура «конь» связана: её ход открыл \
+             бы вашего короля."
+        ),
+        "{out:#?}"
+    );
+    assert_eq!(chat.position(&id).await.ply(), 0);
+}
+
+#[tokio::test]
+async fn janggi_and_crazyhouse_refusals_name_the_palace_and_the_hand() {
+    let mut chat = Chat::new("refusal-janggi").await;
+    chat.start(
+        "alice",
+        "bob",
+        "janggi fen:3k5/9/9/9/9/9/9/4K4/9/9 w - - 0 1",
+    )
+    .await;
+    let out = chat.say("alice: /move Ke4").await;
+    assert!(
+        has(
+            &out,
+            "“Ke4” is not legal in this position: the general may not leave its palace. \
+             Legal general moves:"
+        ),
+        "{out:#?}"
+    );
+    chat.say("alice: /lang ru").await;
+    let out = chat.say("alice: /move Гe4").await;
+    assert!(
+        has(
+            &out,
+            "«Гe4» — невозможный ход в этой позиции: фигура «генерал» не может покинуть дворец."
+        ),
+        "{out:#?}"
+    );
+
+    let mut chat = Chat::new("refusal-crazyhouse").await;
+    chat.start("alice", "bob", "crazyhouse").await;
+    let out = chat.say("alice: /move N@f3").await;
+    assert!(
+        has(
+            &out,
+            "“N@f3” is not legal in this position: you have no knight in hand."
+        ),
+        "{out:#?}"
+    );
+    chat.say("alice: /lang ru").await;
+    let out = chat.say("alice: /move К@f3").await;
+    assert!(
+        has(
+            &out,
+            "«К@f3» — невозможный ход в этой позиции: у вас в запасе нет фигуры «конь»."
+        ),
+        "{out:#?}"
+    );
+}
