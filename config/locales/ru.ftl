@@ -140,8 +140,10 @@ error-move-illegal-because = «{ $move }» — невозможный ход в 
 error-move-illegal-because-listed = «{ $move }» — невозможный ход в этой позиции: { $reason }. { $legal }
 error-move-illegal-listed = «{ $move }» — невозможный ход в этой позиции. { $legal }
 refusal-legal-moves = { $count ->
-    [one] Единственный возможный ход («{ $piece }»): { $moves }.
-   *[other] Возможные ходы («{ $piece }»): { $moves }.
+    [1] Единственный возможный ход («{ $piece }»): { $moves }.
+    [one] Возможные ходы («{ $piece }»): { $moves }.
+    [few] Возможные ходы («{ $piece }»): { $moves }.
+   *[many] Возможные ходы («{ $piece }»): { $moves }.
 }
 refusal-no-piece = у вас нет фигуры «{ $piece }»
 refusal-no-piece-on = на { $square } нет вашей фигуры

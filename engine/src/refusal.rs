@@ -186,8 +186,19 @@ fn board_move<B: Bits>(
         None => Some(("pawn".to_owned(), 'P')),
     };
     refusal.square = Some(g.name(pattern.to));
+    // A pawn typed without its origin: the moves of the pawns on the file
+    // typed, and those to the square typed, rather than every pawn's.
+    let pawn_unplaced = pattern.piece.is_none()
+        && pattern.square_hint.is_none()
+        && pattern.file_hint.is_none()
+        && pattern.rank_hint.is_none();
     refusal.legal = listed(r, legal, |m| {
-        m.kind != MoveKind::Drop && pattern.fits_piece(m) && pattern.fits_origin(r, m)
+        m.kind != MoveKind::Drop
+            && pattern.fits_piece(m)
+            && pattern.fits_origin(r, m)
+            && (!pawn_unplaced
+                || m.to as usize == pattern.to
+                || g.file_of(m.from as usize) == g.file_of(pattern.to))
     });
     let ours = pieces_of_types(pos, types) & pos.by_side[us];
     if ours.is_empty() {

@@ -31,8 +31,11 @@ fn no_piece_of_that_type_reaches_the_square() {
     assert_eq!(refusal.square.as_deref(), Some("e3"));
     let refusal = why("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Nf3");
     assert_eq!(refusal.why, Why::NoPiece);
-    // A pawn: no letter.
-    assert_eq!(why("chess", "", "e5").why, Why::NoneReaches);
+    // A pawn: no letter; the moves of the pawns on that file are listed.
+    let refusal = why("chess", "", "e5");
+    assert_eq!(refusal.why, Why::NoneReaches);
+    assert_eq!(refusal.piece, Some(("pawn".to_owned(), 'P')));
+    assert_eq!(refusal.legal, ["e3", "e4"]);
 }
 
 #[test]
@@ -101,4 +104,28 @@ fn kriegspiel_keeps_its_plain_impossible() {
     )
     .expect("start");
     assert_eq!(game.why_illegal("Nd4"), None);
+}
+
+#[test]
+fn tamerlane_pawns_are_named_pawns_and_its_pieces_by_their_names() {
+    let refusal = why("tamerlane", "", "e5");
+    assert_eq!(refusal.why, Why::NoneReaches);
+    assert_eq!(refusal.piece, Some(("pawn".to_owned(), 'P')));
+    let refusal = why("tamerlane", "", "Ze5");
+    assert_eq!(refusal.why, Why::NoneReaches);
+    assert_eq!(
+        refusal.piece.map(|(name, _)| name).as_deref(),
+        Some("giraffe")
+    );
+}
+
+#[test]
+fn fog_of_war_refusals_read_the_players_own_moves() {
+    // The knight on e2 is pinned by a rook in the fog only if it is there:
+    // fog of war knows its legal moves, and so the pin.
+    let refusal = why("fogofwar", "4k3/8/8/8/4r3/8/4N3/4K3 w - - 0 1", "Nc3");
+    assert_eq!(refusal.why, Why::Pinned);
+    let refusal = why("fogofwar", "", "Nd4");
+    assert_eq!(refusal.why, Why::NoneReaches);
+    assert_eq!(refusal.legal, ["Na3", "Nc3", "Nf3", "Nh3"]);
 }
