@@ -31,12 +31,16 @@ impl Service {
                 .into());
         }
         let watcher = self.watcher_of(ctx, privately);
-        if let Watcher::Chat(chat) = &watcher {
-            if *chat == row.chat_id || row.home_chat_id.as_ref() == Some(chat) {
-                return Err(Msg::new("error-watch-here")
-                    .arg("id", row.id.clone())
-                    .into());
-            }
+        let here = |chat: &String| *chat == row.chat_id || row.home_chat_id.as_ref() == Some(chat);
+        // A Watch button from before Discord boards lost it, pressed in the
+        // game's channel: the channel shows it all already.
+        let copies_here = privately
+            && ctx.req.chat.platform == crate::api::Platform::Discord
+            && here(&ctx.req.chat.id);
+        if matches!(&watcher, Watcher::Chat(chat) if here(chat)) || copies_here {
+            return Err(Msg::new("error-watch-here")
+                .arg("id", row.id.clone())
+                .into());
         }
         let store = &self.inner.store;
         if store.watched_by(ctx.platform(), &watcher).await? >= MAX_WATCHED {

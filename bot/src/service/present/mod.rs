@@ -106,7 +106,11 @@ impl Service {
         let spectators = self
             .spectator_copies(row, game, &event, lang, &public, notes)
             .await;
-        if matches!(event, Event::Started) {
+        // Watch sends a game's public messages to the presser privately. A
+        // Discord channel keeps its history in view, and its Watch would
+        // only copy what it shows into DMs: none there.
+        let watch_offered = row.platform != crate::api::Platform::Discord.key();
+        if matches!(event, Event::Started) && watch_offered {
             public.buttons.push(Button::new(
                 self.text(lang, &Msg::new("button-watch")),
                 &ButtonAction::Watch {
