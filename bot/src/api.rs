@@ -23,6 +23,17 @@ impl Platform {
         }
     }
 
+    /// The longest text, in characters, one message of this platform holds
+    /// (Discord 2,000, Telegram 4,096); adapters split longer texts, so a
+    /// text that must stay whole (a game record) goes as a file beyond it.
+    pub fn message_limit(self) -> usize {
+        match self {
+            Platform::Console => usize::MAX,
+            Platform::Discord => 2000,
+            Platform::Telegram => 4096,
+        }
+    }
+
     /// The largest file, in bytes, that every way this platform's adapter
     /// sends an image accepts: Discord takes 10 MiB per message from bots;
     /// Telegram takes photos up to 10 MB (animations and documents up to
@@ -407,7 +418,8 @@ pub enum Target {
 pub struct Image {
     /// A file name that reveals nothing hidden (`board-<game>-<ply>.png`).
     pub file_name: String,
-    /// The encoded bytes (PNG or GIF).
+    /// The encoded bytes (PNG or GIF; or a game record, `<game>.pgn`, too
+    /// long for a message).
     pub bytes: Vec<u8>,
 }
 

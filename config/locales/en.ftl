@@ -339,7 +339,7 @@ help =
     /learn — six lessons from pawns to checkmate; /learn 1 @friend or /learn 1 computer starts one.
     /play <variant> … fen:<FEN> — start from a position (the FEN goes last), e.g. /play chess @bob fen:4k3/8/8/8/8/8/4P3/4K3 w - - 0 1; the PGN records it.
     /rematch [game] (or the Rematch button under the result) — the same game again, colours swapped; the other player accepts.
-    /watch <game> — this chat (or you, in a private chat; or the Watch button under a game's start, on Telegram) follows a game played elsewhere: its public messages only; /unwatch <game>.
+    /watch <game> — this chat (or you, in a private chat; or the Watch button) follows a game played elsewhere: its public messages only; /unwatch <game>.
     /notation ru|en|auto — piece letters of the moves shown to you privately (Кр Ф Л С К or K Q R B N).
     With a clock, you are reminded privately once: at 10 % of a live clock, at a quarter of a correspondence move's time.
     Fog of war: send your moves to me in a private chat; your own board comes there after every move.
@@ -454,6 +454,7 @@ watch-stopped = No longer watching game { $id } here.
 error-watch-usage = Which game? /watch <game> (the id is in every message of the game).
 error-watch-over = Game { $id } is not running: /pgn { $id } shows its record.
 error-watch-here = Game { $id } is played in this chat already.
+pgn-as-file = The record of game { $id } is too long for one message: here it is as a PGN file.
 error-watch-limit = One chat (or person) watches at most { $max ->
     [one] { $max } game
    *[other] { $max } games

@@ -729,8 +729,9 @@ fn fits_as_photo(bytes: &[u8]) -> bool {
         .starts_with(b"\x89PNG\r\n\x1a\n")
         .then(|| Some((number(16)?, number(20)?)))
         .flatten();
+    // Only images go as photos (a record goes as a file).
     bytes.len() <= PHOTO_BYTES_LIMIT
-        && size.is_none_or(|(width, height)| {
+        && size.is_some_and(|(width, height)| {
             let (long, short) = (width.max(height), width.min(height).max(1));
             width.saturating_add(height) <= PHOTO_SIDES_LIMIT && long / short <= 20
         })
@@ -893,6 +894,7 @@ mod tests {
         assert!(!fits_as_photo(&png(640, 640, PHOTO_BYTES_LIMIT + 1)));
         assert!(!fits_as_photo(&png(6000, 4001, 100)));
         assert!(!fits_as_photo(&png(4200, 200, 100)));
+        assert!(!fits_as_photo(b"[Event \"Casual game\"]"), "a PGN file");
     }
 
     #[test]

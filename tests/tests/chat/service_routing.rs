@@ -233,3 +233,115 @@ async fn a_private_request_prefers_the_games_of_the_chat_it_came_from() {
     assert_eq!(chat.row(&second).await.moves, "d2d4");
     assert_eq!(chat.row(&first).await.moves, "");
 }
+
+/// A game between alice and bob on `platform`, started in chat `300`, whose
+/// record is then `plies` quiet moves long (random, from a fixed seed; fewer
+/// if the game ends before). Returns the chat, alice and the game id.
+async fn a_long_game(chat: &Chat, platform: Platform, plies: usize) -> (ChatRef, UserRef, String) {
+    let person = |id: &str, name: &str| UserRef {
+        platform,
+        id: id.to_owned(),
+        name: name.to_owned(),
+        handle: None,
+    };
+    let (alice, bob) = (person("1", "alice"), person("2", "bob"));
+    let at = ChatRef {
+        platform,
+        id: "300".to_owned(),
+    };
+    let ask = |actor: &UserRef, action: Action| {
+        chat.service.handle(Request {
+            chat: at.clone(),
+            private: false,
+            actor: actor.clone(),
+            locale: None,
+            chat_locale: None,
+            action,
+        })
+    };
+    let id = game_of(&ask(&alice, play(&bob)).await);
+    ask(&bob, accept(&id)).await;
+    let store = chat.service.store();
+    let mut row = store
+        .get(platform.key(), &id)
+        .await
+        .expect("store")
+        .expect("the game");
+    let variant = chat.service.registry().get("chess").expect("chess").clone();
+    let start = row.start_fen.clone().expect("a started game");
+    let mut game = kodex_engine::Game::replay(&variant, &start, &[] as &[&str]).expect("the start");
+    let mut rng = fastrand::Rng::with_seed(11);
+    let mut record = Vec::new();
+    while record.len() < plies && game.outcome().is_none() {
+        // Mostly quiet piece moves (no capture, so that material stays);
+        // a pawn move or a capture now and then, before the fifty-move rule.
+        let moves = game.legal_moves();
+        let resets = record.len() % 12 == 0;
+        let pool: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                let san = game.san(mv);
+                let pawn_or_capture =
+                    san.contains('x') || san.starts_with(|c: char| c.is_ascii_lowercase());
+                pawn_or_capture == resets
+            })
+            .collect();
+        let mut pool = if pool.is_empty() { moves } else { pool };
+        rng.shuffle(&mut pool);
+        // A move that ends the game is kept only when every move does.
+        let last = pool.len() - 1;
+        for (index, mv) in pool.into_iter().enumerate() {
+            let uci = game.uci(mv);
+            game.play(mv);
+            if game.outcome().is_none() || index == last {
+                record.push(uci);
+                break;
+            }
+            game.undo();
+        }
+    }
+    row.moves = kodex_bot::store::MoveRecord::parse(&record.join(" ")).expect("a record");
+    assert!(store.save(&mut row).await.expect("store"), "saved");
+    (at, alice, id)
+}
+
+#[tokio::test]
+async fn a_record_too_long_for_a_message_goes_as_a_pgn_file() {
+    let chat = Chat::new("long-pgn").await;
+    for platform in [Platform::Discord, Platform::Console] {
+        let (at, alice, id) = a_long_game(&chat, platform, 400).await;
+        let answer = chat
+            .service
+            .handle(Request {
+                chat: at.clone(),
+                private: false,
+                actor: alice.clone(),
+                locale: None,
+                chat_locale: None,
+                action: Action::Pgn {
+                    game: Some(id.clone()),
+                },
+            })
+            .await;
+        let record = |d: &Delivery| d.text.contains("[Event ");
+        match platform {
+            Platform::Discord => {
+                let file = answer[0].image.as_ref().expect("the record as a file");
+                assert_eq!(file.file_name, format!("{id}.pgn"));
+                let pgn = String::from_utf8(file.bytes.clone()).expect("text");
+                assert!(pgn.chars().count() > platform.message_limit(), "{pgn}");
+                assert!(pgn.starts_with("[Event ") && pgn.contains("100."), "{pgn}");
+                assert!(answer[0].text.contains("PGN file"), "{}", answer[0].text);
+                assert!(!answer.iter().any(record), "no record split into messages");
+                let gif = answer[1].image.as_ref().expect("the animation");
+                assert!(gif.bytes.starts_with(b"GIF8"));
+            }
+            _ => {
+                // No limit on a message: the record is the text.
+                assert!(record(&answer[0]), "{}", answer[0].text);
+                assert!(answer[0].text.chars().count() > 2000);
+            }
+        }
+    }
+}

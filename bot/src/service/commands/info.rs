@@ -154,19 +154,44 @@ impl Service {
         } else {
             self.pgn_text(&row, &position)
         };
+        let platform = ctx.req.chat.platform;
+        // A record longer than a message goes whole, as a file.
+        let record = (text.chars().count() > platform.message_limit()).then(|| Delivery {
+            notify: Vec::new(),
+            target: Target::Chat(ctx.req.chat.clone()),
+            text: self.text(
+                ctx.chat_lang,
+                &Msg::new("pgn-as-file").arg("id", row.id.clone()),
+            ),
+            image: Some(Image {
+                file_name: format!("{}.pgn", row.id),
+                bytes: text.clone().into_bytes(),
+            }),
+            buttons: Vec::new(),
+            game: Some(self.game_ref(ctx.chat_lang, &row, false)),
+        });
         let mut delivery = Delivery {
             notify: Vec::new(),
             target: Target::Chat(ctx.req.chat.clone()),
-            text,
+            text: if record.is_some() {
+                String::new()
+            } else {
+                text
+            },
             image: None,
             buttons: Vec::new(),
             game: Some(self.game_ref(ctx.chat_lang, &row, false)),
         };
-        let limit = ctx.req.chat.platform.file_size_limit();
         self.busy(&delivery.target, crate::api::Activity::DrawingAnimation)
             .await;
+        let limit = platform.file_size_limit();
         delivery.image = self.game_gif(ctx.chat_lang, &row, &position, limit).await;
-        Ok(vec![delivery])
+        let mut deliveries: Vec<Delivery> = record.into_iter().collect();
+        // The animation (none before the first move: then nothing more).
+        if delivery.image.is_some() || !delivery.text.is_empty() {
+            deliveries.push(delivery);
+        }
+        Ok(deliveries)
     }
 
     /// The whole game as an animated GIF of at most `limit` bytes (public:
