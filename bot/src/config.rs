@@ -92,13 +92,14 @@ pub struct DiscordSection {
     /// A REST base URL other than discord.com (an API proxy); empty for none.
     #[serde(default)]
     pub api_url: String,
-    /// `on`, or `off` to leave rate limits to the proxy at `api_url`.
+    /// `auto` (serenity's limiter without `api_url`, the proxy's behind
+    /// one), `on` (no `api_url`) or `off` (rate limits left to the proxy).
     #[serde(default = "default_rate_limiter")]
     pub rate_limiter: String,
 }
 
 fn default_rate_limiter() -> String {
-    "on".to_owned()
+    "auto".to_owned()
 }
 
 fn default_webhook_listen() -> String {

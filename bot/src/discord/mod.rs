@@ -84,7 +84,9 @@ impl DiscordConfig {
     ///   (development);
     /// - `KODEX_DISCORD_API_URL`: send REST requests to this base URL (an API
     ///   proxy) instead of `https://discord.com`;
-    /// - `KODEX_DISCORD_RATE_LIMITER=off`: leave rate limits to that proxy.
+    /// - `KODEX_DISCORD_RATE_LIMITER`: `auto` (the default: serenity's rate
+    ///   limiter, or none behind a proxy, which serenity's would bypass),
+    ///   `on` (no proxy) or `off` (leave rate limits to that proxy).
     ///
     /// A value that cannot be used is an error naming the variable.
     pub fn with_options_from(
@@ -109,9 +111,21 @@ impl DiscordConfig {
             }
             self.api_base = Some(url);
         }
+        // serenity's rate limiter sends requests to discord.com whatever the
+        // base URL: behind a proxy only the proxy limits.
+        let proxied = self.api_base.is_some();
         match env_variable("KODEX_DISCORD_RATE_LIMITER").as_deref() {
-            None | Some("on") => {}
-            Some("off") if self.api_base.is_some() => self.disable_rate_limiter = true,
+            None | Some("auto") => self.disable_rate_limiter = proxied,
+            Some("on") if proxied => {
+                return Err(
+                    "KODEX_DISCORD_RATE_LIMITER=on cannot go with KODEX_DISCORD_API_URL: \
+                     serenity's rate limiter would send requests to discord.com past the \
+                     proxy (use auto or off; the proxy limits requests)"
+                        .to_owned(),
+                )
+            }
+            Some("on") => {}
+            Some("off") if proxied => self.disable_rate_limiter = true,
             Some("off") => {
                 return Err(
                     "KODEX_DISCORD_RATE_LIMITER=off needs KODEX_DISCORD_API_URL \
@@ -121,7 +135,7 @@ impl DiscordConfig {
             }
             Some(other) => {
                 return Err(format!(
-                    "KODEX_DISCORD_RATE_LIMITER is on or off, not {other}"
+                    "KODEX_DISCORD_RATE_LIMITER is auto, on or off, not {other}"
                 ))
             }
         }
@@ -479,6 +493,18 @@ mod tests {
         assert_eq!(set.dev_guild, Some(123_456_789_012_345_678));
         assert_eq!(set.api_base.as_deref(), Some("http://127.0.0.1:3000"));
         assert!(set.disable_rate_limiter);
+        // Behind a proxy serenity's limiter would bypass it: off by default,
+        // and refused when asked for.
+        let proxied =
+            options(&[("KODEX_DISCORD_API_URL", "http://127.0.0.1:3000")]).expect("a proxy alone");
+        assert!(proxied.disable_rate_limiter);
+        let auto = options(&[("KODEX_DISCORD_RATE_LIMITER", "auto")]).expect("auto");
+        assert!(!auto.disable_rate_limiter, "no proxy: serenity limits");
+        let both = options(&[
+            ("KODEX_DISCORD_API_URL", "http://127.0.0.1:3000"),
+            ("KODEX_DISCORD_RATE_LIMITER", "on"),
+        ]);
+        assert!(both.is_err_and(|error| error.contains("past the proxy")));
         let empty = options(&[("KODEX_DISCORD_GUILD", "")]).expect("empty is unset");
         assert_eq!(empty.dev_guild, None);
         for (pairs, named) in [
