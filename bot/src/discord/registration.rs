@@ -36,11 +36,18 @@ pub(crate) async fn register(
             tracing::warn!("listing the registered slash commands failed ({error}); registering")
         }
     }
+    // Sent as the specification shapes them: serenity's own structs spell
+    // out empty lists and nulls for fields an option of that type has not.
+    let body = match serde_json::to_value(&wanted) {
+        Ok(value) => spec_shaped(value),
+        Err(error) => {
+            tracing::error!("the slash commands could not be written: {error}");
+            return;
+        }
+    };
     let registered = match guild {
-        Some(guild) => guild.set_commands(&http, wanted).await.map(drop),
-        None => serenity::Command::set_global_commands(&http, wanted)
-            .await
-            .map(drop),
+        Some(guild) => http.create_guild_commands(guild, &body).await.map(drop),
+        None => http.create_global_commands(&body).await.map(drop),
     };
     match registered {
         Ok(()) => tracing::info!("slash commands registered"),
@@ -138,6 +145,68 @@ fn normalized(value: &Value) -> Value {
     }
 }
 
+/// `value` (the commands) as Discord's specification shapes them: no
+/// `null` fields, no empty lists, and each option with only the fields of
+/// its type (serenity writes `options: []`, `choices: []`,
+/// `channel_types: []`, `min_value: null` and `autocomplete: false` into
+/// every option, where the specification gives a user option none of them).
+fn spec_shaped(value: Value) -> Value {
+    shaped(value, false)
+}
+
+/// The fields every option has.
+const OPTION_FIELDS: [&str; 6] = [
+    "type",
+    "name",
+    "name_localizations",
+    "description",
+    "description_localizations",
+    "required",
+];
+
+/// The fields an option of type `kind` has beyond [`OPTION_FIELDS`].
+fn fields_of_option(kind: u64) -> &'static [&'static str] {
+    match kind {
+        // Subcommands and groups.
+        1 | 2 => &["options"],
+        // Strings.
+        3 => &["autocomplete", "choices", "min_length", "max_length"],
+        // Integers and numbers.
+        4 | 10 => &["autocomplete", "choices", "min_value", "max_value"],
+        // Channels.
+        7 => &["channel_types"],
+        // Booleans, users, roles, mentionables, attachments.
+        _ => &[],
+    }
+}
+
+/// [`spec_shaped`]; `option`: `value` is an option (an item of `options`).
+fn shaped(value: Value, option: bool) -> Value {
+    match value {
+        Value::Object(map) => {
+            let kind = map.get("type").and_then(Value::as_u64).unwrap_or_default();
+            Value::Object(
+                map.into_iter()
+                    .filter(|(key, value)| {
+                        let known = !option
+                            || OPTION_FIELDS.contains(&key.as_str())
+                            || fields_of_option(kind).contains(&key.as_str());
+                        known && !value.is_null() && !value.as_array().is_some_and(Vec::is_empty)
+                    })
+                    .map(|(key, value)| {
+                        let options = key == "options";
+                        (key, shaped(value, options))
+                    })
+                    .collect(),
+            )
+        }
+        Value::Array(items) => {
+            Value::Array(items.into_iter().map(|item| shaped(item, option)).collect())
+        }
+        other => other,
+    }
+}
+
 fn is_default(value: &Value) -> bool {
     match value {
         Value::Null | Value::Bool(false) => true,
@@ -151,6 +220,47 @@ fn is_default(value: &Value) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn commands_are_sent_without_nulls_and_empty_lists() {
+        let commands = crate::discord::commands::all();
+        let wanted: Vec<serenity::CreateCommand> =
+            poise::builtins::create_application_commands(&commands);
+        let body = spec_shaped(serde_json::to_value(&wanted).expect("json"));
+        fn check(value: &Value) {
+            match value {
+                Value::Object(map) => {
+                    for (key, value) in map {
+                        assert!(!value.is_null(), "{key} is null");
+                        assert!(
+                            !value.as_array().is_some_and(Vec::is_empty),
+                            "{key} is an empty list"
+                        );
+                        check(value);
+                    }
+                }
+                Value::Array(items) => items.iter().for_each(check),
+                _ => {}
+            }
+        }
+        check(&body);
+        // A user option (`/rating user`) carries no string or number fields.
+        let rating = body
+            .as_array()
+            .and_then(|commands| commands.iter().find(|c| c["name"] == "rating"))
+            .expect("/rating");
+        let user = &rating["options"][0];
+        assert_eq!(user["type"], 6);
+        assert!(
+            user.get("autocomplete").is_none() && user.get("max_length").is_none(),
+            "{user}"
+        );
+        // Nothing that decides what a user sees is lost.
+        assert_eq!(
+            comparable(&body),
+            comparable(&serde_json::to_value(&wanted).expect("json"))
+        );
+    }
 
     #[test]
     fn defaults_order_and_ids_do_not_count_but_a_changed_option_does() {

@@ -98,6 +98,49 @@ fn check_localized(field: &str, command: &Value) -> Result<(), Refusal> {
 }
 
 /// Checks a bulk command registration.
+/// The fields the OpenAPI specification gives an application command
+/// option of each type; anything else (an `options` list on a string
+/// option, a `min_value` on a user option) is not of that shape.
+fn option_fields(kind: u64) -> &'static [&'static str] {
+    match kind {
+        1 | 2 => &["options"],
+        3 => &["autocomplete", "choices", "min_length", "max_length"],
+        4 | 10 => &["autocomplete", "choices", "min_value", "max_value"],
+        7 => &["channel_types"],
+        _ => &[],
+    }
+}
+
+/// An option carries only its type's fields (see [`option_fields`]).
+fn check_option_shape(field: &str, option: &Value) -> Result<(), Refusal> {
+    const COMMON: [&str; 6] = [
+        "type",
+        "name",
+        "name_localizations",
+        "description",
+        "description_localizations",
+        "required",
+    ];
+    let kind = option["type"].as_u64().unwrap_or_default();
+    let Some(fields) = option.as_object() else {
+        return Err(invalid_form(
+            field,
+            "MODEL_TYPE_CONVERT",
+            "Only dictionaries may be used in a ModelType",
+        ));
+    };
+    for key in fields.keys() {
+        if !COMMON.contains(&key.as_str()) && !option_fields(kind).contains(&key.as_str()) {
+            return Err(invalid_form(
+                &format!("{field}.{key}"),
+                "UNKNOWN_FIELD",
+                &format!("Not a field of an option of type {kind}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub fn check_commands(commands: &[Value]) -> Result<(), Refusal> {
     if commands.len() > 100 {
         return Err(invalid_form(
@@ -126,6 +169,7 @@ fn check_options(field: &str, options: &Value) -> Result<(), Refusal> {
     for (index, option) in options.iter().enumerate() {
         let here = format!("{field}.{index}");
         check_localized(&here, option)?;
+        check_option_shape(&here, option)?;
         let required = option["required"].as_bool().unwrap_or(false);
         if required && seen_optional {
             return Err(invalid_form(
