@@ -38,6 +38,11 @@ pub enum Why {
     NoPieceOn,
     /// No piece of the type named reaches the square, whatever the king.
     NoneReaches,
+    /// One of the mover's own pieces stands on the square.
+    OwnPieceThere,
+    /// The piece reaches the square, but may not promote (or not to that
+    /// piece) there.
+    Promotion,
     /// The piece could go there but would expose its own king.
     Pinned,
     /// The king would step onto an attacked square.
@@ -207,7 +212,11 @@ fn board_move<B: Bits>(
     }
     let mut pseudo = Vec::new();
     r.pseudo_moves(pos, &mut pseudo);
-    let matching: Vec<Move> = pseudo.into_iter().filter(|m| pattern.fits(r, m)).collect();
+    let matching: Vec<Move> = pseudo
+        .iter()
+        .copied()
+        .filter(|m| pattern.fits(r, m))
+        .collect();
     if matching.is_empty() {
         let confined = (0..r.types())
             .filter(|&ty| types & (1 << ty) != 0 && (pos.by_type[ty] & ours).any())
@@ -218,8 +227,16 @@ fn board_move<B: Bits>(
                     .as_ref()
                     .is_some_and(|zones| !zones[us].contains(&pattern.to))
             });
+        let unpromoted = BoardPattern {
+            promotion: None,
+            ..*pattern
+        };
         refusal.why = if confined {
             Why::Palace
+        } else if pos.by_side[us].has(pattern.to) {
+            Why::OwnPieceThere
+        } else if pattern.promotion.is_some() && pseudo.iter().any(|m| unpromoted.fits(r, m)) {
+            Why::Promotion
         } else {
             Why::NoneReaches
         };

@@ -23,7 +23,7 @@ fn no_piece_of_that_type_reaches_the_square() {
     assert_eq!(refusal.square.as_deref(), Some("d4"));
     assert_eq!(refusal.legal, ["Na3", "Nc3", "Nf3", "Nh3"]);
     // From square to square: the piece standing there.
-    let refusal = why("chess", "", "g1e2");
+    let refusal = why("chess", "", "g1g3");
     assert_eq!(refusal.why, Why::NoneReaches);
     assert_eq!(refusal.legal, ["Nf3", "Nh3"]);
     let refusal = why("chess", "", "e3e4");
@@ -128,4 +128,18 @@ fn fog_of_war_refusals_read_the_players_own_moves() {
     let refusal = why("fogofwar", "", "Nd4");
     assert_eq!(refusal.why, Why::NoneReaches);
     assert_eq!(refusal.legal, ["Na3", "Nc3", "Nf3", "Nh3"]);
+}
+
+#[test]
+fn an_own_piece_on_the_square_and_a_promotion_not_allowed() {
+    let refusal = why("chess", "", "Nd2");
+    assert_eq!(refusal.why, Why::OwnPieceThere);
+    assert_eq!(refusal.square.as_deref(), Some("d2"));
+    assert_eq!(refusal.legal, ["Na3", "Nc3", "Nf3", "Nh3"]);
+    let fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+    let refusal = why("chess", fen, "a8=K");
+    assert_eq!(refusal.why, Why::Promotion);
+    assert!(refusal.legal.contains(&"a8=Q".to_owned()), "{refusal:?}");
+    let refusal = why("chess", fen, "a7a8k");
+    assert_eq!(refusal.why, Why::Promotion);
 }

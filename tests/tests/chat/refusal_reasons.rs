@@ -17,6 +17,15 @@ async fn a_refused_move_says_why_in_english_and_russian() {
         ),
         "{out:#?}"
     );
+    let out = chat.say("alice: /move Nd2").await;
+    assert!(
+        has(
+            &out,
+            "“Nd2” is not legal in this position: your own piece stands on d2. \
+             Legal knight moves: Na3, Nc3, Nf3, Nh3."
+        ),
+        "{out:#?}"
+    );
     let out = chat.say("alice: /move O-O").await;
     assert!(
         has(
@@ -33,6 +42,15 @@ async fn a_refused_move_says_why_in_english_and_russian() {
             &out,
             "«Кd4» — невозможный ход в этой позиции: ни одна ваша фигура «конь» не может \
              пойти на d4. Возможные ходы («конь»): Кa3, Кc3, Кf3, Кh3."
+        ),
+        "{out:#?}"
+    );
+    let out = chat.say("alice: /move Кd2").await;
+    assert!(
+        has(
+            &out,
+            "«Кd2» — невозможный ход в этой позиции: на d2 стоит ваша же фигура. \
+             Возможные ходы («конь»): Кa3, Кc3, Кf3, Кh3."
         ),
         "{out:#?}"
     );

@@ -334,6 +334,8 @@ fn refusal_key(why: Why) -> Option<&'static str> {
         Why::NoPiece => "refusal-no-piece",
         Why::NoPieceOn => "refusal-no-piece-on",
         Why::NoneReaches => "refusal-none-reaches",
+        Why::OwnPieceThere => "refusal-own-piece-there",
+        Why::Promotion => "refusal-promotion",
         Why::Pinned => "refusal-pinned",
         Why::IntoCheck => "refusal-into-check",
         Why::InCheck => "refusal-in-check",
