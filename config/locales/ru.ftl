@@ -150,6 +150,7 @@ refusal-no-piece-on = на { $square } нет вашей фигуры
 refusal-none-reaches = ни одна ваша фигура «{ $piece }» не может пойти на { $square }
 refusal-own-piece-there = на { $square } стоит ваша же фигура
 refusal-promotion = фигура «{ $piece }» не может там превратиться в эту фигуру
+refusal-blocked = путь фигуры «{ $piece }» на { $square } преграждён
 refusal-pinned = фигура «{ $piece }» связана: её ход открыл бы вашего короля
 refusal-into-check = на { $square } фигура «{ $piece }» оказалась бы под шахом
 refusal-in-check = вашему королю шах, а этот ход от него не защищает

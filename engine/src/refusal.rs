@@ -8,7 +8,9 @@
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind};
 use crate::notation::{self, BoardPattern, SanPattern, Typed};
-use crate::rules::{pieces_of_types, Position, Rules};
+use crate::rules::{pieces_of_types, Position, Rules, VisitTargets};
+use crate::tables::PieceTables;
+use crate::view::Visibility;
 
 /// Most legal moves a refusal lists.
 const MAX_LISTED: usize = 16;
@@ -43,6 +45,9 @@ pub enum Why {
     /// The piece reaches the square, but may not promote (or not to that
     /// piece) there.
     Promotion,
+    /// The piece would reach the square on an empty board: other pieces
+    /// stand in its way (not said in hidden-information games).
+    Blocked,
     /// The piece could go there but would expose its own king.
     Pinned,
     /// The king would step onto an attacked square.
@@ -237,6 +242,8 @@ fn board_move<B: Bits>(
             Why::OwnPieceThere
         } else if pattern.promotion.is_some() && pseudo.iter().any(|m| unpromoted.fits(r, m)) {
             Why::Promotion
+        } else if blocked(r, pos, pattern, ours) {
+            Why::Blocked
         } else {
             Why::NoneReaches
         };
@@ -251,6 +258,56 @@ fn board_move<B: Bits>(
     }
     refusal.why = exposes(r, pos, &matching);
     refusal
+}
+
+/// The squares one piece's moves reach ([`Rules::visit_targets`]).
+struct Reach<B> {
+    from: usize,
+    targets: B,
+}
+
+impl<B: Bits> VisitTargets<B> for Reach<B> {
+    fn visit(&mut self, _: usize, _: &PieceTables<B>, from: usize, targets: B, _: MoveKind) {
+        if from == self.from {
+            self.targets |= targets;
+        }
+    }
+}
+
+/// Whether one of the pieces `ours` that fits the origin typed would reach
+/// the destination were it alone on the board: the way is blocked. Never
+/// in hidden-information games (what blocks may be unseen).
+fn blocked<B: Bits>(r: &Rules<B>, pos: &Position<B>, pattern: &BoardPattern, ours: B) -> bool {
+    if r.def.visibility != Visibility::Full {
+        return false;
+    }
+    ours.squares().any(|from| {
+        let Some(ty) = r.type_at(pos, from) else {
+            return false;
+        };
+        let probe = Move {
+            from: from as u8,
+            to: pattern.to as u8,
+            piece: ty as u8,
+            promotion: 0,
+            kind: MoveKind::Quiet,
+        };
+        if !pattern.fits_origin(r, &probe) {
+            return false;
+        }
+        let mut alone = *pos;
+        for square in pos.occupied().squares().filter(|&sq| sq != from) {
+            alone.remove(square);
+        }
+        alone.ep = None;
+        alone.ep_victim = None;
+        let mut reach = Reach {
+            from,
+            targets: B::EMPTY,
+        };
+        r.visit_targets(&alone, &mut reach);
+        reach.targets.has(pattern.to)
+    })
 }
 
 /// Why pseudo-legal moves that are not legal are refused: they leave the

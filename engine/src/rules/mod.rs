@@ -11,6 +11,7 @@ mod hash;
 mod legality;
 mod make;
 mod movegen;
+pub(crate) use movegen::VisitTargets;
 mod outcome;
 mod perft;
 

@@ -143,3 +143,22 @@ fn an_own_piece_on_the_square_and_a_promotion_not_allowed() {
     let refusal = why("chess", fen, "a7a8k");
     assert_eq!(refusal.why, Why::Promotion);
 }
+
+#[test]
+fn a_blocked_way_is_named_but_not_in_the_fog() {
+    // The janggi horse on b1 would go to d2 over c1, where the elephant stands.
+    let refusal = why("janggi", "", "Nd2");
+    assert_eq!(refusal.why, Why::Blocked);
+    assert_eq!(
+        refusal.piece.map(|(name, _)| name).as_deref(),
+        Some("horse")
+    );
+    // The rook behind its own pawn; a pawn before an enemy pawn.
+    assert_eq!(why("chess", "", "Ra4").why, Why::Blocked);
+    let fen = "4k3/8/8/4p3/4P3/8/8/4K3 w - - 0 1";
+    assert_eq!(why("chess", fen, "e5").why, Why::Blocked);
+    // In the fog what blocks may be unseen: no reaching there, no more.
+    assert_eq!(why("fogofwar", fen, "e5").why, Why::NoneReaches);
+    // A knight's leap is never blocked.
+    assert_eq!(why("chess", "", "Nd4").why, Why::NoneReaches);
+}

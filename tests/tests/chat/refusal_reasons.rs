@@ -108,6 +108,14 @@ async fn janggi_and_crazyhouse_refusals_name_the_palace_and_the_hand() {
         ),
         "{out:#?}"
     );
+    let out = chat.say("alice: /move Ne2").await;
+    assert!(
+        has(
+            &out,
+            "“Ne2” is not legal in this position: you have no horse."
+        ),
+        "{out:#?}"
+    );
     chat.say("alice: /lang ru").await;
     let out = chat.say("alice: /move Гe4").await;
     assert!(
@@ -134,6 +142,30 @@ async fn janggi_and_crazyhouse_refusals_name_the_palace_and_the_hand() {
         has(
             &out,
             "«К@f3» — невозможный ход в этой позиции: у вас в запасе нет фигуры «конь»."
+        ),
+        "{out:#?}"
+    );
+}
+
+#[tokio::test]
+async fn a_janggi_horse_whose_way_is_blocked_is_told_so() {
+    let mut chat = Chat::new("refusal-blocked").await;
+    chat.start("alice", "bob", "janggi").await;
+    let out = chat.say("alice: /move Nd2").await;
+    assert!(
+        has(
+            &out,
+            "“Nd2” is not legal in this position: pieces stand in the way of your horse to d2. \
+             Legal horse moves: Na3, Nc3, Ng3, Ni3."
+        ),
+        "{out:#?}"
+    );
+    chat.say("alice: /lang ru").await;
+    let out = chat.say("alice: /move Кd2").await;
+    assert!(
+        has(
+            &out,
+            "«Кd2» — невозможный ход в этой позиции: путь фигуры «конь» на d2 преграждён."
         ),
         "{out:#?}"
     );

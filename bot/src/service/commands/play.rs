@@ -336,6 +336,7 @@ fn refusal_key(why: Why) -> Option<&'static str> {
         Why::NoneReaches => "refusal-none-reaches",
         Why::OwnPieceThere => "refusal-own-piece-there",
         Why::Promotion => "refusal-promotion",
+        Why::Blocked => "refusal-blocked",
         Why::Pinned => "refusal-pinned",
         Why::IntoCheck => "refusal-into-check",
         Why::InCheck => "refusal-in-check",
