@@ -65,7 +65,8 @@ async fn pieces_are_placed_in_turn_in_the_chat_then_play_begins() {
             .any(|l| l.contains("bob (black) places next: K R P P")),
         "{out:#?}"
     );
-    assert!(public.iter().any(|l| l.contains("image:")), "{out:#?}");
+    // One board a round: after black's placement, not between.
+    assert!(!public.iter().any(|l| l.contains("image:")), "{out:#?}");
     let out = chat.say("bob: Ke1").await;
     assert!(has(&out, "e1 is occupied"), "{out:#?}");
     let out = chat.say("bob: d3").await;
@@ -74,8 +75,12 @@ async fn pieces_are_placed_in_turn_in_the_chat_then_play_begins() {
     assert!(has(&out, "it is bob's turn"), "{out:#?}");
 
     // With /move too; a board to look at; a random placement.
-    chat.script(&["bob: /move Kc3", "alice: Ra1", "bob: d5", "alice: a2"])
-        .await;
+    let out = chat.say("bob: /move Kc3").await;
+    assert!(
+        to(&out, "[#local]").iter().any(|l| l.contains("image:")),
+        "the round's board: {out:#?}"
+    );
+    chat.script(&["alice: Ra1", "bob: d5", "alice: a2"]).await;
     let out = chat.say("bob: board").await;
     assert!(has(&out, "bob (black) places next: R P"), "{out:#?}");
     chat.script(&["bob: Rh8", "alice: b4"]).await;
@@ -95,6 +100,32 @@ async fn pieces_are_placed_in_turn_in_the_chat_then_play_begins() {
     let out = chat.say("alice: Kf1").await;
     assert!(has(&out, "Kf1"), "{out:#?}");
     assert_eq!(chat.row(&id).await.moves, "e1f1");
+}
+
+#[tokio::test]
+async fn a_whole_setup_shows_one_board_a_round() {
+    let mut chat = chat("placing-rounds").await;
+    let (id, out) = start(&mut chat, "").await;
+    let images = |out: &[String]| {
+        to(out, "[#local]")
+            .iter()
+            .filter(|line| line.contains("image:"))
+            .count()
+    };
+    let mut shown = images(&out);
+    assert_eq!(shown, 1, "the empty board: {out:#?}");
+    // Four pieces each, placed at random in turn: eight placements.
+    for round in 0..4 {
+        let after_white = chat.say("alice: random").await;
+        assert_eq!(images(&after_white), 0, "round {round}: {after_white:#?}");
+        let after_black = chat.say("bob: random").await;
+        assert_eq!(images(&after_black), 1, "round {round}: {after_black:#?}");
+        shown += images(&after_black);
+    }
+    assert_ne!(chat.row(&id).await.status, Status::Setup, "play began");
+    // The empty board, three rounds' boards and the start of play: five
+    // boards for eight placements (nine before).
+    assert_eq!(shown, 5);
 }
 
 #[tokio::test]

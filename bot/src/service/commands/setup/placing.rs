@@ -1,6 +1,7 @@
 //! Public setups (Frolov chess, Maharajah): after `/accept` the players place
 //! their pieces in the game's chat, one at a time, in turn, white first, in
-//! view of everyone. Each placement is announced with the board; a player
+//! view of everyone. Each placement is announced, and the board shown once
+//! a round (after black's placement) or on request; a player
 //! whose time for a placement runs out has the rest of their pieces placed at
 //! random on their turns. When every piece stands, play begins.
 //!
@@ -57,7 +58,8 @@ impl Service {
                 .arg("clock", self.clock_phrase(lang, row.time_control)),
         )];
         Ok(vec![
-            self.public_setup_board(&row, variant, lang, lines).await,
+            self.public_setup_board(&row, variant, lang, lines, true)
+                .await,
         ])
     }
 
@@ -75,7 +77,7 @@ impl Service {
         if command == SetupCommand::Board {
             let lang = self.game_chat_lang(ctx, row).await;
             return Ok(vec![
-                self.public_setup_board(row, variant, lang, Vec::new())
+                self.public_setup_board(row, variant, lang, Vec::new(), true)
                     .await,
             ]);
         }
@@ -211,19 +213,27 @@ impl Service {
             .map(|t| now.saturating_add(t));
         self.save(row).await?;
         let notes = notes.iter().map(|note| self.text(lang, note)).collect();
+        // One board a round: none between white's placement and black's
+        // (the text says what was placed; `board` shows it any time).
+        let [white, black] = placements(variant, row);
+        let next = turn_to_place(variant, [&white, &black]);
+        let mid_round = next == Some(Side::BLACK)
+            && white.pieces(variant).len() > black.pieces(variant).len();
         Ok(vec![
-            self.public_setup_board(row, variant, lang, notes).await,
+            self.public_setup_board(row, variant, lang, notes, !mid_round)
+                .await,
         ])
     }
 
     /// The board of a public setup for the chat: `lines`, who places next and
-    /// what, the time for it, and every piece placed so far.
+    /// what, the time for it, and (when `drawn`) every piece placed so far.
     async fn public_setup_board(
         &self,
         row: &GameRow,
         variant: &Variant,
         lang: Lang,
         mut lines: Vec<String>,
+        drawn: bool,
     ) -> Delivery {
         let [white, black] = placements(variant, row);
         let placer = turn_to_place(variant, [&white, &black]);
@@ -258,6 +268,9 @@ impl Service {
         let mut delivery = self.setup_note(lang, row, lines);
         // The player who places next is asked to act.
         delivery.notify = crate::service::present::to_notify(row, placer.map(|turn| turn.index()));
+        if !drawn {
+            return delivery;
+        }
         let view = setup_view(variant, [&white, &black], Audience::Public);
         let decor = setup_decor(row, Side::WHITE, None);
         let placed = white.pieces(variant).len() + black.pieces(variant).len();
