@@ -267,8 +267,9 @@ pub enum Action {
     Variants,
     /// `/learn`: the lessons of the teaching ladder, in order, with their goals.
     Learn,
-    /// Help.
-    Help,
+    /// `/help [topic]`: the first steps, or one topic in full (`play`,
+    /// `moves`, `hidden`, `four`, `more`, or their Russian names).
+    Help { topic: Option<String> },
     /// `/rematch [game]`: offer the opponent of an ended game another one,
     /// same variant and clock, colours swapped.
     Rematch { game: Option<String> },

@@ -345,7 +345,9 @@ pub static COMMANDS: &[Command] = &[
         about: "command-help",
         telegram_menu: true,
         discord: true,
-        does: Does::Nothing(|| Action::Help),
+        does: Does::Words(|typed| Action::Help {
+            topic: typed.args.first().map(|topic| (*topic).to_owned()),
+        }),
     },
     Command {
         name: "lang",
@@ -891,7 +893,12 @@ mod tests {
     fn help_names_every_command_and_only_commands() {
         use crate::i18n::Lang;
         for lang in Lang::ALL {
-            let help = crate::i18n::catalogue().text(lang, "help", &[]);
+            // The first steps and the topics together.
+            let help: String = std::iter::once("help")
+                .chain(crate::service::HELP_TOPICS.iter().map(|(_, key)| *key))
+                .map(|key| crate::i18n::catalogue().text(lang, key, &[]))
+                .collect::<Vec<_>>()
+                .join("\n");
             let named: Vec<&str> = help
                 .split(|c: char| c.is_whitespace() || ",.;:()".contains(c))
                 .filter_map(|word| word.strip_prefix('/'))
@@ -1150,7 +1157,13 @@ mod tests {
             })
         );
         assert_eq!(parse("hello there", user), None);
-        assert_eq!(parse("  /HELP ", user), Some(Action::Help));
+        assert_eq!(parse("  /HELP ", user), Some(Action::Help { topic: None }));
+        assert_eq!(
+            parse("/помощь ходы", user),
+            Some(Action::Help {
+                topic: Some("ходы".to_owned())
+            })
+        );
         let long = format!("/{}", "x".repeat(500));
         match parse(&long, user) {
             Some(Action::Unknown { command }) => assert!(command.len() <= 33),

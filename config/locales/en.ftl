@@ -329,28 +329,49 @@ learn-next = Next: /learn { $lesson } (with @friend or computer).
 learn-done = That was the last lesson: now play a whole game — /play chess.
 
 help =
-    Kodex — chess variants in chat.
+    Kodex — chess variants in chat. The first steps:
+    /play <variant> @friend — challenge someone (no one named: anyone here may accept); /play chess computer — play the computer at once.
+    /accept, or the Accept button — take a challenge.
+    Type your move in the chat: e4, Nf3, O-O (or /move e4). /resign, /draw, /takeback — or the buttons under the latest board.
+    /variants — what you can play; /rules <variant> — how it is played; /learn — six lessons from pawns to checkmate.
+    /lang ru — по-русски. Every command also has a Russian name, typed on every platform: { $russian }.
+    More: /help play (clocks, colours, the computer, positions, rematches, ratings) · /help moves (how to write moves, offers, buttons, records) · /help hidden (fog of war, Kriegspiel, setups, time travel) · /help four (games for four) · /help more (watching, notation, reminders, language).
+help-play =
+    Starting games:
     /play <variant> [@opponent] [clock] [color] — challenge someone (no opponent: anyone may accept). Clock: none, bullet (1+0), blitz (3+2), rapid (10+5), classical (30+20), 3+2, 15+10, 1d (days per move). Colour: white, black, random.
     /play <variant> computer [level 1-8] — play the computer at once (default level 3; on Discord: /play with the bot as opponent). It plays every variant (in fog of war and Kriegspiel from its own view), answers draw offers, exchanges Enochian prisoners and allows takebacks.
     /accept, /decline — answer a challenge (add the game id if there are several).
-    /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3).
-    /resign (asks to confirm), /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
-    /board, /games, /pgn [game], /rules <variant>, /variants, /lang en|ru (yours; /lang chat en|ru sets what the chat hears), /help.
-    /rating [@user], /leaderboard [variant] [global] [page], /stats [@user] — ratings; clocked games of two are rated unless casual.
-    Every command also has a Russian name, typed on every platform: { $russian }.
-    The latest board of a game has buttons: Offer draw, Resign, Take back (once you have moved), Show board. On Discord, the options suggest your moves, clocks and games.
-    /learn — six lessons from pawns to checkmate; /learn 1 @friend or /learn 1 computer starts one.
     /play <variant> … fen:<FEN> — start from a position (the FEN goes last), e.g. /play chess @bob fen:4k3/8/8/8/8/8/4P3/4K3 w - - 0 1; the PGN records it.
     /rematch [game] (or the Rematch button under the result) — the same game again, colours swapped; the other player accepts.
+    /rating [@user], /leaderboard [variant] [global] [page], /stats [@user] — ratings; clocked games of two are rated unless casual.
+    /learn — six lessons from pawns to checkmate; /learn 1 @friend or /learn 1 computer starts one.
+help-moves =
+    Playing:
+    /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3). A move that is refused is told with the reason.
+    /resign (asks to confirm), /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
+    The latest board of a game has buttons: Offer draw, Resign, Take back (once you have moved), Show board. On Discord, the options suggest your moves, clocks and games.
+    /board, /games, /pgn [game] (a long record comes as a file), /rules <variant>, /variants.
+    Janggi: pieces stand on the points; type pass (or your general's square twice, e2e2) to pass your turn; a draw is decided on points (/rules janggi).
+help-hidden =
+    Hidden information and other special games:
+    Fog of war: send your moves to me in a private chat; your own board comes there after every move.
+    Kriegspiel: the same, and you see only your own pieces; a move the real position forbids is "impossible" and you try again.
+    Battle chess and other setup games: after /accept send your setup to me in private (Ke1 Qd1 e2, a FEN half, random, ready); in placement games (Frolov chess, Maharajah) place one piece at a time here, in turn (one board a round; board shows it). Kriegspiel from a secret setup (kriegspielbattle) keeps both setups secret for the whole game.
+    Time travel: T-2:Nf3 e5 jumps back 2 of your moves with the knight now on f3 and plays e5 in the new timeline (or send the jump, then the move); two charges each, /rules timetravel; /timeline [game] shows every abandoned timeline under the present board.
+help-four =
+    Games for four (bughouse, fourplayer, enochian):
+    /play bughouse @partner vs @a @b 3+0 — people named before vs are partners; unnamed seats are open, and anyone takes them with the Take seat button.
+    /resign resigns for your team; a draw needs every player of the other team.
+    Bughouse: your captures go to your partner's reserve, drops like N@f3; /partner <text> writes to your partner alone.
+    Four-handed and Enochian chess: a player left with no move passes automatically.
+    Enochian chess: a king on its partner's throne makes its player move both armies; /exchange offers (or accepts) an exchange of taken kings, /noexchange declines; /retire leaves the game, handing your army to your partner.
+help-more =
+    More:
     /watch <game> — this chat (or you, in a private chat; or the Watch button) follows a game played elsewhere: its public messages only; /unwatch <game>.
     /notation ru|en|auto — piece letters of the moves shown to you privately (Кр Ф Л С К or K Q R B N).
     With a clock, you are reminded privately once: at 10 % of a live clock, at a quarter of a correspondence move's time.
-    Fog of war: send your moves to me in a private chat; your own board comes there after every move.
-    Time travel: T-2:Nf3 e5 jumps back 2 of your moves with the knight now on f3 and plays e5 in the new timeline (or send the jump, then the move); two charges each, /rules timetravel; /timeline [game] shows every abandoned timeline under the present board.
-    Kriegspiel: the same, and you see only your own pieces; a move the real position forbids is "impossible" and you try again.
-    Battle chess and other setup games: after /accept send your setup to me in private (Ke1 Qd1 e2, a FEN half, random, ready); in placement games (Frolov chess, Maharajah) place one piece at a time here, in turn. Kriegspiel from a secret setup (kriegspielbattle) keeps both setups secret for the whole game.
-    Janggi: pieces stand on the points; type pass (or your general's square twice, e2e2) to pass your turn; a draw is decided on points (/rules janggi).
-    Games for four (bughouse, fourplayer, enochian): /play bughouse @partner vs @a @b 3+0 (people named before vs are partners; unnamed seats are open, and anyone takes them with the Take seat button). /resign resigns for your team; a draw needs every player of the other team. Bughouse: your captures go to your partner's reserve, drops like N@f3; /partner <text> writes to your partner alone. Four-handed and Enochian chess: a player left with no move passes automatically. Enochian chess: a king on its partner's throne makes its player move both armies; /exchange offers (or accepts) an exchange of taken kings, /noexchange declines; /retire leaves the game, handing your army to your partner.
+    /lang en|ru — your language; /lang chat en|ru sets what the chat hears (its admins).
+    /help <topic> — play, moves, hidden, four, more.
 
 ## What the adapters write themselves (notices, fallbacks, button labels).
 adapter-dm-refused = { $mention }, I can't send you direct messages (your DMs are closed or I am blocked). Press the button to see your board here; only you will see it.

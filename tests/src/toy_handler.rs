@@ -328,7 +328,7 @@ impl ToyHandler {
                 }
                 Vec::new()
             }
-            Action::Help => vec![note(Target::Chat(request.chat), "Kodex help.")],
+            Action::Help { .. } => vec![note(Target::Chat(request.chat), "Kodex help.")],
             _ => vec![note(me, "Not in the toy.")],
         }
     }

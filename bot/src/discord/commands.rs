@@ -71,6 +71,7 @@ fn own(name: &str) -> Option<poise::Command<Data, Error>> {
         "play" => play(),
         "move" => move_(),
         "learn" => learn(),
+        "help" => help(),
         "rules" => rules(),
         "lang" => lang(),
         "notation" => notation(),
@@ -431,6 +432,52 @@ async fn learn(
         rated: None,
     };
     submit(ctx, action).await
+}
+
+/// The topics of `/help`.
+#[derive(poise::ChoiceParameter, Clone, Copy, Debug)]
+pub(super) enum HelpTopic {
+    #[name = "Starting games"]
+    #[name_localized("ru", "Как начать партию")]
+    Play,
+    #[name = "Moves, offers, buttons"]
+    #[name_localized("ru", "Ходы, предложения, кнопки")]
+    Moves,
+    #[name = "Fog of war, Kriegspiel, setups, time travel"]
+    #[name_localized("ru", "Туман войны, кригшпиль, расстановка, время")]
+    Hidden,
+    #[name = "Games for four"]
+    #[name_localized("ru", "Игры вчетвером")]
+    Four,
+    #[name = "Watching, notation, reminders, language"]
+    #[name_localized("ru", "Наблюдение, нотация, напоминания, язык")]
+    More,
+}
+
+impl HelpTopic {
+    /// The topic's word, as `/help <topic>` takes it.
+    fn word(self) -> &'static str {
+        match self {
+            HelpTopic::Play => "play",
+            HelpTopic::Moves => "moves",
+            HelpTopic::Hidden => "hidden",
+            HelpTopic::Four => "four",
+            HelpTopic::More => "more",
+        }
+    }
+}
+
+/// The first steps, or one topic in full.
+#[poise::command(slash_command)]
+async fn help(
+    ctx: Context<'_>,
+    #[description = "One topic in full (the first steps if empty)"]
+    #[name_localized("ru", "тема")]
+    #[description_localized("ru", "Одна тема целиком (первые шаги, если пусто)")]
+    topic: Option<HelpTopic>,
+) -> Result<(), Error> {
+    let topic = topic.map(|topic| topic.word().to_owned());
+    submit(ctx, Action::Help { topic }).await
 }
 
 /// The rules of a variant.

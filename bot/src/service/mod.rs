@@ -43,6 +43,7 @@ mod kernel;
 mod present;
 
 pub use commands::computer::DEFAULT_LEVEL as DEFAULT_COMPUTER_LEVEL;
+pub use commands::info::{help_topic, HELP_TOPICS};
 pub use commands::learn::{lesson_id, LESSONS};
 pub use commands::watch::MAX_WATCHED;
 pub use kernel::ids::{GAME_ID_ALPHABET, GAME_ID_LEN};
@@ -270,7 +271,7 @@ impl Service {
             Action::Rules { variant } => self.rules(&ctx, &variant),
             Action::Variants => self.variants(&ctx),
             Action::Learn => self.learn(&ctx),
-            Action::Help => self.help(&ctx),
+            Action::Help { topic } => self.help(&ctx, topic.as_deref()),
             Action::Rematch { game } => self.rematch(&ctx, game).await,
             Action::Watch { game } => self.watch(&ctx, game, false).await,
             Action::Unwatch { game } => self.unwatch(&ctx, game).await,

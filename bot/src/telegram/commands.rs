@@ -78,13 +78,13 @@ pub(super) fn parse(command: &CommandText<'_>, text: &str, play: &PlayContext<'_
                     user: user.or_else(|| play.replied_to.clone()),
                 }),
                 Some(other) => Parsed::Action(other),
-                None => Parsed::Unknown(Action::Help),
+                None => Parsed::Unknown(Action::Help { topic: None }),
             }
         }
         _ => match crate::command::parse(text, |_| None) {
             Some(unknown @ Action::Unknown { .. }) => Parsed::Unknown(unknown),
             Some(action) => Parsed::Action(action),
-            None => Parsed::Unknown(Action::Help),
+            None => Parsed::Unknown(Action::Help { topic: None }),
         },
     }
 }

@@ -255,7 +255,7 @@ impl Adapter {
     /// none (`board`: the player's current game).
     fn start(&self, player: UserId, payload: &str, private: bool) -> Action {
         if !private {
-            return Action::Help;
+            return Action::Help { topic: None };
         }
         self.directory.forget_links(player);
         if payload == "board" {
@@ -265,7 +265,7 @@ impl Adapter {
                 game: Some(game.to_owned()),
             }
         } else {
-            Action::Help
+            Action::Help { topic: None }
         }
     }
 

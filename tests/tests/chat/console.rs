@@ -667,6 +667,45 @@ async fn simultaneous_moves_apply_exactly_one_per_turn() {
 }
 
 #[tokio::test]
+async fn help_is_short_and_each_topic_it_names_comes_in_full() {
+    let mut chat = Chat::new("help-topics").await;
+    for (who, lang) in [("alice", "en"), ("bob", "ru")] {
+        chat.say(&format!("{who}: /lang {lang}")).await;
+        let first = chat.say(&format!("{who}: /help")).await.join("\n");
+        assert!(
+            first.chars().count() < 1_600,
+            "{lang}: the first steps are short: {}",
+            first.chars().count()
+        );
+        // Every topic the first steps name is there, in full, and not in them.
+        let topics: Vec<String> = first
+            .split("/help ")
+            .skip(1)
+            .filter_map(|rest| rest.split_whitespace().next())
+            .map(|word| word.trim_matches(|c: char| !c.is_alphanumeric()).to_owned())
+            .collect();
+        assert_eq!(topics.len(), 5, "{lang}: {first}");
+        let mut texts = Vec::new();
+        for topic in &topics {
+            let text = chat.say(&format!("{who}: /help {topic}")).await.join("\n");
+            assert!(
+                !text.contains("/help play ·"),
+                "{lang} {topic}: a topic, not the overview: {text}"
+            );
+            assert!(text.chars().count() <= 4_000, "{lang} {topic}");
+            texts.push(text);
+        }
+        texts.dedup();
+        assert_eq!(texts.len(), 5, "{lang}: five different topics");
+        // An unknown topic gets the first steps, which name the topics.
+        let unknown = chat.say(&format!("{who}: /help zzz")).await.join("\n");
+        assert_eq!(unknown, first);
+    }
+    let moves = chat.say("bob: /помощь ходы").await.join("\n");
+    assert!(moves.contains("Как играть"), "{moves}");
+}
+
+#[tokio::test]
 async fn language_follows_the_user_then_the_platform_locale_then_the_chat() {
     let mut chat = Chat::new("languages").await;
     let help = |locale: Option<&str>, actor: &str| Request {
@@ -678,7 +717,7 @@ async fn language_follows_the_user_then_the_platform_locale_then_the_chat() {
         actor: user(actor),
         locale: locale.map(str::to_owned),
         chat_locale: None,
-        action: Action::Help,
+        action: Action::Help { topic: None },
     };
     let english = chat.service.handle(help(None, "alice")).await;
     assert!(

@@ -65,7 +65,9 @@ fn random_action(game: &str) -> Action {
             variant: random_text(),
         },
         15 => Action::Variants,
-        16 => Action::Help,
+        16 => Action::Help {
+            topic: maybe_text(),
+        },
         17 => Action::Lang {
             choice: kodex_bot::api::LangChoice::parse(&random_text()),
             chat_admin: fastrand::bool(),

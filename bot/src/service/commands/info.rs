@@ -279,7 +279,12 @@ impl Service {
     }
 
     /// `/help`.
-    pub(crate) fn help(&self, ctx: &Ctx) -> Outcome {
+    /// `/help [topic]`: the first steps, with the topics to ask for; or one
+    /// topic in full. An unknown topic gets the first steps, which list them.
+    pub(crate) fn help(&self, ctx: &Ctx, topic: Option<&str>) -> Outcome {
+        if let Some(key) = topic.and_then(help_topic) {
+            return Ok(vec![self.reply(ctx, &Msg::new(key))]);
+        }
         // The Russian names come from the command table, so none is missed.
         let russian: Vec<String> = crate::command::COMMANDS
             .iter()
@@ -352,6 +357,28 @@ impl Service {
             game: None,
         }
     }
+}
+
+/// The topics of `/help <topic>`: the words that name each (English and
+/// Russian), and its text's key.
+pub const HELP_TOPICS: [(&[&str], &str); 5] = [
+    (&["play", "games", "игра", "играть", "партии"], "help-play"),
+    (&["moves", "move", "ходы", "ход"], "help-moves"),
+    (
+        &["hidden", "fog", "setup", "скрытые", "туман", "расстановка"],
+        "help-hidden",
+    ),
+    (&["four", "4", "вчетвером", "четверо"], "help-four"),
+    (&["more", "other", "ещё", "еще", "другое"], "help-more"),
+];
+
+/// The text key of the help topic `word` names, if any.
+pub fn help_topic(word: &str) -> Option<&'static str> {
+    let word = word.trim().trim_start_matches('/').to_lowercase();
+    HELP_TOPICS
+        .iter()
+        .find(|(names, _)| names.contains(&word.as_str()))
+        .map(|(_, key)| *key)
 }
 
 /// The i18n key of a language's name.

@@ -217,8 +217,8 @@ impl Service {
         // (the text says what was placed; `board` shows it any time).
         let [white, black] = placements(variant, row);
         let next = turn_to_place(variant, [&white, &black]);
-        let mid_round = next == Some(Side::BLACK)
-            && white.pieces(variant).len() > black.pieces(variant).len();
+        let mid_round =
+            next == Some(Side::BLACK) && white.pieces(variant).len() > black.pieces(variant).len();
         Ok(vec![
             self.public_setup_board(row, variant, lang, notes, !mid_round)
                 .await,
