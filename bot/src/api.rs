@@ -476,8 +476,8 @@ pub enum ButtonAction {
     /// Show the presser's board (of their current game when `None`).
     Board { game: Option<String> },
     /// Resign for good: the confirmation, valid only for the player of `side`
-    /// and, when `ply` is set, only while the game is at that ply (the
-    /// question lapses with the next move).
+    /// and, when `ply` (the ply it was asked at) is set, only until that
+    /// player moves again (the question lapses when they play on).
     Resign {
         game: String,
         side: String,

@@ -187,7 +187,7 @@ button-show-board = Show board
 button-offer-draw = Offer draw
 button-takeback = Take back
 resign-kept = Game { $id } goes on.
-error-resign-question-lapsed = That question about game { $id } has lapsed: a move was made since. Send /resign again if you mean it.
+error-resign-question-lapsed = That question about game { $id } has lapsed: you have moved since. Send /resign again if you mean it.
 
 ## Results
 result-win = { $id }: { $result } — { $winner } ({ $color }) wins: { $reason }.
@@ -306,6 +306,12 @@ error-pgn-hidden = The record of game { $id } stays hidden until the game ends.
 error-rules-usage = Usage: /rules <variant>, for example /rules atomic. /variants lists them.
 variants-header = Variants (/rules <id> explains one):
 variants-hidden-mark = {" "}(hidden information: moves in private chat)
+variants-family-codex = The Codex (our rule book):
+variants-family-hidden = Hidden information and secret setups:
+variants-family-historical = Historical and fairy games:
+variants-family-four = Games for four:
+variants-family-lessons = Lessons (/learn):
+variants-family-other = Others:
 ## The teaching ladder (/learn)
 learn-header = Learn chess step by step — six lessons, each adding pieces to the last:
 learn-goal = { $lesson ->

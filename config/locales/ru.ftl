@@ -252,7 +252,7 @@ button-show-board = Показать доску
 button-offer-draw = Предложить ничью
 button-takeback = Вернуть ход
 resign-kept = Партия { $id } продолжается.
-error-resign-question-lapsed = Этот вопрос о партии { $id } устарел: с тех пор был сделан ход. Если вы хотите сдаться, отправьте /resign ещё раз.
+error-resign-question-lapsed = Этот вопрос о партии { $id } устарел: вы с тех пор сделали ход. Если вы хотите сдаться, отправьте /resign ещё раз.
 
 ## Результаты
 result-win = { $id }: { $result } — победа: { $winner } ({ $color }), { $reason }.
@@ -376,6 +376,12 @@ error-pgn-hidden = Запись партии { $id } скрыта до её ок
 error-rules-usage = Как узнать правила: /rules <вариант>, например /rules atomic. Список: /variants.
 variants-header = Варианты (/rules <id> — правила):
 variants-hidden-mark = {" "}(скрытая информация: ходы в личном чате)
+variants-family-codex = Кодекс (наш свод правил):
+variants-family-hidden = Скрытая информация и тайная расстановка:
+variants-family-historical = Исторические и сказочные игры:
+variants-family-four = Игры вчетвером:
+variants-family-lessons = Уроки (/learn):
+variants-family-other = Другие:
 ## Обучение по шагам (/learn)
 learn-header = Шахматы шаг за шагом — шесть уроков, в каждом новые фигуры:
 learn-goal = { $lesson ->

@@ -398,8 +398,11 @@ async fn resign_asks_ephemerally_and_only_the_player_can_confirm() {
         m.text().contains("played e4.")
     })
     .await;
-    // A press of the old button (forged, or from a stale client) after a
-    // move: the question has lapsed.
+    // Bob plays on; a press of the old button (forged, or from a stale
+    // client) after his move: the question has lapsed.
+    fake.say(&bob(), CHANNEL, Some(GUILD_ID), "e5").await;
+    fake.wait_for_message("bob's move", |m| m.text().contains("played e5."))
+        .await;
     let token = fake.press_button(&bob(), &question, "rsg:").await;
     let lapsed = fake.wait_for_ephemeral("the lapsed question", &token).await;
     assert!(lapsed.text().contains("has lapsed"), "{}", lapsed.text());

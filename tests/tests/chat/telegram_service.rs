@@ -523,7 +523,7 @@ async fn a_resign_question_lapses_with_the_next_move_and_a_strangers_board_press
     assert_eq!(
         answer,
         Some(format!(
-            "That question about game {game} has lapsed: a move was made since. Send /resign again if you mean it."
+            "That question about game {game} has lapsed: you have moved since. Send /resign again if you mean it."
         ))
     );
     assert!(

@@ -12,6 +12,29 @@ use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::service::present::{chat_of, opponents_to_notify, to_notify};
 use crate::store::{DrawOffer, EndReason, GameResult, GameRow, SeatSet, Status};
 
+/// Whether the player of seat `seat` moved since ply `asked` (or the game
+/// was taken back past it): their resignation question no longer stands.
+/// The opponent's replies leave it standing.
+fn moved_since(position: &kodex_engine::Game, seat: usize, asked: u32) -> bool {
+    let Ok(asked) = usize::try_from(asked) else {
+        return true;
+    };
+    if position.ply() < asked {
+        return true;
+    }
+    let mut back = position.clone();
+    while back.ply() > asked {
+        if !back.undo() {
+            return true;
+        }
+        // `back` is now the position the move of that ply was made in.
+        if back.controller(back.seat_to_move()) == seat {
+            return true;
+        }
+    }
+    false
+}
+
 impl Service {
     /// `/resign [id]`: asks first. The answer, only for the caller, names the
     /// game and carries a "Resign" button (`rsg:<id>`, which resigns) and a
@@ -81,7 +104,7 @@ impl Service {
             return Err(Msg::new("error-not-your-button").into());
         }
         let mut position = self.replay(&row)?;
-        if asked_at.is_some_and(|ply| usize::try_from(ply).ok() != Some(position.ply())) {
+        if asked_at.is_some_and(|ply| moved_since(&position, side, ply)) {
             return Err(Msg::new("error-resign-question-lapsed")
                 .arg("id", row.id)
                 .into());
