@@ -187,3 +187,46 @@ async fn a_restart_during_placement_keeps_the_pieces_and_the_turn() {
     assert_eq!(row.seats[0].setup.as_deref(), Some("Ke1 Ra1"));
     assert_eq!(row.seats[1].setup.as_deref(), Some("Ke8 Rh8"));
 }
+
+#[tokio::test]
+async fn variants_are_listed_by_family_with_an_operators_own_under_others() {
+    let mut chat = chat("placing-variants").await;
+    let out = chat.say("alice: /variants").await;
+    let text = out.join("\n");
+    let headings = [
+        "The Codex (our rule book):",
+        "Hidden information and secret setups:",
+        "Historical and fairy games:",
+        "Games for four:",
+        "Lessons (/learn):",
+        "Others:",
+    ];
+    let at: Vec<usize> = headings
+        .iter()
+        .map(|heading| {
+            text.find(heading)
+                .unwrap_or_else(|| panic!("{heading}\n{text}"))
+        })
+        .collect();
+    assert!(
+        at.windows(2).all(|pair| pair[0] < pair[1]),
+        "in order: {text}"
+    );
+    // Every variant once, the test variant (the operator's) last.
+    for variant in chat.service.registry().all() {
+        let line = format!("{} — ", variant.id());
+        assert_eq!(
+            out.iter()
+                .filter(|l| l.contains(&line)
+                    && l.split("] ")
+                        .nth(1)
+                        .is_some_and(|rest| rest.starts_with(&line)))
+                .count(),
+            1,
+            "{line}\n{text}"
+        );
+    }
+    assert!(text[at[5]..].contains("placetest — "), "{text}");
+    assert!(text[at[1]..at[2]].contains("kriegspiel — "), "{text}");
+    assert!(text[at[0]..at[1]].contains("fogofwar — "), "{text}");
+}

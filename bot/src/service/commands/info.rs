@@ -268,17 +268,37 @@ impl Service {
     pub(crate) fn variants(&self, ctx: &Ctx) -> Outcome {
         let code = ctx.lang.code();
         let mut lines = vec![self.text(ctx.lang, &Msg::new("variants-header"))];
-        for variant in self.inner.registry.all() {
-            let mut line = format!("{} — {}", variant.id(), variant.name(code));
-            if variant.hidden_information() {
-                line.push_str(&self.text(ctx.lang, &Msg::new("variants-hidden-mark")));
+        let family_of = |id: &str| {
+            VARIANT_FAMILIES
+                .iter()
+                .position(|(_, ids)| ids.contains(&id))
+                .unwrap_or(VARIANT_FAMILIES.len())
+        };
+        let all = self.inner.registry.all();
+        for family in 0..=VARIANT_FAMILIES.len() {
+            let members: Vec<_> = all
+                .iter()
+                .filter(|variant| family_of(variant.id()) == family)
+                .collect();
+            if members.is_empty() {
+                continue;
             }
-            lines.push(line);
+            let key = VARIANT_FAMILIES
+                .get(family)
+                .map_or("variants-family-other", |(key, _)| *key);
+            lines.push(String::new());
+            lines.push(self.text(ctx.lang, &Msg::new(key)));
+            for variant in members {
+                let mut line = format!("{} — {}", variant.id(), variant.name(code));
+                if variant.hidden_information() {
+                    line.push_str(&self.text(ctx.lang, &Msg::new("variants-hidden-mark")));
+                }
+                lines.push(line);
+            }
         }
         Ok(vec![self.note(ctx, lines.join("\n"))])
     }
 
-    /// `/help`.
     /// `/help [topic]`: the first steps, with the topics to ask for; or one
     /// topic in full. An unknown topic gets the first steps, which list them.
     pub(crate) fn help(&self, ctx: &Ctx, topic: Option<&str>) -> Outcome {
@@ -358,6 +378,68 @@ impl Service {
         }
     }
 }
+
+/// The families `/variants` lists the built-in variants in (as the rule
+/// book groups them), each with its heading's key; any other variant (an
+/// operator's own) comes last, under "Others".
+const VARIANT_FAMILIES: [(&str, &[&str]); 5] = [
+    (
+        "variants-family-codex",
+        &[
+            "chess",
+            "chess960",
+            "timetravel",
+            "atomic",
+            "kingofthehill",
+            "threecheck",
+            "crazyhouse",
+            "antichess",
+            "horde",
+            "fogofwar",
+            "racingkings",
+        ],
+    ),
+    (
+        "variants-family-hidden",
+        &[
+            "kriegspiel",
+            "kriegspielbattle",
+            "battle",
+            "chessbattle",
+            "battlehouse",
+        ],
+    ),
+    (
+        "variants-family-historical",
+        &[
+            "shatranj",
+            "chaturanga",
+            "citadel",
+            "tamerlane",
+            "greatchess",
+            "diana",
+            "whaleshogi",
+            "grand",
+            "janggi",
+            "maharajah",
+            "giveaway",
+            "frankfurt",
+            "frolov",
+            "semedo",
+            "hexagonal",
+        ],
+    ),
+    (
+        "variants-family-four",
+        &["bughouse", "fourplayer", "enochian"],
+    ),
+    (
+        "variants-family-lessons",
+        &[
+            "lesson1", "lesson2", "lesson3", "lesson4", "lesson5", "lesson6",
+        ],
+    ),
+];
 
 /// The topics of `/help <topic>`: the words that name each (English and
 /// Russian), and its text's key.
