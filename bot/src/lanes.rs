@@ -50,15 +50,20 @@ impl<T> Queue<T> {
 
     /// Adds an ordinary item, or (with `along`) an urgent one after the
     /// ordinary items `along` picks, which move with it in their order.
-    fn add(&mut self, item: T, along: Option<&dyn Fn(&T) -> bool>) {
+    fn add(&mut self, item: T, along: Option<&mut dyn FnMut(&mut T) -> bool>) {
         let Some(along) = along else {
             self.ordinary.push_back(item);
             return;
         };
-        let (moving, staying): (VecDeque<T>, VecDeque<T>) =
-            self.ordinary.drain(..).partition(|queued| along(queued));
+        let mut staying = VecDeque::with_capacity(self.ordinary.len());
+        for mut queued in self.ordinary.drain(..) {
+            if along(&mut queued) {
+                self.urgent.push_back(queued);
+            } else {
+                staying.push_back(queued);
+            }
+        }
         self.ordinary = staying;
-        self.urgent.extend(moving);
         self.urgent.push_back(item);
     }
 }
@@ -177,16 +182,23 @@ where
     /// Hands an urgent `item` to the lane of `key`: it goes after the
     /// urgent items queued before it, ahead of the ordinary ones, except
     /// those `along` picks, which go just before it (in their order).
+    /// `along` sees each queued ordinary item once, and may change those it
+    /// lets the urgent one overtake.
     pub fn push_urgent(
         &self,
         key: K,
         item: T,
-        along: impl Fn(&T) -> bool,
+        mut along: impl FnMut(&mut T) -> bool,
     ) -> Result<(), Refused> {
-        self.enter(key, item, Some(&along))
+        self.enter(key, item, Some(&mut along))
     }
 
-    fn enter(&self, key: K, item: T, along: Option<&dyn Fn(&T) -> bool>) -> Result<(), Refused> {
+    fn enter(
+        &self,
+        key: K,
+        item: T,
+        along: Option<&mut dyn FnMut(&mut T) -> bool>,
+    ) -> Result<(), Refused> {
         let mut map = lock(&self.map);
         if let Some(lane) = map.lanes.get(&key) {
             let mut queue = lane.queue.lock();
@@ -244,7 +256,11 @@ where
     /// Closes every lane once its items are done (no longer paced), and
     /// waits for that (lanes opened meanwhile included).
     pub async fn finish(&self) {
-        let lanes: Vec<Lane<T>> = lock(&self.map).lanes.drain().map(|(_, lane)| lane).collect();
+        let lanes: Vec<Lane<T>> = lock(&self.map)
+            .lanes
+            .drain()
+            .map(|(_, lane)| lane)
+            .collect();
         for lane in lanes {
             lane.queue.lock().draining = true;
             lane.queue.arrived.notify_one();
@@ -437,7 +453,11 @@ mod tests {
     async fn urgent_items_overtake_ordinary_ones_and_each_level_keeps_its_order() {
         let log = Arc::new(Mutex::new(Vec::new()));
         let (release, released) = watch::channel(false);
-        let lanes = Lanes::new(100, Duration::from_secs(60), gated(Arc::clone(&log), released));
+        let lanes = Lanes::new(
+            100,
+            Duration::from_secs(60),
+            gated(Arc::clone(&log), released),
+        );
         lanes.push(1, "first").expect("room");
         // The lane takes "first" and waits; the rest queues behind it.
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -450,7 +470,10 @@ mod tests {
         release.send_replace(true);
         lanes.finish().await;
         let log = log.lock().expect("log").clone();
-        let one: Vec<&str> = log.into_iter().filter(|item| *item != "elsewhere").collect();
+        let one: Vec<&str> = log
+            .into_iter()
+            .filter(|item| *item != "elsewhere")
+            .collect();
         assert_eq!(
             one,
             ["first", "question", "answer", "board 1", "clock", "board 2"]
@@ -461,7 +484,11 @@ mod tests {
     async fn an_urgent_item_takes_along_the_ordinary_ones_it_must_not_overtake() {
         let log = Arc::new(Mutex::new(Vec::new()));
         let (release, released) = watch::channel(false);
-        let lanes = Lanes::new(100, Duration::from_secs(60), gated(Arc::clone(&log), released));
+        let lanes = Lanes::new(
+            100,
+            Duration::from_secs(60),
+            gated(Arc::clone(&log), released),
+        );
         lanes.push(1, "first").expect("room");
         tokio::time::sleep(Duration::from_millis(20)).await;
         for item in ["game a 1", "game b 1", "game a 2", "game b 2"] {
@@ -490,8 +517,12 @@ mod tests {
                 .load(Ordering::SeqCst)
                 .then_some(Duration::from_millis(10))
         });
-        let lanes = Lanes::new(100, Duration::from_secs(60), gated(Arc::clone(&log), released))
-            .paced(pace);
+        let lanes = Lanes::new(
+            100,
+            Duration::from_secs(60),
+            gated(Arc::clone(&log), released),
+        )
+        .paced(pace);
         lanes.push(1, "board").expect("room");
         lanes.push_urgent(1, "answer", |_| false).expect("room");
         tokio::time::sleep(Duration::from_millis(200)).await;

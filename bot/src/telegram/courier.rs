@@ -1,5 +1,9 @@
 //! Sending: one ordered queue per Telegram chat, so a slow chat (flood limits,
 //! retries) never delays another, and messages to one chat keep their order.
+//! Answers to someone's own action overtake the queued messages nobody waits
+//! for (the computer's moves, clocks), and those leave a share of the chat's
+//! flood limit free for answers (see [`Flood`]); a game's boards never
+//! overtake one another.
 //!
 //! Every call goes through teloxide's `Throttle` (Telegram's per-chat and global
 //! limits, 429 `retry_after` honoured and the request repeated); on top of that,
@@ -10,6 +14,7 @@ use std::future::Future;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
+use teloxide::adaptors::throttle::Limits;
 use teloxide::adaptors::Throttle;
 use teloxide::payloads::setters::*;
 use teloxide::payloads::{SendAnimation, SendDocument, SendPhoto};
@@ -22,6 +27,7 @@ use teloxide::{ApiError, Bot, RequestError};
 
 use super::boards::Boards;
 use super::directory::Directory;
+use super::flood::Flood;
 use super::texts;
 use crate::api::{split_text, Button, Handler, Image};
 use crate::lanes::Lanes;
@@ -74,6 +80,13 @@ pub(super) struct Parcel {
     /// The people the message asks to act, mentioned at its end so that
     /// Telegram notifies them (in groups only).
     pub mentions: Vec<Mention>,
+    /// Set on news that the game `game_board` names is over: boards of the
+    /// game it overtakes lose their buttons.
+    pub ends_game: bool,
+    /// Someone waits for it: an answer to their own message or button press.
+    /// It goes ahead of the queued parcels nobody waits for, and may use the
+    /// share of the chat's flood limit kept for answers.
+    pub urgent: bool,
 }
 
 /// A person mentioned in a group message.
@@ -160,6 +173,8 @@ impl Parcel {
             challenge_of: None,
             answers_challenges_of: None,
             mentions: Vec::new(),
+            ends_game: false,
+            urgent: false,
         })
     }
 }
@@ -194,11 +209,23 @@ pub(super) struct Refusal {
 /// player's own request): following it opens the chat and shows the help.
 pub(super) const NOTE_PAYLOAD: &str = "hello";
 
+/// How the courier sends.
+pub(super) struct Sending {
+    /// The bot, throttled.
+    pub bot: Throttle<Bot>,
+    /// The flood limits the throttle keeps within.
+    pub limits: Limits,
+    /// Whether boards go as documents rather than photos.
+    pub boards_as_documents: bool,
+}
+
 /// Sends parcels, one ordered queue per chat.
 pub(super) struct Courier {
     bot: Throttle<Bot>,
     bot_username: String,
     boards_as_documents: bool,
+    /// What went to each chat in the last minute.
+    flood: Arc<Flood>,
     directory: Arc<Directory>,
     /// Where the adapter's own texts come from.
     handler: Arc<dyn Handler>,
@@ -210,19 +237,21 @@ pub(super) struct Courier {
 impl Courier {
     /// A courier sending through `bot`.
     pub fn new(
-        bot: Throttle<Bot>,
+        sending: Sending,
         bot_username: String,
-        boards_as_documents: bool,
         directory: Arc<Directory>,
         boards: Arc<Boards>,
         handler: Arc<dyn Handler>,
     ) -> Arc<Self> {
+        let flood = Arc::new(Flood::new(sending.limits));
+        let pace = Arc::clone(&flood);
         Arc::new_cyclic(|courier: &Weak<Courier>| {
             let courier = courier.clone();
             Courier {
-                bot,
+                bot: sending.bot,
                 bot_username,
-                boards_as_documents,
+                boards_as_documents: sending.boards_as_documents,
+                flood,
                 directory,
                 handler,
                 boards,
@@ -237,7 +266,8 @@ impl Courier {
                             }
                         })
                     }),
-                ),
+                )
+                .paced(Arc::new(move |chat: &ChatId| pace.hold(*chat))),
             }
         })
     }
@@ -325,9 +355,42 @@ impl Courier {
         }
     }
 
-    /// Queues a parcel for a chat; it is sent after everything queued before it.
+    /// Queues a parcel for a chat; it is sent after everything queued before
+    /// it, except that an urgent parcel goes ahead of the ordinary ones. A
+    /// board never overtakes an older board of its game (they go just before
+    /// it); news without a board may, and so may a board of the same
+    /// position (the same file name: the service names a board by game, ply
+    /// and side). The boards news of a game's end overtakes lose their buttons
+    /// (they would act on a game that is over).
     pub fn enqueue(&self, chat: ChatId, parcel: Parcel) {
-        if self.queues.push(chat, (chat, parcel)).is_err() {
+        let queued = if parcel.urgent {
+            let game = parcel.game_board.as_ref().map(|(game, _)| game.clone());
+            let picture = parcel.image.as_ref().map(|image| image.file_name.clone());
+            let ends = parcel.ends_game;
+            self.queues
+                .push_urgent(chat, (chat, parcel), |(_, queued)| {
+                    let Some((queued_game, keyed)) = queued.game_board.as_mut() else {
+                        return false;
+                    };
+                    if game.as_ref() != Some(queued_game) {
+                        return false;
+                    }
+                    let older = picture.as_ref().is_some_and(|picture| {
+                        queued
+                            .image
+                            .as_ref()
+                            .is_none_or(|image| image.file_name != *picture)
+                    });
+                    if !older && ends {
+                        *keyed = false;
+                        queued.buttons.clear();
+                    }
+                    older
+                })
+        } else {
+            self.queues.push(chat, (chat, parcel))
+        };
+        if queued.is_err() {
             tracing::error!(
                 chat = chat.0,
                 "a chat's queue is full; a message was dropped"
@@ -401,6 +464,7 @@ impl Courier {
             return;
         };
         prompt.link = Some(Link { label, url });
+        prompt.urgent = parcel.urgent;
         self.enqueue(group, prompt);
     }
 
@@ -457,6 +521,7 @@ impl Courier {
                 reply_to: answering,
             };
             let sent = self.send_image(chat, image, &extras).await?;
+            self.flood.record(chat);
             if caption_fits {
                 return Ok(Some(sent));
             }
@@ -495,6 +560,7 @@ impl Courier {
                 request.send()
             })
             .await?;
+            self.flood.record(chat);
             last_sent = Some(sent.id);
         }
         Ok(last_sent)

@@ -24,6 +24,7 @@ mod boards;
 mod commands;
 mod courier;
 mod directory;
+mod flood;
 mod memory;
 mod picker;
 mod polling;
@@ -248,15 +249,12 @@ pub async fn run_until(
     let picker = Picker::load(config.variants, config.store.as_ref(), journal.clone()).await;
     let boards = boards::Boards::load(config.store.as_ref(), journal.clone()).await;
     let throttled = Throttle::new_spawn(bot.clone(), config.limits);
-    let adapter = Adapter::new(
-        throttled,
-        &me,
-        config.boards_as_documents,
-        directory,
-        boards,
-        picker,
-        handler,
-    );
+    let sending = courier::Sending {
+        bot: throttled,
+        limits: config.limits,
+        boards_as_documents: config.boards_as_documents,
+    };
+    let adapter = Adapter::new(sending, &me, directory, boards, picker, handler);
     let outbox_adapter = Arc::clone(&adapter);
     let outbox_task = tokio::spawn(async move {
         while let Some(delivery) = outbox.recv().await {

@@ -3,18 +3,16 @@
 
 use std::sync::Arc;
 
-use teloxide::adaptors::Throttle;
 use teloxide::payloads::setters::*;
 use teloxide::requests::{Request as _, Requester};
 use teloxide::types::{
     CallbackQuery, CallbackQueryId, ChatAction, ChatId, ChatMemberKind, Me, Message, MessageId,
     Update, UpdateKind, User, UserId,
 };
-use teloxide::Bot;
 
 use super::boards::Boards;
 use super::commands::{self, Parsed, PlayContext};
-use super::courier::{self, Courier, Mention, Parcel, Refusal};
+use super::courier::{self, Courier, Mention, Parcel, Refusal, Sending};
 use super::directory::Directory;
 use super::picker::{Choice, Picker};
 use super::texts;
@@ -53,9 +51,8 @@ pub(super) struct Adapter {
 impl Adapter {
     /// An adapter for the bot `me`, sending through `bot`.
     pub fn new(
-        bot: Throttle<Bot>,
+        sending: Sending,
         me: &Me,
-        boards_as_documents: bool,
         directory: Directory,
         boards: Boards,
         picker: Picker,
@@ -64,9 +61,8 @@ impl Adapter {
         let directory = Arc::new(directory);
         let bot_username = me.username().to_owned();
         let courier = Courier::new(
-            bot,
+            sending,
             bot_username.clone(),
-            boards_as_documents,
             Arc::clone(&directory),
             Arc::new(boards),
             Arc::clone(&handler),
@@ -167,7 +163,8 @@ impl Adapter {
             let locale = from.language_code.as_deref();
             if let Some(buttons) = self.picker.open(&action, from.id, locale) {
                 let prompt = self.say(texts::group(chat), "adapter-picker-prompt").await;
-                if let Some(menu) = Parcel::new(prompt, None, buttons) {
+                if let Some(mut menu) = Parcel::new(prompt, None, buttons) {
+                    menu.urgent = true;
                     self.courier.enqueue(chat, menu);
                 }
                 return;
@@ -286,7 +283,8 @@ impl Adapter {
                 if let Some(buttons) = self.picker.open(&play, query.from.id, locale) {
                     let reader = texts::group(chat.id);
                     let prompt = self.say(reader, "adapter-picker-computer-prompt").await;
-                    if let Some(menu) = Parcel::new(prompt, None, buttons) {
+                    if let Some(mut menu) = Parcel::new(prompt, None, buttons) {
+                        menu.urgent = true;
                         self.courier.enqueue(chat.id, menu);
                     }
                 }
@@ -410,6 +408,8 @@ impl Adapter {
         let Some(mut parcel) = Parcel::new(text, image, buttons) else {
             return;
         };
+        // An answer to someone's own message or press: they wait for it.
+        parcel.urgent = origin.is_some();
         match target {
             Target::Chat(chat) => match telegram_chat(&chat) {
                 Some(chat) => {
@@ -447,9 +447,11 @@ impl Adapter {
                         parcel.buttons.extend(card.buttons.iter().cloned());
                         let over = game.as_ref().is_some_and(|game| game.over);
                         parcel.game_board = Some((id, !card.buttons.is_empty() && !over));
+                        parcel.ends_game = over;
                     } else if let Some(game) = game.as_ref().filter(|game| game.over) {
                         // The game is over: no board keeps its buttons.
                         parcel.game_board = Some((game.id.clone(), false));
+                        parcel.ends_game = true;
                     }
                     self.courier.enqueue(chat, parcel)
                 }

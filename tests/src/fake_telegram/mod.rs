@@ -80,6 +80,8 @@ pub struct Call {
     pub outcome: Outcome,
     /// The id of the message created, for successful sends.
     pub message_id: Option<i64>,
+    /// When the fake answered it.
+    pub at: Instant,
 }
 
 impl Call {
@@ -191,6 +193,11 @@ struct World {
     statuses: HashMap<(i64, i64), String>,
     /// Groups where the bot is an administrator allowed to delete messages.
     bot_admin_in: HashSet<i64>,
+    /// How many messages a group takes from the bot in a minute (`None`:
+    /// any number, to keep tests fast).
+    group_flood_limit: Option<usize>,
+    /// When each group took the bot's messages, in the last minute.
+    group_sent: HashMap<i64, VecDeque<Instant>>,
 }
 
 /// A webhook the bot asked for.
@@ -295,6 +302,23 @@ impl FakeTelegram {
             messages_per_sec_overall: 1_000,
         };
         config
+    }
+
+    /// The adapter's configuration with the flood limits of production
+    /// ([`TelegramConfig::new`]), talking to this fake.
+    pub fn production_adapter_config(&self) -> TelegramConfig {
+        let mut config = TelegramConfig::new(TOKEN);
+        config.api_url = Some(self.url());
+        config
+    }
+
+    /// From now on, a group takes at most `per_minute` messages from the
+    /// bot in any minute, as Telegram's groups take about 20: beyond that,
+    /// `sendMessage`, `sendPhoto`, `sendAnimation` and `sendDocument` answer
+    /// 429 "Too Many Requests: retry after N", N being the seconds until
+    /// the group takes one again.
+    pub fn enforce_group_flood_limit(&self, per_minute: usize) {
+        self.shared.world().group_flood_limit = Some(per_minute);
     }
 
     /// Adds a group chat (a negative id).

@@ -2,7 +2,7 @@
 //! multipart body, answered with Telegram's `{"ok": …}` envelopes.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Multipart, Path, Request, State};
@@ -228,6 +228,24 @@ fn send(shared: &Shared, method: String, params: Value, upload: Option<Upload>) 
                 .into_response(),
         };
     }
+    if let Some(seconds) = flood_wait(&mut world, chat) {
+        let failure = Failure::RetryAfter(seconds);
+        push_call(
+            &mut world,
+            method,
+            params,
+            upload,
+            Outcome::Failed(failure),
+            None,
+        );
+        drop(world);
+        shared.calls_changed.notify_waiters();
+        return error(
+            StatusCode::TOO_MANY_REQUESTS,
+            &format!("Too Many Requests: retry after {seconds}"),
+            Some(json!({ "retry_after": seconds })),
+        );
+    }
     let checked = chat_state(&world, chat)
         .and_then(|()| rules::check_send(&method, &params, upload.as_ref()));
     if let Err((refusal, parameters)) = checked.map_err(|refusal| {
@@ -270,6 +288,13 @@ fn send(shared: &Shared, method: String, params: Value, upload: Option<Upload>) 
         message["reply_markup"] = params["reply_markup"].clone();
     }
     world.messages.insert(message_id, message.clone());
+    if chat < 0 && world.group_flood_limit.is_some() {
+        world
+            .group_sent
+            .entry(chat)
+            .or_default()
+            .push_back(Instant::now());
+    }
     push_call(
         &mut world,
         method,
@@ -281,6 +306,26 @@ fn send(shared: &Shared, method: String, params: Value, upload: Option<Upload>) 
     drop(world);
     shared.calls_changed.notify_waiters();
     ok(message)
+}
+
+/// Where the group flood limit is enforced and `chat` (a group) took as
+/// many messages as it takes in a minute: the seconds until it takes one
+/// again, as Telegram's `retry_after` says them (rounded up).
+fn flood_wait(world: &mut World, chat: i64) -> Option<u32> {
+    const MINUTE: Duration = Duration::from_secs(60);
+    let limit = world.group_flood_limit.filter(|_| chat < 0)?;
+    let sent = world.group_sent.entry(chat).or_default();
+    let now = Instant::now();
+    while sent.front().is_some_and(|first| now - *first >= MINUTE) {
+        sent.pop_front();
+    }
+    let oldest = *sent.get(sent.len().checked_sub(limit)?)?;
+    let wait = (oldest + MINUTE).saturating_duration_since(now);
+    Some(
+        u32::try_from(wait.as_millis().div_ceil(1000))
+            .unwrap_or(u32::MAX)
+            .max(1),
+    )
 }
 
 /// `sendChatAction`: one of Telegram's actions, in a chat the bot may
@@ -580,6 +625,7 @@ fn push_call(
         upload,
         outcome,
         message_id,
+        at: Instant::now(),
     });
 }
 

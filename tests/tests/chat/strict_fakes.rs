@@ -378,6 +378,53 @@ async fn telegram_refuses_groups_the_bot_left_does_not_know_or_that_migrated() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn telegram_refuses_a_groups_twenty_first_message_in_a_minute_when_strict() {
+    let telegram = Telegram::start().await;
+    let text = |chat: i64| json!({"chat_id": chat, "text": "hello"});
+    // Lenient by default: fast tests.
+    for _ in 0..25 {
+        assert_eq!(telegram.call("sendMessage", text(GROUP)).await.0, 200);
+    }
+    let telegram = Telegram::start().await;
+    telegram.fake.enforce_group_flood_limit(20);
+    for _ in 0..19 {
+        assert_eq!(telegram.call("sendMessage", text(GROUP)).await.0, 200);
+    }
+    let (status, _) = telegram
+        .upload(
+            "sendPhoto",
+            &[("chat_id", GROUP.to_string())],
+            "photo",
+            &png(64, 64, 100),
+        )
+        .await;
+    assert_eq!(status, 200, "the twentieth");
+    for method in ["sendMessage", "sendPhoto", "sendAnimation", "sendDocument"] {
+        let answer = if method == "sendMessage" {
+            telegram.call(method, text(GROUP)).await
+        } else {
+            let field = method.trim_start_matches("send").to_lowercase();
+            telegram
+                .upload(
+                    method,
+                    &[("chat_id", GROUP.to_string())],
+                    &field,
+                    &png(64, 64, 100),
+                )
+                .await
+        };
+        refused(&answer, 429, "Too Many Requests: retry after 60");
+        assert_eq!(answer.1["parameters"]["retry_after"], 60, "{method}");
+    }
+    // Private chats and edits are not counted.
+    assert_eq!(telegram.call("sendMessage", text(ALICE)).await.0, 200);
+    let first = telegram.fake.calls()[0].message_id.expect("sent");
+    let edit = json!({"chat_id": GROUP, "message_id": first,
+        "reply_markup": {"inline_keyboard": [[{"text": "x", "callback_data": "x"}]]}});
+    assert_eq!(telegram.call("editMessageReplyMarkup", edit).await.0, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn telegram_refuses_unknown_chat_actions_closed_chats_and_edits_of_missing_messages() {
     let telegram = Telegram::start().await;
     let action = |chat: i64, action: &str| json!({"chat_id": chat, "action": action});

@@ -36,6 +36,16 @@ impl Drop for Harness {
 }
 
 async fn start(name: &str, bob_started: bool) -> Harness {
+    start_with(name, bob_started, false).await
+}
+
+/// A harness whose fake takes at most 20 messages a minute in a group, as
+/// Telegram does, and whose adapter keeps the production flood limits.
+async fn start_strict(name: &str) -> Harness {
+    start_with(name, true, true).await
+}
+
+async fn start_with(name: &str, bob_started: bool, strict: bool) -> Harness {
     let dir = std::env::temp_dir().join(format!(
         "kodex-telegram-{name}-{}-{}",
         std::process::id(),
@@ -55,7 +65,12 @@ async fn start(name: &str, bob_started: bool) -> Harness {
     fake.add_person(ALICE, "alice", "en", true);
     fake.add_person(BOB, "bob", "en", bob_started);
     fake.add_person(CAROL, "carol", "en", true);
-    let bot = spawn_adapter(&fake, &service);
+    let bot = if strict {
+        fake.enforce_group_flood_limit(20);
+        spawn_adapter_with(fake.production_adapter_config(), &service)
+    } else {
+        spawn_adapter(&fake, &service)
+    };
     Harness {
         fake,
         service,
@@ -67,7 +82,14 @@ async fn start(name: &str, bob_started: bool) -> Harness {
 
 /// The adapter in front of `service`, against `fake`, until aborted.
 fn spawn_adapter(fake: &FakeTelegram, service: &Service) -> tokio::task::JoinHandle<()> {
-    let mut telegram = fake.adapter_config();
+    spawn_adapter_with(fake.adapter_config(), service)
+}
+
+/// The adapter in front of `service`, configured as `telegram`, until aborted.
+fn spawn_adapter_with(
+    mut telegram: kodex_bot::telegram::TelegramConfig,
+    service: &Service,
+) -> tokio::task::JoinHandle<()> {
     telegram.store = Some(service.store().clone());
     let outbox = service.outbox(Platform::Telegram);
     // Exactly what `kodex run` puts in front of the service.
@@ -172,6 +194,17 @@ fn is_board(call: &Call) -> bool {
         upload.bytes.starts_with(PNG_SIGNATURE)
             && matches!(upload.field.as_str(), "photo" | "document")
     })
+}
+
+/// The game a message names ("Game k7m2 starts: …").
+fn game_named_in(call: &Call) -> String {
+    call.text()
+        .split_whitespace()
+        .skip_while(|word| *word != "Game")
+        .nth(1)
+        .expect("the game id")
+        .trim_end_matches(':')
+        .to_owned()
 }
 
 fn challenge_id(call: &Call) -> Option<String> {
@@ -925,13 +958,7 @@ async fn a_game_against_the_computer_in_a_group() {
         })
         .await;
     assert!(board.text().contains("Kodex L2"), "{}", board.text());
-    let game = board
-        .text()
-        .split_whitespace()
-        .skip_while(|word| *word != "Game")
-        .nth(1)
-        .expect("the game id")
-        .to_owned();
+    let game = game_named_in(&board);
     let mut at = at;
     for (ply, mv) in ["e4", "d4", "Nc3"].into_iter().enumerate() {
         fake.say(GROUP, ALICE, mv);
@@ -967,14 +994,7 @@ async fn whole_games_against_the_computer_in_a_group_end() {
                     && (call.text().contains("starts") || call.text().contains("set up"))
             })
             .await;
-        let game = started
-            .text()
-            .split_whitespace()
-            .skip_while(|word| *word != "Game")
-            .nth(1)
-            .expect("the game id")
-            .trim_end_matches(':')
-            .to_owned();
+        let game = game_named_in(&started);
         if variant == "battle" {
             let (at, board) = fake
                 .wait_for(0, "the private setup board", |call| {
@@ -996,20 +1016,7 @@ async fn whole_games_against_the_computer_in_a_group_end() {
             if row.status.is_over() {
                 break;
             }
-            let variant_def = harness
-                .service
-                .registry()
-                .get(&row.variant)
-                .expect("the variant")
-                .clone();
-            let position = kodex_engine::Game::replay(
-                &variant_def,
-                row.start_fen.as_deref().unwrap_or(""),
-                &row.move_list(),
-            )
-            .expect("the game replays");
-            let moves = position.legal_moves();
-            let mv = position.uci(moves[rng.usize(..moves.len())]);
+            let mv = a_legal_move(&harness, &game, &mut rng).await;
             let chat = if hidden { ALICE } else { GROUP };
             let before = row.move_list().len();
             fake.say(chat, ALICE, &mv);
@@ -2063,4 +2070,301 @@ async fn group_messages_mention_who_must_act_by_username_or_by_a_text_mention() 
             assert!(call.mentions().is_empty(), "{}", call.text());
         }
     }
+}
+
+/// A legal move (seeded random) for the side to move in `game` as stored.
+async fn a_legal_move(harness: &Harness, game: &str, rng: &mut fastrand::Rng) -> String {
+    let row = stored(harness, game).await;
+    let variant = harness
+        .service
+        .registry()
+        .get(&row.variant)
+        .expect("the variant")
+        .clone();
+    let position = kodex_engine::Game::replay(
+        &variant,
+        row.start_fen.as_deref().unwrap_or(""),
+        &row.move_list(),
+    )
+    .expect("the game replays");
+    let moves = position.legal_moves();
+    position.uci(moves[rng.usize(..moves.len())])
+}
+
+/// Every 429 the fake answered was waited out: the group got nothing more
+/// before the time it asked for, and what it refused arrived later.
+fn every_flood_refusal_was_waited_out(fake: &FakeTelegram) -> usize {
+    let calls = fake.calls();
+    let mut refusals = 0;
+    for (index, call) in calls.iter().enumerate() {
+        let Outcome::Failed(Failure::RetryAfter(seconds)) = call.outcome else {
+            continue;
+        };
+        refusals += 1;
+        let chat = call.chat_id();
+        let wait = std::time::Duration::from_secs(u64::from(seconds));
+        if let Some(next) = calls[index + 1..]
+            .iter()
+            .find(|later| later.is_send() && later.chat_id() == chat)
+        {
+            assert!(
+                next.at + std::time::Duration::from_millis(20) >= call.at + wait,
+                "sent {:?} after a 429 asking for {seconds} s\n{}",
+                next.at - call.at,
+                fake.describe_calls()
+            );
+        }
+        assert!(
+            calls[index + 1..]
+                .iter()
+                .any(|later| later.method == call.method
+                    && later.outcome == Outcome::Ok
+                    && later.chat_id() == chat
+                    && later.text() == call.text()),
+            "a message refused with 429 was lost: {:?}\n{}",
+            call.text(),
+            fake.describe_calls()
+        );
+    }
+    refusals
+}
+
+/// How long after `since` the group got the first message `matches`
+/// picks, from call `from` on.
+async fn group_answer_within(
+    fake: &FakeTelegram,
+    from: usize,
+    since: std::time::Instant,
+    what: &str,
+    matches: impl Fn(&Call) -> bool,
+) -> (usize, Call, std::time::Duration) {
+    let (index, call) = fake
+        .wait_for(from, what, |call| call.delivered_to(GROUP) && matches(call))
+        .await;
+    let waited = call.at.saturating_duration_since(since);
+    (index, call, waited)
+}
+
+/// How many messages the group got from call `from` on.
+fn group_messages_since(fake: &FakeTelegram, from: usize) -> usize {
+    fake.calls()[from..]
+        .iter()
+        .filter(|call| call.delivered_to(GROUP))
+        .count()
+}
+
+/// Plays alice's moves against the computer (level 1) in the group as fast
+/// as the bot answers (her next move once the group has the computer's),
+/// for `turns` turns; returns the call index after the last answer.
+async fn play_fast(
+    harness: &Harness,
+    game: &str,
+    turns: usize,
+    rng: &mut fastrand::Rng,
+    from: usize,
+    per_turn: &mut Vec<usize>,
+) -> usize {
+    let fake = &harness.fake;
+    let mut at = from;
+    for _ in 0..turns {
+        let row = stored(harness, game).await;
+        if row.status.is_over() {
+            break;
+        }
+        let before = row.move_list().len();
+        let mv = a_legal_move(harness, game, rng).await;
+        fake.say(GROUP, ALICE, &mv);
+        let (next, _) = fake
+            .wait_for(at, "the computer's move in the group", |call| {
+                call.delivered_to(GROUP)
+                    && (call.text().contains("Kodex L1 played") || call.text().contains(" — "))
+            })
+            .await;
+        per_turn.push(group_messages_since(fake, at));
+        at = next + 1;
+        let row = stored(harness, game).await;
+        assert!(row.move_list().len() > before || row.status.is_over());
+    }
+    at
+}
+
+/// Telegram takes about 20 messages a minute in a group; against the
+/// computer the bot reaches that within a few moves. The fake is as strict
+/// (429 beyond it) and the adapter keeps the production limits: every 429
+/// is waited out and nothing is lost, and the answers to alice's own
+/// actions (the /resign question, then the result of her resignation)
+/// reach the group within 2 s, though the computer's boards are queued.
+/// Alice plays `turns` turns, asking /resign after every eighth (and
+/// playing on), and resigns at the end; returns how many of the
+/// questions overtook the computer's board queued before them.
+async fn resign_within_two_seconds_in_a_flooded_group(turns: usize) -> usize {
+    let harness = start_strict(&format!("flood-{turns}")).await;
+    let fake = &harness.fake;
+    fake.say(GROUP, ALICE, "/play chess computer level 1 white");
+    let (at, board) = fake
+        .wait_for(0, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let game = game_named_in(&board);
+    let mut rng = fastrand::Rng::with_seed(30);
+    let mut per_turn = Vec::new();
+    let mut longest = std::time::Duration::ZERO;
+    let mut at = at + 1;
+    let mut played = 0;
+    let mut overtook = 0;
+    while played < turns {
+        let stretch = (turns - played).min(8);
+        at = play_fast(&harness, &game, stretch, &mut rng, at, &mut per_turn).await;
+        played += stretch;
+        if stored(&harness, &game).await.status.is_over() {
+            break;
+        }
+        // A move; once its board is in the group and the computer has
+        // answered, /resign: the computer's board is on its way (or held
+        // while the group's minute is full) as the question is asked.
+        let mv = a_legal_move(&harness, &game, &mut rng).await;
+        fake.say(GROUP, ALICE, &mv);
+        fake.wait_for(at, "alice's move in the group", |call| {
+            call.delivered_to(GROUP) && call.text().contains("@alice played")
+        })
+        .await;
+        row_when(&harness, &game, "the computer's answer", |row| {
+            row.move_list().len() % 2 == 0 || row.status.is_over()
+        })
+        .await;
+        let asked = std::time::Instant::now();
+        fake.say(GROUP, ALICE, "/resign");
+        let (index, question, waited) =
+            group_answer_within(fake, at, asked, "the resign question", |call| {
+                call.button_data()
+                    .iter()
+                    .any(|data| data.starts_with("rsg:"))
+            })
+            .await;
+        longest = longest.max(waited);
+        assert!(
+            waited <= std::time::Duration::from_secs(2),
+            "the question waited {waited:?}\n{}",
+            timeline(fake, asked)
+        );
+        // The computer's last board, queued before the question, came after it.
+        let ply = stored(&harness, &game).await.move_list().len();
+        let computers = format!("{game}-{ply}.png");
+        if fake.calls()[..index].iter().all(|call| {
+            !call.delivered_to(GROUP)
+                || call
+                    .upload
+                    .as_ref()
+                    .and_then(|upload| upload.file_name.as_deref())
+                    != Some(computers.as_str())
+        }) {
+            overtook += 1;
+        }
+        if played >= turns {
+            let resign = question
+                .button_data()
+                .into_iter()
+                .find(|data| data.starts_with("rsg:"))
+                .expect("the resign button");
+            let pressed = std::time::Instant::now();
+            fake.press(GROUP, ALICE, question.message_id.expect("its id"), &resign);
+            let (_, _, waited) =
+                group_answer_within(fake, index, pressed, "the resignation", |call| {
+                    call.text().contains("resigned")
+                })
+                .await;
+            longest = longest.max(waited);
+            assert!(
+                waited <= std::time::Duration::from_secs(2),
+                "the result waited {waited:?}\n{}",
+                timeline(fake, pressed)
+            );
+        } else {
+            let keep = format!("keep:{game}");
+            fake.press(GROUP, ALICE, question.message_id.expect("its id"), &keep);
+            // Wait for the computer's board to reach the group again.
+            let (next, _) = fake
+                .wait_for(at, "the computer's move in the group", |call| {
+                    call.delivered_to(GROUP) && call.text().contains("Kodex L1 played")
+                })
+                .await;
+            at = next.max(index) + 1;
+        }
+    }
+    let row = row_when(&harness, &game, "the end", |row| row.status.is_over()).await;
+    assert!(row.result.is_some());
+    // (Alice may have been mated before she could resign.)
+    let (result, _) = fake
+        .wait_for(0, "the result", |call| {
+            call.delivered_to(GROUP) && call.text().contains(" — ")
+        })
+        .await;
+    // No board after the result offers the game's buttons.
+    let calls = fake.calls();
+    for call in calls[result..]
+        .iter()
+        .filter(|call| call.delivered_to(GROUP))
+    {
+        assert!(
+            !call
+                .button_data()
+                .iter()
+                .any(|data| data.starts_with("draw:") || data.starts_with("quit:")),
+            "{}",
+            fake.describe_calls()
+        );
+    }
+    let refusals = every_flood_refusal_was_waited_out(fake);
+    let sends = fake
+        .calls()
+        .iter()
+        .filter(|call| call.delivered_to(GROUP))
+        .count();
+    eprintln!(
+        "flood test: {} turns, group messages per turn {per_turn:?}, {sends} group messages, \
+         {refusals} answered 429, longest wait of an answer {longest:?}, \
+         {overtook} questions overtook the computer's board",
+        per_turn.len()
+    );
+    overtook
+}
+
+/// A few turns (about 10 s): the question and the result come at once
+/// while the computer's board waits for the group's second.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_overtake_the_computers_boards_in_a_flood_limited_group() {
+    resign_within_two_seconds_in_a_flooded_group(3).await;
+}
+
+/// Sixteen turns (a few minutes: the group's minute fills again and
+/// again), a question every eighth turn; each overtakes the computer's board.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a few minutes of Telegram's flood limits; run with --ignored"]
+async fn a_long_game_in_a_flood_limited_group_keeps_answers_at_once() {
+    let overtook = resign_within_two_seconds_in_a_flooded_group(16).await;
+    assert!(overtook >= 2, "{overtook}");
+}
+
+/// The calls with their times relative to `since`, for failure messages.
+fn timeline(fake: &FakeTelegram, since: std::time::Instant) -> String {
+    fake.calls()
+        .iter()
+        .enumerate()
+        .map(|(index, call)| {
+            let at = if call.at >= since {
+                format!("+{:?}", call.at - since)
+            } else {
+                format!("-{:?}", since - call.at)
+            };
+            format!(
+                "{index}: {at} {} {:?} {:?} {:?}",
+                call.method,
+                call.outcome,
+                call.text().lines().next(),
+                call.upload.as_ref().map(|upload| &upload.file_name)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

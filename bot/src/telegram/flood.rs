@@ -1,0 +1,179 @@
+//! Room for answers within Telegram's flood limits. A group takes about 20
+//! bot messages a minute; a game against the computer reaches that within a
+//! few moves, and then every message waits for the minute to make room. So
+//! messages nobody waits for (the computer's moves, clocks) use only part of
+//! a chat's minute: the rest stays free for answers to someone's own action
+//! (a question, an error, the result of a resignation), which then go at
+//! once instead of waiting behind boards.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use teloxide::adaptors::throttle::Limits;
+use teloxide::types::ChatId;
+
+/// The windows Telegram's per-chat limits count in.
+const MINUTE: Duration = Duration::from_secs(60);
+const SECOND: Duration = Duration::from_secs(1);
+/// The share of a chat's minute kept for answers: one in five (four of a
+/// group's twenty).
+const ANSWER_SHARE: u32 = 5;
+/// Beyond this many chats, those quiet for a minute are forgotten.
+const CHATS_KEPT: usize = 64;
+
+/// When the bot sent messages to each chat in the last minute.
+pub(super) struct Flood {
+    limits: Limits,
+    sent: Mutex<HashMap<ChatId, VecDeque<Instant>>>,
+}
+
+impl Flood {
+    /// Keeping within `limits` (the ones the Throttle adaptor keeps).
+    pub fn new(limits: Limits) -> Self {
+        Flood {
+            limits,
+            sent: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn sent(&self) -> MutexGuard<'_, HashMap<ChatId, VecDeque<Instant>>> {
+        self.sent
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A message went to `chat` just now.
+    pub fn record(&self, chat: ChatId) {
+        self.record_at(chat, Instant::now());
+    }
+
+    fn record_at(&self, chat: ChatId, now: Instant) {
+        let mut sent = self.sent();
+        if !sent.contains_key(&chat) && sent.len() >= CHATS_KEPT {
+            sent.retain(|_, times| times.back().is_some_and(|last| now - *last < MINUTE));
+        }
+        let times = sent.entry(chat).or_default();
+        forget_old(times, now);
+        times.push_back(now);
+    }
+
+    /// How long messages nobody waits for must wait before the next goes
+    /// to `chat`, so that the answers' share of its minute stays free, and
+    /// so that it never waits in the throttle for the chat's second (where
+    /// an answer could not overtake it); `None`: it may go now.
+    pub fn hold(&self, chat: ChatId) -> Option<Duration> {
+        self.hold_at(chat, Instant::now())
+    }
+
+    fn hold_at(&self, chat: ChatId, now: Instant) -> Option<Duration> {
+        let mut sent = self.sent();
+        let times = sent.get_mut(&chat)?;
+        forget_old(times, now);
+        let limit = if chat.is_channel_or_supergroup() {
+            self.limits.messages_per_min_channel_or_supergroup
+        } else {
+            self.limits.messages_per_min_chat
+        };
+        let share = (limit - limit / ANSWER_SHARE).max(1);
+        let minute = freed(times, share, MINUTE);
+        let second = freed(times, self.limits.messages_per_sec_chat.max(1), SECOND);
+        minute
+            .max(second)
+            .map(|free| free.saturating_duration_since(now))
+            .filter(|wait| !wait.is_zero())
+    }
+}
+
+/// When fewer than `allowed` of `times` (in order) will be within a
+/// `window` of the present: once the last of the excess is that old.
+/// `None` when there are fewer already.
+fn freed(times: &VecDeque<Instant>, allowed: u32, window: Duration) -> Option<Instant> {
+    let allowed = usize::try_from(allowed).unwrap_or(usize::MAX);
+    let last_to_age = times.get(times.len().checked_sub(allowed)?)?;
+    Some(*last_to_age + window)
+}
+
+/// Drops the times more than a minute before `now`.
+fn forget_old(times: &mut VecDeque<Instant>, now: Instant) {
+    while times.front().is_some_and(|first| now - *first >= MINUTE) {
+        times.pop_front();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits() -> Limits {
+        Limits {
+            messages_per_min_channel_or_supergroup: 20,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn sixteen_of_a_groups_twenty_messages_a_minute_need_not_wait_for_answers() {
+        let flood = Flood::new(limits());
+        let group = ChatId(-100_300);
+        let start = Instant::now();
+        let at = |seconds: u64| start + Duration::from_secs(seconds);
+        assert_eq!(flood.hold_at(group, start), None);
+        for second in 0..15 {
+            flood.record_at(group, at(second));
+        }
+        assert_eq!(
+            flood.hold_at(group, at(14)),
+            Some(Duration::from_secs(1)),
+            "one a second"
+        );
+        assert_eq!(flood.hold_at(group, at(15)), None, "15 sent, room for one");
+        flood.record_at(group, at(15));
+        // 16 in the minute: the next waits until the first is a minute old.
+        assert_eq!(flood.hold_at(group, at(20)), Some(Duration::from_secs(40)));
+        assert_eq!(flood.hold_at(group, at(60)), None);
+        // Answers (not held) fill the rest of the minute: still one by one.
+        for second in 16..20 {
+            flood.record_at(group, at(second));
+        }
+        assert_eq!(flood.hold_at(group, at(61)), Some(Duration::from_secs(3)));
+        assert_eq!(flood.hold_at(ChatId(-100_301), at(61)), None);
+    }
+
+    #[test]
+    fn a_supergroup_has_its_own_limit() {
+        let flood = Flood::new(Limits {
+            messages_per_min_channel_or_supergroup: 10,
+            ..limits()
+        });
+        let supergroup = ChatId(-1_001_234_567_890);
+        let start = Instant::now();
+        for _ in 0..8 {
+            flood.record_at(supergroup, start);
+        }
+        assert_eq!(
+            flood.hold_at(supergroup, start),
+            Some(Duration::from_secs(60))
+        );
+        let group = ChatId(-100_300);
+        for _ in 0..8 {
+            flood.record_at(group, start);
+        }
+        assert_eq!(
+            flood.hold_at(group, start + SECOND),
+            None,
+            "a group takes 20"
+        );
+    }
+
+    #[test]
+    fn quiet_chats_are_forgotten() {
+        let flood = Flood::new(limits());
+        let start = Instant::now();
+        for chat in 0..CHATS_KEPT {
+            flood.record_at(ChatId(i64::try_from(chat).expect("small")), start);
+        }
+        flood.record_at(ChatId(-1), start + MINUTE);
+        assert_eq!(flood.sent().len(), 1);
+    }
+}
