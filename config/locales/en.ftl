@@ -90,6 +90,7 @@ turn = { $id } · move { $number } · { $player } ({ $color }) to move
 moved = { $id }: { $player } played { $san }.
 game-title = { $variant }: { $white } vs { $black } · { $id }
 game-gif = Game { $id }, move by move.
+game-analyse = Analyse it on lichess: { $url }
 you-moved = { $id }: you played { $san }.
 your-turn = { $id } · move { $number } · your move.
 their-turn = { $id } · move { $number } · waiting for your opponent.

@@ -93,6 +93,7 @@ turn = { $id } · ход { $number } · ходит { $player } ({ $color })
 moved = { $id }: ход { $player }: { $san }.
 game-title = { $variant }: { $white } — { $black } · { $id }
 game-gif = Партия { $id }, ход за ходом.
+game-analyse = Разобрать партию на lichess: { $url }
 you-moved = { $id }: вы сыграли { $san }.
 your-turn = { $id } · ход { $number } · ваш ход.
 their-turn = { $id } · ход { $number } · ждём соперника.

@@ -847,3 +847,65 @@ async fn play_reads_russian_colours_and_names_a_level_out_of_range() {
     let out = chat.say("alice: /play chess computer уровень 12").await;
     assert!(has(&out, "Уровень компьютера"), "{out:#?}");
 }
+
+/// The lichess analysis link in `lines`, decoded, if any.
+fn analysis_link(lines: &[String]) -> Option<String> {
+    let line = lines
+        .iter()
+        .find(|l| l.contains("https://lichess.org/analysis/"))?;
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("https://"))?;
+    let bytes = url.as_bytes();
+    let mut decoded = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] == b'%' && at + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[at + 1..at + 3]).ok()?;
+            decoded.push(u8::from_str_radix(hex, 16).ok()?);
+            at += 3;
+        } else {
+            decoded.push(bytes[at]);
+            at += 1;
+        }
+    }
+    String::from_utf8(decoded).ok()
+}
+
+#[tokio::test]
+async fn a_finished_game_lichess_plays_links_to_its_analysis_board() {
+    let mut chat = Chat::new("analysis-link").await;
+    // Fool's mate in chess and in crazyhouse (nothing in hand to drop).
+    for (variant, tag) in [
+        ("chess", None),
+        ("crazyhouse", Some("[Variant \"Crazyhouse\"]")),
+    ] {
+        chat.accepted("alice", "bob", variant).await;
+        let out = chat
+            .script(&["alice: f3", "bob: e5", "alice: g4", "bob: Qh4#"])
+            .await;
+        let pgn = analysis_link(&out).unwrap_or_else(|| panic!("{variant}: {out:#?}"));
+        let pgn = pgn
+            .strip_prefix("https://lichess.org/analysis/pgn/")
+            .unwrap_or_else(|| panic!("{pgn}"));
+        assert!(pgn.contains("1. f3 e5 2. g4 Qh4#"), "{variant}: {pgn}");
+        assert_eq!(
+            tag.is_some_and(|tag| pgn.starts_with(tag)),
+            tag.is_some(),
+            "{pgn}"
+        );
+        assert!(!pgn.contains("[White"), "only what lichess needs: {pgn}");
+    }
+    // Shatranj, which lichess does not play: no link.
+    let (id, _) = chat.accepted("alice", "bob", "shatranj").await;
+    let asked = chat.say("alice: /resign").await;
+    let confirm = asked
+        .iter()
+        .find_map(|l| l.split_whitespace().find(|w| w.starts_with("rsg:")))
+        .unwrap_or_else(|| panic!("{asked:#?}"))
+        .trim_end_matches(']')
+        .to_owned();
+    let out = chat.say(&format!("alice: /press {confirm}")).await;
+    assert!(chat.result(&id).await.is_some(), "{out:#?}");
+    assert!(analysis_link(&out).is_none(), "{out:#?}");
+}

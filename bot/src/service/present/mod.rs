@@ -74,6 +74,36 @@ use kodex_render::Decor;
 /// The longest game title: Discord's limit for a thread name.
 const GAME_TITLE_MAX: usize = 100;
 
+/// The variants lichess plays: Kodex's id, lichess's key in analysis URLs,
+/// and the PGN `Variant` tag lichess reads (none for standard chess).
+const LICHESS_VARIANTS: [(&str, &str, Option<&str>); 9] = [
+    ("chess", "standard", None),
+    ("chess960", "chess960", Some("Chess960")),
+    ("crazyhouse", "crazyhouse", Some("Crazyhouse")),
+    ("antichess", "antichess", Some("Antichess")),
+    ("atomic", "atomic", Some("Atomic")),
+    ("horde", "horde", Some("Horde")),
+    ("kingofthehill", "kingOfTheHill", Some("King of the Hill")),
+    ("racingkings", "racingKings", Some("Racing Kings")),
+    ("threecheck", "threeCheck", Some("Three-check")),
+];
+
+/// The longest analysis link given; a longer record links its last position.
+const MAX_LINK_CHARS: usize = 1800;
+
+/// `text` percent-encoded for a URL path: only unreserved characters stay.
+fn percent_encoded(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
 impl Service {
     /// The deliveries announcing `event` in `row` (already saved) whose
     /// position is `game`. Public texts are in `lang`, private ones in each
@@ -193,14 +223,56 @@ impl Service {
         )
         .await;
         let gif = self.game_gif(lang, row, game, limit).await?;
+        let mut text = self.text(lang, &Msg::new("game-gif").arg("id", row.id.clone()));
+        // Something to learn from: the game in lichess's analysis board,
+        // for the variants lichess plays.
+        if let Some(url) = self.lichess_analysis_url(row, game) {
+            text.push('\n');
+            text.push_str(&self.text(lang, &Msg::new("game-analyse").arg("url", url)));
+        }
         Some(Delivery {
             notify: Vec::new(),
             target: Target::Chat(chat_of(row)),
-            text: self.text(lang, &Msg::new("game-gif").arg("id", row.id.clone())),
+            text,
             image: Some(gif),
             buttons: Vec::new(),
             game: Some(self.game_ref(lang, row, false)),
         })
+    }
+
+    /// The finished game `row` in lichess's analysis board, for a variant
+    /// lichess plays: its record in the URL
+    /// (`https://lichess.org/analysis/pgn/<PGN>`), or, for a record too long
+    /// for a link, its last position (`/analysis/<variant>/<FEN>`).
+    pub(crate) fn lichess_analysis_url(&self, row: &GameRow, game: &Game) -> Option<String> {
+        let (key, name) = LICHESS_VARIANTS
+            .iter()
+            .find(|(id, _, _)| *id == row.variant)
+            .map(|(_, key, name)| (*key, *name))?;
+        let pgn = self.pgn_text(row, game);
+        let (tags, movetext) = pgn.split_once("\n\n").unwrap_or(("", pgn.as_str()));
+        let mut kept: Vec<String> = Vec::new();
+        if let Some(name) = name {
+            kept.push(format!("[Variant \"{name}\"]"));
+        }
+        kept.extend(
+            tags.lines()
+                .filter(|tag| tag.starts_with("[FEN ") || tag.starts_with("[SetUp "))
+                .map(str::to_owned),
+        );
+        kept.push(String::new());
+        kept.push(movetext.split_whitespace().collect::<Vec<_>>().join(" "));
+        let url = format!(
+            "https://lichess.org/analysis/pgn/{}",
+            percent_encoded(&kept.join("\n"))
+        );
+        if url.len() <= MAX_LINK_CHARS {
+            return Some(url);
+        }
+        Some(format!(
+            "https://lichess.org/analysis/{key}/{}",
+            percent_encoded(&game.fen().replace(' ', "_"))
+        ))
     }
 
     /// The message about `event` in `row` for everyone, in `lang`: what the
