@@ -145,6 +145,7 @@ refusal-none-reaches = no { $piece } of yours can reach { $square }
 refusal-own-piece-there = your own piece stands on { $square }
 refusal-promotion = your { $piece } may not promote to that piece there
 refusal-blocked = pieces stand in the way of your { $piece } to { $square }
+refusal-citadel = your { $piece } may not enter the citadel on { $square }
 refusal-pinned = your { $piece } is pinned: moving it would expose your king
 refusal-into-check = your { $piece } would stand in check on { $square }
 refusal-in-check = your king is in check, and this move does not answer it

@@ -152,6 +152,7 @@ refusal-none-reaches = ни одна ваша фигура «{ $piece }» не �
 refusal-own-piece-there = на { $square } стоит ваша же фигура
 refusal-promotion = фигура «{ $piece }» не может там превратиться в эту фигуру
 refusal-blocked = путь фигуры «{ $piece }» на { $square } преграждён
+refusal-citadel = фигура «{ $piece }» не может войти в цитадель { $square }
 refusal-pinned = фигура «{ $piece }» связана: её ход открыл бы вашего короля
 refusal-into-check = на { $square } фигура «{ $piece }» оказалась бы под шахом
 refusal-in-check = вашему королю шах, а этот ход от него не защищает

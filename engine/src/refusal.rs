@@ -48,6 +48,9 @@ pub enum Why {
     /// The piece would reach the square on an empty board: other pieces
     /// stand in its way (not said in hidden-information games).
     Blocked,
+    /// The square is a citadel the piece may not enter (Tamerlane,
+    /// citadel chess).
+    Citadel,
     /// The piece could go there but would expose its own king.
     Pinned,
     /// The king would step onto an attacked square.
@@ -236,8 +239,14 @@ fn board_move<B: Bits>(
             promotion: None,
             ..*pattern
         };
+        let locked_out = r.t.royal_only.has(pattern.to)
+            && (0..r.types())
+                .filter(|&ty| types & (1 << ty) != 0 && (pos.by_type[ty] & ours).any())
+                .all(|ty| r.closed_to(ty, us).has(pattern.to));
         refusal.why = if confined {
             Why::Palace
+        } else if locked_out {
+            Why::Citadel
         } else if pos.by_side[us].has(pattern.to) {
             Why::OwnPieceThere
         } else if pattern.promotion.is_some() && pseudo.iter().any(|m| unpromoted.fits(r, m)) {

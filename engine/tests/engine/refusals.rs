@@ -162,3 +162,10 @@ fn a_blocked_way_is_named_but_not_in_the_fog() {
     // A knight's leap is never blocked.
     assert_eq!(why("chess", "", "Nd4").why, Why::NoneReaches);
 }
+
+#[test]
+fn a_tamerlane_rook_may_not_enter_a_citadel() {
+    let refusal = why("tamerlane", "", "Rm2");
+    assert_eq!(refusal.why, Why::Citadel);
+    assert_eq!(refusal.square.as_deref(), Some("m2"));
+}

@@ -170,3 +170,26 @@ async fn a_janggi_horse_whose_way_is_blocked_is_told_so() {
         "{out:#?}"
     );
 }
+
+#[tokio::test]
+async fn a_tamerlane_rook_is_told_the_citadel_is_closed_to_it() {
+    let mut chat = Chat::new("refusal-citadel").await;
+    chat.start("alice", "bob", "tamerlane").await;
+    let out = chat.say("alice: /move Rm2").await;
+    assert!(
+        has(
+            &out,
+            "“Rm2” is not legal in this position: your rook may not enter the citadel on m2."
+        ),
+        "{out:#?}"
+    );
+    chat.say("alice: /lang ru").await;
+    let out = chat.say("alice: /move Rm2").await;
+    assert!(
+        has(
+            &out,
+            "«Rm2» — невозможный ход в этой позиции: фигура «ладья» не может войти в цитадель m2."
+        ),
+        "{out:#?}"
+    );
+}

@@ -337,6 +337,7 @@ fn refusal_key(why: Why) -> Option<&'static str> {
         Why::OwnPieceThere => "refusal-own-piece-there",
         Why::Promotion => "refusal-promotion",
         Why::Blocked => "refusal-blocked",
+        Why::Citadel => "refusal-citadel",
         Why::Pinned => "refusal-pinned",
         Why::IntoCheck => "refusal-into-check",
         Why::InCheck => "refusal-in-check",
