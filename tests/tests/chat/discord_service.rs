@@ -348,6 +348,55 @@ async fn a_player_whose_dms_are_closed_is_told_once_a_game_and_not_asked_again()
     bot.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_record_longer_than_a_message_is_posted_as_a_pgn_file() {
+    let fake = FakeDiscord::start().await;
+    let (service, bot) = start(&fake, "long-pgn").await;
+    let started = accepted_game(&fake, "chess").await;
+    let id = started_id(&started);
+    crate::service_routing::lengthen(&service, Platform::Discord, &id, 400).await;
+    let before = fake.messages_in(CHANNEL).len();
+    fake.slash(
+        &alice(),
+        CHANNEL,
+        Some(GUILD_ID),
+        "pgn",
+        vec![string_option("game", &id)],
+        &[],
+    )
+    .await;
+    let file = fake
+        .wait_for("the record as a file", |fake| {
+            fake.requests().into_iter().find(|r| {
+                r.method == "POST" && r.files.iter().any(|f| f.name == format!("{id}.pgn"))
+            })
+        })
+        .await;
+    let pgn = &file
+        .files
+        .iter()
+        .find(|f| f.name.ends_with(".pgn"))
+        .expect("the file")
+        .bytes;
+    let pgn = String::from_utf8_lossy(pgn);
+    assert!(pgn.chars().count() > 2000 && pgn.contains("100."), "{pgn}");
+    fake.wait_for("the animation", |fake| {
+        fake.requests()
+            .into_iter()
+            .find(|r| r.method == "POST" && r.files.iter().any(|f| f.name.ends_with(".gif")))
+    })
+    .await;
+    // No part of the record went as text.
+    assert!(
+        fake.messages_in(CHANNEL)[before..]
+            .iter()
+            .all(|m| !m.text().contains("[Event ")),
+        "{:#?}",
+        fake.messages_in(CHANNEL)
+    );
+    bot.stop().await;
+}
+
 fn carol() -> FakeUser {
     FakeUser::new(1003, "carol")
 }

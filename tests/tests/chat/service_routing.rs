@@ -234,40 +234,22 @@ async fn a_private_request_prefers_the_games_of_the_chat_it_came_from() {
     assert_eq!(chat.row(&first).await.moves, "");
 }
 
-/// A game between alice and bob on `platform`, started in chat `300`, whose
-/// record is then `plies` quiet moves long (random, from a fixed seed; fewer
-/// if the game ends before). Returns the chat, alice and the game id.
-async fn a_long_game(chat: &Chat, platform: Platform, plies: usize) -> (ChatRef, UserRef, String) {
-    let person = |id: &str, name: &str| UserRef {
-        platform,
-        id: id.to_owned(),
-        name: name.to_owned(),
-        handle: None,
-    };
-    let (alice, bob) = (person("1", "alice"), person("2", "bob"));
-    let at = ChatRef {
-        platform,
-        id: "300".to_owned(),
-    };
-    let ask = |actor: &UserRef, action: Action| {
-        chat.service.handle(Request {
-            chat: at.clone(),
-            private: false,
-            actor: actor.clone(),
-            locale: None,
-            chat_locale: None,
-            action,
-        })
-    };
-    let id = game_of(&ask(&alice, play(&bob)).await);
-    ask(&bob, accept(&id)).await;
-    let store = chat.service.store();
+/// Game `id` of `platform` (chess, just started) is given a record of
+/// `plies` quiet moves (random, from a fixed seed; fewer if the game would
+/// end before), as if they had been played.
+pub(crate) async fn lengthen(
+    service: &kodex_bot::Service,
+    platform: Platform,
+    id: &str,
+    plies: usize,
+) {
+    let store = service.store();
     let mut row = store
-        .get(platform.key(), &id)
+        .get(platform.key(), id)
         .await
         .expect("store")
         .expect("the game");
-    let variant = chat.service.registry().get("chess").expect("chess").clone();
+    let variant = service.registry().get("chess").expect("chess").clone();
     let start = row.start_fen.clone().expect("a started game");
     let mut game = kodex_engine::Game::replay(&variant, &start, &[] as &[&str]).expect("the start");
     let mut rng = fastrand::Rng::with_seed(11);
@@ -303,6 +285,36 @@ async fn a_long_game(chat: &Chat, platform: Platform, plies: usize) -> (ChatRef,
     }
     row.moves = kodex_bot::store::MoveRecord::parse(&record.join(" ")).expect("a record");
     assert!(store.save(&mut row).await.expect("store"), "saved");
+}
+
+/// A game between alice and bob on `platform`, started in chat `300`, whose
+/// record is then `plies` quiet moves long (random, from a fixed seed; fewer
+/// if the game ends before). Returns the chat, alice and the game id.
+async fn a_long_game(chat: &Chat, platform: Platform, plies: usize) -> (ChatRef, UserRef, String) {
+    let person = |id: &str, name: &str| UserRef {
+        platform,
+        id: id.to_owned(),
+        name: name.to_owned(),
+        handle: None,
+    };
+    let (alice, bob) = (person("1", "alice"), person("2", "bob"));
+    let at = ChatRef {
+        platform,
+        id: "300".to_owned(),
+    };
+    let ask = |actor: &UserRef, action: Action| {
+        chat.service.handle(Request {
+            chat: at.clone(),
+            private: false,
+            actor: actor.clone(),
+            locale: None,
+            chat_locale: None,
+            action,
+        })
+    };
+    let id = game_of(&ask(&alice, play(&bob)).await);
+    ask(&bob, accept(&id)).await;
+    lengthen(&chat.service, platform, &id, plies).await;
     (at, alice, id)
 }
 

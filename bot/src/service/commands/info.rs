@@ -173,8 +173,12 @@ impl Service {
         let mut delivery = Delivery {
             notify: Vec::new(),
             target: Target::Chat(ctx.req.chat.clone()),
+            // With the record in a file, the animation says what it is.
             text: if record.is_some() {
-                String::new()
+                self.text(
+                    ctx.chat_lang,
+                    &Msg::new("game-gif").arg("id", row.id.clone()),
+                )
             } else {
                 text
             },
@@ -186,9 +190,11 @@ impl Service {
             .await;
         let limit = platform.file_size_limit();
         delivery.image = self.game_gif(ctx.chat_lang, &row, &position, limit).await;
+        let in_file = record.is_some();
         let mut deliveries: Vec<Delivery> = record.into_iter().collect();
-        // The animation (none before the first move: then nothing more).
-        if delivery.image.is_some() || !delivery.text.is_empty() {
+        // The animation (none before the first move: then, with the record
+        // in a file, nothing more).
+        if delivery.image.is_some() || !in_file {
             deliveries.push(delivery);
         }
         Ok(deliveries)
