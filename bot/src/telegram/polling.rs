@@ -269,6 +269,9 @@ fn read_answer(status: u16, body: &[u8]) -> Result<Vec<Fetched>, PollError> {
         .into_iter()
         .filter_map(|update| {
             let id = update["update_id"].as_i64();
+            // Read from text: teloxide's `Update` does not read from a
+            // `Value` (every kind comes out as `UpdateKind::Error`), and the
+            // body is a `Value` first so that one bad update spoils no other.
             match serde_json::from_str::<Update>(&update.to_string()) {
                 Ok(update) => Some(Fetched::Update(Box::new(update))),
                 Err(error) => match id {

@@ -91,17 +91,14 @@ const LICHESS_VARIANTS: [(&str, &str, Option<&str>); 9] = [
 /// The longest analysis link given; a longer record links its last position.
 const MAX_LINK_CHARS: usize = 1800;
 
-/// `text` percent-encoded for a URL path: only unreserved characters stay.
-fn percent_encoded(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() * 2);
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
-            out.push(char::from(byte));
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
+/// `https://lichess.org/analysis/` followed by `segments`, each
+/// percent-encoded as one path segment by the `url` crate.
+fn lichess_analysis(segments: &[&str]) -> String {
+    let mut url = url::Url::parse("https://lichess.org/analysis").expect("a fixed, valid URL");
+    if let Ok(mut path) = url.path_segments_mut() {
+        path.extend(segments);
     }
-    out
+    url.into()
 }
 
 impl Service {
@@ -260,19 +257,17 @@ impl Service {
                 .filter(|tag| tag.starts_with("[FEN ") || tag.starts_with("[SetUp "))
                 .map(str::to_owned),
         );
-        kept.push(String::new());
         kept.push(movetext.split_whitespace().collect::<Vec<_>>().join(" "));
-        let url = format!(
-            "https://lichess.org/analysis/pgn/{}",
-            percent_encoded(&kept.join("\n"))
-        );
+        // One line: a URL keeps no line breaks, and PGN takes spaces
+        // between its tags and moves as well.
+        let url = lichess_analysis(&["pgn", &kept.join(" ")]);
         if url.len() <= MAX_LINK_CHARS {
             return Some(url);
         }
-        Some(format!(
-            "https://lichess.org/analysis/{key}/{}",
-            percent_encoded(&game.fen().replace(' ', "_"))
-        ))
+        // The FEN's ranks as path segments, spaces as `_`, as lichess writes it.
+        let fen = game.fen().replace(' ', "_");
+        let segments: Vec<&str> = std::iter::once(key).chain(fen.split('/')).collect();
+        Some(lichess_analysis(&segments))
     }
 
     /// The message about `event` in `row` for everyone, in `lang`: what the
@@ -1383,5 +1378,22 @@ mod tests {
         let black_lines: Vec<&str> = black.lines().collect();
         assert_eq!(black_lines[1].trim(), "B");
         assert_eq!(black_lines[22], "l k i h g f e d c b a");
+    }
+}
+
+#[cfg(test)]
+mod analysis_link_tests {
+    use super::lichess_analysis;
+
+    #[test]
+    fn each_segment_is_encoded_and_ranks_stay_apart() {
+        assert_eq!(
+            lichess_analysis(&["pgn", "[Variant \"Atomic\"] 1. e4 e5 1/2-1/2"]),
+            "https://lichess.org/analysis/pgn/[Variant%20%22Atomic%22]%201.%20e4%20e5%201%2F2-1%2F2"
+        );
+        assert_eq!(
+            lichess_analysis(&["atomic", "8", "4k3", "8_w_-_-_0_1"]),
+            "https://lichess.org/analysis/atomic/8/4k3/8_w_-_-_0_1"
+        );
     }
 }
