@@ -219,12 +219,7 @@ async fn a_real_game_is_accepted_by_button_and_played_by_replies_and_m_to_mate()
     let fake = &harness.fake;
     // Bob writes first, so `@bob` resolves to his Telegram id.
     fake.say(GROUP, BOB, "hi all");
-    fake.say(GROUP, ALICE, "/play chess @bob");
-    let (at, challenge) = fake
-        .wait_for(0, "the challenge", |call| {
-            call.delivered_to(GROUP) && challenge_id(call).is_some()
-        })
-        .await;
+    let (at, challenge) = challenge_posted(fake, "/play chess @bob", 0).await;
     let game = challenge_id(&challenge).expect("a game id");
     let challenge_message = challenge.message_id.expect("challenge id");
 
@@ -377,6 +372,16 @@ async fn alice_challenges_bob(fake: &FakeTelegram, variant: &str) -> (String, us
     alice_challenges(fake, &format!("/play {variant} @bob"), BOB, 0).await
 }
 
+/// Alice sends `play` in the group; the challenge it posts (looked for from
+/// call `from` on) and its index among the calls.
+async fn challenge_posted(fake: &FakeTelegram, play: &str, from: usize) -> (usize, Call) {
+    fake.say(GROUP, ALICE, play);
+    fake.wait_for(from, "the challenge", |call| {
+        call.delivered_to(GROUP) && challenge_id(call).is_some()
+    })
+    .await
+}
+
 /// Alice sends `play` in the group (a challenge to `opponent`), looked for
 /// from call `from` on, and `opponent` accepts by button. Returns the game id
 /// and the index of the challenge among the calls.
@@ -386,12 +391,7 @@ async fn alice_challenges(
     opponent: i64,
     from: usize,
 ) -> (String, usize) {
-    fake.say(GROUP, ALICE, play);
-    let (at, challenge) = fake
-        .wait_for(from, "the challenge", |call| {
-            call.delivered_to(GROUP) && challenge_id(call).is_some()
-        })
-        .await;
+    let (at, challenge) = challenge_posted(fake, play, from).await;
     let game = challenge_id(&challenge).expect("a game id");
     fake.press(
         GROUP,
@@ -596,12 +596,7 @@ async fn a_challenge_accepted_by_a_typed_accept_loses_its_buttons() {
     let harness = start("typed-accept", true).await;
     let fake = &harness.fake;
     fake.say(GROUP, BOB, "hi all");
-    fake.say(GROUP, ALICE, "/play chess @bob");
-    let (at, challenge) = fake
-        .wait_for(0, "the challenge", |call| {
-            call.delivered_to(GROUP) && challenge_id(call).is_some()
-        })
-        .await;
+    let (at, challenge) = challenge_posted(fake, "/play chess @bob", 0).await;
     let challenge_message = challenge.message_id.expect("challenge id");
     assert!(!fake.buttons_now(challenge_message).is_empty());
     fake.say(GROUP, BOB, "/accept");
