@@ -77,7 +77,8 @@ impl GameBoards {
 
 /// The boards of every game in every chat the adapter posted to.
 pub(super) struct Boards {
-    games: Mutex<HashMap<(ChatId, String), GameBoards>>,
+    /// Per chat, per game: a press or a reply looks only through its chat's games.
+    games: Mutex<HashMap<ChatId, HashMap<String, GameBoards>>>,
     /// The messages a press settled lately: a challenge settled before its
     /// sending was noted (a quick press) is not noted afterwards.
     settled: Mutex<VecDeque<(ChatId, MessageId)>>,
@@ -94,7 +95,7 @@ fn key(chat: ChatId, game: &str) -> String {
 impl Boards {
     /// What the store remembers (nothing without one).
     pub async fn load(store: Option<&Store>, journal: Journal) -> Self {
-        let mut games = HashMap::new();
+        let mut games: HashMap<ChatId, HashMap<String, GameBoards>> = HashMap::new();
         for (key, value) in memory::load(store, BOARDS, BOARDS_KEPT_DAYS).await {
             let parsed = key.split_once('/').and_then(|(chat, game)| {
                 Some((
@@ -103,8 +104,8 @@ impl Boards {
                 ))
             });
             match parsed {
-                Some((at, boards)) => {
-                    games.insert(at, boards);
+                Some(((chat, game), boards)) => {
+                    games.entry(chat).or_default().insert(game, boards);
                 }
                 None => tracing::warn!("an unreadable record of Telegram boards was skipped"),
             }
@@ -116,7 +117,7 @@ impl Boards {
         }
     }
 
-    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<(ChatId, String), GameBoards>> {
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<ChatId, HashMap<String, GameBoards>>> {
         self.games
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -134,7 +135,11 @@ impl Boards {
         keyed: bool,
     ) -> Option<MessageId> {
         let mut games = self.games();
-        let boards = games.entry((chat, game.to_owned())).or_default();
+        let boards = games
+            .entry(chat)
+            .or_default()
+            .entry(game.to_owned())
+            .or_default();
         let previous = boards.keyboard.take();
         boards.keyboard = message.filter(|_| keyed);
         if let Some(message) = message {
@@ -159,7 +164,11 @@ impl Boards {
             return;
         }
         let mut games = self.games();
-        let boards = games.entry((chat, game.to_owned())).or_default();
+        let boards = games
+            .entry(chat)
+            .or_default()
+            .entry(game.to_owned())
+            .or_default();
         boards.challenges.push(message);
         self.journal
             .remember(BOARDS, key(chat, game), boards.encode());
@@ -169,7 +178,7 @@ impl Boards {
     /// whose buttons must go (each returned once).
     pub fn answered_challenges(&self, chat: ChatId, game: &str) -> Vec<MessageId> {
         let mut games = self.games();
-        let Some(boards) = games.get_mut(&(chat, game.to_owned())) else {
+        let Some(boards) = games.get_mut(&chat).and_then(|games| games.get_mut(game)) else {
             return Vec::new();
         };
         let answered = std::mem::take(&mut boards.challenges);
@@ -194,8 +203,8 @@ impl Boards {
             }
         }
         let mut games = self.games();
-        for ((in_chat, game), boards) in games.iter_mut() {
-            if *in_chat == chat && boards.challenges.contains(&message) {
+        for (game, boards) in games.get_mut(&chat).into_iter().flatten() {
+            if boards.challenges.contains(&message) {
                 boards.challenges.retain(|challenge| *challenge != message);
                 self.journal
                     .remember(BOARDS, key(chat, game), boards.encode());
@@ -205,17 +214,21 @@ impl Boards {
 
     /// Whether `message` carries a game's keyboard now.
     pub fn is_game_keyboard(&self, chat: ChatId, message: MessageId) -> bool {
-        self.games()
-            .iter()
-            .any(|((in_chat, _), boards)| *in_chat == chat && boards.keyboard == Some(message))
+        self.games().get(&chat).is_some_and(|games| {
+            games
+                .values()
+                .any(|boards| boards.keyboard == Some(message))
+        })
     }
 
     /// The game whose recent board `message` in `chat` is.
     pub fn game_of(&self, chat: ChatId, message: MessageId) -> Option<String> {
-        self.games()
-            .iter()
-            .find(|((in_chat, _), boards)| *in_chat == chat && boards.recent.contains(&message))
-            .map(|((_, game), _)| game.clone())
+        self.games().get(&chat).and_then(|games| {
+            games
+                .iter()
+                .find(|(_, boards)| boards.recent.contains(&message))
+                .map(|(game, _)| game.clone())
+        })
     }
 }
 
