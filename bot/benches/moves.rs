@@ -155,6 +155,7 @@ async fn start_game(service: &Service, chat: &str, players: &[UserRef; 2]) {
         color: Some(kodex_bot::api::ColorChoice::White),
         fen: None,
         rated: None,
+        public: false,
     };
     service.handle(request(chat, &players[0], play)).await;
     service
@@ -179,6 +180,7 @@ async fn play_the_computer(
         color: Some(kodex_bot::api::ColorChoice::Black),
         fen: None,
         rated: None,
+        public: false,
     };
     let out = service.handle(request(&chat, &human, play)).await;
     let Some(id) = out

@@ -193,6 +193,9 @@ pub enum Action {
         /// `rated` (true) or `casual` (false) as asked; `None`: rated when
         /// it can be and has a clock.
         rated: Option<bool>,
+        /// `public`: an open challenge published in the platform's lobby,
+        /// which anyone may take from any chat.
+        public: bool,
     },
     /// `/play <variant> [@partner] vs [@opponent …] [clock] [color]`: a team
     /// challenge for a game of four seats. Seats nobody is named for are open
@@ -211,6 +214,40 @@ pub enum Action {
         /// `rated` or `casual` as asked (a game of four is never rated).
         rated: Option<bool>,
     },
+    /// `/lobby [variant]`: the open challenges of this chat and the
+    /// platform's public seeks, each with an Accept button.
+    Lobby {
+        /// The variant as typed; `None`: every variant.
+        variant: Option<String>,
+    },
+    /// `/playnow [variant] [clock]`: takes the best matching offer (this
+    /// chat's first, then the platform's public seeks, nearest rating
+    /// first), or publishes a seek.
+    PlayNow {
+        /// The variant as typed; `None`: any (chess for a new seek).
+        variant: Option<String>,
+        /// The clock as typed; `None`: any (blitz for a new seek).
+        clock: Option<String>,
+    },
+    /// `/invite [variant] [clock] [colour] [rated|casual]`: a one-time code
+    /// (on Telegram a link), answered privately; the first person to use it
+    /// plays.
+    Invite {
+        /// The variant as typed; `None`: chess.
+        variant: Option<String>,
+        /// The clock as typed; `None`: no clock.
+        clock: Option<String>,
+        /// The colour asked for.
+        color: Option<ColorChoice>,
+        /// `rated` or `casual` as asked.
+        rated: Option<bool>,
+    },
+    /// `/join <code>` (Telegram: the invitation link's `/start`): takes the
+    /// invitation of `code`.
+    Join { code: String },
+    /// `/notify on|off`: the personal ticker (news of one's games said in
+    /// other chats, privately); `None`: say whether it is on.
+    Notify { on: Option<bool> },
     /// Accept a challenge (the one in this chat, or by game id).
     Accept { game: Option<String> },
     /// Decline a challenge.
@@ -897,6 +934,13 @@ pub trait Handler: Send + Sync + 'static {
     /// Suggestions for an option being typed, at most [`MAX_SUGGESTIONS`];
     /// nothing changes.
     fn suggest(&self, request: SuggestionRequest) -> SuggestionFuture<'_>;
+
+    /// The adapter of `platform` tells who the bot is there: its handle
+    /// (a Telegram bot's username), for the links the service writes
+    /// (an invitation's `t.me/<bot>?start=…`). Does nothing by default.
+    fn introduce(&self, platform: Platform, handle: &str) {
+        let _ = (platform, handle);
+    }
 }
 
 /// [`Handler::text`] for a handler with no service behind it (a test's toy):

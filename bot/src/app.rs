@@ -198,4 +198,8 @@ impl Handler for InFlight {
     fn suggest(&self, request: SuggestionRequest) -> SuggestionFuture<'_> {
         self.service.suggest(request)
     }
+
+    fn introduce(&self, platform: crate::api::Platform, handle: &str) {
+        self.service.introduce(platform, handle);
+    }
 }

@@ -77,6 +77,61 @@ pub static COMMANDS: &[Command] = &[
         does: Does::Words(|typed| play(&typed.args, typed.mention)),
     },
     Command {
+        name: "lobby",
+        aliases: &["seeks"],
+        russian: &["лобби", "заявки"],
+        about: "command-lobby",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Words(|typed| Action::Lobby {
+            variant: typed.args.first().map(|word| truncate(word, 64).to_owned()),
+        }),
+    },
+    Command {
+        name: "playnow",
+        aliases: &["quick", "seek"],
+        russian: &["сейчас", "быстро"],
+        about: "command-playnow",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Words(play_now),
+    },
+    Command {
+        name: "invite",
+        aliases: &[],
+        russian: &["пригласить"],
+        about: "command-invite",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Words(invite),
+    },
+    Command {
+        name: "join",
+        aliases: &[],
+        russian: &["войти", "присоединиться"],
+        about: "command-join",
+        telegram_menu: false,
+        discord: true,
+        does: Does::Words(|typed| Action::Join {
+            code: typed
+                .args
+                .first()
+                .map(|word| truncate(word, 64).to_owned())
+                .unwrap_or_default(),
+        }),
+    },
+    Command {
+        name: "notify",
+        aliases: &["ticker"],
+        russian: &["уведомления"],
+        about: "command-notify",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Words(|typed| Action::Notify {
+            on: typed.args.first().and_then(|word| on_off(word)),
+        }),
+    },
+    Command {
         name: "accept",
         aliases: &["yes"],
         russian: &["принять"],
@@ -345,9 +400,7 @@ pub static COMMANDS: &[Command] = &[
         about: "command-help",
         telegram_menu: true,
         discord: true,
-        does: Does::Words(|typed| Action::Help {
-            topic: typed.args.first().map(|topic| (*topic).to_owned()),
-        }),
+        does: Does::Words(help),
     },
     Command {
         name: "lang",
@@ -493,6 +546,84 @@ fn leaderboard(typed: &Typed<'_>) -> Action {
     }
 }
 
+/// `on` (true) or `off` (false), in English or Russian.
+///
+/// ```
+/// use kodex_bot::command::on_off;
+/// assert_eq!(on_off("OFF"), Some(false));
+/// assert_eq!(on_off("вкл"), Some(true));
+/// assert_eq!(on_off("maybe"), None);
+/// ```
+pub fn on_off(word: &str) -> Option<bool> {
+    match word.to_lowercase().as_str() {
+        "on" | "yes" | "вкл" | "включить" | "да" => Some(true),
+        "off" | "no" | "выкл" | "выключить" | "нет" => Some(false),
+        _ => None,
+    }
+}
+
+/// The prefix of an invitation's code in a Telegram deep link
+/// (`t.me/<bot>?start=join_<code>`): `/start join_<code>` is `/join <code>`.
+pub const JOIN_PREFIX: &str = "join_";
+
+/// `/help [topic]`; `/start join_<code>` (an invitation link opened) joins.
+fn help(typed: &Typed<'_>) -> Action {
+    let first = typed.args.first().copied();
+    if let Some(code) = first.and_then(|word| word.strip_prefix(JOIN_PREFIX)) {
+        return Action::Join {
+            code: truncate(code, 64).to_owned(),
+        };
+    }
+    Action::Help {
+        topic: first.map(str::to_owned),
+    }
+}
+
+/// `/playnow [variant] [clock]`, in any order: a word that reads as a clock
+/// is the clock, the other the variant.
+fn play_now(typed: &Typed<'_>) -> Action {
+    let (mut variant, mut clock) = (None, None::<String>);
+    for word in &typed.args {
+        let word = truncate(word, 64);
+        if crate::clock::TimeControl::parse(word).is_ok() {
+            clock = Some(word.to_owned());
+        } else if variant.is_none() {
+            variant = Some(word.to_owned());
+        } else {
+            // A second word that is no clock: the service names it.
+            clock = Some(word.to_owned());
+        }
+    }
+    Action::PlayNow { variant, clock }
+}
+
+/// `/invite [variant] [clock] [colour] [rated|casual]`, in any order: the
+/// first word that is no clock, colour or rated word is the variant.
+fn invite(typed: &Typed<'_>) -> Action {
+    let (mut variant, mut clock, mut color, mut rated) = (None, None::<String>, None, None);
+    for word in &typed.args {
+        let word = truncate(word, 64);
+        if let Some(choice) = ColorChoice::parse(word) {
+            color = Some(choice);
+        } else if let Some(asked) = rated_word(word) {
+            rated = Some(asked);
+        } else if variant.is_none() && crate::clock::TimeControl::parse(word).is_err() {
+            variant = Some(word.to_owned());
+        } else {
+            clock = Some(match clock {
+                None => word.to_owned(),
+                Some(previous) => format!("{previous} {word}"),
+            });
+        }
+    }
+    Action::Invite {
+        variant,
+        clock,
+        color,
+        rated,
+    }
+}
+
 /// What follows `/partner`, as typed (line breaks and spacing kept).
 fn partner_text(rest: &str) -> String {
     rest.trim().to_owned()
@@ -532,6 +663,18 @@ const CASUAL_WORDS: &[&str] = &[
     "нерейтинговую",
     "безрейтинга",
     "без-рейтинга",
+];
+
+/// The words of `/play` that publish an open challenge beyond its chat, in
+/// the lobby of the whole platform.
+pub const PUBLIC_WORDS: &[&str] = &[
+    "public",
+    "lobby",
+    "публичный",
+    "публичная",
+    "публичную",
+    "всем",
+    "лобби",
 ];
 
 /// `rated` (true) or `casual` (false), in English or Russian; `None` for any
@@ -641,6 +784,7 @@ fn play(args: &[&str], mention: &dyn Fn(&str) -> Option<UserRef>) -> Action {
     };
     let mut variant = String::new();
     let (mut clock, mut color, mut rated) = (None::<String>, None, None);
+    let mut public = false;
     for (i, arg) in args.iter().enumerate() {
         let arg = match arg {
             Named::Word(word) => *word,
@@ -660,6 +804,8 @@ fn play(args: &[&str], mention: &dyn Fn(&str) -> Option<UserRef>) -> Action {
             color = Some(choice);
         } else if let Some(asked) = rated_word(&lower) {
             rated = Some(asked);
+        } else if PUBLIC_WORDS.contains(&lower.as_str()) {
+            public = true;
         } else {
             // Everything else is the clock; a second unknown word makes it
             // unreadable, so the reply names the whole of it.
@@ -676,7 +822,7 @@ fn play(args: &[&str], mention: &dyn Fn(&str) -> Option<UserRef>) -> Action {
             lineup.add(UserRef::computer(crate::api::Platform::Console, level));
         }
     }
-    lineup.into_action(variant, clock, color, fen, rated)
+    lineup.into_action(variant, clock, color, fen, rated, public)
 }
 
 /// A word of a team `/play`, or the computer named there with its level.
@@ -773,6 +919,7 @@ impl Lineup {
         color: Option<ColorChoice>,
         fen: Option<String>,
         rated: Option<bool>,
+        public: bool,
     ) -> Action {
         if fen.is_some() || (!self.versus && self.before.len() <= 1) {
             return Action::Play {
@@ -782,6 +929,7 @@ impl Lineup {
                 color,
                 fen,
                 rated,
+                public,
             };
         }
         let (partners, opponents) = if self.versus {
@@ -1010,6 +1158,7 @@ mod tests {
                 color: Some(crate::api::ColorChoice::Black),
                 fen: None,
                 rated: None,
+                public: false,
             })
         );
         assert_eq!(
@@ -1021,6 +1170,7 @@ mod tests {
                 color: None,
                 fen: None,
                 rated: Some(false),
+                public: false,
             })
         );
         let Some(Action::Play { rated, clock, .. }) = parse("/играть chess рейтинговая", user)
@@ -1037,6 +1187,7 @@ mod tests {
                 color: None,
                 fen: None,
                 rated: None,
+                public: false,
             })
         );
     }

@@ -59,6 +59,20 @@ pub struct GamesConfig {
     /// Games in setup or play one person may have at once.
     #[serde(default = "default_max_running_games")]
     pub max_running_games: usize,
+    /// Public seeks (`/playnow`, `/play … public`) one person may have at once.
+    #[serde(default = "default_max_public_seeks")]
+    pub max_public_seeks: usize,
+    /// Unused invitations (`/invite`) one person may have at once.
+    #[serde(default = "default_max_invites")]
+    pub max_invites: usize,
+}
+
+fn default_max_public_seeks() -> usize {
+    2
+}
+
+fn default_max_invites() -> usize {
+    5
 }
 
 fn default_max_open_challenges() -> usize {
@@ -249,6 +263,8 @@ impl Config {
                 &mut self.games.max_open_challenges,
             ),
             ("KODEX_MAX_RUNNING_GAMES", &mut self.games.max_running_games),
+            ("KODEX_MAX_PUBLIC_SEEKS", &mut self.games.max_public_seeks),
+            ("KODEX_MAX_INVITES", &mut self.games.max_invites),
         ] {
             if let Some(v) = env(variable) {
                 *slot = v.trim().parse().map_err(|_| ConfigError::Environment {

@@ -3,11 +3,13 @@
 //! backbone of end-to-end tests.
 //!
 //! Input lines: `alice: /play atomic @bob` (said in the shared chat),
-//! `bob (dm): e5` (said in bob's private chat with the bot), or plain text
+//! `bob (dm): e5` (said in bob's private chat with the bot), `bob (#club):
+//! /lobby` (said in another group chat, `club`), or plain text
 //! said by the current user (`/as bob` switches; `/press acc:k7m2` presses a
 //! button). Output lines start with their audience: `[#local]` for the
 //! shared chat, `[@bob]` for bob's private messages; images are written to
-//! the boards folder and named on an `image:` line.
+//! the boards folder and named on an `image:` line (`[#club]` for another
+//! group chat's).
 
 use crate::api::{Action, ChatRef, Delivery, Handler, Platform, Request, Target, UserRef};
 use crate::command;
@@ -23,6 +25,17 @@ pub const MAX_LINE: usize = 2_000;
 
 /// The user who speaks lines without a name until `/as` says otherwise.
 pub const DEFAULT_USER: &str = "player";
+
+/// Where a console line was said.
+#[derive(Clone, PartialEq, Eq, Debug)]
+enum Place {
+    /// The shared chat, [`SHARED_CHAT`].
+    Shared,
+    /// The speaker's private chat with the bot (`bob (dm): …`).
+    Private,
+    /// Another group chat, by name (`bob (#club): …`).
+    Group(String),
+}
 
 /// One console session: who is speaking and where boards go.
 pub struct Console {
@@ -53,7 +66,8 @@ impl Console {
         if trimmed.is_empty() || trimmed.starts_with('#') {
             return Vec::new();
         }
-        let (user, private, text) = self.split(trimmed);
+        let (user, place, text) = self.split(trimmed);
+        let private = place == Place::Private;
         let actor = console_user(&user);
         if text.chars().count() > MAX_LINE {
             let note = self.service.text_for(&actor, "error-line-too-long").await;
@@ -83,16 +97,14 @@ impl Console {
                 },
             }
         };
-        let chat = if private {
-            ChatRef {
-                platform: Platform::Console,
-                id: format!("dm:{user}"),
-            }
-        } else {
-            ChatRef {
-                platform: Platform::Console,
-                id: SHARED_CHAT.to_owned(),
-            }
+        let id = match place {
+            Place::Private => format!("dm:{user}"),
+            Place::Shared => SHARED_CHAT.to_owned(),
+            Place::Group(name) => name,
+        };
+        let chat = ChatRef {
+            platform: Platform::Console,
+            id,
         };
         let request = Request {
             chat,
@@ -147,19 +159,29 @@ impl Console {
     }
 
     /// Splits `alice: text` / `bob (dm): text` / `text` into speaker, privacy and text.
-    fn split<'a>(&self, line: &'a str) -> (String, bool, &'a str) {
+    fn split<'a>(&self, line: &'a str) -> (String, Place, &'a str) {
         if let Some((head, rest)) = line.split_once(':') {
             let head = head.trim();
             if let Some(name) = head.strip_suffix("(dm)").map(str::trim) {
                 if valid_name(name) {
-                    return (name.to_owned(), true, rest.trim());
+                    return (name.to_owned(), Place::Private, rest.trim());
+                }
+            }
+            // `bob (#club): /lobby`: said in another group chat, `club`.
+            if let Some((name, group)) = head
+                .strip_suffix(')')
+                .and_then(|head| head.split_once("(#"))
+                .map(|(name, group)| (name.trim(), group.trim()))
+            {
+                if valid_name(name) && valid_name(group) && group != SHARED_CHAT {
+                    return (name.to_owned(), Place::Group(group.to_owned()), rest.trim());
                 }
             }
             if valid_name(head) && !line.starts_with('/') {
-                return (head.to_owned(), false, rest.trim());
+                return (head.to_owned(), Place::Shared, rest.trim());
             }
         }
-        (self.current_user.clone(), false, line)
+        (self.current_user.clone(), Place::Shared, line)
     }
 
     /// Reads lines from `input` until it ends, printing answers and the

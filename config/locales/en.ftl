@@ -82,6 +82,57 @@ button-take-seat = Take seat { $seat } ({ $color })
 button-accept = Accept
 button-decline = Decline
 
+## The lobby: public seeks, play now, invitations
+command-lobby = Open games: this chat's challenges and everyone's public seeks
+command-playnow = Play now: join the best open game, or publish a seek
+command-invite = Invite a friend: a one-time code (a link on Telegram)
+command-join = Take a friend's invitation by its code
+challenge-public = { $challenger } is looking for an opponent anywhere on the platform: { $variant } ({ $clock }, { $colors }). Game { $id }: anyone may /accept, here or from /lobby in any chat.
+seek-published = Nobody is waiting for such a game, so { $challenger } now seeks one: { $variant } ({ $clock }, { $colors }). Game { $id } is in the /lobby of every chat; you will hear here when someone takes it.
+offer-rated = rated
+offer-casual = casual
+lobby-header = { $count ->
+    [one] One open game:
+   *[other] { $count } open games:
+}
+lobby-line-here = { $id } · { $variant } · { $clock } · { $rated } · { $player } ({ $rating }) · in this chat
+lobby-line = { $id } · { $variant } · { $clock } · { $rated } · { $player } ({ $rating })
+lobby-more = … and { $count } more: /lobby <variant> narrows the list.
+lobby-how = Accept with a button or /accept <game>; /playnow joins the best one for you.
+lobby-empty = No open games right now. /playnow publishes a seek anyone may take; /play <variant> challenges this chat.
+button-accept-offer = Accept { $id }
+button-withdraw = Withdraw
+invite-terms = { $variant }, { $clock }, { $rated }
+invite-link = Your invitation ({ $terms }): send your friend this link — { $link } — the first to open it and press Start plays you, in their private chat with me. In a chat we share they may also type /join { $code }. It expires in { $minutes ->
+    [one] one minute
+   *[other] { $minutes } minutes
+}.
+invite-code = Your invitation ({ $terms }): give your friend the code { $code }; the first to type /join { $code } in any chat or private chat where I am plays you. It expires in { $minutes ->
+    [one] one minute
+   *[other] { $minutes } minutes
+}.
+error-public-open-only = Only an open challenge of two players goes to the lobby: leave out the opponent (games for four are played in their chat).
+error-invite-two-players = Invitations are for games of two; a game for four is challenged in its chat with /play.
+error-too-many-seeks = You already have { $max ->
+    [one] { $max } public seek
+   *[other] { $max } public seeks
+} waiting: withdraw one (/decline <game>) or wait until it is taken.
+error-too-many-invites = You already have { $max ->
+    [one] { $max } unused invitation
+   *[other] { $max } unused invitations
+}: withdraw one (/decline <game>) or wait until it is used or expires.
+error-join-usage = Type the invitation's code: /join <code>.
+error-no-invitation = No invitation has the code “{ $code }”. Check it with whoever sent it.
+error-invitation-used = The invitation “{ $code }” was already used, withdrawn or has expired.
+error-own-invitation = That is your own invitation: give the code to a friend.
+command-notify = The personal ticker: news of your games from other chats, privately (on or off)
+ticker-on = The ticker is on: when you are challenged, asked to answer an offer, or it is your move in a correspondence game in a chat other than the one you last wrote in, I tell you privately. /notify off stops it.
+ticker-on-telegram = The ticker is on: when you are challenged, asked to answer an offer, or it is your move in a correspondence game in a chat other than the one you last wrote in, I tell you privately — once you have started a private chat with me (Telegram lets bots write only then). /notify off stops it.
+ticker-off = The ticker is off: news of your games stays in their chats. /notify on turns it back on.
+ticker-news = From game { $id }, in another chat:
+    { $news }
+    (/notify off stops these messages.)
+
 ## Playing
 game-started = Game { $id } starts: { $variant }, { $white } ({ $white_color }) against { $black } ({ $black_color }), { $clock }.
 chess960-position = Start position number { $number }.
@@ -339,7 +390,7 @@ learn-done = That was the last lesson: now play a whole game — /play chess.
 help =
     Kodex — chess variants in chat. The first steps:
     /play <variant> @friend — challenge someone (no one named: anyone here may accept); /play chess computer — play the computer at once.
-    /accept, or the Accept button — take a challenge.
+    /accept, or the Accept button — take a challenge. /playnow — a game with anyone, at once.
     Type your move in the chat: e4, Nf3, O-O (or /move e4). /resign, /draw, /takeback — or the buttons under the latest board.
     /variants — what you can play; /rules <variant> — how it is played; /learn — six lessons from pawns to checkmate.
     /lang ru — по-русски. Every command also has a Russian name, typed on every platform: { $russian }.
@@ -353,6 +404,8 @@ help-play =
     /rematch [game] (or the Rematch button under the result) — the same game again, colours swapped; the other player accepts.
     /rating [@user], /leaderboard [variant] [global] [page], /stats [@user] — ratings; clocked games of two are rated unless casual.
     /learn — six lessons from pawns to checkmate; /learn 1 @friend or /learn 1 computer starts one.
+    /playnow [variant] [clock] — join the best open game, here or in any chat, nearest rating first, or publish a seek; /lobby [variant] lists the open games with Accept buttons; /play … public puts a challenge in every chat's lobby.
+    /invite [variant] [clock] [colour] — a one-time code for a friend (on Telegram a link), answered privately; the first to /join <code> anywhere plays you. /notify on|off — news of your games from other chats, privately.
 help-moves =
     Playing:
     /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3). A move that is refused is told with the reason.

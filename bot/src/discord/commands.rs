@@ -79,6 +79,11 @@ fn own(name: &str) -> Option<poise::Command<Data, Error>> {
         "rating" => rating(),
         "leaderboard" => leaderboard(),
         "stats" => stats(),
+        "lobby" => lobby(),
+        "playnow" => playnow(),
+        "invite" => invite(),
+        "join" => join(),
+        "notify" => notify(),
         _ => return None,
     })
 }
@@ -229,6 +234,13 @@ async fn play(
         "Рейтинговая (меняет рейтинг) или товарищеская; с часами по умолчанию рейтинговая"
     )]
     rated: Option<bool>,
+    #[description = "Publish it in the lobby of all Discord (an open challenge anyone may take)"]
+    #[name_localized("ru", "всем")]
+    #[description_localized(
+        "ru",
+        "Опубликовать в лобби всего Discord (открытый вызов, принять может любой)"
+    )]
+    public: Option<bool>,
 ) -> Result<(), Error> {
     // Challenging a bot (this one: `/play chess @Kodex`) is a game against
     // the computer.
@@ -270,9 +282,111 @@ async fn play(
             color,
             fen,
             rated,
+            public: public.unwrap_or(false),
         }
     };
     submit(ctx, action).await
+}
+
+/// The open challenges here and the public seeks of all Discord.
+#[poise::command(slash_command)]
+async fn lobby(
+    ctx: Context<'_>,
+    #[description = "Only this variant (all if empty)"]
+    #[name_localized("ru", "вариант")]
+    #[description_localized("ru", "Только этот вариант (все, если пусто)")]
+    #[autocomplete = "autocomplete_variant"]
+    #[max_length = 64]
+    variant: Option<String>,
+) -> Result<(), Error> {
+    let variant = variant.filter(|variant| !variant.trim().is_empty());
+    submit(ctx, Action::Lobby { variant }).await
+}
+
+/// Joins the best open game, or publishes a seek.
+#[poise::command(slash_command)]
+async fn playnow(
+    ctx: Context<'_>,
+    #[description = "The variant (any if empty; a new seek is chess)"]
+    #[name_localized("ru", "вариант")]
+    #[description_localized("ru", "Вариант (любой, если пусто; новая заявка — шахматы)")]
+    #[autocomplete = "autocomplete_variant"]
+    #[max_length = 64]
+    variant: Option<String>,
+    #[description = "Time control (any if empty; a new seek is 5+3)"]
+    #[name_localized("ru", "часы")]
+    #[description_localized("ru", "Контроль времени (любой, если пусто; новая заявка — 5+3)")]
+    #[autocomplete = "autocomplete_clock"]
+    #[max_length = 16]
+    clock: Option<String>,
+) -> Result<(), Error> {
+    let action = Action::PlayNow {
+        variant: variant.filter(|variant| !variant.trim().is_empty()),
+        clock: clock.filter(|clock| !clock.trim().is_empty()),
+    };
+    submit(ctx, action).await
+}
+
+/// A one-time code for a friend: the first to use it plays you.
+#[poise::command(slash_command)]
+async fn invite(
+    ctx: Context<'_>,
+    #[description = "The variant (chess if empty)"]
+    #[name_localized("ru", "вариант")]
+    #[description_localized("ru", "Вариант игры (шахматы, если пусто)")]
+    #[autocomplete = "autocomplete_variant"]
+    #[max_length = 64]
+    variant: Option<String>,
+    #[description = "Time control: 3+2, 10+5, 1d … (none if empty)"]
+    #[name_localized("ru", "часы")]
+    #[description_localized("ru", "Контроль времени: 3+2, 10+5, 1d … (без часов, если пусто)")]
+    #[autocomplete = "autocomplete_clock"]
+    #[max_length = 16]
+    clock: Option<String>,
+    #[description = "Your colour"]
+    #[name_localized("ru", "цвет")]
+    #[description_localized("ru", "Ваш цвет")]
+    colour: Option<Colour>,
+    #[description = "Rated (changes ratings) or casual; rated by default with a clock"]
+    #[name_localized("ru", "рейтинговая")]
+    #[description_localized(
+        "ru",
+        "Рейтинговая (меняет рейтинг) или товарищеская; с часами по умолчанию рейтинговая"
+    )]
+    rated: Option<bool>,
+) -> Result<(), Error> {
+    let action = Action::Invite {
+        variant: variant.filter(|variant| !variant.trim().is_empty()),
+        clock: clock.filter(|clock| !clock.trim().is_empty()),
+        color: colour.map(ColorChoice::from),
+        rated,
+    };
+    submit(ctx, action).await
+}
+
+/// Turns the personal ticker on or off (without a choice: says which).
+#[poise::command(slash_command)]
+async fn notify(
+    ctx: Context<'_>,
+    #[description = "On: news of your games from other channels, by DM"]
+    #[name_localized("ru", "включить")]
+    #[description_localized("ru", "Вкл.: новости ваших партий из других каналов, в личку")]
+    on: Option<bool>,
+) -> Result<(), Error> {
+    submit(ctx, Action::Notify { on }).await
+}
+
+/// Takes a friend's invitation by its code.
+#[poise::command(slash_command)]
+async fn join(
+    ctx: Context<'_>,
+    #[description = "The invitation's code"]
+    #[name_localized("ru", "код")]
+    #[description_localized("ru", "Код приглашения")]
+    #[max_length = 64]
+    code: String,
+) -> Result<(), Error> {
+    submit(ctx, Action::Join { code }).await
 }
 
 /// Someone's ratings per variant (yours without a user).
@@ -430,6 +544,7 @@ async fn learn(
         color: None,
         fen: None,
         rated: None,
+        public: false,
     };
     submit(ctx, action).await
 }

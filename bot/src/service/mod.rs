@@ -48,6 +48,7 @@ pub use commands::learn::{lesson_id, LESSONS};
 pub use commands::watch::MAX_WATCHED;
 pub use kernel::ids::{GAME_ID_ALPHABET, GAME_ID_LEN};
 pub use kernel::lookup::{MAX_UNKNOWN_IDS, MIN_SHORT_ID, UNKNOWN_ID_WINDOW};
+pub use kernel::players::MAX_NAME;
 pub use kernel::request::MAX_MOVE_TEXT;
 pub use kernel::service::{Service, Settings};
 
@@ -228,9 +229,17 @@ impl Service {
                 color,
                 fen,
                 rated,
+                public,
             } => {
-                self.play(&ctx, &variant, opponent, clock, color, fen, rated)
-                    .await
+                let terms = kernel::terms::PlayTerms {
+                    opponent,
+                    clock,
+                    color,
+                    fen,
+                    rated,
+                    public,
+                };
+                self.play(&ctx, &variant, terms).await
             }
             Action::PlayTeams {
                 variant,
@@ -243,6 +252,16 @@ impl Service {
                 self.play_teams(&ctx, &variant, partners, opponents, clock, color, rated)
                     .await
             }
+            Action::Lobby { variant } => self.lobby(&ctx, variant).await,
+            Action::PlayNow { variant, clock } => self.play_now(&ctx, variant, clock).await,
+            Action::Invite {
+                variant,
+                clock,
+                color,
+                rated,
+            } => self.invite(&ctx, variant, clock, color, rated).await,
+            Action::Join { code } => self.join(&ctx, &code).await,
+            Action::Notify { on } => self.set_ticker(&ctx, on).await,
             Action::Accept { game } => self.accept(&ctx, game).await,
             Action::Decline { game } => self.decline(&ctx, game).await,
             Action::Move { text, game } => self.make_move(&ctx, &text, game, false).await,
@@ -283,11 +302,85 @@ impl Service {
                 .arg("command", command.chars().take(32).collect::<String>())
                 .into()),
         };
-        self.settle(&ctx, result)
+        self.note_presence(&ctx).await;
+        self.finish(&ctx, result).await
+    }
+
+    /// [`Service::settle`] after what every answer gets: a game of two
+    /// chats says in both what it says in one, and people asked to act
+    /// elsewhere are told privately (the ticker).
+    pub(crate) async fn finish(&self, ctx: &Ctx, result: Outcome) -> Vec<Delivery> {
+        let result = match result {
+            Ok(deliveries) => {
+                let mut deliveries = self.mirror_to_guest_chats(ctx, deliveries).await;
+                let notes = self.ticker_notes(ctx, &deliveries).await;
+                deliveries.extend(notes);
+                Ok(deliveries)
+            }
+            failed => failed,
+        };
+        self.settle(ctx, result)
+    }
+
+    /// A game played in two chats (a public seek or an invitation taken
+    /// elsewhere): what a player's request said in the game's own chat is
+    /// said in the other too, when the request's answer has nothing for it
+    /// yet (an offer, a note; a turn's news reach it as a spectator's copy,
+    /// in its own language, see `commands/watch.rs`).
+    async fn mirror_to_guest_chats(
+        &self,
+        ctx: &Ctx,
+        mut deliveries: Vec<Delivery>,
+    ) -> Vec<Delivery> {
+        let mentions_game = |d: &Delivery| matches!(d.target, Target::Chat(_)) && d.game.is_some();
+        if !deliveries.iter().any(mentions_game) || ctx.actor().computer_level().is_some() {
+            return deliveries;
+        }
+        // The caller's own games: those a player's request is about.
+        let Ok(rows) = self.open_games(ctx).await else {
+            return deliveries;
+        };
+        let mut copies = Vec::new();
+        for row in rows.iter().filter(|row| row.guest_chat_id.is_some()) {
+            let Some(guest) = row.guest_chat_id.as_deref() else {
+                continue;
+            };
+            let of_game = |d: &&Delivery| d.game.as_ref().is_some_and(|g| g.id == row.id);
+            let in_chat =
+                |d: &&Delivery, id: &str| matches!(&d.target, Target::Chat(c) if c.id == id);
+            if deliveries
+                .iter()
+                .filter(of_game)
+                .any(|d| in_chat(&d, guest))
+            {
+                continue;
+            }
+            for delivery in deliveries
+                .iter()
+                .filter(of_game)
+                .filter(|d| in_chat(d, &row.chat_id))
+            {
+                let mut copy = delivery.clone();
+                if let Target::Chat(chat) = &mut copy.target {
+                    chat.id = guest.to_owned();
+                }
+                if let Some(game) = &mut copy.game {
+                    game.started = false;
+                }
+                copies.push(copy);
+            }
+        }
+        deliveries.extend(copies);
+        deliveries
     }
 
     /// The context of `req`: the actor's and the chat's languages.
-    pub(crate) async fn context(&self, req: Request) -> Ctx {
+    pub(crate) async fn context(&self, mut req: Request) -> Ctx {
+        // A name is shown in messages to many: at most MAX_NAME characters
+        // of it (a platform's own limits are lower still).
+        if req.actor.name.chars().count() > MAX_NAME {
+            req.actor.name = req.actor.name.chars().take(MAX_NAME).collect();
+        }
         let lang = self.actor_lang(&req).await;
         let chat_lang = self.request_chat_lang(&req, lang).await;
         let quiet_lookups =
@@ -416,5 +509,9 @@ impl Handler for Service {
 
     fn suggest(&self, request: crate::api::SuggestionRequest) -> crate::api::SuggestionFuture<'_> {
         Box::pin(self.suggestions(request))
+    }
+
+    fn introduce(&self, platform: crate::api::Platform, handle: &str) {
+        self.set_bot_handle(platform, handle);
     }
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 /// Listed by hand rather than by `sqlx::migrate!`, whose macros would build
 /// a second, host copy of SQLite with every build; a test checks the list
 /// against the folder.
-const MIGRATIONS: [(i64, &str, &str); 14] = [
+const MIGRATIONS: [(i64, &str, &str); 15] = [
     (
         1,
         "games",
@@ -80,6 +80,11 @@ const MIGRATIONS: [(i64, &str, &str); 14] = [
         14,
         "ratings",
         include_str!("../../../migrations/0014_ratings.sql"),
+    ),
+    (
+        15,
+        "lobby",
+        include_str!("../../../migrations/0015_lobby.sql"),
     ),
 ];
 

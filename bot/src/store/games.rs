@@ -15,7 +15,7 @@ const COLUMNS: &str =
     g.challenger_name, g.opponent_id, g.opponent_name, g.color, g.time_control, g.start_fen, \
     g.moves, g.turn_started_at, g.deadline, g.draw_offer, g.takeback_offer, g.result, g.reason, \
     g.created_at, g.updated_at, g.version, g.from_fen, g.reminder_at, g.reminded, g.linked_id, g.board, g.move_times, g.exchange_offer, \
-    g.variant_fingerprint, g.rated";
+    g.variant_fingerprint, g.rated, g.public, g.guest_chat_id, g.invite_code";
 
 /// The seat columns read with a game (`NULL` for a game without seats); no
 /// name clashes with a game column.
@@ -23,7 +23,7 @@ const SEAT_COLUMNS: &str =
     "s.seat, s.user_id, s.user_name, s.side, s.team, s.remaining_ms, s.setup, s.ready";
 
 /// The columns a game changes over its life, in the order [`bind_mutable`] binds them.
-const MUTABLE: [&str; 20] = [
+const MUTABLE: [&str; 23] = [
     "chat_id",
     "home_chat_id",
     "status",
@@ -44,6 +44,9 @@ const MUTABLE: [&str; 20] = [
     "board",
     "move_times",
     "exchange_offer",
+    "public",
+    "guest_chat_id",
+    "invite_code",
 ];
 
 type Query<'q> = sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>;
@@ -75,6 +78,9 @@ fn bind_mutable<'q>(query: Query<'q>, row: &GameRow) -> Query<'q> {
         .bind(row.board as i64)
         .bind(row.move_times.to_string())
         .bind(row.exchange_offer.map(|seat| seat as i64))
+        .bind(row.public)
+        .bind(row.guest_chat_id.clone())
+        .bind(row.invite_code.clone())
 }
 
 /// The games `platform`, `user` plays, in `chat` or (NULL) any: found through
@@ -354,6 +360,39 @@ impl Store {
         .await
     }
 
+    /// The platform's public seeks (open challenges published beyond their
+    /// chat), oldest first, at most `limit`.
+    pub async fn public_seeks(
+        &self,
+        platform: &str,
+        limit: usize,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        // A number of ours, not a value from outside: written into the SQL.
+        let filter = format!(
+            "g.id IN (SELECT id FROM games WHERE platform = ? AND status = 'challenge' \
+             AND public = 1 ORDER BY created_at, id LIMIT {})",
+            limit.min(1000)
+        );
+        self.games(&filter, "g.created_at, g.id", &[Some(platform)])
+            .await
+    }
+
+    /// The invitation (`/invite`) of `code` on `platform`, taken or not.
+    pub async fn invitation(
+        &self,
+        platform: &str,
+        code: &str,
+    ) -> Result<Option<GameRow>, StoreError> {
+        let games = self
+            .games(
+                "g.platform = ? AND g.invite_code = ?",
+                "g.id",
+                &[Some(platform), Some(code)],
+            )
+            .await?;
+        Ok(games.into_iter().next())
+    }
+
     /// `user`'s latest final setup in `variant` on `platform`, other than in
     /// game `except`: the setup text and the side it was placed for.
     pub async fn last_setup(
@@ -443,10 +482,17 @@ impl Store {
                 "g.id = (SELECT g2.id FROM games g2 JOIN seats s \
                  ON s.platform = g2.platform AND s.game_id = g2.id \
                  WHERE s.platform = ? AND s.user_id = ? \
-                 AND (g2.chat_id = ? OR g2.home_chat_id = ?) AND g2.start_fen IS NOT NULL \
+                 AND (g2.chat_id = ? OR g2.home_chat_id = ? OR g2.guest_chat_id = ?) \
+                 AND g2.start_fen IS NOT NULL \
                  ORDER BY g2.updated_at DESC, g2.id LIMIT 1)",
                 "g.id",
-                &[Some(platform), Some(user), Some(chat), Some(chat)],
+                &[
+                    Some(platform),
+                    Some(user),
+                    Some(chat),
+                    Some(chat),
+                    Some(chat),
+                ],
             )
             .await?;
         Ok(games.into_iter().next())

@@ -9,7 +9,8 @@
 //! and written in one place; `rows` the game and seat rows they make up;
 //! then one module per table: `games` (games with their seats), `watchers`,
 //! `prefs` (languages and notations), `memory` (what adapters remember) and
-//! `ratings` (ratings and their history, changed with a rated game's end).
+//! `ratings` (ratings and their history, changed with a rated game's end)
+//! and `people` (where each person last wrote, for the personal ticker).
 //! A row is parsed once, when it is read: a column that does not parse is a
 //! [`StoreError`], never a silent default.
 
@@ -17,6 +18,7 @@ mod columns;
 mod db;
 mod games;
 mod memory;
+mod people;
 mod prefs;
 mod ratings;
 mod rows;
@@ -26,6 +28,7 @@ pub use columns::{
     Color, ColumnError, DrawOffer, EndReason, Entry, GameResult, MoveRecord, MoveTime, MoveTimes,
     PairOffer, SeatSet, Status,
 };
+pub use people::Presence;
 pub use prefs::LangOwner;
 pub use ratings::{PlayedGame, RatingChange, RatingRow};
 pub use rows::{GameRow, SeatRow};
@@ -158,6 +161,9 @@ pub(crate) mod tests {
             board: 0,
             move_times: MoveTimes::default(),
             rated: false,
+            public: false,
+            guest_chat_id: None,
+            invite_code: None,
             rating_changes: Vec::new(),
         }
     }

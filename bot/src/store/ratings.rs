@@ -252,6 +252,26 @@ impl Store {
         Ok(rows.iter().map(decode).collect::<Result<_, _>>()?)
     }
 
+    /// `user`'s rating in `variant` on `platform`, if they played it rated.
+    pub async fn rating_of(
+        &self,
+        platform: &str,
+        user: &str,
+        variant: &str,
+    ) -> Result<Option<RatingRow>, StoreError> {
+        let sql = format!(
+            "SELECT {RATING_COLUMNS} FROM ratings \
+             WHERE platform = ? AND user_id = ? AND variant = ?"
+        );
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(platform.to_owned())
+            .bind(user.to_owned())
+            .bind(variant.to_owned())
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(decode).transpose()?)
+    }
+
     /// The user id of whoever played rated games on `platform` under the
     /// name (or id) `name`, case-insensitive: the most recent one.
     pub async fn rated_user_named(

@@ -120,6 +120,14 @@ pub struct GameRow {
     /// Whether the game changes its players' ratings at its end (see
     /// `migrations/0014_ratings.sql`); set when it is challenged.
     pub rated: bool,
+    /// Whether an open challenge is published beyond its chat (`/play …
+    /// public`, a `/playnow` seek; see `migrations/0015_lobby.sql`).
+    pub public: bool,
+    /// The chat it was taken from when that is not its own: the game is
+    /// played in both (a public seek or an invitation taken elsewhere).
+    pub guest_chat_id: Option<String>,
+    /// The one-time code of an invitation (`/invite`), `None` otherwise.
+    pub invite_code: Option<String>,
     /// What the save that ended a rated game did to its players' ratings
     /// (never stored; empty otherwise).
     pub(crate) rating_changes: Vec<super::ratings::RatingChange>,
@@ -221,6 +229,9 @@ impl GameRow {
             board: index_column(row, "board")?,
             move_times: MoveTimes::decode(row.try_get("move_times")?)?,
             rated: decode_flag("rated", row.try_get("rated")?)?,
+            public: decode_flag("public", row.try_get("public")?)?,
+            guest_chat_id: row.try_get("guest_chat_id")?,
+            invite_code: row.try_get("invite_code")?,
             rating_changes: Vec::new(),
         })
     }

@@ -98,6 +98,7 @@ fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
     let mut clock = None;
     let mut color = None;
     let mut rated = None;
+    let mut public = false;
     let words: Vec<&str> = args.split_whitespace().collect();
     // `/play chess fen:<FEN>`: the position runs to the end.
     let (words, fen) = crate::command::split_fen(&words);
@@ -112,6 +113,8 @@ fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
             color = Some(choice);
         } else if let Some(asked) = crate::command::rated_word(word) {
             rated = Some(asked);
+        } else if crate::command::PUBLIC_WORDS.contains(&word.to_lowercase().as_str()) {
+            public = true;
         } else if is_clock(word) {
             clock = Some(word.to_lowercase());
         } else if variant.is_none() {
@@ -125,7 +128,14 @@ fn parse_play(args: &str, context: &PlayContext<'_>) -> Action {
             lineup.add(opponent);
         }
     }
-    lineup.into_action(variant.unwrap_or_default(), clock, color, fen, rated)
+    lineup.into_action(
+        variant.unwrap_or_default(),
+        clock,
+        color,
+        fen,
+        rated,
+        public,
+    )
 }
 
 /// Clocks look like `3+2`, `10`, `1d`, `30s` or a named speed.
@@ -241,6 +251,7 @@ mod tests {
                 color: Some(crate::api::ColorChoice::Black),
                 fen: None,
                 rated: None,
+                public: false,
             }))
         );
     }
@@ -257,6 +268,7 @@ mod tests {
                 color: None,
                 fen: None,
                 rated: None,
+                public: false,
             }))
         );
     }
@@ -323,7 +335,7 @@ mod tests {
     #[test]
     fn both_menus_describe_every_command_in_their_language() {
         let (en, ru) = (menu("en"), menu("ru"));
-        assert_eq!(en.len(), 26);
+        assert_eq!(en.len(), 30);
         for ((name, english), (_, russian)) in en.iter().zip(&ru) {
             // (The names' rules: see `crate::command`'s tests.)
             // A missing message would read as its key.

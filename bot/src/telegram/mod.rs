@@ -243,6 +243,8 @@ pub async fn run_until(
         .await
         .map_err(|error| TelegramError::GetMe(courier::describe(&error)))?;
     register_commands(&bot).await;
+    // The invitation links the service writes name the bot.
+    handler.introduce(crate::api::Platform::Telegram, me.username());
 
     let journal = Journal::new(config.store.clone());
     let directory = Directory::load(config.store.as_ref(), journal.clone()).await;

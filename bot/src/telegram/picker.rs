@@ -167,6 +167,7 @@ impl Picker {
             color,
             fen,
             rated,
+            public: false,
         } = action
         else {
             return None;
@@ -258,6 +259,7 @@ impl Picker {
                 color: menu.color,
                 fen: None,
                 rated: menu.rated,
+                public: false,
             }));
         }
         let parsed = rest.split_once(':').and_then(|(key, index)| {
@@ -288,6 +290,7 @@ impl Picker {
             color: menu.color,
             fen: None,
             rated: menu.rated,
+            public: false,
         }))
     }
 }
@@ -319,6 +322,7 @@ mod tests {
             color: None,
             fen: None,
             rated: None,
+            public: false,
         }
     }
 
@@ -391,6 +395,7 @@ mod tests {
             color: None,
             fen: None,
             rated: None,
+            public: false,
         };
         assert!(picker.open(&play, UserId(1), None).is_none());
         assert!(Picker::new(Vec::new())

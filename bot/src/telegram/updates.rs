@@ -248,8 +248,9 @@ impl Adapter {
     }
 
     /// `/start <payload>`: the player followed a deep link to their private
-    /// board (or just opened the chat). Deep links name a game (`b_<game>`), or
-    /// none (`board`: the player's current game).
+    /// board (or just opened the chat). Deep links name a game (`b_<game>`),
+    /// none (`board`: the player's current game), or an invitation
+    /// (`join_<code>`, see `/invite`).
     fn start(&self, player: UserId, payload: &str, private: bool) -> Action {
         if !private {
             return Action::Help { topic: None };
@@ -260,6 +261,14 @@ impl Adapter {
         } else if let Some(game) = payload.strip_prefix("b_").filter(|game| !game.is_empty()) {
             Action::Board {
                 game: Some(game.to_owned()),
+            }
+        } else if let Some(code) = payload
+            .strip_prefix(crate::command::JOIN_PREFIX)
+            .filter(|code| !code.is_empty())
+        {
+            // An invitation link (`t.me/<bot>?start=join_<code>`) opened.
+            Action::Join {
+                code: code.chars().take(64).collect(),
             }
         } else {
             Action::Help { topic: None }

@@ -131,6 +131,11 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
         "watch",
         "unwatch",
         "notation",
+        "lobby",
+        "playnow",
+        "invite",
+        "join",
+        "notify",
     ] {
         let command = by_name
             .get(name)
@@ -182,7 +187,7 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
             );
         }
     }
-    assert_eq!(commands.len(), 30, "each command registered once");
+    assert_eq!(commands.len(), 35, "each command registered once");
     // Rated or casual is a yes-or-no option of /play; /rating and /stats
     // take a user, /leaderboard a variant, global and a page.
     let rated = by_name["play"]["options"]
@@ -310,6 +315,7 @@ async fn a_challenge_accepted_by_button_then_moves_typed_in_chat_get_boards() {
             color: None,
             fen: None,
             rated: None,
+            public: false,
         }
     );
     assert_eq!(play.locale.as_deref(), Some("en-US"));

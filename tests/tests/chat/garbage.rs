@@ -32,7 +32,7 @@ fn random_action(game: &str) -> Action {
         1 => None,
         _ => Some(random_text()),
     };
-    match fastrand::u8(..28) {
+    match fastrand::u8(..33) {
         0 => Action::Play {
             variant: random_text(),
             opponent: fastrand::bool().then(random_user),
@@ -42,6 +42,7 @@ fn random_action(game: &str) -> Action {
                 .copied(),
             fen: maybe_text(),
             rated: fastrand::bool().then(fastrand::bool),
+            public: fastrand::bool(),
         },
         1 => Action::Accept { game: id() },
         2 => Action::Decline { game: id() },
@@ -95,6 +96,25 @@ fn random_action(game: &str) -> Action {
         },
         26 => Action::Stats {
             user: fastrand::bool().then(random_user),
+        },
+        27 => Action::Lobby {
+            variant: maybe_text(),
+        },
+        28 => Action::PlayNow {
+            variant: maybe_text(),
+            clock: maybe_text(),
+        },
+        29 => Action::Invite {
+            variant: maybe_text(),
+            clock: maybe_text(),
+            color: None,
+            rated: fastrand::bool().then(fastrand::bool),
+        },
+        30 => Action::Join {
+            code: random_text(),
+        },
+        31 => Action::Notify {
+            on: fastrand::bool().then(fastrand::bool),
         },
         _ => Action::Button {
             data: format!(

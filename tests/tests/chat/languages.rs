@@ -120,6 +120,7 @@ async fn a_guild_locale_is_the_chat_language_until_the_chat_chooses() {
                 color: None,
                 fen: None,
                 rated: None,
+                public: false,
             },
         ))
         .await;

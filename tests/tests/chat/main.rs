@@ -28,6 +28,7 @@ mod hidden_differential_chat;
 mod hidden_public_acts;
 mod kriegspiel;
 mod languages;
+mod lobby;
 mod ratings;
 mod refusal_reasons;
 mod service_routing;

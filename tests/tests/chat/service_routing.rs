@@ -50,6 +50,7 @@ fn play(opponent: &UserRef) -> Action {
         color: Some(kodex_bot::api::ColorChoice::White),
         fen: None,
         rated: None,
+        public: false,
     }
 }
 

@@ -402,6 +402,7 @@ async fn play_without_a_variant_offers_a_picker_and_a_reply_names_the_opponent()
             color: None,
             fen: None,
             rated: None,
+            public: false,
         }
     );
 }
@@ -727,6 +728,7 @@ async fn a_variant_picker_opened_before_a_restart_still_works_after_it() {
             color: Some(kodex_bot::api::ColorChoice::White),
             fen: None,
             rated: None,
+            public: false,
         }
     );
 

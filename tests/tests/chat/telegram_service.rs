@@ -2363,3 +2363,70 @@ fn timeline(fake: &FakeTelegram, since: std::time::Instant) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// `/invite` answers privately with a deep link naming the bot; a person
+/// new to the bot opens it (Telegram sends `/start join_<code>` in their
+/// private chat) and the game starts there and in the inviter's group.
+#[tokio::test]
+async fn an_invitation_link_opened_by_a_new_user_starts_the_game_in_their_private_chat() {
+    let harness = start("invite-link", true).await;
+    let fake = &harness.fake;
+    fake.say(GROUP, ALICE, "/invite chess 5+3 white");
+    let (at, answer) = fake
+        .wait_for(0, "the invitation, to alice privately", |call| {
+            call.delivered_to(ALICE) && call.text().contains("?start=join_")
+        })
+        .await;
+    let link_start = format!(
+        "https://t.me/{}?start=join_",
+        kodex_tests::fake_telegram::BOT_USERNAME
+    );
+    let text = answer.text();
+    let code: String = text
+        .split(&link_start)
+        .nth(1)
+        .unwrap_or_else(|| panic!("a link naming the bot in {text}"))
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    assert!(code.len() >= 10, "{text}");
+    // Nothing of it in the group.
+    assert!(!fake
+        .calls()
+        .iter()
+        .any(|call| call.delivered_to(GROUP) && call.text().contains(&code)));
+    // Dave, who never wrote to the bot, opens the link and presses Start.
+    fake.add_person(DAVE, "dave", "en", true);
+    fake.say(DAVE, DAVE, &format!("/start join_{code}"));
+    let (_, started) = fake
+        .wait_for(at, "the start, in dave's private chat", |call| {
+            call.delivered_to(DAVE) && call.text().contains("starts")
+        })
+        .await;
+    assert!(started.text().contains("alice"), "{}", started.text());
+    fake.wait_for(at, "the start, in the group", |call| {
+        call.delivered_to(GROUP) && call.text().contains("starts")
+    })
+    .await;
+    let row = harness
+        .service
+        .store()
+        .invitation("telegram", &code.to_lowercase())
+        .await
+        .expect("the store answers")
+        .expect("the invitation");
+    assert_eq!(row.status, Status::Active);
+    assert_eq!(row.guest_chat_id.as_deref(), Some(&*DAVE.to_string()));
+    assert_eq!(row.player_id(1), Some(&*DAVE.to_string()));
+    // Dave moves from his private chat; the group sees it.
+    fake.say(GROUP, ALICE, "e4");
+    fake.wait_for(at, "alice's move, in dave's chat", |call| {
+        call.delivered_to(DAVE) && call.text().contains("e4")
+    })
+    .await;
+    fake.say(DAVE, DAVE, "e5");
+    fake.wait_for(at, "dave's move, in the group", |call| {
+        call.delivered_to(GROUP) && call.text().contains("e5")
+    })
+    .await;
+}

@@ -184,7 +184,7 @@ impl Service {
                     .computer_ctx(&row, UserRef::computer(platform, level), private)
                     .await;
                 let result = self.setup_button(&ctx, &row.id, command).await;
-                self.deliver(self.settle(&ctx, result));
+                self.deliver(self.finish(&ctx, result).await);
             }
             Step::Move(seat, level) => self.computer_moves(platform, row, seat, level).await,
             Step::SetUp(seat, level) => self.computer_sets_up(platform, row, seat, level).await,
@@ -434,7 +434,7 @@ impl Service {
             // looks at the game again.
             return service.computer_follow(platform, &row.id);
         }
-        service.deliver(service.settle(&ctx, result));
+        service.deliver(service.finish(&ctx, result).await);
     }
 
     /// Plays `decision`, the computer's for its seat `seat` in the game as
@@ -540,7 +540,7 @@ impl Service {
             None => SetupCommand::Random,
         };
         let result = self.setup_button(&ctx, &row.id, command).await;
-        self.deliver(self.settle(&ctx, result));
+        self.deliver(self.finish(&ctx, result).await);
     }
 
     /// Tries `candidates` in order as the computer's moves for its seat

@@ -154,9 +154,21 @@ impl Service {
         }
     }
 
-    /// Where each spectator of `row` hears it, and in which language.
+    /// Where each spectator of `row` hears it, and in which language; the
+    /// game's second chat (see [`GameRow::guest_chat_id`]) first, as a
+    /// spectator that keeps the players' buttons.
     async fn spectators(&self, row: &GameRow) -> Vec<(Target, Lang)> {
+        let mut spectators = Vec::new();
         let platform = chat_of(row).platform;
+        if let Some(guest) = &row.guest_chat_id {
+            spectators.push((
+                Target::Chat(ChatRef {
+                    platform,
+                    id: guest.clone(),
+                }),
+                self.chat_lang(&row.platform, guest).await,
+            ));
+        }
         let watchers = match self.inner.store.watchers_of(&row.platform, &row.id).await {
             Ok(watchers) => watchers,
             Err(e) => {
@@ -164,8 +176,10 @@ impl Service {
                 return Vec::new();
             }
         };
-        let mut spectators = Vec::with_capacity(watchers.len());
         for watcher in watchers {
+            if matches!(&watcher, Watcher::Chat(id) if row.guest_chat_id.as_ref() == Some(id)) {
+                continue;
+            }
             spectators.push(match &watcher {
                 Watcher::Chat(id) => (
                     Target::Chat(ChatRef {
@@ -237,14 +251,18 @@ impl Service {
                     delivery
                 }
             };
+            let guest = is_guest_chat(row, &target);
             copy.target = target;
-            copy.buttons.clear();
-            // Spectators are told, not asked: nobody is pinged where they watch.
-            copy.notify.clear();
             if let Some(game) = &mut copy.game {
+                // A thread of its own is made for the game's own chat only.
                 game.started = false;
-                // Spectators get the turn, not the players' buttons.
-                if let Some(card) = &mut game.turn {
+            }
+            if !guest {
+                copy.buttons.clear();
+                // Spectators are told, not asked: nobody is pinged where they watch.
+                copy.notify.clear();
+                if let Some(card) = copy.game.as_mut().and_then(|game| game.turn.as_mut()) {
+                    // Spectators get the turn, not the players' buttons.
                     card.buttons.clear();
                 }
             }
@@ -253,4 +271,9 @@ impl Service {
         self.forget_watchers_when_over(row).await;
         copies
     }
+}
+
+/// Whether `target` is the game's second chat, where its players are too.
+fn is_guest_chat(row: &GameRow, target: &Target) -> bool {
+    matches!(target, Target::Chat(chat) if row.guest_chat_id.as_ref() == Some(&chat.id))
 }

@@ -234,7 +234,11 @@ impl Service {
                     .as_deref()
                     .is_some_and(|o| is_user(actor, o))
         };
-        if plays(row) || row.chat_id == *chat || row.home_chat_id.as_ref() == Some(chat) {
+        if plays(row)
+            || row.chat_id == *chat
+            || row.home_chat_id.as_ref() == Some(chat)
+            || row.guest_chat_id.as_ref() == Some(chat)
+        {
             return Ok(true);
         }
         if watched.is_none() {
@@ -317,11 +321,17 @@ impl Service {
                 ctx.req.private
                     || row.chat_id == ctx.req.chat.id
                     || row.home_chat_id.as_deref() == Some(ctx.req.chat.id.as_str())
+                    || row.guest_chat_id.as_deref() == Some(ctx.req.chat.id.as_str())
             })
             .collect();
-        // The chat's own games first.
-        if rows.iter().any(|row| row.chat_id == ctx.req.chat.id) {
-            rows.retain(|row| row.chat_id == ctx.req.chat.id);
+        // The chat's own games first (a game played in two chats is each
+        // one's own).
+        let own = |row: &GameRow| {
+            row.chat_id == ctx.req.chat.id
+                || row.guest_chat_id.as_deref() == Some(ctx.req.chat.id.as_str())
+        };
+        if rows.iter().any(own) {
+            rows.retain(own);
         }
         Ok(rows)
     }
@@ -426,7 +436,10 @@ impl Service {
         };
         let fits = |row: &GameRow| {
             if accepting {
-                row.challenger_id != *actor && (row.opponent_id.is_none() || challenged(row))
+                // An invitation is taken by its code only (`/join`).
+                row.challenger_id != *actor
+                    && row.invite_code.is_none()
+                    && (row.opponent_id.is_none() || challenged(row))
             } else {
                 row.challenger_id == *actor || challenged(row)
             }
@@ -445,9 +458,14 @@ impl Service {
                     .into());
             }
             // An open challenge is for the people of its chat: its id
-            // typed elsewhere takes nothing. The named opponent may answer
-            // from anywhere (a private chat with the bot, too).
-            if accepting && row.chat_id != ctx.req.chat.id && !challenged(&row) {
+            // typed elsewhere takes nothing, unless it is public (in the
+            // platform's lobby). The named opponent may answer from
+            // anywhere (a private chat with the bot, too). An invitation is
+            // taken by its code only (`/join`).
+            if accepting && row.invite_code.is_some() {
+                return Err(no_such_game(&id));
+            }
+            if accepting && row.chat_id != ctx.req.chat.id && !challenged(&row) && !row.public {
                 return Err(Msg::new("error-challenge-elsewhere")
                     .arg("id", row.id)
                     .into());

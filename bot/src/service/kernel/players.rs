@@ -3,6 +3,9 @@
 
 use crate::api::{Delivery, Target, UserRef};
 
+/// The most characters of a person's name the service keeps and shows.
+pub const MAX_NAME: usize = 64;
+
 /// Whether a delivery is for the computer (which reads no messages).
 pub(crate) fn for_computer(delivery: &Delivery) -> bool {
     match &delivery.target {

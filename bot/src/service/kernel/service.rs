@@ -35,6 +35,10 @@ pub struct Settings {
     pub max_open_challenges: usize,
     /// Games in setup or play one person may have at once.
     pub max_running_games: usize,
+    /// Public seeks one person may have at once.
+    pub max_public_seeks: usize,
+    /// Unused invitations one person may have at once.
+    pub max_invites: usize,
 }
 
 impl Settings {
@@ -46,6 +50,8 @@ impl Settings {
             text_boards: config.boards.text,
             max_open_challenges: config.games.max_open_challenges,
             max_running_games: config.games.max_running_games,
+            max_public_seeks: config.games.max_public_seeks,
+            max_invites: config.games.max_invites,
         }
     }
 }
@@ -81,6 +87,12 @@ pub(in crate::service) struct Inner {
     /// game, within the last [`UNKNOWN_ID_WINDOW`] (see `lookup.rs`). Kept
     /// in memory: one process limits its own lookups, a restart forgets.
     pub(in crate::service) unknown_ids: Mutex<HashMap<(String, String), VecDeque<Millis>>>,
+    /// Who the bot is on each platform, as its adapter said (see
+    /// [`crate::api::Handler::introduce`]).
+    pub(in crate::service) bot_handles: Mutex<HashMap<Platform, String>>,
+    /// The chat each person (platform, user id) last wrote in, and whether
+    /// they wrote privately once, as last stored (see `commands/ticker.rs`).
+    pub(in crate::service) presence: Mutex<HashMap<(String, String), (String, bool)>>,
 }
 
 impl Drop for Inner {
@@ -153,6 +165,8 @@ impl Service {
                 )),
                 thinking: super::thinking::Thinking::default(),
                 unknown_ids: Mutex::new(HashMap::new()),
+                bot_handles: Mutex::new(HashMap::new()),
+                presence: Mutex::new(HashMap::new()),
             }),
         }
     }
@@ -352,6 +366,25 @@ impl Service {
 
     pub(crate) fn now(&self) -> Millis {
         self.inner.time.now()
+    }
+
+    /// Remembers the bot's handle on `platform` (a Telegram username).
+    pub(crate) fn set_bot_handle(&self, platform: Platform, handle: &str) {
+        let handle: String = handle
+            .trim_start_matches('@')
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .take(64)
+            .collect();
+        if let Ok(mut handles) = self.inner.bot_handles.lock() {
+            handles.insert(platform, handle);
+        }
+    }
+
+    /// The bot's handle on `platform`, once its adapter said it.
+    pub(crate) fn bot_handle(&self, platform: Platform) -> Option<String> {
+        let handles = self.inner.bot_handles.lock().ok()?;
+        handles.get(&platform).filter(|h| !h.is_empty()).cloned()
     }
 
     /// A private answer to the person who asked.

@@ -8,37 +8,11 @@ use crate::i18n::Lang;
 use crate::service::kernel::apply::Event;
 use crate::service::kernel::ids::new_game_id;
 use crate::service::kernel::players::{is_user, stored_user_id};
-use crate::service::kernel::terms::{is_team_variant, ColorChoice, Terms};
+use crate::service::kernel::terms::{is_team_variant, rated_choice, ColorChoice, PlayTerms, Terms};
 use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::service::present::chat_of;
 use crate::store::{Color, GameRow, MoveRecord, MoveTimes, SeatRow, SeatSet, Status};
 use kodex_engine::{Game, Side, Start, Team, Variant};
-
-/// Whether a two-player `/play` is rated: as asked (`rated`), else rated
-/// when it has a clock. A game against the computer, from a position or
-/// without a clock is never rated; asking for one is refused, saying why.
-pub(crate) fn rated_choice(
-    asked: Option<bool>,
-    computer: bool,
-    from_position: bool,
-    clock: TimeControl,
-) -> Outcome<bool> {
-    let refusal = if computer {
-        Some("error-rated-computer")
-    } else if from_position {
-        Some("error-rated-position")
-    } else if clock == TimeControl::Unlimited {
-        Some("error-rated-no-clock")
-    } else {
-        None
-    };
-    match (asked, refusal) {
-        (Some(true), Some(key)) => Err(Msg::new(key).into()),
-        (Some(asked), None) => Ok(asked),
-        (None, None) => Ok(true),
-        (_, Some(_)) => Ok(false),
-    }
-}
 
 /// The colour index (see [`Side::color_name`]) a word names beyond white
 /// and black: `red`, `синими`, …
@@ -59,24 +33,26 @@ fn variant_color_index(word: &str) -> Option<u8> {
 const OTHER_COLOR_WORDS: &[&str] = &["green", "зелёные", "зеленые"];
 
 impl Service {
-    /// `/play <variant> [@opponent] [clock] [color] [rated|casual] [fen:<FEN>]`.
-    // The typed options of a `/play`, each checked here.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) async fn play(
-        &self,
-        ctx: &Ctx,
-        variant: &str,
-        opponent: Option<UserRef>,
-        clock: Option<String>,
-        color: Option<ColorChoice>,
-        fen: Option<String>,
-        rated: Option<bool>,
-    ) -> Outcome {
+    /// `/play <variant> [@opponent] [clock] [color] [rated|casual] [public]
+    /// [fen:<FEN>]`.
+    pub(crate) async fn play(&self, ctx: &Ctx, variant: &str, asked: PlayTerms) -> Outcome {
+        let PlayTerms {
+            opponent,
+            clock,
+            color,
+            fen,
+            rated,
+            public,
+        } = asked;
         let terms = self.challenge_terms(ctx, variant, clock, color)?;
         let from_fen = match fen {
             Some(fen) => Some(position::start_position(&terms.variant, &fen)?),
             None => None,
         };
+        if public && (opponent.is_some() || is_team_variant(&terms.variant)) {
+            // The lobby holds open challenges of two people.
+            return Err(Msg::new("error-public-open-only").into());
+        }
         if is_team_variant(&terms.variant) {
             // A game for four: the one named is an opponent, the other seats open.
             if rated == Some(true) {
@@ -105,12 +81,21 @@ impl Service {
             return Err(Msg::new("error-self-challenge").into());
         }
         self.check_limits(ctx, true).await?;
+        if public {
+            self.check_seek_limit(ctx).await?;
+        }
         let mut row = self.challenge_row(ctx, &variant, &time_control, color);
         row.rated = rated;
+        row.public = public;
         // `@name` (someone the platform has not shown us yet) is kept
         // lowercase: handles are case-insensitive.
         row.opponent_id = opponent.as_ref().map(|o| stored_user_id(&o.id));
-        row.opponent_name = opponent.as_ref().map(|o| o.name.clone());
+        row.opponent_name = opponent.as_ref().map(|o| {
+            o.name
+                .chars()
+                .take(crate::service::kernel::players::MAX_NAME)
+                .collect()
+        });
         row.from_fen = from_fen;
         self.insert_challenge(&mut row).await?;
         if computer.is_some() {
@@ -120,6 +105,7 @@ impl Service {
         tracing::info!(game = %row.id, variant = %row.variant, "challenge created");
         let msg = match &opponent {
             Some(o) => Msg::new("challenge-direct").arg("opponent", o.name.clone()),
+            None if public => Msg::new("challenge-public"),
             None => Msg::new("challenge-open"),
         };
         Ok(vec![self.challenge_message(
@@ -232,6 +218,18 @@ impl Service {
         if ctx.req.private {
             return Err(Msg::new("error-play-in-private").into());
         }
+        self.game_terms(ctx, variant, clock, color)
+    }
+
+    /// [`Service::challenge_terms`] in any chat, a private one too (a seek
+    /// or an invitation is answered elsewhere).
+    pub(crate) fn game_terms(
+        &self,
+        ctx: &Ctx,
+        variant: &str,
+        clock: Option<String>,
+        color: Option<ColorChoice>,
+    ) -> Outcome<Terms> {
         let variant_text = variant.trim();
         if variant_text.is_empty() {
             return Err(Msg::new("error-play-usage").into());
@@ -331,6 +329,9 @@ impl Service {
             board: 0,
             move_times: MoveTimes::default(),
             rated: false,
+            public: false,
+            guest_chat_id: None,
+            invite_code: None,
             rating_changes: Vec::new(),
         }
     }
@@ -389,12 +390,38 @@ impl Service {
         Ok(())
     }
 
+    /// Refuses a new public seek when the actor already has as many as one
+    /// person may.
+    pub(crate) async fn check_seek_limit(&self, ctx: &Ctx) -> Outcome<()> {
+        let max = self.inner.settings.max_public_seeks;
+        let seeks = self
+            .open_games(ctx)
+            .await?
+            .iter()
+            .filter(|row| {
+                row.status == Status::Challenge && row.public && row.challenger_id == ctx.actor().id
+            })
+            .count();
+        if seeks >= max {
+            return Err(Msg::new("error-too-many-seeks")
+                .arg("max", max as i64)
+                .into());
+        }
+        Ok(())
+    }
+
     /// `/accept [id]`: starts the game, or its setup phase; in a team
     /// challenge, takes a seat.
     pub(crate) async fn accept(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
         self.check_limits(ctx, false).await?;
         let found = self.find_challenge(ctx, game, true).await?;
-        let (_lock, row) = self.lock_fresh(&found, Status::Challenge).await?;
+        self.take_challenge(ctx, &found).await
+    }
+
+    /// The actor takes the challenge `found` (whom it is for was checked):
+    /// the game starts, or its setup phase; in a team challenge, a seat.
+    pub(crate) async fn take_challenge(&self, ctx: &Ctx, found: &GameRow) -> Outcome {
+        let (_lock, row) = self.lock_fresh(found, Status::Challenge).await?;
         let mut row =
             row.ok_or_else(|| Msg::new("error-challenge-gone").arg("id", found.id.clone()))?;
         let variant = self.variant(&row)?;
@@ -415,6 +442,14 @@ impl Service {
         };
         row.opponent_id = Some(accepter.0);
         row.opponent_name = Some(accepter.1);
+        // A public seek or an invitation taken in another chat (a private
+        // one too): the game is played in both. (A named opponent answering
+        // elsewhere plays in the challenge's chat, as before.)
+        let here = &ctx.req.chat.id;
+        let anywhere = row.public || row.invite_code.is_some();
+        if anywhere && *here != row.chat_id && row.home_chat_id.as_ref() != Some(here) {
+            row.guest_chat_id = Some(here.clone());
+        }
         // Two seats: white moves first; each side is a team of its own.
         row.seats = [(Side::WHITE, white), (Side::BLACK, black)]
             .into_iter()
@@ -531,34 +566,5 @@ impl Service {
             buttons: Vec::new(),
             game: Some(self.game_ref(lang, &row, false)),
         }])
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn games_of_two_with_a_clock_are_rated_unless_casual_and_some_never_are() {
-        let blitz = TimeControl::parse("3+2").expect("clock");
-        let rated = |asked, computer, position, clock| {
-            rated_choice(asked, computer, position, clock).map_err(|e| format!("{e:?}"))
-        };
-        assert_eq!(rated(None, false, false, blitz), Ok(true));
-        assert_eq!(rated(Some(false), false, false, blitz), Ok(false));
-        assert_eq!(rated(Some(true), false, false, blitz), Ok(true));
-        // Without a clock, against the computer, from a position: casual,
-        // and asking for rated is refused.
-        for (computer, position, clock) in [
-            (false, false, TimeControl::Unlimited),
-            (true, false, blitz),
-            (false, true, blitz),
-        ] {
-            assert_eq!(rated(None, computer, position, clock), Ok(false));
-            assert_eq!(rated(Some(false), computer, position, clock), Ok(false));
-            assert!(rated(Some(true), computer, position, clock).is_err());
-        }
-        assert!(rated(Some(true), true, false, blitz)
-            .is_err_and(|e| e.contains("error-rated-computer")));
     }
 }
