@@ -2401,3 +2401,137 @@ async fn play_takes_rated_or_casual_and_rating_answers_privately() {
     answered("rating", bob_named, "bob has no rated games yet.").await;
     bot.stop().await;
 }
+
+/// Another channel of the server, where the second player is.
+const OTHER_CHANNEL: u64 = 301;
+
+#[tokio::test]
+async fn an_invitation_code_is_joined_from_another_channel_and_the_game_is_played_in_both() {
+    let fake = FakeDiscord::start().await;
+    let (service, _bot) = start(&fake, "invite-join").await;
+    let token = fake
+        .slash(
+            &alice(),
+            CHANNEL,
+            Some(GUILD_ID),
+            "invite",
+            vec![
+                string_option("variant", "chess"),
+                string_option("clock", "5+3"),
+                integer_option("colour", 0),
+            ],
+            &[],
+        )
+        .await;
+    let answer = fake.wait_for_ephemeral("the invitation", &token).await;
+    let text = answer.text();
+    let code: String = text
+        .split("/join ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("a code in {text}"))
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    assert!(code.len() >= 10, "{text}");
+    // The channel saw nothing of it.
+    assert!(fake
+        .messages_in(CHANNEL)
+        .iter()
+        .all(|m| !m.text().contains(&code)));
+    // Bob joins from another channel: both channels hear the start.
+    fake.slash(
+        &bob(),
+        OTHER_CHANNEL,
+        Some(GUILD_ID),
+        "join",
+        vec![string_option("code", &code)],
+        &[],
+    )
+    .await;
+    for channel in [CHANNEL, OTHER_CHANNEL] {
+        fake.wait_for_message("the start", |m| {
+            m.place == Place::Channel(channel) && m.text().contains("starts")
+        })
+        .await;
+    }
+    let row = service
+        .store()
+        .invitation("discord", &code.to_lowercase())
+        .await
+        .expect("the store answers")
+        .expect("the invitation");
+    assert_eq!(row.guest_chat_id.as_deref(), Some("301"));
+    // Alice (white) moves in her channel; bob answers in his; each channel
+    // hears both moves.
+    fake.say(&alice(), CHANNEL, Some(GUILD_ID), "e4").await;
+    fake.wait_for_message("alice's move, in bob's channel", |m| {
+        m.place == Place::Channel(OTHER_CHANNEL) && m.text().contains("e4")
+    })
+    .await;
+    fake.say(&bob(), OTHER_CHANNEL, Some(GUILD_ID), "e5").await;
+    fake.wait_for_message("bob's move, in alice's channel", |m| {
+        m.place == Place::Channel(CHANNEL) && m.text().contains("e5")
+    })
+    .await;
+    let row = service
+        .store()
+        .get("discord", &row.id)
+        .await
+        .expect("the store answers")
+        .expect("the game");
+    assert_eq!(row.move_list(), vec!["e2e4", "e7e5"]);
+}
+
+#[tokio::test]
+async fn a_seek_is_taken_with_the_lobbys_accept_button_in_another_channel() {
+    let fake = FakeDiscord::start().await;
+    let (service, _bot) = start(&fake, "lobby-accept").await;
+    fake.slash(&alice(), CHANNEL, Some(GUILD_ID), "playnow", vec![], &[])
+        .await;
+    let seek = fake
+        .wait_for_message("the seek", |m| {
+            m.place == Place::Channel(CHANNEL) && m.text().contains("now seeks one")
+        })
+        .await;
+    let id = seek
+        .button("acc:")
+        .map(|b| b.custom_id.trim_start_matches("acc:").to_owned())
+        .expect("an accept button");
+    fake.slash(&bob(), OTHER_CHANNEL, Some(GUILD_ID), "lobby", vec![], &[])
+        .await;
+    let lobby = fake
+        .wait_for_message("the lobby", |m| {
+            m.place == Place::Channel(OTHER_CHANNEL) && m.text().contains(&id)
+        })
+        .await;
+    assert!(lobby.text().contains("alice (1500?)"), "{}", lobby.text());
+    fake.press_button(&bob(), &lobby, "acc:").await;
+    fake.wait_for_message("the start in bob's channel", |m| {
+        m.place == Place::Channel(OTHER_CHANNEL) && m.text().contains("starts")
+    })
+    .await;
+    let start = fake
+        .wait_for_message("the start in alice's channel", |m| {
+            m.place == Place::Channel(CHANNEL) && m.text().contains("starts")
+        })
+        .await;
+    // Alice, waiting in her channel, is pinged there whichever colour she has.
+    assert!(
+        start.content.contains(&format!("<@{}>", alice().id))
+            && start
+                .allowed_mentions
+                .to_string()
+                .contains(&alice().id.to_string()),
+        "{} {}",
+        start.content,
+        start.allowed_mentions
+    );
+    let row = service
+        .store()
+        .get("discord", &id)
+        .await
+        .expect("the store answers")
+        .expect("the game");
+    assert_eq!(row.guest_chat_id.as_deref(), Some("301"));
+    assert!(row.seats.iter().any(|s| s.user_name == "bob"), "{row:?}");
+}

@@ -466,7 +466,31 @@ impl Service {
             })
             .collect();
         let lang = self.game_chat_lang(ctx, &row).await;
-        self.start(row, &variant, lang).await
+        // Taken from another chat: the challenger, waiting in theirs, is
+        // pinged there with the start (the player to move is anyway).
+        let waiting = row.guest_chat_id.is_some().then(|| {
+            (
+                chat_of(&row),
+                UserRef {
+                    platform: chat_of(&row).platform,
+                    id: row.challenger_id.clone(),
+                    name: row.challenger_name.clone(),
+                    handle: None,
+                },
+            )
+        });
+        let mut deliveries = self.start(row, &variant, lang).await?;
+        if let Some((home, challenger)) = waiting {
+            if let Some(start) = deliveries
+                .iter_mut()
+                .find(|d| d.target == Target::Chat(home.clone()) && d.game.is_some())
+            {
+                if !start.notify.iter().any(|u| u.id == challenger.id) {
+                    start.notify.push(challenger);
+                }
+            }
+        }
+        Ok(deliveries)
     }
 
     /// Starts the game of `row`, whose seats are filled: its setup phase, or
