@@ -89,9 +89,26 @@ async fn play(
     watcher: Side,
     line: &[(String, String)],
     which: usize,
+    across: bool,
 ) -> Vec<(String, Vec<u8>)> {
     let mut chat = Chat::new(name).await;
-    let id = chat.start("alice", "bob", variant).await;
+    let id = if across {
+        // A public challenge taken from another chat (#club): the game is
+        // played in both, and #club hears exactly what the chat hears.
+        let out = chat
+            .say(&format!("alice: /play {variant} public white"))
+            .await;
+        let id = crate::console_support::game_id(&out);
+        let out = chat.say(&format!("bob (#club): /accept {id}")).await;
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("[#club]") && l.contains("starts")),
+            "{out:#?}"
+        );
+        id
+    } else {
+        chat.start("alice", "bob", variant).await
+    };
     let (me, other) = if watcher == Side::WHITE {
         ("alice", "bob")
     } else {
@@ -101,6 +118,7 @@ async fn play(
         format!("[@{me}]"),
         "[#local]".to_owned(),
         "[@dave]".to_owned(),
+        "[#club]".to_owned(),
     ];
     let mut seen = Vec::new();
     let record = |chat: &Chat, out: &[String], seen: &mut Vec<(String, Vec<u8>)>| {
@@ -149,10 +167,16 @@ async fn play(
 }
 
 async fn differential(variant: &str, seed: u64) {
+    differential_in(variant, seed, false, 3).await;
+}
+
+/// The differential of `walks` walks (`KODEX_HIDDEN_CHAT_GAMES` overrides),
+/// `across` two chats or in one.
+async fn differential_in(variant: &str, seed: u64, across: bool, walks: u64) {
     let walks: u64 = std::env::var("KODEX_HIDDEN_CHAT_GAMES")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(3);
+        .unwrap_or(walks);
     let mut apart = 0;
     for walk in 0..walks {
         let mut rng = fastrand::Rng::with_seed(seed.wrapping_add(walk));
@@ -164,8 +188,18 @@ async fn differential(variant: &str, seed: u64) {
         let line = twin_walk(variant, watcher, &mut rng);
         apart += line.iter().filter(|(a, b)| a != b).count();
         let name = format!("{variant}-twin-{seed}-{walk}");
-        let a = play(&format!("{name}-a"), variant, watcher, &line, 0).await;
-        let b = play(&format!("{name}-b"), variant, watcher, &line, 1).await;
+        let a = play(&format!("{name}-a"), variant, watcher, &line, 0, across).await;
+        let b = play(&format!("{name}-b"), variant, watcher, &line, 1, across).await;
+        if across {
+            // The second chat heard the game: as much as its own chat did.
+            let heard = |told: &[(String, Vec<u8>)], chat: &str| {
+                told.iter()
+                    .filter(|(text, _)| text.starts_with(chat))
+                    .count()
+            };
+            assert!(heard(&a, "[#club]") > 0, "{variant}: #club heard nothing");
+            assert_eq!(heard(&a, "[#club]"), heard(&a, "[#local]"), "{variant}");
+        }
         assert_eq!(a.len(), b.len(), "{variant} walk {walk}: {line:?}");
         for (told_a, told_b) in a.iter().zip(&b) {
             assert_eq!(told_a.0, told_b.0, "{variant} walk {walk}: {line:?}");
@@ -192,4 +226,9 @@ async fn fog_of_war_twins_tell_the_watcher_the_chat_and_a_spectator_the_same() {
 #[tokio::test]
 async fn kriegspiel_twins_tell_the_watcher_the_chat_and_a_spectator_the_same() {
     differential("kriegspiel", 0xc41).await;
+}
+
+#[tokio::test]
+async fn fog_of_war_twins_played_across_two_chats_tell_both_chats_the_same() {
+    differential_in("fogofwar", 0xf0c, true, 1).await;
 }
