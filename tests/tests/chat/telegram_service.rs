@@ -2430,3 +2430,60 @@ async fn an_invitation_link_opened_by_a_new_user_starts_the_game_in_their_privat
     })
     .await;
 }
+
+/// The ticker writes privately only to people who wrote to the bot
+/// privately once (Telegram lets a bot write to no one else): bob, last
+/// seen in another group, hears of a challenge privately only after that.
+#[tokio::test]
+async fn the_ticker_writes_only_to_people_who_started_the_bot() {
+    const OTHER_GROUP: i64 = -100_301;
+    let harness = start("ticker", true).await;
+    let fake = &harness.fake;
+    fake.add_group(OTHER_GROUP, "Another club");
+    fake.say(OTHER_GROUP, BOB, "/lobby");
+    fake.wait_for(0, "the lobby, in the other group", |call| {
+        call.delivered_to(OTHER_GROUP)
+    })
+    .await;
+    fake.say(GROUP, ALICE, "/play chess @bob");
+    let (at, _) = fake
+        .wait_for(0, "alice's challenge", |call| {
+            call.delivered_to(GROUP) && call.text().contains("challenges")
+        })
+        .await;
+    // bob wrote to the bot privately never: no private note.
+    fake.say(GROUP, ALICE, "/games");
+    let (at, _) = fake
+        .wait_for(at, "alice's games", |call| call.text().contains("Your"))
+        .await;
+    assert!(
+        !fake
+            .calls()
+            .iter()
+            .any(|call| call.delivered_to(BOB) && call.text().contains("another chat")),
+        "{}",
+        fake.describe_calls()
+    );
+    // bob writes to the bot privately; carol's challenge then reaches him
+    // there, with its buttons.
+    fake.say(BOB, BOB, "/notify");
+    let (at, _) = fake
+        .wait_for(at, "the ticker's state, to bob", |call| {
+            call.delivered_to(BOB) && call.text().contains("ticker is on")
+        })
+        .await;
+    fake.say(GROUP, CAROL, "/play chess @bob");
+    let (_, note) = fake
+        .wait_for(at, "carol's challenge, to bob privately", |call| {
+            call.delivered_to(BOB) && call.text().contains("another chat")
+        })
+        .await;
+    assert!(note.text().contains("carol"), "{}", note.text());
+    assert!(
+        note.button_data()
+            .iter()
+            .any(|data| data.starts_with("acc:")),
+        "{:?}",
+        note.button_data()
+    );
+}

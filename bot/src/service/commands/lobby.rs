@@ -101,13 +101,15 @@ impl Service {
         let variant = self.lobby_variant(variant.as_deref())?;
         let offers = self.offers(ctx, variant.as_deref()).await?;
         let lang = ctx.chat_lang;
+        let mut lines = Vec::new();
         if offers.is_empty() {
-            return Ok(vec![self.reply(ctx, &Msg::new("lobby-empty"))]);
+            lines.push(self.text(lang, &Msg::new("lobby-empty")));
+        } else {
+            lines.push(self.text(
+                lang,
+                &Msg::new("lobby-header").arg("count", offers.len() as i64),
+            ));
         }
-        let mut lines = vec![self.text(
-            lang,
-            &Msg::new("lobby-header").arg("count", offers.len() as i64),
-        )];
         let mut buttons = Vec::new();
         for (row, here) in offers.iter().take(LOBBY_SHOWN) {
             lines.push(self.offer_line(lang, row, *here).await?);
@@ -129,7 +131,10 @@ impl Service {
                 &Msg::new("lobby-more").arg("count", (offers.len() - LOBBY_SHOWN) as i64),
             ));
         }
-        lines.push(self.text(lang, &Msg::new("lobby-how")));
+        if !offers.is_empty() {
+            lines.push(self.text(lang, &Msg::new("lobby-how")));
+        }
+        // The lobby is for the chat: anyone in it may take an offer.
         Ok(vec![Delivery {
             notify: Vec::new(),
             target: Target::Chat(ctx.req.chat.clone()),
