@@ -24,6 +24,7 @@
 //! In time travel its turn may begin with a jump ([`search::pick_turn_with`]),
 //! made and announced like a person's.
 
+use crate::service::kernel::background::run_search;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -413,10 +414,7 @@ impl Service {
         };
         let weak = Arc::downgrade(&self.inner);
         drop(self);
-        let decision = tokio::task::spawn_blocking(move || work(&mut searcher))
-            .await
-            .ok()
-            .flatten();
+        let decision = run_search(move || work(&mut searcher)).await.flatten();
         drop(permit);
         let Some(inner) = weak.upgrade() else {
             return;
@@ -519,13 +517,12 @@ impl Service {
             return;
         };
         let seed = seed_of(&row.id, 0);
-        let placement = tokio::task::spawn_blocking(move || {
+        let placement = run_search(move || {
             search::pick_setup(&variant, side, level, seed)
                 .ok()
                 .map(|placement| placement.to_text(&variant))
         })
         .await
-        .ok()
         .flatten()
         .filter(|text| text.chars().count() <= MAX_SETUP_TEXT);
         drop(permit);

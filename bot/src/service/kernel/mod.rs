@@ -22,6 +22,7 @@
 //! second command needs of a first one moves here too.
 
 pub(crate) mod apply;
+pub(crate) mod background;
 pub(crate) mod clocks;
 pub(crate) mod ids;
 pub(crate) mod lang;
