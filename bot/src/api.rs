@@ -288,6 +288,9 @@ pub enum Action {
     Stats { user: Option<UserRef> },
     /// The game record as PGN.
     Pgn { game: Option<String> },
+    /// `/review [game]`: the computer's summary of a finished game's
+    /// biggest mistakes.
+    Review { game: Option<String> },
     /// Bughouse: a private message to one's partner.
     Partner { text: String },
     /// Enochian chess: offer to exchange prisoners, or accept the offer.

@@ -280,6 +280,15 @@ pub static COMMANDS: &[Command] = &[
         does: Does::Game(|game| Action::Pgn { game }),
     },
     Command {
+        name: "review",
+        aliases: &["analyse", "analyze"],
+        russian: &["разбор"],
+        about: "command-review",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Game(|game| Action::Review { game }),
+    },
+    Command {
         name: "timeline",
         aliases: &["timelines"],
         russian: &["линии"],

@@ -129,6 +129,18 @@ command-notify = The personal ticker: news of your games from other chats, priva
 ticker-on = The ticker is on: when you are challenged, asked to answer an offer, or it is your move in a correspondence game in a chat other than the one you last wrote in, I tell you privately. /notify off stops it.
 ticker-on-telegram = The ticker is on: when you are challenged, asked to answer an offer, or it is your move in a correspondence game in a chat other than the one you last wrote in, I tell you privately — once you have started a private chat with me (Telegram lets bots write only then). /notify off stops it.
 ticker-off = The ticker is off: news of your games stays in their chats. /notify on turns it back on.
+command-review = The computer's summary of a finished game's biggest mistakes
+review-header = Game { $id }, reviewed by the computer (a short search of every position):
+review-clean = No big mistakes: no move lost more than a pawn and a half by the computer's reckoning.
+review-line = { $played } { $cost }; { $better } was better.
+review-cost-pawns = costs about { $pawns } pawns
+review-cost-piece = costs about a piece
+review-cost-rook = costs about a rook
+review-cost-queen = costs about a queen
+review-cost-missed-mate = lets a forced mate slip
+review-cost-allowed-mate = allows a forced mate
+error-review-not-over = Game { $id } is not over yet: it is reviewed once it has ended.
+error-review-two-players = Reviews are for games of two players on one board.
 ticker-news = From game { $id }, in another chat:
     { $news }
     (/notify off stops these messages.)
@@ -411,7 +423,7 @@ help-moves =
     /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3). A move that is refused is told with the reason.
     /resign (asks to confirm), /draw (offer or accept), /nodraw, /takeback (ask or allow), /notakeback, /abort (before both have moved).
     The latest board of a game has buttons: Offer draw, Resign, Take back (once you have moved), Show board. On Discord, the options suggest your moves, clocks and games.
-    /board, /games, /pgn [game] (a long record comes as a file), /rules <variant>, /variants.
+    /board, /games, /pgn [game] (a long record comes as a file), /review [game] (a finished game's biggest mistakes, by the computer), /rules <variant>, /variants.
     Janggi: pieces stand on the points; type pass (or your general's square twice, e2e2) to pass your turn; a draw is decided on points (/rules janggi).
 help-hidden =
     Hidden information and other special games:

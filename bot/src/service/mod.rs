@@ -282,6 +282,7 @@ impl Service {
             } => self.leaderboard(&ctx, variant, global, page).await,
             Action::Stats { user } => self.stats(&ctx, user).await,
             Action::Pgn { game } => self.pgn(&ctx, game).await,
+            Action::Review { game } => self.review(&ctx, game).await,
             Action::Partner { text } => self.partner(&ctx, &text).await,
             Action::Exchange { game } => self.exchange(&ctx, game).await,
             Action::DeclineExchange { game } => self.decline_exchange(&ctx, game).await,

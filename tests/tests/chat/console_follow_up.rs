@@ -372,3 +372,35 @@ async fn a_spectator_hears_the_game_in_their_own_language() {
         "with the board: {out:#?}"
     );
 }
+
+#[tokio::test]
+async fn review_names_a_finished_games_biggest_mistakes_in_the_chats_language() {
+    let mut chat = Chat::new("review").await;
+    let id = chat.start("alice", "bob", "chess").await;
+    chat.say("alice: f3").await;
+    // Not before the end: a review during play would be advice.
+    let early = chat.say("bob: /review").await;
+    assert!(has(&early, "not over yet"), "{early:#?}");
+    chat.say("bob: e5").await;
+    chat.say("alice: g4").await;
+    let mate = chat.say("bob: Qh4#").await;
+    assert!(has(&mate, "0-1"), "{mate:#?}");
+    let review = chat.say("carol: /review").await;
+    let said = heard(&review, "[#local]");
+    assert!(said.iter().any(|l| l.contains(&id)), "{review:#?}");
+    assert!(
+        said.iter()
+            .any(|l| l.starts_with("2.g4?") && l.contains("allows a forced mate")),
+        "{review:#?}"
+    );
+    // In Russian, with Russian piece letters in the better move.
+    chat.say("alice: /lang chat ru").await;
+    let review = chat.say(&format!("carol: /review {id}")).await;
+    let said = heard(&review, "[#local]");
+    assert!(
+        said.iter()
+            .any(|l| l.starts_with("2.g4?") && l.contains("допускает форсированный мат")),
+        "{review:#?}"
+    );
+    assert!(!has(&review, "allows"), "{review:#?}");
+}

@@ -204,6 +204,8 @@ impl Service {
         };
         let now = self.now();
         let mut best: Option<(bool, f64, GameRow)> = None;
+        // The caller's rating in each variant on offer, read once.
+        let mut mine: Vec<(String, Rating)> = Vec::new();
         for (row, here) in self.offers(ctx, variant.as_deref()).await? {
             if row.challenger_id == ctx.actor().id
                 || wanted_clock.is_some_and(|clock| clock != row.time_control)
@@ -213,10 +215,17 @@ impl Service {
             let theirs = self
                 .rating_now(&row.platform, &row.challenger_id, &row.variant)
                 .await?;
-            let mine = self
-                .rating_now(ctx.platform(), &ctx.actor().id, &row.variant)
-                .await?;
-            let distance = (theirs.rating - mine.rating).abs();
+            let my = match mine.iter().find(|(variant, _)| *variant == row.variant) {
+                Some((_, rating)) => *rating,
+                None => {
+                    let rating = self
+                        .rating_now(ctx.platform(), &ctx.actor().id, &row.variant)
+                        .await?;
+                    mine.push((row.variant.clone(), rating));
+                    rating
+                }
+            };
+            let distance = (theirs.rating - my.rating).abs();
             if distance > rating_window(now - row.created_at) {
                 continue;
             }

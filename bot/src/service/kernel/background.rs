@@ -16,7 +16,8 @@ use std::sync::OnceLock;
 fn low_priority() -> bool {
     static LOW: OnceLock<bool> = OnceLock::new();
     *LOW.get_or_init(|| {
-        !std::env::var("KODEX_SEARCH_PRIORITY").is_ok_and(|v| v.trim().eq_ignore_ascii_case("normal"))
+        !std::env::var("KODEX_SEARCH_PRIORITY")
+            .is_ok_and(|v| v.trim().eq_ignore_ascii_case("normal"))
     })
 }
 
