@@ -171,6 +171,14 @@ impl Store {
         Ok(Store { pool, writer })
     }
 
+    /// Whether the database answers a query now (for a health check).
+    pub async fn answers(&self) -> bool {
+        sqlx::query_scalar::<_, i64>("SELECT 1")
+            .fetch_one(&self.pool)
+            .await
+            .is_ok()
+    }
+
     /// Closes the connections, waiting for queries in progress: the last
     /// writes reach the database file (and its WAL is checkpointed) before
     /// the process ends. Later queries fail.

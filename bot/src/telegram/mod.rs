@@ -285,7 +285,10 @@ pub async fn run_until(
             .await;
             Ok(())
         }
-        Mode::Webhook { listen, url } => serve_webhook(bot, listen, url, &adapter, stop).await,
+        Mode::Webhook { listen, url } => {
+            let store = config.store.clone();
+            serve_webhook(bot, listen, url, &adapter, store, stop).await
+        }
     };
     outbox_task.abort();
     // Messages already queued go out before the adapter stops.
@@ -317,11 +320,25 @@ async fn register_commands(bot: &Bot) {
     }
 }
 
+/// `GET /healthz` on the webhook listener: 200 `ok` while the webhook is
+/// set and the database answers, 503 otherwise (a load balancer's health
+/// and readiness probe; a process without a database checks nothing more).
+async fn health(store: Option<Store>) -> (axum::http::StatusCode, &'static str) {
+    match store {
+        Some(store) if !store.answers().await => (
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            "the database does not answer",
+        ),
+        _ => (axum::http::StatusCode::OK, "ok"),
+    }
+}
+
 async fn serve_webhook(
     bot: Bot,
     listen: SocketAddr,
     url: url::Url,
     adapter: &Arc<Adapter>,
+    store: Option<Store>,
     stop: impl Future<Output = ()> + Send,
 ) -> Result<(), TelegramError> {
     let tcp = tokio::net::TcpListener::bind(listen)
@@ -340,6 +357,10 @@ async fn serve_webhook(
         .await
         .map_err(|error: RequestError| TelegramError::Webhook(courier::describe(&error)))?;
     let (listener, stopped, router) = webhooks::axum_no_setup(options);
+    let router = router.route(
+        "/healthz",
+        axum::routing::get(move || health(store.clone())),
+    );
     let shutdown = async move {
         stopped.await;
         if let Err(error) = bot.delete_webhook().send().await {

@@ -2487,3 +2487,34 @@ async fn the_ticker_writes_only_to_people_who_started_the_bot() {
         note.button_data()
     );
 }
+
+/// The webhook listener answers a load balancer's `GET /healthz`: 200 while
+/// the database answers, 503 once it does not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_webhook_listener_answers_health_checks_by_the_database() {
+    let harness = start("healthz", true).await;
+    // A second adapter of the same service, in webhook mode.
+    let address = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free local port");
+    let mut telegram = harness.fake.adapter_config();
+    telegram.mode = kodex_bot::telegram::Mode::Webhook {
+        listen: address,
+        url: url::Url::parse(&format!("http://{address}/telegram/hook")).expect("a URL"),
+    };
+    let webhook = spawn_adapter_with(telegram, &harness.service);
+    harness
+        .fake
+        .wait_for(0, "the webhook set", |call| call.method == "setWebhook")
+        .await;
+    let health = format!("http://{address}/healthz");
+    let client = reqwest::Client::new();
+    let answer = client.get(&health).send().await.expect("an answer");
+    assert_eq!(answer.status().as_u16(), 200);
+    assert_eq!(answer.text().await.expect("a body"), "ok");
+    // The database goes away: the process is no longer healthy.
+    harness.service.store().close().await;
+    let answer = client.get(&health).send().await.expect("an answer");
+    assert_eq!(answer.status().as_u16(), 503);
+    webhook.abort();
+}
