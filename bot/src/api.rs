@@ -541,6 +541,11 @@ pub enum ButtonAction {
     Exchange { game: String },
     /// Decline the offer to exchange prisoners.
     DeclineExchange { game: String },
+    /// Post the presser's invitation (`/invite`) in this chat, with a Join
+    /// button for whoever takes it first.
+    ShareInvite { game: String },
+    /// Take the invitation whose code this is (`/join <code>`).
+    Join { code: String },
 }
 
 impl ButtonAction {
@@ -621,6 +626,8 @@ impl ButtonAction {
             "watch" => ButtonAction::Watch { game: game()? },
             "xch" => ButtonAction::Exchange { game: game()? },
             "noxch" => ButtonAction::DeclineExchange { game: game()? },
+            "share" => ButtonAction::ShareInvite { game: game()? },
+            "join" => ButtonAction::Join { code: game()? },
             _ => return None,
         })
     }
@@ -650,6 +657,8 @@ impl ButtonAction {
             ButtonAction::Exchange { game } => ("xch", game),
             ButtonAction::DeclineExchange { game } => ("noxch", game),
             ButtonAction::Watch { game } => ("watch", game),
+            ButtonAction::ShareInvite { game } => ("share", game),
+            ButtonAction::Join { code } => ("join", code),
         }
     }
 }
@@ -999,6 +1008,8 @@ mod tests {
                 seat: 3,
             },
             ButtonAction::Rematch { game: game.clone() },
+            ButtonAction::ShareInvite { game: game.clone() },
+            ButtonAction::Join { code: game.clone() },
             ButtonAction::Watch { game },
         ];
         for action in actions {

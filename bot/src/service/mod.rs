@@ -461,6 +461,8 @@ impl Service {
             }
             ButtonAction::Rematch { game } => self.rematch(ctx, Some(game)).await,
             ButtonAction::Watch { game } => self.watch(ctx, Some(game), true).await,
+            ButtonAction::ShareInvite { game } => self.share_invite(ctx, &game).await,
+            ButtonAction::Join { code } => self.join(ctx, &code).await,
         }
     }
 }

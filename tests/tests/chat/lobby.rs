@@ -325,3 +325,32 @@ async fn the_ticker_tells_a_person_privately_of_news_from_another_chat() {
     let here = chat.say("alice: /play chess @dave").await;
     assert!(to(&here, "[@dave]").is_empty(), "{here:#?}");
 }
+
+#[tokio::test]
+async fn an_invitation_posted_in_the_chat_is_taken_by_the_first_to_press_join() {
+    let mut chat = Chat::new("lobby-share").await;
+    let invite = chat.say("alice: /invite chess 3+2").await;
+    let share = invite
+        .iter()
+        .find_map(|l| l.split("/press share:").nth(1))
+        .map(|rest| format!("share:{}", rest.split(']').next().unwrap_or("")))
+        .unwrap_or_else(|| panic!("a Post here button in {invite:#?}"));
+    // Only the inviter posts it.
+    let forged = chat.say(&format!("bob: /press {share}")).await;
+    assert!(to(&forged, "[#local]").is_empty(), "{forged:#?}");
+    let posted = chat.say(&format!("alice: /press {share}")).await;
+    let public = to(&posted, "[#local]");
+    assert!(
+        public.iter().any(|l| l.contains("alice invites someone")),
+        "{posted:#?}"
+    );
+    let join = posted
+        .iter()
+        .find_map(|l| l.split("/press join:").nth(1))
+        .map(|rest| format!("join:{}", rest.split(']').next().unwrap_or("")))
+        .unwrap_or_else(|| panic!("a Join button in {posted:#?}"));
+    let taken = chat.say(&format!("bob: /press {join}")).await;
+    assert!(has(&taken, "starts"), "{taken:#?}");
+    let late = chat.say(&format!("carol: /press {join}")).await;
+    assert!(has(&late, "already used"), "{late:#?}");
+}

@@ -357,6 +357,15 @@ impl Service {
             // A Telegram group has no message for one person only: the
             // code goes to the private chat (or a link to open it).
             answer.target = Target::Private(ctx.actor().clone());
+        } else if !ctx.req.private {
+            // Elsewhere the answer is seen in the chat it was asked in, by
+            // the inviter alone: it may be posted there for anyone to take.
+            answer.buttons.push(Button::new(
+                self.text(lang, &Msg::new("button-share-invite")),
+                &ButtonAction::ShareInvite {
+                    game: row.id.clone(),
+                },
+            ));
         }
         // The inviter may take it back.
         answer.buttons.push(Button::new(
@@ -366,6 +375,59 @@ impl Service {
             },
         ));
         Ok(vec![answer])
+    }
+
+    /// The *Post here* button of an invitation: its inviter posts it in
+    /// the chat the button was pressed in, with a Join button; the first
+    /// person to press it plays.
+    pub(crate) async fn share_invite(&self, ctx: &Ctx, id: &str) -> Outcome {
+        let row = self
+            .inner
+            .store
+            .get(ctx.platform(), id)
+            .await?
+            .filter(|row| row.challenger_id == ctx.actor().id)
+            .ok_or_else(|| Msg::new("error-stale-button"))?;
+        let Some(code) = row
+            .invite_code
+            .clone()
+            .filter(|_| row.status == Status::Challenge)
+        else {
+            return Err(Msg::new("error-invitation-used")
+                .arg("code", row.id.clone())
+                .into());
+        };
+        let lang = ctx.chat_lang;
+        let variant = self
+            .inner
+            .registry
+            .get(&row.variant)
+            .map_or_else(|| row.variant.clone(), |v| v.name(lang.code()).to_owned());
+        let terms = self.text(
+            lang,
+            &Msg::new("invite-terms")
+                .arg("variant", variant)
+                .arg("clock", self.clock_name(lang, row.time_control))
+                .arg("rated", self.offer_rated(lang, &row)),
+        );
+        let text = self.text(
+            lang,
+            &Msg::new("invite-posted")
+                .arg("player", row.challenger_name.clone())
+                .arg("terms", terms)
+                .arg("code", code.clone()),
+        );
+        Ok(vec![Delivery {
+            notify: Vec::new(),
+            target: Target::Chat(ctx.req.chat.clone()),
+            text,
+            image: None,
+            buttons: vec![Button::new(
+                self.text(lang, &Msg::new("button-join")),
+                &ButtonAction::Join { code },
+            )],
+            game: None,
+        }])
     }
 
     /// `/join <code>`: takes the invitation of `code`, here; the game is
