@@ -18,6 +18,7 @@ fn decor(bottom: Side) -> Decor {
         clocks: vec![Some("4:12".into()), Some("3:58".into())],
         status: None,
         to_move: None,
+        ..Decor::default()
     }
 }
 

@@ -18,6 +18,7 @@ fn main() -> std::io::Result<()> {
                 clocks: clocks("5:00", "5:00"),
                 status: None,
                 to_move: None,
+                ..Decor::default()
             },
         ),
         (
@@ -29,6 +30,7 @@ fn main() -> std::io::Result<()> {
                 clocks: clocks("2:41", "3:07"),
                 status: None,
                 to_move: None,
+                ..Decor::default()
             },
         ),
         (
@@ -40,6 +42,7 @@ fn main() -> std::io::Result<()> {
                 clocks: clocks("1:12", "0:58"),
                 status: None,
                 to_move: None,
+                ..Decor::default()
             },
         ),
         (
@@ -51,6 +54,7 @@ fn main() -> std::io::Result<()> {
                 clocks: vec![],
                 status: None,
                 to_move: None,
+                ..Decor::default()
             },
         ),
         (
@@ -62,6 +66,7 @@ fn main() -> std::io::Result<()> {
                 clocks: vec![],
                 status: None,
                 to_move: None,
+                ..Decor::default()
             },
         ),
         (
@@ -73,6 +78,7 @@ fn main() -> std::io::Result<()> {
                 clocks: clocks("0:31", "1:02"),
                 status: Some("1–0 · three checks".to_string()),
                 to_move: None,
+                ..Decor::default()
             },
         ),
         ("cross.png", samples::cross(), Decor::default()),
@@ -86,6 +92,7 @@ fn main() -> std::io::Result<()> {
                 clocks: clocks("4:12", "3:55"),
                 status: None,
                 to_move: None,
+                ..Decor::default()
             },
         ),
     ];
@@ -98,6 +105,7 @@ fn main() -> std::io::Result<()> {
             clocks: clocks("1:12", "0:58"),
             status: None,
             to_move: None,
+            ..Decor::default()
         },
     );
     println!("crazyhouse-40px.png: {} bytes", small.len());
@@ -218,6 +226,7 @@ fn write_named_board(
         clocks: vec![],
         status: None,
         to_move: None,
+        ..Decor::default()
     };
     let png = render_png(&game.view(Audience::Full), &decor);
     println!("{file}: {} bytes", png.len());

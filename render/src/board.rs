@@ -352,8 +352,16 @@ fn draw_strip(
     let gap = (h as f32 * 0.3).round() as i32;
     let pips_width = pips.as_ref().map_or(0, |tile| tile.width as i32 + gap);
     let name_style = TextStyle::new(Face::Regular, (h as f32 * 0.44).max(10.0));
-    let name_room = (clock_left - gap - pips_width - x).max(0) as u32;
+    let room = (clock_left - gap - pips_width - x).max(0) as u32;
     let name = decor.names.get(side.index()).map_or("", String::as_str);
+    // The material after the name where both fit; the name shortened for
+    // it while it keeps half the room; else the name alone.
+    let material = decor
+        .material
+        .get(side.index())
+        .map(|material| MaterialRow::new(renderer, material, h))
+        .filter(|row| row.width > 0 && row.width + gap as u32 <= room / 2);
+    let name_room = room - material.as_ref().map_or(0, |row| row.width + gap as u32);
     let name = fonts.fit(name_style, name, name_room);
     let cap = fonts.cap_height(name_style);
     let baseline = y as i32 + h as i32 / 2 + (cap / 2.0).round() as i32;
@@ -361,8 +369,91 @@ fn draw_strip(
     if !name.is_empty() {
         x += fonts.width(name_style, &name) as i32 + gap;
     }
+    if let Some(material) = material {
+        material.draw(renderer, image, x, y, h);
+        x += material.width as i32 + gap;
+    }
     if let Some(pips) = pips {
         image.blit(&pips, x, y as i32);
+    }
+}
+
+/// How a seat's [`Material`](crate::Material) is laid in a strip `h`
+/// pixels high: small pieces, alike ones overlapping as a stack (lichess),
+/// then `+N`.
+struct MaterialRow<'a> {
+    material: &'a crate::Material,
+    /// The side of a small piece.
+    size: u32,
+    /// Where each piece starts, from the row's left edge.
+    offsets: Vec<u32>,
+    /// Where `+N` starts, and its style.
+    advantage_x: u32,
+    style: TextStyle,
+    /// The whole row.
+    width: u32,
+}
+
+impl<'a> MaterialRow<'a> {
+    fn new(renderer: &Renderer, material: &'a crate::Material, h: u32) -> MaterialRow<'a> {
+        let size = ((h as f32 * 0.6).round() as u32).max(8);
+        let mut offsets = Vec::with_capacity(material.pieces.len());
+        let mut pen = 0;
+        for (i, piece) in material.pieces.iter().enumerate() {
+            if i > 0 {
+                let alike = material.pieces[i - 1] == *piece;
+                pen += (size as f32 * if alike { 0.4 } else { 0.85 }).round() as u32;
+            }
+            offsets.push(pen);
+        }
+        let mut width = if offsets.is_empty() { 0 } else { pen + size };
+        let style = TextStyle::new(Face::Regular, (h as f32 * 0.38).max(9.0));
+        let advantage_x = if width > 0 {
+            width + (size as f32 * 0.2).round() as u32
+        } else {
+            0
+        };
+        if let Some(advantage) = material.advantage {
+            width = advantage_x + renderer.fonts().width(style, &format!("+{advantage}"));
+        }
+        MaterialRow {
+            material,
+            size,
+            offsets,
+            advantage_x,
+            style,
+            width,
+        }
+    }
+
+    /// Draws the row from `x` in the strip at `y`.
+    fn draw(&self, renderer: &Renderer, image: &mut IndexedImage, x: i32, y: u32, h: u32) {
+        let fonts = renderer.fonts();
+        let page = renderer.tiles.palette().nearest(renderer.theme().page);
+        let top = y as i32 + (h - self.size) as i32 / 2;
+        for (&piece, &offset) in self.material.pieces.iter().zip(&self.offsets) {
+            let tile = renderer.tiles.get(
+                fonts,
+                TileKey::Captured {
+                    piece,
+                    size: self.size as u16,
+                },
+            );
+            // The page round a piece left out, so a stack overlaps.
+            image.blit_keyed(&tile, x + offset as i32, top, page);
+        }
+        if let Some(advantage) = self.material.advantage {
+            let cap = fonts.cap_height(self.style);
+            let baseline = y as i32 + h as i32 / 2 + (cap / 2.0).round() as i32;
+            fonts.draw(
+                image,
+                self.style,
+                &format!("+{advantage}"),
+                x + self.advantage_x as i32,
+                baseline,
+                &renderer.inks.dim,
+            );
+        }
     }
 }
 
@@ -378,19 +469,39 @@ fn draw_footer(
     let style = TextStyle::new(Face::Regular, (h as f32 * 0.52).max(10.0));
     let cap = fonts.cap_height(style);
     let baseline = layout.footer_y as i32 + h as i32 / 2 + (cap / 2.0).round() as i32;
+    let left = layout.board_x as i32;
+    let right = (layout.width - layout.margin) as i32;
+    let pad = (h as f32 * 0.25).round() as i32;
     // "12." when the first player is to move, "12…" for the second: notation every player reads.
     let suffix = if view.side_to_move == Side::WHITE {
         "."
     } else {
         "…"
     };
-    let label = format!("{}{suffix}", view.move_number);
-    let mut x = layout.board_x as i32;
-    fonts.draw(image, style, &label, x, baseline, &renderer.inks.dim);
-    x += fonts.width(style, &label) as i32 + (h as f32 * 0.25).round() as i32;
+    let number = (format!("{}{suffix}", view.move_number), &renderer.inks.dim);
+    // The last move, where the caller gives it, else the turn's number; on
+    // a final board only while the result still fits whole beside it.
+    let label = match (&decor.last_move, &decor.status) {
+        (Some(last_move), Some(status)) => {
+            let taken = fonts.width(style, last_move) as i32 + pad;
+            let room = (right - left - taken).max(0) as u32;
+            if status_fits(fonts, status, room, h) {
+                (last_move.clone(), &renderer.inks.text)
+            } else {
+                number
+            }
+        }
+        (Some(last_move), None) => (
+            fonts.fit(style, last_move, (right - left).max(0) as u32),
+            &renderer.inks.text,
+        ),
+        (None, _) => number,
+    };
+    fonts.draw(image, style, &label.0, left, baseline, label.1);
+    let x = left + fonts.width(style, &label.0) as i32 + pad;
     match &decor.status {
         Some(status) => {
-            let room = ((layout.width - layout.margin) as i32 - x).max(0) as u32;
+            let room = (right - x).max(0) as u32;
             let (style, lines) = status_lines(fonts, status, room, h);
             let cap = fonts.cap_height(style);
             let pitch = (style.px as f32 * 1.15).round() as i32;
@@ -404,10 +515,12 @@ fn draw_footer(
             }
         }
         None => {
+            // The disc of the seat to move, in its army's colour.
+            let seat = decor.to_move.unwrap_or(view.side_to_move);
             let disc = renderer.tiles.get(
                 fonts,
                 TileKey::SideDisc {
-                    side: view.side_to_move,
+                    side: seat_color(view, seat),
                     size: h as u16,
                     to_move: false,
                 },
@@ -419,6 +532,18 @@ fn draw_footer(
             );
         }
     }
+}
+
+/// Whether `status` is laid whole (no ellipsis) in `room` pixels of a
+/// footer `height` pixels high (see [`status_lines`]).
+pub(crate) fn status_fits(
+    fonts: &crate::text::Fonts,
+    status: &str,
+    room: u32,
+    height: u32,
+) -> bool {
+    let (_, lines) = status_lines(fonts, status, room, height);
+    lines.join(" ") == status
 }
 
 /// How the status line `status` is laid in `room` pixels of a footer
@@ -458,4 +583,32 @@ pub(crate) fn status_lines(
     }
     let style = style(full * 0.6);
     (style, vec![fonts.fit(style, status, room)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_result_is_laid_whole_in_the_narrowest_footer() {
+        // The narrowest board drawn (6 files: whale shogi) with the longest
+        // move number: the result is smaller or on two lines, never cut.
+        let view = crate::samples::view("6/6/6/6/6/6");
+        let renderer = crate::shared_renderer(&view);
+        let layout = layout(renderer.square(), &view, &Decor::default());
+        let fonts = renderer.fonts();
+        let number = TextStyle::new(Face::Regular, (layout.footer as f32 * 0.52).max(10.0));
+        let room = layout.width
+            - 2 * layout.margin
+            - fonts.width(number, "199…")
+            - (layout.footer as f32 * 0.25).round() as u32;
+        let long = "0–1 · победа чёрных (Александра Константинопольская): время истекло, \
+                    а у соперника остался материал для мата";
+        assert!(status_fits(fonts, long, room, layout.footer));
+        let (style, lines) = status_lines(fonts, long, room, layout.footer);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines.iter().all(|line| fonts.width(style, line) <= room));
+        // A line that cannot fit even so is the only one shortened.
+        assert!(!status_fits(fonts, &long.repeat(4), room, layout.footer));
+    }
 }

@@ -145,6 +145,7 @@ fn run(arguments: Arguments) -> Result<String, String> {
             format!("{result} · {}", outcome.reason.key())
         }),
         to_move: None,
+        ..Decor::default()
     };
     let png = render_png(&view, &decor);
     std::fs::write(&out, &png).map_err(|e| format!("cannot write {out}: {e}"))?;

@@ -43,7 +43,7 @@ pub use renderer::{shared_renderer, square_size_for, Renderer, SQUARE_SIZES};
 pub use theme::{PieceColors, Rgb, Theme};
 pub use timeline::{render_timelines_png, Inset, MAX_INSETS, MAX_WIDTH_PLUS_HEIGHT};
 
-use kodex_engine::{Side, View};
+use kodex_engine::{PieceGlyph, Side, View};
 
 /// What is drawn around the board: names, clocks, a status line.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -59,6 +59,30 @@ pub struct Decor {
     /// The seat whose turn it is, where partners take turns commanding one
     /// side (seat 2 plays white after seat 0); `None`: the view's side to move.
     pub to_move: Option<Side>,
+    /// The last move as the reader reads it, with its number (`"12… Nf6"`,
+    /// `"23. Qxf7#"`), drawn at the start of the footer; `None`: the move
+    /// number of the turn only.
+    pub last_move: Option<String>,
+    /// What each seat is ahead by, indexed by seat, drawn in its strip after
+    /// the name (as lichess shows captured pieces); empty: nothing drawn.
+    pub material: Vec<Material>,
+}
+
+/// The material one seat is ahead by, drawn in its strip: small copies of
+/// the opponent's pieces it is up, then `+N`.
+///
+/// ```
+/// use kodex_render::{samples, Material};
+/// let ahead = Material { pieces: vec![samples::glyph('q')], advantage: Some(9) };
+/// assert_eq!(ahead.pieces.len(), 1);
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Material {
+    /// The pieces, one entry each, in the order drawn (alike ones together).
+    pub pieces: Vec<PieceGlyph>,
+    /// The balance in pawns where it is known and positive (`+3`); `None`:
+    /// no number drawn.
+    pub advantage: Option<u32>,
 }
 
 /// Forgets the compressed bands of earlier images (a board's ranks seen

@@ -82,6 +82,9 @@ pub(crate) enum TileKey {
     },
     /// Three-check counters: one pip per check still to give.
     CheckPips { remaining: u8, height: u16 },
+    /// A piece a seat is up, small, in its strip (see [`crate::Material`]),
+    /// on the page colour.
+    Captured { piece: PieceGlyph, size: u16 },
     /// The box behind a clock.
     ClockBox {
         width: u16,
@@ -179,9 +182,18 @@ impl Tiles {
         if let Some(found) = self.sprites.read().ok().and_then(|s| s.get(&key).cloned()) {
             return found;
         }
-        let made = Arc::new(match piece.art {
+        let made = Arc::new(self.draw_sprite(fonts, piece, self.square));
+        if let Ok(mut sprites) = self.sprites.write() {
+            sprites.insert(key, made.clone());
+        }
+        made
+    }
+
+    /// `piece` drawn `size` pixels square, on a transparent ground.
+    fn draw_sprite(&self, fonts: &Fonts, piece: PieceGlyph, size: u32) -> Pixmap {
+        match piece.art {
             kodex_engine::Art::Janggi(kind) => {
-                art::janggi_sprite(kind, piece.side.0, &self.theme, self.square)
+                art::janggi_sprite(kind, piece.side.0, &self.theme, size)
             }
             _ => art::piece_sprite(
                 fonts,
@@ -191,13 +203,9 @@ impl Tiles {
                 piece.side.0,
                 &self.theme.piece_colors(piece.side.0),
                 self.theme.promoted,
-                self.square,
+                size,
             ),
-        });
-        if let Ok(mut sprites) = self.sprites.write() {
-            sprites.insert(key, made.clone());
         }
-        made
     }
 
     fn draw(&self, fonts: &Fonts, key: TileKey) -> Pixmap {
@@ -319,6 +327,13 @@ impl Tiles {
                     );
                 }
                 paint_svg(&mut pixmap, &svg(width, height, &shapes));
+                pixmap
+            }
+            TileKey::Captured { piece, size } => {
+                let size = size as u32;
+                let mut pixmap = solid(size, size, theme.page);
+                // Drawn at its own size (not scaled down): crisp outlines.
+                overlay(&mut pixmap, &self.draw_sprite(fonts, piece, size), 1.0);
                 pixmap
             }
             TileKey::ClockBox {

@@ -53,6 +53,7 @@ fn a_forty_move_game_gif_stays_small() {
         clocks: vec![],
         status: None,
         to_move: None,
+        ..Decor::default()
     };
     let frames: Vec<_> = (0..=game.ply())
         .map(|ply| (game.view_at(ply, Audience::Full), decor.clone()))

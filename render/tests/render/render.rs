@@ -63,6 +63,7 @@ fn decor(bottom: Side) -> Decor {
         clocks: vec![Some("5:00".into()), Some("4:59".into())],
         status: None,
         to_move: None,
+        ..Decor::default()
     }
 }
 
@@ -170,6 +171,7 @@ fn four_seats_each_see_the_board_from_their_own_edge_with_a_strip_per_seat() {
         clocks: vec![Some("1:00".into()); 4],
         status: None,
         to_move: None,
+        ..Decor::default()
     };
     let two_seat_height = decode(&render_png(&view, &decor(Side::WHITE))).height;
     for bottom in 0..4u8 {
@@ -234,6 +236,7 @@ fn four_handed_chess_is_drawn_from_each_players_seat() {
             clocks: vec![Some("5:00".into()); 4],
             status: None,
             to_move: None,
+            ..Decor::default()
         };
         let image = decode(&render_png(&view, &decor));
         let king_rect = cell(&view, &decor, king);
@@ -313,6 +316,7 @@ fn enochian_armies_are_drawn_in_four_colours_and_the_thrones_marked() {
         clocks: vec![Some("5:00".into()); 4],
         status: None,
         to_move: None,
+        ..Decor::default()
     };
     let image = decode(&render_png(&view, &decor));
     let mut fills = Vec::new();
@@ -356,6 +360,7 @@ fn only_the_seat_to_move_is_marked_when_partners_share_a_side() {
         clocks: vec![Some("1:00".into()); 4],
         status: None,
         to_move: to_move.map(Side),
+        ..Decor::default()
     };
     let seat = |to_move| decode(&render_png(&view, &four(to_move)));
     let (first, partner) = (seat(Some(0)), seat(Some(2)));
@@ -705,6 +710,7 @@ fn odd_views_draw_without_panicking() {
             "a status line far too long to fit on one line of the footer, cut short".into(),
         ),
         to_move: None,
+        ..Decor::default()
     };
     let mut empty = samples::view("8");
     empty.files = 0;
@@ -1026,5 +1032,197 @@ fn boards_without_checkering_have_grid_lines_between_their_squares() {
         count(&image.pixels, theme.uniform_grid),
         0,
         "no grid on chess"
+    );
+}
+
+/// The rows of `image` below the board and its strips: the footer.
+fn footer_rows(view: &View, decor: &Decor, image: &Decoded) -> std::ops::Range<u32> {
+    let renderer = shared_renderer(view);
+    let bottom = (0..view.files)
+        .flat_map(|file| (0..view.ranks).map(move |rank| (file, rank)))
+        .filter_map(|(file, rank)| renderer.cell_rect(view, decor, file, rank))
+        .map(|(_, y, size)| y + size)
+        .max()
+        .expect("cells");
+    // Below the coordinates (a margin) and the bottom strips (one per seat below).
+    let square = renderer.square();
+    let strip = ((square as f32 * 0.58).round() as u32).max(30);
+    let margin = ((square as f32 * 0.32).round() as u32).max(18);
+    let footer_y = bottom + margin + strip;
+    footer_y..image.height
+}
+
+/// The columns where `color` appears in `rows` of `image`.
+fn columns_with(image: &Decoded, rows: std::ops::Range<u32>, color: Rgb) -> Vec<u32> {
+    (0..image.width)
+        .filter(|&x| rows.clone().any(|y| image.at(x, y) == color))
+        .collect()
+}
+
+#[test]
+fn the_final_board_marks_the_mate_and_shows_the_last_move_before_the_result() {
+    // Fool's mate: the engine's final view marks the mated king, and the
+    // footer reads the mating move, then the result.
+    let registry = Registry::builtin();
+    let mut game =
+        Game::new(registry.get("chess").expect("built in"), Start::Standard).expect("the start");
+    for mv in ["f3", "e5", "g4", "Qh4#"] {
+        game.play_text(mv).expect("legal");
+    }
+    let view = game.view(Audience::Full);
+    assert!(!view.checked.is_empty(), "the final view marks the check");
+    let theme = Theme::default();
+    let result = Decor {
+        status: Some("0–1 · checkmate".into()),
+        ..decor(Side::WHITE)
+    };
+    let with_move = Decor {
+        last_move: Some("2… Qh4#".into()),
+        ..result.clone()
+    };
+    let plain = decode(&render_png(&view, &result));
+    let image = decode(&render_png(&view, &with_move));
+    let red = |image: &Decoded| {
+        image
+            .cell(cell(&view, &with_move, "e1"))
+            .iter()
+            .filter(|p| p.0 > 200 && p.1 < 120 && p.2 < 120)
+            .count()
+    };
+    let unmarked = View {
+        checked: Vec::new(),
+        ..view.clone()
+    };
+    let no_glow = decode(&render_png(&unmarked, &with_move));
+    assert!(red(&image) > 100, "the mated king stands in red");
+    assert_eq!(red(&no_glow), 0, "no red without the mark");
+    // The move label is wider than the move number alone: the result's
+    // text starts further right, and only the footer changed.
+    let rows = footer_rows(&view, &with_move, &image);
+    let text = |image: &Decoded| columns_with(image, rows.clone(), theme.text);
+    assert!(!text(&plain).is_empty() && !text(&image).is_empty());
+    assert!(
+        text(&image).last() > text(&plain).last(),
+        "the footer holds more text"
+    );
+    let width = image.width as usize;
+    for y in 0..rows.start as usize {
+        assert_eq!(
+            image.pixels[y * width..(y + 1) * width],
+            plain.pixels[y * width..(y + 1) * width],
+            "row {y} above the footer changed"
+        );
+    }
+}
+
+#[test]
+fn a_long_result_line_fits_inside_the_narrowest_board() {
+    // Whale shogi's 6×6 board is the narrowest the bot draws. A long
+    // result (names and reason) is set smaller or on two lines, and every
+    // pixel of it lies inside the image, left of the right margin and
+    // above the bottom edge — also with the last move beside it.
+    let registry = Registry::builtin();
+    let view = Game::new(
+        registry.get("whaleshogi").expect("built in"),
+        Start::Standard,
+    )
+    .expect("the start")
+    .view(Audience::Full);
+    let theme = Theme::default();
+    let long = "0–1 · победа чёрных (Александра Константинопольская): время истекло, \
+                а у соперника остался материал для мата";
+    for last_move in [None, Some("41… Kxh12+".to_string())] {
+        let decor = Decor {
+            status: Some(long.into()),
+            last_move: last_move.clone(),
+            ..decor(Side::WHITE)
+        };
+        let image = decode(&render_png(&view, &decor));
+        assert!(image.width <= 540, "narrow: {} px", image.width);
+        let rows = footer_rows(&view, &decor, &image);
+        let columns = columns_with(&image, rows.clone(), theme.text);
+        let (first, last) = (columns[0], *columns.last().expect("text"));
+        let (x0, _, _) = shared_renderer(&view)
+            .cell_rect(&view, &decor, 0, 0)
+            .expect("a1");
+        let right_margin = image.width - x0;
+        assert!(
+            first >= x0,
+            "{last_move:?}: text starts at the board's edge"
+        );
+        assert!(
+            last < right_margin,
+            "{last_move:?}: text ends at {last}, inside {right_margin}"
+        );
+        let text_rows: Vec<u32> = rows
+            .clone()
+            .filter(|&y| (0..image.width).any(|x| image.at(x, y) == theme.text))
+            .collect();
+        assert!(
+            *text_rows.last().expect("text") < image.height - 2,
+            "{last_move:?}: above the bottom edge"
+        );
+    }
+}
+
+#[test]
+fn the_material_a_seat_is_up_is_drawn_in_its_strip_after_the_name() {
+    // White is up a black queen (+9): small black pieces appear in white's
+    // strip (below the board) and nowhere else off the board; black's
+    // strip is as before.
+    let view = samples::middlegame();
+    let theme = Theme::default();
+    let plain = decor(Side::WHITE);
+    let up = Decor {
+        material: vec![
+            kodex_render::Material {
+                pieces: vec![
+                    samples::glyph('p'),
+                    samples::glyph('p'),
+                    samples::glyph('q'),
+                ],
+                advantage: Some(11),
+            },
+            kodex_render::Material::default(),
+        ],
+        ..plain.clone()
+    };
+    let before = decode(&render_png(&view, &plain));
+    let after = decode(&render_png(&view, &up));
+    assert_eq!((before.width, before.height), (after.width, after.height));
+    let (_, board_top, size) = cell(&view, &up, "a8");
+    let (_, a1_y, _) = cell(&view, &up, "a1");
+    let board_bottom = a1_y + size;
+    let black_fill = theme.pieces[1].fill;
+    let in_rows = |image: &Decoded, rows: std::ops::Range<u32>| -> usize {
+        rows.flat_map(|y| (0..image.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| image.at(x, y) == black_fill)
+            .count()
+    };
+    // White's strip: below the board and its coordinates; black's: above it.
+    let square = shared_renderer(&view).square();
+    let strip_top = board_bottom + ((square as f32 * 0.32).round() as u32).max(18);
+    let strip = strip_top..strip_top + ((square as f32 * 0.58).round() as u32).max(30);
+    assert_eq!(in_rows(&before, strip.clone()), 0);
+    assert!(
+        in_rows(&after, strip.clone()) > 40,
+        "the captured black pieces in white's strip"
+    );
+    assert_eq!(
+        in_rows(&after, board_bottom..after.height) - in_rows(&after, strip.clone()),
+        in_rows(&before, board_bottom..after.height),
+        "nothing new outside the strip"
+    );
+    assert_eq!(
+        in_rows(&after, 0..board_top),
+        in_rows(&before, 0..board_top),
+        "black's strip unchanged"
+    );
+    // The "+11" in the dim ink, right of the pieces.
+    let dim = columns_with(&after, strip.clone(), theme.text_dim);
+    let pieces = columns_with(&after, strip, black_fill);
+    assert!(
+        dim.iter().any(|&x| x > *pieces.last().expect("pieces")),
+        "+N after the pieces"
     );
 }

@@ -54,6 +54,7 @@
 //!   players only.
 
 pub(crate) mod gif;
+mod strips;
 
 use crate::api::{
     Button, ButtonAction, ChatRef, ClockReading, Delivery, GameRef, Image, Platform, Target,
@@ -363,7 +364,8 @@ impl Service {
             game: Some(game_ref),
         };
         if let Some(view) = public_view {
-            let decor = self.decor(lang, row, game, public_bottom(game, ended));
+            let mut decor = self.decor(lang, row, game, public_bottom(game, ended));
+            strips::add_public_facts(&mut decor, lang, game, &view);
             // Numbered by the record, which (unlike the present line of a
             // time-travel game) only grows.
             let file_name = format!("{}-{}.png", row.id, row.move_list().len());
@@ -641,6 +643,7 @@ impl Service {
             clocks: clocks.into_iter().map(Some).collect(),
             status: row.status.is_over().then(|| self.result_text(lang, row)),
             to_move: Some(Side(game.seat_to_move() as u8)),
+            ..Decor::default()
         }
     }
 

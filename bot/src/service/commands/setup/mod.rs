@@ -127,6 +127,7 @@ pub(crate) fn setup_decor(row: &GameRow, bottom: Side, status: Option<String>) -
         clocks: Vec::new(),
         status,
         to_move: None,
+        ..Decor::default()
     }
 }
 

@@ -1,0 +1,207 @@
+//! What the board a game's chat is shown carries besides the position: the
+//! material each player is up in their strip and the last move in the footer
+//! (issue 32, item 3), as lichess shows them.
+//!
+//! Only for games where everything is public: two players, no hidden
+//! information, no pockets (in drop games a captured piece goes to the hand,
+//! which the board already shows). A hidden game's boards get nothing of it —
+//! a player there does not always know what they lost.
+
+use crate::i18n::Lang;
+use crate::service::present::san_in;
+use kodex_engine::{Art, Game, PieceGlyph, Side, SquareView, View};
+use kodex_render::{Decor, Material};
+
+/// Adds the material balance and the last move to `decor`, the decor of
+/// `view` (the whole board of `game`) posted in a chat of `lang`, where the
+/// game is public and of two players; leaves it as it is otherwise.
+pub(crate) fn add_public_facts(decor: &mut Decor, lang: Lang, game: &Game, view: &View) {
+    let variant = game.variant();
+    if variant.hidden_information() || variant.players() != 2 {
+        return;
+    }
+    decor.material = material(view);
+    decor.last_move = last_move(lang, game);
+}
+
+/// The last move of the present line with its number, as the chat reads
+/// it: `"1. e4"` after white's move, `"1… e5"` after black's (Russian piece
+/// letters in Russian); `None` before the first move.
+pub(crate) fn last_move(lang: Lang, game: &Game) -> Option<String> {
+    let played = game.history().last()?;
+    let san = san_in(lang, game, &played.san);
+    let number = game.fullmove_number();
+    // The first side's move leaves the second to move in the same move
+    // number; the second's starts the next.
+    Some(if game.side_to_move() == Side::WHITE {
+        format!("{}… {san}", number.saturating_sub(1).max(1))
+    } else {
+        format!("{number}. {san}")
+    })
+}
+
+/// The pawns a classical piece is worth (lichess's count); `None` for a
+/// piece without an agreed value (kings, fairy pieces).
+fn pawns_worth(art: Art) -> Option<u32> {
+    match art {
+        Art::Pawn => Some(1),
+        Art::Knight | Art::Bishop => Some(3),
+        Art::Rook => Some(5),
+        Art::Queen => Some(9),
+        _ => None,
+    }
+}
+
+/// What each of the two sides of `view` is up, as lichess counts it: for
+/// every kind of piece, the side with more of it on the board shows the
+/// difference as the opponent's pieces; `+N`, the difference in pawns, for
+/// the side ahead where every piece that differs has a classical value.
+/// Empty where the view has pockets or more than two sides.
+pub(crate) fn material(view: &View) -> Vec<Material> {
+    if !view.pockets.is_empty() {
+        return Vec::new();
+    }
+    // (art, letter) → pieces of each side, kinds in the order first seen.
+    let mut kinds: Vec<((Art, char), [u32; 2])> = Vec::new();
+    for square in &view.squares {
+        let SquareView::Piece(glyph) = square else {
+            continue;
+        };
+        let Some(side) = [0, 1].into_iter().find(|&s| glyph.side == Side(s as u8)) else {
+            return Vec::new();
+        };
+        let key = (glyph.art, glyph.letter);
+        match kinds.iter_mut().find(|(kind, _)| *kind == key) {
+            Some((_, counts)) => counts[side] += 1,
+            None => {
+                let mut counts = [0, 0];
+                counts[side] = 1;
+                kinds.push((key, counts));
+            }
+        }
+    }
+    // Cheapest first, as captured pieces line up on the big sites.
+    kinds.sort_by_key(|((art, _), _)| pawns_worth(*art).unwrap_or(u32::MAX));
+    let mut ahead = [Material::default(), Material::default()];
+    let mut balance: Option<i64> = Some(0);
+    for ((art, letter), counts) in kinds {
+        let difference = counts[0] as i64 - counts[1] as i64;
+        if difference == 0 {
+            continue;
+        }
+        balance = balance
+            .zip(pawns_worth(art))
+            .map(|(sum, worth)| sum + difference * worth as i64);
+        let (up, down) = if difference > 0 { (0, 1) } else { (1, 0) };
+        let piece = PieceGlyph {
+            side: Side(down as u8),
+            art,
+            letter,
+            promoted: false,
+        };
+        ahead[up].pieces.extend(std::iter::repeat_n(
+            piece,
+            difference.unsigned_abs() as usize,
+        ));
+    }
+    if let Some(balance) = balance.filter(|&balance| balance != 0) {
+        let up = if balance > 0 { 0 } else { 1 };
+        ahead[up].advantage = Some(balance.unsigned_abs() as u32);
+    }
+    ahead.to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kodex_engine::{Audience, Registry, Start};
+
+    fn played(variant: &str, moves: &str) -> Game {
+        let registry = Registry::builtin();
+        let mut game = Game::new(registry.get(variant).expect("built in"), Start::Standard)
+            .expect("the start");
+        for mv in moves.split_whitespace() {
+            game.play_text(mv).expect("legal");
+        }
+        game
+    }
+
+    fn arts(material: &Material) -> Vec<(Art, Side)> {
+        material
+            .pieces
+            .iter()
+            .map(|piece| (piece.art, piece.side))
+            .collect()
+    }
+
+    #[test]
+    fn the_side_that_took_more_shows_the_pieces_and_the_pawns_it_is_up() {
+        // 1.e4 d5 2.exd5 Nf6 3.d4 Nxd5 4.c4 Nb6 5.c5 Nd5 6.Bc4 e6 7.Bxd5 exd5:
+        // each side lost a pawn; white a bishop, black a knight. White shows
+        // a black knight, black a white bishop, and neither is ahead.
+        let game = played(
+            "chess",
+            "e4 d5 exd5 Nf6 d4 Nxd5 c4 Nb6 c5 Nd5 Bc4 e6 Bxd5 exd5",
+        );
+        let up = material(&game.view(Audience::Full));
+        assert_eq!(up.len(), 2);
+        assert_eq!(arts(&up[0]), vec![(Art::Knight, Side::BLACK)]);
+        assert_eq!(arts(&up[1]), vec![(Art::Bishop, Side::WHITE)]);
+        assert_eq!(up[0].advantage, None);
+        assert_eq!(up[1].advantage, None);
+
+        // White's bishop for a pawn (3.Bxf7+ Kxf7): black is up a bishop
+        // for a pawn, +2.
+        let game = played("chess", "e4 e5 Bc4 Nf6 Bxf7+ Kxf7");
+        let up = material(&game.view(Audience::Full));
+        assert_eq!(arts(&up[1]), vec![(Art::Bishop, Side::WHITE)]);
+        assert_eq!(arts(&up[0]), vec![(Art::Pawn, Side::BLACK)]);
+        assert_eq!(up[1].advantage, Some(2));
+        assert_eq!(up[0].advantage, None);
+    }
+
+    #[test]
+    fn pieces_without_a_classical_value_are_shown_without_a_number() {
+        // Shatranj: black's elephant (alfil art, no agreed value) takes a
+        // pawn and is taken: the pieces, but no +N.
+        let game = played("shatranj", "a3 Bd6 a4 Bf4 a5 Bxh2 Rxh2");
+        let up = material(&game.view(Audience::Full));
+        assert!(
+            up.iter().all(|m| m.advantage.is_none()),
+            "{up:?}"
+        );
+        assert_eq!(arts(&up[0]), vec![(Art::Alfil, Side::BLACK)]);
+        assert_eq!(arts(&up[1]), vec![(Art::Pawn, Side::WHITE)]);
+    }
+
+    #[test]
+    fn the_start_and_drop_games_show_nothing() {
+        let start = played("chess", "");
+        assert!(material(&start.view(Audience::Full))
+            .iter()
+            .all(|m| m.pieces.is_empty() && m.advantage.is_none()));
+        let crazyhouse = played("crazyhouse", "e4 d5 exd5");
+        assert!(material(&crazyhouse.view(Audience::Full)).is_empty());
+    }
+
+    #[test]
+    fn the_last_move_carries_its_number_and_the_chats_letters() {
+        assert_eq!(last_move(Lang::En, &played("chess", "")), None);
+        assert_eq!(
+            last_move(Lang::En, &played("chess", "e4")).as_deref(),
+            Some("1. e4")
+        );
+        assert_eq!(
+            last_move(Lang::En, &played("chess", "e4 e5 Nf3 Nc6")).as_deref(),
+            Some("2… Nc6")
+        );
+        assert_eq!(
+            last_move(Lang::Ru, &played("chess", "e4 e5 Nf3")).as_deref(),
+            Some("2. Кf3")
+        );
+        assert_eq!(
+            last_move(Lang::En, &played("chess", "f3 e5 g4 Qh4#")).as_deref(),
+            Some("2… Qh4#")
+        );
+    }
+}
