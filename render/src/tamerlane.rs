@@ -66,9 +66,10 @@ const ROYAL_FOOT: &str = r#"
 <path class="d" d="M34.5 66 C44 63 56 63 65.5 66"/>
 "#;
 
-/// The round base of a pawn, on which a typed pawn's small piece stands.
+/// The round base of a pawn, on which a typed pawn's small piece stands:
+/// low, so that the piece, which tells the pawns apart, can be large.
 const PAWN_BASE: &str =
-    r#"<path class="b" d="M25 88.5 C25 80 31 75.5 38.5 74 L61.5 74 C69 75.5 75 80 75 88.5 Z"/>"#;
+    r#"<path class="b" d="M22 89 C22 84 27 80.5 34 80 L66 80 C73 80.5 78 84 78 89 Z"/>"#;
 
 /// The prince: a coronet of three points and pearls over a king's body, no cross.
 const PRINCE: &str = r#"
@@ -102,12 +103,13 @@ pub(crate) fn drawing(piece: TamerlaneArt) -> String {
     format!("{PLATE}{body}")
 }
 
-/// A typed pawn: the drawing of its piece, `piece`, at two thirds of its
-/// size on a pawn's round base.
+/// A typed pawn: the drawing of its piece, `piece`, at four fifths of its
+/// size on a pawn's low base (at two thirds the types were hard to tell
+/// apart on a 660 px board).
 pub(crate) fn pawn_of(piece: &str) -> String {
     format!(
         r#"{PAWN_BASE}
-<g transform="translate(50 76) scale(0.66) translate(-50 -89)">{piece}</g>"#
+<g transform="translate(50 81) scale(0.8) translate(-50 -89)">{piece}</g>"#
     )
 }
 
@@ -115,7 +117,7 @@ pub(crate) fn pawn_of(piece: &str) -> String {
 pub(crate) fn pawn_of_pawns(pawn: &str) -> String {
     format!(
         r#"{PAWN_BASE}
-<g transform="translate(37 76) scale(0.55) translate(-50 -89)">{pawn}</g>
-<g transform="translate(63 76) scale(0.55) translate(-50 -89)">{pawn}</g>"#
+<g transform="translate(35 81) scale(0.66) translate(-50 -89)">{pawn}</g>
+<g transform="translate(65 81) scale(0.66) translate(-50 -89)">{pawn}</g>"#
     )
 }
