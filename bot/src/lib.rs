@@ -25,6 +25,7 @@ pub mod service;
 pub mod store;
 pub mod telegram;
 pub mod time;
+pub mod tournament;
 pub mod variants;
 
 pub use service::Service;
