@@ -15,6 +15,8 @@
 //! 1 the highest rated), the number FIDE's tables and TRF files use.
 
 pub mod berger;
+mod matching;
+pub mod swiss;
 
 /// A player's pairing number: 1 is the top seed. FIDE's tables, TRF files
 /// and every pairing rule count players this way.
