@@ -17,6 +17,7 @@
 pub mod berger;
 mod matching;
 pub mod swiss;
+pub mod tiebreak;
 
 /// A player's pairing number: 1 is the top seed. FIDE's tables, TRF files
 /// and every pairing rule count players this way.
