@@ -18,6 +18,7 @@ pub mod berger;
 mod matching;
 pub mod swiss;
 pub mod tiebreak;
+pub mod trf;
 
 /// A player's pairing number: 1 is the top seed. FIDE's tables, TRF files
 /// and every pairing rule count players this way.
