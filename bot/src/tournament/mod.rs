@@ -15,6 +15,7 @@
 //! 1 the highest rated), the number FIDE's tables and TRF files use.
 
 pub mod berger;
+pub mod knockout;
 mod matching;
 pub mod swiss;
 pub mod tiebreak;
