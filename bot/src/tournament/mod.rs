@@ -14,6 +14,7 @@
 //! plain values. Players are named by their pairing number (starting rank,
 //! 1 the highest rated), the number FIDE's tables and TRF files use.
 
+pub mod arena;
 pub mod berger;
 pub mod knockout;
 mod matching;
