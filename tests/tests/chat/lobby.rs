@@ -282,7 +282,7 @@ async fn the_ticker_tells_a_person_privately_of_news_from_another_chat() {
     let mut chat = Chat::new("lobby-ticker").await;
     // bob last wrote in #club; alice challenges him in the shared chat.
     chat.say("bob (#club): /lobby").await;
-    let challenge = chat.say("alice: /play chess @bob 1d").await;
+    let challenge = chat.say("alice: /play chess @bob 1d white").await;
     let id = game_id(&challenge);
     let told = to(&challenge, "[@bob]");
     assert!(
@@ -292,27 +292,26 @@ async fn the_ticker_tells_a_person_privately_of_news_from_another_chat() {
     );
     // bob accepts from #club (a named opponent answers from anywhere).
     chat.say(&format!("bob (#club): /accept {id}")).await;
-    let (white, _) = players(&chat, &id).await;
-    let (mover, other) = if white == "alice" {
-        ("alice", "bob")
-    } else {
-        ("bob", "alice")
-    };
     // In a correspondence game the player to move hears of the move where
-    // they last wrote (bob: #club; alice: the shared chat, no note).
-    let moved = if mover == "alice" {
-        chat.say("alice: e4").await
-    } else {
-        chat.say("bob: e4").await
-    };
-    if other == "bob" {
-        assert!(
-            to(&moved, "[@bob]")
-                .iter()
-                .any(|l| l.contains("another chat")),
-            "{moved:#?}"
-        );
-    }
+    // they last wrote: bob, in #club, privately.
+    let moved = chat.say("alice: e4").await;
+    assert!(
+        to(&moved, "[@bob]")
+            .iter()
+            .any(|l| l.contains("another chat")),
+        "{moved:#?}"
+    );
+    // bob answers in the game's chat; alice, who last wrote there, hears
+    // nothing privately.
+    let answered = chat.say("bob: e5").await;
+    assert!(to(&answered, "[@alice]").is_empty(), "{answered:#?}");
+    // A game with a live clock: no private note for a move.
+    chat.say("erin (#club): /lobby").await;
+    let live = chat.say("alice: /play chess @erin 5+3 white").await;
+    let live_id = game_id(&live);
+    chat.say(&format!("erin (#club): /accept {live_id}")).await;
+    let live_move = chat.say(&format!("alice: /move e4 {live_id}")).await;
+    assert!(to(&live_move, "[@erin]").is_empty(), "{live_move:#?}");
     // /notify off stops it.
     let off = chat.say("bob (#club): /notify off").await;
     assert!(has(&off, "ticker is off"), "{off:#?}");

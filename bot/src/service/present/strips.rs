@@ -166,10 +166,7 @@ mod tests {
         // pawn and is taken: the pieces, but no +N.
         let game = played("shatranj", "a3 Bd6 a4 Bf4 a5 Bxh2 Rxh2");
         let up = material(&game.view(Audience::Full));
-        assert!(
-            up.iter().all(|m| m.advantage.is_none()),
-            "{up:?}"
-        );
+        assert!(up.iter().all(|m| m.advantage.is_none()), "{up:?}");
         assert_eq!(arts(&up[0]), vec![(Art::Alfil, Side::BLACK)]);
         assert_eq!(arts(&up[1]), vec![(Art::Pawn, Side::WHITE)]);
     }
