@@ -2486,6 +2486,15 @@ async fn the_ticker_writes_only_to_people_who_started_the_bot() {
         "{:?}",
         note.button_data()
     );
+    // The only note bob had is carol's: alice's challenge, made before he
+    // wrote privately (and queued before carol's if at all), sent none.
+    let notes: Vec<String> = fake
+        .calls()
+        .iter()
+        .filter(|call| call.delivered_to(BOB) && call.text().contains("another chat"))
+        .map(|call| call.text())
+        .collect();
+    assert_eq!(notes.len(), 1, "{notes:#?}");
 }
 
 /// The webhook listener answers a load balancer's `GET /healthz`: 200 while
