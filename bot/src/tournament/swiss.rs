@@ -26,8 +26,12 @@
 //!    quality being, in order: the lowest total score of the players who
 //!    float down (C.6, C.7), then the fewest pairs in which two topscorers
 //!    both need the same colour (C.10, C.11), the fewest players who miss
-//!    their colour preference (C.12), and the fewest who miss a strong one
-//!    (C.13). The float-history criteria (C.14–C.21) are not considered.
+//!    their colour preference (C.12), the fewest who miss a strong one
+//!    (C.13), then the fewest floaters who floated down in the last round
+//!    too, and opponents of floaters who floated up then (C.14, C.15), and
+//!    the same for two rounds ago (C.16, C.17); a pairing-allocated bye
+//!    counts as a down float. The floaters' score differences (C.18–C.21)
+//!    are not considered.
 //!    Each bracket's search has a budget of nodes, so a pathological
 //!    bracket costs milliseconds, not hours; when it runs out, the best
 //!    candidate found so far is taken, and if there is none, a maximum
@@ -50,7 +54,7 @@
 use super::matching::{has_perfect_matching, maximum_matching};
 use super::{Colour, Pairing, PlayerNumber, RoundPairing, RoundRecord, RoundResult};
 use std::cmp::Reverse;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// How many search nodes one number of pairs in one bracket may take.
 const NODE_BUDGET: u32 = 4000;
@@ -181,10 +185,48 @@ struct Entrant {
     opponents: HashSet<PlayerNumber>,
     may_have_bye: bool,
     topscorer: bool,
+    /// How the player floated in the last round and the one before.
+    floated: [Option<Float>; 2],
+}
+
+/// A float: paired outside one's own score (C.04.3 A.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Float {
+    /// Against a lower score, or the pairing-allocated bye.
+    Down,
+    /// Against a higher score.
+    Up,
+}
+
+/// How `player` floated in round `round` (from 0), by the scores both
+/// players had before it.
+fn float_in(
+    player: &SwissPlayer,
+    round: usize,
+    everyone: &HashMap<PlayerNumber, &SwissPlayer>,
+) -> Option<Float> {
+    let record = player.history.get(round)?;
+    if record.result == RoundResult::PairingBye {
+        return Some(Float::Down);
+    }
+    let opponent = everyone.get(&record.opponent?)?;
+    let own = half_points(player.history.get(..round)?);
+    let theirs = half_points(opponent.history.get(..round)?);
+    match own.cmp(&theirs) {
+        std::cmp::Ordering::Greater => Some(Float::Down),
+        std::cmp::Ordering::Less => Some(Float::Up),
+        std::cmp::Ordering::Equal => None,
+    }
 }
 
 impl Entrant {
-    fn new(player: &SwissPlayer, rounds_played: u32, last_round: bool) -> Entrant {
+    fn new(
+        player: &SwissPlayer,
+        rounds_played: u32,
+        last_round: bool,
+        everyone: &HashMap<PlayerNumber, &SwissPlayer>,
+    ) -> Entrant {
+        let rounds = player.history.len();
         let colours = played_colours(&player.history);
         let score = half_points(&player.history);
         Entrant {
@@ -205,6 +247,14 @@ impl Entrant {
             }),
             // Over half the points possible so far (C.04.3 A.7).
             topscorer: last_round && score > rounds_played,
+            floated: [
+                rounds
+                    .checked_sub(1)
+                    .and_then(|round| float_in(player, round, everyone)),
+                rounds
+                    .checked_sub(2)
+                    .and_then(|round| float_in(player, round, everyone)),
+            ],
         }
     }
 
@@ -236,46 +286,50 @@ pub fn pair_round(
         return Err(SwissError::TournamentOver(settings.total_rounds));
     }
     let last_round = rounds_played + 1 == settings.total_rounds;
+    let everyone: HashMap<PlayerNumber, &SwissPlayer> = players
+        .iter()
+        .map(|player| (player.number, player))
+        .collect();
     let mut entrants: Vec<Entrant> = players
         .iter()
         .filter(|player| player.present)
-        .map(|player| Entrant::new(player, rounds_played, last_round))
+        .map(|player| Entrant::new(player, rounds_played, last_round, &everyone))
         .collect();
     entrants.sort_by(|a, b| b.score.cmp(&a.score).then(a.number.cmp(&b.number)));
     let pairing = Pairer::new(&entrants);
-    let mut everyone: Vec<usize> = (0..entrants.len()).collect();
+    let mut present: Vec<usize> = (0..entrants.len()).collect();
     let mut bye = None;
-    if everyone.len() % 2 == 1 {
+    if present.len() % 2 == 1 {
         let chosen = (0..entrants.len())
             .rev()
             .filter(|&rank| entrants[rank].may_have_bye)
             .find(|&rank| {
-                let rest: Vec<usize> = everyone.iter().copied().filter(|&r| r != rank).collect();
+                let rest: Vec<usize> = present.iter().copied().filter(|&r| r != rank).collect();
                 pairing.completes(&rest)
             })
             .ok_or(SwissError::NoPairing)?;
-        everyone.retain(|&rank| rank != chosen);
+        present.retain(|&rank| rank != chosen);
         bye = Some(entrants[chosen].number);
-    } else if !pairing.completes(&everyone) {
+    } else if !pairing.completes(&present) {
         return Err(SwissError::NoPairing);
     }
     let mut pairs = Vec::new();
     let mut floaters: Vec<usize> = Vec::new();
     let mut start = 0;
-    while start < everyone.len() {
-        let score = entrants[everyone[start]].score;
-        let end = everyone[start..]
+    while start < present.len() {
+        let score = entrants[present[start]].score;
+        let end = present[start..]
             .iter()
             .position(|&rank| entrants[rank].score != score)
-            .map_or(everyone.len(), |offset| start + offset);
+            .map_or(present.len(), |offset| start + offset);
         let bracket = Bracket {
             mdps: floaters.len(),
             members: floaters
                 .iter()
-                .chain(&everyone[start..end])
+                .chain(&present[start..end])
                 .copied()
                 .collect(),
-            rest: everyone[end..].to_vec(),
+            rest: present[end..].to_vec(),
         };
         let (bracket_pairs, down) = pairing.pair_bracket(&bracket);
         pairs.extend(bracket_pairs);
@@ -415,7 +469,25 @@ struct Bracket {
 /// The quality of a candidate, lowest best, compared in order (see the
 /// module's step 4); every part only grows as a candidate is built, which
 /// lets the search cut a partial candidate already worse than the best.
-type Cost = (u32, u32, u32, u32);
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct Cost {
+    /// The floaters' scores (C.6, C.7).
+    float_score: u32,
+    /// Pairs of topscorers who both need the same colour (C.10, C.11).
+    topscorer_clashes: u32,
+    /// Players who miss their colour preference (C.12).
+    colour_misses: u32,
+    /// Players who miss a strong one (C.13).
+    strong_misses: u32,
+    /// Floaters who floated down in the last round too (C.14).
+    down_again: u32,
+    /// Floaters' opponents who floated up in the last round too (C.15).
+    up_again: u32,
+    /// Floaters who floated down two rounds ago (C.16).
+    down_two_rounds_ago: u32,
+    /// Floaters' opponents who floated up two rounds ago (C.17).
+    up_two_rounds_ago: u32,
+}
 
 /// The pairing of one round's present players (indices are ranks).
 struct Pairer<'a> {
@@ -480,7 +552,7 @@ impl<'a> Pairer<'a> {
                 budget: NODE_BUDGET,
                 ideal: self.ideal_cost(bracket, pairs),
             };
-            search.search(pairs, (0, 0, 0, 0));
+            search.search(pairs, Cost::default());
             if let Some(best) = search.best {
                 return (best.pairs, best.floats);
             }
@@ -513,7 +585,11 @@ impl<'a> Pairer<'a> {
             .count();
         let surplus = wanting(Colour::White).abs_diff(wanting(Colour::Black));
         let misses = surplus.saturating_sub(indifferent + 2 * floats).div_ceil(2);
-        (float_score, 0, u32::try_from(misses).unwrap_or(u32::MAX), 0)
+        Cost {
+            float_score,
+            colour_misses: u32::try_from(misses).unwrap_or(u32::MAX),
+            ..Cost::default()
+        }
     }
 
     /// A maximum matching of the bracket with everyone below (which the
@@ -631,13 +707,22 @@ impl CandidateSearch<'_, '_> {
                 continue;
             }
             let (top, misses, strong) = self.pairer.colour_cost(a, b);
+            let mut next = Cost {
+                topscorer_clashes: cost.topscorer_clashes + top,
+                colour_misses: cost.colour_misses + misses,
+                strong_misses: cost.strong_misses + strong,
+                ..cost
+            };
+            if first < self.bracket.mdps && partner >= self.bracket.mdps {
+                // The resident floats up to meet the floater.
+                let floated = self.pairer.entrants[b].floated;
+                next.up_again += u32::from(floated[0] == Some(Float::Up));
+                next.up_two_rounds_ago += u32::from(floated[1] == Some(Float::Up));
+            }
             self.free[first] = false;
             self.free[partner] = false;
             self.pairs.push((a, b));
-            self.search(
-                needed - 1,
-                (cost.0, cost.1 + top, cost.2 + misses, cost.3 + strong),
-            );
+            self.search(needed - 1, next);
             self.pairs.pop();
             self.free[first] = true;
             self.free[partner] = true;
@@ -649,7 +734,11 @@ impl CandidateSearch<'_, '_> {
             let score = self.pairer.entrants[members[first]].score;
             self.free[first] = false;
             self.floats.push(members[first]);
-            self.search(needed, (cost.0 + score, cost.1, cost.2, cost.3));
+            let next = Cost {
+                float_score: cost.float_score + score,
+                ..cost
+            };
+            self.search(needed, next);
             self.floats.pop();
             self.free[first] = true;
         }
@@ -687,7 +776,14 @@ impl CandidateSearch<'_, '_> {
         for (place, &rank) in members.iter().enumerate() {
             if self.free[place] {
                 floats.push(rank);
-                cost.0 += self.pairer.entrants[rank].score;
+                cost.float_score += self.pairer.entrants[rank].score;
+            }
+        }
+        for &rank in &floats {
+            if !self.bracket.members[..self.bracket.mdps].contains(&rank) {
+                let floated = self.pairer.entrants[rank].floated;
+                cost.down_again += u32::from(floated[0] == Some(Float::Down));
+                cost.down_two_rounds_ago += u32::from(floated[1] == Some(Float::Down));
             }
         }
         if floats.len() != self.floats_allowed || self.worse_than_best(cost) {
@@ -711,7 +807,7 @@ impl CandidateSearch<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
+    use crate::tournament::trf;
 
     fn newcomers(count: u32) -> Vec<SwissPlayer> {
         (1..=count)
@@ -1133,7 +1229,29 @@ mod tests {
                 .filter(|p| p.present)
                 .map(|p| p.number)
                 .collect();
-            match pair_round(&players, &settings) {
+            // The round is paired from the histories as a TRF file gives them.
+            let file = trf::Tournament {
+                name: format!("random {seed}"),
+                total_rounds: Some(total_rounds),
+                initial_colour: Some(settings.initial_colour),
+                players: players
+                    .iter()
+                    .map(|p| trf::Player::from_swiss(p, &format!("Player {}", p.number)))
+                    .collect(),
+            };
+            let read = trf::read(&trf::write(&file)).expect("a written TRF reads");
+            assert_eq!(read, file, "seed {seed}: the TRF round trip");
+            let from_file: Vec<SwissPlayer> = read
+                .players
+                .iter()
+                .zip(&players)
+                .map(|(line, player)| SwissPlayer {
+                    present: player.present,
+                    ..line.to_swiss()
+                })
+                .collect();
+            assert_eq!(from_file, players);
+            match pair_round(&from_file, &settings) {
                 Ok(round) => {
                     check_round(&players, &settings, &round);
                     let results = random_results(&mut rng, &players, &round);
