@@ -75,6 +75,27 @@ fn boards(c: &mut Criterion) {
         samples::crazyhouse(),
         decor(Side::BLACK),
     );
+    // What the chat's board carries besides: material in a strip, the last move.
+    bench_board(
+        c,
+        "8x8 middlegame, material and last move",
+        samples::middlegame(),
+        Decor {
+            material: vec![
+                kodex_render::Material {
+                    pieces: vec![
+                        samples::glyph('p'),
+                        samples::glyph('p'),
+                        samples::glyph('n'),
+                    ],
+                    advantage: Some(5),
+                },
+                kodex_render::Material::default(),
+            ],
+            last_move: Some("23… Nxd6".into()),
+            ..decor(Side::WHITE)
+        },
+    );
     bench_board(c, "10x10", samples::ten_by_ten(), decor(Side::WHITE));
     bench_board(c, "8x8 fog", samples::fog(), decor(Side::BLACK));
 }

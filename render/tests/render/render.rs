@@ -1037,6 +1037,16 @@ fn boards_without_checkering_have_grid_lines_between_their_squares() {
 
 /// The rows of `image` below the board and its strips: the footer.
 fn footer_rows(view: &View, decor: &Decor, image: &Decoded) -> std::ops::Range<u32> {
+    footer_rows_below(view, decor, image, 1)
+}
+
+/// [`footer_rows`] with `strips` player strips below the board.
+fn footer_rows_below(
+    view: &View,
+    decor: &Decor,
+    image: &Decoded,
+    strips: u32,
+) -> std::ops::Range<u32> {
     let renderer = shared_renderer(view);
     let bottom = (0..view.files)
         .flat_map(|file| (0..view.ranks).map(move |rank| (file, rank)))
@@ -1048,7 +1058,7 @@ fn footer_rows(view: &View, decor: &Decor, image: &Decoded) -> std::ops::Range<u
     let square = renderer.square();
     let strip = ((square as f32 * 0.58).round() as u32).max(30);
     let margin = ((square as f32 * 0.32).round() as u32).max(18);
-    let footer_y = bottom + margin + strip;
+    let footer_y = bottom + margin + strips * strip;
     footer_y..image.height
 }
 
@@ -1225,4 +1235,38 @@ fn the_material_a_seat_is_up_is_drawn_in_its_strip_after_the_name() {
         dim.iter().any(|&x| x > *pieces.last().expect("pieces")),
         "+N after the pieces"
     );
+}
+
+#[test]
+fn the_footer_disc_is_in_the_colour_of_the_seat_to_move() {
+    // Four-handed chess, red (white's second seat) to move: the disc in the
+    // footer is red, not the white of the side it shares.
+    let registry = Registry::builtin();
+    let view = Game::new(
+        registry.get("fourplayer").expect("built in"),
+        Start::Standard,
+    )
+    .expect("the start")
+    .view(Audience::Full);
+    let theme = Theme::default();
+    let names = ["Ann", "Bob", "Cid", "Dee"].map(String::from).to_vec();
+    for (seat, fill) in [(0u8, theme.pieces[0].fill), (2, theme.pieces[2].fill)] {
+        let decor = Decor {
+            bottom: Side::WHITE,
+            names: names.clone(),
+            to_move: Some(Side(seat)),
+            ..Decor::default()
+        };
+        let image = decode(&render_png(&view, &decor));
+        let rows = footer_rows_below(&view, &decor, &image, 2);
+        assert!(
+            !columns_with(&image, rows.clone(), fill).is_empty(),
+            "seat {seat}: its colour in the footer"
+        );
+        let other = theme.pieces[if seat == 0 { 2 } else { 0 }].fill;
+        assert!(
+            columns_with(&image, rows, other).is_empty(),
+            "seat {seat}: no other seat's colour in the footer"
+        );
+    }
 }
