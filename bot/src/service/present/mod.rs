@@ -365,7 +365,7 @@ impl Service {
         };
         if let Some(view) = public_view {
             let mut decor = self.decor(lang, row, game, public_bottom(game, ended));
-            strips::add_public_facts(&mut decor, lang, game, &view);
+            strips::add_public_facts(&mut decor, |san| san_in(lang, game, san), game, &view);
             // Numbered by the record, which (unlike the present line of a
             // time-travel game) only grows.
             let file_name = format!("{}-{}.png", row.id, row.move_list().len());

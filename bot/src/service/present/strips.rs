@@ -7,29 +7,33 @@
 //! which the board already shows). A hidden game's boards get nothing of it —
 //! a player there does not always know what they lost.
 
-use crate::i18n::Lang;
-use crate::service::present::san_in;
 use kodex_engine::{Art, Game, PieceGlyph, Side, SquareView, View};
 use kodex_render::{Decor, Material};
 
 /// Adds the material balance and the last move to `decor`, the decor of
-/// `view` (the whole board of `game`) posted in a chat of `lang`, where the
-/// game is public and of two players; leaves it as it is otherwise.
-pub(crate) fn add_public_facts(decor: &mut Decor, lang: Lang, game: &Game, view: &View) {
+/// `view` (the whole board of `game`) posted in a chat that reads a SAN
+/// move as `read` writes it (its piece letters), where the game is public
+/// and of two players; leaves it as it is otherwise.
+pub(crate) fn add_public_facts(
+    decor: &mut Decor,
+    read: impl Fn(&str) -> String,
+    game: &Game,
+    view: &View,
+) {
     let variant = game.variant();
     if variant.hidden_information() || variant.players() != 2 {
         return;
     }
     decor.material = material(view);
-    decor.last_move = last_move(lang, game);
+    decor.last_move = last_move(read, game);
 }
 
-/// The last move of the present line with its number, as the chat reads
-/// it: `"1. e4"` after white's move, `"1… e5"` after black's (Russian piece
-/// letters in Russian); `None` before the first move.
-pub(crate) fn last_move(lang: Lang, game: &Game) -> Option<String> {
+/// The last move of the present line with its number, its SAN as `read`
+/// writes it: `"1. e4"` after white's move, `"1… e5"` after black's
+/// (`"2. Кf3"` with Russian letters); `None` before the first move.
+pub(crate) fn last_move(read: impl Fn(&str) -> String, game: &Game) -> Option<String> {
     let played = game.history().last()?;
-    let san = san_in(lang, game, &played.san);
+    let san = read(&played.san);
     let number = game.fullmove_number();
     // The first side's move leaves the second to move in the same move
     // number; the second's starts the next.
@@ -126,6 +130,11 @@ mod tests {
         game
     }
 
+    /// SAN as an English chat reads it.
+    fn english(san: &str) -> String {
+        san.to_owned()
+    }
+
     fn arts(material: &Material) -> Vec<(Art, Side)> {
         material
             .pieces
@@ -183,21 +192,20 @@ mod tests {
 
     #[test]
     fn the_last_move_carries_its_number_and_the_chats_letters() {
-        assert_eq!(last_move(Lang::En, &played("chess", "")), None);
+        assert_eq!(last_move(english, &played("chess", "")), None);
         assert_eq!(
-            last_move(Lang::En, &played("chess", "e4")).as_deref(),
+            last_move(english, &played("chess", "e4")).as_deref(),
             Some("1. e4")
         );
         assert_eq!(
-            last_move(Lang::En, &played("chess", "e4 e5 Nf3 Nc6")).as_deref(),
+            last_move(english, &played("chess", "e4 e5 Nf3 Nc6")).as_deref(),
             Some("2… Nc6")
         );
+        let game = played("chess", "e4 e5 Nf3");
+        let russian = |san: &str| game.variant().russian_san(san);
+        assert_eq!(last_move(russian, &game).as_deref(), Some("2. Кf3"));
         assert_eq!(
-            last_move(Lang::Ru, &played("chess", "e4 e5 Nf3")).as_deref(),
-            Some("2. Кf3")
-        );
-        assert_eq!(
-            last_move(Lang::En, &played("chess", "f3 e5 g4 Qh4#")).as_deref(),
+            last_move(english, &played("chess", "f3 e5 g4 Qh4#")).as_deref(),
             Some("2… Qh4#")
         );
     }
