@@ -283,7 +283,7 @@ fn document(art: Art, colors: &PieceColors, dark: bool, mirrored: bool) -> Strin
 }
 
 /// Whether pieces in `colors` are dark (they need light detail lines).
-fn is_dark(colors: &PieceColors) -> bool {
+pub(crate) fn is_dark(colors: &PieceColors) -> bool {
     let Rgb(r, g, b) = colors.fill;
     (r as u32 * 299 + g as u32 * 587 + b as u32 * 114) / 1000 < 128
 }

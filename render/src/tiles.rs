@@ -182,15 +182,22 @@ impl Tiles {
         if let Some(found) = self.sprites.read().ok().and_then(|s| s.get(&key).cloned()) {
             return found;
         }
-        let made = Arc::new(self.draw_sprite(fonts, piece, self.square));
+        let colors = self.theme.piece_colors(piece.side.0);
+        let made = Arc::new(self.draw_sprite(fonts, piece, &colors, self.square));
         if let Ok(mut sprites) = self.sprites.write() {
             sprites.insert(key, made.clone());
         }
         made
     }
 
-    /// `piece` drawn `size` pixels square, on a transparent ground.
-    fn draw_sprite(&self, fonts: &Fonts, piece: PieceGlyph, size: u32) -> Pixmap {
+    /// `piece` drawn `size` pixels square in `colors`, on a transparent ground.
+    fn draw_sprite(
+        &self,
+        fonts: &Fonts,
+        piece: PieceGlyph,
+        colors: &crate::theme::PieceColors,
+        size: u32,
+    ) -> Pixmap {
         match piece.art {
             kodex_engine::Art::Janggi(kind) => {
                 art::janggi_sprite(kind, piece.side.0, &self.theme, size)
@@ -201,7 +208,7 @@ impl Tiles {
                 piece.letter,
                 piece.promoted,
                 piece.side.0,
-                &self.theme.piece_colors(piece.side.0),
+                colors,
                 self.theme.promoted,
                 size,
             ),
@@ -332,8 +339,17 @@ impl Tiles {
             TileKey::Captured { piece, size } => {
                 let size = size as u32;
                 let mut pixmap = solid(size, size, theme.page);
-                // Drawn at its own size (not scaled down): crisp outlines.
-                overlay(&mut pixmap, &self.draw_sprite(fonts, piece, size), 1.0);
+                // Drawn at its own size (not scaled down): crisp outlines;
+                // a dark piece outlined light, to stand out from the dark page.
+                let mut colors = theme.piece_colors(piece.side.0);
+                if art::is_dark(&colors) {
+                    colors.outline = theme.text_dim;
+                }
+                overlay(
+                    &mut pixmap,
+                    &self.draw_sprite(fonts, piece, &colors, size),
+                    1.0,
+                );
                 pixmap
             }
             TileKey::ClockBox {
