@@ -1356,6 +1356,57 @@ mod tests {
     use super::*;
     use kodex_engine::{Audience, Game, Registry, Start};
 
+    /// The board's bottom-left cell on screen, and how many of its pixels
+    /// are in the fill colour of `side`'s pieces.
+    fn bottom_left(view: &View, bottom: Side, side: Side) -> ((u8, u8), usize) {
+        let decor = Decor {
+            bottom,
+            ..Decor::default()
+        };
+        let renderer = kodex_render::shared_renderer(view);
+        let image = renderer.draw(view, &decor);
+        let palette = renderer.palette_rgb();
+        let fill = renderer.theme().piece_colors(side.0).fill;
+        let cells = (0..view.files).flat_map(|file| (0..view.ranks).map(move |rank| (file, rank)));
+        let ((file, rank), (x0, y0, size)) = cells
+            .filter_map(|cell| Some((cell, renderer.cell_rect(view, &decor, cell.0, cell.1)?)))
+            .max_by_key(|&(_, (x, y, _))| (y, std::cmp::Reverse(x)))
+            .expect("cells");
+        let count = (y0..y0 + size)
+            .flat_map(|y| (x0..x0 + size).map(move |x| (x, y)))
+            .filter_map(|(x, y)| image.get(x, y))
+            .filter(|&index| {
+                let at = index as usize * 3;
+                palette[at..at + 3] == [fill.0, fill.1, fill.2]
+            })
+            .count();
+        ((file, rank), count)
+    }
+
+    #[test]
+    fn the_chat_board_on_blacks_turn_has_blacks_rook_in_the_bottom_left_corner() {
+        let registry = Registry::builtin();
+        let mut game = Game::new(registry.get("chess").unwrap(), Start::Standard).unwrap();
+        game.play_text("e4").unwrap();
+        let bottom = public_bottom(&game, false);
+        assert_eq!(bottom, Side::BLACK);
+        let view = game.view(Audience::Full);
+        // h8, black's rook, in the corner a player of black sees at the bottom left.
+        let (cell, black) = bottom_left(&view, bottom, Side::BLACK);
+        assert_eq!(cell, (7, 7), "h8 at the bottom left");
+        assert!(black > 200, "black's rook stands there ({black} pixels)");
+        assert_eq!(bottom_left(&view, bottom, Side::WHITE).1, 0);
+        // White's turn: a1 and white's rook there; a final board keeps white below.
+        game.play_text("e5").unwrap();
+        let bottom = public_bottom(&game, false);
+        let view = game.view(Audience::Full);
+        let (cell, white) = bottom_left(&view, bottom, Side::WHITE);
+        assert_eq!((bottom, cell), (Side::WHITE, (0, 0)));
+        assert!(white > 200, "white's rook stands there ({white} pixels)");
+        game.play_text("Qh5").unwrap();
+        assert_eq!(public_bottom(&game, true), Side::WHITE);
+    }
+
     #[test]
     fn hexagonal_text_board_stands_cells_by_height() {
         let registry = Registry::builtin();
