@@ -1,7 +1,7 @@
 //! Around a game, at the console: a rematch, a game from a position,
 //! spectators, clock reminders and the notation one reads privately.
 
-use crate::console_support::{game_id, game_id_of_start, has, to, Chat};
+use crate::console_support::{game_id, game_id_of_start, has, last_image, to, Chat};
 
 const HOUR: i64 = 3_600_000;
 
@@ -403,4 +403,22 @@ async fn review_names_a_finished_games_biggest_mistakes_in_the_chats_language() 
         "{review:#?}"
     );
     assert!(!has(&review, "allows"), "{review:#?}");
+}
+
+#[tokio::test]
+async fn board_and_watch_show_the_material_and_last_move_the_turns_board_shows() {
+    let mut chat = Chat::new("board-strips").await;
+    let id = chat.start("alice", "bob", "chess").await;
+    chat.say("alice: e4").await;
+    chat.say("bob: d5").await;
+    // White takes a pawn: black to move, the chat's board from black's side
+    // with white's pawn up and "2. exd5" in the footer.
+    let taken = chat.say("alice: exd5").await;
+    let turn_board = last_image(&chat, &taken);
+    // Black's /board is drawn from the same side: the same image.
+    let board = chat.say("bob: /board").await;
+    assert_eq!(last_image(&chat, &board), turn_board, "{board:#?}");
+    // A spectator's first board too.
+    let watched = chat.say(&format!("dave (#club): /watch {id}")).await;
+    assert_eq!(last_image(&chat, &watched), turn_board, "{watched:#?}");
 }

@@ -83,8 +83,8 @@ impl Service {
             buttons: Vec::new(),
             game: Some(game_ref),
         };
-        let decor = self.decor(ctx.chat_lang, &row, &position, bottom);
         let view = position.view(Audience::Full);
+        let decor = self.public_decor(ctx.chat_lang, &row, &position, bottom, &view);
         let file_name = format!("{}-{}.png", row.id, position.ply());
         self.attach_board(&mut delivery, view, decor, file_name)
             .await;

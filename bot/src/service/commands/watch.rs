@@ -72,15 +72,11 @@ impl Service {
             answer.text.push('\n');
             answer.text.push_str(&self.turn_text(lang, &row, &game));
             if !game.variant().hidden_information() {
-                let decor = self.decor(
-                    lang,
-                    &row,
-                    &game,
-                    crate::service::present::public_bottom(&game, false),
-                );
+                let view = game.view(Audience::Full);
+                let bottom = crate::service::present::public_bottom(&game, false);
+                let decor = self.public_decor(lang, &row, &game, bottom, &view);
                 let file_name = format!("{}-{}.png", row.id, row.move_list().len());
-                self.attach_board(&mut answer, game.view(Audience::Full), decor, file_name)
-                    .await;
+                self.attach_board(&mut answer, view, decor, file_name).await;
             }
         }
         Ok(vec![answer])

@@ -364,8 +364,7 @@ impl Service {
             game: Some(game_ref),
         };
         if let Some(view) = public_view {
-            let mut decor = self.decor(lang, row, game, public_bottom(game, ended));
-            strips::add_public_facts(&mut decor, |san| san_in(lang, game, san), game, &view);
+            let decor = self.public_decor(lang, row, game, public_bottom(game, ended), &view);
             // Numbered by the record, which (unlike the present line of a
             // time-travel game) only grows.
             let file_name = format!("{}-{}.png", row.id, row.move_list().len());
@@ -625,6 +624,22 @@ impl Service {
             }
             delivery.text.push_str(&text);
         }
+    }
+
+    /// [`Service::decor`] for `view`, the whole board of a public game,
+    /// with what such boards carry besides (see [`strips`]): the material
+    /// each player is up and the last move, in `lang`'s notation.
+    pub(crate) fn public_decor(
+        &self,
+        lang: Lang,
+        row: &GameRow,
+        game: &Game,
+        bottom: Side,
+        view: &View,
+    ) -> Decor {
+        let mut decor = self.decor(lang, row, game, bottom);
+        strips::add_public_facts(&mut decor, |san| san_in(lang, game, san), game, view);
+        decor
     }
 
     pub(crate) fn decor(&self, lang: Lang, row: &GameRow, game: &Game, bottom: Side) -> Decor {
