@@ -261,10 +261,7 @@ impl Service {
         if name.is_empty() {
             return Err(Msg::new("error-rules-usage").into());
         }
-        let variant = self.inner.registry.get(name).ok_or_else(|| {
-            let shown: String = name.chars().take(32).collect();
-            Msg::new("error-unknown-variant").arg("variant", shown)
-        })?;
+        let variant = self.known_variant(name)?;
         let code = ctx.lang.code();
         let text = format!("{}\n{}", variant.name(code), variant.rules_text(code));
         Ok(vec![self.note(ctx, text)])

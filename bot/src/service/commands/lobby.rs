@@ -53,15 +53,7 @@ impl Service {
         let Some(typed) = typed.map(str::trim).filter(|t| !t.is_empty()) else {
             return Ok(None);
         };
-        match self.inner.registry.get(typed) {
-            Some(variant) => Ok(Some(variant.id().to_owned())),
-            None => {
-                let shown: String = typed.chars().take(32).collect();
-                Err(Msg::new("error-unknown-variant")
-                    .arg("variant", shown)
-                    .into())
-            }
-        }
+        Ok(Some(self.known_variant(typed)?.id().to_owned()))
     }
 
     /// The offers the request's chat sees: its own open challenges first,

@@ -68,12 +68,7 @@ impl Service {
         page: u32,
     ) -> Outcome {
         let typed = variant.unwrap_or_else(|| "chess".to_owned());
-        let Some(variant) = self.inner.registry.get(&typed).cloned() else {
-            let shown: String = typed.chars().take(32).collect();
-            return Err(Msg::new("error-unknown-variant")
-                .arg("variant", shown)
-                .into());
-        };
+        let variant = self.known_variant(&typed)?;
         let global = global || ctx.req.private;
         let chat = (!global).then_some(ctx.req.chat.id.as_str());
         let now = self.now();

@@ -311,6 +311,17 @@ impl Service {
         }
     }
 
+    /// The variant a person named (an id or any of its names), or the
+    /// refusal naming what they typed (shortened).
+    pub(crate) fn known_variant(&self, typed: &str) -> Outcome<Variant> {
+        self.inner.registry.get(typed).cloned().ok_or_else(|| {
+            let shown: String = typed.chars().take(32).collect();
+            Msg::new("error-unknown-variant")
+                .arg("variant", shown)
+                .into()
+        })
+    }
+
     /// The variant of `row`, as long as its definition is the one the game
     /// began under: a game whose variant is gone, or whose definition an
     /// operator changed since, is refused — every look at it and every

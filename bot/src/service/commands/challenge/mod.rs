@@ -234,12 +234,7 @@ impl Service {
         if variant_text.is_empty() {
             return Err(Msg::new("error-play-usage").into());
         }
-        let Some(variant) = self.inner.registry.get(variant_text).cloned() else {
-            let shown: String = variant_text.chars().take(32).collect();
-            return Err(Msg::new("error-unknown-variant")
-                .arg("variant", shown)
-                .into());
-        };
+        let variant = self.known_variant(variant_text)?;
         // The variant's own colour words (janggi's blue and red) name its sides.
         let mut color = color;
         let clock = clock.and_then(|text| {
