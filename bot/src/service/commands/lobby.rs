@@ -147,14 +147,21 @@ impl Service {
         self.text(lang, &Msg::new(key))
     }
 
+    /// An invitation's terms: "chess, 5+3, rated".
+    fn invite_terms(&self, lang: Lang, row: &GameRow) -> String {
+        self.text(
+            lang,
+            &Msg::new("invite-terms")
+                .arg("variant", self.variant_name(lang, &row.variant))
+                .arg("clock", self.clock_name(lang, row.time_control))
+                .arg("rated", self.offer_rated(lang, row)),
+        )
+    }
+
     /// One offer of the lobby: "`k7m2` chess · 5+3 · rated · alice 1523
     /// (here)".
     async fn offer_line(&self, lang: Lang, row: &GameRow, here: bool) -> Outcome<String> {
-        let variant = self
-            .inner
-            .registry
-            .get(&row.variant)
-            .map_or_else(|| row.variant.clone(), |v| v.name(lang.code()).to_owned());
+        let variant = self.variant_name(lang, &row.variant);
         let rating = self
             .rating_now(&row.platform, &row.challenger_id, &row.variant)
             .await?;
@@ -323,13 +330,7 @@ impl Service {
         tracing::info!(game = %row.id, "invitation made");
         let lang = ctx.lang;
         let minutes = (self.inner.settings.challenge_expiry / 60_000).max(1);
-        let terms_text = self.text(
-            lang,
-            &Msg::new("invite-terms")
-                .arg("variant", terms.variant.name(lang.code()).to_owned())
-                .arg("clock", self.clock_name(lang, row.time_control))
-                .arg("rated", self.offer_rated(lang, &row)),
-        );
+        let terms_text = self.invite_terms(lang, &row);
         let msg = match (ctx.platform(), self.bot_handle(Platform::Telegram)) {
             ("telegram", Some(bot)) => Msg::new("invite-link").arg(
                 "link",
@@ -390,18 +391,7 @@ impl Service {
                 .into());
         };
         let lang = ctx.chat_lang;
-        let variant = self
-            .inner
-            .registry
-            .get(&row.variant)
-            .map_or_else(|| row.variant.clone(), |v| v.name(lang.code()).to_owned());
-        let terms = self.text(
-            lang,
-            &Msg::new("invite-terms")
-                .arg("variant", variant)
-                .arg("clock", self.clock_name(lang, row.time_control))
-                .arg("rated", self.offer_rated(lang, &row)),
-        );
+        let terms = self.invite_terms(lang, &row);
         let text = self.text(
             lang,
             &Msg::new("invite-posted")

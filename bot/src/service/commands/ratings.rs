@@ -4,7 +4,6 @@
 //! each answered to the person who asked, in their language.
 
 use crate::api::UserRef;
-use crate::i18n::Lang;
 use crate::rating::PROVISIONAL_RD;
 use crate::service::kernel::players::stored_user_id;
 use crate::service::kernel::{Ctx, Msg, Outcome, Service};
@@ -211,14 +210,6 @@ impl Service {
             }
         }
         Ok((id, shown_name(&user.name)))
-    }
-
-    /// A variant's name in `lang` (its id when it is no longer known).
-    fn variant_name(&self, lang: Lang, id: &str) -> String {
-        self.inner.registry.get(id).map_or_else(
-            || id.to_owned(),
-            |variant| variant.name(lang.code()).to_owned(),
-        )
     }
 }
 

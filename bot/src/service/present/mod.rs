@@ -626,6 +626,15 @@ impl Service {
         }
     }
 
+    /// The name of variant `id` in `lang` (the id itself for a variant
+    /// no longer offered).
+    pub(crate) fn variant_name(&self, lang: Lang, id: &str) -> String {
+        self.inner.registry.get(id).map_or_else(
+            || id.to_owned(),
+            |variant| variant.name(lang.code()).to_owned(),
+        )
+    }
+
     /// [`Service::decor`] for `view`, the whole board of a public game,
     /// with what such boards carry besides (see [`strips`]): the material
     /// each player is up and the last move, in `lang`'s notation.
