@@ -100,6 +100,15 @@ impl Service {
                     continue;
                 }
                 let platform = chat.platform.key();
+                // Most news asks someone who wrote here last (this process
+                // saw it): nothing to read then. A turn counts only in a
+                // correspondence game.
+                if self.last_seen_in(platform, &person.id).as_deref() == Some(chat.id.as_str())
+                    || (game.turn.is_some()
+                        && !self.is_correspondence(ctx, platform, &game.id).await)
+                {
+                    continue;
+                }
                 let presence = match self.inner.store.presence(platform, &person.id).await {
                     Ok(presence) => presence,
                     Err(e) => {
@@ -123,9 +132,6 @@ impl Service {
                 {
                     continue;
                 }
-                if game.turn.is_some() && !self.is_correspondence(platform, &game.id).await {
-                    continue;
-                }
                 told.push((person.id.clone(), game.id.clone()));
                 notes.push(self.ticker_note(person, &game.id, delivery).await);
             }
@@ -133,12 +139,27 @@ impl Service {
         notes
     }
 
-    /// Whether game `id` is played at days per move.
-    async fn is_correspondence(&self, platform: &str, id: &str) -> bool {
-        matches!(
-            self.inner.store.get(platform, id).await,
-            Ok(Some(row)) if matches!(row.time_control, TimeControl::PerMove { .. })
-        )
+    /// The chat `user` last wrote in, as this process last stored it.
+    fn last_seen_in(&self, platform: &str, user: &str) -> Option<String> {
+        let cache = self.inner.presence.lock().ok()?;
+        cache
+            .get(&(platform.to_owned(), user.to_owned()))
+            .map(|(chat, _)| chat.clone())
+    }
+
+    /// Whether game `id` is played at days per move: from the rows the
+    /// request already read when it has it, else from the store.
+    async fn is_correspondence(&self, ctx: &Ctx, platform: &str, id: &str) -> bool {
+        let per_move =
+            |row: &crate::store::GameRow| matches!(row.time_control, TimeControl::PerMove { .. });
+        if let Some(row) = ctx
+            .open_games
+            .get()
+            .and_then(|rows| rows.iter().find(|r| r.id == id))
+        {
+            return per_move(row);
+        }
+        matches!(self.inner.store.get(platform, id).await, Ok(Some(row)) if per_move(&row))
     }
 
     /// The private note telling `person` what a chat was told of game `id`.
