@@ -331,6 +331,16 @@ pub enum Action {
         /// Only such a caller may set the chat's language.
         chat_admin: bool,
     },
+    /// `/tournament …`: create, join, leave, start, cancel a tournament of
+    /// the chat, its standings, its TRF file.
+    Tournament {
+        /// What was asked.
+        command: TournamentCommand,
+        /// Whether the caller may change the chat's settings, as the
+        /// platform says (see [`Action::Lang`]): such a caller may start or
+        /// cancel a tournament they did not create.
+        chat_admin: bool,
+    },
     /// A button was pressed; `data` is the [`Button::data`] it carried.
     Button { data: String },
     /// The adapter moved a game's conversation from the request's chat into
@@ -546,6 +556,8 @@ pub enum ButtonAction {
     ShareInvite { game: String },
     /// Take the invitation whose code this is (`/join <code>`).
     Join { code: String },
+    /// Enter the tournament `id` (`/tournament join`).
+    TournamentJoin { id: String },
 }
 
 impl ButtonAction {
@@ -628,6 +640,7 @@ impl ButtonAction {
             "noxch" => ButtonAction::DeclineExchange { game: game()? },
             "share" => ButtonAction::ShareInvite { game: game()? },
             "join" => ButtonAction::Join { code: game()? },
+            "tjoin" => ButtonAction::TournamentJoin { id: game()? },
             _ => return None,
         })
     }
@@ -659,8 +672,45 @@ impl ButtonAction {
             ButtonAction::Watch { game } => ("watch", game),
             ButtonAction::ShareInvite { game } => ("share", game),
             ButtonAction::Join { code } => ("join", code),
+            ButtonAction::TournamentJoin { id } => ("tjoin", id),
         }
     }
+}
+
+/// What a `/tournament` asks (see `service/commands/tournament.rs`); the
+/// optional `id` names one of the chat's tournaments when it has several.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum TournamentCommand {
+    /// `/tournament new <format> <variant> <clock> [rounds] [in <minutes>]
+    /// [rated|casual]`: words the service checks.
+    New {
+        /// `swiss`, `roundrobin`, `double` (or their Russian names), as typed.
+        format: String,
+        /// The variant, as typed.
+        variant: String,
+        /// The time control, as typed.
+        clock: Option<String>,
+        /// The number of rounds (a Swiss).
+        rounds: Option<u32>,
+        /// Minutes until the start.
+        start_in: Option<u32>,
+        /// Rated or casual, if said.
+        rated: Option<bool>,
+    },
+    /// Enter the tournament.
+    Join { id: Option<String> },
+    /// Leave it (before the start: the entry goes; after: withdrawn).
+    Leave { id: Option<String> },
+    /// The standings (the final ones once over).
+    Standings { id: Option<String> },
+    /// Call it off (its creator or a chat admin).
+    Cancel { id: Option<String> },
+    /// Start it now (its creator or a chat admin).
+    Start { id: Option<String> },
+    /// Its FIDE tournament report file (a Swiss's pairings, checkable).
+    Trf { id: Option<String> },
+    /// Nothing readable: how to use the command.
+    Usage,
 }
 
 /// One outgoing message for one audience.

@@ -121,6 +121,19 @@ pub static COMMANDS: &[Command] = &[
         }),
     },
     Command {
+        name: "tournament",
+        aliases: &["tourney", "t"],
+        russian: &["турнир"],
+        about: "command-tournament",
+        telegram_menu: true,
+        discord: true,
+        does: Does::Words(|typed| Action::Tournament {
+            command: tournament(&typed.args),
+            // Adapters that know better say so.
+            chat_admin: false,
+        }),
+    },
+    Command {
         name: "notify",
         aliases: &["ticker"],
         russian: &["уведомления"],
@@ -585,6 +598,123 @@ fn help(typed: &Typed<'_>) -> Action {
     }
     Action::Help {
         topic: first.map(str::to_owned),
+    }
+}
+
+/// The words of `/tournament` that start each of its subcommands.
+const TOURNAMENT_WORDS: &[(&str, &[&str])] = &[
+    ("new", &["new", "create", "новый", "создать"]),
+    ("join", &["join", "enter", "войти", "участвовать", "играть"]),
+    ("leave", &["leave", "withdraw", "выйти", "покинуть"]),
+    (
+        "standings",
+        &["standings", "table", "results", "таблица", "итоги"],
+    ),
+    ("cancel", &["cancel", "отменить", "отмена"]),
+    ("start", &["start", "begin", "начать", "старт"]),
+    ("trf", &["trf"]),
+];
+
+/// The words that put the start of a tournament in some minutes (`in 10`).
+const IN_WORDS: &[&str] = &["in", "через"];
+
+/// `/tournament <subcommand> …`: the subcommand by any of its names, the
+/// tournament's id after the others, and the terms of `new` in any order
+/// after the format: the first word that is no clock, number or rated word
+/// is the variant; a number alone is the rounds, `in N` (or `Nm`) the
+/// minutes to the start.
+///
+/// ```
+/// use kodex_bot::api::TournamentCommand;
+/// use kodex_bot::command::tournament;
+/// assert_eq!(
+///     tournament(&["new", "swiss", "chess", "3+2", "5", "in", "10", "rated"]),
+///     TournamentCommand::New {
+///         format: "swiss".into(),
+///         variant: "chess".into(),
+///         clock: Some("3+2".into()),
+///         rounds: Some(5),
+///         start_in: Some(10),
+///         rated: Some(true),
+///     }
+/// );
+/// assert_eq!(tournament(&["таблица"]), TournamentCommand::Standings { id: None });
+/// assert_eq!(tournament(&["join", "k7m2"]), TournamentCommand::Join { id: Some("k7m2".into()) });
+/// assert_eq!(tournament(&["dance"]), TournamentCommand::Usage);
+/// ```
+pub fn tournament(args: &[&str]) -> crate::api::TournamentCommand {
+    use crate::api::TournamentCommand as T;
+    let Some(first) = args.first() else {
+        return T::Usage;
+    };
+    let first = first.to_lowercase();
+    let Some((sub, _)) = TOURNAMENT_WORDS
+        .iter()
+        .find(|(_, words)| words.contains(&first.as_str()))
+    else {
+        return T::Usage;
+    };
+    let id = || {
+        args.get(1)
+            .map(|word| truncate(word.trim_start_matches('#'), 64).to_owned())
+    };
+    match *sub {
+        "join" => T::Join { id: id() },
+        "leave" => T::Leave { id: id() },
+        "standings" => T::Standings { id: id() },
+        "cancel" => T::Cancel { id: id() },
+        "start" => T::Start { id: id() },
+        "trf" => T::Trf { id: id() },
+        _ => new_tournament(&args[1..]),
+    }
+}
+
+/// The terms of `/tournament new` (see [`tournament`]).
+fn new_tournament(args: &[&str]) -> crate::api::TournamentCommand {
+    let Some(format) = args.first() else {
+        return crate::api::TournamentCommand::Usage;
+    };
+    let (mut variant, mut clock, mut rounds, mut start_in, mut rated) =
+        (None::<String>, None::<String>, None, None, None);
+    let minutes = |word: &str| -> Option<u32> {
+        let lower = word.to_lowercase();
+        let digits = ["min", "m", "мин", "м"]
+            .iter()
+            .find_map(|suffix| lower.strip_suffix(suffix))
+            .unwrap_or(&lower);
+        digits.parse().ok()
+    };
+    let mut words = args[1..].iter().map(|word| truncate(word, 64));
+    while let Some(word) = words.next() {
+        let lower = word.to_lowercase();
+        if IN_WORDS.contains(&lower.as_str()) {
+            start_in = words.next().and_then(minutes);
+        } else if let Some(asked) = rated_word(word) {
+            rated = Some(asked);
+        } else if let Ok(number) = word.parse::<u32>() {
+            rounds = Some(number);
+        } else if lower.ends_with('m') || lower.ends_with("min") || lower.ends_with("мин") {
+            match minutes(word) {
+                Some(n) => start_in = Some(n),
+                None if variant.is_none() => variant = Some(word.to_owned()),
+                None => clock = Some(word.to_owned()),
+            }
+        } else if crate::clock::TimeControl::parse(word).is_ok() || variant.is_some() {
+            clock = Some(match clock {
+                None => word.to_owned(),
+                Some(previous) => format!("{previous} {word}"),
+            });
+        } else {
+            variant = Some(word.to_owned());
+        }
+    }
+    crate::api::TournamentCommand::New {
+        format: truncate(format, 32).to_lowercase(),
+        variant: variant.unwrap_or_default(),
+        clock,
+        rounds,
+        start_in,
+        rated,
     }
 }
 

@@ -65,6 +65,28 @@ pub struct GamesConfig {
     /// Unused invitations (`/invite`) one person may have at once.
     #[serde(default = "default_max_invites")]
     pub max_invites: usize,
+    /// Tournaments one chat may have open or running at once.
+    #[serde(default = "default_max_tournaments")]
+    pub max_tournaments: usize,
+    /// Players one tournament may take.
+    #[serde(default = "default_max_tournament_players")]
+    pub max_tournament_players: usize,
+    /// Seconds a tournament player has for their first move (at most the
+    /// clock's starting time) before losing the game without it.
+    #[serde(default = "default_tournament_first_move_secs")]
+    pub tournament_first_move_secs: u64,
+}
+
+fn default_max_tournaments() -> usize {
+    2
+}
+
+fn default_max_tournament_players() -> usize {
+    64
+}
+
+fn default_tournament_first_move_secs() -> u64 {
+    60
 }
 
 fn default_max_public_seeks() -> usize {
@@ -254,6 +276,13 @@ impl Config {
                     message: format!("expected a number of seconds, got {v:?}"),
                 })?;
         }
+        if let Some(v) = env("KODEX_TOURNAMENT_FIRST_MOVE_SECS") {
+            self.games.tournament_first_move_secs =
+                v.trim().parse().map_err(|_| ConfigError::Environment {
+                    variable: "KODEX_TOURNAMENT_FIRST_MOVE_SECS",
+                    message: format!("expected a number of seconds, got {v:?}"),
+                })?;
+        }
         if let Some(v) = env("KODEX_DEFAULT_LANG") {
             self.games.default_lang = v;
         }
@@ -265,6 +294,11 @@ impl Config {
             ("KODEX_MAX_RUNNING_GAMES", &mut self.games.max_running_games),
             ("KODEX_MAX_PUBLIC_SEEKS", &mut self.games.max_public_seeks),
             ("KODEX_MAX_INVITES", &mut self.games.max_invites),
+            ("KODEX_MAX_TOURNAMENTS", &mut self.games.max_tournaments),
+            (
+                "KODEX_MAX_TOURNAMENT_PLAYERS",
+                &mut self.games.max_tournament_players,
+            ),
         ] {
             if let Some(v) = env(variable) {
                 *slot = v.trim().parse().map_err(|_| ConfigError::Environment {

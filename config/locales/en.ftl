@@ -421,6 +421,7 @@ help-play =
     /learn — six lessons from pawns to checkmate; /learn 1 @friend or /learn 1 computer starts one.
     /playnow [variant] [clock] — join the best open game, here or in any chat, nearest rating first, or publish a seek; /lobby [variant] lists the open games with Accept buttons; /play … public puts a challenge in every chat's lobby.
     /invite [variant] [clock] [colour] — a one-time code for a friend (on Telegram a link), answered privately; the first to /join <code> anywhere plays you. /notify on|off — news of your games from other chats, privately.
+    /tournament new swiss chess 3+2 5 in 10 — a tournament in this chat (swiss, roundrobin or double round robin); /tournament join, leave, standings, start, cancel, trf.
 help-moves =
     Playing:
     /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3). A move that is refused is told with the reason.
@@ -685,3 +686,63 @@ stats-streak = Winning streak: { $current } now, { $best } at best.
 command-rating = Ratings per variant: yours, or someone's (@user)
 command-leaderboard = The best rated players of this chat (or global), by variant
 command-stats = Games, results by variant and winning streaks: yours or someone's
+
+# tournaments
+command-tournament = Tournaments in this chat: new, join, leave, standings, start, cancel, trf
+tournament-usage = Tournaments: /tournament new <swiss|roundrobin|double> <variant> <clock> [rounds] [in <minutes>] [rated] — for example /tournament new swiss chess 3+2 5 in 10. Then /tournament join (or the Join button), /tournament leave, /tournament standings, /tournament start (start now), /tournament cancel, /tournament trf (the FIDE report file). A tournament of its own chat only.
+tournament-in-private = Tournaments are played in a group chat: announce or join one there.
+tournament-unknown-format = “{ $format }” is no tournament format: swiss, roundrobin or double (a double round robin).
+tournament-two-players-only = Tournaments are for games of two players on one board.
+tournament-needs-clock = A tournament needs a clock: add one, such as 3+2, 10+5 or 1d.
+tournament-bad-rounds = A Swiss has 1 to { $max } rounds.
+tournament-bad-start = A tournament starts within { $max } minutes.
+tournament-too-many = This chat already has as many tournaments as it may (at most { $max } open or running at once).
+tournament-format-swiss = Swiss
+tournament-format-round-robin = Round robin
+tournament-format-double-round-robin = Double round robin
+tournament-rounds = { $count ->
+        [one] { $count } round
+       *[other] { $count } rounds
+    }
+tournament-rounds-robin = everyone plays everyone
+tournament-announced = 🏆 { $creator } announces tournament { $id }: { $format }, { $variant }, { $clock }, { $rounds }, { $rated ->
+        [yes] rated
+       *[no] casual
+    }. It starts in { $minutes } min. Press Join or type /tournament join to play.
+button-tournament-join = Join
+tournament-unknown = There is no tournament { $id } in this chat.
+tournament-none = This chat has no tournament now: /tournament new announces one.
+tournament-which = This chat has several tournaments: add the id ({ $ids }).
+tournament-not-open = Tournament { $id } is not taking entries.
+tournament-already-in = You are already in tournament { $id }.
+tournament-full = The tournament is full (at most { $max } players).
+tournament-joined = { $player } is in tournament { $id } (players: { $count }).
+tournament-not-in = You are not in tournament { $id }.
+tournament-left = { $player } leaves tournament { $id }.
+tournament-not-yours = Only { $creator }, who announced it, or a chat admin may do that.
+tournament-over = Tournament { $id } is over.
+tournament-cancelled = Tournament { $id } is cancelled ({ $player }). Games under way are played out as ordinary games.
+tournament-trf = Tournament { $id } as a FIDE tournament report file (TRF), for any pairing program to check.
+tournament-standings = Tournament { $id }: standings after round { $round }
+tournament-final-standings = Tournament { $id }: final standings
+tournament-no-players = Nobody has joined yet.
+tournament-tb-buchholz = BH
+tournament-tb-buchholz-cut1 = BH-1
+tournament-tb-sonneborn-berger = SB
+tournament-tb-direct = DE
+tournament-tb-wins = W
+tournament-standing = { $place }. { $player } — { $points } ({ $tiebreaks })
+tournament-standing-withdrawn = { $place }. { $player } (withdrawn) — { $points } ({ $tiebreaks })
+tournament-too-few = Tournament { $id } is called off: too few players (it needs { $min }).
+tournament-started = 🏆 Tournament { $id } begins: { $format }, { $variant }, { $clock }, { $rounds }, { $rated ->
+        [yes] rated
+       *[no] casual
+    }; players: { $count }.
+tournament-round = Round { $round } of { $rounds } (tournament { $id }):
+tournament-board = Board { $board }: { $white } (white) – { $black } (black), game { $game }
+tournament-board-result = Board { $board }: { $white } – { $black } { $score }
+tournament-bye = { $player } has the bye (a point without a game).
+tournament-sits-out = { $player } sits this round out.
+tournament-round-how = Each game is played here as any game: white moves first. A player who makes no first move in time loses the game.
+tournament-round-over = Round { $round } of tournament { $id } is over:
+tournament-winner = 🏆 Tournament { $id } is over. The winner: { $player }!

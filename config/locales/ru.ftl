@@ -496,6 +496,7 @@ help-play =
     /learn — шесть уроков от пешек до мата; /learn 1 @друг или /learn 1 computer начинает урок.
     /playnow [вариант] [контроль] — войти в лучшую открытую партию здесь или в любом чате (ближайший рейтинг — первым) или подать заявку; /lobby [вариант] — открытые партии с кнопками «Принять»; /play … public выставляет вызов в лобби всех чатов.
     /invite [вариант] [контроль] [цвет] — одноразовый код для друга (в Telegram — ссылка), приходит лично вам; кто первым наберёт /join <код> где угодно, играет с вами. /notify on|off — новости ваших партий из других чатов, лично.
+    /tournament new swiss chess 3+2 5 через 10 — турнир в этом чате (swiss — швейцарка, roundrobin — круговой, double — двухкруговой); /tournament join, leave, standings, start, cancel, trf.
 help-moves =
     Как играть:
     /move <ход> или просто напишите ход — SAN (Nf3, O-O, e8=Q), UCI (g1f3) или русскими буквами (Кf3). Если ход не принят, бот скажет почему.
@@ -765,3 +766,64 @@ stats-streak = Серия побед: сейчас { $current }, лучшая { 
 command-rating = Рейтинг по вариантам: ваш или другого игрока (@игрок)
 command-leaderboard = Лучшие игроки этого чата (или всей платформы) по рейтингу
 command-stats = Партии, результаты по вариантам и серии побед: ваши или другого игрока
+
+# tournaments
+command-tournament = Турниры в этом чате: новый, войти, выйти, таблица, начать, отменить, trf
+tournament-usage = Турниры: /tournament new <swiss|roundrobin|double> <вариант> <часы> [туры] [через <минуты>] [рейтинговый] — например, /tournament new swiss chess 3+2 5 через 10. Дальше /tournament join (или кнопка «Участвовать»), /tournament leave, /tournament standings, /tournament start (начать сейчас), /tournament cancel, /tournament trf (отчёт в формате FIDE). Турнир принадлежит своему чату.
+tournament-in-private = Турниры играют в групповом чате: объявляйте их и участвуйте там.
+tournament-unknown-format = «{ $format }» — не формат турнира: swiss (швейцарка), roundrobin (круговой) или double (двухкруговой).
+tournament-two-players-only = Турниры — для партий двух игроков на одной доске.
+tournament-needs-clock = Турниру нужны часы: добавьте, например, 3+2, 10+5 или 1d.
+tournament-bad-rounds = Число туров в швейцарке — от 1 до { $max }.
+tournament-bad-start = Слишком поздно: начало — не позже чем через неделю (минут: { $max }).
+tournament-too-many = В этом чате уже столько турниров, сколько можно (открытых или идущих сразу — не больше { $max }).
+tournament-format-swiss = Швейцарская система
+tournament-format-round-robin = Круговой турнир
+tournament-format-double-round-robin = Двухкруговой турнир
+tournament-rounds = { $count ->
+        [one] { $count } тур
+        [few] { $count } тура
+       *[other] { $count } туров
+    }
+tournament-rounds-robin = каждый играет с каждым
+tournament-announced = 🏆 { $creator } объявляет турнир { $id }: { $format }, { $variant }, { $clock }, { $rounds }, { $rated ->
+        [yes] рейтинговый
+       *[no] товарищеский
+    }. Минут до начала: { $minutes }. Чтобы играть, нажмите «Участвовать» или напишите /tournament join.
+button-tournament-join = Участвовать
+tournament-unknown = В этом чате нет турнира { $id }.
+tournament-none = В этом чате сейчас нет турнира: /tournament new объявляет новый.
+tournament-which = В этом чате несколько турниров: добавьте номер ({ $ids }).
+tournament-not-open = Турнир { $id } не принимает участников.
+tournament-already-in = Вы уже участвуете в турнире { $id }.
+tournament-full = В турнире нет мест (участников не больше { $max }).
+tournament-joined = { $player } — участник турнира { $id } (участников: { $count }).
+tournament-not-in = Вы не участвуете в турнире { $id }.
+tournament-left = { $player } выходит из турнира { $id }.
+tournament-not-yours = Это может только объявивший турнир ({ $creator }) или администратор чата.
+tournament-over = Турнир { $id } окончен.
+tournament-cancelled = Турнир { $id } отменён ({ $player }). Начатые партии доигрываются как обычные.
+tournament-trf = Турнир { $id } в формате отчёта FIDE (TRF): его может проверить любая программа жеребьёвки.
+tournament-standings = Турнир { $id }: таблица после тура { $round }
+tournament-final-standings = Турнир { $id }: итоговая таблица
+tournament-no-players = Участников пока нет.
+tournament-tb-buchholz = Бх
+tournament-tb-buchholz-cut1 = Бх-1
+tournament-tb-sonneborn-berger = Б-З
+tournament-tb-direct = ЛВ
+tournament-tb-wins = Поб
+tournament-standing = { $place }. { $player } — { $points } ({ $tiebreaks })
+tournament-standing-withdrawn = { $place }. { $player } (вне турнира) — { $points } ({ $tiebreaks })
+tournament-too-few = Турнир { $id } отменён: мало участников (нужно { $min }).
+tournament-started = 🏆 Турнир { $id } начинается: { $format }, { $variant }, { $clock }, { $rounds }, { $rated ->
+        [yes] рейтинговый
+       *[no] товарищеский
+    }; участников: { $count }.
+tournament-round = Тур { $round } из { $rounds } (турнир { $id }):
+tournament-board = Доска { $board }: { $white } (белые) – { $black } (чёрные), партия { $game }
+tournament-board-result = Доска { $board }: { $white } – { $black } { $score }
+tournament-bye = { $player }: в этом туре без соперника (очко без партии).
+tournament-sits-out = { $player } пропускает этот тур.
+tournament-round-how = Каждая партия играется здесь, как любая: первыми ходят белые. Кто не сделает первый ход вовремя, проигрывает партию.
+tournament-round-over = Тур { $round } турнира { $id } окончен:
+tournament-winner = 🏆 Турнир { $id } окончен. Победитель: { $player }!

@@ -84,6 +84,7 @@ fn own(name: &str) -> Option<poise::Command<Data, Error>> {
         "invite" => invite(),
         "join" => join(),
         "notify" => notify(),
+        "tournament" => tournament(),
         _ => return None,
     })
 }
@@ -376,6 +377,42 @@ async fn notify(
     submit(ctx, Action::Notify { on }).await
 }
 
+/// Whether the member who asked may manage the server (Discord tells each
+/// interaction what the member may do in the channel).
+fn manages_server(ctx: Context<'_>) -> bool {
+    match ctx {
+        poise::Context::Application(app) => app
+            .interaction
+            .member
+            .as_ref()
+            .and_then(|member| member.permissions)
+            .is_some_and(|permissions| permissions.manage_guild()),
+        poise::Context::Prefix(_) => false,
+    }
+}
+
+/// A tournament of the channel: what to do, as typed after `/tournament`.
+#[poise::command(slash_command)]
+async fn tournament(
+    ctx: Context<'_>,
+    #[description = "new swiss chess 3+2 5 in 10 · join · leave · standings · start · cancel · trf"]
+    #[name_localized("ru", "что")]
+    #[description_localized(
+        "ru",
+        "новый swiss chess 3+2 5 через 10 · войти · выйти · таблица · начать · отменить · trf"
+    )]
+    #[max_length = 200]
+    what: String,
+) -> Result<(), Error> {
+    let chat_admin = manages_server(ctx);
+    let words: Vec<&str> = what.split_whitespace().collect();
+    let action = Action::Tournament {
+        command: crate::command::tournament(&words),
+        chat_admin,
+    };
+    submit(ctx, action).await
+}
+
 /// Takes a friend's invitation by its code.
 #[poise::command(slash_command)]
 async fn join(
@@ -622,16 +659,7 @@ async fn lang(
     #[description_localized("ru", "Для всех в этом канале (нужно право «Управлять сервером»)")]
     channel: Option<bool>,
 ) -> Result<(), Error> {
-    // Discord tells each interaction what the member may do in the channel.
-    let chat_admin = match ctx {
-        poise::Context::Application(app) => app
-            .interaction
-            .member
-            .as_ref()
-            .and_then(|member| member.permissions)
-            .is_some_and(|permissions| permissions.manage_guild()),
-        poise::Context::Prefix(_) => false,
-    };
+    let chat_admin = manages_server(ctx);
     let choice = if channel.unwrap_or(false) {
         LangChoice::Chat(language)
     } else {

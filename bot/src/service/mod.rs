@@ -81,6 +81,7 @@ impl Service {
         let service = self.clone();
         tokio::spawn(async move {
             service.resume_passes().await;
+            service.resume_tournaments().await;
             service.resume_computers().await
         });
         tokio::spawn(async move {
@@ -90,11 +91,16 @@ impl Service {
                     let service = Service { inner };
                     let (_, failed) = service.run_due().await;
                     let retry = service.inner.time.now() + RETRY_AFTER_FAILURE;
+                    let tournaments = service.next_tournament_deadline().await;
+                    let earliest = |next: Option<Millis>| match (next, tournaments) {
+                        (Some(a), Some(b)) => Some(a.min(b)),
+                        (a, b) => a.or(b),
+                    };
                     match service.inner.store.next_deadline().await {
                         // A deadline that could not be handled is retried
                         // later, not in a busy loop.
-                        Ok(Some(next)) if failed > 0 => Some(next.max(retry)),
-                        Ok(next) => next,
+                        Ok(next) if failed > 0 => earliest(next).map(|next| next.max(retry)),
+                        Ok(next) => earliest(next),
                         Err(e) => {
                             tracing::error!(error = %e, "cannot read deadlines; retrying soon");
                             Some(retry)
@@ -135,8 +141,11 @@ impl Service {
         let (mut ended, mut failed) = (0, 0);
         for (platform, id) in due {
             match self.expire(&platform, &id).await {
-                Ok(deliveries) => {
+                Ok(mut deliveries) => {
                     ended += usize::from(!deliveries.is_empty());
+                    // A flag fell in a tournament's game: it moves on.
+                    let news = self.tournament_news(&deliveries).await;
+                    deliveries.extend(news);
                     self.send(deliveries);
                 }
                 Err(e) => {
@@ -145,7 +154,8 @@ impl Service {
                 }
             }
         }
-        (ended, failed)
+        let (moved, missed) = self.run_due_tournaments().await;
+        (ended + moved, failed + missed)
     }
 
     /// After a restart: in the active games of four, a seat on turn whose
@@ -297,6 +307,10 @@ impl Service {
             Action::Unwatch { game } => self.unwatch(&ctx, game).await,
             Action::Notation { notation } => self.set_notation(&ctx, notation).await,
             Action::Lang { choice, chat_admin } => self.set_lang(&ctx, choice, chat_admin).await,
+            Action::Tournament {
+                command,
+                chat_admin,
+            } => self.tournament(&ctx, command, chat_admin).await,
             Action::Button { data } => self.button(&ctx, &data).await,
             Action::Relocate { game, chat } => self.relocate(&ctx, &game, &chat).await,
             Action::Unknown { command } => Err(Msg::new("error-unknown-command")
@@ -316,6 +330,9 @@ impl Service {
                 let mut deliveries = self.mirror_to_guest_chats(ctx, deliveries).await;
                 let notes = self.ticker_notes(ctx, &deliveries).await;
                 deliveries.extend(notes);
+                // A game of a tournament ended: the tournament moves on.
+                let news = self.tournament_news(&deliveries).await;
+                deliveries.extend(news);
                 Ok(deliveries)
             }
             failed => failed,
@@ -463,6 +480,7 @@ impl Service {
             ButtonAction::Watch { game } => self.watch(ctx, Some(game), true).await,
             ButtonAction::ShareInvite { game } => self.share_invite(ctx, &game).await,
             ButtonAction::Join { code } => self.join(ctx, &code).await,
+            ButtonAction::TournamentJoin { id } => self.tournament_join(ctx, Some(id)).await,
         }
     }
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 /// Listed by hand rather than by `sqlx::migrate!`, whose macros would build
 /// a second, host copy of SQLite with every build; a test checks the list
 /// against the folder.
-const MIGRATIONS: [(i64, &str, &str); 15] = [
+const MIGRATIONS: [(i64, &str, &str); 16] = [
     (
         1,
         "games",
@@ -85,6 +85,11 @@ const MIGRATIONS: [(i64, &str, &str); 15] = [
         15,
         "lobby",
         include_str!("../../../migrations/0015_lobby.sql"),
+    ),
+    (
+        16,
+        "tournaments",
+        include_str!("../../../migrations/0016_tournaments.sql"),
     ),
 ];
 

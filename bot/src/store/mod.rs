@@ -10,7 +10,8 @@
 //! then one module per table: `games` (games with their seats), `watchers`,
 //! `prefs` (languages and notations), `memory` (what adapters remember) and
 //! `ratings` (ratings and their history, changed with a rated game's end)
-//! and `people` (where each person last wrote, for the personal ticker).
+//! `people` (where each person last wrote, for the personal ticker) and
+//! `tournaments` (a tournament's whole state, and which games are its).
 //! A row is parsed once, when it is read: a column that does not parse is a
 //! [`StoreError`], never a silent default.
 
@@ -22,6 +23,7 @@ mod people;
 mod prefs;
 mod ratings;
 mod rows;
+mod tournaments;
 mod watchers;
 
 pub use columns::{
@@ -32,6 +34,10 @@ pub use people::Presence;
 pub use prefs::LangOwner;
 pub use ratings::{PlayedGame, RatingChange, RatingRow};
 pub use rows::{GameRow, SeatRow};
+pub use tournaments::{
+    Board, BoardResult, Entrant, Round, TournamentFormat, TournamentRow, TournamentState,
+    TournamentStatus,
+};
 pub use watchers::Watcher;
 
 use sqlx::SqlitePool;
@@ -52,6 +58,14 @@ pub enum StoreError {
         game: String,
         /// What does not parse.
         error: ColumnError,
+    },
+    /// A stored tournament's state does not parse.
+    #[error("tournament {id}: the stored state does not parse: {error}")]
+    Tournament {
+        /// The tournament's id.
+        id: String,
+        /// What the parser said.
+        error: String,
     },
 }
 

@@ -156,6 +156,20 @@ impl Adapter {
                 let chat_admin = private || (for_chat && self.is_chat_admin(chat, from.id).await);
                 Action::Lang { choice, chat_admin }
             }
+            // Starting or cancelling someone else's tournament needs an
+            // administrator; only then is Telegram asked.
+            Action::Tournament { command, .. } => {
+                let asks = matches!(
+                    command,
+                    crate::api::TournamentCommand::Start { .. }
+                        | crate::api::TournamentCommand::Cancel { .. }
+                );
+                let chat_admin = !private && asks && self.is_chat_admin(chat, from.id).await;
+                Action::Tournament {
+                    command,
+                    chat_admin,
+                }
+            }
             action => action,
         };
 

@@ -187,7 +187,7 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
             );
         }
     }
-    assert_eq!(commands.len(), 36, "each command registered once");
+    assert_eq!(commands.len(), 37, "each command registered once");
     // Rated or casual is a yes-or-no option of /play; /rating and /stats
     // take a user, /leaderboard a variant, global and a page.
     let rated = by_name["play"]["options"]

@@ -34,6 +34,7 @@ mod refusal_reasons;
 mod service_routing;
 mod storage;
 mod time_travel;
+mod tournaments;
 mod variant_definitions;
 
 // Through the platform adapters and their fakes.

@@ -29,4 +29,5 @@ pub(crate) mod suggest;
 pub(crate) mod teams;
 pub(crate) mod ticker;
 pub(crate) mod timeline;
+pub(crate) mod tournament;
 pub(crate) mod watch;

@@ -39,6 +39,12 @@ pub struct Settings {
     pub max_public_seeks: usize,
     /// Unused invitations one person may have at once.
     pub max_invites: usize,
+    /// Tournaments one chat may have open or running at once.
+    pub max_tournaments: usize,
+    /// Players one tournament may take.
+    pub max_tournament_players: usize,
+    /// The time a tournament player has for their first move.
+    pub tournament_first_move: Millis,
 }
 
 impl Settings {
@@ -52,6 +58,10 @@ impl Settings {
             max_running_games: config.games.max_running_games,
             max_public_seeks: config.games.max_public_seeks,
             max_invites: config.games.max_invites,
+            max_tournaments: config.games.max_tournaments,
+            max_tournament_players: config.games.max_tournament_players,
+            tournament_first_move: (config.games.tournament_first_move_secs as Millis)
+                .saturating_mul(1000),
         }
     }
 }
@@ -93,6 +103,10 @@ pub(in crate::service) struct Inner {
     /// The chat each person (platform, user id) last wrote in, and whether
     /// they wrote privately once, as last stored (see `commands/ticker.rs`).
     pub(in crate::service) presence: Mutex<HashMap<(String, String), (String, bool)>>,
+    /// Held while a tournament is read, changed and saved (see
+    /// `commands/tournament.rs`): its rounds are paired once. Taken before
+    /// any game's lock, never while one is held.
+    pub(in crate::service) tournaments: tokio::sync::Mutex<()>,
 }
 
 impl Drop for Inner {
@@ -167,6 +181,7 @@ impl Service {
                 unknown_ids: Mutex::new(HashMap::new()),
                 bot_handles: Mutex::new(HashMap::new()),
                 presence: Mutex::new(HashMap::new()),
+                tournaments: tokio::sync::Mutex::new(()),
             }),
         }
     }

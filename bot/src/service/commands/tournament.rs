@@ -1,0 +1,1323 @@
+//! Tournaments in a chat: `/tournament new|join|leave|standings|start|
+//! cancel|trf`, and the rounds that play themselves on.
+//!
+//! A tournament belongs to the chat it was announced in. It takes entries
+//! (`/tournament join`, or the announcement's Join button) until it starts —
+//! at the time it was given, or at once with `/tournament start` — then
+//! pairs a round (a Swiss by the FIDE Dutch system, a round robin by the
+//! Berger tables; `crate::tournament`), posts its pairings in one message,
+//! and starts each game as an accepted challenge of that chat would start
+//! (`Service::take_challenge`: the same clocks, ratings, and private boards
+//! of hidden-information games). The games are ordinary stored games; when
+//! the last game of a round ends, the next round is paired, and after the
+//! last, the final standings with their tie-breaks (FIDE C.07) are posted.
+//!
+//! A player who makes no first move within the first-move time (at most
+//! the clock's starting time) loses the game without it being played: a
+//! forfeit, as FIDE scores it (the opponent's technical win). An aborted
+//! game is the same forfeit for the side that did not move.
+//!
+//! Everything is stored (`store/tournaments.rs`): the tournament moves on
+//! when one of its games ends (`Service::tournament_news`, which every
+//! request's answer and every deadline passes through), when its own time
+//! comes (`next_at`: the start, a first-move time), and once after a
+//! restart, so a round in progress continues where it was.
+
+use crate::api::{
+    Action, Button, ButtonAction, ChatRef, Delivery, Image, Platform, Request, Target,
+    TournamentCommand, UserRef,
+};
+use crate::clock::TimeControl;
+use crate::i18n::Lang;
+use crate::service::kernel::ids::new_game_id;
+use crate::service::kernel::terms::{is_team_variant, rated_choice, ColorChoice};
+use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
+use crate::store::{
+    Board, BoardResult, Entrant, Entry, GameResult, GameRow, Round, Status, TournamentFormat,
+    TournamentRow, TournamentState, TournamentStatus,
+};
+use crate::time::Millis;
+use crate::tournament::tiebreak::{self, TieBreak};
+use crate::tournament::{
+    berger, swiss, trf, Colour, PlayerNumber, RoundPairing, RoundRecord, RoundResult,
+};
+use kodex_engine::Team;
+
+/// Minutes from the announcement to the start when none are given.
+const DEFAULT_START_IN: u32 = 10;
+/// The latest start one may ask for: a week.
+const MAX_START_IN: u32 = 7 * 24 * 60;
+/// A Swiss's rounds when none are given.
+const DEFAULT_SWISS_ROUNDS: u32 = 5;
+/// The most rounds a Swiss may have.
+const MAX_SWISS_ROUNDS: u32 = 15;
+/// The fewest players a tournament starts with.
+const MIN_PLAYERS: usize = 2;
+/// The standings lines one message shows.
+const STANDINGS_SHOWN: usize = 30;
+
+/// The format a typed word names.
+fn format_of(word: &str) -> Option<TournamentFormat> {
+    Some(match word {
+        "swiss" | "швейцарка" | "швейцарский" | "швейцарская" => {
+            TournamentFormat::Swiss
+        }
+        "roundrobin" | "round-robin" | "robin" | "rr" | "круговой" | "круговая" => {
+            TournamentFormat::RoundRobin
+        }
+        "double" | "doubleroundrobin" | "drr" | "двухкруговой" | "двухкруговая" => {
+            TournamentFormat::DoubleRoundRobin
+        }
+        _ => return None,
+    })
+}
+
+/// The catalogue key of a format's name.
+fn format_key(format: TournamentFormat) -> &'static str {
+    match format {
+        TournamentFormat::Swiss => "tournament-format-swiss",
+        TournamentFormat::RoundRobin => "tournament-format-round-robin",
+        TournamentFormat::DoubleRoundRobin => "tournament-format-double-round-robin",
+    }
+}
+
+/// The tie-breaks a format's standings use, in order.
+fn tiebreaks_of(format: TournamentFormat) -> &'static [TieBreak] {
+    match format {
+        TournamentFormat::Swiss => &tiebreak::SWISS_ORDER,
+        TournamentFormat::RoundRobin | TournamentFormat::DoubleRoundRobin => &[
+            TieBreak::DirectEncounter,
+            TieBreak::SonnebornBerger,
+            TieBreak::Wins,
+        ],
+    }
+}
+
+/// The short label of a tie-break in the standings.
+fn tiebreak_key(tiebreak: TieBreak) -> &'static str {
+    match tiebreak {
+        TieBreak::Buchholz => "tournament-tb-buchholz",
+        TieBreak::BuchholzCut1 => "tournament-tb-buchholz-cut1",
+        TieBreak::SonnebornBerger => "tournament-tb-sonneborn-berger",
+        TieBreak::DirectEncounter => "tournament-tb-direct",
+        TieBreak::Wins => "tournament-tb-wins",
+    }
+}
+
+/// A score in points as standings show it (`2`, `2.5`).
+fn points_text(points: f64) -> String {
+    if points.fract() == 0.0 {
+        format!("{points:.0}")
+    } else {
+        format!("{points}")
+    }
+}
+
+/// What a board's result was for white and for black, as a Swiss table
+/// records it.
+fn round_results(result: BoardResult) -> (RoundResult, RoundResult) {
+    match result {
+        BoardResult::WhiteWins => (RoundResult::Win, RoundResult::Loss),
+        BoardResult::BlackWins => (RoundResult::Loss, RoundResult::Win),
+        BoardResult::Draw => (RoundResult::Draw, RoundResult::Draw),
+        BoardResult::WhiteForfeits => (RoundResult::ForfeitLoss, RoundResult::ForfeitWin),
+        BoardResult::BlackForfeits => (RoundResult::ForfeitWin, RoundResult::ForfeitLoss),
+    }
+}
+
+/// The score of a board as written in the pairings (`1–0`, `½–½`, `+–−`).
+fn board_score(result: BoardResult) -> &'static str {
+    match result {
+        BoardResult::WhiteWins => "1–0",
+        BoardResult::BlackWins => "0–1",
+        BoardResult::Draw => "½–½",
+        BoardResult::WhiteForfeits => "−–+",
+        BoardResult::BlackForfeits => "+–−",
+    }
+}
+
+/// How many moves the players of a two-player game have made.
+fn moves_made(row: &GameRow) -> usize {
+    row.moves
+        .entries()
+        .filter(|entry| matches!(entry, Entry::Move(_)))
+        .count()
+}
+
+/// The result a game that is over means for its board: a loss by the side
+/// that never moved (no first move in time, an abort) is a forfeit.
+fn board_result(row: &GameRow) -> BoardResult {
+    let made = moves_made(row);
+    let white_moved = made >= 1;
+    let black_moved = made >= 2;
+    match (&row.status, &row.result) {
+        (Status::Aborted, _) => {
+            if white_moved {
+                BoardResult::BlackForfeits
+            } else {
+                BoardResult::WhiteForfeits
+            }
+        }
+        (_, Some(GameResult::Win { team })) if *team == Team(0) => {
+            if black_moved {
+                BoardResult::WhiteWins
+            } else {
+                BoardResult::BlackForfeits
+            }
+        }
+        (_, Some(GameResult::Win { .. })) => {
+            if white_moved {
+                BoardResult::BlackWins
+            } else {
+                BoardResult::WhiteForfeits
+            }
+        }
+        _ => BoardResult::Draw,
+    }
+}
+
+/// The players as the Swiss pairing and the tie-breaks see them, after the
+/// rounds of `state` whose every board is decided.
+fn swiss_players(state: &TournamentState) -> Vec<swiss::SwissPlayer> {
+    let decided: Vec<&Round> = state
+        .played
+        .iter()
+        .filter(|round| round.boards.iter().all(|board| board.result.is_some()))
+        .collect();
+    let bye_result = match state.format {
+        TournamentFormat::Swiss => RoundResult::PairingBye,
+        // Everyone sits out once in an odd round robin: for nothing.
+        _ => RoundResult::ZeroPointBye,
+    };
+    state
+        .players
+        .iter()
+        .enumerate()
+        .map(|(index, entrant)| {
+            let number = index as PlayerNumber + 1;
+            let history = decided
+                .iter()
+                .map(|round| {
+                    if round.bye == Some(number) {
+                        return RoundRecord::without_opponent(bye_result);
+                    }
+                    for board in &round.boards {
+                        let Some(result) = board.result else { continue };
+                        let (white, black) = round_results(result);
+                        if board.white == number {
+                            return RoundRecord::game(board.black, Colour::White, white);
+                        }
+                        if board.black == number {
+                            return RoundRecord::game(board.white, Colour::Black, black);
+                        }
+                    }
+                    RoundRecord::without_opponent(RoundResult::ZeroPointBye)
+                })
+                .collect();
+            swiss::SwissPlayer {
+                number,
+                rating: entrant.rating,
+                history,
+                present: !entrant.withdrawn,
+            }
+        })
+        .collect()
+}
+
+/// The TRF file of a tournament: its rounds decided so far.
+pub(crate) fn trf_text(id: &str, state: &TournamentState) -> String {
+    let players = swiss_players(state);
+    let tournament = trf::Tournament {
+        name: format!("Kodex {id}"),
+        total_rounds: Some(state.rounds),
+        initial_colour: Some(if state.initial_white {
+            Colour::White
+        } else {
+            Colour::Black
+        }),
+        players: players
+            .iter()
+            .zip(&state.players)
+            .map(|(player, entrant)| trf::Player::from_swiss(player, &entrant.name))
+            .collect(),
+    };
+    trf::write(&tournament)
+}
+
+/// A chat of `platform`.
+fn chat_ref(platform: &str, id: &str) -> ChatRef {
+    ChatRef {
+        platform: Platform::from_key(platform).unwrap_or(Platform::Console),
+        id: id.to_owned(),
+    }
+}
+
+/// An entrant as a user to ping.
+fn user_of(platform: &str, entrant: &Entrant) -> UserRef {
+    UserRef {
+        platform: Platform::from_key(platform).unwrap_or(Platform::Console),
+        id: entrant.user_id.clone(),
+        name: entrant.name.clone(),
+        handle: None,
+    }
+}
+
+impl Service {
+    /// `/tournament …`.
+    pub(crate) async fn tournament(
+        &self,
+        ctx: &Ctx,
+        command: TournamentCommand,
+        chat_admin: bool,
+    ) -> Outcome {
+        match command {
+            TournamentCommand::New {
+                format,
+                variant,
+                clock,
+                rounds,
+                start_in,
+                rated,
+            } => {
+                self.tournament_new(ctx, &format, &variant, clock, rounds, start_in, rated)
+                    .await
+            }
+            TournamentCommand::Join { id } => self.tournament_join(ctx, id).await,
+            TournamentCommand::Leave { id } => self.tournament_leave(ctx, id).await,
+            TournamentCommand::Standings { id } => self.tournament_standings(ctx, id).await,
+            TournamentCommand::Cancel { id } => self.tournament_cancel(ctx, id, chat_admin).await,
+            TournamentCommand::Start { id } => self.tournament_start(ctx, id, chat_admin).await,
+            TournamentCommand::Trf { id } => self.tournament_trf(ctx, id).await,
+            TournamentCommand::Usage => Err(Msg::new("tournament-usage").into()),
+        }
+    }
+
+    /// `/tournament new <format> <variant> <clock> [rounds] [in <minutes>]
+    /// [rated|casual]`: announces it in the chat with a Join button.
+    #[allow(clippy::too_many_arguments)]
+    async fn tournament_new(
+        &self,
+        ctx: &Ctx,
+        format: &str,
+        variant: &str,
+        clock: Option<String>,
+        rounds: Option<u32>,
+        start_in: Option<u32>,
+        rated: Option<bool>,
+    ) -> Outcome {
+        if ctx.req.private {
+            return Err(Msg::new("tournament-in-private").into());
+        }
+        let format = format_of(format).ok_or_else(|| {
+            Msg::new("tournament-unknown-format")
+                .arg("format", format.chars().take(32).collect::<String>())
+        })?;
+        if variant.trim().is_empty() {
+            return Err(Msg::new("tournament-usage").into());
+        }
+        let variant = self.known_variant(variant)?;
+        if is_team_variant(&variant) || variant.definition().boards > 1 {
+            return Err(Msg::new("tournament-two-players-only").into());
+        }
+        let Some(clock_text) = clock else {
+            return Err(Msg::new("tournament-needs-clock").into());
+        };
+        let time_control = TimeControl::parse(&clock_text).map_err(|_| {
+            Msg::new("error-bad-clock")
+                .arg("clock", clock_text.chars().take(32).collect::<String>())
+        })?;
+        if time_control == TimeControl::Unlimited {
+            return Err(Msg::new("tournament-needs-clock").into());
+        }
+        let rated = rated_choice(Some(rated.unwrap_or(false)), false, false, time_control)?;
+        let rounds = match format {
+            TournamentFormat::Swiss => {
+                let rounds = rounds.unwrap_or(DEFAULT_SWISS_ROUNDS);
+                if !(1..=MAX_SWISS_ROUNDS).contains(&rounds) {
+                    return Err(Msg::new("tournament-bad-rounds")
+                        .arg("max", i64::from(MAX_SWISS_ROUNDS))
+                        .into());
+                }
+                rounds
+            }
+            // Set at the start, from the number of players.
+            _ => 0,
+        };
+        let start_in = start_in.unwrap_or(DEFAULT_START_IN);
+        if start_in > MAX_START_IN {
+            return Err(Msg::new("tournament-bad-start")
+                .arg("max", i64::from(MAX_START_IN))
+                .into());
+        }
+        let store = &self.inner.store;
+        let live = store
+            .live_tournaments_in(ctx.platform(), &ctx.req.chat.id)
+            .await?;
+        let max = self.inner.settings.max_tournaments;
+        if live.len() >= max {
+            return Err(Msg::new("tournament-too-many")
+                .arg("max", max as i64)
+                .into());
+        }
+        let now = self.now();
+        let starts_at = now.saturating_add(Millis::from(start_in) * 60_000);
+        let mut row = TournamentRow {
+            platform: ctx.platform().to_owned(),
+            id: String::new(),
+            chat_id: ctx.req.chat.id.clone(),
+            status: TournamentStatus::Open,
+            state: TournamentState {
+                format,
+                variant: variant.id().to_owned(),
+                clock: time_control.code(),
+                rounds,
+                rated,
+                creator_id: ctx.actor().id.clone(),
+                creator_name: ctx.actor().name.clone(),
+                starts_at,
+                initial_white: true,
+                players: Vec::new(),
+                played: Vec::new(),
+            },
+            version: 0,
+            next_at: Some(starts_at),
+            created_at: now,
+        };
+        let mut stored = false;
+        for _ in 0..4 {
+            let Some(id) = new_game_id() else {
+                return Err(Msg::new("error-internal").into());
+            };
+            row.id = id;
+            if store.insert_tournament(&row).await? {
+                stored = true;
+                break;
+            }
+        }
+        if !stored {
+            return Err(Msg::new("error-internal").into());
+        }
+        self.inner.wake.notify_one();
+        tracing::info!(tournament = %row.id, variant = %row.state.variant, "tournament announced");
+        let lang = ctx.chat_lang;
+        let text = self.text(
+            lang,
+            &self
+                .tournament_terms(lang, &row, Msg::new("tournament-announced"))
+                .arg("creator", ctx.actor().name.clone())
+                .arg("minutes", i64::from(start_in)),
+        );
+        Ok(vec![Delivery {
+            notify: Vec::new(),
+            target: Target::Chat(ctx.req.chat.clone()),
+            text,
+            image: None,
+            buttons: vec![self.join_button(lang, &row.id)],
+            game: None,
+        }])
+    }
+
+    /// `msg` with the terms of tournament `row`: id, format, variant,
+    /// clock, rounds and whether it is rated.
+    fn tournament_terms(&self, lang: Lang, row: &TournamentRow, msg: Msg) -> Msg {
+        let state = &row.state;
+        let clock = TimeControl::parse(&state.clock).unwrap_or(TimeControl::Unlimited);
+        msg.arg("id", row.id.clone())
+            .arg(
+                "format",
+                self.text(lang, &Msg::new(format_key(state.format))),
+            )
+            .arg("variant", self.variant_name(lang, &state.variant))
+            .arg("clock", self.clock_name(lang, clock))
+            .arg("rounds", self.rounds_text(lang, state))
+            .arg("rated", if state.rated { "yes" } else { "no" })
+    }
+
+    /// How many rounds (a round robin before its start: everyone plays everyone).
+    fn rounds_text(&self, lang: Lang, state: &TournamentState) -> String {
+        if state.rounds == 0 {
+            self.text(lang, &Msg::new("tournament-rounds-robin"))
+        } else {
+            self.text(
+                lang,
+                &Msg::new("tournament-rounds").arg("count", i64::from(state.rounds)),
+            )
+        }
+    }
+
+    /// The Join button of tournament `id`.
+    fn join_button(&self, lang: Lang, id: &str) -> Button {
+        Button::new(
+            self.text(lang, &Msg::new("button-tournament-join")),
+            &ButtonAction::TournamentJoin { id: id.to_owned() },
+        )
+    }
+
+    /// The tournament a command of this chat means: the one named (of this
+    /// chat), else the chat's only live one; with `any_status`, else its
+    /// latest.
+    async fn find_tournament(
+        &self,
+        ctx: &Ctx,
+        id: Option<String>,
+        any_status: bool,
+    ) -> Outcome<TournamentRow> {
+        let store = &self.inner.store;
+        let here = &ctx.req.chat.id;
+        if let Some(id) = id {
+            return store
+                .tournament(ctx.platform(), &id)
+                .await?
+                .filter(|row| row.chat_id == *here)
+                .ok_or_else(|| {
+                    Msg::new("tournament-unknown")
+                        .arg("id", id.chars().take(32).collect::<String>())
+                        .into()
+                });
+        }
+        let mut live = store.live_tournaments_in(ctx.platform(), here).await?;
+        match live.len() {
+            1 => Ok(live.remove(0)),
+            0 if any_status => store
+                .latest_tournament_in(ctx.platform(), here)
+                .await?
+                .ok_or_else(|| Msg::new("tournament-none").into()),
+            0 => Err(Msg::new("tournament-none").into()),
+            _ => Err(Msg::new("tournament-which")
+                .arg(
+                    "ids",
+                    live.iter()
+                        .map(|row| row.id.clone())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                )
+                .into()),
+        }
+    }
+
+    /// A public message about tournament `row` in its chat.
+    fn tournament_message(&self, row: &TournamentRow, text: String) -> Delivery {
+        Delivery {
+            notify: Vec::new(),
+            target: Target::Chat(chat_ref(&row.platform, &row.chat_id)),
+            text,
+            image: None,
+            buttons: Vec::new(),
+            game: None,
+        }
+    }
+
+    /// Saves `row` under its version check, waking the scheduler.
+    async fn save_tournament(&self, row: &mut TournamentRow) -> Outcome<()> {
+        if self.inner.store.save_tournament(row).await? {
+            self.inner.wake.notify_one();
+            Ok(())
+        } else {
+            Err(Failure::Conflict)
+        }
+    }
+
+    /// `user`'s rating in `variant` now, rounded (a new player's 1500).
+    async fn rating_for_pairing(&self, platform: &str, user: &str, variant: &str) -> Outcome<u32> {
+        let row = self.inner.store.rating_of(platform, user, variant).await?;
+        let rating = row.map_or_else(crate::rating::Rating::default, |row| {
+            row.current(self.now())
+        });
+        Ok(rating.rating.round().clamp(0.0, 9999.0) as u32)
+    }
+
+    /// `/tournament join` (or the Join button): enters the actor.
+    pub(crate) async fn tournament_join(&self, ctx: &Ctx, id: Option<String>) -> Outcome {
+        if ctx.req.private {
+            return Err(Msg::new("tournament-in-private").into());
+        }
+        let _guard = self.inner.tournaments.lock().await;
+        let mut row = self.find_tournament(ctx, id, false).await?;
+        if row.status != TournamentStatus::Open {
+            return Err(Msg::new("tournament-not-open")
+                .arg("id", row.id.clone())
+                .into());
+        }
+        let actor = ctx.actor();
+        if row.state.players.iter().any(|p| p.user_id == actor.id) {
+            return Err(Msg::new("tournament-already-in")
+                .arg("id", row.id.clone())
+                .into());
+        }
+        let max = self.inner.settings.max_tournament_players;
+        if row.state.players.len() >= max {
+            return Err(Msg::new("tournament-full").arg("max", max as i64).into());
+        }
+        let rating = self
+            .rating_for_pairing(&row.platform, &actor.id, &row.state.variant)
+            .await?;
+        row.state.players.push(Entrant {
+            user_id: actor.id.clone(),
+            name: actor.name.clone(),
+            rating,
+            withdrawn: false,
+        });
+        self.save_tournament(&mut row).await?;
+        let text = self.text(
+            ctx.chat_lang,
+            &Msg::new("tournament-joined")
+                .arg("player", actor.name.clone())
+                .arg("id", row.id.clone())
+                .arg("count", row.state.players.len() as i64),
+        );
+        Ok(vec![self.tournament_message(&row, text)])
+    }
+
+    /// `/tournament leave`: before the start the entry goes; after it the
+    /// player is withdrawn (a game under way is played out, or resigned).
+    async fn tournament_leave(&self, ctx: &Ctx, id: Option<String>) -> Outcome {
+        let _guard = self.inner.tournaments.lock().await;
+        let mut row = self.find_tournament(ctx, id, false).await?;
+        if !row.status.is_live() {
+            return Err(Msg::new("tournament-over").arg("id", row.id.clone()).into());
+        }
+        let actor = ctx.actor();
+        let Some(index) = row
+            .state
+            .players
+            .iter()
+            .position(|p| p.user_id == actor.id && !p.withdrawn)
+        else {
+            return Err(Msg::new("tournament-not-in")
+                .arg("id", row.id.clone())
+                .into());
+        };
+        if row.status == TournamentStatus::Open {
+            row.state.players.remove(index);
+        } else {
+            row.state.players[index].withdrawn = true;
+        }
+        self.save_tournament(&mut row).await?;
+        let text = self.text(
+            ctx.chat_lang,
+            &Msg::new("tournament-left")
+                .arg("player", actor.name.clone())
+                .arg("id", row.id.clone()),
+        );
+        Ok(vec![self.tournament_message(&row, text)])
+    }
+
+    /// Whether the actor may start or cancel `row`: its creator, or an
+    /// administrator of the chat.
+    fn may_direct(ctx: &Ctx, row: &TournamentRow, chat_admin: bool) -> Outcome<()> {
+        if chat_admin || row.state.creator_id == ctx.actor().id {
+            Ok(())
+        } else {
+            Err(Msg::new("tournament-not-yours")
+                .arg("creator", row.state.creator_name.clone())
+                .into())
+        }
+    }
+
+    /// `/tournament cancel`: called off; games under way are played out
+    /// as ordinary games.
+    async fn tournament_cancel(&self, ctx: &Ctx, id: Option<String>, chat_admin: bool) -> Outcome {
+        let _guard = self.inner.tournaments.lock().await;
+        let mut row = self.find_tournament(ctx, id, false).await?;
+        Self::may_direct(ctx, &row, chat_admin)?;
+        if !row.status.is_live() {
+            return Err(Msg::new("tournament-over").arg("id", row.id.clone()).into());
+        }
+        row.status = TournamentStatus::Cancelled;
+        row.next_at = None;
+        self.save_tournament(&mut row).await?;
+        tracing::info!(tournament = %row.id, "tournament cancelled");
+        let text = self.text(
+            ctx.chat_lang,
+            &Msg::new("tournament-cancelled")
+                .arg("id", row.id.clone())
+                .arg("player", ctx.actor().name.clone()),
+        );
+        Ok(vec![self.tournament_message(&row, text)])
+    }
+
+    /// `/tournament start`: starts it now.
+    async fn tournament_start(&self, ctx: &Ctx, id: Option<String>, chat_admin: bool) -> Outcome {
+        let _guard = self.inner.tournaments.lock().await;
+        let mut row = self.find_tournament(ctx, id, false).await?;
+        Self::may_direct(ctx, &row, chat_admin)?;
+        if row.status != TournamentStatus::Open {
+            return Err(Msg::new("tournament-not-open")
+                .arg("id", row.id.clone())
+                .into());
+        }
+        let deliveries = self.begin_tournament(&mut row, ctx.chat_lang).await?;
+        self.save_tournament(&mut row).await?;
+        Ok(deliveries)
+    }
+
+    /// `/tournament standings`: the table after the rounds decided so far
+    /// (the final one once over).
+    async fn tournament_standings(&self, ctx: &Ctx, id: Option<String>) -> Outcome {
+        let row = self.find_tournament(ctx, id, true).await?;
+        let text = self.standings_text(ctx.chat_lang, &row);
+        Ok(vec![self.tournament_message(&row, text)])
+    }
+
+    /// `/tournament trf`: the tournament report file (FIDE's TRF), as a file.
+    async fn tournament_trf(&self, ctx: &Ctx, id: Option<String>) -> Outcome {
+        let row = self.find_tournament(ctx, id, true).await?;
+        let mut delivery = self.tournament_message(
+            &row,
+            self.text(
+                ctx.chat_lang,
+                &Msg::new("tournament-trf").arg("id", row.id.clone()),
+            ),
+        );
+        delivery.image = Some(Image {
+            file_name: format!("tournament-{}.trf", row.id),
+            bytes: trf_text(&row.id, &row.state).into_bytes(),
+        });
+        Ok(vec![delivery])
+    }
+
+    /// The standings of `row` as a message: a line per player, place,
+    /// name, points and tie-breaks.
+    fn standings_text(&self, lang: Lang, row: &TournamentRow) -> String {
+        let state = &row.state;
+        let decided = state
+            .played
+            .iter()
+            .filter(|round| round.boards.iter().all(|b| b.result.is_some()))
+            .count();
+        let header = match row.status {
+            TournamentStatus::Finished => Msg::new("tournament-final-standings"),
+            _ => Msg::new("tournament-standings").arg("round", decided as i64),
+        };
+        let mut lines = vec![self.text(lang, &header.arg("id", row.id.clone()))];
+        if state.players.is_empty() {
+            lines.push(self.text(lang, &Msg::new("tournament-no-players")));
+            return lines.join("\n");
+        }
+        let order = tiebreaks_of(state.format);
+        let players = swiss_players(state);
+        let Ok(table) = tiebreak::standings(&players, order) else {
+            return lines.join("\n");
+        };
+        let labels: Vec<String> = order
+            .iter()
+            .map(|tb| self.text(lang, &Msg::new(tiebreak_key(*tb))))
+            .collect();
+        for standing in table.iter().take(STANDINGS_SHOWN) {
+            let Some(entrant) = state.players.get(standing.player as usize - 1) else {
+                continue;
+            };
+            let tiebreaks = labels
+                .iter()
+                .zip(&standing.tiebreaks)
+                .map(|(label, value)| format!("{label} {}", points_text(*value)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let key = if entrant.withdrawn {
+                "tournament-standing-withdrawn"
+            } else {
+                "tournament-standing"
+            };
+            lines.push(
+                self.text(
+                    lang,
+                    &Msg::new(key)
+                        .arg("place", i64::from(standing.place))
+                        .arg("player", entrant.name.clone())
+                        .arg("points", points_text(standing.points))
+                        .arg("tiebreaks", tiebreaks),
+                ),
+            );
+        }
+        lines.join("\n")
+    }
+
+    /// Starts tournament `row` (its lock held, status open): seeds the
+    /// players by rating and pairs round 1; with too few players it is
+    /// called off. The caller saves `row`.
+    async fn begin_tournament(&self, row: &mut TournamentRow, lang: Lang) -> Outcome {
+        if row.state.players.len() < MIN_PLAYERS {
+            row.status = TournamentStatus::Cancelled;
+            row.next_at = None;
+            let text = self.text(
+                lang,
+                &Msg::new("tournament-too-few")
+                    .arg("id", row.id.clone())
+                    .arg("min", MIN_PLAYERS as i64),
+            );
+            return Ok(vec![self.tournament_message(row, text)]);
+        }
+        // Seeded by the ratings of now (games played since joining count).
+        let mut seeded = Vec::with_capacity(row.state.players.len());
+        for entrant in &row.state.players {
+            let rating = self
+                .rating_for_pairing(&row.platform, &entrant.user_id, &row.state.variant)
+                .await?;
+            seeded.push(Entrant {
+                rating,
+                ..entrant.clone()
+            });
+        }
+        // Stable: equal ratings keep the order of entry.
+        seeded.sort_by_key(|entrant| std::cmp::Reverse(entrant.rating));
+        let count = seeded.len() as u32;
+        row.state.players = seeded;
+        row.state.initial_white = fastrand::bool();
+        row.state.starts_at = self.now();
+        match row.state.format {
+            TournamentFormat::Swiss => {
+                // Each pair meets at most once: more rounds than that cannot be paired.
+                let most = if count % 2 == 0 { count - 1 } else { count };
+                row.state.rounds = row.state.rounds.min(most.max(1));
+            }
+            TournamentFormat::RoundRobin => {
+                row.state.rounds = self.berger_rounds(count, berger::Cycles::Single).len() as u32;
+            }
+            TournamentFormat::DoubleRoundRobin => {
+                row.state.rounds = self.berger_rounds(count, berger::Cycles::Double).len() as u32;
+            }
+        }
+        row.status = TournamentStatus::Running;
+        tracing::info!(tournament = %row.id, players = count, "tournament started");
+        let mut deliveries = Vec::new();
+        let start = self.text(
+            lang,
+            &self
+                .tournament_terms(lang, row, Msg::new("tournament-started"))
+                .arg("count", i64::from(count)),
+        );
+        let mut round = self.next_round(row, lang).await?;
+        // The start and round 1 are one message.
+        if let Some(first) = round.first_mut() {
+            first.text = format!("{start}\n{}", first.text);
+        } else {
+            deliveries.push(self.tournament_message(row, start));
+        }
+        deliveries.extend(round);
+        Ok(deliveries)
+    }
+
+    /// The Berger table of `count` players (none for fewer than two).
+    fn berger_rounds(&self, count: u32, cycles: berger::Cycles) -> Vec<RoundPairing> {
+        berger::round_robin(count, cycles).unwrap_or_default()
+    }
+
+    /// Pairs and starts the next round of `row` (running; its lock held),
+    /// or ends the tournament after its last: one message for the chat,
+    /// first, then what the games' starts tell the players privately.
+    async fn next_round(&self, row: &mut TournamentRow, lang: Lang) -> Outcome {
+        let number = row.state.played.len() as u32 + 1;
+        if number > row.state.rounds {
+            return Ok(vec![self.finish_tournament(row, lang)]);
+        }
+        let count = row.state.players.len() as u32;
+        let pairing = match row.state.format {
+            TournamentFormat::Swiss => {
+                let settings = swiss::Settings {
+                    total_rounds: row.state.rounds,
+                    initial_colour: if row.state.initial_white {
+                        Colour::White
+                    } else {
+                        Colour::Black
+                    },
+                };
+                match swiss::pair_round(&swiss_players(&row.state), &settings) {
+                    Ok(pairing) => pairing,
+                    Err(e) => {
+                        // Nobody left to pair without a rematch: it ends here.
+                        tracing::info!(tournament = %row.id, error = %e, "no further round");
+                        return Ok(vec![self.finish_tournament(row, lang)]);
+                    }
+                }
+            }
+            TournamentFormat::RoundRobin | TournamentFormat::DoubleRoundRobin => {
+                let cycles = if row.state.format == TournamentFormat::RoundRobin {
+                    berger::Cycles::Single
+                } else {
+                    berger::Cycles::Double
+                };
+                let table = self.berger_rounds(count, cycles);
+                match table.get(number as usize - 1) {
+                    Some(round) => round.clone(),
+                    None => return Ok(vec![self.finish_tournament(row, lang)]),
+                }
+            }
+        };
+        let variant = self.known_variant(&row.state.variant)?;
+        let clock = TimeControl::parse(&row.state.clock).map_err(|_| Msg::new("error-internal"))?;
+        let mut boards = Vec::new();
+        let mut private = Vec::new();
+        let mut notify = Vec::new();
+        for game in &pairing.pairings {
+            let (Some(white), Some(black)) = (
+                row.state.players.get(game.white as usize - 1).cloned(),
+                row.state.players.get(game.black as usize - 1).cloned(),
+            ) else {
+                continue;
+            };
+            // A withdrawn player (a round robin pairs everyone) loses without a game.
+            let forfeit = match (white.withdrawn, black.withdrawn) {
+                (true, _) => Some(BoardResult::WhiteForfeits),
+                (false, true) => Some(BoardResult::BlackForfeits),
+                _ => None,
+            };
+            let id = match forfeit {
+                Some(_) => String::new(),
+                None => {
+                    let (id, told) = self
+                        .tournament_game(row, &white, &black, &variant, clock)
+                        .await?;
+                    private.extend(told);
+                    notify.push(user_of(&row.platform, &white));
+                    notify.push(user_of(&row.platform, &black));
+                    id
+                }
+            };
+            boards.push(Board {
+                white: game.white,
+                black: game.black,
+                game: id,
+                result: forfeit,
+            });
+        }
+        let paired = pairing.players();
+        let absent = (1..=count).filter(|n| !paired.contains(n)).collect();
+        row.state.played.push(Round {
+            started_at: self.now(),
+            boards,
+            bye: pairing.bye,
+            absent,
+        });
+        let mut lines = vec![self.text(
+            lang,
+            &Msg::new("tournament-round")
+                .arg("id", row.id.clone())
+                .arg("round", i64::from(number))
+                .arg("rounds", i64::from(row.state.rounds)),
+        )];
+        lines.extend(self.board_lines(lang, row));
+        if let Some(bye) = pairing.bye {
+            let name = row.state.players[bye as usize - 1].name.clone();
+            let key = match row.state.format {
+                TournamentFormat::Swiss => "tournament-bye",
+                _ => "tournament-sits-out",
+            };
+            lines.push(self.text(lang, &Msg::new(key).arg("player", name)));
+        }
+        lines.push(self.text(lang, &Msg::new("tournament-round-how")));
+        let mut message = self.tournament_message(row, lines.join("\n"));
+        message.notify = notify;
+        row.next_at = self.first_move_due(row).await?;
+        let mut deliveries = vec![message];
+        deliveries.extend(private);
+        // A round whose every board was decided without a game (all forfeits) is over at once.
+        if row
+            .state
+            .played
+            .last()
+            .is_some_and(|round| round.boards.iter().all(|b| b.result.is_some()))
+        {
+            deliveries.extend(Box::pin(self.round_over(row, lang)).await?);
+        }
+        Ok(deliveries)
+    }
+
+    /// The boards of the current round, one line each, with the results known.
+    fn board_lines(&self, lang: Lang, row: &TournamentRow) -> Vec<String> {
+        let Some(round) = row.state.played.last() else {
+            return Vec::new();
+        };
+        let name = |n: u32| {
+            row.state
+                .players
+                .get(n as usize - 1)
+                .map_or_else(String::new, |p| p.name.clone())
+        };
+        round
+            .boards
+            .iter()
+            .enumerate()
+            .map(|(index, board)| {
+                let msg = match board.result {
+                    Some(result) => {
+                        Msg::new("tournament-board-result").arg("score", board_score(result))
+                    }
+                    None => Msg::new("tournament-board"),
+                };
+                self.text(
+                    lang,
+                    &msg.arg("board", index as i64 + 1)
+                        .arg("white", name(board.white))
+                        .arg("black", name(board.black))
+                        .arg("game", board.game.clone()),
+                )
+            })
+            .collect()
+    }
+
+    /// Starts the game of `white` against `black` for tournament `row`,
+    /// as an accepted challenge in its chat would start: the challenge by
+    /// white (with white), taken by black. Returns its id and what its
+    /// start tells anyone but the chat (the private boards of a hidden
+    /// game); the chat hears the round's one message instead.
+    async fn tournament_game(
+        &self,
+        row: &TournamentRow,
+        white: &Entrant,
+        black: &Entrant,
+        variant: &kodex_engine::Variant,
+        clock: TimeControl,
+    ) -> Outcome<(String, Vec<Delivery>)> {
+        let chat = chat_ref(&row.platform, &row.chat_id);
+        let as_player = |entrant: &Entrant| Request {
+            chat: chat.clone(),
+            private: false,
+            actor: user_of(&row.platform, entrant),
+            locale: None,
+            chat_locale: None,
+            action: Action::Games,
+        };
+        let white_ctx = self.context(as_player(white)).await;
+        let mut game = self.challenge_row(&white_ctx, variant, &clock, ColorChoice::White);
+        game.opponent_id = Some(black.user_id.clone());
+        game.opponent_name = Some(black.name.clone());
+        game.rated = row.state.rated;
+        self.insert_challenge(&mut game).await?;
+        self.inner
+            .store
+            .add_tournament_game(&row.platform, &game.id, &row.id)
+            .await?;
+        let black_ctx = self.context(as_player(black)).await;
+        let started = self.take_challenge(&black_ctx, &game).await?;
+        let told = started
+            .into_iter()
+            .filter(|d| d.target != Target::Chat(chat.clone()))
+            .collect();
+        tracing::info!(tournament = %row.id, game = %game.id, "tournament game started");
+        Ok((game.id, told))
+    }
+
+    /// The first-move time of a game of `clock`: the configured time, at
+    /// most the clock's starting time; none for a clock per move (its own
+    /// flag is the limit).
+    fn first_move_time(&self, clock: TimeControl) -> Option<Millis> {
+        match clock {
+            TimeControl::Increment { base, .. } => {
+                Some(self.inner.settings.tournament_first_move.min(base))
+            }
+            _ => None,
+        }
+    }
+
+    /// When the next first move of the current round's games falls due (a
+    /// game whose player to move has not moved yet).
+    async fn first_move_due(&self, row: &TournamentRow) -> Outcome<Option<Millis>> {
+        let clock = TimeControl::parse(&row.state.clock).unwrap_or(TimeControl::Unlimited);
+        let Some(limit) = self.first_move_time(clock) else {
+            return Ok(None);
+        };
+        let Some(round) = row.state.played.last() else {
+            return Ok(None);
+        };
+        let mut due: Option<Millis> = None;
+        for board in round.boards.iter().filter(|b| b.result.is_none()) {
+            let Some(game) = self.inner.store.get(&row.platform, &board.game).await? else {
+                continue;
+            };
+            if game.status != Status::Active || moves_made(&game) >= 2 {
+                continue;
+            }
+            if let Some(started) = game.turn_started_at {
+                let at = started.saturating_add(limit);
+                due = Some(due.map_or(at, |d| d.min(at)));
+            }
+        }
+        Ok(due)
+    }
+
+    /// Ends the games of the current round whose player to move let the
+    /// first-move time pass: the flag falls for them (a loss without a
+    /// move: a forfeit). Returns what those endings say.
+    async fn first_moves_missed(&self, row: &TournamentRow) -> Outcome {
+        let clock = TimeControl::parse(&row.state.clock).unwrap_or(TimeControl::Unlimited);
+        let Some(limit) = self.first_move_time(clock) else {
+            return Ok(Vec::new());
+        };
+        let Some(round) = row.state.played.last() else {
+            return Ok(Vec::new());
+        };
+        let now = self.now();
+        let mut deliveries = Vec::new();
+        for board in round.boards.iter().filter(|b| b.result.is_none()) {
+            let Some(found) = self.inner.store.get(&row.platform, &board.game).await? else {
+                continue;
+            };
+            let (_lock, game) = self.lock_fresh(&found, Status::Active).await?;
+            let Some(mut game) = game else { continue };
+            let late = game
+                .turn_started_at
+                .is_some_and(|started| started.saturating_add(limit) <= now);
+            if moves_made(&game) < 2 && late {
+                tracing::info!(tournament = %row.id, game = %game.id, "no first move in time");
+                deliveries.extend(self.flag(&mut game).await?);
+            }
+        }
+        Ok(deliveries)
+    }
+
+    /// Looks at tournament `platform`/`id` (taking its lock): starts it when
+    /// its time has come; for a running one, records the results of its
+    /// round's ended games, ends those whose first move is overdue, and
+    /// when the round is over pairs the next one (or ends the tournament).
+    pub(crate) async fn advance_tournament(&self, platform: &str, id: &str) -> Outcome {
+        let _guard = self.inner.tournaments.lock().await;
+        let Some(mut row) = self.inner.store.tournament(platform, id).await? else {
+            return Ok(Vec::new());
+        };
+        let lang = self.chat_lang(platform, &row.chat_id).await;
+        let now = self.now();
+        let before = row.clone();
+        let deliveries = match row.status {
+            TournamentStatus::Open if row.state.starts_at <= now => {
+                self.begin_tournament(&mut row, lang).await?
+            }
+            TournamentStatus::Open => {
+                row.next_at = Some(row.state.starts_at);
+                Vec::new()
+            }
+            TournamentStatus::Running => self.settle_round(&mut row, lang).await?,
+            _ => {
+                row.next_at = None;
+                Vec::new()
+            }
+        };
+        if row != before {
+            self.save_tournament(&mut row).await?;
+        }
+        Ok(deliveries)
+    }
+
+    /// [`Service::advance_tournament`] for a running tournament.
+    async fn settle_round(&self, row: &mut TournamentRow, lang: Lang) -> Outcome {
+        let mut deliveries = self.first_moves_missed(row).await?;
+        let Some(round) = row.state.played.last_mut() else {
+            return self.next_round(row, lang).await;
+        };
+        for board in round.boards.iter_mut().filter(|b| b.result.is_none()) {
+            match self.inner.store.get(&row.platform, &board.game).await? {
+                Some(game) if game.status.is_over() => board.result = Some(board_result(&game)),
+                Some(_) => {}
+                None => {
+                    tracing::warn!(tournament = %row.id, game = %board.game, "game gone; a draw");
+                    board.result = Some(BoardResult::Draw);
+                }
+            }
+        }
+        if round.boards.iter().all(|b| b.result.is_some()) {
+            deliveries.extend(self.round_over(row, lang).await?);
+        } else {
+            row.next_at = self.first_move_due(row).await?;
+        }
+        Ok(deliveries)
+    }
+
+    /// The current round of `row` is over: its results, and the next
+    /// round's pairings (or the final standings), in one message.
+    async fn round_over(&self, row: &mut TournamentRow, lang: Lang) -> Outcome {
+        let number = row.state.played.len() as i64;
+        let mut lines = vec![self.text(
+            lang,
+            &Msg::new("tournament-round-over")
+                .arg("id", row.id.clone())
+                .arg("round", number),
+        )];
+        lines.extend(self.board_lines(lang, row));
+        let results = lines.join("\n");
+        let mut next = self.next_round(row, lang).await?;
+        match next.first_mut() {
+            Some(first) if first.target == Target::Chat(chat_ref(&row.platform, &row.chat_id)) => {
+                first.text = format!("{results}\n\n{}", first.text);
+            }
+            _ => next.insert(0, self.tournament_message(row, results)),
+        }
+        Ok(next)
+    }
+
+    /// Ends `row`: finished, with the final standings as the message.
+    fn finish_tournament(&self, row: &mut TournamentRow, lang: Lang) -> Delivery {
+        row.status = TournamentStatus::Finished;
+        row.next_at = None;
+        tracing::info!(tournament = %row.id, "tournament finished");
+        let mut text = self.standings_text(lang, row);
+        let players = swiss_players(&row.state);
+        if let Ok(table) = tiebreak::standings(&players, tiebreaks_of(row.state.format)) {
+            let winners: Vec<String> = table
+                .iter()
+                .filter(|s| s.place == 1)
+                .filter_map(|s| row.state.players.get(s.player as usize - 1))
+                .map(|p| p.name.clone())
+                .collect();
+            if !winners.is_empty() {
+                let won = self.text(
+                    lang,
+                    &Msg::new("tournament-winner")
+                        .arg("id", row.id.clone())
+                        .arg("player", winners.join(", ")),
+                );
+                text = format!("{won}\n{text}");
+            }
+        }
+        self.tournament_message(row, text)
+    }
+
+    /// The tournaments the games that `deliveries` say are over belong to,
+    /// moved on: what that says (a round's results and the next pairings).
+    /// Every request's answer and every deadline's news pass through here.
+    pub(crate) async fn tournament_news(&self, deliveries: &[Delivery]) -> Vec<Delivery> {
+        let mut seen: Vec<(Platform, String)> = Vec::new();
+        for delivery in deliveries {
+            let Some(game) = delivery.game.as_ref().filter(|g| g.over) else {
+                continue;
+            };
+            let platform = crate::service::kernel::service::target_platform(delivery);
+            if !seen.iter().any(|(p, id)| *p == platform && *id == game.id) {
+                seen.push((platform, game.id.clone()));
+            }
+        }
+        let mut tournaments: Vec<(Platform, String)> = Vec::new();
+        for (platform, game) in seen {
+            match self
+                .inner
+                .store
+                .tournament_of_game(platform.key(), &game)
+                .await
+            {
+                Ok(Some(id)) if !tournaments.contains(&(platform, id.clone())) => {
+                    tournaments.push((platform, id));
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::error!(game = %game, error = %e, "cannot read a game's tournament")
+                }
+            }
+        }
+        let mut news = Vec::new();
+        for (platform, id) in tournaments {
+            match self.advance_tournament(platform.key(), &id).await {
+                Ok(said) => news.extend(said),
+                Err(e) => {
+                    tracing::error!(tournament = %id, error = ?e, "cannot move a tournament on")
+                }
+            }
+        }
+        news
+    }
+
+    /// The tournaments whose time has come (a start, a first-move time),
+    /// moved on and their news sent. Returns how many had news and how
+    /// many failed.
+    pub(crate) async fn run_due_tournaments(&self) -> (usize, usize) {
+        let due = match self.inner.store.due_tournaments(self.now()).await {
+            Ok(due) => due,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot read due tournaments");
+                return (0, 1);
+            }
+        };
+        let (mut moved, mut failed) = (0, 0);
+        for (platform, id) in due {
+            match self.advance_tournament(&platform, &id).await {
+                Ok(deliveries) => {
+                    moved += usize::from(!deliveries.is_empty());
+                    self.send(deliveries);
+                }
+                Err(e) => {
+                    failed += 1;
+                    tracing::error!(tournament = %id, error = ?e, "cannot move a tournament on");
+                }
+            }
+        }
+        (moved, failed)
+    }
+
+    /// After a restart: every running tournament is looked at once (a game
+    /// may have ended as the last process stopped).
+    pub async fn resume_tournaments(&self) {
+        let running = match self.inner.store.running_tournaments().await {
+            Ok(running) => running,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot read the running tournaments");
+                return;
+            }
+        };
+        for (platform, id) in running {
+            match self.advance_tournament(&platform, &id).await {
+                Ok(deliveries) => self.send(deliveries),
+                Err(e) => {
+                    tracing::error!(tournament = %id, error = ?e, "cannot resume a tournament")
+                }
+            }
+        }
+    }
+
+    /// The earliest time a tournament wants looking at (for the scheduler).
+    pub(crate) async fn next_tournament_deadline(&self) -> Option<Millis> {
+        match self.inner.store.next_tournament_at().await {
+            Ok(next) => next,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot read the tournaments' deadlines");
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entrant(name: &str) -> Entrant {
+        Entrant {
+            user_id: name.to_owned(),
+            name: name.to_owned(),
+            rating: 1500,
+            withdrawn: false,
+        }
+    }
+
+    #[test]
+    fn a_forfeit_and_a_bye_are_recorded_as_fide_scores_them_and_the_trf_reads_back() {
+        let state = TournamentState {
+            format: TournamentFormat::Swiss,
+            variant: "chess".to_owned(),
+            clock: "3+2".to_owned(),
+            rounds: 3,
+            rated: false,
+            creator_id: "a".to_owned(),
+            creator_name: "a".to_owned(),
+            starts_at: 0,
+            initial_white: true,
+            players: ["a", "b", "c"].into_iter().map(entrant).collect(),
+            played: vec![Round {
+                started_at: 0,
+                boards: vec![Board {
+                    white: 1,
+                    black: 2,
+                    game: "g".to_owned(),
+                    result: Some(BoardResult::BlackForfeits),
+                }],
+                bye: Some(3),
+                absent: vec![],
+            }],
+        };
+        let players = swiss_players(&state);
+        assert_eq!(players[0].history[0].result, RoundResult::ForfeitWin);
+        assert_eq!(players[1].history[0].result, RoundResult::ForfeitLoss);
+        assert_eq!(players[2].history[0].result, RoundResult::PairingBye);
+        let text = trf_text("t", &state);
+        let read = trf::read(&text).expect("parses");
+        assert_eq!(read.total_rounds, Some(3));
+        let back: Vec<_> = read.players.iter().map(|p| p.to_swiss()).collect();
+        assert_eq!(back, players);
+    }
+}

@@ -1,0 +1,336 @@
+//! Tournaments at the console: a Swiss of three rounds for five players
+//! (a bye each round, a forfeit for a first move not made in time, a
+//! restart in the middle of a round), a round robin of four by the Berger
+//! table, standings with tie-breaks, and the TRF export read back.
+
+use crate::console_support::{has, to, Chat};
+use kodex_bot::store::{BoardResult, TournamentRow, TournamentStatus};
+use kodex_bot::tournament::{trf, Pairing, RoundResult};
+
+/// The tournament id on the Join button of an announcement.
+fn tournament_id(out: &[String]) -> String {
+    out.iter()
+        .find_map(|line| {
+            let (_, rest) = line.split_once("/press tjoin:")?;
+            Some(rest.trim_end_matches(']').to_owned())
+        })
+        .unwrap_or_else(|| panic!("no Join button: {out:#?}"))
+}
+
+async fn stored(chat: &Chat, id: &str) -> TournamentRow {
+    chat.service
+        .store()
+        .tournament("console", id)
+        .await
+        .expect("store")
+        .expect("tournament exists")
+}
+
+/// How a test game ends.
+#[derive(Clone, Copy)]
+enum Ending {
+    WhiteMates,
+    BlackMates,
+    Draw,
+}
+
+/// Plays the game of `white` and `black` (their only one) to `ending`.
+async fn play(chat: &mut Chat, white: &str, black: &str, ending: Ending) -> Vec<String> {
+    let moves: &[&str] = match ending {
+        Ending::WhiteMates => &["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"],
+        Ending::BlackMates => &["f3", "e5", "g4", "Qh4#"],
+        Ending::Draw => &["e4", "e5"],
+    };
+    let mut out = Vec::new();
+    for (ply, text) in moves.iter().enumerate() {
+        let who = if ply % 2 == 0 { white } else { black };
+        out.extend(chat.say(&format!("{who}: {text}")).await);
+    }
+    if let Ending::Draw = ending {
+        out.extend(chat.say(&format!("{white}: /draw")).await);
+        out.extend(chat.say(&format!("{black}: /draw")).await);
+    }
+    out
+}
+
+/// The names of white and black on each board of the current round.
+async fn boards(chat: &Chat, id: &str) -> Vec<(String, String, String)> {
+    let row = stored(chat, id).await;
+    let name = |n: u32| row.state.players[n as usize - 1].name.clone();
+    row.state
+        .played
+        .last()
+        .expect("a round")
+        .boards
+        .iter()
+        .map(|b| (name(b.white), name(b.black), b.game.clone()))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_swiss_of_five_plays_three_rounds_with_byes_a_forfeit_and_a_restart() {
+    let mut chat = Chat::new("tournament-swiss").await;
+    let out = chat
+        .say("alice: /tournament new swiss chess 5+0 3 in 10")
+        .await;
+    assert!(has(&out, "announces tournament"), "{out:#?}");
+    let id = tournament_id(&out);
+    // Joined by command and by the button; a second entry is refused.
+    chat.say("alice: /tournament join").await;
+    for name in ["bob", "carol", "dave", "eve"] {
+        let out = chat.say(&format!("{name}: /press tjoin:{id}")).await;
+        assert!(
+            has(&out, &format!("{name} is in tournament {id}")),
+            "{out:#?}"
+        );
+    }
+    let again = chat.say("bob: /tournament join").await;
+    assert!(has(&again, "already in tournament"), "{again:#?}");
+    // Only its creator (or a chat admin) starts it early.
+    let refused = chat.say("bob: /tournament start").await;
+    assert!(has(&refused, "Only alice"), "{refused:#?}");
+    // Nothing happens before its time; then round 1 is paired in one message.
+    assert!(chat.advance(9 * 60_000).await.is_empty());
+    let start = chat.advance(60_000).await;
+    let headers: Vec<&String> = start
+        .iter()
+        .filter(|line| line.contains("Round 1 of 3"))
+        .collect();
+    assert_eq!(headers.len(), 1, "{start:#?}");
+    assert!(
+        has(&start, "Tournament") && has(&start, "begins"),
+        "{start:#?}"
+    );
+    assert!(has(&start, "has the bye"), "{start:#?}");
+    // The games' own start messages are not posted one by one.
+    assert!(
+        !to(&start, "[#local]").iter().any(|l| l.contains("image:")),
+        "{start:#?}"
+    );
+    let row = stored(&chat, &id).await;
+    assert_eq!(row.status, TournamentStatus::Running);
+    assert_eq!(row.state.played[0].boards.len(), 2);
+    // Every game is a stored game of this chat, started like any.
+    for (white, black, game) in boards(&chat, &id).await {
+        let game_row = chat.row(&game).await;
+        assert_eq!(game_row.chat_id, "local");
+        assert_eq!(game_row.seats[0].user_name, white);
+        assert_eq!(game_row.seats[1].user_name, black);
+    }
+
+    // Round 1: white wins on board 1, black on board 2.
+    let round = boards(&chat, &id).await;
+    play(&mut chat, &round[0].0, &round[0].1, Ending::WhiteMates).await;
+    let out = play(&mut chat, &round[1].0, &round[1].1, Ending::BlackMates).await;
+    assert!(has(&out, "Round 1 of tournament"), "{out:#?}");
+    assert!(has(&out, "Round 2 of 3"), "{out:#?}");
+
+    // Round 2: board 1 drawn; on board 2 white never moves: a forfeit.
+    let round = boards(&chat, &id).await;
+    play(&mut chat, &round[0].0, &round[0].1, Ending::Draw).await;
+    assert!(chat.advance(59_000).await.is_empty());
+    let out = chat.advance(2_000).await;
+    assert!(has(&out, "Round 2 of tournament"), "{out:#?}");
+    assert!(has(&out, "−–+"), "{out:#?}");
+    assert!(has(&out, "Round 3 of 3"), "{out:#?}");
+    let row = stored(&chat, &id).await;
+    assert_eq!(
+        row.state.played[1].boards[1].result,
+        Some(BoardResult::WhiteForfeits)
+    );
+
+    // Round 3: one game ends, the process restarts, the other ends.
+    let round = boards(&chat, &id).await;
+    play(&mut chat, &round[0].0, &round[0].1, Ending::WhiteMates).await;
+    let mut chat = chat.restart().await;
+    let standings = chat.say("carol: /tournament standings").await;
+    assert!(has(&standings, "standings after round 2"), "{standings:#?}");
+    let out = play(&mut chat, &round[1].0, &round[1].1, Ending::WhiteMates).await;
+    assert!(has(&out, "Round 3 of tournament"), "{out:#?}");
+    assert!(has(&out, "final standings"), "{out:#?}");
+    assert!(has(&out, "The winner"), "{out:#?}");
+    let row = stored(&chat, &id).await;
+    assert_eq!(row.status, TournamentStatus::Finished);
+    assert_eq!(row.next_at, None);
+
+    // Byes: three different players, once each; nobody met twice.
+    let byes: Vec<u32> = row.state.played.iter().filter_map(|r| r.bye).collect();
+    assert_eq!(byes.len(), 3);
+    let mut distinct = byes.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 3, "{byes:?}");
+    let mut met: Vec<(u32, u32)> = Vec::new();
+    for board in row.state.played.iter().flat_map(|r| &r.boards) {
+        let pair = (board.white.min(board.black), board.white.max(board.black));
+        assert!(!met.contains(&pair), "{pair:?} met twice");
+        met.push(pair);
+    }
+
+    // The final standings list all five with points and tie-breaks.
+    let standings = chat.say("eve: /tournament standings").await;
+    assert!(has(&standings, "final standings"), "{standings:#?}");
+    let lines: Vec<&String> = standings
+        .iter()
+        .filter(|l| l.contains(" — ") && l.contains("BH-1"))
+        .collect();
+    assert_eq!(lines.len(), 5, "{standings:#?}");
+
+    // The TRF export reads back: five players, three rounds each, the
+    // forfeit and the byes as FIDE writes them.
+    let out = chat.say("dave: /tournament trf").await;
+    let path = out
+        .iter()
+        .find_map(|l| l.split_once("image: ").map(|(_, p)| p.to_owned()))
+        .unwrap_or_else(|| panic!("no file: {out:#?}"));
+    let text = std::fs::read_to_string(&path).expect("trf file");
+    let read = trf::read(&text).expect("the TRF parses");
+    assert_eq!(read.total_rounds, Some(3));
+    assert_eq!(read.players.len(), 5);
+    assert!(read.players.iter().all(|p| p.rounds.len() == 3));
+    let results: Vec<RoundResult> = read
+        .players
+        .iter()
+        .flat_map(|p| p.rounds.iter().map(|r| r.result))
+        .collect();
+    for wanted in [
+        RoundResult::ForfeitWin,
+        RoundResult::ForfeitLoss,
+        RoundResult::PairingBye,
+        RoundResult::Draw,
+        RoundResult::Win,
+    ] {
+        assert!(results.contains(&wanted), "{wanted:?}: {text}");
+    }
+    // It is over: no more entries or cancelling.
+    let late = chat.say("frank: /tournament join").await;
+    assert!(has(&late, "no tournament"), "{late:#?}");
+}
+
+#[tokio::test]
+async fn a_round_robin_of_four_follows_the_berger_table() {
+    let mut chat = Chat::new("tournament-robin").await;
+    let out = chat
+        .say("dave: /tournament new roundrobin chess 3+2 in 5")
+        .await;
+    assert!(has(&out, "everyone plays everyone"), "{out:#?}");
+    let id = tournament_id(&out);
+    for name in ["alice", "bob", "carol", "dave"] {
+        chat.say(&format!("{name}: /tournament join")).await;
+    }
+    let out = chat.say("dave: /tournament start").await;
+    assert!(has(&out, "Round 1 of 3"), "{out:#?}");
+    let row = stored(&chat, &id).await;
+    // Equal ratings: seeded in the order of entry.
+    let names: Vec<&str> = row.state.players.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["alice", "bob", "carol", "dave"]);
+    let table = kodex_bot::tournament::berger::round_robin(
+        4,
+        kodex_bot::tournament::berger::Cycles::Single,
+    )
+    .expect("table");
+    for (round, scheduled) in table.iter().enumerate() {
+        let row = stored(&chat, &id).await;
+        let played: Vec<Pairing> = row.state.played[round]
+            .boards
+            .iter()
+            .map(|b| Pairing {
+                white: b.white,
+                black: b.black,
+            })
+            .collect();
+        assert_eq!(played, scheduled.pairings, "round {}", round + 1);
+        // The higher seed's white wins; the other board is drawn.
+        let round_boards = boards(&chat, &id).await;
+        play(
+            &mut chat,
+            &round_boards[0].0,
+            &round_boards[0].1,
+            Ending::WhiteMates,
+        )
+        .await;
+        play(
+            &mut chat,
+            &round_boards[1].0,
+            &round_boards[1].1,
+            Ending::Draw,
+        )
+        .await;
+    }
+    let row = stored(&chat, &id).await;
+    assert_eq!(row.status, TournamentStatus::Finished);
+    let standings = chat.say("bob: /tournament standings").await;
+    assert!(has(&standings, "final standings"), "{standings:#?}");
+    let lines: Vec<&String> = standings
+        .iter()
+        .filter(|l| l.contains(" — ") && l.contains("SB"))
+        .collect();
+    assert_eq!(lines.len(), 4, "{standings:#?}");
+    // Points add up to the six games played.
+    let total: f64 = lines
+        .iter()
+        .map(|l| {
+            let after = l.split(" — ").nth(1).expect("points");
+            after
+                .split_whitespace()
+                .next()
+                .and_then(|p| p.parse::<f64>().ok())
+                .expect("a number")
+        })
+        .sum();
+    assert_eq!(total, 6.0, "{standings:#?}");
+}
+
+#[tokio::test]
+async fn tournaments_refuse_what_they_cannot_play_and_keep_their_limits() {
+    let mut chat = Chat::configured("tournament-limits", |config| {
+        config.games.max_tournaments = 1;
+        config.games.max_tournament_players = 2;
+    })
+    .await;
+    let out = chat.say("alice: /tournament new ladder chess 3+2").await;
+    assert!(has(&out, "no tournament format"), "{out:#?}");
+    let out = chat.say("alice: /tournament new swiss chess").await;
+    assert!(has(&out, "needs a clock"), "{out:#?}");
+    let out = chat.say("alice: /tournament new swiss bughouse 3+0").await;
+    assert!(has(&out, "two players on one board"), "{out:#?}");
+    let out = chat
+        .say("alice (dm): /tournament new swiss chess 3+2")
+        .await;
+    assert!(has(&out, "group chat"), "{out:#?}");
+    let out = chat.say("alice: /tournament").await;
+    assert!(has(&out, "/tournament new"), "{out:#?}");
+    let out = chat.say("alice: /tournament new swiss chess 3+2 3").await;
+    let id = tournament_id(&out);
+    let out = chat.say("bob: /tournament new swiss chess 3+2 3").await;
+    assert!(has(&out, "as many tournaments as it may"), "{out:#?}");
+    chat.say("alice: /tournament join").await;
+    chat.say("bob: /tournament join").await;
+    let out = chat.say("carol: /tournament join").await;
+    assert!(has(&out, "full"), "{out:#?}");
+    // Leaving before the start frees the place.
+    let out = chat.say("bob: /tournament leave").await;
+    assert!(has(&out, "bob leaves tournament"), "{out:#?}");
+    let out = chat.say("carol: /tournament join").await;
+    assert!(has(&out, "carol is in tournament"), "{out:#?}");
+    let out = chat.say("carol: /tournament cancel").await;
+    assert!(has(&out, "Only alice"), "{out:#?}");
+    let out = chat.say("alice: /tournament cancel").await;
+    assert!(
+        has(&out, &format!("Tournament {id} is cancelled")),
+        "{out:#?}"
+    );
+    // Nothing starts at the old time.
+    assert!(chat.advance(11 * 60_000).await.is_empty());
+    // Too few players at the start: called off.
+    let out = chat
+        .say("alice: /tournament new swiss chess 3+2 3 in 1")
+        .await;
+    let id = tournament_id(&out);
+    chat.say("alice: /tournament join").await;
+    let out = chat.advance(60_000).await;
+    assert!(
+        has(&out, &format!("Tournament {id} is called off")),
+        "{out:#?}"
+    );
+}
