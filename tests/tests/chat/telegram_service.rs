@@ -2527,3 +2527,64 @@ async fn the_webhook_listener_answers_health_checks_by_the_database() {
     assert_eq!(answer.status().as_u16(), 503);
     webhook.abort();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_is_announced_joined_by_button_and_played_in_the_group() {
+    let harness = start("tournament", true).await;
+    let fake = &harness.fake;
+    fake.say(GROUP, ALICE, "/tournament new swiss chess 3+2 1");
+    let (at, announcement) = fake
+        .wait_for(0, "the announcement", |call| {
+            call.delivered_to(GROUP) && call.text().contains("announces tournament")
+        })
+        .await;
+    let live = harness
+        .service
+        .store()
+        .live_tournaments_in("telegram", &GROUP.to_string())
+        .await
+        .expect("the store answers");
+    let id = live.first().expect("a tournament").id.clone();
+    // Bob joins by the button, alice by the command.
+    fake.press(
+        GROUP,
+        BOB,
+        announcement.message_id.expect("announcement id"),
+        &format!("tjoin:{id}"),
+    );
+    let (at, _) = fake
+        .wait_for(at, "bob's entry", |call| {
+            call.delivered_to(GROUP) && call.text().contains("bob is in tournament")
+        })
+        .await;
+    fake.say(GROUP, ALICE, "/tournament join");
+    let (at, _) = fake
+        .wait_for(at, "alice's entry", |call| {
+            call.delivered_to(GROUP) && call.text().contains("alice is in tournament")
+        })
+        .await;
+    fake.say(GROUP, ALICE, "/tournament start");
+    let (at, round) = fake
+        .wait_for(at, "round 1", |call| {
+            call.delivered_to(GROUP) && call.text().contains("Round 1 of 1")
+        })
+        .await;
+    let row = harness
+        .service
+        .store()
+        .tournament("telegram", &id)
+        .await
+        .expect("the store answers")
+        .expect("the tournament");
+    let game = row.state.played[0].boards[0].game.clone();
+    assert!(round.text().contains(&game), "{}", round.text());
+    let (white, _) = white_and_black(&stored(&harness, &game).await);
+    // White aborts before moving: a forfeit, and the one-round Swiss is over.
+    fake.say(GROUP, white, "/abort");
+    let (_, end) = fake
+        .wait_for(at, "the final standings", |call| {
+            call.delivered_to(GROUP) && call.text().contains("final standings")
+        })
+        .await;
+    assert!(end.text().contains("The winner"), "{}", end.text());
+}

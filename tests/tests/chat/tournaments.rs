@@ -334,3 +334,50 @@ async fn tournaments_refuse_what_they_cannot_play_and_keep_their_limits() {
         "{out:#?}"
     );
 }
+
+#[tokio::test]
+async fn a_fog_of_war_tournament_keeps_each_players_board_private() {
+    let mut chat = Chat::new("tournament-fog").await;
+    let out = chat
+        .say("alice: /tournament new swiss fogofwar 5+3 1")
+        .await;
+    let id = tournament_id(&out);
+    chat.say("alice: /tournament join").await;
+    chat.say("bob: /tournament join").await;
+    let start = chat.say("alice: /tournament start").await;
+    assert!(has(&start, "Round 1 of 1"), "{start:#?}");
+    // Each player gets their own board privately; the chat gets no board.
+    let to_alice = to(&start, "[@alice]");
+    let to_bob = to(&start, "[@bob]");
+    assert!(to_alice.iter().any(|l| l.contains("image:")), "{start:#?}");
+    assert!(to_bob.iter().any(|l| l.contains("image:")), "{start:#?}");
+    assert!(
+        !to(&start, "[#local]").iter().any(|l| l.contains("image:")),
+        "{start:#?}"
+    );
+    let (white, black, game) = boards(&chat, &id).await.remove(0);
+    // Moves are sent privately, as in any fog-of-war game.
+    let out = chat.say(&format!("{white} (dm): e4")).await;
+    assert!(
+        !to(&out, "[#local]").iter().any(|l| l.contains("e4")),
+        "{out:#?}"
+    );
+    chat.say(&format!("{black} (dm): e5")).await;
+    // The game ends; the tournament with it.
+    let out = chat.say(&format!("{white}: /resign")).await;
+    let confirm = out
+        .iter()
+        .find_map(|l| {
+            let (_, rest) = l.split_once("/press rsg:")?;
+            Some(format!("rsg:{}", rest.split(']').next()?))
+        })
+        .unwrap_or_else(|| panic!("no confirmation: {out:#?}"));
+    let out = chat.say(&format!("{white}: /press {confirm}")).await;
+    assert!(has(&out, "final standings"), "{out:#?}");
+    assert_eq!(chat.result(&game).await.as_deref(), Some("0-1"));
+    let row = stored(&chat, &id).await;
+    assert_eq!(
+        row.state.played[0].boards[0].result,
+        Some(BoardResult::BlackWins)
+    );
+}
