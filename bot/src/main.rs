@@ -1,7 +1,8 @@
 //! The `kodex` binary: reads the configuration, opens the database, starts
 //! the clock scheduler and the platforms — the console chat when no platform
 //! token is configured (or with `kodex console`); `kodex render` draws a
-//! position; `kodex uci` speaks UCI. `kodex --help` lists it all.
+//! position; `kodex uci` speaks UCI; `kodex migrate-db` copies a database
+//! into another (SQLite to PostgreSQL). `kodex --help` lists it all.
 
 use clap::{Arg, Command};
 use kodex_bot::config::Config;
@@ -57,6 +58,27 @@ fn cli() -> Command {
                         .help("--variant <v> --fen <fen> [--pov …] [--fog …] [--lastmove …] --out <file.png>"),
                 ),
         )
+        .subcommand(
+            Command::new("migrate-db")
+                .about(
+                    "Copy every game, clock, rating and setting of one database into another, \
+                     empty one (a SQLite file to PostgreSQL); run it with the bot stopped",
+                )
+                .arg(
+                    Arg::new("from")
+                        .long("from")
+                        .value_name("URL")
+                        .required(true)
+                        .help("The database to copy (sqlite://kodex.db)"),
+                )
+                .arg(
+                    Arg::new("to")
+                        .long("to")
+                        .value_name("URL")
+                        .required(true)
+                        .help("The empty database to fill (postgres://user@host/db)"),
+                ),
+        )
         .subcommand(Command::new("uci").about(
             "Speak UCI on standard input and output: perft, and the computer player \
              for every variant (Skill Level 1-8)",
@@ -80,6 +102,21 @@ async fn main() -> ExitCode {
         Some(("render", render)) => {
             let options = render.get_many::<String>("options").into_iter().flatten();
             return kodex_render::cli::main(options.cloned());
+        }
+        Some(("migrate-db", urls)) => {
+            let url = |name: &str| urls.get_one::<String>(name).cloned().unwrap_or_default();
+            return match kodex_bot::store::migrate_db(&url("from"), &url("to")).await {
+                Ok(copied) => {
+                    for (table, rows) in copied.tables {
+                        println!("{table}: {rows} rows");
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("kodex migrate-db: {e}");
+                    ExitCode::FAILURE
+                }
+            };
         }
         Some(("uci", _)) => {
             return match kodex_uci::run() {

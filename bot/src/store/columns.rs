@@ -7,7 +7,8 @@ use kodex_engine::{Reason, Side, Team};
 use std::fmt;
 
 /// Reads a TEXT column into `$ty` through its `parse`, which keeps a value
-/// this version does not know (written by a newer one) as it was stored.
+/// this version does not know (written by a newer one) as it was stored;
+/// for both backends.
 macro_rules! text_column {
     ($ty:ty) => {
         impl sqlx::Type<sqlx::Sqlite> for $ty {
@@ -23,6 +24,26 @@ macro_rules! text_column {
                 Ok(<$ty>::parse(<&str as sqlx::Decode<sqlx::Sqlite>>::decode(
                     value,
                 )?))
+            }
+        }
+
+        impl sqlx::Type<sqlx::Postgres> for $ty {
+            fn type_info() -> sqlx::postgres::PgTypeInfo {
+                <str as sqlx::Type<sqlx::Postgres>>::type_info()
+            }
+
+            fn compatible(ty: &sqlx::postgres::PgTypeInfo) -> bool {
+                <str as sqlx::Type<sqlx::Postgres>>::compatible(ty)
+            }
+        }
+
+        impl<'r> sqlx::Decode<'r, sqlx::Postgres> for $ty {
+            fn decode(
+                value: sqlx::postgres::PgValueRef<'r>,
+            ) -> Result<Self, sqlx::error::BoxDynError> {
+                Ok(<$ty>::parse(
+                    <&str as sqlx::Decode<sqlx::Postgres>>::decode(value)?,
+                ))
             }
         }
     };

@@ -3,11 +3,12 @@
 //! and written in one transaction.
 
 use super::columns::{DrawOffer, GameResult};
+use super::db::{on_pool, Dialect};
+use super::rows::Fetched;
 use super::rows::{GameRow, SeatRow};
 use super::{Store, StoreError};
 use crate::time::Millis;
 use kodex_engine::Side;
-use sqlx::Row;
 
 /// The game columns read, each prefixed with the `games` alias `g`.
 const COLUMNS: &str =
@@ -49,38 +50,40 @@ const MUTABLE: [&str; 23] = [
     "invite_code",
 ];
 
-type Query<'q> = sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>;
-
-/// Binds `row`'s values of the [`MUTABLE`] columns, in order.
-fn bind_mutable<'q>(query: Query<'q>, row: &GameRow) -> Query<'q> {
-    query
-        .bind(row.chat_id.clone())
-        .bind(row.home_chat_id.clone())
-        .bind(row.status.as_str().to_owned())
-        .bind(row.opponent_id.clone())
-        .bind(row.opponent_name.clone())
-        .bind(row.start_fen.clone())
-        .bind(row.moves.as_str().to_owned())
-        .bind(row.turn_started_at)
-        .bind(row.deadline)
-        .bind(row.draw_offer.map(DrawOffer::encode))
-        .bind(row.takeback_offer.map(|seat| seat as i64))
-        .bind(row.result.as_ref().map(GameResult::to_text))
-        .bind(
-            row.reason
-                .as_ref()
-                .map(|reason| reason.to_text().to_owned()),
-        )
-        .bind(row.updated_at)
-        .bind(row.reminder_at)
-        .bind(row.reminded.bits())
-        .bind(row.linked_id.clone())
-        .bind(row.board as i64)
-        .bind(row.move_times.to_string())
-        .bind(row.exchange_offer.map(|seat| seat as i64))
-        .bind(row.public)
-        .bind(row.guest_chat_id.clone())
-        .bind(row.invite_code.clone())
+/// Binds `$row`'s values of the [`MUTABLE`] columns, in order, to `$query`
+/// (a macro: the query is SQLite's or PostgreSQL's).
+macro_rules! bind_mutable {
+    ($query:expr, $row:expr) => {{
+        let row: &GameRow = $row;
+        $query
+            .bind(row.chat_id.clone())
+            .bind(row.home_chat_id.clone())
+            .bind(row.status.as_str().to_owned())
+            .bind(row.opponent_id.clone())
+            .bind(row.opponent_name.clone())
+            .bind(row.start_fen.clone())
+            .bind(row.moves.as_str().to_owned())
+            .bind(row.turn_started_at)
+            .bind(row.deadline)
+            .bind(row.draw_offer.map(DrawOffer::encode))
+            .bind(row.takeback_offer.map(|seat| seat as i64))
+            .bind(row.result.as_ref().map(GameResult::to_text))
+            .bind(
+                row.reason
+                    .as_ref()
+                    .map(|reason| reason.to_text().to_owned()),
+            )
+            .bind(row.updated_at)
+            .bind(row.reminder_at)
+            .bind(row.reminded.bits())
+            .bind(row.linked_id.clone())
+            .bind(row.board as i64)
+            .bind(row.move_times.to_string())
+            .bind(row.exchange_offer.map(|seat| seat as i64))
+            .bind(i64::from(row.public))
+            .bind(row.guest_chat_id.clone())
+            .bind(row.invite_code.clone())
+    }};
 }
 
 /// The games `platform`, `user` plays, in `chat` or (NULL) any: found through
@@ -113,16 +116,16 @@ pub(super) fn games_query(filter: &str, order: &str) -> String {
 
 /// Folds the rows of a [`games_query`] (one per seat, games in order) into games.
 /// A column that does not parse is an error naming its game.
-fn fold_games(rows: &[sqlx::sqlite::SqliteRow]) -> Result<Vec<GameRow>, StoreError> {
+fn fold_games(rows: &[impl Fetched]) -> Result<Vec<GameRow>, StoreError> {
     let mut games: Vec<GameRow> = Vec::new();
     for row in rows {
-        let id: &str = row.try_get("id")?;
+        let id: String = row.get("id")?;
         let same_game = games.last().is_some_and(|game| game.id == id);
         if !same_game {
-            games.push(GameRow::decode(row).map_err(|e| e.of_game(id))?);
+            games.push(GameRow::decode(row).map_err(|e| e.of_game(&id))?);
         }
-        if row.try_get::<Option<i64>, _>("seat")?.is_some() {
-            let seat = SeatRow::decode(row).map_err(|e| e.of_game(id))?;
+        if row.get::<Option<i64>>("seat")?.is_some() {
+            let seat = SeatRow::decode(row).map_err(|e| e.of_game(&id))?;
             if let Some(game) = games.last_mut() {
                 game.stored_seats.push(seat.clone());
                 game.seats.push(seat);
@@ -132,95 +135,99 @@ fn fold_games(rows: &[sqlx::sqlite::SqliteRow]) -> Result<Vec<GameRow>, StoreErr
     Ok(games)
 }
 
-/// Writes `row`'s seats in the transaction `tx`: every seat in the row is
-/// stored, every other seat of the game removed.
-async fn write_seats(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    row: &GameRow,
-) -> Result<(), sqlx::Error> {
-    let removed = row
-        .stored_seats
-        .iter()
-        .any(|stored| !row.seats.iter().any(|seat| seat.seat == stored.seat));
-    if !row.seats.is_empty() {
-        let sql = format!(
-            "INSERT INTO seats (platform, game_id, seat, user_id, user_name, side, team, \
-             remaining_ms, setup, ready) VALUES {} ON CONFLICT (platform, game_id, seat) DO \
-             UPDATE SET user_id = excluded.user_id, user_name = excluded.user_name, \
-             side = excluded.side, team = excluded.team, remaining_ms = excluded.remaining_ms, \
-             setup = excluded.setup, ready = excluded.ready",
-            vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"; row.seats.len()].join(", "),
-        );
-        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-        for seat in &row.seats {
-            query = query
-                .bind(row.platform.clone())
-                .bind(row.id.clone())
-                .bind(seat.seat as i64)
-                .bind(seat.user_id.clone())
-                .bind(seat.user_name.clone())
-                .bind(i64::from(seat.side.0))
-                .bind(i64::from(seat.team.0))
-                .bind(seat.remaining_ms)
-                .bind(seat.setup.clone())
-                .bind(seat.ready);
+/// Writes `$row`'s seats on the connection `$conn` (of the transaction
+/// that writes the game): every seat in the row is stored, every other
+/// seat of the game removed. A macro: the connection is SQLite's or
+/// PostgreSQL's.
+macro_rules! write_seats {
+    ($conn:expr, $row:expr) => {{
+        let conn = $conn;
+        let row: &GameRow = $row;
+        let removed = row
+            .stored_seats
+            .iter()
+            .any(|stored| !row.seats.iter().any(|seat| seat.seat == stored.seat));
+        if !row.seats.is_empty() {
+            let sql = format!(
+                "INSERT INTO seats (platform, game_id, seat, user_id, user_name, side, team, \
+                 remaining_ms, setup, ready) VALUES {} ON CONFLICT (platform, game_id, seat) DO \
+                 UPDATE SET user_id = excluded.user_id, user_name = excluded.user_name, \
+                 side = excluded.side, team = excluded.team, remaining_ms = excluded.remaining_ms, \
+                 setup = excluded.setup, ready = excluded.ready",
+                vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"; row.seats.len()].join(", "),
+            );
+            let mut query = sqlx::query(conn.sql(&sql));
+            for seat in &row.seats {
+                query = query
+                    .bind(row.platform.clone())
+                    .bind(row.id.clone())
+                    .bind(seat.seat as i64)
+                    .bind(seat.user_id.clone())
+                    .bind(seat.user_name.clone())
+                    .bind(i64::from(seat.side.0))
+                    .bind(i64::from(seat.team.0))
+                    .bind(seat.remaining_ms)
+                    .bind(seat.setup.clone())
+                    .bind(i64::from(seat.ready));
+            }
+            query.execute(&mut *conn).await?;
         }
-        query.execute(&mut **tx).await?;
-    }
-    if !removed && !row.stored_seats.is_empty() {
-        // Only seats read with the row can be gone; none is.
-        return Ok(());
-    }
-    let kept = if row.seats.is_empty() {
-        String::new()
-    } else {
-        format!(
-            " AND seat NOT IN ({})",
-            vec!["?"; row.seats.len()].join(", ")
-        )
-    };
-    let sql = format!("DELETE FROM seats WHERE platform = ? AND game_id = ?{kept}");
-    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(row.platform.clone())
-        .bind(row.id.clone());
-    for seat in &row.seats {
-        query = query.bind(seat.seat as i64);
-    }
-    query.execute(&mut **tx).await?;
-    Ok(())
+        // Only seats read with the row can be gone: with none gone, nothing
+        // is deleted.
+        if removed || row.stored_seats.is_empty() {
+            let kept = if row.seats.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " AND seat NOT IN ({})",
+                    vec!["?"; row.seats.len()].join(", ")
+                )
+            };
+            let sql = format!("DELETE FROM seats WHERE platform = ? AND game_id = ?{kept}");
+            let mut query = sqlx::query(conn.sql(&sql))
+                .bind(row.platform.clone())
+                .bind(row.id.clone());
+            for seat in &row.seats {
+                query = query.bind(seat.seat as i64);
+            }
+            query.execute(&mut *conn).await?;
+        }
+    }};
 }
 
 impl Store {
     /// Inserts a new row with its seats; false when the id is taken.
     pub async fn insert(&self, row: &GameRow) -> Result<bool, StoreError> {
         let sql = format!(
-            "INSERT OR IGNORE INTO games (id, platform, variant, challenger_id, challenger_name, \
+            "INSERT INTO games (id, platform, variant, challenger_id, challenger_name, \
              color, time_control, created_at, version, from_fen, variant_fingerprint, rated, {}) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?{})",
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?{}) ON CONFLICT DO NOTHING",
             MUTABLE.join(", "),
             ", ?".repeat(MUTABLE.len()),
         );
-        let query = sqlx::query(sqlx::AssertSqlSafe(sql))
-            .bind(row.id.clone())
-            .bind(row.platform.clone())
-            .bind(row.variant.clone())
-            .bind(row.challenger_id.clone())
-            .bind(row.challenger_name.clone())
-            .bind(row.color.to_text().to_owned())
-            .bind(row.time_control.code())
-            .bind(row.created_at)
-            .bind(row.version)
-            .bind(row.from_fen.clone())
-            .bind(row.variant_fingerprint.clone())
-            .bind(row.rated);
-        let mut tx = self.writer.begin().await?;
-        let result = bind_mutable(query, row).execute(&mut *tx).await?;
-        if result.rows_affected() != 1 {
-            return Ok(false);
-        }
-        write_seats(&mut tx, row).await?;
-        tx.commit().await?;
-        Ok(true)
+        on_pool!(&self.writer, db => {
+            let query = sqlx::query(db.sql(&sql))
+                .bind(row.id.clone())
+                .bind(row.platform.clone())
+                .bind(row.variant.clone())
+                .bind(row.challenger_id.clone())
+                .bind(row.challenger_name.clone())
+                .bind(row.color.to_text().to_owned())
+                .bind(row.time_control.code())
+                .bind(row.created_at)
+                .bind(row.version)
+                .bind(row.from_fen.clone())
+                .bind(row.variant_fingerprint.clone())
+                .bind(i64::from(row.rated));
+            let mut tx = db.begin().await?;
+            let result = bind_mutable!(query, row).execute(&mut *tx).await?;
+            if result.rows_affected() != 1 {
+                return Ok(false);
+            }
+            write_seats!(&mut *tx, row);
+            tx.commit().await?;
+            Ok(true)
+        })
     }
 
     /// Writes every mutable column and the seats of `row` in one transaction
@@ -233,27 +240,29 @@ impl Store {
             "UPDATE games SET {} = ?, version = version + 1 WHERE id = ? AND version = ?",
             MUTABLE.join(" = ?, "),
         );
-        let update = bind_mutable(sqlx::query(sqlx::AssertSqlSafe(sql)), row)
-            .bind(row.id.clone())
-            .bind(row.version);
         let rates = super::ratings::rates(row);
-        if row.seats == row.stored_seats && !rates {
-            // Nothing but the game row changed: one statement, no transaction.
-            if update.execute(&self.writer).await?.rows_affected() != 1 {
-                return Ok(false);
+        on_pool!(&self.writer, db => {
+            let update = bind_mutable!(sqlx::query(db.sql(&sql)), row)
+                .bind(row.id.clone())
+                .bind(row.version);
+            if row.seats == row.stored_seats && !rates {
+                // Nothing but the game row changed: one statement, no transaction.
+                if update.execute(db).await?.rows_affected() != 1 {
+                    return Ok(false);
+                }
+            } else {
+                let mut tx = db.begin().await?;
+                if update.execute(&mut *tx).await?.rows_affected() != 1 {
+                    // Dropping the transaction rolls it back.
+                    return Ok(false);
+                }
+                write_seats!(&mut *tx, row);
+                let changes = super::ratings::rate_in!(&mut *tx, row);
+                tx.commit().await?;
+                row.stored_seats = row.seats.clone();
+                row.rating_changes = changes;
             }
-        } else {
-            let mut tx = self.writer.begin().await?;
-            if update.execute(&mut *tx).await?.rows_affected() != 1 {
-                // Dropping the transaction rolls it back.
-                return Ok(false);
-            }
-            write_seats(&mut tx, row).await?;
-            let changes = super::ratings::rate_in(&mut tx, row).await?;
-            tx.commit().await?;
-            row.stored_seats = row.seats.clone();
-            row.rating_changes = changes;
-        }
+        });
         row.version += 1;
         Ok(true)
     }
@@ -266,12 +275,14 @@ impl Store {
         binds: &[Option<&str>],
     ) -> Result<Vec<GameRow>, StoreError> {
         let sql = games_query(filter, order);
-        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-        for value in binds {
-            query = query.bind(value.map(str::to_owned));
-        }
-        let rows = query.fetch_all(&self.pool).await?;
-        fold_games(&rows)
+        on_pool!(&self.pool, db => {
+            let mut query = sqlx::query(db.sql(&sql));
+            for value in binds {
+                query = query.bind(value.map(str::to_owned));
+            }
+            let rows = query.fetch_all(db).await?;
+            fold_games(&rows)
+        })
     }
 
     /// A game by id (case-insensitive, `#` allowed) on `platform`.
@@ -295,15 +306,17 @@ impl Store {
         variant: &str,
         fingerprint: &str,
     ) -> Result<u64, StoreError> {
-        let done = sqlx::query(
-            "UPDATE games SET variant_fingerprint = ? \
-             WHERE variant = ? AND variant_fingerprint IS NULL",
-        )
-        .bind(fingerprint.to_owned())
-        .bind(variant.to_owned())
-        .execute(&self.writer)
-        .await?;
-        Ok(done.rows_affected())
+        on_pool!(&self.writer, db => {
+            let done = sqlx::query(db.sql(
+                "UPDATE games SET variant_fingerprint = ? \
+                 WHERE variant = ? AND variant_fingerprint IS NULL",
+            ))
+            .bind(fingerprint.to_owned())
+            .bind(variant.to_owned())
+            .execute(db)
+            .await?;
+            Ok(done.rows_affected())
+        })
     }
 
     /// The games on `platform` whose id is `prefix` or starts with it, by
@@ -402,20 +415,20 @@ impl Store {
         variant: &str,
         except: &str,
     ) -> Result<Option<(String, Side)>, StoreError> {
-        let found = sqlx::query_as::<_, (String, i64)>(
+        let found = on_pool!(&self.pool, db => sqlx::query_as::<_, (String, i64)>(db.sql(
             "SELECT s.setup, s.side FROM seats s JOIN games g \
              ON g.platform = s.platform AND g.id = s.game_id \
              WHERE s.platform = ? AND s.user_id = ? AND g.variant = ? AND g.id <> ? \
              AND s.ready = 1 AND s.setup IS NOT NULL \
              AND g.status IN ('setup', 'active', 'finished') \
              ORDER BY g.updated_at DESC, g.id LIMIT 1",
-        )
+        ))
         .bind(platform.to_owned())
         .bind(user.to_owned())
         .bind(variant.to_owned())
         .bind(except.to_owned())
-        .fetch_optional(&self.pool)
-        .await?;
+        .fetch_optional(db)
+        .await?);
         Ok(found.map(|(text, side)| (text, Side(side.clamp(0, 255) as u8))))
     }
 
@@ -502,27 +515,31 @@ impl Store {
     /// earliest first: of two flags that fell before one look (bughouse's
     /// two boards), the first to fall decides.
     pub async fn due(&self, now: Millis) -> Result<Vec<(String, String)>, StoreError> {
-        Ok(sqlx::query_as::<_, (String, String)>(
+        Ok(
+            on_pool!(&self.pool, db => sqlx::query_as::<_, (String, String)>(db.sql(
             "SELECT platform, id FROM ( \
                SELECT platform, id, deadline AS moment FROM games \
                WHERE deadline IS NOT NULL AND deadline <= ? \
                UNION ALL SELECT platform, id, reminder_at FROM games \
-               WHERE reminder_at IS NOT NULL AND reminder_at <= ?) \
+               WHERE reminder_at IS NOT NULL AND reminder_at <= ?) AS due_at \
              GROUP BY platform, id ORDER BY MIN(moment), platform, id",
+        ))
+        .bind(now)
+        .bind(now)
+        .fetch_all(db)
+        .await?),
         )
-        .bind(now)
-        .bind(now)
-        .fetch_all(&self.pool)
-        .await?)
     }
 
     /// The earliest pending deadline or reminder.
     pub async fn next_deadline(&self) -> Result<Option<Millis>, StoreError> {
-        Ok(sqlx::query_scalar::<_, Option<i64>>(
+        Ok(
+            on_pool!(&self.pool, db => sqlx::query_scalar::<_, Option<i64>>(db.sql(
             "SELECT MIN(moment) FROM (SELECT MIN(deadline) AS moment FROM games \
-             UNION ALL SELECT MIN(reminder_at) FROM games)",
+             UNION ALL SELECT MIN(reminder_at) FROM games) AS moments",
+        ))
+        .fetch_one(db)
+        .await?),
         )
-        .fetch_one(&self.pool)
-        .await?)
     }
 }

@@ -1,6 +1,7 @@
 //! What platform adapters remember between restarts (`adapter_memory`; see
 //! `migrations/0002_adapter_memory.sql`).
 
+use super::db::{on_pool, Dialect};
 use super::{Store, StoreError};
 use crate::time::Millis;
 
@@ -14,18 +15,19 @@ impl Store {
         value: &str,
         now: Millis,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        on_pool!(&self.writer, db => sqlx::query(db.sql(
             "INSERT INTO adapter_memory (platform, kind, key, value, updated_at) \
              VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, kind, key) \
              DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-        )
+        ))
         .bind(platform.to_owned())
         .bind(kind.to_owned())
         .bind(key.to_owned())
         .bind(value.to_owned())
         .bind(now)
-        .execute(&self.writer)
-        .await?;
+        .execute(db)
+        .await?
+        .rows_affected());
         Ok(())
     }
 
@@ -36,14 +38,16 @@ impl Store {
         kind: &str,
         key: &str,
     ) -> Result<Option<String>, StoreError> {
-        Ok(sqlx::query_scalar::<_, String>(
+        Ok(
+            on_pool!(&self.pool, db => sqlx::query_scalar::<_, String>(db.sql(
             "SELECT value FROM adapter_memory WHERE platform = ? AND kind = ? AND key = ?",
-        )
+        ))
         .bind(platform.to_owned())
         .bind(kind.to_owned())
         .bind(key.to_owned())
-        .fetch_optional(&self.pool)
-        .await?)
+        .fetch_optional(db)
+        .await?),
+        )
     }
 
     /// Every record of `kind` on `platform` as `(key, value)`, oldest first
@@ -53,24 +57,27 @@ impl Store {
         platform: &str,
         kind: &str,
     ) -> Result<Vec<(String, String)>, StoreError> {
-        Ok(sqlx::query_as::<_, (String, String)>(
+        Ok(
+            on_pool!(&self.pool, db => sqlx::query_as::<_, (String, String)>(db.sql(
             "SELECT key, value FROM adapter_memory WHERE platform = ? AND kind = ? \
              ORDER BY updated_at, key",
-        )
+        ))
         .bind(platform.to_owned())
         .bind(kind.to_owned())
-        .fetch_all(&self.pool)
-        .await?)
+        .fetch_all(db)
+        .await?),
+        )
     }
 
     /// Forgets one record (nothing happens when it is not stored).
     pub async fn forget(&self, platform: &str, kind: &str, key: &str) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM adapter_memory WHERE platform = ? AND kind = ? AND key = ?")
+        on_pool!(&self.writer, db => sqlx::query(db.sql("DELETE FROM adapter_memory WHERE platform = ? AND kind = ? AND key = ?"))
             .bind(platform.to_owned())
             .bind(kind.to_owned())
             .bind(key.to_owned())
-            .execute(&self.writer)
-            .await?;
+            .execute(db)
+            .await?
+            .rows_affected());
         Ok(())
     }
 
@@ -81,14 +88,15 @@ impl Store {
         kind: &str,
         cutoff: Millis,
     ) -> Result<u64, StoreError> {
-        let result = sqlx::query(
+        let result = on_pool!(&self.writer, db => sqlx::query(db.sql(
             "DELETE FROM adapter_memory WHERE platform = ? AND kind = ? AND updated_at < ?",
-        )
+        ))
         .bind(platform.to_owned())
         .bind(kind.to_owned())
         .bind(cutoff)
-        .execute(&self.writer)
-        .await?;
-        Ok(result.rows_affected())
+        .execute(db)
+        .await?
+        .rows_affected());
+        Ok(result)
     }
 }

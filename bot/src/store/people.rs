@@ -1,6 +1,7 @@
 //! Where people last wrote and whether they want the personal ticker
 //! (`people`; see `migrations/0015_lobby.sql`).
 
+use super::db::{on_pool, Dialect};
 use super::{Store, StoreError};
 
 /// What the ticker knows of one person.
@@ -19,14 +20,14 @@ impl Store {
     /// What is known of `user`; a person never seen wants the ticker and
     /// wrote nowhere yet.
     pub async fn presence(&self, platform: &str, user: &str) -> Result<Presence, StoreError> {
-        let row = sqlx::query_as::<_, (Option<String>, i64, i64)>(
+        let row = on_pool!(&self.pool, db => sqlx::query_as::<_, (Option<String>, i64, i64)>(db.sql(
             "SELECT last_chat_id, private_ok, notify FROM people \
              WHERE platform = ? AND user_id = ?",
-        )
+        ))
         .bind(platform.to_owned())
         .bind(user.to_owned())
-        .fetch_optional(&self.pool)
-        .await?;
+        .fetch_optional(db)
+        .await?);
         Ok(match row {
             Some((last_chat, private_ok, notify)) => Presence {
                 last_chat,
@@ -50,19 +51,21 @@ impl Store {
         private: bool,
         now: i64,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        on_pool!(&self.writer, db => sqlx::query(db.sql(
             "INSERT INTO people (platform, user_id, last_chat_id, last_seen, private_ok) \
              VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) DO UPDATE SET \
              last_chat_id = excluded.last_chat_id, last_seen = excluded.last_seen, \
-             private_ok = MAX(people.private_ok, excluded.private_ok)",
-        )
+             private_ok = CASE WHEN excluded.private_ok > people.private_ok \
+             THEN excluded.private_ok ELSE people.private_ok END",
+        ))
         .bind(platform.to_owned())
         .bind(user.to_owned())
         .bind(chat.to_owned())
         .bind(now)
         .bind(i64::from(private))
-        .execute(&self.writer)
-        .await?;
+        .execute(db)
+        .await?
+        .rows_affected());
         Ok(())
     }
 
@@ -74,16 +77,17 @@ impl Store {
         on: bool,
         now: i64,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        on_pool!(&self.writer, db => sqlx::query(db.sql(
             "INSERT INTO people (platform, user_id, last_seen, notify) VALUES (?, ?, ?, ?) \
              ON CONFLICT (platform, user_id) DO UPDATE SET notify = excluded.notify",
-        )
+        ))
         .bind(platform.to_owned())
         .bind(user.to_owned())
         .bind(now)
         .bind(i64::from(on))
-        .execute(&self.writer)
-        .await?;
+        .execute(db)
+        .await?
+        .rows_affected());
         Ok(())
     }
 }

@@ -2,6 +2,7 @@
 //! `user_notations`; see `migrations/0001_games.sql` and
 //! `migrations/0010_notation.sql`).
 
+use super::db::{on_pool, Dialect};
 use super::{Store, StoreError};
 
 /// Whose language choice.
@@ -34,13 +35,15 @@ impl LangOwner {
 impl Store {
     /// How `user` chose to read moves (`/notation`), if they chose.
     pub async fn notation(&self, platform: &str, user: &str) -> Result<Option<String>, StoreError> {
-        Ok(sqlx::query_scalar::<_, String>(
+        Ok(
+            on_pool!(&self.pool, db => sqlx::query_scalar::<_, String>(db.sql(
             "SELECT notation FROM user_notations WHERE platform = ? AND user_id = ?",
-        )
+        ))
         .bind(platform.to_owned())
         .bind(user.to_owned())
-        .fetch_optional(&self.pool)
-        .await?)
+        .fetch_optional(db)
+        .await?),
+        )
     }
 
     /// Stores `user`'s notation choice; `None` forgets it (by their language).
@@ -50,19 +53,23 @@ impl Store {
         user: &str,
         notation: Option<&str>,
     ) -> Result<(), StoreError> {
-        let query = match notation {
-            Some(notation) => sqlx::query(
-                "INSERT INTO user_notations (platform, user_id, notation) VALUES (?, ?, ?) \
-                 ON CONFLICT (platform, user_id) DO UPDATE SET notation = excluded.notation",
-            )
-            .bind(platform.to_owned())
-            .bind(user.to_owned())
-            .bind(notation.to_owned()),
-            None => sqlx::query("DELETE FROM user_notations WHERE platform = ? AND user_id = ?")
+        on_pool!(&self.writer, db => {
+            let query = match notation {
+                Some(notation) => sqlx::query(db.sql(
+                    "INSERT INTO user_notations (platform, user_id, notation) VALUES (?, ?, ?) \
+                     ON CONFLICT (platform, user_id) DO UPDATE SET notation = excluded.notation",
+                ))
+                .bind(platform.to_owned())
+                .bind(user.to_owned())
+                .bind(notation.to_owned()),
+                None => sqlx::query(db.sql(
+                    "DELETE FROM user_notations WHERE platform = ? AND user_id = ?",
+                ))
                 .bind(platform.to_owned())
                 .bind(user.to_owned()),
-        };
-        query.execute(&self.writer).await?;
+            };
+            query.execute(db).await?;
+        });
         Ok(())
     }
 
@@ -73,11 +80,13 @@ impl Store {
         platform: &str,
         id: &str,
     ) -> Result<Option<String>, StoreError> {
-        Ok(sqlx::query_scalar::<_, String>(owner.queries().0)
+        Ok(
+            on_pool!(&self.pool, db => sqlx::query_scalar::<_, String>(db.sql(owner.queries().0))
             .bind(platform.to_owned())
             .bind(id.to_owned())
-            .fetch_optional(&self.pool)
-            .await?)
+            .fetch_optional(db)
+            .await?),
+        )
     }
 
     /// Stores the language `owner` `id` chose.
@@ -88,12 +97,13 @@ impl Store {
         id: &str,
         lang: &str,
     ) -> Result<(), StoreError> {
-        sqlx::query(owner.queries().1)
+        on_pool!(&self.writer, db => sqlx::query(db.sql(owner.queries().1))
             .bind(platform.to_owned())
             .bind(id.to_owned())
             .bind(lang.to_owned())
-            .execute(&self.writer)
-            .await?;
+            .execute(db)
+            .await?
+            .rows_affected());
         Ok(())
     }
 }

@@ -8,7 +8,6 @@ use super::StoreError;
 use crate::clock::TimeControl;
 use crate::time::Millis;
 use kodex_engine::{Side, Team};
-use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
 
 /// One seat of a started game (see `migrations/0004_seats.sql`): who sits
@@ -133,9 +132,46 @@ pub struct GameRow {
     pub(crate) rating_changes: Vec<super::ratings::RatingChange>,
 }
 
+/// A value a column of either backend holds (text, integers, floats,
+/// the typed text columns, and their `NULL`able forms).
+pub(super) trait Stored:
+    for<'r> sqlx::Decode<'r, sqlx::Sqlite>
+    + sqlx::Type<sqlx::Sqlite>
+    + for<'r> sqlx::Decode<'r, sqlx::Postgres>
+    + sqlx::Type<sqlx::Postgres>
+{
+}
+
+impl<T> Stored for T where
+    T: for<'r> sqlx::Decode<'r, sqlx::Sqlite>
+        + sqlx::Type<sqlx::Sqlite>
+        + for<'r> sqlx::Decode<'r, sqlx::Postgres>
+        + sqlx::Type<sqlx::Postgres>
+{
+}
+
+/// A row read from either backend: rows are decoded by one function for
+/// both, column by name.
+pub(super) trait Fetched {
+    /// The value of the column `column`.
+    fn get<T: Stored>(&self, column: &str) -> Result<T, sqlx::Error>;
+}
+
+impl Fetched for sqlx::sqlite::SqliteRow {
+    fn get<T: Stored>(&self, column: &str) -> Result<T, sqlx::Error> {
+        self.try_get(column)
+    }
+}
+
+impl Fetched for sqlx::postgres::PgRow {
+    fn get<T: Stored>(&self, column: &str) -> Result<T, sqlx::Error> {
+        self.try_get(column)
+    }
+}
+
 /// A column holding a small non-negative index (seat, board).
-fn index_column(row: &SqliteRow, column: &'static str) -> Result<usize, Decoded> {
-    let value: i64 = row.try_get(column)?;
+fn index_column(row: &impl Fetched, column: &'static str) -> Result<usize, Decoded> {
+    let value: i64 = row.get(column)?;
     usize::try_from(value).map_err(|_| Decoded::Column(ColumnError::new(column, value)))
 }
 
@@ -174,16 +210,16 @@ impl Decoded {
 // host copy of SQLite with every build.
 impl SeatRow {
     /// The seat columns of a row read with [`super::games`]' query.
-    pub(super) fn decode(row: &SqliteRow) -> Result<SeatRow, Decoded> {
+    pub(super) fn decode(row: &impl Fetched) -> Result<SeatRow, Decoded> {
         Ok(SeatRow {
             seat: index_column(row, "seat")?,
-            user_id: row.try_get("user_id")?,
-            user_name: row.try_get("user_name")?,
-            side: Side(decode_index("side", row.try_get("side")?)?),
-            team: Team(decode_index("team", row.try_get("team")?)?),
-            remaining_ms: row.try_get("remaining_ms")?,
-            setup: row.try_get("setup")?,
-            ready: row.try_get("ready")?,
+            user_id: row.get("user_id")?,
+            user_name: row.get("user_name")?,
+            side: Side(decode_index("side", row.get("side")?)?),
+            team: Team(decode_index("team", row.get("team")?)?),
+            remaining_ms: row.get("remaining_ms")?,
+            setup: row.get("setup")?,
+            ready: decode_flag("ready", row.get("ready")?)?,
         })
     }
 }
@@ -191,47 +227,47 @@ impl SeatRow {
 impl GameRow {
     /// The game columns of a row read with [`super::games`]' query (its
     /// seats follow), each parsed once.
-    pub(super) fn decode(row: &SqliteRow) -> Result<GameRow, Decoded> {
-        let linked_id: Option<String> = row.try_get("linked_id")?;
+    pub(super) fn decode(row: &impl Fetched) -> Result<GameRow, Decoded> {
+        let linked_id: Option<String> = row.get("linked_id")?;
         let linked = linked_id.is_some();
         Ok(GameRow {
-            id: row.try_get("id")?,
-            platform: row.try_get("platform")?,
-            chat_id: row.try_get("chat_id")?,
-            home_chat_id: row.try_get("home_chat_id")?,
-            variant: row.try_get("variant")?,
-            variant_fingerprint: row.try_get("variant_fingerprint")?,
-            status: row.try_get("status")?,
-            challenger_id: row.try_get("challenger_id")?,
-            challenger_name: row.try_get("challenger_name")?,
-            opponent_id: row.try_get("opponent_id")?,
-            opponent_name: row.try_get("opponent_name")?,
-            color: Color::decode(row.try_get("color")?)?,
+            id: row.get("id")?,
+            platform: row.get("platform")?,
+            chat_id: row.get("chat_id")?,
+            home_chat_id: row.get("home_chat_id")?,
+            variant: row.get("variant")?,
+            variant_fingerprint: row.get("variant_fingerprint")?,
+            status: row.get("status")?,
+            challenger_id: row.get("challenger_id")?,
+            challenger_name: row.get("challenger_name")?,
+            opponent_id: row.get("opponent_id")?,
+            opponent_name: row.get("opponent_name")?,
+            color: Color::decode(&row.get::<String>("color")?)?,
             seats: Vec::new(),
             stored_seats: Vec::new(),
-            time_control: decode_time_control(row.try_get("time_control")?)?,
-            start_fen: row.try_get("start_fen")?,
-            from_fen: row.try_get("from_fen")?,
-            moves: MoveRecord::decode(row.try_get("moves")?)?,
-            turn_started_at: row.try_get("turn_started_at")?,
-            deadline: row.try_get("deadline")?,
-            draw_offer: DrawOffer::decode_column(row.try_get("draw_offer")?, linked)?,
-            takeback_offer: decode_seat("takeback_offer", row.try_get("takeback_offer")?)?,
-            exchange_offer: decode_seat("exchange_offer", row.try_get("exchange_offer")?)?,
-            reminder_at: row.try_get("reminder_at")?,
-            reminded: SeatSet::decode("reminded", row.try_get("reminded")?)?,
-            result: row.try_get("result")?,
-            reason: row.try_get("reason")?,
-            created_at: row.try_get("created_at")?,
-            updated_at: row.try_get("updated_at")?,
-            version: row.try_get("version")?,
+            time_control: decode_time_control(&row.get::<String>("time_control")?)?,
+            start_fen: row.get("start_fen")?,
+            from_fen: row.get("from_fen")?,
+            moves: MoveRecord::decode(row.get("moves")?)?,
+            turn_started_at: row.get("turn_started_at")?,
+            deadline: row.get("deadline")?,
+            draw_offer: DrawOffer::decode_column(row.get("draw_offer")?, linked)?,
+            takeback_offer: decode_seat("takeback_offer", row.get("takeback_offer")?)?,
+            exchange_offer: decode_seat("exchange_offer", row.get("exchange_offer")?)?,
+            reminder_at: row.get("reminder_at")?,
+            reminded: SeatSet::decode("reminded", row.get("reminded")?)?,
+            result: row.get("result")?,
+            reason: row.get("reason")?,
+            created_at: row.get("created_at")?,
+            updated_at: row.get("updated_at")?,
+            version: row.get("version")?,
             linked_id,
             board: index_column(row, "board")?,
-            move_times: MoveTimes::decode(row.try_get("move_times")?)?,
-            rated: decode_flag("rated", row.try_get("rated")?)?,
-            public: decode_flag("public", row.try_get("public")?)?,
-            guest_chat_id: row.try_get("guest_chat_id")?,
-            invite_code: row.try_get("invite_code")?,
+            move_times: MoveTimes::decode(&row.get::<String>("move_times")?)?,
+            rated: decode_flag("rated", row.get("rated")?)?,
+            public: decode_flag("public", row.get("public")?)?,
+            guest_chat_id: row.get("guest_chat_id")?,
+            invite_code: row.get("invite_code")?,
             rating_changes: Vec::new(),
         })
     }

@@ -1,5 +1,6 @@
 //! The `watchers` table (see `migrations/0008_watchers.sql`).
 
+use super::db::{on_pool, Dialect};
 use super::{Store, StoreError};
 use crate::time::Millis;
 
@@ -47,15 +48,17 @@ impl Store {
         user: &str,
         chat: &str,
     ) -> Result<Vec<String>, StoreError> {
-        Ok(sqlx::query_scalar::<_, String>(
+        Ok(
+            on_pool!(&self.pool, db => sqlx::query_scalar::<_, String>(db.sql(
             "SELECT game_id FROM watchers WHERE platform = ? \
              AND ((kind = 'user' AND target_id = ?) OR (kind = 'chat' AND target_id = ?))",
-        )
+        ))
         .bind(platform.to_owned())
         .bind(user.to_owned())
         .bind(chat.to_owned())
-        .fetch_all(&self.pool)
-        .await?)
+        .fetch_all(db)
+        .await?),
+        )
     }
 
     /// Adds `watcher` to game `game`'s spectators; false if it was one already.
@@ -66,18 +69,19 @@ impl Store {
         watcher: &Watcher,
         now: Millis,
     ) -> Result<bool, StoreError> {
-        let done = sqlx::query(
-            "INSERT OR IGNORE INTO watchers (platform, game_id, kind, target_id, created_at) \
-             VALUES (?, ?, ?, ?, ?)",
-        )
+        let done = on_pool!(&self.writer, db => sqlx::query(db.sql(
+            "INSERT INTO watchers (platform, game_id, kind, target_id, created_at) \
+             VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        ))
         .bind(platform.to_owned())
         .bind(game.to_owned())
         .bind(watcher.kind().to_owned())
         .bind(watcher.id().to_owned())
         .bind(now)
-        .execute(&self.writer)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        .execute(db)
+        .await?
+        .rows_affected());
+        Ok(done == 1)
     }
 
     /// Removes `watcher` from game `game`'s spectators; false if it was none.
@@ -87,17 +91,18 @@ impl Store {
         game: &str,
         watcher: &Watcher,
     ) -> Result<bool, StoreError> {
-        let done = sqlx::query(
+        let done = on_pool!(&self.writer, db => sqlx::query(db.sql(
             "DELETE FROM watchers WHERE platform = ? AND game_id = ? AND kind = ? \
              AND target_id = ?",
-        )
+        ))
         .bind(platform.to_owned())
         .bind(game.to_owned())
         .bind(watcher.kind().to_owned())
         .bind(watcher.id().to_owned())
-        .execute(&self.writer)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        .execute(db)
+        .await?
+        .rows_affected());
+        Ok(done == 1)
     }
 
     /// Game `game`'s spectators, oldest first.
@@ -106,14 +111,14 @@ impl Store {
         platform: &str,
         game: &str,
     ) -> Result<Vec<Watcher>, StoreError> {
-        let rows = sqlx::query_as::<_, (String, String)>(
+        let rows = on_pool!(&self.pool, db => sqlx::query_as::<_, (String, String)>(db.sql(
             "SELECT kind, target_id FROM watchers WHERE platform = ? AND game_id = ? \
              ORDER BY created_at, kind, target_id",
-        )
+        ))
         .bind(platform.to_owned())
         .bind(game.to_owned())
-        .fetch_all(&self.pool)
-        .await?;
+        .fetch_all(db)
+        .await?);
         Ok(rows
             .into_iter()
             .filter_map(|(kind, id)| Watcher::from_parts(&kind, id))
@@ -124,27 +129,28 @@ impl Store {
     /// without a last message to its spectators, an expired challenge,
     /// counts no more).
     pub async fn watched_by(&self, platform: &str, watcher: &Watcher) -> Result<usize, StoreError> {
-        let count = sqlx::query_scalar::<_, i64>(
+        let count = on_pool!(&self.pool, db => sqlx::query_scalar::<_, i64>(db.sql(
             "SELECT COUNT(*) FROM watchers w JOIN games g \
              ON g.platform = w.platform AND g.id = w.game_id \
              WHERE w.platform = ? AND w.kind = ? AND w.target_id = ? \
              AND g.status IN ('challenge', 'setup', 'active')",
-        )
+        ))
         .bind(platform.to_owned())
         .bind(watcher.kind().to_owned())
         .bind(watcher.id().to_owned())
-        .fetch_one(&self.pool)
-        .await?;
+        .fetch_one(db)
+        .await?);
         Ok(usize::try_from(count).unwrap_or(0))
     }
 
     /// Forgets every spectator of game `game` (it ended).
     pub async fn forget_watchers(&self, platform: &str, game: &str) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM watchers WHERE platform = ? AND game_id = ?")
+        on_pool!(&self.writer, db => sqlx::query(db.sql("DELETE FROM watchers WHERE platform = ? AND game_id = ?"))
             .bind(platform.to_owned())
             .bind(game.to_owned())
-            .execute(&self.writer)
-            .await?;
+            .execute(db)
+            .await?
+            .rows_affected());
         Ok(())
     }
 }

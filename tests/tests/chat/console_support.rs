@@ -60,7 +60,7 @@ impl Chat {
     /// `Registry::add_definition`), on the database of `dir`.
     pub async fn with_registry(dir: PathBuf, registry: Registry) -> Chat {
         let mut config = Config::defaults();
-        config.database.url = database_url(&dir);
+        config.database.url = chat_database(&dir).await;
         config.boards.dir = dir.join("boards");
         config.boards.text = true;
         Chat::open(config, dir, ManualTime::new(EPOCH), registry).await
@@ -70,7 +70,7 @@ impl Chat {
     pub async fn configured(name: &str, configure: impl FnOnce(&mut Config)) -> Chat {
         let dir = temp_dir(name);
         let mut config = Config::defaults();
-        config.database.url = database_url(&dir);
+        config.database.url = chat_database(&dir).await;
         config.boards.dir = dir.join("boards");
         config.boards.text = true;
         configure(&mut config);
@@ -298,9 +298,48 @@ pub fn assert_revealed(out: &[String], board_row: &str) {
     }
 }
 
-/// The database of a chat in `dir`.
+/// Whether this run keeps the chats' games in PostgreSQL, not in SQLite
+/// files: `KODEX_TEST_STORE=postgres`, on the server that
+/// `KODEX_TEST_POSTGRES_URL` names (`.ci/run` runs the suite both ways).
+pub fn on_postgres() -> bool {
+    std::env::var("KODEX_TEST_STORE").is_ok_and(|store| store == "postgres")
+}
+
+/// Whether a test that reads or writes SQLite's file itself must skip
+/// this run (it says so).
+pub fn sqlite_only(test: &str) -> bool {
+    let skip = on_postgres();
+    if skip {
+        eprintln!("{test}: skipped, it reads a SQLite file and this run is on PostgreSQL");
+    }
+    skip
+}
+
+/// The database of a chat in `dir`, made when missing: a SQLite file in
+/// `dir`, or with [`on_postgres`] a fresh PostgreSQL schema whose URL is
+/// kept in `dir` (so a restart finds it again).
+pub async fn chat_database(dir: &std::path::Path) -> String {
+    if !on_postgres() {
+        return database_url(dir);
+    }
+    let file = dir.join("postgres-url");
+    if let Ok(url) = std::fs::read_to_string(&file) {
+        return url;
+    }
+    let url = kodex_bot::store::test_postgres_url()
+        .await
+        .expect("a PostgreSQL test schema")
+        .expect("KODEX_TEST_STORE=postgres needs KODEX_TEST_POSTGRES_URL");
+    std::fs::write(&file, &url).expect("the schema's URL kept");
+    url
+}
+
+/// The database of a chat in `dir` (see [`chat_database`]).
 pub fn database_url(dir: &std::path::Path) -> String {
-    format!("sqlite://{}", dir.join("kodex.db").display())
+    match std::fs::read_to_string(dir.join("postgres-url")) {
+        Ok(url) => url,
+        Err(_) => format!("sqlite://{}", dir.join("kodex.db").display()),
+    }
 }
 
 /// The game id named by an accept button in `lines`.

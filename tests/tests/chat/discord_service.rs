@@ -57,7 +57,7 @@ async fn start_timed(
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let mut config = Config::defaults();
-    config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
+    config.database.url = crate::console_support::chat_database(&dir).await;
     config.boards.dir = dir.join("boards");
     let service = Service::open(&config, Registry::builtin(), time.clone())
         .await

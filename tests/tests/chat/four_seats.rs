@@ -24,7 +24,7 @@ const CROSS: &str = include_str!("../../variants/crosstest.toml");
 async fn four_seats_take_turns_in_order_and_a_team_wins() {
     let dir = temp_dir("four-seats");
     let mut config = Config::defaults();
-    config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
+    config.database.url = crate::console_support::chat_database(&dir).await;
     config.boards.dir = dir.join("boards");
     config.boards.text = true;
     let mut registry = Registry::builtin();
@@ -666,7 +666,7 @@ async fn team_game(
 ) {
     let dir = temp_dir(name);
     let mut config = Config::defaults();
-    config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
+    config.database.url = crate::console_support::chat_database(&dir).await;
     config.boards.dir = dir.join("boards");
     config.boards.text = true;
     let service = Service::open(&config, Registry::builtin(), ManualTime::new(EPOCH))

@@ -60,6 +60,11 @@ async fn new_game_ids_are_long_and_of_the_alphabet_that_never_reads_as_a_move() 
 
 #[tokio::test]
 async fn a_short_form_names_ones_own_games_and_never_a_strangers() {
+    if crate::console_support::sqlite_only(
+        "a_short_form_names_ones_own_games_and_never_a_strangers",
+    ) {
+        return;
+    }
     let mut chat = Chat::new("ids-short").await;
     let id = chat.start("alice", "bob", "chess").await;
     chat.say("alice: e4").await;
@@ -128,6 +133,11 @@ async fn a_short_form_names_ones_own_games_and_never_a_strangers() {
 
 #[tokio::test]
 async fn a_short_id_stored_by_an_earlier_version_still_names_its_game() {
+    if crate::console_support::sqlite_only(
+        "a_short_id_stored_by_an_earlier_version_still_names_its_game",
+    ) {
+        return;
+    }
     let mut chat = Chat::new("ids-old").await;
     let id = chat.start("alice", "bob", "chess").await;
     rename_game(&chat, &id, "k7m2").await;

@@ -4,9 +4,8 @@
 //! restart, the nearest rating preferred, invitations used once and
 //! expiring, limits per person, and the personal ticker.
 
-use crate::console_support::{database_url, game_id, has, to, Chat, EPOCH};
-use sqlx::sqlite::{SqliteConnectOptions, SqlitePool};
-use std::str::FromStr;
+use crate::console_support::{game_id, has, to, Chat, EPOCH};
+use kodex_bot::store::RawValue;
 
 /// The seat holding white in game `id`: `(white, black)` names.
 async fn players(chat: &Chat, id: &str) -> (String, String) {
@@ -147,21 +146,22 @@ async fn a_seek_is_taken_after_a_restart() {
 async fn play_now_prefers_this_chat_then_the_nearest_rating_within_a_widening_window() {
     let mut chat = Chat::new("lobby-nearest").await;
     // dave is rated 2200, erin 1550, bob 1500 (all settled).
-    let options = SqliteConnectOptions::from_str(&database_url(&chat.dir)).expect("a url");
-    let pool = SqlitePool::connect_with(options).await.expect("connects");
     for (user, rating) in [("dave", 2200.0), ("erin", 1550.0), ("bob", 1500.0)] {
-        sqlx::query(
-            "INSERT INTO ratings (platform, user_id, variant, user_name, rating, rd, volatility, \
-             games, wins, draws, losses, best, rated_at) \
-             VALUES ('console', ?, 'chess', ?, ?, 60, 0.06, 20, 10, 0, 10, NULL, ?)",
-        )
-        .bind(user)
-        .bind(user)
-        .bind(rating)
-        .bind(EPOCH)
-        .execute(&pool)
-        .await
-        .expect("a rating row");
+        chat.service
+            .store()
+            .execute_raw(
+                "INSERT INTO ratings (platform, user_id, variant, user_name, rating, rd, \
+                 volatility, games, wins, draws, losses, best, rated_at) \
+                 VALUES ('console', ?, 'chess', ?, ?, 60, 0.06, 20, 10, 0, 10, NULL, ?)",
+                &[
+                    RawValue::Text(user.to_owned()),
+                    RawValue::Text(user.to_owned()),
+                    RawValue::Real(rating),
+                    RawValue::Int(EPOCH),
+                ],
+            )
+            .await
+            .expect("a rating row");
     }
     // erin's /playnow does not take dave's seek, 650 points away: she
     // publishes her own.

@@ -3,9 +3,8 @@
 //! `/rating`, `/leaderboard` and `/stats` in English and Russian, the
 //! deviation growing while nobody plays, and ratings kept over a restart.
 
-use crate::console_support::{database_url, game_id, has, play_moves, to, Chat, EPOCH};
-use sqlx::sqlite::{SqliteConnectOptions, SqlitePool};
-use std::str::FromStr;
+use crate::console_support::{game_id, has, play_moves, to, Chat, EPOCH};
+use kodex_bot::store::RawValue;
 
 /// Fool's mate: black (the second player) mates on move two.
 const FOOLS_MATE: [&str; 4] = ["f3", "e5", "g4", "Qh4#"];
@@ -69,7 +68,9 @@ async fn a_rated_game_changes_both_ratings_and_the_commands_show_them() {
             && has(&out, "Ratings: alice 1338? (−162), bob 1662? (+162)"),
         "{out:#?}"
     );
-    // A draw by agreement between them: the lower-rated alice gains 85.
+    // A draw by agreement between them, a minute later (the games' order is
+    // the order they ended in): the lower-rated alice gains 85.
+    chat.advance(60_000).await;
     let (id2, _, _) = challenge_accepted(&mut chat, "alice", "bob", "5+3").await;
     chat.script(&["alice: e4", "bob: e5", "alice: /draw"]).await;
     says(
@@ -234,38 +235,41 @@ async fn casual_computer_position_and_unfinished_games_change_no_rating() {
 /// Writes settled ratings (RD 60) straight into the database of `chat`:
 /// `(name, rating, chat)` each, with one rated game in that chat.
 async fn settled_players(chat: &Chat, players: &[(&str, f64, &str)]) {
-    let options = SqliteConnectOptions::from_str(&database_url(&chat.dir)).expect("url");
-    let pool = SqlitePool::connect_with(options).await.expect("connects");
+    let store = chat.service.store();
     for (i, (name, rating, in_chat)) in players.iter().enumerate() {
-        sqlx::query(
-            "INSERT INTO ratings (platform, user_id, variant, user_name, rating, rd, volatility, \
-             games, wins, draws, losses, best, rated_at) \
-             VALUES ('console', ?, 'chess', ?, ?, 60, 0.06, 30, 15, 0, 15, ?, ?)",
-        )
-        .bind(*name)
-        .bind(*name)
-        .bind(*rating)
-        .bind(*rating)
-        .bind(EPOCH)
-        .execute(&pool)
-        .await
-        .expect("rating");
-        sqlx::query(
-            "INSERT INTO rating_history (platform, game_id, user_id, variant, chat_id, \
-             opponent_id, score, rating_before, rd_before, rating_after, rd_after, played_at) \
-             VALUES ('console', ?, ?, 'chess', ?, 'x', 1, ?, 61, ?, 60, ?)",
-        )
-        .bind(format!("g{i}"))
-        .bind(*name)
-        .bind(*in_chat)
-        .bind(*rating)
-        .bind(*rating)
-        .bind(EPOCH)
-        .execute(&pool)
-        .await
-        .expect("history");
+        let name = RawValue::Text((*name).to_owned());
+        store
+            .execute_raw(
+                "INSERT INTO ratings (platform, user_id, variant, user_name, rating, rd, \
+                 volatility, games, wins, draws, losses, best, rated_at) \
+                 VALUES ('console', ?, 'chess', ?, ?, 60, 0.06, 30, 15, 0, 15, ?, ?)",
+                &[
+                    name.clone(),
+                    name.clone(),
+                    RawValue::Real(*rating),
+                    RawValue::Real(*rating),
+                    RawValue::Int(EPOCH),
+                ],
+            )
+            .await
+            .expect("rating");
+        store
+            .execute_raw(
+                "INSERT INTO rating_history (platform, game_id, user_id, variant, chat_id, \
+                 opponent_id, score, rating_before, rd_before, rating_after, rd_after, \
+                 played_at) VALUES ('console', ?, ?, 'chess', ?, 'x', 1, ?, 61, ?, 60, ?)",
+                &[
+                    RawValue::Text(format!("g{i}")),
+                    name,
+                    RawValue::Text((*in_chat).to_owned()),
+                    RawValue::Real(*rating),
+                    RawValue::Real(*rating),
+                    RawValue::Int(EPOCH),
+                ],
+            )
+            .await
+            .expect("history");
     }
-    pool.close().await;
 }
 
 #[tokio::test]

@@ -123,6 +123,11 @@ async fn insert_old_games(pool: &SqlitePool) {
 
 #[tokio::test]
 async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clocks() {
+    if crate::console_support::sqlite_only(
+        "a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clocks",
+    ) {
+        return;
+    }
     let dir = temp_dir("upgrade");
     let pool = old_database(&dir).await;
     insert_old_games(&pool).await;
@@ -250,6 +255,11 @@ async fn a_database_of_the_old_layout_upgrades_with_its_games_challenges_and_clo
 
 #[tokio::test]
 async fn offers_stored_by_an_older_version_read_as_they_meant_and_a_broken_clock_is_an_error() {
+    if crate::console_support::sqlite_only(
+        "offers_stored_by_an_older_version_read_as_they_meant_and_a_broken_clock_is_an_error",
+    ) {
+        return;
+    }
     let dir = temp_dir("old-columns");
     let pool = old_database(&dir).await;
     insert_old_games(&pool).await;
@@ -281,6 +291,11 @@ async fn offers_stored_by_an_older_version_read_as_they_meant_and_a_broken_clock
 
 #[tokio::test]
 async fn a_fog_game_in_an_unknown_status_stays_hidden_and_nobody_moves_in_it() {
+    if crate::console_support::sqlite_only(
+        "a_fog_game_in_an_unknown_status_stays_hidden_and_nobody_moves_in_it",
+    ) {
+        return;
+    }
     let mut chat = Chat::new("unknown-status").await;
     let id = chat.start("alice", "bob", "fogofwar").await;
     chat.script(&["alice (dm): e4", "bob (dm): e5"]).await;

@@ -53,7 +53,7 @@ async fn start_with(name: &str, bob_started: bool, strict: bool) -> Harness {
     ));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let mut config = Config::defaults();
-    config.database.url = format!("sqlite://{}", dir.join("kodex.db").display());
+    config.database.url = crate::console_support::chat_database(&dir).await;
     config.boards.dir = dir.join("boards");
     let time = ManualTime::new(1_700_000_000_000);
     let service = Service::open(&config, Registry::builtin(), time.clone())

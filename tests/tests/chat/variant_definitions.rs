@@ -4,7 +4,7 @@
 //! shown nor played, to anyone, until the definition it began under is
 //! back. Console chats on a temporary database and a temporary folder.
 
-use crate::console_support::{self, has, temp_dir, Chat};
+use crate::console_support::{has, temp_dir, Chat};
 use kodex_bot::store::Status;
 use kodex_engine::Registry;
 use std::path::{Path, PathBuf};
@@ -219,15 +219,14 @@ async fn games_stored_before_fingerprints_take_the_definition_of_their_first_sta
         Some(chat.service.registry().get("myfog").unwrap().fingerprint())
     );
     // As an older version stored it: no fingerprint.
-    let pool = sqlx::SqlitePool::connect(&console_support::database_url(&dir))
+    chat.service
+        .store()
+        .execute_raw(
+            "UPDATE games SET variant_fingerprint = NULL WHERE id = ?",
+            &[kodex_bot::store::RawValue::Text(id.clone())],
+        )
         .await
         .unwrap();
-    sqlx::query("UPDATE games SET variant_fingerprint = NULL WHERE id = ?")
-        .bind(id.clone())
-        .execute(&pool)
-        .await
-        .unwrap();
-    pool.close().await;
 
     // The first start of this version stamps it with the definition then.
     let mut chat = chat.restart().await;
