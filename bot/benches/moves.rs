@@ -1,5 +1,6 @@
 //! Load bench: end-to-end move handling (parse, validate, persist, render)
-//! with many concurrent games on one SQLite file.
+//! with many concurrent games on one SQLite file (or the database
+//! `KODEX_BENCH_DATABASE_URL` names, e.g. an empty PostgreSQL database).
 //!
 //! `cargo bench -p kodex-bot --bench moves [-- <games> <plies> <rate>
 //! <computer games>]` prints p50 / p99 latency per move and the throughput:
@@ -59,7 +60,10 @@ async fn main() {
     let dir = std::env::temp_dir().join(format!("kodex-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut config = Config::defaults();
-    config.database.url = format!("sqlite://{}", dir.join("bench.db").display());
+    // KODEX_BENCH_DATABASE_URL (a fresh PostgreSQL database, say) instead
+    // of a SQLite file.
+    config.database.url = std::env::var("KODEX_BENCH_DATABASE_URL")
+        .unwrap_or_else(|_| format!("sqlite://{}", dir.join("bench.db").display()));
     let service = Service::open(&config, Registry::builtin(), Arc::new(SystemTime))
         .await
         .expect("service opens");

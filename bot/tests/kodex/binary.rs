@@ -195,3 +195,52 @@ fn a_piped_script_ends_after_the_computer_replied_and_without_errors() {
     assert!(stderr.trim().is_empty(), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `kodex migrate-db` copies a console game into an empty database, where
+/// the console picks it up; a second copy into it is refused, with a
+/// failing exit status and nothing changed.
+#[test]
+fn migrate_db_copies_a_game_into_an_empty_database_and_refuses_a_full_one() {
+    let dir = temp_dir("migrate");
+    let out = run_script(
+        &dir,
+        "alice: /play chess @bob white\nbob: /accept\nalice: e4\n",
+    );
+    assert!(
+        out.iter().any(|l| l.contains("alice played e4")),
+        "{out:#?}"
+    );
+    let migrate = || {
+        Command::new(env!("CARGO_BIN_EXE_kodex"))
+            .args(["migrate-db", "--from", "sqlite://game.db", "--to"])
+            .arg("sqlite://copy.db")
+            .current_dir(&dir)
+            .env("KODEX_LOG", "warn")
+            .output()
+            .expect("kodex migrate-db runs")
+    };
+    let first = migrate();
+    assert!(first.status.success(), "{first:?}");
+    let printed = String::from_utf8_lossy(&first.stdout);
+    assert!(printed.contains("games: 1 rows"), "{printed}");
+    assert!(printed.contains("seats: 2 rows"), "{printed}");
+    let second = migrate();
+    assert_eq!(second.status.code(), Some(1), "{second:?}");
+    assert!(
+        String::from_utf8_lossy(&second.stderr).contains("not empty"),
+        "{second:?}"
+    );
+    // The copy is a database the bot runs on: bob answers there.
+    let mut command = kodex(&dir);
+    command.env("KODEX_DATABASE_URL", "sqlite://copy.db");
+    let mut child = command.spawn().expect("kodex starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"bob: e5\n")
+        .expect("script written");
+    let output = child.wait_with_output().expect("kodex exits");
+    let lines = String::from_utf8_lossy(&output.stdout);
+    assert!(lines.contains("bob played e5"), "{lines}");
+}
