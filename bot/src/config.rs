@@ -31,7 +31,8 @@ pub struct Config {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DatabaseConfig {
-    /// A sqlx SQLite URL (`sqlite://kodex.db`).
+    /// A sqlx URL: a SQLite file (`sqlite://kodex.db`) or PostgreSQL
+    /// (`postgres://user@host/db`).
     pub url: String,
 }
 

@@ -9,6 +9,7 @@
 //! has the version it was read with. Its games are ordinary games; the
 //! second table says which tournament each belongs to.
 
+use super::db::{on_pool, Dialect};
 use super::{Store, StoreError};
 use serde::{Deserialize, Serialize};
 
@@ -203,11 +204,11 @@ fn state_text(row: &TournamentRow) -> Result<String, StoreError> {
 impl Store {
     /// Stores a new tournament; `false` if its id is taken.
     pub async fn insert_tournament(&self, row: &TournamentRow) -> Result<bool, StoreError> {
-        let done = sqlx::query(
+        let done = on_pool!(&self.writer, db => sqlx::query(db.sql(
             "INSERT INTO tournaments (platform, id, chat_id, status, state, version, next_at, \
              created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) \
              ON CONFLICT (platform, id) DO NOTHING",
-        )
+        ))
         .bind(row.platform.clone())
         .bind(row.id.clone())
         .bind(row.chat_id.clone())
@@ -216,18 +217,18 @@ impl Store {
         .bind(row.version)
         .bind(row.next_at)
         .bind(row.created_at)
-        .execute(&self.writer)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        .execute(db)
+        .await?.rows_affected());
+        Ok(done == 1)
     }
 
     /// Writes `row` if nobody changed it since it was read (its version
     /// then goes up by one); `false` if somebody did.
     pub async fn save_tournament(&self, row: &mut TournamentRow) -> Result<bool, StoreError> {
-        let done = sqlx::query(
+        let done = on_pool!(&self.writer, db => sqlx::query(db.sql(
             "UPDATE tournaments SET status = ?, state = ?, version = ?, next_at = ? \
              WHERE platform = ? AND id = ? AND version = ?",
-        )
+        ))
         .bind(row.status.as_str().to_owned())
         .bind(state_text(row)?)
         .bind(row.version + 1)
@@ -235,9 +236,9 @@ impl Store {
         .bind(row.platform.clone())
         .bind(row.id.clone())
         .bind(row.version)
-        .execute(&self.writer)
-        .await?;
-        if done.rows_affected() == 1 {
+        .execute(db)
+        .await?.rows_affected());
+        if done == 1 {
             row.version += 1;
             Ok(true)
         } else {
@@ -252,13 +253,13 @@ impl Store {
         id: &str,
     ) -> Result<Option<TournamentRow>, StoreError> {
         let sql = format!("SELECT {COLUMNS} FROM tournaments WHERE platform = ? AND id = ?");
-        sqlx::query_as::<_, Columns>(sqlx::AssertSqlSafe(sql))
+        on_pool!(&self.pool, db => sqlx::query_as::<_, Columns>(db.sql(&sql))
             .bind(platform.to_owned())
             .bind(id.to_owned())
-            .fetch_optional(&self.pool)
-            .await?
-            .map(parse)
-            .transpose()
+            .fetch_optional(db)
+            .await?)
+        .map(parse)
+        .transpose()
     }
 
     /// The tournaments of `chat` still open or running, oldest first.
@@ -271,14 +272,14 @@ impl Store {
             "SELECT {COLUMNS} FROM tournaments WHERE platform = ? AND chat_id = ? \
              AND status IN ('open', 'running') ORDER BY created_at, id"
         );
-        sqlx::query_as::<_, Columns>(sqlx::AssertSqlSafe(sql))
+        on_pool!(&self.pool, db => sqlx::query_as::<_, Columns>(db.sql(&sql))
             .bind(platform.to_owned())
             .bind(chat.to_owned())
-            .fetch_all(&self.pool)
-            .await?
-            .into_iter()
-            .map(parse)
-            .collect()
+            .fetch_all(db)
+            .await?)
+        .into_iter()
+        .map(parse)
+        .collect()
     }
 
     /// The latest tournament of `chat`, whatever its status.
@@ -291,43 +292,49 @@ impl Store {
             "SELECT {COLUMNS} FROM tournaments WHERE platform = ? AND chat_id = ? \
              ORDER BY created_at DESC, id DESC LIMIT 1"
         );
-        sqlx::query_as::<_, Columns>(sqlx::AssertSqlSafe(sql))
+        on_pool!(&self.pool, db => sqlx::query_as::<_, Columns>(db.sql(&sql))
             .bind(platform.to_owned())
             .bind(chat.to_owned())
-            .fetch_optional(&self.pool)
-            .await?
-            .map(parse)
-            .transpose()
+            .fetch_optional(db)
+            .await?)
+        .map(parse)
+        .transpose()
     }
 
     /// Every running tournament (platform, id): after a restart each is
     /// looked at once, in case a game ended as the last process stopped.
     pub async fn running_tournaments(&self) -> Result<Vec<(String, String)>, StoreError> {
-        Ok(sqlx::query_as::<_, (String, String)>(
+        Ok(
+            on_pool!(&self.pool, db => sqlx::query_as::<_, (String, String)>(db.sql(
             "SELECT platform, id FROM tournaments WHERE status = 'running' ORDER BY created_at",
+        ))
+        .fetch_all(db)
+        .await?),
         )
-        .fetch_all(&self.pool)
-        .await?)
     }
 
     /// The tournaments (platform, id) whose `next_at` is at or before `now`.
     pub async fn due_tournaments(&self, now: i64) -> Result<Vec<(String, String)>, StoreError> {
-        Ok(sqlx::query_as::<_, (String, String)>(
+        Ok(
+            on_pool!(&self.pool, db => sqlx::query_as::<_, (String, String)>(db.sql(
             "SELECT platform, id FROM tournaments WHERE next_at IS NOT NULL AND next_at <= ? \
              ORDER BY next_at",
-        )
+        ))
         .bind(now)
-        .fetch_all(&self.pool)
-        .await?)
+        .fetch_all(db)
+        .await?),
+        )
     }
 
     /// The earliest `next_at` of any tournament.
     pub async fn next_tournament_at(&self) -> Result<Option<i64>, StoreError> {
-        Ok(sqlx::query_scalar::<_, Option<i64>>(
+        Ok(
+            on_pool!(&self.pool, db => sqlx::query_scalar::<_, Option<i64>>(
             "SELECT MIN(next_at) FROM tournaments WHERE next_at IS NOT NULL",
         )
-        .fetch_one(&self.pool)
-        .await?)
+        .fetch_one(db)
+        .await?),
+        )
     }
 
     /// Records that game `game` is one of tournament `tournament`'s.
@@ -337,15 +344,15 @@ impl Store {
         game: &str,
         tournament: &str,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        on_pool!(&self.writer, db => sqlx::query(db.sql(
             "INSERT INTO tournament_games (platform, game_id, tournament_id) VALUES (?, ?, ?) \
              ON CONFLICT (platform, game_id) DO NOTHING",
-        )
+        ))
         .bind(platform.to_owned())
         .bind(game.to_owned())
         .bind(tournament.to_owned())
-        .execute(&self.writer)
-        .await?;
+        .execute(db)
+        .await?.rows_affected());
         Ok(())
     }
 
@@ -355,20 +362,22 @@ impl Store {
         platform: &str,
         game: &str,
     ) -> Result<Option<String>, StoreError> {
-        Ok(sqlx::query_scalar::<_, String>(
+        Ok(
+            on_pool!(&self.pool, db => sqlx::query_scalar::<_, String>(db.sql(
             "SELECT tournament_id FROM tournament_games WHERE platform = ? AND game_id = ?",
-        )
+        ))
         .bind(platform.to_owned())
         .bind(game.to_owned())
-        .fetch_optional(&self.pool)
-        .await?)
+        .fetch_optional(db)
+        .await?),
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::tests::temp_url;
+    use crate::store::tests::test_urls;
 
     fn tournament(id: &str, chat: &str, created_at: i64) -> TournamentRow {
         TournamentRow {
@@ -412,98 +421,99 @@ mod tests {
 
     #[tokio::test]
     async fn tournaments_round_trip_and_a_stale_version_does_not_overwrite() {
-        let url = temp_url("tournaments");
-        let store = Store::open(&url).await.expect("opens");
-        let row = tournament("t1", "local", 1);
-        assert!(store.insert_tournament(&row).await.expect("insert"));
-        assert!(!store.insert_tournament(&row).await.expect("insert again"));
-        store
-            .insert_tournament(&tournament("t2", "local", 2))
-            .await
-            .expect("insert");
-        let mut first = store
-            .tournament("console", "t1")
-            .await
-            .expect("read")
-            .expect("row");
-        assert_eq!(first, row);
-        let mut second = first.clone();
-        first.status = TournamentStatus::Running;
-        first.next_at = None;
-        assert!(store.save_tournament(&mut first).await.expect("save"));
-        second.state.rounds = 9;
-        assert!(!store.save_tournament(&mut second).await.expect("stale"));
-        drop(store);
-        let store = Store::open(&url).await.expect("reopens");
-        let read = store
-            .tournament("console", "t1")
-            .await
-            .expect("read")
-            .expect("row");
-        assert_eq!((read.version, read.state.rounds), (1, 3));
-        assert_eq!(read.status, TournamentStatus::Running);
-        let live = store
-            .live_tournaments_in("console", "local")
-            .await
-            .expect("live");
-        assert_eq!(live.len(), 2);
-        assert_eq!(
-            store.due_tournaments(600).await.expect("due"),
-            vec![("console".to_owned(), "t2".to_owned())]
-        );
-        assert_eq!(store.next_tournament_at().await.expect("next"), Some(600));
-        assert_eq!(
-            store.running_tournaments().await.expect("running"),
-            vec![("console".to_owned(), "t1".to_owned())]
-        );
-        store
-            .add_tournament_game("console", "k7m2", "t1")
-            .await
-            .expect("game");
-        store
-            .add_tournament_game("console", "k7m2", "t1")
-            .await
-            .expect("again");
-        assert_eq!(
+        for url in test_urls("tournaments").await {
+            let store = Store::open(&url).await.expect("opens");
+            let row = tournament("t1", "local", 1);
+            assert!(store.insert_tournament(&row).await.expect("insert"));
+            assert!(!store.insert_tournament(&row).await.expect("insert again"));
             store
-                .tournament_of_game("console", "k7m2")
+                .insert_tournament(&tournament("t2", "local", 2))
                 .await
-                .expect("of game"),
-            Some("t1".to_owned())
-        );
-        assert_eq!(
+                .expect("insert");
+            let mut first = store
+                .tournament("console", "t1")
+                .await
+                .expect("read")
+                .expect("row");
+            assert_eq!(first, row);
+            let mut second = first.clone();
+            first.status = TournamentStatus::Running;
+            first.next_at = None;
+            assert!(store.save_tournament(&mut first).await.expect("save"));
+            second.state.rounds = 9;
+            assert!(!store.save_tournament(&mut second).await.expect("stale"));
+            drop(store);
+            let store = Store::open(&url).await.expect("reopens");
+            let read = store
+                .tournament("console", "t1")
+                .await
+                .expect("read")
+                .expect("row");
+            assert_eq!((read.version, read.state.rounds), (1, 3));
+            assert_eq!(read.status, TournamentStatus::Running);
+            let live = store
+                .live_tournaments_in("console", "local")
+                .await
+                .expect("live");
+            assert_eq!(live.len(), 2);
+            assert_eq!(
+                store.due_tournaments(600).await.expect("due"),
+                vec![("console".to_owned(), "t2".to_owned())]
+            );
+            assert_eq!(store.next_tournament_at().await.expect("next"), Some(600));
+            assert_eq!(
+                store.running_tournaments().await.expect("running"),
+                vec![("console".to_owned(), "t1".to_owned())]
+            );
             store
-                .tournament_of_game("discord", "k7m2")
+                .add_tournament_game("console", "k7m2", "t1")
                 .await
-                .expect("of game"),
-            None
-        );
-        assert_eq!(
+                .expect("game");
             store
-                .latest_tournament_in("console", "local")
+                .add_tournament_game("console", "k7m2", "t1")
                 .await
-                .expect("latest")
-                .map(|t| t.id),
-            Some("t2".to_owned())
-        );
+                .expect("again");
+            assert_eq!(
+                store
+                    .tournament_of_game("console", "k7m2")
+                    .await
+                    .expect("of game"),
+                Some("t1".to_owned())
+            );
+            assert_eq!(
+                store
+                    .tournament_of_game("discord", "k7m2")
+                    .await
+                    .expect("of game"),
+                None
+            );
+            assert_eq!(
+                store
+                    .latest_tournament_in("console", "local")
+                    .await
+                    .expect("latest")
+                    .map(|t| t.id),
+                Some("t2".to_owned())
+            );
+        }
     }
 
     #[tokio::test]
     async fn a_state_that_does_not_parse_is_an_error() {
-        let store = Store::open(&temp_url("tournament-garbage"))
-            .await
-            .expect("opens");
-        store
-            .insert_tournament(&tournament("t1", "local", 1))
-            .await
-            .expect("insert");
-        sqlx::query("UPDATE tournaments SET state = '{\"format\":\"ladder\"}'")
-            .execute(&store.writer)
-            .await
-            .expect("raw update");
-        assert!(matches!(
-            store.tournament("console", "t1").await,
-            Err(StoreError::Tournament { .. })
-        ));
+        for url in test_urls("tournament-garbage").await {
+            let store = Store::open(&url).await.expect("opens");
+            store
+                .insert_tournament(&tournament("t1", "local", 1))
+                .await
+                .expect("insert");
+            store
+                .raw_execute("UPDATE tournaments SET state = '{\"format\":\"ladder\"}'")
+                .await
+                .expect("raw update");
+            assert!(matches!(
+                store.tournament("console", "t1").await,
+                Err(StoreError::Tournament { .. })
+            ));
+        }
     }
 }
