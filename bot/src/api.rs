@@ -682,9 +682,10 @@ impl ButtonAction {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum TournamentCommand {
     /// `/tournament new <format> <variant> <clock> [rounds] [in <minutes>]
-    /// [rated|casual]`: words the service checks.
+    /// [rated|casual] [armageddon]`: words the service checks (a knockout's
+    /// number is the games of a match).
     New {
-        /// `swiss`, `roundrobin`, `double` (or their Russian names), as typed.
+        /// `swiss`, `roundrobin`, `double`, `knockout` (or their Russian names), as typed.
         format: String,
         /// The variant, as typed.
         variant: String,
@@ -696,6 +697,8 @@ pub enum TournamentCommand {
         start_in: Option<u32>,
         /// Rated or casual, if said.
         rated: Option<bool>,
+        /// A knockout's level matches end with an Armageddon game.
+        armageddon: bool,
     },
     /// Enter the tournament.
     Join { id: Option<String> },

@@ -636,6 +636,7 @@ const IN_WORDS: &[&str] = &["in", "через"];
 ///         rounds: Some(5),
 ///         start_in: Some(10),
 ///         rated: Some(true),
+///         armageddon: false,
 ///     }
 /// );
 /// assert_eq!(tournament(&["таблица"]), TournamentCommand::Standings { id: None });
@@ -676,6 +677,7 @@ fn new_tournament(args: &[&str]) -> crate::api::TournamentCommand {
     };
     let (mut variant, mut clock, mut rounds, mut start_in, mut rated) =
         (None::<String>, None::<String>, None, None, None);
+    let mut armageddon = false;
     let minutes = |word: &str| -> Option<u32> {
         let lower = word.to_lowercase();
         let digits = ["min", "m", "мин", "м"]
@@ -689,6 +691,8 @@ fn new_tournament(args: &[&str]) -> crate::api::TournamentCommand {
         let lower = word.to_lowercase();
         if IN_WORDS.contains(&lower.as_str()) {
             start_in = words.next().and_then(minutes);
+        } else if ["armageddon", "армагеддон"].contains(&lower.as_str()) {
+            armageddon = true;
         } else if let Some(asked) = rated_word(word) {
             rated = Some(asked);
         } else if let Ok(number) = word.parse::<u32>() {
@@ -715,6 +719,7 @@ fn new_tournament(args: &[&str]) -> crate::api::TournamentCommand {
         rounds,
         start_in,
         rated,
+        armageddon,
     }
 }
 

@@ -421,7 +421,7 @@ help-play =
     /learn — six lessons from pawns to checkmate; /learn 1 @friend or /learn 1 computer starts one.
     /playnow [variant] [clock] — join the best open game, here or in any chat, nearest rating first, or publish a seek; /lobby [variant] lists the open games with Accept buttons; /play … public puts a challenge in every chat's lobby.
     /invite [variant] [clock] [colour] — a one-time code for a friend (on Telegram a link), answered privately; the first to /join <code> anywhere plays you. /notify on|off — news of your games from other chats, privately.
-    /tournament new swiss chess 3+2 5 in 10 — a tournament in this chat (swiss, roundrobin or double round robin); /tournament join, leave, standings, start, cancel, trf.
+    /tournament new swiss chess 3+2 5 in 10 — a tournament in this chat (swiss, roundrobin, double round robin or knockout); /tournament join, leave, standings, start, cancel, trf.
 help-moves =
     Playing:
     /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3). A move that is refused is told with the reason.
@@ -689,9 +689,9 @@ command-stats = Games, results by variant and winning streaks: yours or someone'
 
 # tournaments
 command-tournament = Tournaments in this chat: new, join, leave, standings, start, cancel, trf
-tournament-usage = Tournaments: /tournament new <swiss|roundrobin|double> <variant> <clock> [rounds] [in <minutes>] [rated] — for example /tournament new swiss chess 3+2 5 in 10. Then /tournament join (or the Join button), /tournament leave, /tournament standings, /tournament start (start now), /tournament cancel, /tournament trf (the FIDE report file). A tournament of its own chat only.
+tournament-usage = Tournaments: /tournament new <swiss|roundrobin|double|knockout> <variant> <clock> [rounds] [in <minutes>] [rated] — for example /tournament new swiss chess 3+2 5 in 10 (a knockout's number is the games of a match; add armageddon for an Armageddon tie-break). Then /tournament join (or the Join button), /tournament leave, /tournament standings, /tournament start (start now), /tournament cancel, /tournament trf (the FIDE report file). A tournament of its own chat only.
 tournament-in-private = Tournaments are played in a group chat: announce or join one there.
-tournament-unknown-format = “{ $format }” is no tournament format: swiss, roundrobin or double (a double round robin).
+tournament-unknown-format = “{ $format }” is no tournament format: swiss, roundrobin, double (a double round robin) or knockout.
 tournament-two-players-only = Tournaments are for games of two players on one board.
 tournament-needs-clock = A tournament needs a clock: add one, such as 3+2, 10+5 or 1d.
 tournament-bad-rounds = A Swiss has 1 to { $max } rounds.
@@ -746,3 +746,16 @@ tournament-sits-out = { $player } sits this round out.
 tournament-round-how = Each game is played here as any game: white moves first. A player who makes no first move in time loses the game.
 tournament-round-over = Round { $round } of tournament { $id } is over:
 tournament-winner = 🏆 Tournament { $id } is over. The winner: { $player }!
+tournament-format-knockout = Knockout
+tournament-knockout-terms = { $count ->
+        [one] one-game matches
+       *[other] matches of { $count } games
+    }, { $armageddon ->
+        [yes] an Armageddon game if level
+       *[no] decisive games if level
+    }
+tournament-bad-match = A knockout match has 1 to { $max } games.
+tournament-knockout-round = Knockout round { $round } of { $rounds }, game { $game } of the matches (tournament { $id }):
+tournament-knockout-byes = Through to the next round without a game: { $players }.
+tournament-knockout-place = { $place }. { $players }
+tournament-knockout-still-in = Still in: { $players }

@@ -496,7 +496,7 @@ help-play =
     /learn — шесть уроков от пешек до мата; /learn 1 @друг или /learn 1 computer начинает урок.
     /playnow [вариант] [контроль] — войти в лучшую открытую партию здесь или в любом чате (ближайший рейтинг — первым) или подать заявку; /lobby [вариант] — открытые партии с кнопками «Принять»; /play … public выставляет вызов в лобби всех чатов.
     /invite [вариант] [контроль] [цвет] — одноразовый код для друга (в Telegram — ссылка), приходит лично вам; кто первым наберёт /join <код> где угодно, играет с вами. /notify on|off — новости ваших партий из других чатов, лично.
-    /tournament new swiss chess 3+2 5 через 10 — турнир в этом чате (swiss — швейцарка, roundrobin — круговой, double — двухкруговой); /tournament join, leave, standings, start, cancel, trf.
+    /tournament new swiss chess 3+2 5 через 10 — турнир в этом чате (swiss — швейцарка, roundrobin — круговой, double — двухкруговой, knockout — на выбывание); /tournament join, leave, standings, start, cancel, trf.
 help-moves =
     Как играть:
     /move <ход> или просто напишите ход — SAN (Nf3, O-O, e8=Q), UCI (g1f3) или русскими буквами (Кf3). Если ход не принят, бот скажет почему.
@@ -769,9 +769,9 @@ command-stats = Партии, результаты по вариантам и с
 
 # tournaments
 command-tournament = Турниры в этом чате: новый, войти, выйти, таблица, начать, отменить, trf
-tournament-usage = Турниры: /tournament new <swiss|roundrobin|double> <вариант> <часы> [туры] [через <минуты>] [рейтинговый] — например, /tournament new swiss chess 3+2 5 через 10. Дальше /tournament join (или кнопка «Участвовать»), /tournament leave, /tournament standings, /tournament start (начать сейчас), /tournament cancel, /tournament trf (отчёт в формате FIDE). Турнир принадлежит своему чату.
+tournament-usage = Турниры: /tournament new <swiss|roundrobin|double|knockout> <вариант> <часы> [туры] [через <минуты>] [рейтинговый] — например, /tournament new swiss chess 3+2 5 через 10 (для турнира на выбывание число — партии матча; armageddon — армагеддон при равенстве). Дальше /tournament join (или кнопка «Участвовать»), /tournament leave, /tournament standings, /tournament start (начать сейчас), /tournament cancel, /tournament trf (отчёт в формате FIDE). Турнир принадлежит своему чату.
 tournament-in-private = Турниры играют в групповом чате: объявляйте их и участвуйте там.
-tournament-unknown-format = «{ $format }» — не формат турнира: swiss (швейцарка), roundrobin (круговой) или double (двухкруговой).
+tournament-unknown-format = «{ $format }» — не формат турнира: swiss (швейцарка), roundrobin (круговой), double (двухкруговой) или knockout (на выбывание).
 tournament-two-players-only = Турниры — для партий двух игроков на одной доске.
 tournament-needs-clock = Турниру нужны часы: добавьте, например, 3+2, 10+5 или 1d.
 tournament-bad-rounds = Число туров в швейцарке — от 1 до { $max }.
@@ -827,3 +827,17 @@ tournament-sits-out = { $player } пропускает этот тур.
 tournament-round-how = Каждая партия играется здесь, как любая: первыми ходят белые. Кто не сделает первый ход вовремя, проигрывает партию.
 tournament-round-over = Тур { $round } турнира { $id } окончен:
 tournament-winner = 🏆 Турнир { $id } окончен. Победитель: { $player }!
+tournament-format-knockout = На выбывание
+tournament-knockout-terms = матч — { $count ->
+        [one] { $count } партия
+        [few] { $count } партии
+       *[other] { $count } партий
+    }, { $armageddon ->
+        [yes] при равенстве — армагеддон
+       *[no] при равенстве — партии до победы
+    }
+tournament-bad-match = В матче на выбывание от 1 до { $max } (партий).
+tournament-knockout-round = Круг { $round } из { $rounds } на выбывание, партия { $game } матчей (турнир { $id }):
+tournament-knockout-byes = Проходят в следующий круг без игры: { $players }.
+tournament-knockout-place = { $place }. { $players }
+tournament-knockout-still-in = Ещё в борьбе: { $players }

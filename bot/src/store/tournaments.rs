@@ -67,6 +67,8 @@ pub enum TournamentFormat {
     RoundRobin,
     /// Everyone meets everyone twice, once with each colour.
     DoubleRoundRobin,
+    /// A seeded bracket of matches; the loser of a match is out.
+    Knockout,
 }
 
 /// One entrant. After the start their place in [`TournamentState::players`]
@@ -141,6 +143,13 @@ pub struct TournamentState {
     pub players: Vec<Entrant>,
     #[serde(default)]
     pub played: Vec<Round>,
+    /// A knockout: the games of a match before its tie-break.
+    #[serde(default)]
+    pub match_games: u32,
+    /// A knockout: a level match ends with one Armageddon game (a draw
+    /// wins for black) instead of decisive games until one is won.
+    #[serde(default)]
+    pub armageddon: bool,
 }
 
 fn yes() -> bool {
@@ -412,6 +421,8 @@ mod tests {
                     bye: Some(3),
                     absent: vec![],
                 }],
+                match_games: 0,
+                armageddon: false,
             },
             version: 0,
             next_at: Some(600),

@@ -381,3 +381,46 @@ async fn a_fog_of_war_tournament_keeps_each_players_board_private() {
         Some(BoardResult::BlackWins)
     );
 }
+
+#[tokio::test]
+async fn a_knockout_of_five_seeds_byes_replays_a_drawn_match_and_crowns_a_champion() {
+    let mut chat = Chat::new("tournament-knockout").await;
+    let out = chat.say("alice: /tournament new knockout chess 3+2").await;
+    assert!(has(&out, "one-game matches"), "{out:#?}");
+    let id = tournament_id(&out);
+    for name in ["alice", "bob", "carol", "dave", "eve"] {
+        chat.say(&format!("{name}: /tournament join")).await;
+    }
+    // Eight places: seeds 1–3 go through; 4 meets 5, the higher seed white.
+    let out = chat.say("alice: /tournament start").await;
+    assert!(has(&out, "Knockout round 1 of 3, game 1"), "{out:#?}");
+    assert!(has(&out, "without a game: alice, bob, carol"), "{out:#?}");
+    let round = boards(&chat, &id).await;
+    assert_eq!(round.len(), 1);
+    assert_eq!((round[0].0.as_str(), round[0].1.as_str()), ("dave", "eve"));
+    // A draw: a decisive game follows, colours swapped, until one wins.
+    let out = play(&mut chat, "dave", "eve", Ending::Draw).await;
+    assert!(has(&out, "Knockout round 1 of 3, game 2"), "{out:#?}");
+    let round = boards(&chat, &id).await;
+    assert_eq!((round[0].0.as_str(), round[0].1.as_str()), ("eve", "dave"));
+    let out = play(&mut chat, "eve", "dave", Ending::WhiteMates).await;
+    assert!(has(&out, "Knockout round 2 of 3, game 1"), "{out:#?}");
+    let round = boards(&chat, &id).await;
+    let pairs: Vec<(&str, &str)> = round
+        .iter()
+        .map(|(w, b, _)| (w.as_str(), b.as_str()))
+        .collect();
+    assert_eq!(pairs, [("alice", "eve"), ("bob", "carol")]);
+    play(&mut chat, "alice", "eve", Ending::WhiteMates).await;
+    let out = play(&mut chat, "bob", "carol", Ending::BlackMates).await;
+    assert!(has(&out, "Knockout round 3 of 3, game 1"), "{out:#?}");
+    let standings = chat.say("dave: /tournament standings").await;
+    assert!(has(&standings, "Still in: alice, carol"), "{standings:#?}");
+    let out = play(&mut chat, "alice", "carol", Ending::BlackMates).await;
+    assert!(has(&out, "The winner: carol"), "{out:#?}");
+    assert!(has(&out, "1. carol"), "{out:#?}");
+    assert!(has(&out, "2. alice"), "{out:#?}");
+    assert!(has(&out, "3. bob, eve"), "{out:#?}");
+    assert!(has(&out, "5. dave"), "{out:#?}");
+    assert_eq!(stored(&chat, &id).await.status, TournamentStatus::Finished);
+}

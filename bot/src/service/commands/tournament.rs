@@ -37,16 +37,20 @@ use crate::store::{
     TournamentRow, TournamentState, TournamentStatus,
 };
 use crate::time::Millis;
+use crate::tournament::knockout::{self, Bracket, GameOutcome, KnockoutError, MatchRules};
 use crate::tournament::tiebreak::{self, TieBreak};
 use crate::tournament::{
-    berger, swiss, trf, Colour, PlayerNumber, RoundPairing, RoundRecord, RoundResult,
+    berger, swiss, trf, Colour, Pairing, PlayerNumber, RoundPairing, RoundRecord, RoundResult,
 };
 use kodex_engine::Team;
+use std::collections::HashMap;
 
 /// Minutes from the announcement to the start when none are given.
 const DEFAULT_START_IN: u32 = 10;
 /// The latest start one may ask for: a week.
 const MAX_START_IN: u32 = 7 * 24 * 60;
+/// The most games a knockout match may have (before its tie-break).
+const MAX_MATCH_GAMES: u32 = 7;
 /// A Swiss's rounds when none are given.
 const DEFAULT_SWISS_ROUNDS: u32 = 5;
 /// The most rounds a Swiss may have.
@@ -68,6 +72,9 @@ fn format_of(word: &str) -> Option<TournamentFormat> {
         "double" | "doubleroundrobin" | "drr" | "двухкруговой" | "двухкруговая" => {
             TournamentFormat::DoubleRoundRobin
         }
+        "knockout" | "ko" | "cup" | "нокаут" | "олимпийка" | "кубок" => {
+            TournamentFormat::Knockout
+        }
         _ => return None,
     })
 }
@@ -78,6 +85,7 @@ fn format_key(format: TournamentFormat) -> &'static str {
         TournamentFormat::Swiss => "tournament-format-swiss",
         TournamentFormat::RoundRobin => "tournament-format-round-robin",
         TournamentFormat::DoubleRoundRobin => "tournament-format-double-round-robin",
+        TournamentFormat::Knockout => "tournament-format-knockout",
     }
 }
 
@@ -85,7 +93,9 @@ fn format_key(format: TournamentFormat) -> &'static str {
 fn tiebreaks_of(format: TournamentFormat) -> &'static [TieBreak] {
     match format {
         TournamentFormat::Swiss => &tiebreak::SWISS_ORDER,
-        TournamentFormat::RoundRobin | TournamentFormat::DoubleRoundRobin => &[
+        TournamentFormat::RoundRobin
+        | TournamentFormat::DoubleRoundRobin
+        | TournamentFormat::Knockout => &[
             TieBreak::DirectEncounter,
             TieBreak::SonnebornBerger,
             TieBreak::Wins,
@@ -244,6 +254,213 @@ pub(crate) fn trf_text(id: &str, state: &TournamentState) -> String {
     trf::write(&tournament)
 }
 
+/// The terms of `/tournament new` after its format and variant.
+struct NewTerms {
+    clock: Option<String>,
+    rounds: Option<u32>,
+    start_in: Option<u32>,
+    rated: Option<bool>,
+    armageddon: bool,
+}
+
+/// The next round a format pairs: its games, the header of its message,
+/// and (a knockout's first round) the players who go through without a game.
+struct Next {
+    pairing: RoundPairing,
+    header: Msg,
+    advancing: Vec<PlayerNumber>,
+}
+
+/// Where a knockout stands.
+enum KnockoutNext {
+    /// The next game of every match still undecided: bracket round `round`
+    /// (from 1), game `game` of its matches.
+    Wave {
+        round: usize,
+        game: usize,
+        pairings: Vec<Pairing>,
+        advancing: Vec<PlayerNumber>,
+    },
+    /// The final is won.
+    Champion,
+}
+
+/// The rules of a knockout's matches.
+fn match_rules(state: &TournamentState) -> MatchRules {
+    MatchRules {
+        games: state.match_games.max(1),
+        tiebreak: if state.armageddon {
+            knockout::TieBreakGame::Armageddon
+        } else {
+            knockout::TieBreakGame::Decisive
+        },
+    }
+}
+
+/// The bracket of a knockout after its decided rounds (seeded by pairing
+/// number), each match's winner recorded once its games decide it.
+fn knockout_bracket(state: &TournamentState) -> Result<Bracket, KnockoutError> {
+    let (bracket, _) = knockout_with_results(state)?;
+    Ok(bracket)
+}
+
+/// Each knockout match's games so far, by its two pairing numbers (higher
+/// seed first), from the higher seed's side.
+type MatchGames = HashMap<(u32, u32), Vec<GameOutcome>>;
+
+/// [`knockout_bracket`], with each match's games so far (by its two
+/// pairing numbers, higher seed first).
+fn knockout_with_results(state: &TournamentState) -> Result<(Bracket, MatchGames), KnockoutError> {
+    let mut bracket = Bracket::seeded(state.players.len() as u32)?;
+    let mut results = MatchGames::new();
+    for round in &state.played {
+        for board in &round.boards {
+            let Some(result) = board.result else { continue };
+            let higher = board.white.min(board.black);
+            let (white, _) = round_results(result);
+            let white_scored = white.half_points();
+            let outcome = match (white_scored, board.white == higher) {
+                (1, _) => GameOutcome::Draw,
+                (2, true) | (0, false) => GameOutcome::HigherWins,
+                _ => GameOutcome::LowerWins,
+            };
+            results
+                .entry((higher, board.white.max(board.black)))
+                .or_default()
+                .push(outcome);
+        }
+    }
+    let rules = match_rules(state);
+    // Record each decided match; a record may open the next bracket round.
+    'record: loop {
+        let current = bracket.current_round().to_vec();
+        for (index, found) in current.iter().enumerate() {
+            let (None, Some(lower)) = (found.winner, found.lower) else {
+                continue;
+            };
+            let games = results
+                .get(&(found.higher, lower))
+                .cloned()
+                .unwrap_or_default();
+            if let knockout::MatchState::Won { by_higher } = knockout::match_state(&rules, &games)?
+            {
+                let winner = if by_higher { found.higher } else { lower };
+                bracket.record(index, winner)?;
+                continue 'record;
+            }
+        }
+        return Ok((bracket, results));
+    }
+}
+
+/// The next wave of a knockout's games, or its champion.
+fn knockout_next(state: &TournamentState) -> Result<KnockoutNext, KnockoutError> {
+    let (bracket, results) = knockout_with_results(state)?;
+    if bracket.champion().is_some() {
+        return Ok(KnockoutNext::Champion);
+    }
+    let rules = match_rules(state);
+    let round = bracket.rounds().len();
+    let (mut game, mut pairings) = (1, Vec::new());
+    for found in bracket.current_round() {
+        let (None, Some(lower)) = (found.winner, found.lower) else {
+            continue;
+        };
+        let games = results
+            .get(&(found.higher, lower))
+            .cloned()
+            .unwrap_or_default();
+        if let knockout::MatchState::Next {
+            number,
+            higher_colour,
+            ..
+        } = knockout::match_state(&rules, &games)?
+        {
+            game = number;
+            pairings.push(match higher_colour {
+                Colour::White => Pairing {
+                    white: found.higher,
+                    black: lower,
+                },
+                Colour::Black => Pairing {
+                    white: lower,
+                    black: found.higher,
+                },
+            });
+        }
+    }
+    let advancing = if state.played.is_empty() {
+        bracket.rounds()[0]
+            .iter()
+            .filter(|found| found.lower.is_none())
+            .map(|found| found.higher)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(KnockoutNext::Wave {
+        round,
+        game,
+        pairings,
+        advancing,
+    })
+}
+
+/// A knockout's places so far: the champion first, then the losers of
+/// each bracket round from the final down (the two semi-final losers
+/// share third place); the players still in are not placed.
+fn knockout_places(state: &TournamentState) -> Vec<(u32, Vec<PlayerNumber>)> {
+    let Ok(bracket) = knockout_bracket(state) else {
+        return Vec::new();
+    };
+    let mut places = Vec::new();
+    if let Some(champion) = bracket.champion() {
+        places.push((1, vec![champion]));
+    }
+    let total = state.rounds.max(1) as usize;
+    for (index, round) in bracket.rounds().iter().enumerate().rev() {
+        let mut losers: Vec<PlayerNumber> = round
+            .iter()
+            .filter_map(|found| {
+                let winner = found.winner?;
+                let lower = found.lower?;
+                Some(if winner == found.higher {
+                    lower
+                } else {
+                    found.higher
+                })
+            })
+            .collect();
+        losers.sort_unstable();
+        if !losers.is_empty() {
+            let above = total.saturating_sub(index + 1).min(30);
+            places.push(((1u32 << above) + 1, losers));
+        }
+    }
+    places
+}
+
+/// The winners of a finished tournament: a knockout's champion, else
+/// whoever shares first place.
+fn winners(state: &TournamentState) -> Vec<PlayerNumber> {
+    if state.format == TournamentFormat::Knockout {
+        return knockout_bracket(state)
+            .ok()
+            .and_then(|bracket| bracket.champion())
+            .into_iter()
+            .collect();
+    }
+    tiebreak::standings(&swiss_players(state), tiebreaks_of(state.format))
+        .map(|table| {
+            table
+                .iter()
+                .filter(|s| s.place == 1)
+                .map(|s| s.player)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// A chat of `platform`.
 fn chat_ref(platform: &str, id: &str) -> ChatRef {
     ChatRef {
@@ -278,9 +495,16 @@ impl Service {
                 rounds,
                 start_in,
                 rated,
+                armageddon,
             } => {
-                self.tournament_new(ctx, &format, &variant, clock, rounds, start_in, rated)
-                    .await
+                let terms = NewTerms {
+                    clock,
+                    rounds,
+                    start_in,
+                    rated,
+                    armageddon,
+                };
+                self.tournament_new(ctx, &format, &variant, terms).await
             }
             TournamentCommand::Join { id } => self.tournament_join(ctx, id).await,
             TournamentCommand::Leave { id } => self.tournament_leave(ctx, id).await,
@@ -294,17 +518,20 @@ impl Service {
 
     /// `/tournament new <format> <variant> <clock> [rounds] [in <minutes>]
     /// [rated|casual]`: announces it in the chat with a Join button.
-    #[allow(clippy::too_many_arguments)]
     async fn tournament_new(
         &self,
         ctx: &Ctx,
         format: &str,
         variant: &str,
-        clock: Option<String>,
-        rounds: Option<u32>,
-        start_in: Option<u32>,
-        rated: Option<bool>,
+        terms: NewTerms,
     ) -> Outcome {
+        let NewTerms {
+            clock,
+            rounds: asked,
+            start_in,
+            rated,
+            armageddon,
+        } = terms;
         if ctx.req.private {
             return Err(Msg::new("tournament-in-private").into());
         }
@@ -332,7 +559,7 @@ impl Service {
         let rated = rated_choice(Some(rated.unwrap_or(false)), false, false, time_control)?;
         let rounds = match format {
             TournamentFormat::Swiss => {
-                let rounds = rounds.unwrap_or(DEFAULT_SWISS_ROUNDS);
+                let rounds = asked.unwrap_or(DEFAULT_SWISS_ROUNDS);
                 if !(1..=MAX_SWISS_ROUNDS).contains(&rounds) {
                     return Err(Msg::new("tournament-bad-rounds")
                         .arg("max", i64::from(MAX_SWISS_ROUNDS))
@@ -341,6 +568,18 @@ impl Service {
                 rounds
             }
             // Set at the start, from the number of players.
+            _ => 0,
+        };
+        let match_games = match format {
+            TournamentFormat::Knockout => {
+                let games = asked.unwrap_or(1);
+                if !(1..=MAX_MATCH_GAMES).contains(&games) {
+                    return Err(Msg::new("tournament-bad-match")
+                        .arg("max", i64::from(MAX_MATCH_GAMES))
+                        .into());
+                }
+                games
+            }
             _ => 0,
         };
         let start_in = start_in.unwrap_or(DEFAULT_START_IN);
@@ -378,6 +617,8 @@ impl Service {
                 initial_white: true,
                 players: Vec::new(),
                 played: Vec::new(),
+                match_games,
+                armageddon: armageddon && format == TournamentFormat::Knockout,
             },
             version: 0,
             next_at: Some(starts_at),
@@ -435,7 +676,14 @@ impl Service {
 
     /// How many rounds (a round robin before its start: everyone plays everyone).
     fn rounds_text(&self, lang: Lang, state: &TournamentState) -> String {
-        if state.rounds == 0 {
+        if state.format == TournamentFormat::Knockout {
+            self.text(
+                lang,
+                &Msg::new("tournament-knockout-terms")
+                    .arg("count", i64::from(state.match_games.max(1)))
+                    .arg("armageddon", if state.armageddon { "yes" } else { "no" }),
+            )
+        } else if state.rounds == 0 {
             self.text(lang, &Msg::new("tournament-rounds-robin"))
         } else {
             self.text(
@@ -694,6 +942,10 @@ impl Service {
             lines.push(self.text(lang, &Msg::new("tournament-no-players")));
             return lines.join("\n");
         }
+        if state.format == TournamentFormat::Knockout {
+            lines.extend(self.knockout_lines(lang, state));
+            return lines.join("\n");
+        }
         let order = tiebreaks_of(state.format);
         let players = swiss_players(state);
         let Ok(table) = tiebreak::standings(&players, order) else {
@@ -776,6 +1028,9 @@ impl Service {
             TournamentFormat::DoubleRoundRobin => {
                 row.state.rounds = self.berger_rounds(count, berger::Cycles::Double).len() as u32;
             }
+            TournamentFormat::Knockout => {
+                row.state.rounds = count.next_power_of_two().trailing_zeros();
+            }
         }
         row.status = TournamentStatus::Running;
         tracing::info!(tournament = %row.id, players = count, "tournament started");
@@ -802,47 +1057,95 @@ impl Service {
         berger::round_robin(count, cycles).unwrap_or_default()
     }
 
-    /// Pairs and starts the next round of `row` (running; its lock held),
-    /// or ends the tournament after its last: one message for the chat,
-    /// first, then what the games' starts tell the players privately.
-    async fn next_round(&self, row: &mut TournamentRow, lang: Lang) -> Outcome {
-        let number = row.state.played.len() as u32 + 1;
-        if number > row.state.rounds {
-            return Ok(vec![self.finish_tournament(row, lang)]);
-        }
-        let count = row.state.players.len() as u32;
-        let pairing = match row.state.format {
+    /// The next round of `row` as its format pairs it, with the header of
+    /// its message; `None` when the tournament is over.
+    fn next_pairing(&self, row: &TournamentRow) -> Option<Next> {
+        let state = &row.state;
+        let number = state.played.len() as u32 + 1;
+        let count = state.players.len() as u32;
+        let header = || {
+            Msg::new("tournament-round")
+                .arg("round", i64::from(number))
+                .arg("rounds", i64::from(state.rounds))
+        };
+        match state.format {
             TournamentFormat::Swiss => {
+                if number > state.rounds {
+                    return None;
+                }
                 let settings = swiss::Settings {
-                    total_rounds: row.state.rounds,
-                    initial_colour: if row.state.initial_white {
+                    total_rounds: state.rounds,
+                    initial_colour: if state.initial_white {
                         Colour::White
                     } else {
                         Colour::Black
                     },
                 };
-                match swiss::pair_round(&swiss_players(&row.state), &settings) {
-                    Ok(pairing) => pairing,
+                match swiss::pair_round(&swiss_players(state), &settings) {
+                    Ok(pairing) => Some(Next {
+                        pairing,
+                        header: header(),
+                        advancing: Vec::new(),
+                    }),
                     Err(e) => {
                         // Nobody left to pair without a rematch: it ends here.
                         tracing::info!(tournament = %row.id, error = %e, "no further round");
-                        return Ok(vec![self.finish_tournament(row, lang)]);
+                        None
                     }
                 }
             }
             TournamentFormat::RoundRobin | TournamentFormat::DoubleRoundRobin => {
-                let cycles = if row.state.format == TournamentFormat::RoundRobin {
+                let cycles = if state.format == TournamentFormat::RoundRobin {
                     berger::Cycles::Single
                 } else {
                     berger::Cycles::Double
                 };
                 let table = self.berger_rounds(count, cycles);
-                match table.get(number as usize - 1) {
-                    Some(round) => round.clone(),
-                    None => return Ok(vec![self.finish_tournament(row, lang)]),
-                }
+                table.get(number as usize - 1).map(|round| Next {
+                    pairing: round.clone(),
+                    header: header(),
+                    advancing: Vec::new(),
+                })
             }
+            TournamentFormat::Knockout => match knockout_next(state) {
+                Ok(KnockoutNext::Wave {
+                    round,
+                    game,
+                    pairings,
+                    advancing,
+                }) => Some(Next {
+                    pairing: RoundPairing {
+                        pairings,
+                        bye: None,
+                    },
+                    header: Msg::new("tournament-knockout-round")
+                        .arg("round", round as i64)
+                        .arg("rounds", i64::from(state.rounds))
+                        .arg("game", game as i64),
+                    advancing,
+                }),
+                Ok(KnockoutNext::Champion) => None,
+                Err(e) => {
+                    tracing::error!(tournament = %row.id, error = %e, "the bracket cannot go on");
+                    None
+                }
+            },
+        }
+    }
+
+    /// Pairs and starts the next round of `row` (running; its lock held),
+    /// or ends the tournament after its last: one message for the chat,
+    /// first, then what the games' starts tell the players privately.
+    async fn next_round(&self, row: &mut TournamentRow, lang: Lang) -> Outcome {
+        let Some(next) = self.next_pairing(row) else {
+            return Ok(vec![self.finish_tournament(row, lang)]);
         };
+        let Next {
+            pairing,
+            header,
+            advancing,
+        } = next;
+        let count = row.state.players.len() as u32;
         let variant = self.known_variant(&row.state.variant)?;
         let clock = TimeControl::parse(&row.state.clock).map_err(|_| Msg::new("error-internal"))?;
         let mut boards = Vec::new();
@@ -888,14 +1191,20 @@ impl Service {
             bye: pairing.bye,
             absent,
         });
-        let mut lines = vec![self.text(
-            lang,
-            &Msg::new("tournament-round")
-                .arg("id", row.id.clone())
-                .arg("round", i64::from(number))
-                .arg("rounds", i64::from(row.state.rounds)),
-        )];
+        let mut lines = vec![self.text(lang, &header.arg("id", row.id.clone()))];
         lines.extend(self.board_lines(lang, row));
+        if !advancing.is_empty() {
+            let names = advancing
+                .iter()
+                .filter_map(|n| row.state.players.get(*n as usize - 1))
+                .map(|p| p.name.clone())
+                .collect::<Vec<_>>()
+                .join(", ");
+            lines.push(self.text(
+                lang,
+                &Msg::new("tournament-knockout-byes").arg("players", names),
+            ));
+        }
         if let Some(bye) = pairing.bye {
             let name = row.state.players[bye as usize - 1].name.clone();
             let key = match row.state.format {
@@ -1149,25 +1458,56 @@ impl Service {
         row.next_at = None;
         tracing::info!(tournament = %row.id, "tournament finished");
         let mut text = self.standings_text(lang, row);
-        let players = swiss_players(&row.state);
-        if let Ok(table) = tiebreak::standings(&players, tiebreaks_of(row.state.format)) {
-            let winners: Vec<String> = table
-                .iter()
-                .filter(|s| s.place == 1)
-                .filter_map(|s| row.state.players.get(s.player as usize - 1))
-                .map(|p| p.name.clone())
-                .collect();
-            if !winners.is_empty() {
-                let won = self.text(
-                    lang,
-                    &Msg::new("tournament-winner")
-                        .arg("id", row.id.clone())
-                        .arg("player", winners.join(", ")),
-                );
-                text = format!("{won}\n{text}");
-            }
+        let winners: Vec<String> = winners(&row.state)
+            .iter()
+            .filter_map(|n| row.state.players.get(*n as usize - 1))
+            .map(|p| p.name.clone())
+            .collect();
+        if !winners.is_empty() {
+            let won = self.text(
+                lang,
+                &Msg::new("tournament-winner")
+                    .arg("id", row.id.clone())
+                    .arg("player", winners.join(", ")),
+            );
+            text = format!("{won}\n{text}");
         }
         self.tournament_message(row, text)
+    }
+
+    /// A knockout's places so far, a line each, and who is still in.
+    fn knockout_lines(&self, lang: Lang, state: &TournamentState) -> Vec<String> {
+        let names = |numbers: &[PlayerNumber]| {
+            numbers
+                .iter()
+                .filter_map(|n| state.players.get(*n as usize - 1))
+                .map(|p| p.name.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let places = knockout_places(state);
+        let mut lines: Vec<String> = places
+            .iter()
+            .map(|(place, players)| {
+                self.text(
+                    lang,
+                    &Msg::new("tournament-knockout-place")
+                        .arg("place", i64::from(*place))
+                        .arg("players", names(players)),
+                )
+            })
+            .collect();
+        let placed: Vec<PlayerNumber> = places.iter().flat_map(|(_, p)| p.clone()).collect();
+        let still_in: Vec<PlayerNumber> = (1..=state.players.len() as PlayerNumber)
+            .filter(|n| !placed.contains(n))
+            .collect();
+        if !still_in.is_empty() {
+            lines.push(self.text(
+                lang,
+                &Msg::new("tournament-knockout-still-in").arg("players", names(&still_in)),
+            ));
+        }
+        lines
     }
 
     /// The tournaments the games that `deliveries` say are over belong to,
@@ -1309,6 +1649,8 @@ mod tests {
                 bye: Some(3),
                 absent: vec![],
             }],
+            match_games: 0,
+            armageddon: false,
         };
         let players = swiss_players(&state);
         assert_eq!(players[0].history[0].result, RoundResult::ForfeitWin);
@@ -1319,5 +1661,49 @@ mod tests {
         assert_eq!(read.total_rounds, Some(3));
         let back: Vec<_> = read.players.iter().map(|p| p.to_swiss()).collect();
         assert_eq!(back, players);
+    }
+
+    #[test]
+    fn a_drawn_match_goes_to_armageddon_where_a_draw_wins_for_black() {
+        let board = |white, black, result| Board {
+            white,
+            black,
+            game: "g".to_owned(),
+            result: Some(result),
+        };
+        let round = |boards| Round {
+            started_at: 0,
+            boards,
+            bye: None,
+            absent: vec![],
+        };
+        let mut state = TournamentState {
+            format: TournamentFormat::Knockout,
+            variant: "chess".to_owned(),
+            clock: "3+2".to_owned(),
+            rounds: 1,
+            rated: false,
+            creator_id: "a".to_owned(),
+            creator_name: "a".to_owned(),
+            starts_at: 0,
+            initial_white: true,
+            players: ["a", "b"].into_iter().map(entrant).collect(),
+            played: vec![round(vec![board(1, 2, BoardResult::Draw)])],
+            match_games: 1,
+            armageddon: true,
+        };
+        match knockout_next(&state) {
+            Ok(KnockoutNext::Wave { game, pairings, .. }) => {
+                assert_eq!(game, 2);
+                assert_eq!(pairings, [Pairing { white: 2, black: 1 }]);
+            }
+            _ => panic!("a second game"),
+        }
+        state
+            .played
+            .push(round(vec![board(2, 1, BoardResult::Draw)]));
+        assert!(matches!(knockout_next(&state), Ok(KnockoutNext::Champion)));
+        assert_eq!(winners(&state), [1]);
+        assert_eq!(knockout_places(&state), [(1, vec![1]), (2, vec![2])]);
     }
 }
