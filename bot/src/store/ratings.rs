@@ -391,14 +391,16 @@ impl Store {
     ) -> Result<Vec<PlayedGame>, StoreError> {
         let rows: Vec<(String, Option<GameResult>, i64)> = on_pool!(&self.pool, db => {
             // Games that ended in one millisecond keep the order they were
-            // stored in: SQLite's rowid; PostgreSQL has none, and orders
-            // them by when they began.
+            // written in: SQLite's rowid (the order of their inserts), and
+            // on PostgreSQL the transaction that wrote each last (`xmin`; it
+            // wraps after four billion transactions, which only a tie in a
+            // millisecond would notice).
             let sql = format!(
                 "SELECT g.variant, g.result, s.team FROM seats s \
                  JOIN games g ON g.platform = s.platform AND g.id = s.game_id \
                  WHERE s.platform = ? AND s.user_id = ? AND g.status = 'finished' \
                  ORDER BY g.updated_at, {}",
-                db.pick("g.rowid", "g.created_at, g.id")
+                db.pick("g.rowid", "g.xmin::text::bigint, g.id")
             );
             sqlx::query_as(db.sql(&sql))
                 .bind(platform.to_owned())

@@ -244,3 +244,51 @@ fn migrate_db_copies_a_game_into_an_empty_database_and_refuses_a_full_one() {
     let lines = String::from_utf8_lossy(&output.stdout);
     assert!(lines.contains("bob played e5"), "{lines}");
 }
+
+/// Two `kodex` processes started together on a fresh database both start
+/// (one migrates, the other waits for it), twenty times: on a SQLite file,
+/// and on a fresh PostgreSQL schema when `KODEX_TEST_POSTGRES_URL` names a
+/// server.
+#[test]
+fn two_processes_started_together_on_a_fresh_database_both_start() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    for round in 0..20 {
+        let dir = temp_dir(&format!("together-{round}"));
+        let mut urls = vec!["sqlite://game.db".to_owned()];
+        match runtime
+            .block_on(kodex_bot::store::test_postgres_url())
+            .expect("a PostgreSQL test schema")
+        {
+            Some(url) => urls.push(url),
+            None if round == 0 => eprintln!(
+                "two_processes_started_together: PostgreSQL skipped ({} is not set)",
+                kodex_bot::store::TEST_POSTGRES_URL
+            ),
+            None => {}
+        }
+        for url in urls {
+            let children: Vec<Child> = (0..2)
+                .map(|_| {
+                    let mut command = kodex(&dir);
+                    command
+                        .env("KODEX_DATABASE_URL", &url)
+                        .stdin(Stdio::null())
+                        .stderr(Stdio::piped());
+                    command.spawn().expect("kodex starts")
+                })
+                .collect();
+            for child in children {
+                let output = child.wait_with_output().expect("kodex exits");
+                assert!(
+                    output.status.success(),
+                    "round {round}, {url}: {:?} {}",
+                    output.status,
+                    String::from_utf8_lossy(&output.stderr)
+                );
+            }
+        }
+    }
+}

@@ -666,6 +666,43 @@ async fn simultaneous_moves_apply_exactly_one_per_turn() {
     }
 }
 
+/// Two processes on one database (two services here, on SQLite or
+/// PostgreSQL) both look when a flag falls and a challenge expires: each
+/// ends once, announced by one of them only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_flag_falls_once_and_a_challenge_expires_once_with_two_processes_looking() {
+    let mut chat = Chat::new("two-schedulers").await;
+    let other = chat.second_service().await;
+    let mut mine = chat.service.outbox(Platform::Console);
+    let mut theirs = other.outbox(Platform::Console);
+    let id = chat.start("alice", "bob", "chess 1+0").await;
+    let open = game_id(&chat.say("carol: /play chess").await);
+    chat.time.advance(3_601_000);
+    for _ in 0..3 {
+        tokio::join!(chat.service.tick(), other.tick());
+    }
+    let expired = format!("Challenge {open} by carol expired");
+    let count = |outbox: &mut tokio::sync::mpsc::UnboundedReceiver<kodex_bot::api::Delivery>| {
+        let (mut flags, mut expiries) = (0, 0);
+        while let Ok(delivery) = outbox.try_recv() {
+            flags += usize::from(delivery.text.contains("alice ran out of time"));
+            expiries += usize::from(delivery.text.contains(&expired));
+        }
+        (flags, expiries)
+    };
+    let (mine, theirs) = (count(&mut mine), count(&mut theirs));
+    assert!(
+        (mine.0 > 0) != (theirs.0 > 0),
+        "one process announces the flag: {mine:?} {theirs:?}"
+    );
+    assert!(
+        (mine.1 > 0) != (theirs.1 > 0),
+        "one process announces the expiry: {mine:?} {theirs:?}"
+    );
+    assert_eq!(chat.row(&id).await.status, Status::Finished);
+    assert_eq!(chat.row(&open).await.status, Status::Expired);
+}
+
 #[tokio::test]
 async fn help_is_short_and_each_topic_it_names_comes_in_full() {
     let mut chat = Chat::new("help-topics").await;
