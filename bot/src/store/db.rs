@@ -404,6 +404,66 @@ impl Store {
     }
 }
 
+/// The PostgreSQL channel on which processes sharing a database tell each
+/// other what changed (what each keeps in memory and must read again).
+const CHANGES: &str = "kodex_changes";
+
+impl Store {
+    /// Tells every process on this database that `what` changed
+    /// (PostgreSQL's `NOTIFY`, sent when the statement commits). Nothing on
+    /// SQLite: one process uses its file.
+    pub async fn announce_change(&self, what: &str) -> Result<(), StoreError> {
+        if let Pool::Postgres(pool) = &self.pool {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANGES)
+                .bind(what.to_owned())
+                .execute(pool)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// The changes processes on this database announce (this one's too),
+    /// as they come; `None` on SQLite. A lost connection is made again;
+    /// what was announced meanwhile is unknown, so `"*"` (everything
+    /// changed) comes first after it. The listening ends when the
+    /// receiver is dropped or the store closes.
+    pub async fn listen_changes(
+        &self,
+    ) -> Result<Option<tokio::sync::mpsc::UnboundedReceiver<String>>, StoreError> {
+        let Pool::Postgres(pool) = &self.pool else {
+            return Ok(None);
+        };
+        let mut listener = sqlx::postgres::PgListener::connect_with(pool).await?;
+        listener.listen(CHANGES).await?;
+        let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            loop {
+                let next = tokio::select! {
+                    _ = sender.closed() => return,
+                    next = listener.try_recv() => next,
+                };
+                let payload = match next {
+                    Ok(Some(notification)) => notification.payload().to_owned(),
+                    // The connection was lost; the next `try_recv` makes it again.
+                    Ok(None) => "*".to_owned(),
+                    // The store closes: the listener gives its connection back.
+                    Err(sqlx::Error::PoolClosed) => return,
+                    Err(error) => {
+                        tracing::warn!(%error, "cannot hear other processes' changes; trying again");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                        "*".to_owned()
+                    }
+                };
+                if sender.send(payload).is_err() {
+                    return;
+                }
+            }
+        });
+        Ok(Some(receiver))
+    }
+}
+
 /// A value bound to a query of [`Store::execute_raw`].
 #[doc(hidden)]
 #[derive(Clone, Debug, PartialEq)]

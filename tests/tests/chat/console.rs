@@ -703,6 +703,41 @@ async fn a_flag_falls_once_and_a_challenge_expires_once_with_two_processes_looki
     assert_eq!(chat.row(&open).await.status, Status::Expired);
 }
 
+/// A language chosen through one process is the language another process
+/// on the same PostgreSQL database answers in at once, though it had read
+/// the old one into its memory (it hears the change). SQLite's file has
+/// one process: the test runs on PostgreSQL only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_language_chosen_through_one_process_is_the_others_at_once() {
+    if !crate::console_support::on_postgres() {
+        eprintln!(
+            "a_language_chosen_through_one_process: skipped, it needs KODEX_TEST_STORE=postgres"
+        );
+        return;
+    }
+    let mut chat = Chat::new("two-langs").await;
+    let other = chat.second_service().await;
+    let mut elsewhere = kodex_bot::console::Console::new(other, chat.dir.join("other-boards"));
+    let out = elsewhere.line("bob: /rules chess").await;
+    assert!(has(&out, "[@bob] "), "{out:#?}");
+    let english = out.join("\n");
+    chat.say("bob: /lang ru").await;
+    let mut answered = Vec::new();
+    for _ in 0..50 {
+        answered = elsewhere.line("bob: /rules chess").await;
+        if answered.join("\n") != english {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(
+        answered
+            .iter()
+            .any(|l| l.contains("Классика") || l.contains("Шахматы")),
+        "{answered:#?}"
+    );
+}
+
 #[tokio::test]
 async fn help_is_short_and_each_topic_it_names_comes_in_full() {
     let mut chat = Chat::new("help-topics").await;

@@ -78,6 +78,12 @@ impl Service {
         {
             tracing::warn!(error = %e, "cannot remember where someone wrote");
         }
+        // Another process that kept where they wrote before reads it again.
+        self.tell_processes(crate::service::kernel::changes::Change::Presence(
+            ctx.platform().to_owned(),
+            actor.id.clone(),
+        ))
+        .await;
     }
 
     /// The ticker's private notes for `deliveries`, the answer to `ctx`:

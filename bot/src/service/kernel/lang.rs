@@ -11,8 +11,8 @@ pub(crate) use crate::store::LangOwner;
 
 impl Service {
     /// A user's or chat's chosen language. Choices are cached in memory: they
-    /// change only through `/lang` in this process (several processes sharing
-    /// one database would see another's change after a restart).
+    /// change only through `/lang`, in this process or in another on the same
+    /// PostgreSQL database, which announces it (see `changes.rs`).
     pub(crate) async fn chosen_lang(
         &self,
         owner: LangOwner,
@@ -60,6 +60,12 @@ impl Service {
         if let Ok(mut cache) = self.inner.lang_choices.lock() {
             cache.insert((owner, platform.to_owned(), id.to_owned()), Some(lang));
         }
+        self.tell_processes(super::changes::Change::Lang(
+            owner,
+            platform.to_owned(),
+            id.to_owned(),
+        ))
+        .await;
         Ok(())
     }
 

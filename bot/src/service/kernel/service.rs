@@ -107,6 +107,9 @@ pub(in crate::service) struct Inner {
     /// `commands/tournament.rs`): its rounds are paired once. Taken before
     /// any game's lock, never while one is held.
     pub(in crate::service) tournaments: tokio::sync::Mutex<()>,
+    /// This service's name in the changes it tells other processes of (see
+    /// `changes.rs`), so that it does not forget what it just learnt.
+    pub(in crate::service) origin: u64,
 }
 
 impl Drop for Inner {
@@ -139,12 +142,10 @@ impl Service {
                 );
             }
         }
-        Ok(Service::with_store(
-            store,
-            registry,
-            time,
-            Settings::from_config(config),
-        ))
+        let service = Service::with_store(store, registry, time, Settings::from_config(config));
+        // Processes sharing a PostgreSQL database keep each other's memory right.
+        service.hear_changes().await;
+        Ok(service)
     }
 
     /// Builds the service on an opened store.
@@ -182,6 +183,7 @@ impl Service {
                 bot_handles: Mutex::new(HashMap::new()),
                 presence: Mutex::new(HashMap::new()),
                 tournaments: tokio::sync::Mutex::new(()),
+                origin: fastrand::u64(..),
             }),
         }
     }
