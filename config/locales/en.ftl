@@ -759,3 +759,6 @@ tournament-knockout-round = Knockout round { $round } of { $rounds }, game { $ga
 tournament-knockout-byes = Through to the next round without a game: { $players }.
 tournament-knockout-place = { $place }. { $players }
 tournament-knockout-still-in = Still in: { $players }
+
+# Enochian doubled thrones (issue 31)
+error-fen-bad-pair = This position does not read: two pieces stand on { $square }, and only a throne at the start of Enochian chess holds two (its king and one more piece of that army, written like (KB)).

@@ -841,3 +841,6 @@ tournament-knockout-round = Круг { $round } из { $rounds } на выбыв
 tournament-knockout-byes = Проходят в следующий круг без игры: { $players }.
 tournament-knockout-place = { $place }. { $players }
 tournament-knockout-still-in = Ещё в борьбе: { $players }
+
+# Enochian doubled thrones (issue 31)
+error-fen-bad-pair = Позицию не прочитать: на { $square } стоят две фигуры, а две фигуры может занимать только престол в начале енохианских шахмат (его король и ещё одна фигура той же армии, записываются так: (KB)).

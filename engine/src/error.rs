@@ -75,6 +75,10 @@ pub enum FenError {
     PawnOnPromotionRank,
     /// A piece other than a king stands on a square only kings may enter (a citadel).
     RoyalOnly(String),
+    /// Two pieces in parentheses on one square that may not stand there
+    /// together: only a throne at the start of Enochian chess holds two,
+    /// its seat's king and one more piece of that seat (`(KB)`).
+    BadPair(String),
     /// A castling letter we do not read.
     BadCastling(char),
     /// The en-passant field is not a square.
@@ -131,6 +135,10 @@ impl fmt::Display for FenError {
             FenError::RoyalOnly(square) => {
                 write!(f, "only a king may stand on {square} (a citadel)")
             }
+            FenError::BadPair(square) => write!(
+                f,
+                "two pieces on {square}: only a throne holds two, its king and one more piece"
+            ),
             FenError::BadCastling(c) => write!(f, "bad castling letter `{c}`"),
             FenError::BadEnPassant(s) => write!(f, "`{s}` is not an en-passant square"),
             FenError::BadCheckCounter(s) => write!(f, "bad check counter `{s}`"),

@@ -1,7 +1,8 @@
 //! FEN in and out, in Fairy-Stockfish conventions: pockets `[Qn]` (or a
 //! ninth rank `/Qn`), promoted pieces `~`, remaining checks `3+3` (or
 //! lichess's `+0+0` checks given), X-FEN / Shredder castling letters,
-//! multi-digit empty runs (`10`). Squares and castling files are named the
+//! multi-digit empty runs (`10`), two pieces of a doubled throne in
+//! parentheses (`(KB)`, Enochian chess). Squares and castling files are named the
 //! machine's way, like UCI: files `a`, `b`, … by index
 //! ([`crate::Geometry::uci_name`]).
 
@@ -90,6 +91,26 @@ pub fn parse<B: Bits>(def: &VariantDef, fen: &str) -> Result<Position<B>, FenErr
                 file += 1;
             } else if c == '~' {
                 return Err(FenError::StrayPromotedMark);
+            } else if c == '(' {
+                // Two pieces on one square: a doubled throne (Enochian chess).
+                if file >= g.files as i32 {
+                    return Err(FenError::RankTooLong {
+                        rank: rank as u8 + 1,
+                    });
+                }
+                let Some(square) = g.square(file, rank) else {
+                    return Err(FenError::PieceOnHole(c));
+                };
+                let mut letters = Vec::new();
+                loop {
+                    match chars.next() {
+                        Some(')') => break,
+                        Some(l) if letters.len() < 2 => letters.push(l),
+                        _ => return Err(FenError::BadPair(g.name(square))),
+                    }
+                }
+                put_pair(def, &mut pos, square, &letters)?;
+                file += 1;
             } else {
                 let Some(ty) = def.piece_by_letter(c) else {
                     return Err(FenError::UnknownPiece(c));
@@ -361,6 +382,45 @@ fn parse_castling<B: Bits>(
     Ok(())
 }
 
+/// Puts the two pieces `letters` of a doubled throne on `square`: the king
+/// and one more piece of the seat whose throne it is (Enochian chess).
+fn put_pair<B: Bits>(
+    def: &VariantDef,
+    pos: &mut Position<B>,
+    square: usize,
+    letters: &[char],
+) -> Result<(), FenError> {
+    let bad = || FenError::BadPair(def.geometry.name(square));
+    let seat = def
+        .thrones
+        .iter()
+        .position(|&throne| throne == square)
+        .ok_or_else(bad)?;
+    let [a, b] = letters else {
+        return Err(bad());
+    };
+    let mut types = Vec::new();
+    for &c in [a, b] {
+        let ty = def.piece_by_letter(c).ok_or(FenError::UnknownPiece(c))?;
+        let side = usize::from(!c.is_ascii_uppercase());
+        if side != seat % SIDES || def.pieces[ty].seat != Some((seat / SIDES) as u8 + 1) {
+            return Err(bad());
+        }
+        types.push((side, ty));
+    }
+    let royals = types
+        .iter()
+        .filter(|&&(_, ty)| def.pieces[ty].royal)
+        .count();
+    if royals != 1 {
+        return Err(bad());
+    }
+    for (side, ty) in types {
+        pos.put(square, side, ty);
+    }
+    Ok(())
+}
+
 fn set_en_passant<B: Bits>(def: &VariantDef, pos: &mut Position<B>, square: usize) {
     let g = &def.geometry;
     let mover = 1 - pos.side as usize;
@@ -394,12 +454,24 @@ pub fn write<B: Bits>(def: &VariantDef, pos: &Position<B>, chess960: bool) -> St
                         let _ = write!(out, "{empty}");
                         empty = 0;
                     }
-                    let letter = def.pieces[ty].letter;
-                    out.push(if side == 0 {
-                        letter.to_ascii_uppercase()
-                    } else {
-                        letter
-                    });
+                    let cased = |ty: usize| {
+                        let letter = def.pieces[ty].letter;
+                        if side == 0 {
+                            letter.to_ascii_uppercase()
+                        } else {
+                            letter
+                        }
+                    };
+                    match pos.second_at(square) {
+                        // A doubled throne (Enochian chess): `(KB)`.
+                        Some(second) => {
+                            out.push('(');
+                            out.push(cased(ty));
+                            out.push(cased(second));
+                            out.push(')');
+                        }
+                        None => out.push(cased(ty)),
+                    }
                     if def.drops && pos.promoted.has(square) {
                         out.push('~');
                     }

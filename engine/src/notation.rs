@@ -30,6 +30,23 @@ pub fn coordinates_for_people<B: Bits>(r: &Rules<B>, mv: Move, chess960: bool) -
     coordinates(r, mv, chess960, |sq| g.name(sq))
 }
 
+/// Whether `mv` is a step of the piece that may share a throne with its
+/// king (Enochian chess: a non-royal piece leaving a throne square for a
+/// square next to it), which the king could make from the same square to
+/// the same square: written with the piece's letter after the squares
+/// (`h1g2b`), the king's step without (`h1g2`).
+fn shares_a_throne_step<B: Bits>(r: &Rules<B>, mv: Move) -> bool {
+    let def = r.def;
+    let (from, to) = (mv.from as usize, mv.to as usize);
+    if def.thrones.is_empty() || !def.thrones.contains(&from) {
+        return false;
+    }
+    let g = &def.geometry;
+    let near = (g.file_of(from) - g.file_of(to)).abs() <= 1
+        && (g.rank_of(from) - g.rank_of(to)).abs() <= 1;
+    near && from != to && def.pieces.get(mv.piece as usize).is_some_and(|p| !p.royal)
+}
+
 /// `mv` written from-square to-square like UCI, with the square names `name`
 /// (the machine's, or the ones people read).
 fn coordinates<B: Bits>(
@@ -52,6 +69,8 @@ fn coordinates<B: Bits>(
             let mut s = format!("{}{}", name(mv.from as usize), name(mv.to as usize));
             if let Some(p) = mv.promotion() {
                 s.push(r.def.pieces[p].letter);
+            } else if shares_a_throne_step(r, mv) {
+                s.push(r.def.pieces[mv.piece as usize].letter);
             }
             s
         }

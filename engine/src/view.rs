@@ -385,6 +385,11 @@ pub struct View {
     /// a seat's marker beside its name matches its pieces. Empty: seat `n`
     /// is drawn in colour `n`.
     pub seat_colors: Vec<Side>,
+    /// Squares holding a second piece, and that piece (Enochian chess: a
+    /// throne holds its king, in [`View::squares`], and one more piece of
+    /// its army until one of the two leaves). Drawn smaller in a corner of
+    /// the square; only squares the audience sees.
+    pub second_pieces: Vec<(u16, PieceGlyph)>,
 }
 
 impl View {
@@ -413,6 +418,7 @@ impl View {
             en_passant: None,
             pawn_tries: None,
             seat_colors: Vec::new(),
+            second_pieces: Vec::new(),
         }
     }
 

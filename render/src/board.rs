@@ -162,6 +162,11 @@ fn draw_cells(renderer: &Renderer, image: &mut IndexedImage, layout: &Layout, vi
                 checked: has(&view.checked),
                 marked: has(&view.marked),
                 piece,
+                second: view
+                    .second_pieces
+                    .iter()
+                    .find(|&&(square, _)| square as usize == index)
+                    .map(|&(_, glyph)| glyph),
             };
             let tile = renderer.tiles.get(fonts, TileKey::Cell(look));
             image.blit(&tile, x, y);

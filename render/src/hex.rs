@@ -72,6 +72,7 @@ pub(crate) fn draw_cells(
                 checked: !fogged && has(&view.checked),
                 marked: has(&view.marked),
                 piece,
+                second: None,
             };
             let tile = renderer.tiles.get(fonts, TileKey::Cell(look));
             let (cx, cy) = centre(layout, q, r);

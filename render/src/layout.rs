@@ -267,6 +267,7 @@ mod tests {
             lines: vec![],
             river: None,
             seat_colors: vec![],
+            second_pieces: vec![],
         }
     }
 

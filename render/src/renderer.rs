@@ -172,6 +172,7 @@ impl Renderer {
                     checked: false,
                     marked: false,
                     piece,
+                    second: None,
                 };
                 self.tiles.get(fonts(), TileKey::Cell(look));
             }

@@ -58,6 +58,10 @@ pub(crate) struct CellLook {
     pub checked: bool,
     pub marked: bool,
     pub piece: Option<PieceGlyph>,
+    /// A second piece on the cell (an Enochian doubled throne: `piece` is
+    /// its king): the king drawn smaller towards the top left, this piece
+    /// small in the bottom right corner.
+    pub second: Option<PieceGlyph>,
 }
 
 /// Everything the renderer copies as a tile.
@@ -234,8 +238,26 @@ impl Tiles {
                     // Half a grid line on every edge: two neighbours make a whole one.
                     frame(&mut pixmap, theme.uniform_grid, grid_half_width(s));
                 }
-                if let Some(piece) = look.piece {
-                    overlay(&mut pixmap, &self.sprite(fonts, piece), 1.0);
+                match (look.piece, look.second) {
+                    (Some(piece), Some(second)) => {
+                        // Two pieces on a throne: the king at four fifths of
+                        // the cell in its top left, the other piece at a
+                        // little over half of it in the bottom right corner,
+                        // in front.
+                        let big = (s as f32 * 0.8).round() as u32;
+                        let small = (s as f32 * 0.56).round() as u32;
+                        let colors = theme.piece_colors(piece.side.0);
+                        let king = self.draw_sprite(fonts, piece, &colors, big);
+                        overlay_at(&mut pixmap, &king, 0, 0);
+                        let colors = theme.piece_colors(second.side.0);
+                        let other = self.draw_sprite(fonts, second, &colors, small);
+                        let corner = (s - small) as i32;
+                        overlay_at(&mut pixmap, &other, corner, corner);
+                    }
+                    (Some(piece), None) => {
+                        overlay(&mut pixmap, &self.sprite(fonts, piece), 1.0);
+                    }
+                    _ => {}
                 }
                 pixmap
             }
@@ -248,6 +270,7 @@ impl Tiles {
                     checked: false,
                     marked: true,
                     piece: None,
+                    second: None,
                 });
                 frame(&mut pixmap, tint, (s as f32 * 0.08).round().max(2.0) as u32);
                 pixmap
@@ -567,6 +590,18 @@ fn overlay(pixmap: &mut Pixmap, sprite: &Pixmap, opacity: f32) {
         ..PixmapPaint::default()
     };
     pixmap.draw_pixmap(0, 0, sprite.as_ref(), &paint, Transform::identity(), None);
+}
+
+/// Draws `sprite` over `pixmap` with its top left corner at `x`, `y`.
+fn overlay_at(pixmap: &mut Pixmap, sprite: &Pixmap, x: i32, y: i32) {
+    pixmap.draw_pixmap(
+        x,
+        y,
+        sprite.as_ref(),
+        &PixmapPaint::default(),
+        Transform::identity(),
+        None,
+    );
 }
 
 /// The radial gradient `#g` of the check glow, round `cx`, `cy`.

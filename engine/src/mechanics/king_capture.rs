@@ -9,7 +9,7 @@
 //! 2×2 square of its kind and taking the other three.
 
 use crate::bitboard::Bits;
-use crate::moves::MoveList;
+use crate::moves::{Move, MoveList};
 use crate::outcome::{Outcome, Reason};
 use crate::rules::{pieces_of_types, Position, Rules};
 use crate::side::Side;
@@ -66,8 +66,12 @@ impl<'a, B: Bits> Rules<'a, B> {
         };
         list.retain(|m| !frozen.has(m.to as usize));
         if self.live_check(pos, us) {
-            if list.iter().any(|m| m.from as usize == king) {
-                list.retain(|m| m.from as usize == king);
+            // The king's own moves (on a doubled throne the other piece
+            // moves from the king's square too).
+            let king_move =
+                |m: &Move| m.from as usize == king && self.def.pieces[m.piece as usize].royal;
+            if list.iter().any(king_move) {
+                list.retain(king_move);
             }
             return;
         }

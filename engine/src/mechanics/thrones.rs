@@ -311,8 +311,10 @@ impl<'a, B: Bits> Rules<'a, B> {
         self.may_retire(pos, seat)?;
         let seats = self.t.seats.as_ref().ok_or(RetireError::NoThrones)?;
         let (side, own) = split(seat);
-        let army = pieces_of_types(pos, seats.own_types[own]) & pos.by_side[side];
-        let bare = army == self.seat_king(pos, side, own);
+        // Its army but the king (on a doubled throne the other piece shares
+        // the king's square).
+        let others = seats.own_types[own] & !seats.royal_types[own];
+        let bare = (pieces_of_types(pos, others) & pos.by_side[side]).is_empty();
         pos.thrones.retired[side] = own as u8 + if bare { 3 } else { 1 };
         Ok(())
     }
@@ -321,10 +323,14 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// their kings alone draws the game.
     pub(crate) fn bare_kings_outcome(&self, pos: &Position<B>) -> Option<Outcome> {
         let seats = self.t.seats.as_ref().filter(|_| self.def.king_capture)?;
-        let kings = pieces_of_types(pos, seats.royal_types[0] | seats.royal_types[1]);
+        let royal = seats.royal_types[0] | seats.royal_types[1];
+        let all = (1u32 << self.types()) - 1;
+        // Pieces but kings, by type: a doubled throne's other piece shares
+        // its king's square.
+        let others = pieces_of_types(pos, all & !royal);
         (0..SIDES)
             .any(|side| {
-                (pos.by_side[side] & !kings).is_empty()
+                (pos.by_side[side] & others).is_empty()
                     && (0..2).all(|seat| self.seat_king(pos, side, seat).any())
             })
             .then(|| Outcome::draw(Reason::BareKings))

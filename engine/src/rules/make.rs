@@ -128,6 +128,10 @@ impl<'a, B: Bits> Rules<'a, B> {
                         Some(vty) => {
                             self.capture_to_pocket(pos, us, to, vty);
                             pos.remove_piece(to, them, vty);
+                            if !self.def.thrones.is_empty() {
+                                // A doubled throne (Enochian chess): both its pieces are taken.
+                                pos.remove(to);
+                            }
                             captured = Some(vty);
                         }
                         None => pos.remove(to),
@@ -137,6 +141,10 @@ impl<'a, B: Bits> Rules<'a, B> {
                 }
                 let was_promoted = pos.promoted.has(from);
                 pos.remove_piece(from, us, ty);
+                if !self.def.thrones.is_empty() && self.type_at(pos, from).is_some() {
+                    // One piece of a doubled throne left it: the other stays.
+                    pos.by_side[us].set(from);
+                }
                 match mv.promotion() {
                     Some(p) => {
                         pos.put(to, us, p);

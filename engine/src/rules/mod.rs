@@ -178,6 +178,18 @@ impl<B: Bits> Position<B> {
         Some((side, ty))
     }
 
+    /// The type of a second piece on `square`, where two stand there (a
+    /// doubled throne of Enochian chess: [`Position::piece_at`] names the
+    /// king, this the other piece of its seat).
+    #[inline]
+    pub fn second_at(&self, square: usize) -> Option<usize> {
+        let first = self.by_type.iter().position(|b| b.has(square))?;
+        let rest = self.by_type[first + 1..]
+            .iter()
+            .position(|b| b.has(square))?;
+        Some(first + 1 + rest)
+    }
+
     /// Puts a piece on an empty square.
     #[inline]
     pub fn put(&mut self, square: usize, side: usize, ty: usize) {

@@ -114,6 +114,17 @@ pub fn view<B: Bits>(
             }
         })
         .collect();
+    // Two pieces stand together only on a throne (Enochian chess).
+    let second_pieces = def
+        .thrones
+        .iter()
+        .filter(|&&sq| sees(sq))
+        .filter_map(|&sq| {
+            let (side, _) = pos.piece_at(sq)?;
+            let ty = pos.second_at(sq)?;
+            Some((sq as u16, piece_glyph(def, side, ty, false)))
+        })
+        .collect();
     let mut last_move = Vec::new();
     if let Some((mv, before)) = last {
         let (from, to) = match mv.kind {
@@ -173,6 +184,7 @@ pub fn view<B: Bits>(
         kriegspiel::pawn_tries(r, &legal)
     });
     View {
+        second_pieces,
         castling,
         en_passant,
         pawn_tries,

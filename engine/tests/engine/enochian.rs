@@ -6,7 +6,7 @@
 //! of a team out of play.
 
 use crate::common::{board_fen, legal, new_game, play, random_game_to_end};
-use kodex_engine::{ForcedTurn, Game, Reason, Registry, Start, Team};
+use kodex_engine::{Audience, FenError, ForcedTurn, Game, Reason, Registry, Start, Team};
 
 /// A FEN of the 8×8 board from `(square, letter)` pieces; the seat on turn
 /// is red (0), black (1), yellow (2) or blue (3).
@@ -49,13 +49,12 @@ fn the_definition_reads() {
 #[test]
 fn turns_go_clockwise_red_black_yellow_blue_and_each_moves_its_own_army() {
     let mut game = start();
-    // Red (bottom right): pawns e2-h2 step up (h2 is blocked by the bishop
-    // on h3), the knight f1 and the bishop h3.
+    // Red (bottom right): pawns e2-h2 step up, the knight f1, the queen g1
+    // and the rook e1 (the king and the bishop on h1 are hemmed in).
     let red = legal(&game);
-    assert!(red.contains(&"e2e3".to_string()) && red.contains(&"g2g3".to_string()));
-    assert!(!red.iter().any(|m| m.starts_with("h2")), "{red:?}");
+    assert!(red.contains(&"e2e3".to_string()) && red.contains(&"h2h3".to_string()));
     assert!(
-        red.contains(&"f1e3".to_string()) && red.contains(&"h3e6".to_string()),
+        red.contains(&"f1e3".to_string()) && red.contains(&"e1c1".to_string()),
         "{red:?}"
     );
     assert!(red
@@ -71,7 +70,7 @@ fn turns_go_clockwise_red_black_yellow_blue_and_each_moves_its_own_army() {
     );
     assert!(black
         .iter()
-        .all(|m| m.starts_with('a') || m.starts_with('b') || m.starts_with("c1")));
+        .all(|m| m.starts_with('a') || m.starts_with('b')));
     play(&mut game, &["b2c2"]);
     // Yellow (top left): pawns on rank 7 step down.
     assert_eq!(game.seat_to_move(), 2);
@@ -1063,15 +1062,202 @@ fn square_of(fen: &str, letter: char) -> Option<String> {
     let board = fen.split(' ').next()?;
     for (row, rank) in board.split('/').enumerate() {
         let mut file = 0u8;
+        let mut pair = false;
         for c in rank.chars() {
             match c.to_digit(10) {
                 Some(n) => file += n as u8,
+                // A doubled throne `(KB)` is one square.
+                None if c == '(' => pair = true,
+                None if c == ')' => {
+                    pair = false;
+                    file += 1;
+                }
                 None if c == letter => {
                     return Some(format!("{}{}", (b'a' + file) as char, 8 - row));
                 }
-                None => file += 1,
+                None if !pair => file += 1,
+                None => {}
             }
         }
     }
     None
+}
+
+// Doubled thrones (seed 000): «Во всех восьми начальных расстановках каждый престол занимают
+// две фигуры: королем и еще одной, в приведенном выше случае слоном. Эта сдвоенная расстановка
+// допускается только в начале игры. После того, как король или другая фигура будет переведена с
+// престола, он не может быть занят одновременно двумя фигурами на всем протяжении игры. Если одна
+// из фигур противника перемещается на престол, занятый двумя фигурами, обе они считаются взятыми.»
+
+/// The seed's start: every throne holds its king and its bishop, so red's
+/// first move Re1-c1 takes nothing (it took the bishop standing on c1
+/// before); red has twelve moves, the king and the bishop none.
+#[test]
+fn each_throne_starts_with_its_king_and_its_bishop() {
+    let game = start();
+    assert_eq!(
+        game.fen(),
+        "(CE)DHT2s(ce)/SXZY2xd/6zh/6yt/ru6/nw6/qo2UWOP/(kb)p2RNQ(KB) w - - 0 1"
+    );
+    let red = legal(&game);
+    assert_eq!(
+        red,
+        [
+            "e1b1", "e1c1", "e1d1", "e2e3", "f1d2", "f1e3", "f1g3", "f2f3", "g1e3", "g1g3", "g2g3",
+            "h2h3"
+        ]
+    );
+    let rook_to_c1 = game
+        .legal_moves()
+        .into_iter()
+        .find(|&m| game.uci(m) == "e1c1")
+        .expect("Rc1");
+    assert_eq!(game.san(rook_to_c1), "Rc1");
+    assert_eq!(game.perft_total(1), 12);
+    // The board shows each king with its bishop beside it.
+    let view = game.view(Audience::Full);
+    let mut seconds: Vec<(u16, char)> = view
+        .second_pieces
+        .iter()
+        .map(|&(square, glyph)| (square, glyph.letter))
+        .collect();
+    seconds.sort();
+    // Bishops on a1, h1, a8 and h8, each beside its own army's king.
+    assert_eq!(seconds, [(0, 'B'), (7, 'B'), (56, 'B'), (63, 'B')]);
+    for &(square, bishop) in &view.second_pieces {
+        assert!(
+            matches!(view.squares[square as usize],
+                kodex_engine::SquareView::Piece(king) if king.letter == 'K' && king.side == bishop.side),
+            "{square}"
+        );
+    }
+    hashes_agree_after_every_move(&game);
+}
+
+/// A doubled throne as a FEN: black's king and bishop on a1, the other
+/// kings on their thrones (red's alone on h1), and `more`.
+fn doubled_fen(rows: [&str; 8], seat: u32) -> String {
+    let side = if seat % 2 == 1 { "b" } else { "w" };
+    format!("{} {side} - - 0 {}", rows.join("/"), 1 + seat / 2)
+}
+
+#[test]
+fn an_enemy_piece_moving_onto_a_doubled_throne_takes_both() {
+    // Black's king and bishop on a1, red's rook on a5; blue's pawn g6 keeps
+    // black and blue from bare kings.
+    let start = doubled_fen(["C6c", "8", "6z1", "R7", "8", "8", "8", "(kb)6K"], 0);
+    let mut game = game(&start);
+    let played = game.play_text("Rxa1").expect("the rook takes the throne");
+    assert_eq!(played.uci, "a5a1");
+    // Both are gone: black's king (its army frozen, the king red's
+    // prisoner) and its bishop.
+    assert_eq!(
+        game.fen(),
+        "C6c/8/6z1/8/8/8/8/R6K b X10 - 0 1",
+        "both pieces of the throne taken"
+    );
+    assert!(game.view(Audience::Full).second_pieces.is_empty());
+    let record: Vec<String> = game.history().iter().map(|m| m.uci.clone()).collect();
+    let replayed = Game::replay(game.variant(), &start, &record).expect("replays");
+    assert_eq!(replayed.fen(), game.fen());
+    assert_eq!(replayed.position_hashes(), game.position_hashes());
+}
+
+#[test]
+fn either_piece_leaves_a_doubled_throne_and_it_holds_one_piece_from_then_on() {
+    // Red's king and bishop on h1 (g2 free); black's, yellow's and blue's
+    // kings on their thrones; blue's pawn g6.
+    let start = doubled_fen(["C6c", "8", "6z1", "8", "8", "8", "8", "k6(KB)"], 0);
+    let mut game = game(&start);
+    hashes_agree_after_every_move(&game);
+    let red = legal(&game);
+    // The king's steps, the bishop's diagonal (a8 is yellow's king): on g2
+    // both may step, the bishop's step written with its letter.
+    assert_eq!(
+        red,
+        ["h1b7", "h1c6", "h1d5", "h1e4", "h1f3", "h1g1", "h1g2", "h1g2b", "h1h2"]
+    );
+    let sans: Vec<String> = game
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| game.uci(m).starts_with("h1g2"))
+        .map(|m| game.san(m))
+        .collect();
+    assert_eq!(sans, ["Kg2", "Bg2"]);
+    // The bishop leaves: the king stays, alone.
+    let played = game.play_text("Bg2").expect("the bishop steps off");
+    assert_eq!(played.uci, "h1g2b");
+    assert!(
+        game.fen().starts_with("C6c/8/6z1/8/8/8/6B1/k6K b "),
+        "{}",
+        game.fen()
+    );
+    assert!(game.view(Audience::Full).second_pieces.is_empty());
+    play(&mut game, &["a1b1", "a8b8", "g6f6"]);
+    // It may not come back while the king is there.
+    let red = legal(&game);
+    assert!(!red.iter().any(|m| m.ends_with("h1")), "{red:?}");
+    play(&mut game, &["Kh2", "b1a1", "b8a8", "f6e6"]);
+    // The throne empty, the bishop may return; then the king may not join it.
+    play(&mut game, &["Bh1", "a1b1", "a8b8", "e6d6"]);
+    assert!(
+        game.fen().starts_with("1C5c/8/3z4/8/8/8/7K/1k5B w "),
+        "{}",
+        game.fen()
+    );
+    let red = legal(&game);
+    assert!(!red.contains(&"h2h1".to_string()), "{red:?}");
+    // The record replays: the bishop's step from the throne reads back as
+    // the bishop's.
+    let record: Vec<String> = game.history().iter().map(|m| m.uci.clone()).collect();
+    assert_eq!(record[0], "h1g2b");
+    let replayed = Game::replay(game.variant(), &start, &record).expect("replays");
+    assert_eq!(replayed.fen(), game.fen());
+    assert_eq!(replayed.position_hashes(), game.position_hashes());
+    // The king's step from the doubled throne is the plain one.
+    let mut king = self::game(&start);
+    assert_eq!(
+        king.play_text("Kg2").expect("the king steps off").uci,
+        "h1g2"
+    );
+    assert!(
+        king.fen().starts_with("C6c/8/6z1/8/8/8/6K1/k6B b "),
+        "{}",
+        king.fen()
+    );
+    let mut typed = self::game(&start);
+    assert_eq!(typed.play_text("h1g2").expect("typed squares").uci, "h1g2");
+}
+
+#[test]
+fn a_king_in_check_on_a_doubled_throne_must_move_and_its_bishop_may_not() {
+    // Black's rook on h5 checks red's king on h1 (with its bishop).
+    let start = doubled_fen(["C6c", "8", "6z1", "7r", "8", "8", "8", "k6(KB)"], 0);
+    let game = game(&start);
+    assert_eq!(legal(&game), ["h1g1", "h1g2", "h1h2"]);
+}
+
+#[test]
+fn a_doubled_throne_reads_only_as_a_throne_of_its_own_king_and_one_more_piece() {
+    let registry = Registry::builtin();
+    let variant = registry.get("enochian").expect("built in");
+    let bad = |board: &str| {
+        let fen = format!("{board} w - - 0 1");
+        match Game::new(variant, Start::Fen(fen.clone())) {
+            Err(FenError::BadPair(square)) => square,
+            other => panic!("{fen}: {:?}", other.map(|g| g.fen())),
+        }
+    };
+    // Not a throne; a throne of another seat; two pieces but no king; a
+    // partner's piece; two armies; three pieces.
+    assert_eq!(bad("C6c/8/8/8/3(KB)4/8/8/k6K"), "d4");
+    assert_eq!(bad("C6c/8/8/8/8/8/8/(KB)6K"), "a1");
+    assert_eq!(bad("C6c/8/8/8/8/8/8/k6(RB)"), "h1");
+    assert_eq!(bad("C6c/8/8/8/8/8/8/k6(KE)"), "h1");
+    assert_eq!(bad("C6c/8/8/8/8/8/8/k6(Kb)"), "h1");
+    assert_eq!(bad("C6c/8/8/8/8/8/8/k6(KBR)"), "h1");
+    assert_eq!(bad("C6c/8/8/8/8/8/8/k6(KB"), "h1");
+    // Each seat's own, in either order, reads and is written king first.
+    let game = game("C6c/8/6z1/8/8/8/8/(bk)6(BK) w - - 0 1");
+    assert_eq!(game.fen(), "C6c/8/6z1/8/8/8/8/(kb)6(KB) w - - 0 1");
 }

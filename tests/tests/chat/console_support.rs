@@ -602,39 +602,48 @@ pub async fn told_watcher_and_chat(
 }
 
 /// An Enochian game of four (alice red, bob black, carol yellow, dave blue)
-/// from its start to a throne taken, as (player, move): yellow's bishop
-/// takes black's king on b1, then blue's king walks to black's empty throne
-/// a1 (taking the bishop on its way) while the others wait, and so takes
-/// control of black's frozen army. Black's turn comes after red's next move.
+/// from its start to a throne taken, as (player, move): yellow's knight
+/// checks black's king on its throne a1 (hemmed in by its own pieces, so
+/// black moves a pawn instead), then takes the throne's two pieces, the
+/// king and the bishop, at once; blue's king walks to black's throne (while
+/// red's knight and yellow's rook wait, to and fro) and takes the knight
+/// there, so taking control of black's frozen army (red, meanwhile, takes
+/// its queen, rook and pawn out of a knight's reach from f3, where its king
+/// will be taken). Black's turn comes after red's next move (its king may
+/// step to g2).
 pub fn enochian_throne_walk() -> Vec<(&'static str, &'static str)> {
     let mut moves = vec![
         ("alice", "g3"),
         ("bob", "Ra5"),
         ("carol", "Nb6"),
         ("dave", "f7"),
-        ("alice", "Rd1"),
-        ("bob", "Bf4"),
-        ("carol", "Bd3"),
+        ("alice", "Ne3"),
+        ("bob", "Ra6"),
+        ("carol", "Nc4"),
         ("dave", "Kg7"),
-        ("alice", "Rxb1+"),
-        ("bob", "Kxb1"),
-        ("carol", "Bxb1"),
+        ("alice", "Nf1"),
+        ("bob", "Ra5"),
+        ("carol", "Nd2"),
+        ("dave", "Kf6"),
+        ("alice", "Ne3"),
+        ("bob", "Ra6"),
+        ("carol", "Nxb3"),
+        ("dave", "Ke5"),
+        ("alice", "Nf1"),
+        // Black's king in check cannot move: another piece may.
+        ("bob", "c2"),
+        ("carol", "Nxa1"),
     ];
+    // (Black's frozen army passes by itself after red's move.)
     let walk = [
-        ("Kf6", "Ne3"),
-        ("Ke5", "Kg2"),
-        ("Kd4", "Kh1"),
-        ("Kc3", "Kg2"),
-        ("Kd2", "Kh1"),
-        ("Kc1", "Kg2"),
-        ("Kxb1", "Kh1"),
+        ("Kd4", "h3", "Rf8"),
+        ("Kc3", "Rd1", "Rd8"),
+        ("Kb2", "Qe3", "Rf8"),
     ];
-    for (round, (blue, red)) in walk.into_iter().enumerate() {
-        let yellow = if round % 2 == 0 { "Nc8" } else { "Nb6" };
-        // (Black's frozen army passes by itself after red's move.)
+    for (blue, red, yellow) in walk {
         moves.extend([("dave", blue), ("alice", red), ("carol", yellow)]);
     }
-    moves.push(("dave", "Ka1"));
+    moves.push(("dave", "Kxa1"));
     moves
 }
 
@@ -644,17 +653,17 @@ pub fn enochian_throne_walk() -> Vec<(&'static str, &'static str)> {
 pub fn enochian_prisoners_walk() -> Vec<(&'static str, &'static str)> {
     vec![
         // Black's frozen rook moves again, under dave.
-        ("dave", "Ra6"),
-        ("carol", "Nb6"),
-        ("dave", "Nf5"),
-        ("alice", "Qe1"),
         ("dave", "Ra5"),
-        ("carol", "Nc8"),
+        ("carol", "Rd8"),
+        ("dave", "Nf5"),
+        ("alice", "Rc1"),
+        ("dave", "Ra6"),
+        ("carol", "Rf8"),
         ("dave", "Nh4+"),
         // Red's king in check must move: into another check.
         ("alice", "Kf3"),
-        ("dave", "Ra6"),
-        ("carol", "Nb6"),
+        ("dave", "Ra5"),
+        ("carol", "Rd8"),
         ("dave", "Nxf3"),
     ]
 }

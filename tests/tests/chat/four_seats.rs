@@ -274,9 +274,10 @@ async fn a_four_handed_game_with_a_captured_king() {
 
 /// Enochian chess through the console: red (alice), black (bob), yellow
 /// (carol) and blue (dave) take turns clockwise; red's rook checks black's
-/// king, which takes it and is taken by yellow's bishop; black's frozen army
-/// passes; blue's king, checked, must move — into another check — and red's
-/// bishop takes it: both kings of black and blue are gone.
+/// king, which leaves its throne (its bishop stays there) to take it and is
+/// taken by yellow's knight; black's frozen army passes; blue's king,
+/// checked, must move — into another check — and red's pawn takes it: both
+/// kings of black and blue are gone.
 #[tokio::test]
 async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
     let (dir, _config, service, mut console, id, start) = team_game("enochian", "enochian").await;
@@ -304,41 +305,37 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
         &[
             ("dave", "f7"),
             ("alice", "Rd1"),
-            ("bob", "Bd2"),
-            ("carol", "Bd3"),
+            ("bob", "c2"),
+            ("carol", "Nc4"),
             ("dave", "Kg7"),
-            ("alice", "Rxb1+"),
-            // Black's king, in check, must move: it takes the rook.
-            ("bob", "Kxb1"),
-            ("carol", "Bxb1"),
+            ("alice", "Ne3"),
+            ("bob", "c3"),
+            ("carol", "Nd2"),
             ("dave", "Kf6"),
+            ("alice", "Rxb1+"),
+            // Black's king, in check, must move (its bishop on the throne
+            // may not): it takes the rook.
+            ("bob", "Kxb1"),
+            ("carol", "Nxb1"),
+            ("dave", "e7"),
         ],
     )
     .await;
     // Black's king is gone: its army is frozen, and the service passes for
     // bob right after alice's move, each time.
-    let out = console.line("alice: /move Qe1").await;
+    let out = console.line("alice: /move g4").await;
     assert!(has(&out, "bob (black) has no move and passes"), "{out:#?}");
     assert!(has(&out, "carol (yellow) to move"), "{out:#?}");
     let out = console.line("bob: /move Ra6").await;
     assert!(has(&out, "not your turn"), "{out:#?}");
-    play_moves(
-        &mut console,
-        &[
-            ("carol", "Qd6+"),
-            ("dave", "Ke5"),
-            ("alice", "f3"),
-            ("carol", "Nc4+"),
-        ],
-    )
-    .await;
+    play_moves(&mut console, &[("carol", "Qd6+")]).await;
     // Blue's king in check must move: a rook move is refused.
     let out = console.line("dave: /move Rh4").await;
     assert!(has(&out, "not legal"), "{out:#?}");
     let out = console.line("dave: /move Kf5").await;
     assert!(has(&out, "dave played Kf5"), "{out:#?}");
-    let out = console.line("alice: /move Bxf5").await;
-    assert!(has(&out, "alice played Bxf5"), "{out:#?}");
+    let out = console.line("alice: /move gxf5").await;
+    assert!(has(&out, "alice played gxf5"), "{out:#?}");
     let public = to(&out, "[#local]");
     assert!(
         public
@@ -350,12 +347,13 @@ async fn an_enochian_game_ends_when_both_kings_of_a_team_are_taken() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Enochian chess, thrones and prisoners: yellow's bishop takes black's
-/// king; blue's king walks to black's empty throne a1 and so takes control
-/// of black's frozen army, which dave then moves on black's turns (bob may
-/// not); blue's knight takes red's king; yellow and blue, each holding a
-/// king, exchange them: black's king comes back beside its occupied throne,
-/// red's to h1, and red plays again.
+/// Enochian chess, thrones and prisoners: yellow's knight takes black's
+/// king and bishop together on their throne a1; blue's king walks there,
+/// takes the knight and so takes control of black's frozen army, which dave
+/// then moves on black's turns (bob may not); blue's knight takes red's
+/// king; yellow and blue, each holding a king, exchange them: black's king
+/// comes back beside its throne (blue's king holds it), red's beside its
+/// own (its bishop holds h1), and red plays again.
 #[tokio::test]
 async fn an_enochian_king_takes_a_throne_and_prisoners_are_exchanged() {
     let (dir, _config, service, mut console, id, _) =
@@ -368,9 +366,9 @@ async fn an_enochian_king_takes_a_throne_and_prisoners_are_exchanged() {
     assert!(has(&out, "holds no taken king"), "{out:#?}");
     let out = console.line("carol: /exchange").await;
     assert!(has(&out, "dave holds no king of your team"), "{out:#?}");
-    assert_eq!(ka1, [("dave", "Ka1")]);
-    let out = console.line("dave: /move Ka1").await;
-    assert!(has(&out, "dave played Ka1"), "{out:#?}");
+    assert_eq!(ka1, [("dave", "Kxa1")]);
+    let out = console.line("dave: /move Kxa1").await;
+    assert!(has(&out, "dave played Kxa1"), "{out:#?}");
     assert!(
         has(
             &out,
@@ -415,24 +413,25 @@ async fn an_enochian_king_takes_a_throne_and_prisoners_are_exchanged() {
     assert!(has(&out, "dave moves black for bob"), "{out:#?}");
     let row = stored(&service, &id).await;
     assert!(
-        row.moves.as_str().ends_with(" h4f3 e1e1 &23"),
+        row.moves.as_str().ends_with(" h4f3 c1c1 &23"),
         "{}",
         row.moves
     );
     assert_eq!(row.exchange_offer, None);
-    // Black's king is back beside its throne (blue's king holds a1), on b1,
-    // where it has no safe square (red's queen covers c1, red's knight c2):
-    // dave moves black's rook.
-    let out = console.line("dave: /move Kc1").await;
+    // Black's king is back beside its throne (blue's king holds a1), on b2,
+    // the only empty square next to it; red's rook on c1 is guarded by red's
+    // queen.
+    let out = console.line("dave: /move Kxc1").await;
     assert!(has(&out, "not legal"), "{out:#?}");
     play_moves(
         &mut console,
-        &[("dave", "Ra5"), ("carol", "Nc8"), ("dave", "Rh4")],
+        &[("dave", "Kb3"), ("carol", "Rf8"), ("dave", "Rh4")],
     )
     .await;
-    // Red's king is back on h1: red plays again.
-    let out = console.line("alice: /move Kg2").await;
-    assert!(has(&out, "alice played Kg2"), "{out:#?}");
+    // Red's king is back beside its throne (its bishop holds h1), on g2:
+    // red plays again, and takes the knight that took it.
+    let out = console.line("alice: /move Kxf3").await;
+    assert!(has(&out, "alice played Kxf3"), "{out:#?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -466,7 +465,7 @@ async fn an_enochian_player_retires_and_the_partner_moves_both_armies() {
             // Black's turn is dave's, and the turn line says why.
             ("alice: /move Rd1", "dave moves black for bob, who retired."),
             ("bob: /lang ru", "Язык: русский"),
-            ("bob: /move Bd2", "Вы вышли из партии"),
+            ("bob: /move c2", "Вы вышли из партии"),
         ],
     )
     .await;
@@ -481,8 +480,8 @@ async fn an_enochian_player_retires_and_the_partner_moves_both_armies() {
     answers(
         &mut console,
         &[
-            ("bob: /move Bd2", "Вы вышли из партии"),
-            ("dave: /move Bd2", "carol (yellow) to move"),
+            ("bob: /move c2", "Вы вышли из партии"),
+            ("dave: /move c2", "carol (yellow) to move"),
         ],
     )
     .await;
@@ -490,7 +489,7 @@ async fn an_enochian_player_retires_and_the_partner_moves_both_armies() {
         .await
         .moves
         .as_str()
-        .ends_with(" c1d2"));
+        .ends_with(" b2c2"));
     // Bob has no say any more: a draw needs dave alone of his team.
     let (over, dave) = (format!("Game {id} is over"), format!("dave: /retire {id}"));
     answers(

@@ -305,8 +305,8 @@ async fn the_computer_moves_the_army_whose_throne_it_took_and_no_other() {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
             assert_eq!(chat.row(&id).await.move_list().len(), plies);
-            let out = chat.say("dave: /move Ra6").await;
-            assert!(has(&out, "dave played Ra6"), "{out:#?}");
+            let out = chat.say("dave: /move Ra5").await;
+            assert!(has(&out, "dave played Ra5"), "{out:#?}");
         }
     }
 }
@@ -376,8 +376,8 @@ async fn offered_declined_and_accepted(attempt: usize) -> bool {
     // Black's move (dave's, who took its throne); then it is yellow's turn.
     // (Counted before: the computer may move as soon as dave has.)
     let mut plies = chat.row(&id).await.move_list().len() + 1;
-    let out = chat.say("dave: /move Ra5").await;
-    assert!(has(&out, "dave played Ra5"), "{out:#?}");
+    let out = chat.say("dave: /move Ra6").await;
+    assert!(has(&out, "dave played Ra6"), "{out:#?}");
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut told = out;
     while chat.row(&id).await.exchange_offer.is_none() {

@@ -1338,6 +1338,22 @@ pub(crate) fn text_board(view: &View, bottom: Side) -> String {
         out.push_str("\n   in hand: ");
         out.push_str(&hands.join(" · "));
     }
+    // Enochian doubled thrones: the board shows the king, this line both.
+    if !view.second_pieces.is_empty() {
+        let pairs: Vec<String> = view
+            .second_pieces
+            .iter()
+            .map(|&(square, second)| {
+                let square = usize::from(square);
+                let (file, rank) = (square % usize::from(files), square / usize::from(files));
+                let king = cell_char(view.at(file as u8, rank as u8));
+                let other = cell_char(SquareView::Piece(second));
+                format!("{}{} {king}+{other}", file_letter(file as u8), rank + 1)
+            })
+            .collect();
+        out.push_str("\n   two on a throne: ");
+        out.push_str(&pairs.join(" · "));
+    }
     out.push_str("\n```");
     out
 }

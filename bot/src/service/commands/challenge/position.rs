@@ -77,6 +77,7 @@ pub(crate) fn fen_error(error: &FenError) -> Msg {
         FenError::RoyalOnly(square) => {
             Msg::new("error-fen-royal-only").arg("square", square.clone())
         }
+        FenError::BadPair(square) => Msg::new("error-fen-bad-pair").arg("square", square.clone()),
         FenError::BadCastling(c) => piece("error-fen-bad-castling", c),
         FenError::BadEnPassant(t) => text("error-fen-bad-en-passant", t),
         FenError::BadCheckCounter(t) => text("error-fen-bad-check-counter", t),
