@@ -689,9 +689,9 @@ command-stats = Games, results by variant and winning streaks: yours or someone'
 
 # tournaments
 command-tournament = Tournaments in this chat: new, join, leave, standings, start, cancel, trf
-tournament-usage = Tournaments: /tournament new <swiss|roundrobin|double|knockout> <variant> <clock> [rounds] [in <minutes>] [rated] — for example /tournament new swiss chess 3+2 5 in 10 (a knockout's number is the games of a match; add armageddon for an Armageddon tie-break). Then /tournament join (or the Join button), /tournament leave, /tournament standings, /tournament start (start now), /tournament cancel, /tournament trf (the FIDE report file). A tournament of its own chat only.
+tournament-usage = Tournaments: /tournament new <swiss|roundrobin|double|knockout|arena> <variant> <clock> [rounds] [in <minutes>] [rated] — for example /tournament new swiss chess 3+2 5 in 10 (a knockout's number is the games of a match, add armageddon for an Armageddon tie-break; an arena's is its minutes). Then /tournament join (or the Join button), /tournament leave, /tournament standings, /tournament start (start now), /tournament cancel, /tournament trf (the FIDE report file). A tournament of its own chat only.
 tournament-in-private = Tournaments are played in a group chat: announce or join one there.
-tournament-unknown-format = “{ $format }” is no tournament format: swiss, roundrobin, double (a double round robin) or knockout.
+tournament-unknown-format = “{ $format }” is no tournament format: swiss, roundrobin, double (a double round robin), knockout or arena.
 tournament-two-players-only = Tournaments are for games of two players on one board.
 tournament-needs-clock = A tournament needs a clock: add one, such as 3+2, 10+5 or 1d.
 tournament-bad-rounds = A Swiss has 1 to { $max } rounds.
@@ -759,6 +759,14 @@ tournament-knockout-round = Knockout round { $round } of { $rounds }, game { $ga
 tournament-knockout-byes = Through to the next round without a game: { $players }.
 tournament-knockout-place = { $place }. { $players }
 tournament-knockout-still-in = Still in: { $players }
+tournament-format-arena = Arena
+tournament-arena-terms = { $minutes } min: whoever is free is paired at once; a win 2, a draw 1, double after two wins in a row
+tournament-bad-arena = An arena lasts 1 to { $max } minutes.
+tournament-arena-pairings = Arena { $id }, new pairings ({ $minutes } min left):
+tournament-arena-standing = { $place }. { $player } — { $points }{ $fire ->
+        [yes] { " " }🔥
+       *[no] {""}
+    }
 
 # Enochian doubled thrones (issue 31)
 error-fen-bad-pair = This position does not read: two pieces stand on { $square }, and only a throne at the start of Enochian chess holds two (its king and one more piece of that army, written like (KB)).

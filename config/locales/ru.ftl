@@ -769,9 +769,9 @@ command-stats = Партии, результаты по вариантам и с
 
 # tournaments
 command-tournament = Турниры в этом чате: новый, войти, выйти, таблица, начать, отменить, trf
-tournament-usage = Турниры: /tournament new <swiss|roundrobin|double|knockout> <вариант> <часы> [туры] [через <минуты>] [рейтинговый] — например, /tournament new swiss chess 3+2 5 через 10 (для турнира на выбывание число — партии матча; armageddon — армагеддон при равенстве). Дальше /tournament join (или кнопка «Участвовать»), /tournament leave, /tournament standings, /tournament start (начать сейчас), /tournament cancel, /tournament trf (отчёт в формате FIDE). Турнир принадлежит своему чату.
+tournament-usage = Турниры: /tournament new <swiss|roundrobin|double|knockout|arena> <вариант> <часы> [туры] [через <минуты>] [рейтинговый] — например, /tournament new swiss chess 3+2 5 через 10 (для турнира на выбывание число — партии матча, armageddon — армагеддон при равенстве; для арены — её длительность в минутах). Дальше /tournament join (или кнопка «Участвовать»), /tournament leave, /tournament standings, /tournament start (начать сейчас), /tournament cancel, /tournament trf (отчёт в формате FIDE). Турнир принадлежит своему чату.
 tournament-in-private = Турниры играют в групповом чате: объявляйте их и участвуйте там.
-tournament-unknown-format = «{ $format }» — не формат турнира: swiss (швейцарка), roundrobin (круговой), double (двухкруговой) или knockout (на выбывание).
+tournament-unknown-format = «{ $format }» — не формат турнира: swiss (швейцарка), roundrobin (круговой), double (двухкруговой), knockout (на выбывание) или arena (арена).
 tournament-two-players-only = Турниры — для партий двух игроков на одной доске.
 tournament-needs-clock = Турниру нужны часы: добавьте, например, 3+2, 10+5 или 1d.
 tournament-bad-rounds = Число туров в швейцарке — от 1 до { $max }.
@@ -841,6 +841,14 @@ tournament-knockout-round = Круг { $round } из { $rounds } на выбыв
 tournament-knockout-byes = Проходят в следующий круг без игры: { $players }.
 tournament-knockout-place = { $place }. { $players }
 tournament-knockout-still-in = Ещё в борьбе: { $players }
+tournament-format-arena = Арена
+tournament-arena-terms = минут: { $minutes }; свободные игроки сразу получают пару; победа — 2, ничья — 1, после двух побед подряд — вдвойне
+tournament-bad-arena = Арена длится от 1 до { $max } (минут).
+tournament-arena-pairings = Арена { $id }, новые пары (до конца минут: { $minutes }):
+tournament-arena-standing = { $place }. { $player } — { $points }{ $fire ->
+        [yes] { " " }🔥
+       *[no] {""}
+    }
 
 # Enochian doubled thrones (issue 31)
 error-fen-bad-pair = Позицию не прочитать: на { $square } стоят две фигуры, а две фигуры может занимать только престол в начале енохианских шахмат (его король и ещё одна фигура той же армии, записываются так: (KB)).

@@ -69,6 +69,9 @@ pub enum TournamentFormat {
     DoubleRoundRobin,
     /// A seeded bracket of matches; the loser of a match is out.
     Knockout,
+    /// Lichess's arena: a fixed time ([`TournamentState::rounds`] minutes)
+    /// in which whoever is free is paired again at once.
+    Arena,
 }
 
 /// One entrant. After the start their place in [`TournamentState::players`]
@@ -150,6 +153,9 @@ pub struct TournamentState {
     /// wins for black) instead of decisive games until one is won.
     #[serde(default)]
     pub armageddon: bool,
+    /// An arena: when it stops pairing (0 before its start).
+    #[serde(default)]
+    pub ends_at: i64,
 }
 
 fn yes() -> bool {
@@ -423,6 +429,7 @@ mod tests {
                 }],
                 match_games: 0,
                 armageddon: false,
+                ends_at: 0,
             },
             version: 0,
             next_at: Some(600),

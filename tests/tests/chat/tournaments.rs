@@ -424,3 +424,84 @@ async fn a_knockout_of_five_seeds_byes_replays_a_drawn_match_and_crowns_a_champi
     assert!(has(&out, "5. dave"), "{out:#?}");
     assert_eq!(stored(&chat, &id).await.status, TournamentStatus::Finished);
 }
+
+/// Plays the game `name` has under way in tournament `id` to a win for `name`.
+async fn win_for(chat: &mut Chat, id: &str, name: &str) -> (Vec<String>, String) {
+    let row = stored(chat, id).await;
+    let player = |n: u32| row.state.players[n as usize - 1].name.clone();
+    let board = row
+        .state
+        .played
+        .iter()
+        .flat_map(|r| &r.boards)
+        .find(|b| b.result.is_none() && (player(b.white) == name || player(b.black) == name))
+        .unwrap_or_else(|| panic!("{name} plays no game"));
+    let (white, black) = (player(board.white), player(board.black));
+    let opponent = if white == name { &black } else { &white };
+    let ending = if white == name {
+        Ending::WhiteMates
+    } else {
+        Ending::BlackMates
+    };
+    (play(chat, &white, &black, ending).await, opponent.clone())
+}
+
+#[tokio::test]
+async fn an_arena_pairs_whoever_is_free_never_the_last_opponent_and_doubles_a_streak() {
+    let mut chat = Chat::new("tournament-arena").await;
+    let out = chat.say("alice: /tournament new arena chess 3+2 10").await;
+    assert!(has(&out, "whoever is free"), "{out:#?}");
+    let id = tournament_id(&out);
+    for name in ["alice", "bob", "carol"] {
+        chat.say(&format!("{name}: /tournament join")).await;
+    }
+    let out = chat.say("alice: /tournament start").await;
+    assert!(has(&out, "new pairings (10 min left)"), "{out:#?}");
+    // Three players: one game, the third waits.
+    let first = boards(&chat, &id).await;
+    assert_eq!(first.len(), 1, "{out:#?}");
+    let (a, b) = (first[0].0.clone(), first[0].1.clone());
+    let waiting = ["alice", "bob", "carol"]
+        .into_iter()
+        .find(|n| *n != a && *n != b)
+        .expect("a third")
+        .to_owned();
+    // The winner is paired at once with the one who waited, not again
+    // with the loser.
+    let (out, loser) = win_for(&mut chat, &id, &a).await;
+    assert!(has(&out, "new pairings"), "{out:#?}");
+    let second = boards(&chat, &id).await;
+    let names = [second[0].0.as_str(), second[0].1.as_str()];
+    assert!(
+        names.contains(&a.as_str()) && names.contains(&waiting.as_str()),
+        "{second:?}"
+    );
+    // The winner's two last opponents each met the winner last: they play
+    // each other, and the winner waits.
+    let (out, _) = win_for(&mut chat, &id, &a).await;
+    assert!(has(&out, "new pairings"), "{out:#?}");
+    let third = boards(&chat, &id).await;
+    let names = [third[0].0.as_str(), third[0].1.as_str()];
+    assert!(
+        names.contains(&loser.as_str()) && names.contains(&waiting.as_str()),
+        "{third:?}"
+    );
+    win_for(&mut chat, &id, &loser).await;
+    let fourth = boards(&chat, &id).await;
+    let names = [fourth[0].0.as_str(), fourth[0].1.as_str()];
+    assert!(
+        names.contains(&a.as_str()) && names.contains(&loser.as_str()),
+        "{fourth:?}"
+    );
+    // Two wins light the fire: the third is worth 4, so 2 + 2 + 4.
+    win_for(&mut chat, &id, &a).await;
+    let standings = chat.say("bob: /tournament standings").await;
+    assert!(has(&standings, &format!("1. {a} — 8 🔥")), "{standings:#?}");
+    // Time is up: the game under way is played out (here: nobody moves, a
+    // forfeit), no new pairings, and the final standings.
+    let out = chat.advance(10 * 60_000).await;
+    assert!(has(&out, "final standings"), "{out:#?}");
+    assert!(has(&out, &format!("The winner: {a}")), "{out:#?}");
+    assert!(!has(&out, "new pairings"), "{out:#?}");
+    assert_eq!(stored(&chat, &id).await.status, TournamentStatus::Finished);
+}

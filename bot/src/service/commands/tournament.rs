@@ -37,6 +37,7 @@ use crate::store::{
     TournamentRow, TournamentState, TournamentStatus,
 };
 use crate::time::Millis;
+use crate::tournament::arena;
 use crate::tournament::knockout::{self, Bracket, GameOutcome, KnockoutError, MatchRules};
 use crate::tournament::tiebreak::{self, TieBreak};
 use crate::tournament::{
@@ -49,6 +50,10 @@ use std::collections::HashMap;
 const DEFAULT_START_IN: u32 = 10;
 /// The latest start one may ask for: a week.
 const MAX_START_IN: u32 = 7 * 24 * 60;
+/// An arena's minutes when none are given.
+const DEFAULT_ARENA_MINUTES: u32 = 30;
+/// The longest arena, in minutes.
+const MAX_ARENA_MINUTES: u32 = 24 * 60;
 /// The most games a knockout match may have (before its tie-break).
 const MAX_MATCH_GAMES: u32 = 7;
 /// A Swiss's rounds when none are given.
@@ -75,6 +80,7 @@ fn format_of(word: &str) -> Option<TournamentFormat> {
         "knockout" | "ko" | "cup" | "нокаут" | "олимпийка" | "кубок" => {
             TournamentFormat::Knockout
         }
+        "arena" | "арена" => TournamentFormat::Arena,
         _ => return None,
     })
 }
@@ -86,6 +92,7 @@ fn format_key(format: TournamentFormat) -> &'static str {
         TournamentFormat::RoundRobin => "tournament-format-round-robin",
         TournamentFormat::DoubleRoundRobin => "tournament-format-double-round-robin",
         TournamentFormat::Knockout => "tournament-format-knockout",
+        TournamentFormat::Arena => "tournament-format-arena",
     }
 }
 
@@ -95,7 +102,8 @@ fn tiebreaks_of(format: TournamentFormat) -> &'static [TieBreak] {
         TournamentFormat::Swiss => &tiebreak::SWISS_ORDER,
         TournamentFormat::RoundRobin
         | TournamentFormat::DoubleRoundRobin
-        | TournamentFormat::Knockout => &[
+        | TournamentFormat::Knockout
+        | TournamentFormat::Arena => &[
             TieBreak::DirectEncounter,
             TieBreak::SonnebornBerger,
             TieBreak::Wins,
@@ -443,6 +451,13 @@ fn knockout_places(state: &TournamentState) -> Vec<(u32, Vec<PlayerNumber>)> {
 /// The winners of a finished tournament: a knockout's champion, else
 /// whoever shares first place.
 fn winners(state: &TournamentState) -> Vec<PlayerNumber> {
+    if state.format == TournamentFormat::Arena {
+        return arena_standings(state)
+            .into_iter()
+            .filter(|row| row.0 == 1 && row.2 > 0)
+            .map(|row| row.1)
+            .collect();
+    }
     if state.format == TournamentFormat::Knockout {
         return knockout_bracket(state)
             .ok()
@@ -459,6 +474,70 @@ fn winners(state: &TournamentState) -> Vec<PlayerNumber> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The boards of every round whose result is not known yet: the games under way.
+fn undecided(state: &TournamentState) -> impl Iterator<Item = &Board> {
+    state
+        .played
+        .iter()
+        .flat_map(|round| &round.boards)
+        .filter(|board| board.result.is_none())
+}
+
+/// What each arena player has (by pairing number less one): their score
+/// and streak, their last opponent, and whites minus blacks.
+fn arena_scores(state: &TournamentState) -> Vec<(arena::Score, Option<PlayerNumber>, i32)> {
+    let mut scores = vec![(arena::Score::default(), None, 0); state.players.len()];
+    for board in state.played.iter().flat_map(|round| &round.boards) {
+        let Some(result) = board.result else { continue };
+        let (white, black) = round_results(result);
+        for (player, opponent, got, colour) in [
+            (board.white, board.black, white, 1),
+            (board.black, board.white, black, -1),
+        ] {
+            let Some(entry) = scores.get_mut(player as usize - 1) else {
+                continue;
+            };
+            let outcome = match got.half_points() {
+                2 => arena::Outcome::Win,
+                1 => arena::Outcome::Draw,
+                _ => arena::Outcome::Loss,
+            };
+            entry.0.record(arena::GameEnd {
+                outcome,
+                berserked: false,
+                moves: 0,
+            });
+            entry.1 = Some(opponent);
+            if got.played() {
+                entry.2 += colour;
+            }
+        }
+    }
+    scores
+}
+
+/// An arena's standings: (place, pairing number, points, on fire), by
+/// points, then rating at the start (the pairing number); equal points
+/// share a place.
+fn arena_standings(state: &TournamentState) -> Vec<(u32, PlayerNumber, u32, bool)> {
+    let scores = arena_scores(state);
+    let mut rows: Vec<(PlayerNumber, u32, bool)> = scores
+        .iter()
+        .enumerate()
+        .map(|(index, (score, _, _))| (index as PlayerNumber + 1, score.points, score.on_fire()))
+        .collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut placed: Vec<(u32, PlayerNumber, u32, bool)> = Vec::with_capacity(rows.len());
+    for (position, (player, points, fire)) in rows.into_iter().enumerate() {
+        let place = match placed.last() {
+            Some(previous) if previous.2 == points => previous.0,
+            _ => position as u32 + 1,
+        };
+        placed.push((place, player, points, fire));
+    }
+    placed
 }
 
 /// A chat of `platform`.
@@ -567,6 +646,15 @@ impl Service {
                 }
                 rounds
             }
+            TournamentFormat::Arena => {
+                let minutes = asked.unwrap_or(DEFAULT_ARENA_MINUTES);
+                if !(1..=MAX_ARENA_MINUTES).contains(&minutes) {
+                    return Err(Msg::new("tournament-bad-arena")
+                        .arg("max", i64::from(MAX_ARENA_MINUTES))
+                        .into());
+                }
+                minutes
+            }
             // Set at the start, from the number of players.
             _ => 0,
         };
@@ -619,6 +707,7 @@ impl Service {
                 played: Vec::new(),
                 match_games,
                 armageddon: armageddon && format == TournamentFormat::Knockout,
+                ends_at: 0,
             },
             version: 0,
             next_at: Some(starts_at),
@@ -676,7 +765,12 @@ impl Service {
 
     /// How many rounds (a round robin before its start: everyone plays everyone).
     fn rounds_text(&self, lang: Lang, state: &TournamentState) -> String {
-        if state.format == TournamentFormat::Knockout {
+        if state.format == TournamentFormat::Arena {
+            self.text(
+                lang,
+                &Msg::new("tournament-arena-terms").arg("minutes", i64::from(state.rounds)),
+            )
+        } else if state.format == TournamentFormat::Knockout {
             self.text(
                 lang,
                 &Msg::new("tournament-knockout-terms")
@@ -946,6 +1040,26 @@ impl Service {
             lines.extend(self.knockout_lines(lang, state));
             return lines.join("\n");
         }
+        if state.format == TournamentFormat::Arena {
+            for (place, player, points, fire) in
+                arena_standings(state).into_iter().take(STANDINGS_SHOWN)
+            {
+                let Some(entrant) = state.players.get(player as usize - 1) else {
+                    continue;
+                };
+                lines.push(
+                    self.text(
+                        lang,
+                        &Msg::new("tournament-arena-standing")
+                            .arg("place", i64::from(place))
+                            .arg("player", entrant.name.clone())
+                            .arg("points", i64::from(points))
+                            .arg("fire", if fire { "yes" } else { "no" }),
+                    ),
+                );
+            }
+            return lines.join("\n");
+        }
         let order = tiebreaks_of(state.format);
         let players = swiss_players(state);
         let Ok(table) = tiebreak::standings(&players, order) else {
@@ -1031,6 +1145,11 @@ impl Service {
             TournamentFormat::Knockout => {
                 row.state.rounds = count.next_power_of_two().trailing_zeros();
             }
+            TournamentFormat::Arena => {
+                row.state.ends_at = self
+                    .now()
+                    .saturating_add(Millis::from(row.state.rounds) * 60_000);
+            }
         }
         row.status = TournamentStatus::Running;
         tracing::info!(tournament = %row.id, players = count, "tournament started");
@@ -1041,7 +1160,11 @@ impl Service {
                 .tournament_terms(lang, row, Msg::new("tournament-started"))
                 .arg("count", i64::from(count)),
         );
-        let mut round = self.next_round(row, lang).await?;
+        let mut round = if row.state.format == TournamentFormat::Arena {
+            self.settle_arena(row, lang).await?
+        } else {
+            self.next_round(row, lang).await?
+        };
         // The start and round 1 are one message.
         if let Some(first) = round.first_mut() {
             first.text = format!("{start}\n{}", first.text);
@@ -1107,6 +1230,8 @@ impl Service {
                     advancing: Vec::new(),
                 })
             }
+            // An arena pairs whoever is free (`Service::settle_arena`).
+            TournamentFormat::Arena => None,
             TournamentFormat::Knockout => match knockout_next(state) {
                 Ok(KnockoutNext::Wave {
                     round,
@@ -1146,43 +1271,7 @@ impl Service {
             advancing,
         } = next;
         let count = row.state.players.len() as u32;
-        let variant = self.known_variant(&row.state.variant)?;
-        let clock = TimeControl::parse(&row.state.clock).map_err(|_| Msg::new("error-internal"))?;
-        let mut boards = Vec::new();
-        let mut private = Vec::new();
-        let mut notify = Vec::new();
-        for game in &pairing.pairings {
-            let (Some(white), Some(black)) = (
-                row.state.players.get(game.white as usize - 1).cloned(),
-                row.state.players.get(game.black as usize - 1).cloned(),
-            ) else {
-                continue;
-            };
-            // A withdrawn player (a round robin pairs everyone) loses without a game.
-            let forfeit = match (white.withdrawn, black.withdrawn) {
-                (true, _) => Some(BoardResult::WhiteForfeits),
-                (false, true) => Some(BoardResult::BlackForfeits),
-                _ => None,
-            };
-            let id = match forfeit {
-                Some(_) => String::new(),
-                None => {
-                    let (id, told) = self
-                        .tournament_game(row, &white, &black, &variant, clock)
-                        .await?;
-                    private.extend(told);
-                    notify.push(user_of(&row.platform, &white));
-                    notify.push(user_of(&row.platform, &black));
-                    id
-                }
-            };
-            boards.push(Board {
-                white: game.white,
-                black: game.black,
-                game: id,
-                result: forfeit,
-            });
-        }
+        let (boards, private, notify) = self.start_boards(row, &pairing.pairings).await?;
         let paired = pairing.players();
         let absent = (1..=count).filter(|n| !paired.contains(n)).collect();
         row.state.played.push(Round {
@@ -1229,6 +1318,140 @@ impl Service {
             deliveries.extend(Box::pin(self.round_over(row, lang)).await?);
         }
         Ok(deliveries)
+    }
+
+    /// Starts a game for each of `pairings` in tournament `row` (a board
+    /// with a withdrawn player is decided without one): the boards, what
+    /// the games' starts tell players privately, and whom to ping.
+    async fn start_boards(
+        &self,
+        row: &TournamentRow,
+        pairings: &[Pairing],
+    ) -> Outcome<(Vec<Board>, Vec<Delivery>, Vec<UserRef>)> {
+        let variant = self.known_variant(&row.state.variant)?;
+        let clock = TimeControl::parse(&row.state.clock).map_err(|_| Msg::new("error-internal"))?;
+        let mut boards = Vec::new();
+        let mut private = Vec::new();
+        let mut notify = Vec::new();
+        for game in pairings {
+            let (Some(white), Some(black)) = (
+                row.state.players.get(game.white as usize - 1).cloned(),
+                row.state.players.get(game.black as usize - 1).cloned(),
+            ) else {
+                continue;
+            };
+            // A withdrawn player (a round robin pairs everyone) loses without a game.
+            let forfeit = match (white.withdrawn, black.withdrawn) {
+                (true, _) => Some(BoardResult::WhiteForfeits),
+                (false, true) => Some(BoardResult::BlackForfeits),
+                _ => None,
+            };
+            let id = match forfeit {
+                Some(_) => String::new(),
+                None => {
+                    let (id, told) = self
+                        .tournament_game(row, &white, &black, &variant, clock)
+                        .await?;
+                    private.extend(told);
+                    notify.push(user_of(&row.platform, &white));
+                    notify.push(user_of(&row.platform, &black));
+                    id
+                }
+            };
+            boards.push(Board {
+                white: game.white,
+                black: game.black,
+                game: id,
+                result: forfeit,
+            });
+        }
+        Ok((boards, private, notify))
+    }
+
+    /// An arena (running; its lock held): records the games that ended,
+    /// ends those whose first move is overdue, and while its time lasts
+    /// pairs everyone free (`arena::pair_waiting`: near scores, never the
+    /// last opponent), posting the new pairings in one message; once its
+    /// time is up and its last game over, the final standings.
+    async fn settle_arena(&self, row: &mut TournamentRow, lang: Lang) -> Outcome {
+        let mut deliveries = self.first_moves_missed(row).await?;
+        self.record_results(row).await?;
+        let now = self.now();
+        let playing: Vec<PlayerNumber> = undecided(&row.state)
+            .flat_map(|board| [board.white, board.black])
+            .collect();
+        if now < row.state.ends_at {
+            let scores = arena_scores(&row.state);
+            let present = row.state.players.iter().filter(|p| !p.withdrawn).count();
+            let waiting: Vec<arena::Waiting> = row
+                .state
+                .players
+                .iter()
+                .zip(&scores)
+                .enumerate()
+                .map(|(index, (entrant, score))| (index as PlayerNumber + 1, entrant, score))
+                .filter(|(number, entrant, _)| !entrant.withdrawn && !playing.contains(number))
+                .map(|(number, entrant, (score, last, balance))| arena::Waiting {
+                    player: number,
+                    points: score.points,
+                    rating: entrant.rating,
+                    last_opponent: *last,
+                    colour_balance: *balance,
+                })
+                .collect();
+            let pairings = arena::pair_waiting(&waiting, present);
+            if !pairings.is_empty() {
+                let (boards, private, notify) = self.start_boards(row, &pairings).await?;
+                row.state.played.push(Round {
+                    started_at: now,
+                    boards,
+                    bye: None,
+                    absent: Vec::new(),
+                });
+                let left = (row.state.ends_at - now + 59_999) / 60_000;
+                let mut lines = vec![self.text(
+                    lang,
+                    &Msg::new("tournament-arena-pairings")
+                        .arg("id", row.id.clone())
+                        .arg("minutes", left),
+                )];
+                lines.extend(self.board_lines(lang, row));
+                lines.push(self.text(lang, &Msg::new("tournament-round-how")));
+                let mut message = self.tournament_message(row, lines.join("\n"));
+                message.notify = notify;
+                deliveries.push(message);
+                deliveries.extend(private);
+            }
+        } else if undecided(&row.state).next().is_none() {
+            deliveries.push(self.finish_tournament(row, lang));
+            return Ok(deliveries);
+        }
+        let first_move = self.first_move_due(row).await?;
+        let end = (now < row.state.ends_at).then_some(row.state.ends_at);
+        row.next_at = match (first_move, end) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Ok(deliveries)
+    }
+
+    /// Records the result of every game under way in `row` that has ended.
+    async fn record_results(&self, row: &mut TournamentRow) -> Outcome<()> {
+        for round in &mut row.state.played {
+            for board in round.boards.iter_mut().filter(|b| b.result.is_none()) {
+                match self.inner.store.get(&row.platform, &board.game).await? {
+                    Some(game) if game.status.is_over() => {
+                        board.result = Some(board_result(&game));
+                    }
+                    Some(_) => {}
+                    None => {
+                        tracing::warn!(tournament = %row.id, game = %board.game, "game gone; a draw");
+                        board.result = Some(BoardResult::Draw);
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The boards of the current round, one line each, with the results known.
@@ -1318,18 +1541,15 @@ impl Service {
         }
     }
 
-    /// When the next first move of the current round's games falls due (a
-    /// game whose player to move has not moved yet).
+    /// When the next first move of the games under way falls due (a game
+    /// whose player to move has not moved yet).
     async fn first_move_due(&self, row: &TournamentRow) -> Outcome<Option<Millis>> {
         let clock = TimeControl::parse(&row.state.clock).unwrap_or(TimeControl::Unlimited);
         let Some(limit) = self.first_move_time(clock) else {
             return Ok(None);
         };
-        let Some(round) = row.state.played.last() else {
-            return Ok(None);
-        };
         let mut due: Option<Millis> = None;
-        for board in round.boards.iter().filter(|b| b.result.is_none()) {
+        for board in undecided(&row.state) {
             let Some(game) = self.inner.store.get(&row.platform, &board.game).await? else {
                 continue;
             };
@@ -1344,20 +1564,17 @@ impl Service {
         Ok(due)
     }
 
-    /// Ends the games of the current round whose player to move let the
-    /// first-move time pass: the flag falls for them (a loss without a
+    /// Ends the games under way whose player to move let the first-move
+    /// time pass: the flag falls for them (a loss without a
     /// move: a forfeit). Returns what those endings say.
     async fn first_moves_missed(&self, row: &TournamentRow) -> Outcome {
         let clock = TimeControl::parse(&row.state.clock).unwrap_or(TimeControl::Unlimited);
         let Some(limit) = self.first_move_time(clock) else {
             return Ok(Vec::new());
         };
-        let Some(round) = row.state.played.last() else {
-            return Ok(Vec::new());
-        };
         let now = self.now();
         let mut deliveries = Vec::new();
-        for board in round.boards.iter().filter(|b| b.result.is_none()) {
+        for board in undecided(&row.state) {
             let Some(found) = self.inner.store.get(&row.platform, &board.game).await? else {
                 continue;
             };
@@ -1394,6 +1611,9 @@ impl Service {
                 row.next_at = Some(row.state.starts_at);
                 Vec::new()
             }
+            TournamentStatus::Running if row.state.format == TournamentFormat::Arena => {
+                self.settle_arena(&mut row, lang).await?
+            }
             TournamentStatus::Running => self.settle_round(&mut row, lang).await?,
             _ => {
                 row.next_at = None;
@@ -1409,20 +1629,11 @@ impl Service {
     /// [`Service::advance_tournament`] for a running tournament.
     async fn settle_round(&self, row: &mut TournamentRow, lang: Lang) -> Outcome {
         let mut deliveries = self.first_moves_missed(row).await?;
-        let Some(round) = row.state.played.last_mut() else {
+        if row.state.played.is_empty() {
             return self.next_round(row, lang).await;
-        };
-        for board in round.boards.iter_mut().filter(|b| b.result.is_none()) {
-            match self.inner.store.get(&row.platform, &board.game).await? {
-                Some(game) if game.status.is_over() => board.result = Some(board_result(&game)),
-                Some(_) => {}
-                None => {
-                    tracing::warn!(tournament = %row.id, game = %board.game, "game gone; a draw");
-                    board.result = Some(BoardResult::Draw);
-                }
-            }
         }
-        if round.boards.iter().all(|b| b.result.is_some()) {
+        self.record_results(row).await?;
+        if undecided(&row.state).next().is_none() {
             deliveries.extend(self.round_over(row, lang).await?);
         } else {
             row.next_at = self.first_move_due(row).await?;
@@ -1651,6 +1862,7 @@ mod tests {
             }],
             match_games: 0,
             armageddon: false,
+            ends_at: 0,
         };
         let players = swiss_players(&state);
         assert_eq!(players[0].history[0].result, RoundResult::ForfeitWin);
@@ -1691,6 +1903,7 @@ mod tests {
             played: vec![round(vec![board(1, 2, BoardResult::Draw)])],
             match_games: 1,
             armageddon: true,
+            ends_at: 0,
         };
         match knockout_next(&state) {
             Ok(KnockoutNext::Wave { game, pairings, .. }) => {
