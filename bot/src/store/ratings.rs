@@ -187,6 +187,7 @@ macro_rules! rate_in {
                 if let Some(rated) = $crate::store::ratings::rated(row, &stored) {
                     for i in 0..2 {
                         let change = $crate::store::ratings::rating_change(row, &rated, i);
+                        let (win, draw, loss) = $crate::store::ratings::change_counts(&rated, i);
                         sqlx::query(conn.sql($crate::store::ratings::UPSERT_RATING))
                             .bind(row.platform.clone())
                             .bind(rated.players[i].clone())
@@ -195,9 +196,9 @@ macro_rules! rate_in {
                             .bind(rated.after[i].rating)
                             .bind(rated.after[i].rd)
                             .bind(rated.after[i].volatility)
-                            .bind($crate::store::ratings::change_counts(&rated, i).0)
-                            .bind($crate::store::ratings::change_counts(&rated, i).1)
-                            .bind($crate::store::ratings::change_counts(&rated, i).2)
+                            .bind(win)
+                            .bind(draw)
+                            .bind(loss)
                             .bind(rated.best[i])
                             .bind(row.updated_at)
                             .execute(&mut *conn)

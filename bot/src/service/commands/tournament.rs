@@ -86,6 +86,21 @@ fn format_of(word: &str) -> Option<TournamentFormat> {
 }
 
 /// The catalogue key of a format's name.
+/// The number `asked` (or `default`), refused with `refusal` (naming
+/// `max`) outside 1 to `max`.
+fn within(
+    asked: Option<u32>,
+    default: u32,
+    max: u32,
+    refusal: &'static str,
+) -> Result<u32, Failure> {
+    let value = asked.unwrap_or(default);
+    if !(1..=max).contains(&value) {
+        return Err(Msg::new(refusal).arg("max", i64::from(max)).into());
+    }
+    Ok(value)
+}
+
 fn format_key(format: TournamentFormat) -> &'static str {
     match format {
         TournamentFormat::Swiss => "tournament-format-swiss",
@@ -637,36 +652,24 @@ impl Service {
         }
         let rated = rated_choice(Some(rated.unwrap_or(false)), false, false, time_control)?;
         let rounds = match format {
-            TournamentFormat::Swiss => {
-                let rounds = asked.unwrap_or(DEFAULT_SWISS_ROUNDS);
-                if !(1..=MAX_SWISS_ROUNDS).contains(&rounds) {
-                    return Err(Msg::new("tournament-bad-rounds")
-                        .arg("max", i64::from(MAX_SWISS_ROUNDS))
-                        .into());
-                }
-                rounds
-            }
-            TournamentFormat::Arena => {
-                let minutes = asked.unwrap_or(DEFAULT_ARENA_MINUTES);
-                if !(1..=MAX_ARENA_MINUTES).contains(&minutes) {
-                    return Err(Msg::new("tournament-bad-arena")
-                        .arg("max", i64::from(MAX_ARENA_MINUTES))
-                        .into());
-                }
-                minutes
-            }
+            TournamentFormat::Swiss => within(
+                asked,
+                DEFAULT_SWISS_ROUNDS,
+                MAX_SWISS_ROUNDS,
+                "tournament-bad-rounds",
+            )?,
+            TournamentFormat::Arena => within(
+                asked,
+                DEFAULT_ARENA_MINUTES,
+                MAX_ARENA_MINUTES,
+                "tournament-bad-arena",
+            )?,
             // Set at the start, from the number of players.
             _ => 0,
         };
         let match_games = match format {
             TournamentFormat::Knockout => {
-                let games = asked.unwrap_or(1);
-                if !(1..=MAX_MATCH_GAMES).contains(&games) {
-                    return Err(Msg::new("tournament-bad-match")
-                        .arg("max", i64::from(MAX_MATCH_GAMES))
-                        .into());
-                }
-                games
+                within(asked, 1, MAX_MATCH_GAMES, "tournament-bad-match")?
             }
             _ => 0,
         };
