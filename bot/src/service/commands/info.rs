@@ -7,10 +7,10 @@ use crate::service::kernel::lang::LangOwner;
 use crate::service::kernel::lookup::Role;
 use crate::service::kernel::setup::SetupCommand;
 use crate::service::kernel::{Ctx, Msg, Outcome, Service};
-use crate::service::present::gif::{evenly_spaced, gif_within, MAX_GIF_FRAMES};
+use crate::service::present::gif::{game_frames, gif_within};
+use crate::service::present::san_in;
 use crate::store::Status;
-use kodex_engine::{Audience, Side, View};
-use kodex_render::Decor;
+use kodex_engine::{Audience, Side};
 
 /// The most games `/games` lists; the rest are counted.
 const GAMES_LISTED: usize = 12;
@@ -218,28 +218,7 @@ impl Service {
             return None;
         }
         let decor = self.decor(lang, row, position, Side::WHITE);
-        let frames: Vec<(View, Decor)> = if position.has_time_travel() {
-            // The game as it happened, jumps included: each jump's frame
-            // marks where the traveller appeared and where it vanished from.
-            let all = position.frames(Audience::Full);
-            evenly_spaced(all.len(), MAX_GIF_FRAMES)
-                .into_iter()
-                .filter_map(|index| all.get(index))
-                .map(|frame| {
-                    let mut view = frame.view.clone();
-                    if let Some(jump) = &frame.jump {
-                        view.marked.push(jump.appeared);
-                        view.marked.extend(jump.vanished);
-                    }
-                    (view, decor.clone())
-                })
-                .collect()
-        } else {
-            evenly_spaced(position.ply() + 1, MAX_GIF_FRAMES)
-                .into_iter()
-                .map(|ply| (position.view_at(ply, Audience::Full), decor.clone()))
-                .collect()
-        };
+        let frames = game_frames(position, &decor, |san| san_in(lang, position, san));
         if frames.len() < 2 {
             return None;
         }

@@ -1,8 +1,10 @@
 //! Game animations: the positions of a game as a GIF that fits a
 //! platform's upload limit.
 
-use kodex_engine::View;
+use kodex_engine::{Audience, Game, View};
 use kodex_render::Decor;
+
+use super::strips;
 
 /// The most frames a game animation holds: a longer game is shown with
 /// evenly spaced positions (the first and the last always among them).
@@ -19,6 +21,44 @@ pub(crate) fn evenly_spaced(total: usize, count: usize) -> Vec<usize> {
         .collect();
     picked.dedup();
     picked
+}
+
+/// The frames of `position`'s animation, each board with `decor` (names,
+/// clocks, the result): at most [`MAX_GIF_FRAMES`] of its moments, the
+/// first and the last among them. Each frame of a public game of two
+/// carries its own moment's material and last move (SAN as `read` writes
+/// it), as the turn boards showed them; a time-travel game's frames mark
+/// where each traveller appeared and where it vanished from.
+pub(crate) fn game_frames(
+    position: &Game,
+    decor: &Decor,
+    read: impl Fn(&str) -> String,
+) -> Vec<(View, Decor)> {
+    if position.has_time_travel() {
+        // The game as it happened, jumps included.
+        let all = position.frames(Audience::Full);
+        return evenly_spaced(all.len(), MAX_GIF_FRAMES)
+            .into_iter()
+            .filter_map(|index| all.get(index))
+            .map(|frame| {
+                let mut view = frame.view.clone();
+                if let Some(jump) = &frame.jump {
+                    view.marked.push(jump.appeared);
+                    view.marked.extend(jump.vanished);
+                }
+                (view, decor.clone())
+            })
+            .collect();
+    }
+    evenly_spaced(position.ply() + 1, MAX_GIF_FRAMES)
+        .into_iter()
+        .map(|ply| {
+            let view = position.view_at(ply, Audience::Full);
+            let mut decor = decor.clone();
+            strips::add_public_facts_at(&mut decor, &read, position, &view, ply);
+            (view, decor)
+        })
+        .collect()
 }
 
 /// Draws `frames` as a GIF of at most `limit` bytes: all of them if they
@@ -112,6 +152,64 @@ mod tests {
             gif_within(&frames, 10).is_empty(),
             "nothing fits in 10 bytes"
         );
+    }
+
+    /// `moves` played from the start of `variant`.
+    fn played(variant: &str, moves: &str) -> Game {
+        let registry = kodex_engine::Registry::builtin();
+        let mut game = Game::new(
+            registry.get(variant).expect("built in"),
+            kodex_engine::Start::Standard,
+        )
+        .expect("the start");
+        for san in moves.split_whitespace() {
+            game.play_text(san).expect("legal");
+        }
+        game
+    }
+
+    #[test]
+    fn each_frame_of_the_end_animation_shows_its_moments_material_and_last_move() {
+        let game = played("chess", "e4 d5 exd5 Nf6");
+        let frames = game_frames(&game, &Decor::default(), |san| san.replace('N', "К"));
+        let last: Vec<Option<&str>> = frames
+            .iter()
+            .map(|(_, decor)| decor.last_move.as_deref())
+            .collect();
+        assert_eq!(
+            last,
+            vec![
+                None,
+                Some("1. e4"),
+                Some("1… d5"),
+                Some("2. exd5"),
+                Some("2… Кf6")
+            ]
+        );
+        let ahead = |frame: usize| -> Vec<Option<u32>> {
+            frames[frame]
+                .1
+                .material
+                .iter()
+                .map(|m| m.advantage)
+                .collect()
+        };
+        assert_eq!(ahead(2), vec![None, None], "nothing taken yet");
+        assert_eq!(ahead(3), vec![Some(1), None], "white took a pawn");
+        assert_eq!(frames[3].1.material[0].pieces.len(), 1);
+        assert_eq!(ahead(4), vec![Some(1), None]);
+    }
+
+    #[test]
+    fn a_hidden_games_animation_has_no_material_and_no_last_move() {
+        // Even once the game is over: a fog-of-war player never saw every
+        // capture as it happened, and the turn boards showed none.
+        let game = played("fogofwar", "e4 d5 exd5");
+        let frames = game_frames(&game, &Decor::default(), str::to_owned);
+        assert_eq!(frames.len(), 4);
+        assert!(frames
+            .iter()
+            .all(|(_, decor)| decor.material.is_empty() && decor.last_move.is_none()));
     }
 
     #[test]

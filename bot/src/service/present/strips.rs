@@ -20,28 +20,40 @@ pub(crate) fn add_public_facts(
     game: &Game,
     view: &View,
 ) {
+    add_public_facts_at(decor, read, game, view, game.ply());
+}
+
+/// [`add_public_facts`] for the board after half-move `ply` of `game`
+/// (`view`, drawn from that moment): a frame of the game's animation
+/// carries the material and the last move of its own moment.
+pub(crate) fn add_public_facts_at(
+    decor: &mut Decor,
+    read: impl Fn(&str) -> String,
+    game: &Game,
+    view: &View,
+    ply: usize,
+) {
     let variant = game.variant();
     if variant.hidden_information() || variant.players() != 2 {
         return;
     }
     decor.material = material(view);
-    decor.last_move = last_move(read, game);
+    decor.last_move = ply
+        .checked_sub(1)
+        .and_then(|index| game.history().get(index))
+        .map(|played| numbered(&read(&played.san), view.side_to_move, view.move_number));
 }
 
-/// The last move of the present line with its number, its SAN as `read`
-/// writes it: `"1. e4"` after white's move, `"1… e5"` after black's
-/// (`"2. Кf3"` with Russian letters); `None` before the first move.
-pub(crate) fn last_move(read: impl Fn(&str) -> String, game: &Game) -> Option<String> {
-    let played = game.history().last()?;
-    let san = read(&played.san);
-    let number = game.fullmove_number();
+/// `san` with its move number, as it reads when `to_move` is to move next
+/// in full move `number`.
+fn numbered(san: &str, to_move: Side, number: u32) -> String {
     // The first side's move leaves the second to move in the same move
     // number; the second's starts the next.
-    Some(if game.side_to_move() == Side::WHITE {
+    if to_move == Side::WHITE {
         format!("{}… {san}", number.saturating_sub(1).max(1))
     } else {
         format!("{number}. {san}")
-    })
+    }
 }
 
 /// The pawns a classical piece is worth (lichess's count); `None` for a
@@ -128,6 +140,14 @@ mod tests {
             game.play_text(mv).expect("legal");
         }
         game
+    }
+
+    /// The last move of the present line as a chat's board shows it, with
+    /// its number, its SAN as `read` writes it.
+    fn last_move(read: impl Fn(&str) -> String, game: &Game) -> Option<String> {
+        let mut decor = Decor::default();
+        add_public_facts(&mut decor, read, game, &game.view(Audience::Full));
+        decor.last_move
     }
 
     /// SAN as an English chat reads it.
