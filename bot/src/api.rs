@@ -321,6 +321,14 @@ pub enum Action {
     /// `/notation ru|en|auto`: how moves shown to the caller alone are
     /// written (Russian or English piece letters, or by their language).
     Notation { notation: NotationChoice },
+    /// Show or change the chat's settings (`/settings board white`).
+    Settings {
+        /// What was asked.
+        choice: SettingsChoice,
+        /// Whether the caller may change the chat's settings (see
+        /// [`Action::Lang`]).
+        chat_admin: bool,
+    },
     /// Set the caller's language (`en`, `ru`), or the chat's (`chat ru`).
     Lang {
         /// What was asked.
@@ -391,6 +399,79 @@ impl LangChoice {
             ["chat", code] => lang(code).map_or(LangChoice::Unreadable, LangChoice::Chat),
             [code] => lang(code).map_or(LangChoice::Unreadable, LangChoice::Mine),
             _ => LangChoice::Unreadable,
+        }
+    }
+}
+
+/// What `/settings` asks for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SettingsChoice {
+    /// `/settings`: the chat's settings as they are.
+    Show,
+    /// `/settings board white`: how the board posted after each turn of a
+    /// game of two in this chat is turned.
+    BoardOrientation(BoardOrientation),
+    /// Words that name no setting or no choice of it.
+    Unreadable,
+}
+
+/// How the board posted in a chat after each turn of a game of two is
+/// turned (`/settings board …`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum BoardOrientation {
+    /// From the side of the player to move (the default).
+    #[default]
+    SideToMove,
+    /// White (the first side) always at the bottom.
+    White,
+}
+
+impl BoardOrientation {
+    /// How it is stored and typed in English.
+    pub fn key(self) -> &'static str {
+        match self {
+            BoardOrientation::SideToMove => "side-to-move",
+            BoardOrientation::White => "white",
+        }
+    }
+
+    /// The choice stored or typed as `word` (English or Russian).
+    pub fn parse(word: &str) -> Option<BoardOrientation> {
+        match word.to_lowercase().as_str() {
+            "white" | "белые" | "белыми" => Some(BoardOrientation::White),
+            "side-to-move" | "mover" | "turn" | "ходящий" | "ходящего" | "очередь" => {
+                Some(BoardOrientation::SideToMove)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl SettingsChoice {
+    /// Reads what a person typed after `/settings`.
+    ///
+    /// ```
+    /// use kodex_bot::api::{BoardOrientation, SettingsChoice};
+    /// assert_eq!(
+    ///     SettingsChoice::parse("board-orientation white"),
+    ///     SettingsChoice::BoardOrientation(BoardOrientation::White)
+    /// );
+    /// assert_eq!(
+    ///     SettingsChoice::parse("доска ходящий"),
+    ///     SettingsChoice::BoardOrientation(BoardOrientation::SideToMove)
+    /// );
+    /// assert_eq!(SettingsChoice::parse("board purple"), SettingsChoice::Unreadable);
+    /// ```
+    pub fn parse(text: &str) -> SettingsChoice {
+        let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        match words.as_slice() {
+            [] => SettingsChoice::Show,
+            ["board" | "board-orientation" | "orientation" | "доска" | "ориентация", choice] => {
+                BoardOrientation::parse(choice)
+                    .map_or(SettingsChoice::Unreadable, SettingsChoice::BoardOrientation)
+            }
+            _ => SettingsChoice::Unreadable,
         }
     }
 }

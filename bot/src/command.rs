@@ -425,6 +425,19 @@ pub static COMMANDS: &[Command] = &[
         does: Does::Words(help),
     },
     Command {
+        name: "settings",
+        aliases: &[],
+        russian: &["настройки"],
+        about: "command-settings",
+        telegram_menu: false,
+        discord: true,
+        does: Does::Words(|typed| Action::Settings {
+            choice: crate::api::SettingsChoice::parse(typed.rest),
+            // Adapters that know better say so.
+            chat_admin: false,
+        }),
+    },
+    Command {
         name: "lang",
         aliases: &["language"],
         russian: &["язык"],

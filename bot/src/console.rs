@@ -91,6 +91,10 @@ impl Console {
                     choice,
                     chat_admin: true,
                 },
+                Some(Action::Settings { choice, .. }) => Action::Settings {
+                    choice,
+                    chat_admin: true,
+                },
                 Some(action) => action,
                 None => Action::Text {
                     text: text.to_owned(),

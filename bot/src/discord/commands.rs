@@ -74,6 +74,7 @@ fn own(name: &str) -> Option<poise::Command<Data, Error>> {
         "help" => help(),
         "rules" => rules(),
         "lang" => lang(),
+        "settings" => settings(),
         "notation" => notation(),
         "partner" => partner(),
         "rating" => rating(),
@@ -666,6 +667,24 @@ async fn lang(
         LangChoice::Mine(language)
     };
     submit(ctx, Action::Lang { choice, chat_admin }).await
+}
+
+/// Shows or changes this channel's settings.
+#[poise::command(slash_command)]
+async fn settings(
+    ctx: Context<'_>,
+    #[description = "board white · board side-to-move (changing needs Manage Server)"]
+    #[name_localized("ru", "что")]
+    #[description_localized(
+        "ru",
+        "доска белые · доска ходящий (изменить: право «Управлять сервером»)"
+    )]
+    #[max_length = 100]
+    what: Option<String>,
+) -> Result<(), Error> {
+    let chat_admin = manages_server(ctx);
+    let choice = crate::api::SettingsChoice::parse(what.as_deref().unwrap_or(""));
+    submit(ctx, Action::Settings { choice, chat_admin }).await
 }
 
 /// Variant suggestions in the user's language: prefix matches first, then

@@ -307,6 +307,9 @@ impl Service {
             Action::Unwatch { game } => self.unwatch(&ctx, game).await,
             Action::Notation { notation } => self.set_notation(&ctx, notation).await,
             Action::Lang { choice, chat_admin } => self.set_lang(&ctx, choice, chat_admin).await,
+            Action::Settings { choice, chat_admin } => {
+                self.settings(&ctx, choice, chat_admin).await
+            }
             Action::Tournament {
                 command,
                 chat_admin,

@@ -11,7 +11,7 @@ use std::time::Duration;
 /// Listed by hand rather than by `sqlx::migrate!`, whose macros would build
 /// a second, host copy of SQLite with every build; a test checks the list
 /// against the folder.
-const MIGRATIONS: [(i64, &str, &str); 16] = [
+const MIGRATIONS: [(i64, &str, &str); 17] = [
     (
         1,
         "games",
@@ -91,6 +91,11 @@ const MIGRATIONS: [(i64, &str, &str); 16] = [
         16,
         "tournaments",
         include_str!("../../../migrations/0016_tournaments.sql"),
+    ),
+    (
+        17,
+        "chat settings",
+        include_str!("../../../migrations/0017_chat_settings.sql"),
     ),
 ];
 

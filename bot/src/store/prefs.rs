@@ -1,6 +1,7 @@
 //! Language and notation choices (`user_langs`, `chat_langs`,
 //! `user_notations`; see `migrations/0001_games.sql` and
-//! `migrations/0010_notation.sql`).
+//! `migrations/0010_notation.sql`), and a chat's settings (`chat_settings`,
+//! `migrations/0017_chat_settings.sql`).
 
 use super::db::{on_pool, Dialect};
 use super::{Store, StoreError};
@@ -104,6 +105,48 @@ impl Store {
             .execute(db)
             .await?
             .rows_affected());
+        Ok(())
+    }
+
+    /// The value chat `chat` chose for its setting `name` (`/settings`), if
+    /// it chose one.
+    pub async fn chat_setting(
+        &self,
+        platform: &str,
+        chat: &str,
+        name: &str,
+    ) -> Result<Option<String>, StoreError> {
+        Ok(
+            on_pool!(&self.pool, db => sqlx::query_scalar::<_, String>(db.sql(
+            "SELECT value FROM chat_settings WHERE platform = ? AND chat_id = ? AND name = ?",
+        ))
+        .bind(platform.to_owned())
+        .bind(chat.to_owned())
+        .bind(name.to_owned())
+        .fetch_optional(db)
+        .await?),
+        )
+    }
+
+    /// Stores chat `chat`'s choice `value` for its setting `name`.
+    pub async fn set_chat_setting(
+        &self,
+        platform: &str,
+        chat: &str,
+        name: &str,
+        value: &str,
+    ) -> Result<(), StoreError> {
+        on_pool!(&self.writer, db => sqlx::query(db.sql(
+            "INSERT INTO chat_settings (platform, chat_id, name, value) VALUES (?, ?, ?, ?) \
+             ON CONFLICT (platform, chat_id, name) DO UPDATE SET value = excluded.value",
+        ))
+        .bind(platform.to_owned())
+        .bind(chat.to_owned())
+        .bind(name.to_owned())
+        .bind(value.to_owned())
+        .execute(db)
+        .await?
+        .rows_affected());
         Ok(())
     }
 }

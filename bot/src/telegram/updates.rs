@@ -156,6 +156,12 @@ impl Adapter {
                 let chat_admin = private || (for_chat && self.is_chat_admin(chat, from.id).await);
                 Action::Lang { choice, chat_admin }
             }
+            // The chat's settings likewise; showing them asks nothing.
+            Action::Settings { choice, .. } => {
+                let changes = !matches!(choice, crate::api::SettingsChoice::Show);
+                let chat_admin = private || (changes && self.is_chat_admin(chat, from.id).await);
+                Action::Settings { choice, chat_admin }
+            }
             // Starting or cancelling someone else's tournament needs an
             // administrator; only then is Telegram asked.
             Action::Tournament { command, .. } => {

@@ -2,7 +2,7 @@
 //! of the player to move in two-player games (issue 32, item 3); the final
 //! board and games for four keep white at the bottom.
 
-use crate::console_support::{to, Chat};
+use crate::console_support::{has, to, Chat};
 
 /// The rank labels of the last text board the chat was shown in `out`, top to
 /// bottom ("8", "7", … for white at the bottom): the lines that are a
@@ -72,4 +72,38 @@ async fn the_chat_board_turns_to_the_player_to_move() {
         .await;
     assert!(chat.row(&id).await.status.is_over(), "{out:#?}");
     assert_eq!(public_ranks(&out), white_bottom, "{out:#?}");
+}
+
+/// `/settings board white` fixes white at the bottom of every board the
+/// chat is shown after a turn; `/settings board side-to-move` turns it to
+/// the player to move again. The Russian words set it too, and words that
+/// name no choice are answered with the choices.
+#[tokio::test]
+async fn a_chat_that_fixes_white_at_the_bottom_sees_every_turn_from_whites_side() {
+    let mut chat = Chat::new("orientation-setting").await;
+    let white_bottom = ranks((1..=8).rev());
+    let black_bottom = ranks(1..=8);
+
+    let out = chat.say("carol: /settings").await;
+    assert!(
+        has(&out, "board: the player to move at the bottom"),
+        "{out:#?}"
+    );
+    let out = chat.say("carol: /settings board purple").await;
+    assert!(has(&out, "/settings board white"), "{out:#?}");
+    let out = chat.say("carol: /settings board-orientation white").await;
+    assert!(has(&out, "now have white always at the bottom"), "{out:#?}");
+    let out = chat.say("dave: /settings").await;
+    assert!(has(&out, "board: white always at the bottom"), "{out:#?}");
+
+    chat.start("alice", "bob", "chess").await;
+    for (line, ranks) in [("alice: e4", &white_bottom), ("bob: e5", &white_bottom)] {
+        let out = chat.say(line).await;
+        assert_eq!(&public_ranks(&out), ranks, "{line}: {out:#?}");
+    }
+    // Back to the side to move, in Russian words.
+    let out = chat.say("carol: /настройки доска ходящий").await;
+    assert!(!has(&out, "/settings board white ("), "{out:#?}");
+    let out = chat.say("alice: Nf3").await;
+    assert_eq!(public_ranks(&out), black_bottom, "{out:#?}");
 }

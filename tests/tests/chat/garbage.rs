@@ -32,7 +32,7 @@ fn random_action(game: &str) -> Action {
         1 => None,
         _ => Some(random_text()),
     };
-    match fastrand::u8(..33) {
+    match fastrand::u8(..34) {
         0 => Action::Play {
             variant: random_text(),
             opponent: fastrand::bool().then(random_user),
@@ -115,6 +115,10 @@ fn random_action(game: &str) -> Action {
         },
         31 => Action::Notify {
             on: fastrand::bool().then(fastrand::bool),
+        },
+        32 => Action::Settings {
+            choice: kodex_bot::api::SettingsChoice::parse(&random_text()),
+            chat_admin: fastrand::bool(),
         },
         _ => Action::Button {
             data: format!(

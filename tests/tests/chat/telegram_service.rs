@@ -1212,6 +1212,49 @@ async fn only_a_groups_admins_set_its_language() {
     .await;
 }
 
+/// `/settings board white` in a group: only its administrators change the
+/// chat's board orientation; a member is told so and nothing changes, while
+/// anyone may read the settings.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_a_groups_admins_change_its_settings() {
+    let harness = start("settings-admin", true).await;
+    let fake = &harness.fake;
+    let orientation = || async {
+        harness
+            .service
+            .store()
+            .chat_setting("telegram", &GROUP.to_string(), "board-orientation")
+            .await
+            .expect("the store answers")
+    };
+    fake.say(GROUP, ALICE, "/settings board white");
+    let (at, _) = fake
+        .wait_for(0, "the refusal", |call| {
+            call.delivered_to(ALICE)
+                && call
+                    .text()
+                    .contains("Only the chat's admins can change its settings")
+        })
+        .await;
+    assert_eq!(orientation().await, None, "nothing changed");
+    fake.say(GROUP, BOB, "/settings");
+    fake.wait_for(at, "the settings", |call| {
+        call.delivered_to(BOB)
+            && call
+                .text()
+                .contains("board: the player to move at the bottom")
+    })
+    .await;
+
+    fake.set_status(GROUP, ALICE, "administrator");
+    fake.say(GROUP, ALICE, "/settings board white");
+    fake.wait_for(at, "the confirmation", |call| {
+        call.delivered_to(ALICE) && call.text().contains("now have white always at the bottom")
+    })
+    .await;
+    assert_eq!(orientation().await.as_deref(), Some("white"));
+}
+
 /// A fog-of-war move typed in the group is refused privately, and then
 /// deleted where the bot is an administrator; elsewhere Telegram's refusal
 /// ("message can't be deleted") is taken quietly and the game goes on.

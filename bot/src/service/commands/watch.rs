@@ -73,7 +73,7 @@ impl Service {
             answer.text.push_str(&self.turn_text(lang, &row, &game));
             if !game.variant().hidden_information() {
                 let view = game.view(Audience::Full);
-                let bottom = crate::service::present::public_bottom(&game, false);
+                let bottom = self.chat_bottom(&row, &game, false).await;
                 let decor = self.public_decor(lang, &row, &game, bottom, &view);
                 let file_name = format!("{}-{}.png", row.id, row.move_list().len());
                 self.attach_board(&mut answer, view, decor, file_name).await;

@@ -24,6 +24,7 @@
 pub(crate) mod apply;
 pub(crate) mod background;
 pub(crate) mod changes;
+pub(crate) mod chat_settings;
 pub(crate) mod clocks;
 pub(crate) mod ids;
 pub(crate) mod lang;

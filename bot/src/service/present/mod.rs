@@ -54,7 +54,7 @@
 //!   players only.
 
 pub(crate) mod gif;
-mod strips;
+pub(crate) mod strips;
 
 use crate::api::{
     Button, ButtonAction, ChatRef, ClockReading, Delivery, GameRef, Image, Platform, Target,
@@ -364,7 +364,8 @@ impl Service {
             game: Some(game_ref),
         };
         if let Some(view) = public_view {
-            let decor = self.public_decor(lang, row, game, public_bottom(game, ended), &view);
+            let bottom = self.chat_bottom(row, game, ended).await;
+            let decor = self.public_decor(lang, row, game, bottom, &view);
             // Numbered by the record, which (unlike the present line of a
             // time-travel game) only grows.
             let file_name = format!("{}-{}.png", row.id, row.move_list().len());
@@ -633,6 +634,16 @@ impl Service {
             || id.to_owned(),
             |variant| variant.name(lang.code()).to_owned(),
         )
+    }
+
+    /// The side drawn at the bottom of `row`'s board posted in its chat:
+    /// [`public_bottom`], or white where the chat chose so
+    /// (`/settings board white`).
+    pub(crate) async fn chat_bottom(&self, row: &GameRow, game: &Game, ended: bool) -> Side {
+        match self.board_orientation(&row.platform, &row.chat_id).await {
+            crate::api::BoardOrientation::White => Side::WHITE,
+            crate::api::BoardOrientation::SideToMove => public_bottom(game, ended),
+        }
     }
 
     /// [`Service::decor`] for `view`, the whole board of a public game,
