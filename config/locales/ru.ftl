@@ -207,10 +207,10 @@ error-game-over = Партия { $id } окончена.
 error-fog-move-in-public = Партия { $id } идёт в тумане: присылайте ход мне в личный чат, а не сюда.
 error-not-your-turn = Сейчас не ваш ход в партии { $id }.
 error-move-unparseable = «{ $move }» — не ход, который я понимаю. Попробуйте SAN вроде Nf3, exd5, O-O, e8=Q или UCI вроде g1f3.
-error-move-illegal = «{ $move }» — невозможный ход в этой позиции.
-error-move-illegal-because = «{ $move }» — невозможный ход в этой позиции: { $reason }.
-error-move-illegal-because-listed = «{ $move }» — невозможный ход в этой позиции: { $reason }. { $legal }
-error-move-illegal-listed = «{ $move }» — невозможный ход в этой позиции. { $legal }
+error-move-illegal = «{ $move }» — недопустимый ход в этой позиции.
+error-move-illegal-because = «{ $move }» — недопустимый ход в этой позиции: { $reason }.
+error-move-illegal-because-listed = «{ $move }» — недопустимый ход в этой позиции: { $reason }. { $legal }
+error-move-illegal-listed = «{ $move }» — недопустимый ход в этой позиции. { $legal }
 refusal-legal-moves = { $count ->
     [1] Единственный возможный ход («{ $piece }»): { $moves }.
     [one] Возможные ходы («{ $piece }»): { $moves }.
