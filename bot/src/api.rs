@@ -258,6 +258,9 @@ pub enum Action {
     Text { text: String },
     /// Resign.
     Resign { game: Option<String> },
+    /// `/berserk [game]`: in an arena tournament, halve one's own clock
+    /// before one's first move, for a point more on a win.
+    Berserk { game: Option<String> },
     /// Offer a draw, or accept the opponent's offer.
     Draw { game: Option<String> },
     /// Decline the opponent's draw offer.
@@ -776,6 +779,9 @@ pub enum TournamentCommand {
         rounds: Option<u32>,
         /// Minutes until the start.
         start_in: Option<u32>,
+        /// `at HH:MM`: the start at that time of day (UTC), the next time
+        /// it comes; `Some(None)` when what followed `at` is no time.
+        start_at: Option<Option<(u32, u32)>>,
         /// Rated or casual, if said.
         rated: Option<bool>,
         /// A knockout's level matches end with an Armageddon game.
@@ -793,6 +799,11 @@ pub enum TournamentCommand {
     Start { id: Option<String> },
     /// Its FIDE tournament report file (a Swiss's pairings, checkable).
     Trf { id: Option<String> },
+    /// Sit out the next rounds (a Swiss, an arena) until `join` again.
+    Pause { id: Option<String> },
+    /// `add computer level N`: the computer enters (its creator or a chat
+    /// admin, before the start).
+    AddComputer { level: u8, id: Option<String> },
     /// Nothing readable: how to use the command.
     Usage,
 }

@@ -134,6 +134,15 @@ pub static COMMANDS: &[Command] = &[
         }),
     },
     Command {
+        name: "berserk",
+        aliases: &[],
+        russian: &["берсерк"],
+        about: "command-berserk",
+        telegram_menu: false,
+        discord: true,
+        does: Does::Game(|game| Action::Berserk { game }),
+    },
+    Command {
         name: "notify",
         aliases: &["ticker"],
         russian: &["уведомления"],
@@ -626,7 +635,56 @@ const TOURNAMENT_WORDS: &[(&str, &[&str])] = &[
     ("cancel", &["cancel", "отменить", "отмена"]),
     ("start", &["start", "begin", "начать", "старт"]),
     ("trf", &["trf"]),
+    ("pause", &["pause", "пауза", "пропустить"]),
+    ("add", &["add", "добавить"]),
 ];
+
+/// The words that put the start of a tournament at a clock time (`at 20:00`, UTC).
+const AT_WORDS: &[&str] = &["at", "в"];
+
+/// A time of day typed as `20:00`, `20.00`, `8:30` or `20` (hours, minutes).
+fn time_of_day(word: &str) -> Option<(u32, u32)> {
+    let (hours, minutes) = match word.split_once([':', '.']) {
+        Some((h, m)) => (h, m),
+        None => (word, "0"),
+    };
+    let all_digits = |text: &str| {
+        !text.is_empty() && text.len() <= 2 && text.chars().all(|c| c.is_ascii_digit())
+    };
+    if !all_digits(hours) || !all_digits(minutes) {
+        return None;
+    }
+    let (hours, minutes) = (hours.parse().ok()?, minutes.parse().ok()?);
+    (hours < 24 && minutes < 60).then_some((hours, minutes))
+}
+
+/// `/tournament add computer [level] N [id]`: the level (the computer's
+/// default without one), and the id.
+fn add_computer(args: &[&str]) -> crate::api::TournamentCommand {
+    use crate::api::TournamentCommand as T;
+    let mut words = args.iter().map(|word| word.to_lowercase());
+    if !words
+        .next()
+        .is_some_and(|word| COMPUTER_WORDS.contains(&word.as_str()) || word == "бот")
+    {
+        return T::Usage;
+    }
+    let (mut level, mut id) = (None, None);
+    for word in words {
+        if ["level", "lvl", "уровень", "уровня"].contains(&word.as_str()) {
+            continue;
+        }
+        match word.parse::<u8>() {
+            Ok(number) if level.is_none() => level = Some(number),
+            _ if id.is_none() => id = Some(truncate(word.trim_start_matches('#'), 64).to_owned()),
+            _ => return T::Usage,
+        }
+    }
+    T::AddComputer {
+        level: level.unwrap_or(crate::service::DEFAULT_COMPUTER_LEVEL),
+        id,
+    }
+}
 
 /// The words that put the start of a tournament in some minutes (`in 10`).
 const IN_WORDS: &[&str] = &["in", "через"];
@@ -648,6 +706,7 @@ const IN_WORDS: &[&str] = &["in", "через"];
 ///         clock: Some("3+2".into()),
 ///         rounds: Some(5),
 ///         start_in: Some(10),
+///         start_at: None,
 ///         rated: Some(true),
 ///         armageddon: false,
 ///     }
@@ -655,6 +714,15 @@ const IN_WORDS: &[&str] = &["in", "через"];
 /// assert_eq!(tournament(&["таблица"]), TournamentCommand::Standings { id: None });
 /// assert_eq!(tournament(&["join", "k7m2"]), TournamentCommand::Join { id: Some("k7m2".into()) });
 /// assert_eq!(tournament(&["dance"]), TournamentCommand::Usage);
+/// assert!(matches!(
+///     tournament(&["new", "arena", "chess", "3+0", "at", "20:30"]),
+///     TournamentCommand::New { start_at: Some(Some((20, 30))), .. }
+/// ));
+/// assert_eq!(
+///     tournament(&["add", "computer", "level", "4"]),
+///     TournamentCommand::AddComputer { level: 4, id: None }
+/// );
+/// assert_eq!(tournament(&["пауза"]), TournamentCommand::Pause { id: None });
 /// ```
 pub fn tournament(args: &[&str]) -> crate::api::TournamentCommand {
     use crate::api::TournamentCommand as T;
@@ -679,6 +747,8 @@ pub fn tournament(args: &[&str]) -> crate::api::TournamentCommand {
         "cancel" => T::Cancel { id: id() },
         "start" => T::Start { id: id() },
         "trf" => T::Trf { id: id() },
+        "pause" => T::Pause { id: id() },
+        "add" => add_computer(&args[1..]),
         _ => new_tournament(&args[1..]),
     }
 }
@@ -690,6 +760,7 @@ fn new_tournament(args: &[&str]) -> crate::api::TournamentCommand {
     };
     let (mut variant, mut clock, mut rounds, mut start_in, mut rated) =
         (None::<String>, None::<String>, None, None, None);
+    let mut start_at = None;
     let mut armageddon = false;
     let minutes = |word: &str| -> Option<u32> {
         let lower = word.to_lowercase();
@@ -704,6 +775,9 @@ fn new_tournament(args: &[&str]) -> crate::api::TournamentCommand {
         let lower = word.to_lowercase();
         if IN_WORDS.contains(&lower.as_str()) {
             start_in = words.next().and_then(minutes);
+        } else if AT_WORDS.contains(&lower.as_str()) {
+            // A time that does not read is kept as none: the service says so.
+            start_at = Some(words.next().and_then(time_of_day));
         } else if ["armageddon", "армагеддон"].contains(&lower.as_str()) {
             armageddon = true;
         } else if let Some(asked) = rated_word(word) {
@@ -731,6 +805,7 @@ fn new_tournament(args: &[&str]) -> crate::api::TournamentCommand {
         clock,
         rounds,
         start_in,
+        start_at,
         rated,
         armageddon,
     }

@@ -496,7 +496,7 @@ help-play =
     /learn — шесть уроков от пешек до мата; /learn 1 @друг или /learn 1 computer начинает урок.
     /playnow [вариант] [контроль] — войти в лучшую открытую партию здесь или в любом чате (ближайший рейтинг — первым) или подать заявку; /lobby [вариант] — открытые партии с кнопками «Принять»; /play … public выставляет вызов в лобби всех чатов.
     /invite [вариант] [контроль] [цвет] — одноразовый код для друга (в Telegram — ссылка), приходит лично вам; кто первым наберёт /join <код> где угодно, играет с вами. /notify on|off — новости ваших партий из других чатов, лично.
-    /tournament new swiss chess 3+2 5 через 10 — турнир в этом чате (swiss — швейцарка, roundrobin — круговой, double — двухкруговой, knockout — на выбывание); /tournament join, leave, standings, start, cancel, trf.
+    /tournament new swiss chess 3+2 5 через 10 — турнир в этом чате (swiss — швейцарка, roundrobin — круговой, double — двухкруговой, knockout — на выбывание); /tournament join, leave, pause, standings, start, add computer, cancel, trf; /berserk в партии арены — вдвое меньше времени за очко сверху при победе.
 help-moves =
     Как играть:
     /move <ход> или просто напишите ход — SAN (Nf3, O-O, e8=Q), UCI (g1f3) или русскими буквами (Кf3). Если ход не принят, бот скажет почему.
@@ -769,8 +769,8 @@ command-leaderboard = Лучшие игроки этого чата (или вс
 command-stats = Партии, результаты по вариантам и серии побед: ваши или другого игрока
 
 # tournaments
-command-tournament = Турниры в этом чате: новый, войти, выйти, таблица, начать, отменить, trf
-tournament-usage = Турниры: /tournament new <swiss|roundrobin|double|knockout|arena> <вариант> <часы> [туры] [через <минуты>] [рейтинговый] — например, /tournament new swiss chess 3+2 5 через 10 (для турнира на выбывание число — партии матча, armageddon — армагеддон при равенстве; для арены — её длительность в минутах). Дальше /tournament join (или кнопка «Участвовать»), /tournament leave, /tournament standings, /tournament start (начать сейчас), /tournament cancel, /tournament trf (отчёт в формате FIDE). Турнир принадлежит своему чату.
+command-tournament = Турниры в этом чате: новый, войти, выйти, пауза, таблица, начать, добавить, отменить, trf
+tournament-usage = Турниры: /tournament new <swiss|roundrobin|double|knockout|arena> <вариант> <часы> [туры] [через <минуты> | в <ЧЧ:ММ> по UTC] [рейтинговый] — например, /tournament new swiss chess 3+2 5 через 10 или /tournament new arena chess 3+0 30 в 20:00 (для турнира на выбывание число — партии матча, armageddon — армагеддон при равенстве; для арены — её длительность в минутах). Дальше /tournament join (или кнопка «Участвовать»; в идущую швейцарку и арену тоже можно вступить), /tournament leave, /tournament pause (пропустить следующие туры; вернуться — снова join), /tournament standings, /tournament start (начать сейчас), /tournament add computer level 3 (объявивший, до начала), /tournament cancel, /tournament trf (отчёт в формате FIDE); в партии арены /berserk до первого хода — вдвое меньше времени за очко сверху при победе. Кто дважды не начал партию, выбывает. Турнир принадлежит своему чату.
 tournament-in-private = Турниры играют в групповом чате: объявляйте их и участвуйте там.
 tournament-unknown-format = «{ $format }» — не формат турнира: swiss (швейцарка), roundrobin (круговой), double (двухкруговой), knockout (на выбывание) или arena (арена).
 tournament-two-players-only = Турниры — для партий двух игроков на одной доске.
@@ -863,3 +863,36 @@ settings-current = Настройки этого чата:
 settings-board-set = На досках, которые я показываю в этом чате после каждого хода, теперь { $board }.
 error-settings-usage = Настройки: /settings доска белые (белые всегда внизу) или /settings доска ходящий (внизу тот, чей ход); /settings показывает их.
 error-settings-admin = Настройки чата меняют только его администраторы (в Discord — право «Управлять сервером», в Telegram — администраторы группы).
+
+# tournaments: withdrawal, pause, the computer, late entries, berserk, a start at a time (issue 29, stop 41)
+command-berserk = Арена: вдвое меньше времени на своих часах до первого хода — очко сверху за победу
+tournament-starts-at = Начало в { $time } по UTC (минут до начала: { $minutes }).
+tournament-bad-time = После «в» (at) нужно время суток по UTC, например: в 20:00.
+tournament-joined-late = { $player } вступает в идущий турнир { $id }: { $arena ->
+        [yes] пара — как только кто-то освободится.
+       *[no] пары — с тура { $round }, за прошедшие туры очков нет.
+    }
+tournament-back = { $player } снова в турнире { $id }: { $arena ->
+        [yes] пара — как только кто-то освободится.
+       *[no] пары — снова с тура { $round }.
+    }
+tournament-too-late = В турнире { $id } больше не будет туров: вступать поздно.
+tournament-no-pause = Пропускать туры можно только в швейцарке и на арене; в круговом турнире и на выбывание /tournament leave выводит вас из турнира.
+tournament-pause-not-running = Турнир { $id } ещё не идёт: до начала /tournament leave отменяет участие.
+tournament-paused = { $player } пропускает турнир { $id } со следующей жеребьёвки (без очков и без поражения). Вернуться — /tournament join.
+tournament-bad-level = Уровни компьютера — от 1 до 8: /tournament add computer level 3.
+tournament-computer-in = { $player } уже участвует в турнире { $id }.
+tournament-computer-added = { $player } (компьютер, уровень { $level }) — участник турнира { $id } (участников: { $count }); свои партии он играет, как любую партию с компьютером.
+tournament-withdrawn-absent = Турнир { $id }: { $players } { $count ->
+        [one] дважды не начал партию и выбывает из турнира
+        [few] дважды не начали партию и выбывают из турнира
+        [many] дважды не начали партию и выбывают из турнира
+       *[other] дважды не начали партию и выбывают из турнира
+    }.{ $back ->
+        [yes] { " " }Вернуться — /tournament join.
+       *[no] {""}
+    }
+tournament-berserk-no-game = Берсерк — для идущей партии турнира-арены, до вашего первого хода в ней.
+tournament-berserk-already = Вы уже объявили берсерк в этой партии.
+tournament-berserk-too-late = Берсерк — только до вашего первого хода в партии.
+tournament-berserked = ⚔ { $player } — берсерк в партии { $game }: на часах вдвое меньше, { $clock }. Победа принесёт очко сверху.

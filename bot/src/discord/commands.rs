@@ -396,11 +396,11 @@ fn manages_server(ctx: Context<'_>) -> bool {
 #[poise::command(slash_command)]
 async fn tournament(
     ctx: Context<'_>,
-    #[description = "new swiss chess 3+2 5 in 10 · join · leave · standings · start · cancel · trf"]
+    #[description = "new swiss chess 3+2 5 in 10 · join · leave · pause · standings · start · add computer · trf"]
     #[name_localized("ru", "что")]
     #[description_localized(
         "ru",
-        "новый swiss chess 3+2 5 через 10 · войти · выйти · таблица · начать · отменить · trf"
+        "новый swiss chess 3+2 5 через 10 · войти · выйти · пауза · таблица · начать · добавить computer"
     )]
     #[max_length = 200]
     what: String,

@@ -277,6 +277,7 @@ impl Service {
             Action::Move { text, game } => self.make_move(&ctx, &text, game, false).await,
             Action::Text { text } => self.make_move(&ctx, &text, None, true).await,
             Action::Resign { game } => self.ask_resign(&ctx, game).await,
+            Action::Berserk { game } => self.berserk(&ctx, game).await,
             Action::Draw { game } => self.draw(&ctx, game).await,
             Action::DeclineDraw { game } => self.decline_draw(&ctx, game).await,
             Action::Takeback { game } => self.takeback(&ctx, game).await,

@@ -83,9 +83,38 @@ pub struct Entrant {
     /// The rating in the tournament's variant when the tournament started
     /// (when they joined, before it).
     pub rating: u32,
-    /// Left (`/tournament leave`) after the start: paired no more.
+    /// Left (`/tournament leave`) after the start, or withdrawn for
+    /// absence: paired no more (a Swiss or an arena takes them back on
+    /// `/tournament join`).
     #[serde(default)]
     pub withdrawn: bool,
+    /// Sitting out (`/tournament pause`): not paired, no points, no
+    /// forfeit, until `/tournament join` again.
+    #[serde(default)]
+    pub paused: bool,
+    /// Games lost by not starting them (no first move in time) since the
+    /// player last came back: at two they are withdrawn.
+    #[serde(default)]
+    pub absences: u32,
+}
+
+impl Entrant {
+    /// A new entrant, playing.
+    pub fn new(user_id: &str, name: &str, rating: u32) -> Entrant {
+        Entrant {
+            user_id: user_id.to_owned(),
+            name: name.to_owned(),
+            rating,
+            withdrawn: false,
+            paused: false,
+            absences: 0,
+        }
+    }
+
+    /// Whether the next pairing takes them.
+    pub fn pairable(&self) -> bool {
+        !self.withdrawn && !self.paused
+    }
 }
 
 /// What one board of a round brought, once known.
@@ -109,6 +138,30 @@ pub struct Board {
     pub game: String,
     #[serde(default)]
     pub result: Option<BoardResult>,
+    /// An arena: white berserked (halved their clock before their first move).
+    #[serde(default)]
+    pub white_berserk: bool,
+    /// An arena: black berserked.
+    #[serde(default)]
+    pub black_berserk: bool,
+    /// The moves (plies) the game had when its result was recorded.
+    #[serde(default)]
+    pub plies: u32,
+}
+
+impl Board {
+    /// A board of `white` and `black` playing game `game`.
+    pub fn new(white: u32, black: u32, game: String, result: Option<BoardResult>) -> Board {
+        Board {
+            white,
+            black,
+            game,
+            result,
+            white_berserk: false,
+            black_berserk: false,
+            plies: 0,
+        }
+    }
 }
 
 /// One round as played.
@@ -410,20 +463,15 @@ mod tests {
                 creator_name: "alice".to_owned(),
                 starts_at: 600,
                 initial_white: true,
-                players: vec![Entrant {
-                    user_id: "alice".to_owned(),
-                    name: "alice".to_owned(),
-                    rating: 1500,
-                    withdrawn: false,
-                }],
+                players: vec![Entrant::new("alice", "alice", 1500)],
                 played: vec![Round {
                     started_at: 5,
-                    boards: vec![Board {
-                        white: 1,
-                        black: 2,
-                        game: "k7m2".to_owned(),
-                        result: Some(BoardResult::BlackForfeits),
-                    }],
+                    boards: vec![Board::new(
+                        1,
+                        2,
+                        "k7m2".to_owned(),
+                        Some(BoardResult::BlackForfeits),
+                    )],
                     bye: Some(3),
                     absent: vec![],
                 }],

@@ -162,13 +162,14 @@ impl Adapter {
                 let chat_admin = private || (changes && self.is_chat_admin(chat, from.id).await);
                 Action::Settings { choice, chat_admin }
             }
-            // Starting or cancelling someone else's tournament needs an
-            // administrator; only then is Telegram asked.
+            // Starting, cancelling or adding the computer to someone else's
+            // tournament needs an administrator; only then is Telegram asked.
             Action::Tournament { command, .. } => {
                 let asks = matches!(
                     command,
                     crate::api::TournamentCommand::Start { .. }
                         | crate::api::TournamentCommand::Cancel { .. }
+                        | crate::api::TournamentCommand::AddComputer { .. }
                 );
                 let chat_admin = !private && asks && self.is_chat_admin(chat, from.id).await;
                 Action::Tournament {

@@ -161,7 +161,7 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
     );
     assert_eq!(by_name["nodraw"]["name_localizations"]["ru"], "без-ничьей");
     // Everything a button does can be typed too, for a game named by id.
-    for name in ["accept", "decline", "nodraw", "notakeback"] {
+    for name in ["accept", "decline", "nodraw", "notakeback", "berserk"] {
         let options = by_name[name]["options"].as_array().expect("options");
         assert_eq!(options.len(), 1, "/{name} takes a game id");
         assert_eq!(options[0]["name"], "game");
@@ -187,7 +187,7 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
             );
         }
     }
-    assert_eq!(commands.len(), 37, "each command registered once");
+    assert_eq!(commands.len(), 39, "each command registered once");
     // Rated or casual is a yes-or-no option of /play; /rating and /stats
     // take a user, /leaderboard a variant, global and a page.
     let rated = by_name["play"]["options"]

@@ -505,3 +505,303 @@ async fn an_arena_pairs_whoever_is_free_never_the_last_opponent_and_doubles_a_st
     assert!(!has(&out, "new pairings"), "{out:#?}");
     assert_eq!(stored(&chat, &id).await.status, TournamentStatus::Finished);
 }
+
+/// The name of pairing number `n` in `row`.
+fn name_of(row: &TournamentRow, n: u32) -> String {
+    row.state.players[n as usize - 1].name.clone()
+}
+
+/// The names the last round of `row` pairs (in games or with the bye).
+fn paired_last(row: &TournamentRow) -> Vec<String> {
+    let round = row.state.played.last().expect("a round");
+    round
+        .boards
+        .iter()
+        .flat_map(|b| [b.white, b.black])
+        .chain(round.bye)
+        .map(|n| name_of(row, n))
+        .collect()
+}
+
+/// Draws every game under way in tournament `id` that none of `absent`
+/// plays in; in a game of an absent black, white makes a first move (so
+/// only the absent player lets the first-move time pass).
+async fn draw_all_but(chat: &mut Chat, id: &str, absent: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let row = stored(chat, id).await;
+    let round = row.state.played.last().expect("a round").clone();
+    for board in round.boards.iter().filter(|b| b.result.is_none()) {
+        let (white, black) = (name_of(&row, board.white), name_of(&row, board.black));
+        if absent.contains(&black.as_str()) {
+            out.extend(chat.say(&format!("{white}: e4")).await);
+        } else if !absent.contains(&white.as_str()) {
+            out.extend(play(chat, &white, &black, Ending::Draw).await);
+        }
+    }
+    out
+}
+
+/// The TRF export of tournament `id`, read back.
+async fn trf_of(chat: &mut Chat) -> trf::Tournament {
+    let out = chat.say("alice: /tournament trf").await;
+    let path = out
+        .iter()
+        .find_map(|l| l.split_once("image: ").map(|(_, p)| p.to_owned()))
+        .unwrap_or_else(|| panic!("no file: {out:#?}"));
+    trf::read(&std::fs::read_to_string(&path).expect("trf file")).expect("the TRF parses")
+}
+
+#[tokio::test]
+async fn a_player_absent_twice_is_withdrawn_and_a_paused_one_sits_out_without_a_bye() {
+    let mut chat = Chat::new("tournament-withdraw").await;
+    let out = chat.say("alice: /tournament new swiss chess 5+0 3").await;
+    let id = tournament_id(&out);
+    for name in ["alice", "bob", "carol", "dave", "eve", "frank"] {
+        chat.say(&format!("{name}: /tournament join")).await;
+    }
+    // Before the start there is nothing to sit out.
+    let early = chat.say("carol: /tournament pause").await;
+    assert!(has(&early, "is not under way"), "{early:#?}");
+    let out = chat.say("alice: /tournament start").await;
+    assert!(has(&out, "Round 1 of 3"), "{out:#?}");
+    // Round 1 (1–4, 2–5, 3–6): dave never moves; the higher seeds win.
+    let round = boards(&chat, &id).await;
+    assert_eq!(round.len(), 3, "{round:?}");
+    // carol sits out from the next pairing on; her game now is played out.
+    let out = chat.say("carol: /tournament pause").await;
+    assert!(has(&out, "carol sits out tournament"), "{out:#?}");
+    win_for(&mut chat, &id, "bob").await;
+    win_for(&mut chat, &id, "carol").await;
+    draw_all_but(&mut chat, &id, &["dave"]).await;
+    let out = chat.advance(61_000).await;
+    assert!(has(&out, "Round 1 of tournament"), "{out:#?}");
+    assert!(has(&out, "Round 2 of 3"), "{out:#?}");
+    assert!(!has(&out, "withdrawn"), "one absence is not two: {out:#?}");
+    let row = stored(&chat, &id).await;
+    assert_eq!(row.state.players[3].absences, 1);
+    // Round 2: carol is not paired and has no bye; dave, absent again, is.
+    let paired = paired_last(&row);
+    assert!(!paired.contains(&"carol".to_owned()), "{paired:?}");
+    assert!(paired.contains(&"dave".to_owned()), "{paired:?}");
+    let round2 = row.state.played[1].clone();
+    assert_ne!(round2.bye, Some(3), "a pause earns no bye");
+    assert!(round2.absent.contains(&3), "{round2:?}");
+    // She comes back for round 3.
+    let out = chat.say("carol: /tournament join").await;
+    assert!(has(&out, "carol is back in tournament"), "{out:#?}");
+    draw_all_but(&mut chat, &id, &["dave"]).await;
+    let out = chat.advance(61_000).await;
+    assert!(
+        has(
+            &out,
+            "dave did not start a game in two rounds and is withdrawn"
+        ),
+        "{out:#?}"
+    );
+    assert!(has(&out, "Round 3 of 3"), "{out:#?}");
+    let row = stored(&chat, &id).await;
+    assert!(row.state.players[3].withdrawn);
+    let paired = paired_last(&row);
+    assert!(!paired.contains(&"dave".to_owned()), "{paired:?}");
+    assert!(paired.contains(&"carol".to_owned()), "{paired:?}");
+    // carol's round 2 is a zero-point bye, not a forfeit; dave's two are forfeits.
+    let read = trf_of(&mut chat).await;
+    assert_eq!(read.players[2].rounds[1].result, RoundResult::ZeroPointBye);
+    assert_eq!(read.players[3].rounds[0].result, RoundResult::ForfeitLoss);
+    assert_eq!(read.players[3].rounds[1].result, RoundResult::ForfeitLoss);
+    let out = draw_all_but(&mut chat, &id, &[]).await;
+    assert!(has(&out, "final standings"), "{out:#?}");
+    assert!(has(&out, "dave (withdrawn)"), "{out:#?}");
+}
+
+#[tokio::test]
+async fn the_computer_enters_only_when_added_and_plays_its_games() {
+    let mut chat = Chat::new("tournament-computer").await;
+    let out = chat
+        .say("alice: /tournament new swiss chess 5+3 1 rated")
+        .await;
+    let id = tournament_id(&out);
+    chat.say("alice: /tournament join").await;
+    let out = chat.say("bob: /tournament add computer level 1").await;
+    assert!(has(&out, "Only alice"), "{out:#?}");
+    let out = chat.say("alice: /tournament add computer level 9").await;
+    assert!(has(&out, "level 1 to 8"), "{out:#?}");
+    let out = chat.say("alice: /tournament add computer level 1").await;
+    assert!(
+        has(&out, "Kodex L1 (the computer, level 1) is in tournament"),
+        "{out:#?}"
+    );
+    let out = chat.say("alice: /tournament add computer level 1").await;
+    assert!(has(&out, "already in tournament"), "{out:#?}");
+    let out = chat.say("alice: /tournament start").await;
+    assert!(has(&out, "Round 1 of 1"), "{out:#?}");
+    let late = chat.say("alice: /tournament add computer level 2").await;
+    assert!(has(&late, "not taking entries"), "{late:#?}");
+    let (white, black, game) = boards(&chat, &id).await.remove(0);
+    let row = chat.row(&game).await;
+    assert!(
+        row.seats.iter().any(|s| s.user_id == "computer:1"),
+        "{:?}",
+        row.seats
+    );
+    // As any game against the computer: not rated.
+    assert!(!row.rated);
+    // It moves when it is its turn, also after a restart.
+    if white == "Kodex L1" {
+        chat.wait_for("the computer's first move", |out| {
+            has(out, "Kodex L1 played")
+        })
+        .await;
+    }
+    let mut chat = chat.restart().await;
+    // What the new process's scheduler does first.
+    chat.service.resume_computers().await;
+    let position = chat.position(&game).await;
+    let mv = position.uci(position.legal_moves()[0]);
+    let out = chat.say(&format!("alice: {mv}")).await;
+    assert!(has(&out, "alice played"), "{out:#?}");
+    chat.wait_for("the computer's answer", |out| has(out, "Kodex L1 played"))
+        .await;
+    // alice resigns: the computer wins the tournament.
+    let out = chat.say("alice: /resign").await;
+    let confirm = out
+        .iter()
+        .find_map(|l| {
+            let (_, rest) = l.split_once("/press rsg:")?;
+            Some(format!("rsg:{}", rest.split(']').next()?))
+        })
+        .unwrap_or_else(|| panic!("no confirmation: {out:#?}"));
+    let out = chat.say(&format!("alice: /press {confirm}")).await;
+    assert!(
+        has(&out, "The winner: Kodex L1"),
+        "{out:#?} ({white}–{black})"
+    );
+    assert_eq!(stored(&chat, &id).await.status, TournamentStatus::Finished);
+}
+
+#[tokio::test]
+async fn late_joiners_enter_a_swiss_from_its_next_round_and_an_arena_at_once() {
+    let mut chat = Chat::new("tournament-late").await;
+    let out = chat.say("alice: /tournament new swiss chess 5+0 3").await;
+    let id = tournament_id(&out);
+    for name in ["alice", "bob", "carol", "dave"] {
+        chat.say(&format!("{name}: /tournament join")).await;
+    }
+    chat.say("alice: /tournament start").await;
+    let out = chat.say(&format!("frank: /press tjoin:{id}")).await;
+    assert!(
+        has(&out, "frank joins tournament") && has(&out, "paired from round 2 on"),
+        "{out:#?}"
+    );
+    let row = stored(&chat, &id).await;
+    assert_eq!(row.state.players.len(), 5);
+    assert!(!paired_last(&row).contains(&"frank".to_owned()));
+    let out = draw_all_but(&mut chat, &id, &[]).await;
+    assert!(has(&out, "Round 2 of 3"), "{out:#?}");
+    let row = stored(&chat, &id).await;
+    assert!(paired_last(&row).contains(&"frank".to_owned()), "{out:#?}");
+    // Round 1 counted nothing for frank: a zero-point bye.
+    let read = trf_of(&mut chat).await;
+    assert_eq!(read.players[4].rounds[0].result, RoundResult::ZeroPointBye);
+    draw_all_but(&mut chat, &id, &[]).await;
+    // The last round is under way: no round is left to pair a newcomer in.
+    let out = chat.say("grace: /tournament join").await;
+    assert!(has(&out, "too late to join"), "{out:#?}");
+
+    // An arena takes a newcomer at once and pairs them when someone is free.
+    let mut chat = Chat::new("tournament-late-arena").await;
+    let out = chat.say("alice: /tournament new arena chess 3+2 10").await;
+    let id = tournament_id(&out);
+    chat.say("alice: /tournament join").await;
+    chat.say("bob: /tournament join").await;
+    chat.say("alice: /tournament start").await;
+    let out = chat.say("carol: /tournament join").await;
+    assert!(
+        has(&out, "carol joins tournament") && has(&out, "as soon as someone is free"),
+        "{out:#?}"
+    );
+    let (out, _) = win_for(&mut chat, &id, "alice").await;
+    assert!(has(&out, "new pairings"), "{out:#?}");
+    let row = stored(&chat, &id).await;
+    assert!(paired_last(&row).contains(&"carol".to_owned()), "{out:#?}");
+    chat.advance(10 * 60_000).await;
+    let out = chat.say("dave: /tournament join").await;
+    assert!(
+        has(&out, "too late to join") || has(&out, "no tournament"),
+        "{out:#?}"
+    );
+}
+
+#[tokio::test]
+async fn a_berserk_win_in_an_arena_earns_a_point_more() {
+    let mut chat = Chat::new("tournament-berserk").await;
+    let out = chat.say("alice: /tournament new arena chess 4+0 10").await;
+    let id = tournament_id(&out);
+    chat.say("alice: /tournament join").await;
+    chat.say("bob: /tournament join").await;
+    // No arena game: nothing to berserk in.
+    let out = chat.say("alice: /berserk").await;
+    assert!(has(&out, "Berserk is for a game"), "{out:#?}");
+    chat.say("alice: /tournament start").await;
+    let (white, black, game) = boards(&chat, &id).await.remove(0);
+    let out = chat.say(&format!("{white}: /berserk")).await;
+    assert!(
+        has(&out, &format!("{white} berserks in game {game}")) && has(&out, "2:00"),
+        "{out:#?}"
+    );
+    let row = chat.row(&game).await;
+    assert_eq!(row.seats[0].remaining_ms, Some(120_000));
+    assert_eq!(row.seats[1].remaining_ms, Some(240_000));
+    assert_eq!(row.deadline, row.turn_started_at.map(|t| t + 120_000));
+    let again = chat.say(&format!("{white}: /berserk")).await;
+    assert!(has(&again, "already berserked"), "{again:#?}");
+    // Seven moves of white's to a mate: the berserk point counts.
+    let moves = [
+        "a3", "a6", "b3", "b6", "h3", "h6", "e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6",
+    ];
+    for (ply, text) in moves.iter().enumerate() {
+        let who = if ply % 2 == 0 { &white } else { &black };
+        chat.say(&format!("{who}: {text}")).await;
+        if ply == 1 {
+            // Black has moved: too late for black to berserk.
+            let late = chat.say(&format!("{black}: /berserk")).await;
+            assert!(has(&late, "only before your first move"), "{late:#?}");
+        }
+    }
+    let stored_row = stored(&chat, &id).await;
+    assert!(stored_row.state.played[0].boards[0].white_berserk);
+    assert!(!stored_row.state.played[0].boards[0].black_berserk);
+    let out = chat.say(&format!("{white}: Qxf7#")).await;
+    assert!(has(&out, "new pairings"), "{out:#?}");
+    let standings = chat.say("bob: /tournament standings").await;
+    assert!(
+        has(&standings, &format!("1. {white} — 3")),
+        "{standings:#?}"
+    );
+}
+
+#[tokio::test]
+async fn a_tournament_starts_at_a_time_of_day_in_utc() {
+    // The test clock starts at 22:13:20 UTC: 22:00 is tomorrow's.
+    let mut chat = Chat::new("tournament-at").await;
+    for (line, said) in [
+        ("at 25:00", "a time of day, UTC"),
+        ("at 22:00", "Start at 22:00 UTC (in 1427 min)"),
+    ] {
+        let out = chat
+            .say(&format!("alice: /tournament new swiss chess 3+2 3 {line}"))
+            .await;
+        assert!(has(&out, said), "{out:#?}");
+    }
+    chat.say("alice: /tournament cancel").await;
+    let out = chat
+        .say("alice: /турнир новый swiss chess 3+2 3 в 23:00")
+        .await;
+    assert!(has(&out, "Start at 23:00 UTC (in 47 min)"), "{out:#?}");
+    let id = tournament_id(&out);
+    chat.say("alice: /tournament join").await;
+    chat.say("bob: /tournament join").await;
+    assert!(chat.advance(46 * 60_000).await.is_empty());
+    let out = chat.advance(60_000).await;
+    assert!(has(&out, &format!("Tournament {id} begins")), "{out:#?}");
+}

@@ -30,6 +30,7 @@ use crate::api::{
 use crate::clock::TimeControl;
 use crate::i18n::Lang;
 use crate::service::kernel::ids::new_game_id;
+use crate::service::kernel::players::{for_computer, is_computer};
 use crate::service::kernel::terms::{is_team_variant, rated_choice, ColorChoice};
 use crate::service::kernel::{Ctx, Failure, Msg, Outcome, Service};
 use crate::store::{
@@ -64,6 +65,9 @@ const MAX_SWISS_ROUNDS: u32 = 15;
 const MIN_PLAYERS: usize = 2;
 /// The standings lines one message shows.
 const STANDINGS_SHOWN: usize = 30;
+/// The rounds a player may be absent in (lose a game without moving)
+/// before they are withdrawn.
+const ABSENCES_TO_WITHDRAW: u32 = 2;
 
 /// The format a typed word names.
 fn format_of(word: &str) -> Option<TournamentFormat> {
@@ -251,7 +255,7 @@ fn swiss_players(state: &TournamentState) -> Vec<swiss::SwissPlayer> {
                 number,
                 rating: entrant.rating,
                 history,
-                present: !entrant.withdrawn,
+                present: entrant.pairable(),
             }
         })
         .collect()
@@ -282,6 +286,7 @@ struct NewTerms {
     clock: Option<String>,
     rounds: Option<u32>,
     start_in: Option<u32>,
+    start_at: Option<Option<(u32, u32)>>,
     rated: Option<bool>,
     armageddon: bool,
 }
@@ -519,10 +524,16 @@ fn arena_scores(state: &TournamentState) -> Vec<(arena::Score, Option<PlayerNumb
                 1 => arena::Outcome::Draw,
                 _ => arena::Outcome::Loss,
             };
+            // A player's own moves: white makes the odd plies.
+            let (berserked, moves) = if colour == 1 {
+                (board.white_berserk, board.plies.div_ceil(2))
+            } else {
+                (board.black_berserk, board.plies / 2)
+            };
             entry.0.record(arena::GameEnd {
                 outcome,
-                berserked: false,
-                moves: 0,
+                berserked,
+                moves,
             });
             entry.1 = Some(opponent);
             if got.played() {
@@ -553,6 +564,25 @@ fn arena_standings(state: &TournamentState) -> Vec<(u32, PlayerNumber, u32, bool
         placed.push((place, player, points, fire));
     }
     placed
+}
+
+/// The first moment after `now` (milliseconds since 1970, UTC) at which a
+/// UTC clock reads `hours`:`minutes`: today, or else tomorrow.
+fn next_time_of_day(now: Millis, hours: u32, minutes: u32) -> Millis {
+    const DAY: Millis = 24 * 60 * 60_000;
+    let midnight = now - now.rem_euclid(DAY);
+    let at = midnight + Millis::from(hours) * 60 * 60_000 + Millis::from(minutes) * 60_000;
+    if at > now {
+        at
+    } else {
+        at + DAY
+    }
+}
+
+/// Whether a format takes players once under way (a Swiss from its next
+/// round, an arena at once) and lets them sit out and come back.
+fn takes_late_entries(format: TournamentFormat) -> bool {
+    matches!(format, TournamentFormat::Swiss | TournamentFormat::Arena)
 }
 
 /// A chat of `platform`.
@@ -588,6 +618,7 @@ impl Service {
                 clock,
                 rounds,
                 start_in,
+                start_at,
                 rated,
                 armageddon,
             } => {
@@ -595,6 +626,7 @@ impl Service {
                     clock,
                     rounds,
                     start_in,
+                    start_at,
                     rated,
                     armageddon,
                 };
@@ -606,6 +638,11 @@ impl Service {
             TournamentCommand::Cancel { id } => self.tournament_cancel(ctx, id, chat_admin).await,
             TournamentCommand::Start { id } => self.tournament_start(ctx, id, chat_admin).await,
             TournamentCommand::Trf { id } => self.tournament_trf(ctx, id).await,
+            TournamentCommand::Pause { id } => self.tournament_pause(ctx, id).await,
+            TournamentCommand::AddComputer { level, id } => {
+                self.tournament_add_computer(ctx, level, id, chat_admin)
+                    .await
+            }
             TournamentCommand::Usage => Err(Msg::new("tournament-usage").into()),
         }
     }
@@ -623,6 +660,7 @@ impl Service {
             clock,
             rounds: asked,
             start_in,
+            start_at,
             rated,
             armageddon,
         } = terms;
@@ -673,12 +711,25 @@ impl Service {
             }
             _ => 0,
         };
-        let start_in = start_in.unwrap_or(DEFAULT_START_IN);
-        if start_in > MAX_START_IN {
-            return Err(Msg::new("tournament-bad-start")
-                .arg("max", i64::from(MAX_START_IN))
-                .into());
-        }
+        let now = self.now();
+        let (starts_at, at) = match start_at {
+            Some(None) => return Err(Msg::new("tournament-bad-time").into()),
+            Some(Some((hours, minutes))) => (
+                next_time_of_day(now, hours, minutes),
+                Some(format!("{hours:02}:{minutes:02}")),
+            ),
+            None => {
+                let start_in = start_in.unwrap_or(DEFAULT_START_IN);
+                if start_in > MAX_START_IN {
+                    return Err(Msg::new("tournament-bad-start")
+                        .arg("max", i64::from(MAX_START_IN))
+                        .into());
+                }
+                (now.saturating_add(Millis::from(start_in) * 60_000), None)
+            }
+        };
+        // Whole minutes to the start, rounded up.
+        let start_in = (starts_at - now + 59_999) / 60_000;
         let store = &self.inner.store;
         let live = store
             .live_tournaments_in(ctx.platform(), &ctx.req.chat.id)
@@ -689,8 +740,6 @@ impl Service {
                 .arg("max", max as i64)
                 .into());
         }
-        let now = self.now();
-        let starts_at = now.saturating_add(Millis::from(start_in) * 60_000);
         let mut row = TournamentRow {
             platform: ctx.platform().to_owned(),
             id: String::new(),
@@ -733,13 +782,22 @@ impl Service {
         self.inner.wake.notify_one();
         tracing::info!(tournament = %row.id, variant = %row.state.variant, "tournament announced");
         let lang = ctx.chat_lang;
-        let text = self.text(
+        let mut text = self.text(
             lang,
             &self
                 .tournament_terms(lang, &row, Msg::new("tournament-announced"))
                 .arg("creator", ctx.actor().name.clone())
-                .arg("minutes", i64::from(start_in)),
+                .arg("minutes", start_in),
         );
+        if let Some(at) = at {
+            let line = self.text(
+                lang,
+                &Msg::new("tournament-starts-at")
+                    .arg("time", at)
+                    .arg("minutes", start_in),
+            );
+            text = format!("{text}\n{line}");
+        }
         Ok(vec![Delivery {
             notify: Vec::new(),
             target: Target::Chat(ctx.req.chat.clone()),
@@ -871,42 +929,276 @@ impl Service {
         Ok(rating.rating.round().clamp(0.0, 9999.0) as u32)
     }
 
-    /// `/tournament join` (or the Join button): enters the actor.
+    /// `/tournament join` (or the Join button): enters the actor. Once a
+    /// Swiss or an arena is under way it still takes newcomers (a Swiss
+    /// from its next round, with no points for the rounds before, as FIDE
+    /// allows; an arena at once), and brings back a player who paused or
+    /// was withdrawn.
     pub(crate) async fn tournament_join(&self, ctx: &Ctx, id: Option<String>) -> Outcome {
         if ctx.req.private {
             return Err(Msg::new("tournament-in-private").into());
         }
         let _guard = self.inner.tournaments.lock().await;
         let mut row = self.find_tournament(ctx, id, false).await?;
-        if row.status != TournamentStatus::Open {
+        let running = row.status == TournamentStatus::Running;
+        let late = running && takes_late_entries(row.state.format);
+        if row.status != TournamentStatus::Open && !late {
             return Err(Msg::new("tournament-not-open")
                 .arg("id", row.id.clone())
                 .into());
         }
         let actor = ctx.actor();
-        if row.state.players.iter().any(|p| p.user_id == actor.id) {
-            return Err(Msg::new("tournament-already-in")
+        if let Some(entrant) = row.state.players.iter_mut().find(|p| p.user_id == actor.id) {
+            if !running || entrant.pairable() {
+                return Err(Msg::new("tournament-already-in")
+                    .arg("id", row.id.clone())
+                    .into());
+            }
+            // Back from a pause or a withdrawal: paired from the next round on.
+            entrant.paused = false;
+            entrant.withdrawn = false;
+            entrant.absences = 0;
+            return self.late_entry(ctx, row, "tournament-back").await;
+        }
+        if late && !self.pairs_again(&row) {
+            return Err(Msg::new("tournament-too-late")
                 .arg("id", row.id.clone())
                 .into());
         }
-        let max = self.inner.settings.max_tournament_players;
-        if row.state.players.len() >= max {
-            return Err(Msg::new("tournament-full").arg("max", max as i64).into());
+        self.add_entrant(&mut row, actor).await?;
+        if late {
+            return self.late_entry(ctx, row, "tournament-joined-late").await;
         }
-        let rating = self
-            .rating_for_pairing(&row.platform, &actor.id, &row.state.variant)
-            .await?;
-        row.state.players.push(Entrant {
-            user_id: actor.id.clone(),
-            name: actor.name.clone(),
-            rating,
-            withdrawn: false,
-        });
         self.save_tournament(&mut row).await?;
         let text = self.text(
             ctx.chat_lang,
             &Msg::new("tournament-joined")
                 .arg("player", actor.name.clone())
+                .arg("id", row.id.clone())
+                .arg("count", row.state.players.len() as i64),
+        );
+        Ok(vec![self.tournament_message(&row, text)])
+    }
+
+    /// Enters `user` in `row` (not saved) with their rating now, unless
+    /// it is full.
+    async fn add_entrant(&self, row: &mut TournamentRow, user: &UserRef) -> Outcome<()> {
+        let max = self.inner.settings.max_tournament_players;
+        if row.state.players.len() >= max {
+            return Err(Msg::new("tournament-full").arg("max", max as i64).into());
+        }
+        let rating = self
+            .rating_for_pairing(&row.platform, &user.id, &row.state.variant)
+            .await?;
+        row.state
+            .players
+            .push(Entrant::new(&user.id, &user.name, rating));
+        Ok(())
+    }
+
+    /// Whether running tournament `row` pairs anyone again: a Swiss before
+    /// its last round is paired, an arena before its end.
+    fn pairs_again(&self, row: &TournamentRow) -> bool {
+        match row.state.format {
+            TournamentFormat::Arena => self.now() < row.state.ends_at,
+            _ => (row.state.played.len() as u32) < row.state.rounds,
+        }
+    }
+
+    /// The actor (re)entered running tournament `row` (its lock held):
+    /// saved and announced with `key`; an arena pairs them at once if
+    /// someone is free.
+    async fn late_entry(&self, ctx: &Ctx, mut row: TournamentRow, key: &'static str) -> Outcome {
+        let lang = ctx.chat_lang;
+        let text = self.text(
+            lang,
+            &Msg::new(key)
+                .arg("player", ctx.actor().name.clone())
+                .arg("id", row.id.clone())
+                .arg("round", row.state.played.len() as i64 + 1)
+                .arg(
+                    "arena",
+                    if row.state.format == TournamentFormat::Arena {
+                        "yes"
+                    } else {
+                        "no"
+                    },
+                ),
+        );
+        let mut deliveries = vec![self.tournament_message(&row, text)];
+        if row.state.format == TournamentFormat::Arena {
+            deliveries.extend(self.settle_arena(&mut row, lang).await?);
+        }
+        self.save_tournament(&mut row).await?;
+        Ok(deliveries)
+    }
+
+    /// `/berserk [game]`: in an arena game the actor has not moved in yet,
+    /// their own clock is halved (`arena::berserk_time`); a win after it is
+    /// worth a point more (`arena::Score`). Told to the chat.
+    pub(crate) async fn berserk(&self, ctx: &Ctx, game: Option<String>) -> Outcome {
+        let actor = ctx.actor();
+        let mut arena_game = None;
+        for found in self.open_games(ctx).await? {
+            if found.status != Status::Active || game.as_ref().is_some_and(|id| *id != found.id) {
+                continue;
+            }
+            let Some(tournament) = self
+                .inner
+                .store
+                .tournament_of_game(ctx.platform(), &found.id)
+                .await?
+            else {
+                continue;
+            };
+            arena_game = Some((found, tournament));
+            break;
+        }
+        let Some((found, tournament)) = arena_game else {
+            return Err(Msg::new("tournament-berserk-no-game").into());
+        };
+        let _guard = self.inner.tournaments.lock().await;
+        let Some(mut row) = self
+            .inner
+            .store
+            .tournament(ctx.platform(), &tournament)
+            .await?
+            .filter(|row| row.state.format == TournamentFormat::Arena)
+        else {
+            return Err(Msg::new("tournament-berserk-no-game").into());
+        };
+        let Some(seat) = found.seats.iter().position(|s| s.user_id == actor.id) else {
+            return Err(Msg::new("tournament-berserk-no-game").into());
+        };
+        let Some(board) = row
+            .state
+            .played
+            .iter_mut()
+            .flat_map(|round| &mut round.boards)
+            .find(|board| board.game == found.id && board.result.is_none())
+        else {
+            return Err(Msg::new("tournament-berserk-no-game").into());
+        };
+        let (_lock, fresh) = self.lock_fresh(&found, Status::Active).await?;
+        let Some(mut game_row) = fresh else {
+            return Err(Msg::new("tournament-berserk-no-game").into());
+        };
+        let berserked = if seat == 0 {
+            &mut board.white_berserk
+        } else {
+            &mut board.black_berserk
+        };
+        if *berserked {
+            return Err(Msg::new("tournament-berserk-already").into());
+        }
+        // White's first move is ply 1, black's ply 2.
+        let made = moves_made(&game_row);
+        if made > seat {
+            return Err(Msg::new("tournament-berserk-too-late").into());
+        }
+        let Some(left) = game_row.remaining(seat) else {
+            return Err(Msg::new("tournament-berserk-no-game").into());
+        };
+        let halved = arena::berserk_time(left.max(0) as u64) as Millis;
+        game_row.set_remaining(seat, Some(halved));
+        if made == seat {
+            // Their clock is running: it falls at the new time.
+            let started = game_row.turn_started_at.unwrap_or_else(|| self.now());
+            game_row.deadline = Some(started.saturating_add(halved));
+            crate::service::kernel::clocks::plan_reminder(&mut game_row, seat, started);
+        }
+        *berserked = true;
+        self.save(&mut game_row).await?;
+        self.save_tournament(&mut row).await?;
+        tracing::info!(tournament = %row.id, game = %game_row.id, "berserk");
+        let text = self.text(
+            ctx.chat_lang,
+            &Msg::new("tournament-berserked")
+                .arg("player", actor.name.clone())
+                .arg("game", game_row.id.clone())
+                .arg("clock", crate::clock::format_remaining(halved)),
+        );
+        Ok(vec![Delivery {
+            notify: Vec::new(),
+            target: Target::Chat(chat_ref(&game_row.platform, &game_row.chat_id)),
+            text,
+            image: None,
+            buttons: Vec::new(),
+            game: None,
+        }])
+    }
+
+    /// `/tournament pause`: a player of a running Swiss or arena sits out
+    /// from the next pairing on (a game under way is played out): not
+    /// paired, no points, no forfeit, until `/tournament join`.
+    async fn tournament_pause(&self, ctx: &Ctx, id: Option<String>) -> Outcome {
+        let _guard = self.inner.tournaments.lock().await;
+        let mut row = self.find_tournament(ctx, id, false).await?;
+        if !takes_late_entries(row.state.format) {
+            return Err(Msg::new("tournament-no-pause").into());
+        }
+        if row.status != TournamentStatus::Running {
+            return Err(Msg::new("tournament-pause-not-running")
+                .arg("id", row.id.clone())
+                .into());
+        }
+        let actor = ctx.actor();
+        let Some(entrant) = row
+            .state
+            .players
+            .iter_mut()
+            .find(|p| p.user_id == actor.id && p.pairable())
+        else {
+            return Err(Msg::new("tournament-not-in")
+                .arg("id", row.id.clone())
+                .into());
+        };
+        entrant.paused = true;
+        self.save_and_say(ctx, &mut row, "tournament-paused").await
+    }
+
+    /// Saves `row` and tells its chat `key`, naming the actor and the
+    /// tournament.
+    async fn save_and_say(&self, ctx: &Ctx, row: &mut TournamentRow, key: &'static str) -> Outcome {
+        self.save_tournament(row).await?;
+        let text = self.text(
+            ctx.chat_lang,
+            &Msg::new(key)
+                .arg("player", ctx.actor().name.clone())
+                .arg("id", row.id.clone()),
+        );
+        Ok(vec![self.tournament_message(row, text)])
+    }
+
+    /// `/tournament add computer level N`: the computer of that level
+    /// enters (the creator or a chat admin, before the start); it plays
+    /// its games as in any game against it. It enters no other way.
+    async fn tournament_add_computer(
+        &self,
+        ctx: &Ctx,
+        level: u8,
+        id: Option<String>,
+        chat_admin: bool,
+    ) -> Outcome {
+        if !(1..=8).contains(&level) {
+            return Err(Msg::new("tournament-bad-level").into());
+        }
+        let _guard = self.inner.tournaments.lock().await;
+        let mut row = self.open_to_direct(ctx, id, chat_admin).await?;
+        let computer = UserRef::computer(ctx.req.chat.platform, level);
+        if row.state.players.iter().any(|p| p.user_id == computer.id) {
+            return Err(Msg::new("tournament-computer-in")
+                .arg("player", computer.name.clone())
+                .arg("id", row.id.clone())
+                .into());
+        }
+        self.add_entrant(&mut row, &computer).await?;
+        self.save_tournament(&mut row).await?;
+        let text = self.text(
+            ctx.chat_lang,
+            &Msg::new("tournament-computer-added")
+                .arg("player", computer.name.clone())
+                .arg("level", i64::from(level))
                 .arg("id", row.id.clone())
                 .arg("count", row.state.players.len() as i64),
         );
@@ -937,14 +1229,7 @@ impl Service {
         } else {
             row.state.players[index].withdrawn = true;
         }
-        self.save_tournament(&mut row).await?;
-        let text = self.text(
-            ctx.chat_lang,
-            &Msg::new("tournament-left")
-                .arg("player", actor.name.clone())
-                .arg("id", row.id.clone()),
-        );
-        Ok(vec![self.tournament_message(&row, text)])
+        self.save_and_say(ctx, &mut row, "tournament-left").await
     }
 
     /// Whether the actor may start or cancel `row`: its creator, or an
@@ -981,16 +1266,28 @@ impl Service {
         Ok(vec![self.tournament_message(&row, text)])
     }
 
-    /// `/tournament start`: starts it now.
-    async fn tournament_start(&self, ctx: &Ctx, id: Option<String>, chat_admin: bool) -> Outcome {
-        let _guard = self.inner.tournaments.lock().await;
-        let mut row = self.find_tournament(ctx, id, false).await?;
+    /// The open tournament a command of its creator (or a chat admin)
+    /// means (the caller holds the tournaments' lock).
+    async fn open_to_direct(
+        &self,
+        ctx: &Ctx,
+        id: Option<String>,
+        chat_admin: bool,
+    ) -> Outcome<TournamentRow> {
+        let row = self.find_tournament(ctx, id, false).await?;
         Self::may_direct(ctx, &row, chat_admin)?;
         if row.status != TournamentStatus::Open {
             return Err(Msg::new("tournament-not-open")
                 .arg("id", row.id.clone())
                 .into());
         }
+        Ok(row)
+    }
+
+    /// `/tournament start`: starts it now.
+    async fn tournament_start(&self, ctx: &Ctx, id: Option<String>, chat_admin: bool) -> Outcome {
+        let _guard = self.inner.tournaments.lock().await;
+        let mut row = self.open_to_direct(ctx, id, chat_admin).await?;
         let deliveries = self.begin_tournament(&mut row, ctx.chat_lang).await?;
         self.save_tournament(&mut row).await?;
         Ok(deliveries)
@@ -1356,17 +1653,16 @@ impl Service {
                         .tournament_game(row, &white, &black, &variant, clock)
                         .await?;
                     private.extend(told);
-                    notify.push(user_of(&row.platform, &white));
-                    notify.push(user_of(&row.platform, &black));
+                    notify.extend(
+                        [&white, &black]
+                            .into_iter()
+                            .filter(|p| !is_computer(&p.user_id))
+                            .map(|p| user_of(&row.platform, p)),
+                    );
                     id
                 }
             };
-            boards.push(Board {
-                white: game.white,
-                black: game.black,
-                game: id,
-                result: forfeit,
-            });
+            boards.push(Board::new(game.white, game.black, id, forfeit));
         }
         Ok((boards, private, notify))
     }
@@ -1379,13 +1675,14 @@ impl Service {
     async fn settle_arena(&self, row: &mut TournamentRow, lang: Lang) -> Outcome {
         let mut deliveries = self.first_moves_missed(row).await?;
         self.record_results(row).await?;
+        deliveries.extend(self.withdraw_absent(row, lang));
         let now = self.now();
         let playing: Vec<PlayerNumber> = undecided(&row.state)
             .flat_map(|board| [board.white, board.black])
             .collect();
         if now < row.state.ends_at {
             let scores = arena_scores(&row.state);
-            let present = row.state.players.iter().filter(|p| !p.withdrawn).count();
+            let present = row.state.players.iter().filter(|p| p.pairable()).count();
             let waiting: Vec<arena::Waiting> = row
                 .state
                 .players
@@ -1393,7 +1690,7 @@ impl Service {
                 .zip(&scores)
                 .enumerate()
                 .map(|(index, (entrant, score))| (index as PlayerNumber + 1, entrant, score))
-                .filter(|(number, entrant, _)| !entrant.withdrawn && !playing.contains(number))
+                .filter(|(number, entrant, _)| entrant.pairable() && !playing.contains(number))
                 .map(|(number, entrant, (score, last, balance))| arena::Waiting {
                     player: number,
                     points: score.points,
@@ -1438,13 +1735,22 @@ impl Service {
         Ok(deliveries)
     }
 
-    /// Records the result of every game under way in `row` that has ended.
+    /// Records the result of every game under way in `row` that has ended;
+    /// a game lost without a move counts an absence of its loser.
     async fn record_results(&self, row: &mut TournamentRow) -> Outcome<()> {
+        let mut absent: Vec<u32> = Vec::new();
         for round in &mut row.state.played {
             for board in round.boards.iter_mut().filter(|b| b.result.is_none()) {
                 match self.inner.store.get(&row.platform, &board.game).await? {
                     Some(game) if game.status.is_over() => {
-                        board.result = Some(board_result(&game));
+                        let result = board_result(&game);
+                        board.result = Some(result);
+                        board.plies = moves_made(&game) as u32;
+                        match result {
+                            BoardResult::WhiteForfeits => absent.push(board.white),
+                            BoardResult::BlackForfeits => absent.push(board.black),
+                            _ => {}
+                        }
                     }
                     Some(_) => {}
                     None => {
@@ -1454,7 +1760,45 @@ impl Service {
                 }
             }
         }
+        for number in absent {
+            if let Some(entrant) = row.state.players.get_mut(number as usize - 1) {
+                entrant.absences += 1;
+            }
+        }
         Ok(())
+    }
+
+    /// Withdraws the players of `row` absent (a game lost without a move)
+    /// in two rounds, announced in one message; `None` when nobody is.
+    fn withdraw_absent(&self, row: &mut TournamentRow, lang: Lang) -> Option<Delivery> {
+        let mut names = Vec::new();
+        for entrant in &mut row.state.players {
+            if !entrant.withdrawn && entrant.absences >= ABSENCES_TO_WITHDRAW {
+                entrant.withdrawn = true;
+                entrant.absences = 0;
+                names.push(entrant.name.clone());
+            }
+        }
+        if names.is_empty() {
+            return None;
+        }
+        tracing::info!(tournament = %row.id, players = ?names, "withdrawn for absence");
+        let text = self.text(
+            lang,
+            &Msg::new("tournament-withdrawn-absent")
+                .arg("id", row.id.clone())
+                .arg("players", names.join(", "))
+                .arg("count", names.len() as i64)
+                .arg(
+                    "back",
+                    if takes_late_entries(row.state.format) {
+                        "yes"
+                    } else {
+                        "no"
+                    },
+                ),
+        );
+        Some(self.tournament_message(row, text))
     }
 
     /// The boards of the current round, one line each, with the results known.
@@ -1516,7 +1860,9 @@ impl Service {
         let mut game = self.challenge_row(&white_ctx, variant, &clock, ColorChoice::White);
         game.opponent_id = Some(black.user_id.clone());
         game.opponent_name = Some(black.name.clone());
-        game.rated = row.state.rated;
+        let computer = is_computer(&white.user_id) || is_computer(&black.user_id);
+        // A game against the computer is never rated (as any such game).
+        game.rated = row.state.rated && !computer;
         self.insert_challenge(&mut game).await?;
         self.inner
             .store
@@ -1526,9 +1872,15 @@ impl Service {
         let started = self.take_challenge(&black_ctx, &game).await?;
         let told = started
             .into_iter()
-            .filter(|d| d.target != Target::Chat(chat.clone()))
+            .filter(|d| d.target != Target::Chat(chat.clone()) && !for_computer(d))
             .collect();
         tracing::info!(tournament = %row.id, game = %game.id, "tournament game started");
+        if computer {
+            // It plays as in any game against it (`Service::start` marked
+            // the game as one it plays); nothing the chat hears names the
+            // game, so it is told to look now.
+            self.computer_follow(chat.platform, &game.id);
+        }
         Ok((game.id, told))
     }
 
@@ -1636,6 +1988,7 @@ impl Service {
             return self.next_round(row, lang).await;
         }
         self.record_results(row).await?;
+        deliveries.extend(self.withdraw_absent(row, lang));
         if undecided(&row.state).next().is_none() {
             deliveries.extend(self.round_over(row, lang).await?);
         } else {
@@ -1831,12 +2184,7 @@ mod tests {
     use super::*;
 
     fn entrant(name: &str) -> Entrant {
-        Entrant {
-            user_id: name.to_owned(),
-            name: name.to_owned(),
-            rating: 1500,
-            withdrawn: false,
-        }
+        Entrant::new(name, name, 1500)
     }
 
     #[test]
@@ -1854,12 +2202,12 @@ mod tests {
             players: ["a", "b", "c"].into_iter().map(entrant).collect(),
             played: vec![Round {
                 started_at: 0,
-                boards: vec![Board {
-                    white: 1,
-                    black: 2,
-                    game: "g".to_owned(),
-                    result: Some(BoardResult::BlackForfeits),
-                }],
+                boards: vec![Board::new(
+                    1,
+                    2,
+                    "g".to_owned(),
+                    Some(BoardResult::BlackForfeits),
+                )],
                 bye: Some(3),
                 absent: vec![],
             }],
@@ -1880,12 +2228,7 @@ mod tests {
 
     #[test]
     fn a_drawn_match_goes_to_armageddon_where_a_draw_wins_for_black() {
-        let board = |white, black, result| Board {
-            white,
-            black,
-            game: "g".to_owned(),
-            result: Some(result),
-        };
+        let board = |white, black, result| Board::new(white, black, "g".to_owned(), Some(result));
         let round = |boards| Round {
             started_at: 0,
             boards,
