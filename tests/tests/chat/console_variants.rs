@@ -129,6 +129,49 @@ async fn janggi_speaks_of_blue_and_red() {
     assert!(has(&out, "нет цвета «red»"), "{out:#?}");
 }
 
+/// Enochian's four army colours are `/play`'s colour words: red and
+/// yellow take the first team's seats, black and blue the second's (in
+/// Russian too); a colour it lacks is told the four it has.
+#[tokio::test]
+async fn enochian_play_takes_its_four_army_colours() {
+    let mut chat = Chat::new("enochian-colours").await;
+    for (word, seat) in [
+        ("red", "seat 1 (red) alice"),
+        ("yellow", "seat 1 (red) alice"),
+        ("black", "seat 2 (black) alice"),
+        ("blue", "seat 2 (black) alice"),
+    ] {
+        let out = chat
+            .say(&format!(
+                "alice: /play enochian @bob vs @carol @dave {word}"
+            ))
+            .await;
+        assert!(has(&out, seat), "{word}: {out:#?}");
+        let id = console_support::team_game_id(&out);
+        chat.say(&format!("alice: /decline {id}")).await;
+    }
+    let out = chat
+        .say("alice: /play enochian @bob vs @carol @dave green")
+        .await;
+    assert!(
+        has(
+            &out,
+            "“green” is not a colour of Enochian chess: choose red, yellow, black, blue or random."
+        ),
+        "{out:#?}"
+    );
+    chat.say("alice: /lang ru").await;
+    let out = chat
+        .say("alice: /play enochian @bob vs @carol @dave синими")
+        .await;
+    assert!(has(&out, "(black) alice"), "{out:#?}");
+    let out = chat.say("alice: /play janggi @bob green").await;
+    assert!(
+        has(&out, "выберите синие, красные или случайно"),
+        "{out:#?}"
+    );
+}
+
 #[tokio::test]
 async fn chess960_shows_its_start_position_number() {
     let mut chat = Chat::new("chess960").await;

@@ -28,6 +28,41 @@ fn variant_color_index(word: &str) -> Option<u8> {
     Side::from_color_name(name).map(|side| side.0)
 }
 
+/// The side (0 the first, 1 the second) colour index `index` names in
+/// `variant`: one of its two sides' colours (janggi's blue and red), or the
+/// colour of one of its armies (Enochian's red and yellow for the first
+/// team, black and blue for the second: seats alternate between the teams).
+fn side_of_color(variant: &Variant, index: u8) -> Option<usize> {
+    let def = variant.definition();
+    if !def.colors.is_empty() {
+        return def.colors.iter().position(|&c| c == index);
+    }
+    def.armies
+        .iter()
+        .position(|&c| c == index)
+        .map(|seat| seat % 2)
+}
+
+/// The colour words of `variant`'s sides or armies, as colour indices: its
+/// own (janggi's blue and red, Enochian's four armies), else white and black.
+fn color_words_of(variant: &Variant) -> Vec<u8> {
+    let def = variant.definition();
+    if !def.colors.is_empty() {
+        def.colors.clone()
+    } else if !def.armies.is_empty() {
+        // The first team's armies, then the second's.
+        let (first, second): (Vec<(usize, u8)>, Vec<(usize, u8)>) = def
+            .armies
+            .iter()
+            .copied()
+            .enumerate()
+            .partition(|(seat, _)| seat % 2 == 0);
+        first.into_iter().chain(second).map(|(_, c)| c).collect()
+    } else {
+        vec![0, 1]
+    }
+}
+
 /// Colour words no variant names (beyond [`variant_color_index`]'s):
 /// typed in a `/play`, they are told which colours there are.
 const OTHER_COLOR_WORDS: &[&str] = &["green", "зелёные", "зеленые"];
@@ -241,7 +276,7 @@ impl Service {
             let mut rest = Vec::new();
             for word in text.split_whitespace() {
                 let named = variant_color_index(&word.to_lowercase())
-                    .and_then(|index| variant.definition().colors.iter().position(|&c| c == index));
+                    .and_then(|index| side_of_color(&variant, index));
                 match named {
                     Some(0) => color = Some(ColorChoice::White),
                     Some(_) => color = Some(ColorChoice::Black),
@@ -266,7 +301,8 @@ impl Service {
                 {
                     return Msg::new("error-no-such-color")
                         .arg("color", first)
-                        .arg("variant", variant.name(ctx.lang.code()).to_owned());
+                        .arg("variant", variant.name(ctx.lang.code()).to_owned())
+                        .arg("colors", self.color_words(ctx.lang, &variant));
                 }
                 let shown: String = text.chars().take(32).collect();
                 Msg::new("error-bad-clock").arg("clock", shown)
@@ -277,6 +313,16 @@ impl Service {
             time_control,
             color: color.unwrap_or(ColorChoice::Random),
         })
+    }
+
+    /// `variant`'s colour words in `lang`, as `/play` takes them ("white,
+    /// black"; "blue, red"; "red, yellow, black, blue").
+    fn color_words(&self, lang: Lang, variant: &Variant) -> String {
+        color_words_of(variant)
+            .into_iter()
+            .map(|color| self.text(lang, &Msg::new(crate::service::present::color_key(color))))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// A new challenge row by the actor in the request's chat, not yet stored.
