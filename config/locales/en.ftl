@@ -812,3 +812,8 @@ tournament-berserk-no-game = Berserk is for a game of an arena tournament under 
 tournament-berserk-already = You have already berserked in this game.
 tournament-berserk-too-late = Berserk only before your first move in the game.
 tournament-berserked = ⚔ { $player } berserks in game { $game }: their clock is halved, to { $clock }. A win is worth a point more.
+
+# Challenges answered late or by strangers (issue 32, item 8)
+error-challenge-taken = Challenge { $id } was already taken by { $players }; the game is under way.
+error-decline-open = Challenge { $id } is open to anyone: there is nothing for you to decline, and only { $challenger } can withdraw it.
+draw-offered-computer = { $player } offers { $opponent } a draw in game { $id }; the computer answers by itself.

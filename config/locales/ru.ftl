@@ -896,3 +896,8 @@ tournament-berserk-no-game = Берсерк — для идущей партии
 tournament-berserk-already = Вы уже объявили берсерк в этой партии.
 tournament-berserk-too-late = Берсерк — только до вашего первого хода в партии.
 tournament-berserked = ⚔ { $player } — берсерк в партии { $game }: на часах вдвое меньше, { $clock }. Победа принесёт очко сверху.
+
+# Вызовы: поздний ответ и чужой отказ (issue 32, item 8)
+error-challenge-taken = Вызов { $id } уже принят ({ $players }), партия идёт.
+error-decline-open = Вызов { $id } открыт для всех: отклонять его вам не нужно, а отозвать его может только { $challenger }.
+draw-offered-computer = { $player } предлагает ничью в партии { $id } компьютеру ({ $opponent }); он ответит сам.

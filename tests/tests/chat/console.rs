@@ -1,7 +1,7 @@
 //! End-to-end tests through the console chat: bad input, offers, takebacks,
 //! aborts, disambiguation, fog of war, clocks, restarts and concurrency.
 
-use crate::console_support::{game_id, has, to, Chat};
+use crate::console_support::{game_id, game_id_of_start, has, to, Chat};
 use kodex_bot::api::{Action, ChatRef, Handler, Platform, Request, UserRef};
 use kodex_bot::store::{DrawOffer, EndReason, GameResult, GameRow, MoveRecord, Status};
 
@@ -980,4 +980,49 @@ async fn a_finished_game_lichess_plays_links_to_its_analysis_board() {
     let out = chat.say(&format!("alice: /press {confirm}")).await;
     assert!(chat.result(&id).await.is_some(), "{out:#?}");
     assert!(analysis_link(&out).is_none(), "{out:#?}");
+}
+
+/// Answers that used to read wrong (issue 32, item 8): *Decline* on a
+/// challenge open to anyone says there is nothing to decline (not "meant
+/// for someone else"); a late *Accept* names who took the seat; a draw
+/// offered to the computer asks nobody to type /draw or press a button.
+#[tokio::test]
+async fn late_answers_and_offers_to_the_computer_say_what_happened() {
+    let mut chat = Chat::new("late-answers").await;
+    let out = chat.say("alice: /play chess").await;
+    let id = game_id(&out);
+    let out = chat.say(&format!("bob: /press dec:{id}")).await;
+    assert!(
+        has(
+            &out,
+            &format!("Challenge {id} is open to anyone: there is nothing for you to decline, and only alice can withdraw it.")
+        ),
+        "{out:#?}"
+    );
+    assert!(!has(&out, "meant for someone else"), "{out:#?}");
+    let out = chat.say(&format!("carol: /press acc:{id}")).await;
+    assert!(has(&out, "starts"), "{out:#?}");
+    let out = chat.say(&format!("dave: /press acc:{id}")).await;
+    assert!(
+        has(
+            &out,
+            &format!("Challenge {id} was already taken by carol; the game is under way.")
+        ),
+        "{out:#?}"
+    );
+    let out = chat.say(&format!("dave: /accept {id}")).await;
+    assert!(has(&out, "already taken by carol"), "{out:#?}");
+
+    let out = chat.say("erin: /play chess computer level 1 white").await;
+    let computer_game = game_id_of_start(&out);
+    let out = chat.say(&format!("erin: /draw {computer_game}")).await;
+    assert!(
+        has(&out, "erin offers Kodex L1 a draw in game")
+            && has(&out, "the computer answers by itself"),
+        "{out:#?}"
+    );
+    assert!(
+        !has(&out, "/press draw:") && !has(&out, "Kodex L1: /draw"),
+        "{out:#?}"
+    );
 }

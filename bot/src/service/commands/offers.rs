@@ -8,6 +8,7 @@ use crate::service::kernel::apply::Change;
 use crate::service::kernel::offers::{
     asked, has_team_offers, is_asked, offer, side_code, store, Offer,
 };
+use crate::service::kernel::players::is_computer;
 use crate::service::kernel::{Ctx, Msg, Outcome, Service};
 use crate::service::present::{chat_of, opponents_to_notify, to_notify};
 use crate::store::{DrawOffer, EndReason, GameResult, GameRow, SeatSet, Status};
@@ -134,21 +135,31 @@ impl Service {
             None => {
                 row.draw_offer = Some(DrawOffer::Seat(side));
                 self.save(&mut row).await?;
+                // The computer answers by itself: nobody is asked to type
+                // or press anything.
+                let to_computer = row
+                    .seats
+                    .iter()
+                    .filter(|seat| row.team_of_seat(seat.seat) != row.team_of_seat(side))
+                    .all(|seat| is_computer(&seat.user_id));
+                let key = if to_computer {
+                    "draw-offered-computer"
+                } else {
+                    "draw-offered"
+                };
                 let text = self.text(
                     lang,
-                    &Msg::new("draw-offered")
+                    &Msg::new(key)
                         .arg("id", row.id.clone())
                         .arg("player", row.player_name(side).to_owned())
                         .arg("opponent", row.opponent_names(side)),
                 );
                 let asked = opponents_to_notify(&row, side);
-                Ok(vec![self.offer_delivery(
-                    lang,
-                    &row,
-                    text,
-                    DRAW_BUTTONS,
-                    asked,
-                )])
+                let mut offer = self.offer_delivery(lang, &row, text, DRAW_BUTTONS, asked);
+                if to_computer {
+                    offer.buttons.clear();
+                }
+                Ok(vec![offer])
             }
         }
     }

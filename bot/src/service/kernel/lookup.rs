@@ -447,12 +447,37 @@ impl Service {
         if let Some(id) = explicit.filter(|id| !id.trim().is_empty()) {
             let row = self.by_id(ctx, &id).await?;
             if row.status != Status::Challenge {
+                // A late Accept: the seat went to someone else, who is named.
+                let taken = matches!(
+                    row.status,
+                    Status::Setup | Status::Active | Status::Finished
+                );
+                if accepting && taken && row.seat_of(actor).is_none() {
+                    let takers: Vec<String> = row
+                        .seats
+                        .iter()
+                        .filter(|seat| seat.user_id != row.challenger_id)
+                        .map(|seat| seat.user_name.clone())
+                        .collect();
+                    return Err(Msg::new("error-challenge-taken")
+                        .arg("id", row.id)
+                        .arg("players", takers.join(", "))
+                        .into());
+                }
                 return Err(Msg::new("error-not-a-challenge").arg("id", row.id).into());
             }
             if accepting && row.challenger_id == *actor {
                 return Err(Msg::new("error-own-challenge").into());
             }
             if !fits(&row) {
+                // Declining a challenge open to anyone: there is nothing to
+                // decline, and only its challenger withdraws it.
+                if !accepting && row.opponent_id.is_none() && row.seats.is_empty() {
+                    return Err(Msg::new("error-decline-open")
+                        .arg("id", row.id)
+                        .arg("challenger", row.challenger_name.clone())
+                        .into());
+                }
                 return Err(Msg::new("error-challenge-not-for-you")
                     .arg("id", row.id)
                     .into());
