@@ -328,7 +328,14 @@ resign-kept = Партия { $id } продолжается.
 error-resign-question-lapsed = Этот вопрос о партии { $id } устарел: вы с тех пор сделали ход. Если вы хотите сдаться, отправьте /resign ещё раз.
 
 ## Результаты
-result-win = { $id }: { $result } — победа: { $winner } ({ $color }), { $reason }.
+result-win = { $id }: { $result } — победа { $side ->
+        [white] белых
+        [black] чёрных
+        [red] красных
+        [blue] синих
+        [yellow] жёлтых
+       *[other] стороны «{ $color }»
+    } ({ $winner }): { $reason }.
 result-draw = { $id }: ½–½ — ничья: { $reason }.
 result-aborted = { $id }: партия прервана.
 reason-checkmate = мат

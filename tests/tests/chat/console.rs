@@ -1026,3 +1026,32 @@ async fn late_answers_and_offers_to_the_computer_say_what_happened() {
         "{out:#?}"
     );
 }
+
+/// Russian results read naturally (issue 32, item 8): "победа чёрных
+/// (bob): мат", the winner's colour declined, janggi's colours too.
+#[tokio::test]
+async fn a_russian_result_names_the_winning_colour_first() {
+    let mut chat = Chat::new("russian-result").await;
+    chat.say("alice: /lang chat ru").await;
+    let out = chat.say("alice: /play chess @bob белыми").await;
+    let id = game_id(&out);
+    chat.say(&format!("bob: /accept {id}")).await;
+    let out = chat
+        .script(&["alice: f3", "bob: e5", "alice: g4", "bob: Фh4"])
+        .await;
+    assert!(has(&out, "0-1 — победа чёрных (bob): мат."), "{out:#?}");
+    let out = chat.say("alice: /play janggi @bob синими").await;
+    let id = game_id(&out);
+    chat.say(&format!("bob: /accept {id}")).await;
+    let out = chat.say(&format!("bob: /resign {id}")).await;
+    let confirm = out
+        .iter()
+        .find_map(|l| l.split_whitespace().find(|w| w.starts_with("rsg:")))
+        .map(|w| w.trim_end_matches(']').to_owned())
+        .unwrap_or_else(|| panic!("no confirmation in {out:#?}"));
+    let out = chat.say(&format!("bob: /press {confirm}")).await;
+    assert!(
+        has(&out, "— победа синих (alice): bob сдаётся."),
+        "{out:#?}"
+    );
+}

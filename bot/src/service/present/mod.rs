@@ -1064,6 +1064,25 @@ impl Service {
         let msg = match (&result, winner) {
             (_, Some(seat)) => Msg::new("result-win")
                 .arg("winner", row.team_names(seat.team))
+                // The colour as a word a language may decline ("победа
+                // чёрных"), the same colour as `color` names.
+                .arg(
+                    "side",
+                    self.inner
+                        .registry
+                        .get(&row.variant)
+                        .and_then(|variant| {
+                            variant.definition().colors.get(seat.side.index()).copied()
+                        })
+                        .map_or(
+                            if seat.side == Side::WHITE {
+                                "white"
+                            } else {
+                                "black"
+                            },
+                            |color| Side(color).color_name(),
+                        ),
+                )
                 .arg(
                     "color",
                     match self.inner.registry.get(&row.variant) {
