@@ -384,7 +384,7 @@ mod tests {
         assert!(by_hand.is_empty(), "plurals written by hand: {by_hand:#?}");
         assert!(plurals.len() >= 10, "{}", plurals.len());
         // Forms of the nouns counted: (one, few, many).
-        const NOUNS: [(&str, &str, &str); 9] = [
+        const NOUNS: [(&str, &str, &str); 10] = [
             ("партия", "партии", "партий"),
             ("партию", "партии", "партий"),
             ("минуту", "минуты", "минут"),
@@ -394,6 +394,7 @@ mod tests {
             ("страница", "страницы", "страниц"),
             ("попытка", "попытки", "попыток"),
             ("линия", "линии", "линий"),
+            ("пешку", "пешки", "пешек"),
         ];
         let i18n = I18n::new();
         let mut checked = 0;

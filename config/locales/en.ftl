@@ -817,3 +817,10 @@ tournament-berserked = ⚔ { $player } berserks in game { $game }: their clock i
 error-challenge-taken = Challenge { $id } was already taken by { $players }; the game is under way.
 error-decline-open = Challenge { $id } is open to anyone: there is nothing for you to decline, and only { $challenger } can withdraw it.
 draw-offered-computer = { $player } offers { $opponent } a draw in game { $id }; the computer answers by itself.
+
+# Setup lists in Russian count the pawns (issue 32, item 8)
+setup-pawns = { $count ->
+        [one] one pawn
+       *[other] { $count } pawns
+    }
+setup-pieces-and-pawns = { $pieces } and { $pawns }

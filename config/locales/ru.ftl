@@ -908,3 +908,11 @@ tournament-berserked = ⚔ { $player } — берсерк в партии { $gam
 error-challenge-taken = Вызов { $id } уже принят ({ $players }), партия идёт.
 error-decline-open = Вызов { $id } открыт для всех: отклонять его вам не нужно, а отозвать его может только { $challenger }.
 draw-offered-computer = { $player } предлагает ничью в партии { $id } компьютеру ({ $opponent }); он ответит сам.
+
+# В списке расстановки пешки считаются (issue 32, item 8)
+setup-pawns = { $count ->
+        [one] { $count } пешку
+        [few] { $count } пешки
+       *[many] { $count } пешек
+    }
+setup-pieces-and-pawns = { $pieces } и { $pawns }

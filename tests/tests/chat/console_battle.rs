@@ -138,6 +138,13 @@ async fn russian_setup_prompts_name_pieces_in_russian_letters() {
         .iter()
         .find(|line| line.contains("ещё поставить"))
         .unwrap_or_else(|| panic!("{out:#?}"));
-    assert!(line.contains("Ф Л Л С С К К"), "{line}");
+    assert!(line.contains("Ф Л Л С С К К и 8 пешек"), "{line}");
     assert!(!line.contains(" Q ") && !line.contains(" K"), "{line}");
+    assert!(
+        !line.contains(" P"),
+        "pawns are counted, not lettered: {line}"
+    );
+    // Pawns are placed by their square alone; the count follows.
+    let out = chat.say("alice (dm): a2").await;
+    assert!(has(&out, "и 7 пешек"), "{out:#?}");
 }

@@ -54,10 +54,12 @@ pub(crate) fn setup_error(lang: Lang, variant: &Variant, error: &SetupError) -> 
         SetupError::Unreadable(word) => {
             Msg::new("setup-error-unreadable").arg("word", word.clone())
         }
-        SetupError::NotInArmy(piece) => Msg::new("setup-error-not-in-army")
-            .arg("piece", piece_letters(lang, variant, &piece.to_string())),
-        SetupError::AllPlaced(piece) => Msg::new("setup-error-all-placed")
-            .arg("piece", piece_letters(lang, variant, &piece.to_string())),
+        SetupError::NotInArmy(piece) => {
+            Msg::new("setup-error-not-in-army").arg("piece", piece_letter(lang, variant, *piece))
+        }
+        SetupError::AllPlaced(piece) => {
+            Msg::new("setup-error-all-placed").arg("piece", piece_letter(lang, variant, *piece))
+        }
         SetupError::OutsideZone { square, from, to } => Msg::new("setup-error-outside-zone")
             .arg("square", square.clone())
             .arg("from", *from as i64)
@@ -86,15 +88,49 @@ pub(crate) fn setup_error(lang: Lang, variant: &Variant, error: &SetupError) -> 
 /// `KQP` as `K Q P`.
 /// Piece letters (`KQRRB`) spaced for reading, in `lang`'s letters: `K Q R
 /// R B`, or `Кр Ф Л Л С` in Russian (what the player types back).
+/// One piece's letter as `lang` reads it (Кр for K in Russian).
+fn piece_letter(lang: Lang, variant: &Variant, letter: char) -> String {
+    match lang {
+        Lang::Ru => variant.russian_san(&letter.to_string()),
+        Lang::En => letter.to_string(),
+    }
+}
+
 pub(crate) fn piece_letters(lang: Lang, variant: &Variant, letters: &str) -> String {
-    letters
-        .chars()
-        .map(|letter| match lang {
-            Lang::Ru => variant.russian_san(&letter.to_string()),
-            Lang::En => letter.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    match lang {
+        Lang::En => letters
+            .chars()
+            .map(String::from)
+            .collect::<Vec<_>>()
+            .join(" "),
+        Lang::Ru => {
+            // Pawns, which have no letter in Russian and are placed by
+            // their square alone (e2), are counted: "Кр Ф Л и 8 пешек".
+            let mut pawns = 0;
+            let mut pieces = Vec::new();
+            for letter in letters.chars() {
+                let russian = variant.russian_san(&letter.to_string());
+                if letter == 'P' && russian == "P" {
+                    pawns += 1;
+                } else {
+                    pieces.push(russian);
+                }
+            }
+            let catalogue = crate::i18n::catalogue();
+            if pawns == 0 {
+                return pieces.join(" ");
+            }
+            let pawns = catalogue.text(lang, "setup-pawns", &[("count", (pawns as i64).into())]);
+            if pieces.is_empty() {
+                return pawns;
+            }
+            catalogue.text(
+                lang,
+                "setup-pieces-and-pawns",
+                &[("pieces", pieces.join(" ").into()), ("pawns", pawns.into())],
+            )
+        }
+    }
 }
 
 /// `placement`, made for side `from`, moved to side `to`'s half: ranks turn
