@@ -127,6 +127,7 @@ async fn slash_commands_are_registered_with_options_and_russian_names() {
         "learn",
         "help",
         "lang",
+        "settings",
         "rematch",
         "watch",
         "unwatch",

@@ -51,13 +51,12 @@ fn color_words_of(variant: &Variant) -> Vec<u8> {
         def.colors.clone()
     } else if !def.armies.is_empty() {
         // The first team's armies, then the second's.
-        let (first, second): (Vec<(usize, u8)>, Vec<(usize, u8)>) = def
+        let (first, second): (Vec<_>, Vec<_>) = def
             .armies
             .iter()
-            .copied()
             .enumerate()
             .partition(|(seat, _)| seat % 2 == 0);
-        first.into_iter().chain(second).map(|(_, c)| c).collect()
+        first.into_iter().chain(second).map(|(_, &c)| c).collect()
     } else {
         vec![0, 1]
     }
