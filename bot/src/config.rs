@@ -25,6 +25,30 @@ pub struct Config {
     pub telegram: TelegramSection,
     /// Logging.
     pub log: LogConfig,
+    /// The computer opponent's searches.
+    #[serde(default)]
+    pub computer: ComputerConfig,
+}
+
+/// `[computer]`: which processes search for the computer opponent.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ComputerConfig {
+    /// Whether this process runs the computer's searches (any process on
+    /// the database may play a decision; `kodex worker` only searches).
+    pub searches: bool,
+    /// Searches at once in this process; 0: one fewer than the cores (at
+    /// least one), so that a core stays free for people.
+    pub searchers: usize,
+}
+
+impl Default for ComputerConfig {
+    fn default() -> Self {
+        ComputerConfig {
+            searches: true,
+            searchers: 0,
+        }
+    }
 }
 
 /// `[database]`.
@@ -307,6 +331,15 @@ impl Config {
                     message: format!("expected a number, got {v:?}"),
                 })?;
             }
+        }
+        if let Some(v) = env("KODEX_COMPUTER_SEARCHES") {
+            self.computer.searches = is_on(&v);
+        }
+        if let Some(v) = env("KODEX_COMPUTER_SEARCHERS") {
+            self.computer.searchers = v.trim().parse().map_err(|_| ConfigError::Environment {
+                variable: "KODEX_COMPUTER_SEARCHERS",
+                message: format!("expected a number, got {v:?}"),
+            })?;
         }
         if let Some(v) = env("KODEX_VARIANTS_DIR") {
             self.variants.dir = v;

@@ -23,7 +23,8 @@ KODEX_VARIANTS_DIR, KODEX_LOG, KODEX_DISCORD_THREADS (a thread per game),
 KODEX_DISCORD_GUILD (one guild for development), KODEX_DISCORD_API_URL (an API
 proxy that limits requests itself) and KODEX_DISCORD_RATE_LIMITER (auto, on, off),
 KODEX_TELEGRAM_API_URL, KODEX_TELEGRAM_WEBHOOK_URL, KODEX_TELEGRAM_WEBHOOK_LISTEN,
-KODEX_TELEGRAM_BOARDS_AS_FILES.";
+KODEX_TELEGRAM_BOARDS_AS_FILES, KODEX_COMPUTER_SEARCHES (whether this process searches for
+the computer), KODEX_COMPUTER_SEARCHERS (searches at once; 0: one fewer than the cores).";
 
 /// The command line.
 fn cli() -> Command {
@@ -79,6 +80,10 @@ fn cli() -> Command {
                         .help("The empty database to fill (postgres://user@host/db)"),
                 ),
         )
+        .subcommand(Command::new("worker").about(
+            "Run the computer opponent's searches only, for the bots on the same database \
+             (PostgreSQL, or a SQLite file on this machine): no platform, no clocks",
+        ))
         .subcommand(Command::new("uci").about(
             "Speak UCI on standard input and output: perft, and the computer player \
              for every variant (Skill Level 1-8)",
@@ -88,6 +93,7 @@ fn cli() -> Command {
 /// What the command line asked for.
 struct Args {
     console: bool,
+    worker: bool,
     config: Option<PathBuf>,
 }
 
@@ -96,6 +102,7 @@ async fn main() -> ExitCode {
     let matches = cli().get_matches();
     let args = Args {
         console: matches.subcommand_name() == Some("console"),
+        worker: matches.subcommand_name() == Some("worker"),
         config: matches.get_one::<PathBuf>("config").cloned(),
     };
     match matches.subcommand() {
@@ -164,16 +171,14 @@ fn init_logging(filter: &str) {
 }
 
 async fn run(args: Args, mut config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    if args.worker {
+        return work(config).await;
+    }
     let platforms = config.discord.token().is_some() || config.telegram.token().is_some();
     let console = args.console || !platforms;
     // The console shows text boards next to the image files it writes.
     config.boards.text |= console;
-    let mut registry = Registry::builtin();
-    if !config.variants.dir.trim().is_empty() {
-        let dir = std::path::Path::new(config.variants.dir.trim());
-        let added = kodex_bot::variants::load_variant_dir(&mut registry, dir)?;
-        tracing::info!(added, dir = %config.variants.dir, "extra variants loaded");
-    }
+    let registry = registry_of(&config)?;
     let service = Service::open(&config, registry, Arc::new(SystemTime)).await?;
     let scheduler = service.spawn_scheduler();
     tracing::info!(database = %config.database.url, "service ready");
@@ -197,6 +202,34 @@ async fn run(args: Args, mut config: Config) -> Result<(), Box<dyn std::error::E
     service.close().await;
     tracing::info!("stopped");
     result
+}
+
+/// `kodex worker`: the computer's searches asked for by every process on
+/// the database, until a signal; no platform and no clocks.
+async fn work(mut config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    config.computer.searches = true;
+    let registry = registry_of(&config)?;
+    let service = Service::open(&config, registry, Arc::new(SystemTime)).await?;
+    tracing::info!(
+        database = %config.database.url,
+        searchers = service.settings().searchers,
+        "worker ready: searching for the computer"
+    );
+    stop_signal().await;
+    service.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// The built-in variants and the operator's extra ones.
+fn registry_of(config: &Config) -> Result<Registry, Box<dyn std::error::Error>> {
+    let mut registry = Registry::builtin();
+    if !config.variants.dir.trim().is_empty() {
+        let dir = std::path::Path::new(config.variants.dir.trim());
+        let added = kodex_bot::variants::load_variant_dir(&mut registry, dir)?;
+        tracing::info!(added, dir = %config.variants.dir, "extra variants loaded");
+    }
+    Ok(registry)
 }
 
 /// Completes on SIGTERM (how service managers and containers stop a

@@ -11,7 +11,7 @@ use std::time::Duration;
 /// Listed by hand rather than by `sqlx::migrate!`, whose macros would build
 /// a second, host copy of SQLite with every build; a test checks the list
 /// against the folder.
-const MIGRATIONS: [(i64, &str, &str); 17] = [
+const MIGRATIONS: [(i64, &str, &str); 18] = [
     (
         1,
         "games",
@@ -96,6 +96,11 @@ const MIGRATIONS: [(i64, &str, &str); 17] = [
         17,
         "chat settings",
         include_str!("../../../migrations/0017_chat_settings.sql"),
+    ),
+    (
+        18,
+        "computer jobs",
+        include_str!("../../../migrations/0018_computer_jobs.sql"),
     ),
 ];
 

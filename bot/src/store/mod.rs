@@ -22,6 +22,7 @@ mod columns;
 mod copy;
 mod db;
 mod games;
+mod jobs;
 mod memory;
 mod people;
 mod prefs;
@@ -34,6 +35,7 @@ pub use columns::{
     Color, ColumnError, DrawOffer, EndReason, Entry, GameResult, MoveRecord, MoveTime, MoveTimes,
     PairOffer, SeatSet, Status,
 };
+pub use jobs::{ClaimedJob, DecidedJob};
 pub use people::Presence;
 pub use prefs::LangOwner;
 pub use ratings::{PlayedGame, RatingChange, RatingRow};

@@ -292,3 +292,182 @@ fn two_processes_started_together_on_a_fresh_database_both_start() {
         }
     }
 }
+
+/// A child's standard output, line by line, read on a thread of its own so
+/// that a wait can time out.
+struct Output(std::sync::mpsc::Receiver<String>);
+
+impl Output {
+    fn of(child: &mut Child) -> Output {
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Output(receiver)
+    }
+
+    /// The lines up to and including the first one containing `text`,
+    /// within `secs` seconds.
+    fn until(&self, text: &str, secs: u64) -> Vec<String> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.0.recv_timeout(left) {
+                Ok(line) => {
+                    let found = line.contains(text);
+                    seen.push(line);
+                    if found {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no line with {text:?} within {secs} s: {seen:#?}"),
+            }
+        }
+    }
+
+    /// Every line printed within `secs` seconds.
+    fn for_secs(&self, secs: u64) -> Vec<String> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        let mut seen = Vec::new();
+        while let Ok(line) = self
+            .0
+            .recv_timeout(deadline.saturating_duration_since(std::time::Instant::now()))
+        {
+            seen.push(line);
+        }
+        seen
+    }
+}
+
+/// `kodex worker` on the database of a bot that does not search itself.
+fn worker(dir: &Path, url: &str) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_kodex"))
+        .arg("worker")
+        .current_dir(dir)
+        .env_remove("KODEX_DISCORD_TOKEN")
+        .env_remove("KODEX_TELEGRAM_TOKEN")
+        .env("KODEX_DATABASE_URL", url)
+        .env("KODEX_COMPUTER_SEARCHERS", "1")
+        .env("KODEX_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("kodex worker starts")
+}
+
+/// The computer's searches as shared work: a console bot that does not
+/// search (`KODEX_COMPUTER_SEARCHES=false`) gets its computer's moves from
+/// `kodex worker` processes on the same database. A worker killed with
+/// SIGKILL in the middle of a search loses nothing: once its claim has run
+/// out, the next worker searches again, and each of the computer's turns
+/// is played exactly once.
+#[test]
+fn a_worker_searches_for_the_bot_and_one_killed_mid_search_loses_nothing() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let dir = temp_dir("worker");
+    let mut urls = vec![format!("sqlite://{}", dir.join("game.db").display())];
+    match runtime
+        .block_on(kodex_bot::store::test_postgres_url())
+        .expect("a PostgreSQL test schema")
+    {
+        Some(url) => urls.push(url),
+        None => eprintln!(
+            "a_worker_searches_for_the_bot: PostgreSQL skipped ({} is not set)",
+            kodex_bot::store::TEST_POSTGRES_URL
+        ),
+    }
+    let now = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64)
+    };
+    for url in urls {
+        let _ = std::fs::remove_file(dir.join("game.db"));
+        let mut first = worker(&dir, &url);
+        let mut bot = kodex(&dir)
+            .env("KODEX_DATABASE_URL", &url)
+            .env("KODEX_COMPUTER_SEARCHES", "false")
+            .spawn()
+            .expect("kodex starts");
+        let mut stdin = bot.stdin.take().expect("stdin");
+        let out = Output::of(&mut bot);
+        // Level 8 thinks 4 s a move without a clock: time to kill it.
+        writeln!(stdin, "alice: /play chess computer level 8 white").expect("write");
+        out.until("alice (white) to move", 30);
+        let store = runtime
+            .block_on(kodex_bot::store::Store::open(&url))
+            .expect("the store opens");
+        writeln!(stdin, "alice: e4").expect("write");
+        // The worker claims the search; it is killed while it thinks.
+        let claimed = std::time::Instant::now();
+        loop {
+            let (_, searching, _) = runtime
+                .block_on(store.search_counts(now()))
+                .expect("counts");
+            if searching == 1 {
+                break;
+            }
+            assert!(
+                claimed.elapsed() < std::time::Duration::from_secs(20),
+                "{url}: no worker claimed the search"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        first.kill().expect("SIGKILL");
+        first.wait().expect("reaped");
+        // Nobody else searches: the bot does not, and no move comes.
+        let meanwhile = out.for_secs(2);
+        assert!(
+            !meanwhile.iter().any(|l| l.contains("Kodex L8 played")),
+            "{url}: {meanwhile:#?}"
+        );
+        // A second worker takes the search again once the claim ran out.
+        let mut second = worker(&dir, &url);
+        let lines = [meanwhile, out.until("Kodex L8 played", 40)].concat();
+        assert!(
+            lines.iter().any(|l| l.contains("alice played e4")),
+            "{url}: {lines:#?}"
+        );
+        // And the next one at once.
+        writeln!(stdin, "alice: d4").expect("write");
+        let lines = out.until("Kodex L8 played", 40);
+        assert!(
+            lines.iter().any(|l| l.contains("alice played d4")),
+            "{url}: {lines:#?}"
+        );
+        drop(stdin);
+        let later = out.for_secs(3);
+        assert!(
+            !later.iter().any(|l| l.contains("Kodex L8 played")),
+            "{url}: a turn played twice: {later:#?}"
+        );
+        bot.wait().expect("the console ends with its input");
+        second.kill().expect("killed");
+        second.wait().expect("reaped");
+        // Each of the computer's turns once: four plies, no job left.
+        let games = runtime
+            .block_on(store.open_games_of("console", "alice"))
+            .expect("games");
+        assert_eq!(games.len(), 1, "{url}");
+        assert_eq!(games[0].moves.len(), 4, "{url}: {:?}", games[0].moves);
+        assert_eq!(
+            runtime
+                .block_on(store.search_counts(now()))
+                .expect("counts"),
+            (0, 0, 0),
+            "{url}"
+        );
+        runtime.block_on(store.close());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

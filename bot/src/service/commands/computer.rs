@@ -25,7 +25,6 @@
 //! made and announced like a person's.
 
 use crate::service::kernel::background::run_search;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::api::{Action, ChatRef, Delivery, Platform, Request, UserRef};
@@ -57,7 +56,7 @@ const EXCHANGE_GAIN: i32 = 100;
 
 /// What the computer decided to do on its turn, found off the runtime and
 /// handed to the game as typed values.
-enum Decision {
+pub(crate) enum Decision {
     /// A move of the position it searched.
     Move(Move),
     /// Time travel: a jump, then a move of the board it restores.
@@ -69,8 +68,19 @@ enum Decision {
     Resign,
 }
 
+/// What a search decided for a computer seat (see `searches.rs`, which
+/// writes it down for a process of the game's platform to play).
+pub(crate) enum Decided {
+    /// Nothing to play (no legal move found, or cancelled).
+    Nothing,
+    /// The seat's turn.
+    Play(usize, Decision),
+    /// The seat's secret setup (`None`: random).
+    Setup(usize, Option<String>),
+}
+
 /// What the computer does next in a game, read from the stored row.
-enum Step {
+pub(crate) enum Step {
     /// Nothing: not its turn, or the game is over.
     Wait,
     /// Say this, as the computer of the seat (answers to offers, its own
@@ -154,6 +164,9 @@ impl Service {
         if row.status.is_over() {
             self.inner.thinking.cancel(id);
             self.inner.thinking.stops_playing(id);
+            // A search asked for is not wanted any more.
+            let _ = self.inner.store.drop_search(platform.key(), id, None).await;
+            self.inner.thinking.answered(id);
             return;
         }
         let step = match self.next_step(&row) {
@@ -187,13 +200,14 @@ impl Service {
                 let result = self.setup_button(&ctx, &row.id, command).await;
                 self.deliver(self.finish(&ctx, result).await);
             }
-            Step::Move(seat, level) => self.computer_moves(platform, row, seat, level).await,
-            Step::SetUp(seat, level) => self.computer_sets_up(platform, row, seat, level).await,
+            // A search: asked for in the database, taken by one free
+            // searcher of any process (see `searches.rs`).
+            Step::Move(..) | Step::SetUp(..) => self.ask_search(platform, &row).await,
         }
     }
 
     /// What the computer does next in `row`.
-    fn next_step(&self, row: &GameRow) -> Outcome<Step> {
+    pub(crate) fn next_step(&self, row: &GameRow) -> Outcome<Step> {
         let computer_seats: Vec<usize> = row
             .seats
             .iter()
@@ -396,43 +410,103 @@ impl Service {
         self.deliver(deliveries);
     }
 
-    /// Thinks about `row` for its computer seat `seat`, then moves (or
-    /// resigns a hopeless position). While it thinks it holds the service
-    /// only weakly: a service that stops (a restart) drops the move, and the
-    /// next process thinks again ([`Service::resume_computers`]).
-    async fn computer_moves(self, platform: Platform, row: GameRow, seat: usize, level: Level) {
+    /// Thinks about `row` for its computer seat `seat` (off the runtime, at
+    /// low priority): what it does on its turn. `None` when the search was
+    /// cancelled (the game ended, the service stops) or another search of
+    /// this game runs here.
+    pub(crate) async fn search_move(
+        &self,
+        row: &GameRow,
+        seat: usize,
+        level: Level,
+    ) -> Option<Decided> {
         let mut searcher = Searcher::new(8);
         if !self.inner.thinking.start(&row.id, searcher.stop_flag()) {
-            return;
+            return None;
         }
-        let Some(work) = self.decision(&row, seat, level) else {
+        let Some(work) = self.decision(row, seat, level) else {
             self.inner.thinking.finish(&row.id);
-            return;
+            return Some(Decided::Nothing);
         };
-        let Ok(permit) = self.inner.computing.clone().acquire_owned().await else {
-            return;
-        };
-        let weak = Arc::downgrade(&self.inner);
-        drop(self);
         let decision = run_search(move || work(&mut searcher)).await.flatten();
-        drop(permit);
-        let Some(inner) = weak.upgrade() else {
-            return;
-        };
-        let service = Service { inner };
-        service.inner.thinking.finish(&row.id);
-        let Some(decision) = decision.filter(|_| !service.inner.thinking.is_stopped()) else {
-            return;
-        };
-        let user = UserRef::computer(platform, level.number());
-        let ctx = service.computer_ctx(&row, user, true).await;
-        let result = service.computer_plays(&ctx, &row, seat, decision).await;
-        if matches!(result, Err(Failure::Conflict)) {
-            // A takeback (or another change) came while it thought: it
-            // looks at the game again.
-            return service.computer_follow(platform, &row.id);
+        self.inner.thinking.finish(&row.id);
+        if self.inner.thinking.is_stopped() {
+            return None;
         }
-        service.deliver(service.finish(&ctx, result).await);
+        Some(decision.map_or(Decided::Nothing, |decision| Decided::Play(seat, decision)))
+    }
+
+    /// Chooses the computer's secret setup for its seat `seat` of `row`
+    /// ([`search::pick_setup`]: its own army against imagined enemy setups,
+    /// never the real one) off the async runtime. A setup too long to write
+    /// down is left to `random`.
+    pub(crate) async fn search_setup(
+        &self,
+        row: &GameRow,
+        seat: usize,
+        level: Level,
+    ) -> Option<Decided> {
+        let searcher = Searcher::new(1);
+        if !self.inner.thinking.start(&row.id, searcher.stop_flag()) {
+            return None;
+        }
+        let (Ok(variant), Some(side)) = (self.variant(row), row.seat(seat).map(|s| s.side)) else {
+            self.inner.thinking.finish(&row.id);
+            return Some(Decided::Nothing);
+        };
+        let seed = seed_of(&row.id, 0);
+        let placement = run_search(move || {
+            search::pick_setup(&variant, side, level, seed)
+                .ok()
+                .map(|placement| placement.to_text(&variant))
+        })
+        .await
+        .flatten()
+        .filter(|text| text.chars().count() <= MAX_SETUP_TEXT);
+        self.inner.thinking.finish(&row.id);
+        if self.inner.thinking.is_stopped() {
+            return None;
+        }
+        Some(Decided::Setup(seat, placement))
+    }
+
+    /// Plays what a search decided for `row` (as stored when the search was
+    /// asked for, and still so): a move, a turn, a resignation or a
+    /// setup, as the computer of its seat; a game changed meanwhile makes
+    /// the computer look again.
+    pub(crate) async fn play_decided(&self, platform: Platform, row: &GameRow, decided: Decided) {
+        let (seat, setup) = match decided {
+            Decided::Nothing => return,
+            Decided::Play(seat, decision) => (seat, Err(decision)),
+            Decided::Setup(seat, placement) => (seat, Ok(placement)),
+        };
+        let Some(level) = row
+            .seat(seat)
+            .map(|s| UserRef::level_of(&s.user_id).unwrap_or(DEFAULT_LEVEL))
+        else {
+            return;
+        };
+        let user = UserRef::computer(platform, level);
+        let ctx = self.computer_ctx(row, user, true).await;
+        let result = match setup {
+            Ok(placement) => {
+                let command = match &placement {
+                    Some(text) => SetupCommand::Place(text),
+                    None => SetupCommand::Random,
+                };
+                self.setup_button(&ctx, &row.id, command).await
+            }
+            Err(decision) => {
+                let result = self.computer_plays(&ctx, row, seat, decision).await;
+                if matches!(result, Err(Failure::Conflict)) {
+                    // A takeback (or another change) came while it thought: it
+                    // looks at the game again.
+                    return self.computer_follow(platform, &row.id);
+                }
+                result
+            }
+        };
+        self.deliver(self.finish(&ctx, result).await);
     }
 
     /// Plays `decision`, the computer's for its seat `seat` in the game as
@@ -492,52 +566,6 @@ impl Service {
             Decision::Move(_) => return Err(Failure::Silent),
         };
         self.apply(&mut row, &mut game, change, lang).await
-    }
-
-    /// Chooses the computer's secret setup for its seat `seat` of `row`
-    /// ([`search::pick_setup`]: its own army against imagined enemy setups,
-    /// never the real one) off the async runtime, and places it; `ready`
-    /// follows as the next step. A setup too long to write down is left to
-    /// `random`.
-    async fn computer_sets_up(self, platform: Platform, row: GameRow, seat: usize, level: Level) {
-        let searcher = Searcher::new(1);
-        if !self.inner.thinking.start(&row.id, searcher.stop_flag()) {
-            return;
-        }
-        let Ok(variant) = self.variant(&row) else {
-            self.inner.thinking.finish(&row.id);
-            return;
-        };
-        let Some(side) = row.seat(seat).map(|s| s.side) else {
-            self.inner.thinking.finish(&row.id);
-            return;
-        };
-        let Ok(permit) = self.inner.computing.clone().acquire_owned().await else {
-            self.inner.thinking.finish(&row.id);
-            return;
-        };
-        let seed = seed_of(&row.id, 0);
-        let placement = run_search(move || {
-            search::pick_setup(&variant, side, level, seed)
-                .ok()
-                .map(|placement| placement.to_text(&variant))
-        })
-        .await
-        .flatten()
-        .filter(|text| text.chars().count() <= MAX_SETUP_TEXT);
-        drop(permit);
-        self.inner.thinking.finish(&row.id);
-        if self.inner.thinking.is_stopped() {
-            return;
-        }
-        let user = UserRef::computer(platform, level.number());
-        let ctx = self.computer_ctx(&row, user, true).await;
-        let command = match &placement {
-            Some(text) => SetupCommand::Place(text),
-            None => SetupCommand::Random,
-        };
-        let result = self.setup_button(&ctx, &row.id, command).await;
-        self.deliver(self.finish(&ctx, result).await);
     }
 
     /// Tries `candidates` in order as the computer's moves for its seat

@@ -14,6 +14,9 @@ pub(crate) enum Change {
     Lang(LangOwner, String, String),
     /// Where a person (platform, user id) last wrote.
     Presence(String, String),
+    /// A search for the computer was asked for or decided (see
+    /// `commands/searches.rs`): idle searchers and players of decisions look.
+    Searches,
 }
 
 impl Change {
@@ -29,6 +32,7 @@ impl Change {
                 format!("lang\t{owner}\t{platform}\t{id}")
             }
             Change::Presence(platform, user) => format!("presence\t{platform}\t{user}"),
+            Change::Searches => "searches".to_owned(),
         }
     }
 
@@ -52,6 +56,7 @@ impl Change {
             ["presence", platform, user] => {
                 Some(Change::Presence((*platform).to_owned(), (*user).to_owned()))
             }
+            ["searches"] => Some(Change::Searches),
             _ => None,
         }
     }
@@ -70,7 +75,13 @@ fn forget(inner: &Inner, change: Option<Change>) {
                 cache.remove(&(platform, user));
             }
         }
+        Some(Change::Searches) => {
+            inner.searches_wake.notify_one();
+            inner.decisions_wake.notify_one();
+        }
         None => {
+            inner.searches_wake.notify_one();
+            inner.decisions_wake.notify_one();
             if let Ok(mut cache) = inner.lang_choices.lock() {
                 cache.clear();
             }
@@ -127,6 +138,7 @@ mod tests {
             Change::Lang(LangOwner::Chat, "telegram".into(), "-100123".into()),
             Change::Lang(LangOwner::User, "discord".into(), "42".into()),
             Change::Presence("console".into(), "bob".into()),
+            Change::Searches,
         ] {
             assert_eq!(Change::parse(&change.payload()), Some(change));
         }

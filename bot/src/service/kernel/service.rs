@@ -45,6 +45,11 @@ pub struct Settings {
     pub max_tournament_players: usize,
     /// The time a tournament player has for their first move.
     pub tournament_first_move: Millis,
+    /// Whether this process runs the computer's searches (see
+    /// `commands/searches.rs`).
+    pub searches: bool,
+    /// Searches at once in this process (at least one).
+    pub searchers: usize,
 }
 
 impl Settings {
@@ -62,6 +67,14 @@ impl Settings {
             max_tournament_players: config.games.max_tournament_players,
             tournament_first_move: (config.games.tournament_first_move_secs as Millis)
                 .saturating_mul(1000),
+            searches: config.computer.searches,
+            searchers: match config.computer.searchers {
+                // One core stays free for people's moves.
+                0 => std::thread::available_parallelism()
+                    .map_or(1, |n| usize::from(n).saturating_sub(1))
+                    .max(1),
+                n => n,
+            },
         }
     }
 }
@@ -89,8 +102,13 @@ pub(in crate::service) struct Inner {
     pub(in crate::service) chat_locales: Mutex<HashMap<(String, String), Lang>>,
     /// One permit per core for drawing images (see [`Service::draw_off_runtime`]).
     pub(in crate::service) drawing: tokio::sync::Semaphore,
-    /// One permit per core but one for the computer's searches.
+    /// One permit per searcher ([`Settings::searchers`]) for the computer's
+    /// searches.
     pub(in crate::service) computing: Arc<tokio::sync::Semaphore>,
+    /// Wakes this process's searchers: a search was asked for.
+    pub(in crate::service) searches_wake: Arc<Notify>,
+    /// Wakes the player of stored decisions: a searcher elsewhere decided.
+    pub(in crate::service) decisions_wake: Arc<Notify>,
     /// The computer's searches under way.
     pub(in crate::service) thinking: super::thinking::Thinking,
     /// When each person (platform, user id) named a game id that named no
@@ -114,8 +132,10 @@ pub(in crate::service) struct Inner {
 
 impl Drop for Inner {
     fn drop(&mut self) {
-        // Lets the scheduler notice that the service is gone.
+        // Lets the scheduler and the searchers notice that the service is gone.
         self.wake.notify_one();
+        self.searches_wake.notify_waiters();
+        self.decisions_wake.notify_waiters();
     }
 }
 
@@ -145,6 +165,7 @@ impl Service {
         let service = Service::with_store(store, registry, time, Settings::from_config(config));
         // Processes sharing a PostgreSQL database keep each other's memory right.
         service.hear_changes().await;
+        service.spawn_searches();
         Ok(service)
     }
 
@@ -155,6 +176,7 @@ impl Service {
         time: Arc<dyn TimeSource>,
         settings: Settings,
     ) -> Service {
+        let searchers = settings.searchers.max(1);
         Service {
             inner: Arc::new(Inner {
                 store,
@@ -172,12 +194,9 @@ impl Service {
                 drawing: tokio::sync::Semaphore::new(
                     std::thread::available_parallelism().map_or(2, usize::from),
                 ),
-                // One core stays free for people's moves.
-                computing: Arc::new(tokio::sync::Semaphore::new(
-                    std::thread::available_parallelism()
-                        .map_or(1, |n| usize::from(n).saturating_sub(1))
-                        .max(1),
-                )),
+                computing: Arc::new(tokio::sync::Semaphore::new(searchers)),
+                searches_wake: Arc::new(Notify::new()),
+                decisions_wake: Arc::new(Notify::new()),
                 thinking: super::thinking::Thinking::default(),
                 unknown_ids: Mutex::new(HashMap::new()),
                 bot_handles: Mutex::new(HashMap::new()),
@@ -201,6 +220,11 @@ impl Service {
     /// The variants the service offers.
     pub fn registry(&self) -> &Registry {
         &self.inner.registry
+    }
+
+    /// The settings the service runs with.
+    pub fn settings(&self) -> &Settings {
+        &self.inner.settings
     }
 
     /// The storage.
@@ -228,6 +252,7 @@ impl Service {
     /// next process resumes every game and clock where it was.
     pub async fn close(&self) {
         self.inner.thinking.stop_all();
+        self.release_searches().await;
         self.inner.store.close().await;
     }
 

@@ -22,6 +22,9 @@ pub(crate) struct Thinking {
     /// The computer's turns asked for and not finished (spawned, thinking
     /// or delivering).
     pending: Arc<std::sync::atomic::AtomicUsize>,
+    /// The searches this process asked for (see `commands/searches.rs`),
+    /// counted as turns in flight until they are played or dropped here.
+    asked: std::sync::Mutex<HashMap<String, Pending>>,
 }
 
 /// One of the computer's turns in flight, counted while it lives.
@@ -38,6 +41,23 @@ impl Thinking {
     pub(crate) fn pending(&self) -> Pending {
         self.pending.fetch_add(1, Ordering::SeqCst);
         Pending(self.pending.clone())
+    }
+
+    /// A search of `game` was asked for: a turn in flight until
+    /// [`Thinking::answered`].
+    pub(crate) fn asked(&self, game: &str) {
+        if let Ok(mut asked) = self.asked.lock() {
+            if !asked.contains_key(game) {
+                asked.insert(game.to_owned(), self.pending());
+            }
+        }
+    }
+
+    /// The search of `game` asked for here was played or dropped.
+    pub(crate) fn answered(&self, game: &str) {
+        if let Ok(mut asked) = self.asked.lock() {
+            asked.remove(game);
+        }
     }
 
     /// Whether a turn of the computer is in flight.
