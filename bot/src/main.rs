@@ -212,7 +212,7 @@ async fn work(mut config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let service = Service::open(&config, registry, Arc::new(SystemTime)).await?;
     tracing::info!(
         database = %config.database.url,
-        searchers = service.settings().searchers,
+        searchers = service.config().searchers,
         "worker ready: searching for the computer"
     );
     stop_signal().await;

@@ -24,7 +24,6 @@ pub(crate) mod rematch;
 pub(crate) mod reminders;
 pub(crate) mod retire;
 pub(crate) mod review;
-pub(crate) mod searches;
 pub(crate) mod settings;
 pub(crate) mod setup;
 pub(crate) mod suggest;

@@ -15,7 +15,7 @@ pub(crate) enum Change {
     /// Where a person (platform, user id) last wrote.
     Presence(String, String),
     /// A search for the computer was asked for or decided (see
-    /// `commands/searches.rs`): idle searchers and players of decisions look.
+    /// `commands/computer/searches.rs`): idle searchers and players of decisions look.
     Searches,
 }
 

@@ -46,7 +46,7 @@ pub struct Settings {
     /// The time a tournament player has for their first move.
     pub tournament_first_move: Millis,
     /// Whether this process runs the computer's searches (see
-    /// `commands/searches.rs`).
+    /// `commands/computer/searches.rs`).
     pub searches: bool,
     /// Searches at once in this process (at least one).
     pub searchers: usize,
@@ -223,7 +223,7 @@ impl Service {
     }
 
     /// The settings the service runs with.
-    pub fn settings(&self) -> &Settings {
+    pub fn config(&self) -> &Settings {
         &self.inner.settings
     }
 

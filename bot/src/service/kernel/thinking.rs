@@ -22,7 +22,7 @@ pub(crate) struct Thinking {
     /// The computer's turns asked for and not finished (spawned, thinking
     /// or delivering).
     pending: Arc<std::sync::atomic::AtomicUsize>,
-    /// The searches this process asked for (see `commands/searches.rs`),
+    /// The searches this process asked for (see `commands/computer/searches.rs`),
     /// counted as turns in flight until they are played or dropped here.
     asked: std::sync::Mutex<HashMap<String, Pending>>,
 }

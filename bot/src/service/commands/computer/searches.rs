@@ -23,7 +23,7 @@
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use super::computer::{Decided, Decision, Step};
+use super::{Decided, Decision, Step};
 use crate::api::Platform;
 use crate::service::kernel::changes::Change;
 use crate::service::kernel::service::Inner;

@@ -24,6 +24,8 @@
 //! In time travel its turn may begin with a jump ([`search::pick_turn_with`]),
 //! made and announced like a person's.
 
+pub(crate) mod searches;
+
 use crate::service::kernel::background::run_search;
 use std::time::{Duration, Instant};
 
