@@ -484,3 +484,55 @@ async fn tamerlane_plays_in_chat_and_a_king_in_the_opponents_citadel_draws() {
     assert!(has(&out, "alice played f10c9"), "{out:#?}");
     assert!(chat.position(&id).await.fen().contains(" b P2 - "));
 }
+
+/// `/rules` speaks to players (issue 32, item 8): no internal words ("seed
+/// 002", "Kodex's decisions where the seed is silent", "a king whose owner
+/// is in check"), and the Russian rules write in Russian letters every piece
+/// that Russian notation letters (Кр, Ф, К@f3), never the Latin one.
+#[test]
+fn rules_texts_have_no_internal_words_and_russian_rules_russian_letters() {
+    let registry = kodex_engine::Registry::builtin();
+    const INTERNAL: [&str; 8] = [
+        "seed 0",
+        "источник 0",
+        "the seed",
+        "Kodex's decisions",
+        "Решения Kodex",
+        "whose owner",
+        "Our decision",
+        "Наше решение",
+    ];
+    for variant in registry.all() {
+        for lang in ["en", "ru"] {
+            let text = variant.rules_text(lang);
+            for word in INTERNAL {
+                assert!(!text.contains(word), "{} ({lang}): «{word}»", variant.id());
+            }
+        }
+        // A Latin capital standing for a piece: "(N)", "(C:", "N@f3", "Ke2".
+        let ru: Vec<char> = variant.rules_text("ru").chars().collect();
+        for (at, &letter) in ru.iter().enumerate() {
+            let before = at.checked_sub(1).map(|i| ru[i]);
+            let next = ru.get(at + 1).copied().unwrap_or(' ');
+            let after = ru.get(at + 2).copied().unwrap_or(' ');
+            let file = |c: char| ('a'..='o').contains(&c);
+            let as_piece = letter.is_ascii_uppercase()
+                && !before.is_some_and(|c| c.is_alphabetic() || c == '-')
+                && (")@,:".contains(next)
+                    || (file(next) && after.is_ascii_digit())
+                    || (next == 'x' && file(after)));
+            if as_piece {
+                let letter = letter.to_string();
+                let context: String = ru[at.saturating_sub(20)..(at + 6).min(ru.len())]
+                    .iter()
+                    .collect();
+                assert_eq!(
+                    variant.russian_san(&letter),
+                    letter,
+                    "{}: a Latin piece letter in the Russian rules: …{context}…",
+                    variant.id()
+                );
+            }
+        }
+    }
+}
