@@ -812,6 +812,7 @@ tournament-berserk-no-game = Berserk is for a game of an arena tournament under 
 tournament-berserk-already = You have already berserked in this game.
 tournament-berserk-too-late = Berserk only before your first move in the game.
 tournament-berserked = ⚔ { $player } berserks in game { $game }: their clock is halved, to { $clock }. A win is worth a point more.
+tournament-round-resumed = Round { $round } of tournament { $id }: its games are started (the pairing stored before an interruption).
 
 # Challenges answered late or by strangers (issue 32, item 8)
 error-challenge-taken = Challenge { $id } was already taken by { $players }; the game is under way.

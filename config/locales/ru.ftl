@@ -903,6 +903,7 @@ tournament-berserk-no-game = Берсерк — для идущей партии
 tournament-berserk-already = Вы уже объявили берсерк в этой партии.
 tournament-berserk-too-late = Берсерк — только до вашего первого хода в партии.
 tournament-berserked = ⚔ { $player } — берсерк в партии { $game }: на часах вдвое меньше, { $clock }. Победа принесёт очко сверху.
+tournament-round-resumed = Тур { $round } турнира { $id }: партии начаты (жеребьёвка сохранена до перерыва в работе).
 
 # Вызовы: поздний ответ и чужой отказ (issue 32, item 8)
 error-challenge-taken = Вызов { $id } уже принят ({ $players }), партия идёт.

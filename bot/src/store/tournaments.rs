@@ -176,6 +176,12 @@ pub struct Round {
     /// Players not paired this round (withdrawn): a zero-point bye each.
     #[serde(default)]
     pub absent: Vec<u32>,
+    /// Paired and stored, its games (their ids planned on the boards) not
+    /// all started yet: whoever looks at the tournament next starts those
+    /// missing, so a round interrupted by a crash is started once, never
+    /// paired again.
+    #[serde(default)]
+    pub pending: bool,
 }
 
 /// Everything a tournament decided and played.
@@ -474,6 +480,7 @@ mod tests {
                     )],
                     bye: Some(3),
                     absent: vec![],
+                    pending: false,
                 }],
                 match_games: 0,
                 armageddon: false,

@@ -4,7 +4,7 @@
 //! table, standings with tie-breaks, and the TRF export read back.
 
 use crate::console_support::{has, to, Chat};
-use kodex_bot::store::{BoardResult, TournamentRow, TournamentStatus};
+use kodex_bot::store::{Board, BoardResult, Entrant, Round, TournamentRow, TournamentStatus};
 use kodex_bot::tournament::{trf, Pairing, RoundResult};
 
 /// The tournament id on the Join button of an announcement.
@@ -804,4 +804,76 @@ async fn a_tournament_starts_at_a_time_of_day_in_utc() {
     assert!(chat.advance(46 * 60_000).await.is_empty());
     let out = chat.advance(60_000).await;
     assert!(has(&out, &format!("Tournament {id} begins")), "{out:#?}");
+}
+
+#[tokio::test]
+async fn a_round_stored_before_its_games_started_is_started_once_after_a_restart() {
+    let mut chat = Chat::new("tournament-pending").await;
+    let out = chat.say("alice: /tournament new swiss chess 5+0 2").await;
+    let id = tournament_id(&out);
+    // As a process leaves it that stopped right after storing round 1's
+    // pairing (its game ids planned), before starting its games.
+    let mut row = stored(&chat, &id).await;
+    row.status = TournamentStatus::Running;
+    row.state.players = ["alice", "bob", "carol", "dave"]
+        .map(|name| Entrant::new(name, name, 1500))
+        .to_vec();
+    let planned = [("pq2rs3tu4vw5", 1, 3), ("xy6zk7mn8pq9", 4, 2)];
+    row.state.played = vec![Round {
+        started_at: row.created_at,
+        boards: planned
+            .iter()
+            .map(|(game, white, black)| Board::new(*white, *black, (*game).to_owned(), None))
+            .collect(),
+        bye: None,
+        absent: Vec::new(),
+        pending: true,
+    }];
+    row.next_at = None;
+    assert!(chat
+        .service
+        .store()
+        .save_tournament(&mut row)
+        .await
+        .expect("save"));
+    let mut chat = chat.restart().await;
+    chat.service.resume_tournaments().await;
+    let out = chat.advance(0).await;
+    assert!(
+        has(
+            &out,
+            &format!("Round 1 of tournament {id}: its games are started")
+        ),
+        "{out:#?}"
+    );
+    for (game, white, black) in [
+        ("pq2rs3tu4vw5", "alice", "carol"),
+        ("xy6zk7mn8pq9", "dave", "bob"),
+    ] {
+        let row = chat.row(game).await;
+        assert_eq!(row.status, kodex_bot::store::Status::Active, "{game}");
+        assert_eq!(row.seats[0].user_name, white);
+        assert_eq!(row.seats[1].user_name, black);
+    }
+    let row = stored(&chat, &id).await;
+    assert!(!row.state.played[0].pending);
+    assert_eq!(row.state.played.len(), 1);
+    // Looked at again after another restart: nothing is started or paired twice.
+    let mut chat = chat.restart().await;
+    chat.service.resume_tournaments().await;
+    assert!(chat.advance(0).await.is_empty());
+    for name in ["alice", "bob", "carol", "dave"] {
+        let games = chat
+            .service
+            .store()
+            .open_games_of("console", name)
+            .await
+            .expect("games");
+        assert_eq!(games.len(), 1, "{name}: {games:#?}");
+    }
+    // The round plays on as any.
+    play(&mut chat, "alice", "carol", Ending::WhiteMates).await;
+    let out = play(&mut chat, "dave", "bob", Ending::Draw).await;
+    assert!(has(&out, "Round 2 of 2"), "{out:#?}");
+    assert_eq!(stored(&chat, &id).await.state.played.len(), 2);
 }

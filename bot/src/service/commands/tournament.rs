@@ -585,6 +585,45 @@ fn takes_late_entries(format: TournamentFormat) -> bool {
     matches!(format, TournamentFormat::Swiss | TournamentFormat::Arena)
 }
 
+/// The boards of `pairings` in `row`, each game's id drawn now (a board
+/// with a withdrawn player is decided without a game: a round robin
+/// pairs everyone).
+fn plan_boards(row: &TournamentRow, pairings: &[Pairing]) -> Outcome<Vec<Board>> {
+    let mut boards = Vec::new();
+    for game in pairings {
+        let (Some(white), Some(black)) = (
+            row.state.players.get(game.white as usize - 1),
+            row.state.players.get(game.black as usize - 1),
+        ) else {
+            continue;
+        };
+        let forfeit = match (white.withdrawn, black.withdrawn) {
+            (true, _) => Some(BoardResult::WhiteForfeits),
+            (false, true) => Some(BoardResult::BlackForfeits),
+            _ => None,
+        };
+        let id = match forfeit {
+            Some(_) => String::new(),
+            None => new_game_id().ok_or_else(|| Msg::new("error-internal"))?,
+        };
+        boards.push(Board::new(game.white, game.black, id, forfeit));
+    }
+    Ok(boards)
+}
+
+/// A request of tournament player `entrant` in `chat`: the context their
+/// game's challenge and its acceptance are made in.
+fn tournament_request(chat: &ChatRef, platform: &str, entrant: &Entrant) -> Request {
+    Request {
+        chat: chat.clone(),
+        private: false,
+        actor: user_of(platform, entrant),
+        locale: None,
+        chat_locale: None,
+        action: Action::Games,
+    }
+}
+
 /// A chat of `platform`.
 fn chat_ref(platform: &str, id: &str) -> ChatRef {
     ChatRef {
@@ -1571,15 +1610,17 @@ impl Service {
             advancing,
         } = next;
         let count = row.state.players.len() as u32;
-        let (boards, private, notify) = self.start_boards(row, &pairing.pairings).await?;
+        let boards = plan_boards(row, &pairing.pairings)?;
         let paired = pairing.players();
         let absent = (1..=count).filter(|n| !paired.contains(n)).collect();
-        row.state.played.push(Round {
+        let round = Round {
             started_at: self.now(),
             boards,
             bye: pairing.bye,
             absent,
-        });
+            pending: true,
+        };
+        let (private, notify) = self.store_and_start(row, round).await?;
         let mut lines = vec![self.text(lang, &header.arg("id", row.id.clone()))];
         lines.extend(self.board_lines(lang, row));
         if !advancing.is_empty() {
@@ -1620,51 +1661,82 @@ impl Service {
         Ok(deliveries)
     }
 
-    /// Starts a game for each of `pairings` in tournament `row` (a board
-    /// with a withdrawn player is decided without one): the boards, what
-    /// the games' starts tell players privately, and whom to ping.
-    async fn start_boards(
+    /// Stores `round` (pending) as the latest of `row`, then starts its
+    /// games: the pairing is kept before any game of it exists, so an
+    /// interruption in between leaves a round to finish, not one to pair
+    /// again. Returns what the starts tell players privately and whom to ping.
+    async fn store_and_start(
         &self,
-        row: &TournamentRow,
-        pairings: &[Pairing],
-    ) -> Outcome<(Vec<Board>, Vec<Delivery>, Vec<UserRef>)> {
-        let variant = self.known_variant(&row.state.variant)?;
-        let clock = TimeControl::parse(&row.state.clock).map_err(|_| Msg::new("error-internal"))?;
-        let mut boards = Vec::new();
+        row: &mut TournamentRow,
+        mut round: Round,
+    ) -> Outcome<(Vec<Delivery>, Vec<UserRef>)> {
+        round.pending = true;
+        row.state.played.push(round);
+        self.save_tournament(row).await?;
+        self.start_pending(row).await
+    }
+
+    /// Starts the games of the latest round of `row` if it is pending, each
+    /// under the id its board planned (one started before an interruption
+    /// is left as it is), and marks it started. Returns what the starts
+    /// tell players privately and whom to ping.
+    async fn start_pending(
+        &self,
+        row: &mut TournamentRow,
+    ) -> Outcome<(Vec<Delivery>, Vec<UserRef>)> {
         let mut private = Vec::new();
         let mut notify = Vec::new();
-        for game in pairings {
+        let Some(round) = row.state.played.last().filter(|round| round.pending) else {
+            return Ok((private, notify));
+        };
+        let boards: Vec<Board> = round.boards.clone();
+        let variant = self.known_variant(&row.state.variant)?;
+        let clock = TimeControl::parse(&row.state.clock).map_err(|_| Msg::new("error-internal"))?;
+        for board in boards.iter().filter(|b| b.result.is_none()) {
             let (Some(white), Some(black)) = (
-                row.state.players.get(game.white as usize - 1).cloned(),
-                row.state.players.get(game.black as usize - 1).cloned(),
+                row.state.players.get(board.white as usize - 1).cloned(),
+                row.state.players.get(board.black as usize - 1).cloned(),
             ) else {
                 continue;
             };
-            // A withdrawn player (a round robin pairs everyone) loses without a game.
-            let forfeit = match (white.withdrawn, black.withdrawn) {
-                (true, _) => Some(BoardResult::WhiteForfeits),
-                (false, true) => Some(BoardResult::BlackForfeits),
-                _ => None,
-            };
-            let id = match forfeit {
-                Some(_) => String::new(),
-                None => {
-                    let (id, told) = self
-                        .tournament_game(row, &white, &black, &variant, clock)
-                        .await?;
-                    private.extend(told);
-                    notify.extend(
-                        [&white, &black]
-                            .into_iter()
-                            .filter(|p| !is_computer(&p.user_id))
-                            .map(|p| user_of(&row.platform, p)),
-                    );
-                    id
-                }
-            };
-            boards.push(Board::new(game.white, game.black, id, forfeit));
+            let told = self
+                .tournament_game(row, &board.game, (&white, &black), &variant, clock)
+                .await?;
+            private.extend(told);
+            notify.extend(
+                [&white, &black]
+                    .into_iter()
+                    .filter(|p| !is_computer(&p.user_id))
+                    .map(|p| user_of(&row.platform, p)),
+            );
         }
-        Ok((boards, private, notify))
+        if let Some(round) = row.state.played.last_mut() {
+            round.pending = false;
+        }
+        Ok((private, notify))
+    }
+
+    /// A round of `row` left pending by an interruption (stored, its games
+    /// not all started): its games started now and its boards posted again.
+    async fn resume_pending(&self, row: &mut TournamentRow, lang: Lang) -> Outcome {
+        if !row.state.played.last().is_some_and(|round| round.pending) {
+            return Ok(Vec::new());
+        }
+        tracing::warn!(tournament = %row.id, "starting the games of an interrupted round");
+        let (private, notify) = self.start_pending(row).await?;
+        let mut lines = vec![self.text(
+            lang,
+            &Msg::new("tournament-round-resumed")
+                .arg("id", row.id.clone())
+                .arg("round", row.state.played.len() as i64),
+        )];
+        lines.extend(self.board_lines(lang, row));
+        lines.push(self.text(lang, &Msg::new("tournament-round-how")));
+        let mut message = self.tournament_message(row, lines.join("\n"));
+        message.notify = notify;
+        let mut deliveries = vec![message];
+        deliveries.extend(private);
+        Ok(deliveries)
     }
 
     /// An arena (running; its lock held): records the games that ended,
@@ -1673,7 +1745,8 @@ impl Service {
     /// last opponent), posting the new pairings in one message; once its
     /// time is up and its last game over, the final standings.
     async fn settle_arena(&self, row: &mut TournamentRow, lang: Lang) -> Outcome {
-        let mut deliveries = self.first_moves_missed(row).await?;
+        let mut deliveries = self.resume_pending(row, lang).await?;
+        deliveries.extend(self.first_moves_missed(row).await?);
         self.record_results(row).await?;
         deliveries.extend(self.withdraw_absent(row, lang));
         let now = self.now();
@@ -1701,13 +1774,14 @@ impl Service {
                 .collect();
             let pairings = arena::pair_waiting(&waiting, present);
             if !pairings.is_empty() {
-                let (boards, private, notify) = self.start_boards(row, &pairings).await?;
-                row.state.played.push(Round {
+                let round = Round {
                     started_at: now,
-                    boards,
+                    boards: plan_boards(row, &pairings)?,
                     bye: None,
                     absent: Vec::new(),
-                });
+                    pending: true,
+                };
+                let (private, notify) = self.store_and_start(row, round).await?;
                 let left = (row.state.ends_at - now + 59_999) / 60_000;
                 let mut lines = vec![self.text(
                     lang,
@@ -1834,54 +1908,74 @@ impl Service {
             .collect()
     }
 
-    /// Starts the game of `white` against `black` for tournament `row`,
+    /// Starts game `id` of `white` against `black` for tournament `row`,
     /// as an accepted challenge in its chat would start: the challenge by
-    /// white (with white), taken by black. Returns its id and what its
-    /// start tells anyone but the chat (the private boards of a hidden
-    /// game); the chat hears the round's one message instead.
+    /// white (with white), taken by black. A game of that id already
+    /// started (before an interruption) is left as it is; one stored but
+    /// not yet taken is taken now. Returns what its start tells anyone but
+    /// the chat (the private boards of a hidden game); the chat hears the
+    /// round's one message instead.
     async fn tournament_game(
         &self,
         row: &TournamentRow,
-        white: &Entrant,
-        black: &Entrant,
+        id: &str,
+        (white, black): (&Entrant, &Entrant),
         variant: &kodex_engine::Variant,
         clock: TimeControl,
-    ) -> Outcome<(String, Vec<Delivery>)> {
+    ) -> Outcome<Vec<Delivery>> {
         let chat = chat_ref(&row.platform, &row.chat_id);
-        let as_player = |entrant: &Entrant| Request {
-            chat: chat.clone(),
-            private: false,
-            actor: user_of(&row.platform, entrant),
-            locale: None,
-            chat_locale: None,
-            action: Action::Games,
-        };
-        let white_ctx = self.context(as_player(white)).await;
-        let mut game = self.challenge_row(&white_ctx, variant, &clock, ColorChoice::White);
-        game.opponent_id = Some(black.user_id.clone());
-        game.opponent_name = Some(black.name.clone());
-        let computer = is_computer(&white.user_id) || is_computer(&black.user_id);
-        // A game against the computer is never rated (as any such game).
-        game.rated = row.state.rated && !computer;
-        self.insert_challenge(&mut game).await?;
+        // Linked first: a game of the round is never stored unlinked.
         self.inner
             .store
-            .add_tournament_game(&row.platform, &game.id, &row.id)
+            .add_tournament_game(&row.platform, id, &row.id)
             .await?;
-        let black_ctx = self.context(as_player(black)).await;
+        let game = match self.inner.store.get(&row.platform, id).await? {
+            Some(found)
+                if found.challenger_id == white.user_id
+                    && found.opponent_id.as_deref() == Some(black.user_id.as_str()) =>
+            {
+                if found.status != Status::Challenge {
+                    return Ok(Vec::new());
+                }
+                found
+            }
+            Some(_) => {
+                tracing::error!(tournament = %row.id, game = %id, "a planned game id is taken");
+                return Err(Msg::new("error-internal").into());
+            }
+            None => {
+                let white_ctx = self
+                    .context(tournament_request(&chat, &row.platform, white))
+                    .await;
+                let mut game = self.challenge_row(&white_ctx, variant, &clock, ColorChoice::White);
+                game.id = id.to_owned();
+                game.opponent_id = Some(black.user_id.clone());
+                game.opponent_name = Some(black.name.clone());
+                // A game against the computer is never rated (as any such game).
+                game.rated =
+                    row.state.rated && !is_computer(&white.user_id) && !is_computer(&black.user_id);
+                if !self.insert_challenge_as(&mut game).await? {
+                    return Err(Msg::new("error-internal").into());
+                }
+                game
+            }
+        };
+        let black_ctx = self
+            .context(tournament_request(&chat, &row.platform, black))
+            .await;
         let started = self.take_challenge(&black_ctx, &game).await?;
         let told = started
             .into_iter()
             .filter(|d| d.target != Target::Chat(chat.clone()) && !for_computer(d))
             .collect();
         tracing::info!(tournament = %row.id, game = %game.id, "tournament game started");
-        if computer {
+        if is_computer(&white.user_id) || is_computer(&black.user_id) {
             // It plays as in any game against it (`Service::start` marked
             // the game as one it plays); nothing the chat hears names the
             // game, so it is told to look now.
             self.computer_follow(chat.platform, &game.id);
         }
-        Ok((game.id, told))
+        Ok(told)
     }
 
     /// The first-move time of a game of `clock`: the configured time, at
@@ -1983,7 +2077,8 @@ impl Service {
 
     /// [`Service::advance_tournament`] for a running tournament.
     async fn settle_round(&self, row: &mut TournamentRow, lang: Lang) -> Outcome {
-        let mut deliveries = self.first_moves_missed(row).await?;
+        let mut deliveries = self.resume_pending(row, lang).await?;
+        deliveries.extend(self.first_moves_missed(row).await?);
         if row.state.played.is_empty() {
             return self.next_round(row, lang).await;
         }
@@ -2210,6 +2305,7 @@ mod tests {
                 )],
                 bye: Some(3),
                 absent: vec![],
+                pending: false,
             }],
             match_games: 0,
             armageddon: false,
@@ -2234,6 +2330,7 @@ mod tests {
             boards,
             bye: None,
             absent: vec![],
+            pending: false,
         };
         let mut state = TournamentState {
             format: TournamentFormat::Knockout,

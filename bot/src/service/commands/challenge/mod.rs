@@ -380,10 +380,6 @@ impl Service {
     /// the fingerprint of its variant's definition in force now: the game
     /// is played under that definition or not at all.
     pub(crate) async fn insert_challenge(&self, row: &mut GameRow) -> Outcome<()> {
-        let Some(variant) = self.inner.registry.get(&row.variant) else {
-            return Err(Msg::new("error-internal").into());
-        };
-        row.variant_fingerprint = Some(variant.fingerprint().to_owned());
         // A collision of two random ids of 2^54 is all but impossible; a
         // taken id is drawn again.
         for _ in 0..4 {
@@ -392,12 +388,26 @@ impl Service {
                 return Err(Msg::new("error-internal").into());
             };
             row.id = id;
-            if self.inner.store.insert(row).await? {
-                self.inner.wake.notify_one();
+            if self.insert_challenge_as(row).await? {
                 return Ok(());
             }
         }
         Err(Msg::new("error-internal").into())
+    }
+
+    /// Stores a new challenge under the id already in `row` (one planned
+    /// and stored elsewhere first, as a tournament's round does), stamped
+    /// like [`Service::insert_challenge`]; `false` if that id is taken.
+    pub(crate) async fn insert_challenge_as(&self, row: &mut GameRow) -> Outcome<bool> {
+        let Some(variant) = self.inner.registry.get(&row.variant) else {
+            return Err(Msg::new("error-internal").into());
+        };
+        row.variant_fingerprint = Some(variant.fingerprint().to_owned());
+        let stored = self.inner.store.insert(row).await?;
+        if stored {
+            self.inner.wake.notify_one();
+        }
+        Ok(stored)
     }
 
     /// Refuses a new challenge (`challenging`) or an accept when the actor
