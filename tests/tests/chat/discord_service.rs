@@ -2535,3 +2535,80 @@ async fn a_seek_is_taken_with_the_lobbys_accept_button_in_another_channel() {
     assert_eq!(row.guest_chat_id.as_deref(), Some("301"));
     assert!(row.seats.iter().any(|s| s.user_name == "bob"), "{row:?}");
 }
+
+/// `user`'s `/tournament <what>` in [`CHANNEL`].
+async fn tournament(fake: &FakeDiscord, user: &FakeUser, what: &str) {
+    fake.slash(
+        user,
+        CHANNEL,
+        Some(GUILD_ID),
+        "tournament",
+        vec![string_option("what", what)],
+        &[],
+    )
+    .await;
+}
+
+/// A tournament through the fake Discord, with the service and handler
+/// `kodex run` builds: announced with a Join button, joined by the button
+/// and by the slash command, started, its round posted in one message, and
+/// ended by a forfeit with the final standings, all in the channel.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_is_announced_joined_by_button_and_played_in_the_channel() {
+    let fake = FakeDiscord::start().await;
+    let (service, bot) = start(&fake, "tournament").await;
+    tournament(&fake, &alice(), "new swiss chess 3+2 1").await;
+    let announcement = fake
+        .wait_for_message("the announcement", |m| {
+            m.place == Place::Channel(CHANNEL)
+                && m.text().contains("announces tournament")
+                && m.button("tjoin:").is_some()
+        })
+        .await;
+    fake.press_button(&bob(), &announcement, "tjoin:").await;
+    fake.wait_for_message("bob's entry", |m| {
+        m.place == Place::Channel(CHANNEL) && m.text().contains("bob is in tournament")
+    })
+    .await;
+    tournament(&fake, &alice(), "join").await;
+    fake.wait_for_message("alice's entry", |m| {
+        m.place == Place::Channel(CHANNEL) && m.text().contains("alice is in tournament")
+    })
+    .await;
+    tournament(&fake, &alice(), "start").await;
+    let round = fake
+        .wait_for_message("round 1", |m| {
+            m.place == Place::Channel(CHANNEL) && m.text().contains("Round 1 of 1")
+        })
+        .await;
+    let live = service
+        .store()
+        .live_tournaments_in("discord", &CHANNEL.to_string())
+        .await
+        .expect("the store answers");
+    let row = live.first().expect("the tournament");
+    let game = row.state.played[0].boards[0].game.clone();
+    assert!(round.text().contains(&game), "{}", round.text());
+    let stored = service
+        .store()
+        .get("discord", &game)
+        .await
+        .expect("the store answers")
+        .expect("the game");
+    assert_eq!(stored.chat_id, CHANNEL.to_string());
+    // White aborts before moving: a forfeit, and the one-round Swiss is over.
+    let white = if stored.seats[0].user_id == alice().id.to_string() {
+        alice()
+    } else {
+        bob()
+    };
+    fake.slash(&white, CHANNEL, Some(GUILD_ID), "abort", vec![], &[])
+        .await;
+    let end = fake
+        .wait_for_message("the final standings", |m| {
+            m.place == Place::Channel(CHANNEL) && m.text().contains("final standings")
+        })
+        .await;
+    assert!(end.text().contains("The winner"), "{}", end.text());
+    bot.stop().await;
+}

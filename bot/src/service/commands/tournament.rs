@@ -1,5 +1,6 @@
-//! Tournaments in a chat: `/tournament new|join|leave|standings|start|
-//! cancel|trf`, and the rounds that play themselves on.
+//! Tournaments in a chat: `/tournament new|join|leave|pause|standings|
+//! start|add computer|cancel|trf`, `/berserk` in an arena, and the rounds
+//! that play themselves on.
 //!
 //! A tournament belongs to the chat it was announced in. It takes entries
 //! (`/tournament join`, or the announcement's Join button) until it starts —
@@ -16,6 +17,15 @@
 //! the clock's starting time) loses the game without it being played: a
 //! forfeit, as FIDE scores it (the opponent's technical win). An aborted
 //! game is the same forfeit for the side that did not move.
+//!
+//! A player absent in two rounds (a game lost without a move each) is
+//! withdrawn; a Swiss or an arena takes them back, takes newcomers while
+//! it pairs, and lets a player pause (not paired, no points, no forfeit).
+//! The computer plays only when its creator (or a chat admin) adds it.
+//!
+//! A round is stored, its games' ids planned, before any of its games
+//! starts (`Round::pending`), so a process that stops while starting them
+//! leaves a round to finish, never one to pair again.
 //!
 //! Everything is stored (`store/tournaments.rs`): the tournament moves on
 //! when one of its games ends (`Service::tournament_news`, which every
