@@ -463,7 +463,11 @@ async fn an_enochian_player_retires_and_the_partner_moves_both_armies() {
             ("carol: /move Nb6", "dave (blue) to move"),
             ("dave: /move f7", "alice (red) to move"),
             // Black's turn is dave's, and the turn line says why.
-            ("alice: /move Rd1", "dave moves black for bob, who retired."),
+            // A sentence of its own after the turn line (issue 32, item 8).
+            (
+                "alice: /move Rd1",
+                "(black) to move. dave moves black for bob, who retired.",
+            ),
             ("bob: /lang ru", "Язык: русский"),
             ("bob: /move c2", "Вы вышли из партии"),
         ],

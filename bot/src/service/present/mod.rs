@@ -788,7 +788,15 @@ impl Service {
                 .arg("player", player.clone())
                 .arg("color", color)
                 .arg("owner", row.player_name(army).to_owned());
-            format!(" {}", self.text(lang, &line))
+            self.text(lang, &line)
+        };
+        // Each addition is a sentence of its own after the turn line.
+        let append = |text: &mut String, sentence: String| {
+            if !text.ends_with(['.', '!', '?', ':']) {
+                text.push('.');
+            }
+            text.push(' ');
+            text.push_str(&sentence);
         };
         if mover != seat {
             let key = if game.retired(seat) {
@@ -796,7 +804,7 @@ impl Service {
             } else {
                 "throne-moves-for"
             };
-            text.push_str(&for_seat(key, seat));
+            append(&mut text, for_seat(key, seat));
         }
         if game.shares_turns(seat) {
             let retired = if game.retired(seat) {
@@ -804,7 +812,7 @@ impl Service {
             } else {
                 (seat + 2) % 4
             };
-            text.push_str(&for_seat("retired-shares-turns", retired));
+            append(&mut text, for_seat("retired-shares-turns", retired));
         }
         // Four-handed chess: a mated king, a turn without a move, a king to take.
         if let Some(forced) = game.forced_turn() {
@@ -813,8 +821,10 @@ impl Service {
                 ForcedTurn::NoMove => "fourplayer-no-move",
                 ForcedTurn::TakeMatedKing => "fourplayer-take-king",
             };
-            text.push(' ');
-            text.push_str(&self.text(lang, &Msg::new(key).arg("player", player)));
+            append(
+                &mut text,
+                self.text(lang, &Msg::new(key).arg("player", player)),
+            );
         }
         text
     }
