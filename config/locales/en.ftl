@@ -374,6 +374,7 @@ error-pgn-hidden = The record of game { $id } stays hidden until the game ends.
 error-rules-usage = Usage: /rules <variant>, for example /rules atomic. /variants lists them.
 variants-header = Variants (/rules <id> explains one):
 variants-hidden-mark = {" "}(hidden information: moves in private chat)
+variants-drops-mark = {" "}(drops: captured pieces come back into play)
 variants-family-codex = The Codex (our rule book):
 variants-family-hidden = Hidden information and secret setups:
 variants-family-historical = Historical and fairy games:

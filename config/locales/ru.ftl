@@ -456,6 +456,7 @@ error-pgn-hidden = Запись партии { $id } скрыта до её ок
 error-rules-usage = Как узнать правила: /rules <вариант>, например /rules atomic. Список: /variants.
 variants-header = Варианты (/rules <id> — правила):
 variants-hidden-mark = {" "}(скрытая информация: ходы в личном чате)
+variants-drops-mark = {" "}(постановка: взятые фигуры возвращаются в игру)
 variants-family-codex = Кодекс (наш свод правил):
 variants-family-hidden = Скрытая информация и тайная расстановка:
 variants-family-historical = Исторические и сказочные игры:

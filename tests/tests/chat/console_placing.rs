@@ -229,4 +229,15 @@ async fn variants_are_listed_by_family_with_an_operators_own_under_others() {
     assert!(text[at[5]..].contains("placetest — "), "{text}");
     assert!(text[at[1]..at[2]].contains("kriegspiel — "), "{text}");
     assert!(text[at[0]..at[1]].contains("fogofwar — "), "{text}");
+    // The drop games are marked wherever their family lists them.
+    for id in ["crazyhouse", "bughouse", "battlehouse", "whaleshogi"] {
+        assert!(
+            out.iter().any(|line| line.contains(&format!("] {id} — "))
+                && line.ends_with("(drops: captured pieces come back into play)")),
+            "{id}: {text}"
+        );
+    }
+    assert!(!out
+        .iter()
+        .any(|line| line.contains("] chess — ") && line.contains("drops")));
 }

@@ -275,6 +275,10 @@ impl Service {
                 if variant.hidden_information() {
                     line.push_str(&self.text(ctx.lang, &Msg::new("variants-hidden-mark")));
                 }
+                // The drop games, wherever their family puts them.
+                if variant.has_drops() {
+                    line.push_str(&self.text(ctx.lang, &Msg::new("variants-drops-mark")));
+                }
                 lines.push(line);
             }
         }
