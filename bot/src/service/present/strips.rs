@@ -2,10 +2,12 @@
 //! material each player is up in their strip and the last move in the footer
 //! (issue 32, item 3), as lichess shows them.
 //!
-//! Only for games where everything is public: two players, no hidden
-//! information, no pockets (in drop games a captured piece goes to the hand,
-//! which the board already shows). A hidden game's boards get nothing of it —
-//! a player there does not always know what they lost.
+//! Only for games where everything is public: no hidden information, no
+//! pockets (in drop games, bughouse among them, a captured piece goes to a
+//! hand, which the board already shows, as lichess and pychess show
+//! crazyhouse). A hidden game's boards get nothing of it — a player there
+//! does not always know what they lost. In games for four each seat's strip
+//! shows its team's material, without the last move.
 
 use kodex_engine::{Art, Game, PieceGlyph, Side, SquareView, View};
 use kodex_render::{Decor, Material};
@@ -34,7 +36,21 @@ pub(crate) fn add_public_facts_at(
     ply: usize,
 ) {
     let variant = game.variant();
-    if variant.hidden_information() || variant.players() != 2 {
+    if variant.hidden_information() {
+        return;
+    }
+    if variant.players() == 4 {
+        // Games for four: the two sides are the two teams (white-1 and
+        // white-2 against black-1 and black-2, seats alternating), each
+        // seat's strip shows what its team is up (chess.com's team games
+        // count by team too). Bughouse's boards have hands instead.
+        let by_team = team_material(view);
+        if by_team.len() == 2 {
+            decor.material = (0..4).map(|seat| by_team[seat % 2].clone()).collect();
+        }
+        return;
+    }
+    if variant.players() != 2 {
         return;
     }
     decor.material = material(view);
@@ -74,6 +90,21 @@ fn pawns_worth(art: Art) -> Option<u32> {
 /// the side ahead where every piece that differs has a classical value.
 /// Empty where the view has pockets or more than two sides.
 pub(crate) fn material(view: &View) -> Vec<Material> {
+    material_of(view, |side| {
+        [0, 1].into_iter().find(|&s| side == Side(s as u8))
+    })
+}
+
+/// [`material`] by team, for games for four: a piece of side `s` counts for
+/// team `s % 2` (the seats alternate between the teams, and each army's
+/// colour keeps its team's parity).
+fn team_material(view: &View) -> Vec<Material> {
+    material_of(view, |side| Some(side.index() % 2))
+}
+
+/// [`material`] with `team` telling which of the two to count a piece of a
+/// side for (`None`: nothing is counted).
+fn material_of(view: &View, team: impl Fn(Side) -> Option<usize>) -> Vec<Material> {
     if !view.pockets.is_empty() {
         return Vec::new();
     }
@@ -83,7 +114,7 @@ pub(crate) fn material(view: &View) -> Vec<Material> {
         let SquareView::Piece(glyph) = square else {
             continue;
         };
-        let Some(side) = [0, 1].into_iter().find(|&s| glyph.side == Side(s as u8)) else {
+        let Some(side) = team(glyph.side) else {
             return Vec::new();
         };
         let key = (glyph.art, glyph.letter);
@@ -208,6 +239,36 @@ mod tests {
             .all(|m| m.pieces.is_empty() && m.advantage.is_none()));
         let crazyhouse = played("crazyhouse", "e4 d5 exd5");
         assert!(material(&crazyhouse.view(Audience::Full)).is_empty());
+    }
+
+    #[test]
+    fn a_game_for_four_shows_each_team_its_material_in_both_partners_strips() {
+        for variant in ["fourplayer", "enochian"] {
+            let mut game = played(variant, "");
+            let mut rng = fastrand::Rng::with_seed(7);
+            let mut decor = Decor::default();
+            // Random moves until a capture leaves one team ahead.
+            for _ in 0..400 {
+                add_public_facts(&mut decor, english, &game, &game.view(Audience::Full));
+                assert_eq!(decor.material.len(), 4, "{variant}");
+                assert_eq!(decor.last_move, None, "{variant}: no move numbers for four");
+                if decor.material.iter().any(|m| !m.pieces.is_empty()) {
+                    break;
+                }
+                let moves = game.legal_moves();
+                let Some(&mv) = moves.get(rng.usize(..moves.len().max(1))) else {
+                    break;
+                };
+                game.play(mv);
+            }
+            let m = &decor.material;
+            assert!(
+                m.iter().any(|m| !m.pieces.is_empty()),
+                "{variant}: no capture"
+            );
+            assert_eq!((&m[0], &m[1]), (&m[2], &m[3]), "{variant}: partners alike");
+            assert!(m[0].pieces.is_empty() || m[1].pieces.is_empty() || m[0] != m[1]);
+        }
     }
 
     #[test]
