@@ -720,10 +720,23 @@ async fn late_joiners_enter_a_swiss_from_its_next_round_and_an_arena_at_once() {
         has(&out, "carol joins tournament") && has(&out, "as soon as someone is free"),
         "{out:#?}"
     );
+    // bob sits out after this game: alice, free, meets carol, not him.
+    let out = chat.say("bob: /tournament pause").await;
+    assert!(has(&out, "bob sits out tournament"), "{out:#?}");
     let (out, _) = win_for(&mut chat, &id, "alice").await;
     assert!(has(&out, "new pairings"), "{out:#?}");
     let row = stored(&chat, &id).await;
-    assert!(paired_last(&row).contains(&"carol".to_owned()), "{out:#?}");
+    let paired = paired_last(&row);
+    assert!(
+        paired.contains(&"carol".to_owned()) && paired.contains(&"alice".to_owned()),
+        "{out:#?}"
+    );
+    let out = chat.say("bob: /tournament join").await;
+    assert!(has(&out, "bob is back in tournament"), "{out:#?}");
+    // Back, and paired once someone is free.
+    let (out, _) = win_for(&mut chat, &id, "carol").await;
+    assert!(has(&out, "new pairings"), "{out:#?}");
+    assert!(paired_last(&stored(&chat, &id).await).contains(&"bob".to_owned()));
     chat.advance(10 * 60_000).await;
     let out = chat.say("dave: /tournament join").await;
     assert!(
