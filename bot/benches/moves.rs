@@ -67,6 +67,10 @@ async fn main() {
     let service = Service::open(&config, Registry::builtin(), Arc::new(SystemTime))
         .await
         .expect("service opens");
+    // The console's outbox, emptied as the console would: the computer
+    // plays its decisions in a process that serves its games' platform.
+    let mut outbox = service.outbox(Platform::Console);
+    tokio::spawn(async move { while outbox.recv().await.is_some() {} });
 
     // Set up the games: one chat per pair, so no move is ambiguous.
     for i in 0..games {
