@@ -189,6 +189,11 @@ pub struct TelegramSection {
     /// The local address the webhook server listens on.
     #[serde(default = "default_webhook_listen")]
     pub webhook_listen: String,
+    /// The webhook's secret token, shared by every process behind one
+    /// webhook URL (a load balancer); empty: a random one per start, and
+    /// the webhook removed at a clean stop.
+    #[serde(default)]
+    pub webhook_secret: String,
     /// Send boards as files instead of photos.
     #[serde(default)]
     pub boards_as_files: bool,
@@ -363,6 +368,10 @@ impl Config {
                 "KODEX_TELEGRAM_WEBHOOK_LISTEN",
                 &mut self.telegram.webhook_listen,
             ),
+            (
+                "KODEX_TELEGRAM_WEBHOOK_SECRET",
+                &mut self.telegram.webhook_secret,
+            ),
         ] {
             if let Some(v) = env(variable) {
                 *slot = v;
@@ -391,6 +400,7 @@ impl Config {
             "KODEX_TELEGRAM_API_URL" => self.telegram.api_url.clone(),
             "KODEX_TELEGRAM_WEBHOOK_URL" => self.telegram.webhook_url.clone(),
             "KODEX_TELEGRAM_WEBHOOK_LISTEN" => self.telegram.webhook_listen.clone(),
+            "KODEX_TELEGRAM_WEBHOOK_SECRET" => self.telegram.webhook_secret.clone(),
             "KODEX_TELEGRAM_BOARDS_AS_FILES" => {
                 if self.telegram.boards_as_files {
                     "1".to_owned()
@@ -518,7 +528,7 @@ mod tests {
         );
         assert!(telegram.boards_as_documents);
         match telegram.mode {
-            crate::telegram::Mode::Webhook { listen, url } => {
+            crate::telegram::Mode::Webhook { listen, url, .. } => {
                 assert_eq!(listen.to_string(), "127.0.0.1:8088");
                 assert_eq!(url.as_str(), "https://kodex.example/hook");
             }

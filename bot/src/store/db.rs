@@ -11,7 +11,7 @@ use std::time::Duration;
 /// Listed by hand rather than by `sqlx::migrate!`, whose macros would build
 /// a second, host copy of SQLite with every build; a test checks the list
 /// against the folder.
-const MIGRATIONS: [(i64, &str, &str); 18] = [
+const MIGRATIONS: [(i64, &str, &str); 19] = [
     (
         1,
         "games",
@@ -101,6 +101,11 @@ const MIGRATIONS: [(i64, &str, &str); 18] = [
         18,
         "computer jobs",
         include_str!("../../../migrations/0018_computer_jobs.sql"),
+    ),
+    (
+        19,
+        "telegram updates",
+        include_str!("../../../migrations/0019_telegram_updates.sql"),
     ),
 ];
 

@@ -29,6 +29,7 @@ mod prefs;
 mod ratings;
 mod rows;
 mod tournaments;
+mod updates;
 mod watchers;
 
 pub use columns::{
@@ -44,6 +45,7 @@ pub use tournaments::{
     Board, BoardResult, Entrant, Round, TournamentFormat, TournamentRow, TournamentState,
     TournamentStatus,
 };
+pub use updates::UpdateClaim;
 pub use watchers::Watcher;
 
 pub use copy::{migrate_db, Column, Copied, CopyError, Kind};

@@ -30,6 +30,7 @@ mod picker;
 mod polling;
 mod texts;
 mod updates;
+mod webhook;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -40,10 +41,8 @@ use teloxide::adaptors::Throttle;
 use teloxide::payloads::setters::*;
 use teloxide::requests::{Request as _, Requester};
 use teloxide::types::{AllowedUpdate, BotCommand, Update};
-use teloxide::update_listeners::{webhooks, UpdateListener};
-use teloxide::{Bot, RequestError};
+use teloxide::Bot;
 use tokio::sync::mpsc::UnboundedReceiver;
-use tokio_stream::StreamExt as _;
 
 use crate::api::{Delivery, Handler};
 use crate::lanes::Lanes;
@@ -68,6 +67,9 @@ pub enum Mode {
         listen: SocketAddr,
         /// The public HTTPS address Telegram posts updates to.
         url: url::Url,
+        /// The secret token shared by every process behind `url`; `None`:
+        /// a random one, and the webhook removed at a clean stop.
+        secret: Option<String>,
     },
 }
 
@@ -158,6 +160,16 @@ impl TelegramConfig {
                     ))
                 })?,
                 url: parse_url("KODEX_TELEGRAM_WEBHOOK_URL", &webhook_url)?,
+                secret: match env_variable("KODEX_TELEGRAM_WEBHOOK_SECRET") {
+                    Some(secret) if webhook::valid_secret(&secret) => Some(secret),
+                    Some(_) => {
+                        return Err(TelegramError::Config(
+                            "KODEX_TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -"
+                                .to_owned(),
+                        ))
+                    }
+                    None => None,
+                },
             };
         }
         self.boards_as_documents = env_variable("KODEX_TELEGRAM_BOARDS_AS_FILES")
@@ -278,16 +290,21 @@ pub async fn run_until(
                 &bot,
                 config.poll_timeout,
                 &ALLOWED_UPDATES,
-                |update, handling| push(&lanes, update, Some(handling)),
+                |update, handling| push(&lanes, update, Some(Confirm::Polling(handling))),
                 stop,
                 || lanes.finish(),
             )
             .await;
             Ok(())
         }
-        Mode::Webhook { listen, url } => {
+        Mode::Webhook {
+            listen,
+            url,
+            secret,
+        } => {
             let store = config.store.clone();
-            serve_webhook(bot, listen, url, &adapter, store, stop).await
+            let lanes = update_lanes(&adapter);
+            webhook::serve(bot, listen, url, secret, lanes, store, stop).await
         }
     };
     outbox_task.abort();
@@ -320,71 +337,17 @@ async fn register_commands(bot: &Bot) {
     }
 }
 
-/// `GET /healthz` on the webhook listener: 200 `ok` while the webhook is
-/// set and the database answers, 503 otherwise (a load balancer's health
-/// and readiness probe; a process without a database checks nothing more).
-async fn health(store: Option<Store>) -> (axum::http::StatusCode, &'static str) {
-    match store {
-        Some(store) if !store.answers().await => (
-            axum::http::StatusCode::SERVICE_UNAVAILABLE,
-            "the database does not answer",
-        ),
-        _ => (axum::http::StatusCode::OK, "ok"),
-    }
-}
+/// An update on its way through its chat's lane, with what confirms it to
+/// Telegram once handled.
+type Taken = (Update, Option<Confirm>);
 
-async fn serve_webhook(
-    bot: Bot,
-    listen: SocketAddr,
-    url: url::Url,
-    adapter: &Arc<Adapter>,
-    store: Option<Store>,
-    stop: impl Future<Output = ()> + Send,
-) -> Result<(), TelegramError> {
-    let tcp = tokio::net::TcpListener::bind(listen)
-        .await
-        .map_err(|source| TelegramError::Bind {
-            address: listen,
-            source,
-        })?;
-    // teloxide's own webhook setup sends no `allowed_updates`: set it here.
-    let mut options = webhooks::Options::new(listen, url.clone());
-    let secret = options.get_or_gen_secret_token().to_owned();
-    bot.set_webhook(url)
-        .secret_token(secret)
-        .allowed_updates(ALLOWED_UPDATES.to_vec())
-        .send()
-        .await
-        .map_err(|error: RequestError| TelegramError::Webhook(courier::describe(&error)))?;
-    let (listener, stopped, router) = webhooks::axum_no_setup(options);
-    let router = router.route(
-        "/healthz",
-        axum::routing::get(move || health(store.clone())),
-    );
-    let shutdown = async move {
-        stopped.await;
-        if let Err(error) = bot.delete_webhook().send().await {
-            tracing::warn!(
-                error = courier::describe(&error),
-                "could not remove the webhook"
-            );
-        }
-    };
-    tokio::spawn(async move {
-        if let Err(error) = axum::serve(tcp, router)
-            .with_graceful_shutdown(shutdown)
-            .await
-        {
-            tracing::error!(%error, "the Telegram webhook server stopped");
-        }
-    });
-    consume(listener, adapter, stop, |never| match *never {}).await;
-    Ok(())
+/// How a handled update is confirmed.
+enum Confirm {
+    /// Long polling: dropping the guard lets the next offset pass it.
+    Polling(polling::Handling),
+    /// A webhook: the request that brought it is answered.
+    Webhook(tokio::sync::oneshot::Sender<()>),
 }
-
-/// An update on its way through its chat's lane; with long polling, the
-/// guard that lets it be confirmed once handled.
-type Taken = (Update, Option<polling::Handling>);
 
 /// The lanes updates are handled in: each chat's in arrival order, different
 /// chats side by side.
@@ -399,58 +362,24 @@ fn update_lanes(adapter: &Arc<Adapter>) -> Lanes<i64, Taken> {
                 adapter.on_update(update).await;
                 // Handled (the service has stored what it changed): the
                 // update may be confirmed now.
-                drop(taken);
+                match taken {
+                    Some(Confirm::Webhook(handled)) => {
+                        let _ = handled.send(());
+                    }
+                    Some(Confirm::Polling(handling)) => drop(handling),
+                    None => {}
+                }
             })
         }),
     )
 }
 
 /// Hands an update to its chat's lane.
-fn push(lanes: &Lanes<i64, Taken>, update: Update, handling: Option<polling::Handling>) {
+fn push(lanes: &Lanes<i64, Taken>, update: Update, confirm: Option<Confirm>) {
     if lanes
-        .push(updates::lane_of(&update), (update, handling))
+        .push(updates::lane_of(&update), (update, confirm))
         .is_err()
     {
         tracing::warn!("a chat sent more updates than the bot keeps up with; one was dropped");
     }
-}
-
-/// Feeds webhook updates to the adapter until the listener ends or `stop`
-/// completes. `describe` words a listener error for the log without echoing
-/// update contents (they may be a player's private messages).
-async fn consume<L>(
-    mut listener: L,
-    adapter: &Arc<Adapter>,
-    stop: impl Future<Output = ()>,
-    describe: fn(&L::Err) -> String,
-) where
-    L: UpdateListener,
-{
-    let stop_token = listener.stop_token();
-    let lanes = update_lanes(adapter);
-    let updates = listener.as_stream();
-    tokio::pin!(updates);
-    tokio::pin!(stop);
-    let mut stopping = false;
-    loop {
-        // After `stop` the stream still yields the updates already taken,
-        // then ends.
-        let update: Option<Result<Update, L::Err>> = tokio::select! {
-            update = updates.next() => update,
-            () = &mut stop, if !stopping => {
-                stop_token.stop();
-                stopping = true;
-                continue;
-            }
-        };
-        match update {
-            Some(Ok(update)) => push(&lanes, update, None),
-            Some(Err(error)) => {
-                tracing::warn!(error = describe(&error), "could not get Telegram updates")
-            }
-            None => break,
-        }
-    }
-    // Updates already taken are handled before the adapter stops.
-    lanes.finish().await;
 }

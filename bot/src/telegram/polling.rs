@@ -293,7 +293,7 @@ fn read_answer(status: u16, body: &[u8]) -> Result<Vec<Fetched>, PollError> {
 /// high-low pair) replaced by `\ufffd`. Outside strings JSON has no
 /// backslashes, and inside them `\\` is one escaped backslash, so escapes are
 /// found by reading backslash pairs from the start.
-fn without_lone_surrogates(body: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+pub(super) fn without_lone_surrogates(body: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     fn escaped_unit(body: &[u8], at: usize) -> Option<u16> {
         let hex = body.get(at + 2..at + 6)?;
         (body.get(at..at + 2)? == b"\\u")

@@ -180,6 +180,15 @@ struct World {
     webhook: Option<Webhook>,
     /// The `allowed_updates` of the last `setWebhook`.
     webhook_allowed_updates: Option<Value>,
+    /// A load balancer in front of several bot processes: updates go to
+    /// these addresses in turn instead of the webhook's own (see
+    /// [`FakeTelegram::balance_webhook`]).
+    webhook_targets: Vec<String>,
+    /// The next of `webhook_targets`.
+    next_target: usize,
+    /// Every update is posted to two targets at once, as Telegram's second
+    /// delivery of an update whose first request went unanswered would be.
+    duplicate_deliveries: bool,
     /// Button presses not answered yet, and when they were made.
     unanswered_callbacks: HashMap<String, Instant>,
     /// How long Telegram waits for the answer to a button press.
@@ -429,6 +438,16 @@ impl FakeTelegram {
     }
 
     /// The `allowed_updates` the bot gave with its last `setWebhook`.
+    /// Puts a load balancer before the webhook: updates are posted to
+    /// `targets` in turn (each bot process's own address), and with
+    /// `duplicate` each to two of them at once; an update counts as
+    /// delivered once any of them took it (a 2xx).
+    pub fn balance_webhook(&self, targets: Vec<String>, duplicate: bool) {
+        let mut world = self.shared.world();
+        world.webhook_targets = targets;
+        world.duplicate_deliveries = duplicate;
+    }
+
     pub fn webhook_allowed_updates(&self) -> Option<Value> {
         self.shared.world().webhook_allowed_updates.clone()
     }

@@ -131,27 +131,48 @@ pub(super) async fn push_to_webhook(shared: std::sync::Weak<Shared>) {
             let mut world = strong.world();
             match world.webhook.clone() {
                 Some(webhook) if !world.pending_updates.is_empty() => {
-                    Some((webhook, world.pending_updates.remove(0)))
+                    let update = world.pending_updates.remove(0);
+                    let targets = if world.webhook_targets.is_empty() {
+                        vec![webhook.url.clone()]
+                    } else {
+                        let count = world.webhook_targets.len();
+                        let first = world.next_target % count;
+                        world.next_target += 1;
+                        let mut targets = vec![world.webhook_targets[first].clone()];
+                        if world.duplicate_deliveries && count > 1 {
+                            targets.push(world.webhook_targets[(first + 1) % count].clone());
+                        }
+                        targets
+                    };
+                    Some((webhook, targets, update))
                 }
                 _ => None,
             }
         };
-        let Some((webhook, update)) = next else {
+        let Some((webhook, targets, update)) = next else {
             // Wake up now and then to notice the fake is gone.
             let _ = tokio::time::timeout(Duration::from_secs(1), changed).await;
             continue;
         };
-        let mut request = client
-            .post(&webhook.url)
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(update.to_string());
-        if let Some(secret) = &webhook.secret_token {
-            request = request.header("X-Telegram-Bot-Api-Secret-Token", secret);
-        }
-        let delivered = request
-            .send()
+        let posts = targets.iter().map(|target| {
+            let mut request = client
+                .post(target)
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(update.to_string());
+            if let Some(secret) = &webhook.secret_token {
+                request = request.header("X-Telegram-Bot-Api-Secret-Token", secret);
+            }
+            async move {
+                request
+                    .send()
+                    .await
+                    .is_ok_and(|response| response.status().is_success())
+            }
+        });
+        let delivered = futures_util::future::join_all(posts)
             .await
-            .is_ok_and(|response| response.status().is_success());
+            .into_iter()
+            .any(|taken| taken);
         if !delivered {
             // Telegram keeps an update until the webhook takes it.
             strong.world().pending_updates.insert(0, update);

@@ -607,6 +607,7 @@ async fn webhook_mode_takes_updates_posted_by_telegram() {
         config.mode = Mode::Webhook {
             listen: address,
             url: webhook_url,
+            secret: None,
         };
     })
     .await;

@@ -45,7 +45,9 @@ async fn start_strict(name: &str) -> Harness {
     start_with(name, true, true).await
 }
 
-async fn start_with(name: &str, bob_started: bool, strict: bool) -> Harness {
+/// A fresh folder for test `name` and the configuration of a service
+/// whose database and boards live in it.
+async fn test_config(name: &str) -> (std::path::PathBuf, Config) {
     let dir = std::env::temp_dir().join(format!(
         "kodex-telegram-{name}-{}-{}",
         std::process::id(),
@@ -55,6 +57,11 @@ async fn start_with(name: &str, bob_started: bool, strict: bool) -> Harness {
     let mut config = Config::defaults();
     config.database.url = crate::console_support::chat_database(&dir).await;
     config.boards.dir = dir.join("boards");
+    (dir, config)
+}
+
+async fn start_with(name: &str, bob_started: bool, strict: bool) -> Harness {
+    let (dir, config) = test_config(name).await;
     let time = ManualTime::new(1_700_000_000_000);
     let service = Service::open(&config, Registry::builtin(), time.clone())
         .await
@@ -2553,6 +2560,7 @@ async fn the_webhook_listener_answers_health_checks_by_the_database() {
     telegram.mode = kodex_bot::telegram::Mode::Webhook {
         listen: address,
         url: url::Url::parse(&format!("http://{address}/telegram/hook")).expect("a URL"),
+        secret: None,
     };
     let webhook = spawn_adapter_with(telegram, &harness.service);
     harness
@@ -2630,4 +2638,108 @@ async fn a_tournament_is_announced_joined_by_button_and_played_in_the_group() {
         })
         .await;
     assert!(end.text().contains("The winner"), "{}", end.text());
+}
+
+/// Two processes behind one webhook URL (a load balancer), on one
+/// database, sharing the webhook's secret: Telegram's updates reach either,
+/// and every update is delivered to both at once (as a second delivery of
+/// an update whose first request went unanswered would be). Each update is
+/// handled once: every move is played and announced once, in order, and
+/// nothing is refused as out of turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_behind_one_webhook_handle_each_update_once() {
+    let (dir, config) = test_config("webhooks").await;
+    let fake = FakeTelegram::start().await;
+    fake.add_group(GROUP, "Chess club");
+    fake.add_person(ALICE, "alice", "en", true);
+    fake.add_person(BOB, "bob", "en", true);
+    let mut services = Vec::new();
+    let mut adapters = Vec::new();
+    let mut targets = Vec::new();
+    for _ in 0..2 {
+        let service = Service::open(
+            &config,
+            Registry::builtin(),
+            ManualTime::new(1_700_000_000_000),
+        )
+        .await
+        .expect("the service opens");
+        let address = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free local port");
+        let url = format!("http://{address}/telegram/hook");
+        let mut telegram = fake.adapter_config();
+        telegram.mode = kodex_bot::telegram::Mode::Webhook {
+            listen: address,
+            url: url::Url::parse(&url).expect("a URL"),
+            secret: Some("one-secret-behind-the-balancer".to_owned()),
+        };
+        adapters.push(spawn_adapter_with(telegram, &service));
+        services.push(service);
+        targets.push(url);
+    }
+    let (set, _) = fake
+        .wait_for(0, "the first webhook set", |call| {
+            call.method == "setWebhook"
+        })
+        .await;
+    fake.wait_for(set + 1, "the second webhook set", |call| {
+        call.method == "setWebhook"
+    })
+    .await;
+    fake.balance_webhook(targets, true);
+
+    let (game, at) = alice_challenges(&fake, "/play chess white", BOB, 0).await;
+    let (mut at, _) = fake
+        .wait_for(at, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let moves = [
+        (ALICE, "e4", "alice played e4"),
+        (BOB, "e5", "bob played e5"),
+        (ALICE, "Nf3", "alice played Nf3"),
+        (BOB, "Nc6", "bob played Nc6"),
+        (ALICE, "Bb5", "alice played Bb5"),
+        (BOB, "a6", "bob played a6"),
+    ];
+    for (person, text, said) in moves {
+        fake.say(GROUP, person, text);
+        (at, _) = fake
+            .wait_for(at, said, |call| {
+                call.delivered_to(GROUP) && call.text().contains(said)
+            })
+            .await;
+    }
+    // Both processes have had time to handle any second delivery.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let calls = fake.calls();
+    for (_, _, said) in moves {
+        let times = calls
+            .iter()
+            .filter(|call| call.delivered_to(GROUP) && call.text().contains(said))
+            .count();
+        assert_eq!(times, 1, "“{said}” said {times} times");
+    }
+    let refusals: Vec<String> = calls
+        .iter()
+        .filter(|call| call.is_send())
+        .map(|call| call.text())
+        .filter(|text| text.contains("not your turn") || text.contains("not legal"))
+        .collect();
+    assert!(refusals.is_empty(), "{refusals:#?}");
+    let row = services[0]
+        .store()
+        .get("telegram", &game)
+        .await
+        .expect("the store answers")
+        .expect("the game");
+    assert_eq!(
+        row.moves.texts(),
+        ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]
+    );
+    for adapter in adapters {
+        adapter.abort();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
