@@ -376,6 +376,13 @@ async fn a_move_with_several_games_asks_which_one() {
     // The example is the command typed, not a move.
     assert!(has(&out, "for example /resign <id>"), "{out:#?}");
     assert!(!has(&out, "/move e4"), "{out:#?}");
+    // A Russian reader is shown the Russian name (issue 32, item 8).
+    chat.say("alice: /lang ru").await;
+    let out = chat.say("alice: /ничья").await;
+    assert!(has(&out, "например, /ничья <id>"), "{out:#?}");
+    let out = chat.say("alice: /сдаться").await;
+    assert!(has(&out, "например, /сдаться <id>"), "{out:#?}");
+    chat.say("alice: /lang en").await;
     assert_eq!(chat.row(&first).await.status, Status::Active);
     assert_eq!(chat.row(&second).await.status, Status::Active);
     let out = chat.say("alice: /games").await;

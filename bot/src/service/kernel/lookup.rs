@@ -411,7 +411,7 @@ impl Service {
             .join("\n");
         Msg::new("error-which-game")
             .arg("games", list)
-            .arg("example", which_game_example(&ctx.req.action))
+            .arg("example", which_game_example(&ctx.req.action, ctx.lang))
             .into()
     }
 
@@ -549,20 +549,29 @@ pub(crate) fn you_left(row: &GameRow, seat: usize) -> Msg {
 /// The command to show with a game id when a request needs one: the one
 /// the person typed (`/accept <id>` after `/accept`), `/move e4 <id>` for
 /// a move.
-fn which_game_example(action: &crate::api::Action) -> &'static str {
+fn which_game_example(action: &crate::api::Action, lang: crate::i18n::Lang) -> String {
     use crate::api::Action;
-    match action {
-        Action::Accept { .. } => "/accept <id>",
-        Action::Decline { .. } => "/decline <id>",
-        Action::Resign { .. } => "/resign <id>",
-        Action::Draw { .. } => "/draw <id>",
-        Action::DeclineDraw { .. } => "/nodraw <id>",
-        Action::Takeback { .. } => "/takeback <id>",
-        Action::Abort { .. } => "/abort <id>",
-        Action::Board { .. } => "/board <id>",
-        Action::Pgn { .. } => "/pgn <id>",
-        Action::Rematch { .. } => "/rematch <id>",
-        Action::Watch { .. } => "/watch <id>",
-        _ => "/move e4 <id>",
-    }
+    let (name, rest) = match action {
+        Action::Accept { .. } => ("accept", ""),
+        Action::Decline { .. } => ("decline", ""),
+        Action::Resign { .. } => ("resign", ""),
+        Action::Draw { .. } => ("draw", ""),
+        Action::DeclineDraw { .. } => ("nodraw", ""),
+        Action::Takeback { .. } => ("takeback", ""),
+        Action::Abort { .. } => ("abort", ""),
+        Action::Board { .. } => ("board", ""),
+        Action::Pgn { .. } => ("pgn", ""),
+        Action::Rematch { .. } => ("rematch", ""),
+        Action::Watch { .. } => ("watch", ""),
+        _ => ("move", " e4"),
+    };
+    // A Russian reader is shown the command's Russian name (typed on every
+    // platform: /ничья <id>).
+    let name = match lang {
+        crate::i18n::Lang::Ru => {
+            crate::command::Command::find(name).map_or(name, |command| command.russian_name())
+        }
+        crate::i18n::Lang::En => name,
+    };
+    format!("/{name}{rest} <id>")
 }
