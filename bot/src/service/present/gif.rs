@@ -28,7 +28,9 @@ pub(crate) fn evenly_spaced(total: usize, count: usize) -> Vec<usize> {
 /// first and the last among them. Each frame of a public game of two
 /// carries its own moment's material and last move (SAN as `read` writes
 /// it), as the turn boards showed them; a time-travel game's frames mark
-/// where each traveller appeared and where it vanished from.
+/// where each traveller appeared and where it vanished from, and carry
+/// their material (not the last move: they follow the record, jumps
+/// included, not the present line's numbering).
 pub(crate) fn game_frames(
     position: &Game,
     decor: &Decor,
@@ -46,7 +48,9 @@ pub(crate) fn game_frames(
                     view.marked.push(jump.appeared);
                     view.marked.extend(jump.vanished);
                 }
-                (view, decor.clone())
+                let mut decor = decor.clone();
+                strips::add_material(&mut decor, position, &view);
+                (view, decor)
             })
             .collect();
     }
@@ -198,6 +202,17 @@ mod tests {
         assert_eq!(ahead(3), vec![Some(1), None], "white took a pawn");
         assert_eq!(frames[3].1.material[0].pieces.len(), 1);
         assert_eq!(ahead(4), vec![Some(1), None]);
+    }
+
+    #[test]
+    fn a_time_travel_animation_shows_each_frames_material() {
+        let game = played("timetravel", "e4 d5 exd5");
+        assert!(game.has_time_travel());
+        let frames = game_frames(&game, &Decor::default(), str::to_owned);
+        assert_eq!(frames.len(), 4);
+        let ahead: Vec<Option<u32>> = frames[3].1.material.iter().map(|m| m.advantage).collect();
+        assert_eq!(ahead, vec![Some(1), None], "white took a pawn");
+        assert!(frames[2].1.material.iter().all(|m| m.advantage.is_none()));
     }
 
     #[test]

@@ -25,6 +25,16 @@ pub(crate) fn add_public_facts(
     add_public_facts_at(decor, read, game, view, game.ply());
 }
 
+/// The material of `view`, a frame of `game`'s time-travel animation (whose
+/// frames follow the record, jumps included, not the present line), for a
+/// public game of two; leaves `decor` as it is otherwise.
+pub(crate) fn add_material(decor: &mut Decor, game: &Game, view: &View) {
+    let variant = game.variant();
+    if !variant.hidden_information() && variant.players() == 2 {
+        decor.material = material(view);
+    }
+}
+
 /// [`add_public_facts`] for the board after half-move `ply` of `game`
 /// (`view`, drawn from that moment): a frame of the game's animation
 /// carries the material and the last move of its own moment.
