@@ -157,6 +157,10 @@ pub struct DiscordSection {
     /// one), `on` (no `api_url`) or `off` (rate limits left to the proxy).
     #[serde(default = "default_rate_limiter")]
     pub rate_limiter: String,
+    /// The gateway shards this process runs (`0-3/8`: shards 0 to 3 of 8);
+    /// empty: one shard of one.
+    #[serde(default)]
+    pub shards: String,
 }
 
 fn default_rate_limiter() -> String {
@@ -362,6 +366,7 @@ impl Config {
             ("KODEX_DISCORD_GUILD", &mut self.discord.guild),
             ("KODEX_DISCORD_API_URL", &mut self.discord.api_url),
             ("KODEX_DISCORD_RATE_LIMITER", &mut self.discord.rate_limiter),
+            ("KODEX_DISCORD_SHARDS", &mut self.discord.shards),
             ("KODEX_TELEGRAM_API_URL", &mut self.telegram.api_url),
             ("KODEX_TELEGRAM_WEBHOOK_URL", &mut self.telegram.webhook_url),
             (
@@ -397,6 +402,7 @@ impl Config {
             "KODEX_DISCORD_GUILD" => self.discord.guild.clone(),
             "KODEX_DISCORD_API_URL" => self.discord.api_url.clone(),
             "KODEX_DISCORD_RATE_LIMITER" => self.discord.rate_limiter.clone(),
+            "KODEX_DISCORD_SHARDS" => self.discord.shards.clone(),
             "KODEX_TELEGRAM_API_URL" => self.telegram.api_url.clone(),
             "KODEX_TELEGRAM_WEBHOOK_URL" => self.telegram.webhook_url.clone(),
             "KODEX_TELEGRAM_WEBHOOK_LISTEN" => self.telegram.webhook_listen.clone(),

@@ -63,6 +63,31 @@ pub struct DiscordConfig {
     /// own (needs the Create Public Threads and Send Messages in Threads
     /// permissions; without them games stay in the channel).
     pub game_threads: bool,
+    /// The gateway shards this process runs: `(first, last, total)`, the
+    /// last included (`KODEX_DISCORD_SHARDS=0-1/4`); `None`: one shard of one.
+    /// Discord sends each guild's events to shard `(guild_id >> 22) % total`
+    /// and direct messages to shard 0.
+    pub shards: Option<(u32, u32, u32)>,
+}
+
+/// Reads a shard range: `first-last/total` or `shard/total` (`0-3/8`,
+/// `2/4`), the last included.
+pub fn parse_shards(text: &str) -> Result<(u32, u32, u32), String> {
+    let wrong = || {
+        format!("KODEX_DISCORD_SHARDS is not a shard range like 0-3/8 (first-last/total): {text}")
+    };
+    let (range, total) = text.trim().split_once('/').ok_or_else(wrong)?;
+    let total: u32 = total.trim().parse().map_err(|_| wrong())?;
+    let (first, last) = match range.split_once('-') {
+        Some((first, last)) => (first.trim(), last.trim()),
+        None => (range.trim(), range.trim()),
+    };
+    let first: u32 = first.parse().map_err(|_| wrong())?;
+    let last: u32 = last.parse().map_err(|_| wrong())?;
+    if total == 0 || first > last || last >= total {
+        return Err(wrong());
+    }
+    Ok((first, last, total))
 }
 
 impl DiscordConfig {
@@ -84,6 +109,8 @@ impl DiscordConfig {
     ///   (development);
     /// - `KODEX_DISCORD_API_URL`: send REST requests to this base URL (an API
     ///   proxy) instead of `https://discord.com`;
+    /// - `KODEX_DISCORD_SHARDS`: the shard range this process runs
+    ///   (`0-3/8`, see [`DiscordConfig::shards`]);
     /// - `KODEX_DISCORD_RATE_LIMITER`: `auto` (the default: serenity's rate
     ///   limiter, or none behind a proxy, which serenity's would bypass),
     ///   `on` (no proxy) or `off` (leave rate limits to that proxy).
@@ -102,6 +129,9 @@ impl DiscordConfig {
             let id = guild.parse::<u64>().ok().filter(|id| *id != 0);
             self.dev_guild =
                 Some(id.ok_or_else(|| format!("KODEX_DISCORD_GUILD is not a guild id: {guild}"))?);
+        }
+        if let Some(shards) = env_variable("KODEX_DISCORD_SHARDS") {
+            self.shards = Some(parse_shards(&shards)?);
         }
         if let Some(url) = env_variable("KODEX_DISCORD_API_URL") {
             if !(url.starts_with("http://") || url.starts_with("https://")) {
@@ -281,8 +311,15 @@ pub async fn run_until(
             stop_signal,
         ));
         let shard_manager = Arc::clone(&client.shard_manager);
+        let shards = config.shards;
         let result = tokio::select! {
-            result = client.start() => Some(result),
+            // serenity's range runs from its start up to and including its end.
+            result = async {
+                match shards {
+                    Some((first, last, total)) => client.start_shard_range(first..last, total).await,
+                    None => client.start().await,
+                }
+            } => Some(result),
             () = &mut shutdown => {
                 shard_manager.shutdown_all().await;
                 None
@@ -454,6 +491,15 @@ fn queue_of(delivery: &Delivery) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shard_ranges_read_as_first_last_and_total() {
+        assert_eq!(parse_shards("0-3/8"), Ok((0, 3, 8)));
+        assert_eq!(parse_shards(" 2/4 "), Ok((2, 2, 4)));
+        for wrong in ["", "4", "3-1/8", "0-8/8", "0-1/0", "a-b/c", "1/1"] {
+            assert!(parse_shards(wrong).is_err(), "{wrong}");
+        }
+    }
 
     #[test]
     fn every_builtin_variant_is_offered_with_english_and_russian_names() {

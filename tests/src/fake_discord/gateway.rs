@@ -1,6 +1,7 @@
 //! The fake gateway: Hello, Identify, Ready, heartbeat ACKs, then the
-//! dispatches a test sends. One session at a time; a new connection (a
-//! restarted bot) replaces the old one.
+//! dispatches a test sends. One session per shard (`shard: [id, total]` in
+//! Identify; one of one without); a new connection of a shard (a restarted
+//! bot) replaces its old one.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 
 use super::payloads::ready;
-use super::{lock, Session, State};
+use super::{lock, shard_of, Session, State};
 
 /// The pseudo-event that makes a session close the connection.
 pub(crate) const DROP_CONNECTION: &str = "__DROP_CONNECTION__";
@@ -78,6 +79,7 @@ async fn session(stream: TcpStream, state: Arc<State>) {
         }
     };
     let mut sequence;
+    let shard;
     // A resumed session keeps what it identified with; only Identify says.
     let mut message_content = lock(&state.identifies)
         .last()
@@ -86,6 +88,10 @@ async fn session(stream: TcpStream, state: Arc<State>) {
     if op == Some(6) {
         // Resume: continue the old session's sequence.
         sequence = hello_reply["seq"].as_u64().unwrap_or(0) + 1;
+        shard = hello_reply["session_id"]
+            .as_str()
+            .and_then(|id| lock(&state.session_shards).get(id).copied())
+            .unwrap_or((0, 1));
         lock(&state.resumes).push(hello_reply);
         if socket
             .send(frame(0, json!({}), Some(sequence), Some("RESUMED")))
@@ -97,6 +103,7 @@ async fn session(stream: TcpStream, state: Arc<State>) {
     } else {
         let intents = hello_reply["intents"].as_u64().unwrap_or(0);
         message_content = intents & MESSAGE_CONTENT != 0;
+        shard = shard_of(&hello_reply);
         lock(&state.identifies).push(hello_reply);
         state.changed();
         if intents & MESSAGE_CONTENT != 0 && state.deny_message_content.load(Ordering::SeqCst) {
@@ -108,6 +115,7 @@ async fn session(stream: TcpStream, state: Arc<State>) {
             return;
         }
         let session_id = format!("session-{}", state.next_id());
+        lock(&state.session_shards).insert(session_id.clone(), shard);
         let resume_url = lock(&state.gateway_url).clone();
         sequence = 1;
         if socket
@@ -124,10 +132,14 @@ async fn session(stream: TcpStream, state: Arc<State>) {
         }
     }
     let (dispatch, mut dispatches) = mpsc::unbounded_channel::<(String, Value)>();
-    *lock(&state.session) = Some(Session {
-        dispatch,
-        message_content,
-    });
+    lock(&state.sessions).insert(
+        shard.0,
+        Session {
+            dispatch,
+            total: shard.1,
+            message_content,
+        },
+    );
     state.changed();
     loop {
         tokio::select! {
@@ -159,13 +171,13 @@ async fn session(stream: TcpStream, state: Arc<State>) {
     }
     // Forget this session unless a newer connection already replaced it.
     drop(dispatches);
-    let mut current = lock(&state.session);
-    if current
-        .as_ref()
+    let mut sessions = lock(&state.sessions);
+    if sessions
+        .get(&shard.0)
         .is_some_and(|session| session.dispatch.is_closed())
     {
-        *current = None;
+        sessions.remove(&shard.0);
     }
-    drop(current);
+    drop(sessions);
     state.changed();
 }

@@ -227,6 +227,8 @@ pub const TOKEN_LIFETIME: Duration = Duration::from_secs(15 * 60);
 /// A gateway connection that has identified.
 struct Session {
     dispatch: mpsc::UnboundedSender<(String, Value)>,
+    /// The shard count it identified with (`shard: [id, total]`).
+    total: u32,
     /// Whether it asked for (and got) the Message Content intent.
     message_content: bool,
 }
@@ -289,7 +291,10 @@ pub(crate) struct State {
     dm_channels: Mutex<HashMap<u64, u64>>,
     users: Mutex<HashMap<u64, FakeUser>>,
     deny_message_content: AtomicBool,
-    session: Mutex<Option<Session>>,
+    /// The open sessions by shard id (one of one unless the bot shards).
+    sessions: Mutex<HashMap<u32, Session>>,
+    /// Each session id's shard (id, total), for Resume.
+    session_shards: Mutex<HashMap<String, (u32, u32)>>,
     identifies: Mutex<Vec<Value>>,
     resumes: Mutex<Vec<Value>>,
     registered_commands: Mutex<Vec<Value>>,
@@ -375,7 +380,8 @@ impl FakeDiscord {
             dm_channels: Mutex::new(HashMap::new()),
             users: Mutex::new(HashMap::new()),
             deny_message_content: AtomicBool::new(false),
-            session: Mutex::new(None),
+            sessions: Mutex::new(HashMap::new()),
+            session_shards: Mutex::new(HashMap::new()),
             identifies: Mutex::new(Vec::new()),
             resumes: Mutex::new(Vec::new()),
             registered_commands: Mutex::new(Vec::new()),
@@ -633,7 +639,7 @@ impl FakeDiscord {
     pub async fn wait_for_sessions(&self, count: usize) {
         self.wait_for(&format!("{count} gateway sessions"), |fake| {
             let started = fake.identifies().len() + fake.resumes().len();
-            (started >= count && lock(&fake.state.session).is_some()).then_some(())
+            (started >= count && !lock(&fake.state.sessions).is_empty()).then_some(())
         })
         .await;
     }
@@ -683,10 +689,26 @@ impl FakeDiscord {
                 .and_then(|id| id.parse::<u64>().ok());
             self.open_interaction(token, channel, guild);
         }
+        // Discord sends a guild's events to shard (guild_id >> 22) % total,
+        // direct messages to shard 0.
+        let guild = data["guild_id"]
+            .as_str()
+            .and_then(|id| id.parse::<u64>().ok());
         loop {
             self.wait_for_sessions(1).await;
-            let mut session = lock(&self.state.session);
-            if let Some(current) = &*session {
+            let shard = {
+                let sessions = lock(&self.state.sessions);
+                let total = sessions.values().map(|s| s.total).max().unwrap_or(1).max(1);
+                guild.map_or(0, |guild| ((guild >> 22) % u64::from(total)) as u32)
+            };
+            self.wait_for(&format!("the session of shard {shard}"), |fake| {
+                lock(&fake.state.sessions)
+                    .contains_key(&shard)
+                    .then_some(())
+            })
+            .await;
+            let mut sessions = lock(&self.state.sessions);
+            if let Some(current) = sessions.get(&shard) {
                 let data = if event == "MESSAGE_CREATE" && !current.message_content {
                     without_content(data.clone())
                 } else {
@@ -696,9 +718,15 @@ impl FakeDiscord {
                     return;
                 }
                 // That connection just closed; wait for the next one.
-                *session = None;
+                sessions.remove(&shard);
             }
         }
+    }
+
+    /// The shards that identified, as `[id, total]` (`[0, 1]` for a bot
+    /// that does not shard), in order.
+    pub fn identified_shards(&self) -> Vec<(u32, u32)> {
+        self.identifies().iter().map(shard_of).collect()
     }
 
     /// Sends a slash command used in `channel` (a guild channel when `guild`
@@ -848,9 +876,18 @@ impl FakeDiscord {
     /// Waits until no gateway session is open (the bot disconnected).
     pub async fn wait_for_disconnect(&self) {
         self.wait_for("the bot to disconnect", |fake| {
-            lock(&fake.state.session).is_none().then_some(())
+            lock(&fake.state.sessions).is_empty().then_some(())
         })
         .await;
+    }
+}
+
+/// The shard an Identify asks for (`shard: [id, total]`, else one of one).
+pub(crate) fn shard_of(identify: &Value) -> (u32, u32) {
+    let part = |at: usize| identify["shard"][at].as_u64().map(|n| n as u32);
+    match (part(0), part(1)) {
+        (Some(id), Some(total)) if total > 0 => (id, total),
+        _ => (0, 1),
     }
 }
 

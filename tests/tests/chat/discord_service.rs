@@ -109,10 +109,21 @@ async fn challenge(
     opponent: &FakeUser,
     variant: &str,
 ) -> SentMessage {
+    challenge_in(fake, GUILD_ID, channel, opponent, variant).await
+}
+
+/// Like [`challenge`], in `channel` of `guild`.
+async fn challenge_in(
+    fake: &FakeDiscord,
+    guild: u64,
+    channel: u64,
+    opponent: &FakeUser,
+    variant: &str,
+) -> SentMessage {
     fake.slash(
         &alice(),
         channel,
-        Some(GUILD_ID),
+        Some(guild),
         "play",
         vec![
             string_option("variant", variant),
@@ -2611,4 +2622,75 @@ async fn a_tournament_is_announced_joined_by_button_and_played_in_the_channel() 
         .await;
     assert!(end.text().contains("The winner"), "{}", end.text());
     bot.stop().await;
+}
+
+/// Four gateway shards split over two processes on one database
+/// (`KODEX_DISCORD_SHARDS=0-1/4` and `2-3/4`, what `kodex run` reads): the
+/// fake Discord sends each guild's events to its shard, `(guild_id >> 22) %
+/// 4`, as Discord does, and a game in a guild of each process is played
+/// there, every event answered once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_shards_over_two_processes_each_play_their_guilds_games() {
+    let fake = FakeDiscord::start().await;
+    fake.add_user(&alice());
+    fake.add_user(&bob());
+    let dir = std::env::temp_dir().join(format!("kodex-discord-shards-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let mut config = Config::defaults();
+    config.database.url = crate::console_support::chat_database(&dir).await;
+    config.boards.dir = dir.join("boards");
+    let mut running = Vec::new();
+    for range in ["0-1/4", "2-3/4"] {
+        let service = Service::open(&config, Registry::builtin(), ManualTime::new(EPOCH))
+            .await
+            .expect("the service opens");
+        let handler: Arc<dyn Handler> = kodex_bot::app::platform_handler(&service);
+        let env = |name: &str| (name == "KODEX_DISCORD_SHARDS").then(|| range.to_owned());
+        let discord = RunningBot::config(&fake, variant_choices(service.registry()))
+            .with_options_from(&env)
+            .expect("a shard range");
+        let bot = RunningBot::start_configured(discord, handler, service.outbox(Platform::Discord));
+        running.push((service, bot));
+    }
+    fake.wait_for("four shards", |fake| {
+        let mut shards = fake.identified_shards();
+        shards.sort_unstable();
+        (shards == [(0, 4), (1, 4), (2, 4), (3, 4)]).then_some(())
+    })
+    .await;
+    // A guild on shard 1 (the first process) and one on shard 3 (the second).
+    for (guild, channel) in [((1u64 << 22) | 7, 401u64), ((3u64 << 22) | 7, 403u64)] {
+        challenge_in(&fake, guild, channel, &bob(), "chess").await;
+        fake.slash(&bob(), channel, Some(guild), "accept", vec![], &[])
+            .await;
+        fake.wait_for_message("the start", |m| {
+            m.place == Place::Channel(channel) && m.text().contains("starts")
+        })
+        .await;
+        fake.say(&alice(), channel, Some(guild), "e4").await;
+        fake.wait_for_message("alice's move", |m| {
+            m.place == Place::Channel(channel) && m.text().contains("alice played e4")
+        })
+        .await;
+        fake.say(&bob(), channel, Some(guild), "e5").await;
+        fake.wait_for_message("bob's move", |m| {
+            m.place == Place::Channel(channel) && m.text().contains("bob played e5")
+        })
+        .await;
+    }
+    for channel in [401, 403] {
+        for said in ["alice played e4", "bob played e5"] {
+            let times = fake
+                .sent_messages()
+                .iter()
+                .filter(|m| m.place == Place::Channel(channel) && m.text().contains(said))
+                .count();
+            assert_eq!(times, 1, "“{said}” in {channel}");
+        }
+    }
+    for (_, bot) in running {
+        bot.stop().await;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

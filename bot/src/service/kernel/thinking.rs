@@ -24,7 +24,7 @@ pub(crate) struct Thinking {
     pending: Arc<std::sync::atomic::AtomicUsize>,
     /// The searches this process asked for (see `commands/computer/searches.rs`),
     /// counted as turns in flight until they are played or dropped here.
-    asked: std::sync::Mutex<HashMap<String, Pending>>,
+    asked: std::sync::Mutex<HashMap<(String, i64), Pending>>,
 }
 
 /// One of the computer's turns in flight, counted while it lives.
@@ -43,20 +43,21 @@ impl Thinking {
         Pending(self.pending.clone())
     }
 
-    /// A search of `game` was asked for: a turn in flight until
+    /// A search of `game` in `state` was asked for: a turn in flight until
     /// [`Thinking::answered`].
-    pub(crate) fn asked(&self, game: &str) {
+    pub(crate) fn asked(&self, game: &str, state: i64) {
         if let Ok(mut asked) = self.asked.lock() {
-            if !asked.contains_key(game) {
-                asked.insert(game.to_owned(), self.pending());
-            }
+            asked
+                .entry((game.to_owned(), state))
+                .or_insert_with(|| self.pending());
         }
     }
 
-    /// The search of `game` asked for here was played or dropped.
-    pub(crate) fn answered(&self, game: &str) {
+    /// The search of `game` in `state` (in any state: `None`) asked for
+    /// here was played or dropped.
+    pub(crate) fn answered(&self, game: &str, state: Option<i64>) {
         if let Ok(mut asked) = self.asked.lock() {
-            asked.remove(game);
+            asked.retain(|(id, at), _| id != game || state.is_some_and(|state| state != *at));
         }
     }
 

@@ -168,7 +168,7 @@ impl Service {
             self.inner.thinking.stops_playing(id);
             // A search asked for is not wanted any more.
             let _ = self.inner.store.drop_search(platform.key(), id, None).await;
-            self.inner.thinking.answered(id);
+            self.inner.thinking.answered(id, None);
             return;
         }
         let step = match self.next_step(&row) {
@@ -329,6 +329,32 @@ impl Service {
                         let level = UserRef::level_of(&s.user_id).unwrap_or(DEFAULT_LEVEL);
                         let level = Level::new(level).unwrap_or_default();
                         Ok(Step::Move(seat, level))
+                    }
+                    _ => Ok(Step::Wait),
+                }
+            }
+            _ => Ok(Step::Wait),
+        }
+    }
+
+    /// The search the computer needs in `row` now, if any ([`Step::Move`]
+    /// or [`Step::SetUp`]), without answering offers or making its own:
+    /// what a searcher of any process (which may not serve the game's
+    /// platform, and keeps no memory of offers thought about) checks before
+    /// searching.
+    pub(crate) fn search_step(&self, row: &GameRow) -> Outcome<Step> {
+        match row.status {
+            Status::Setup => match self.next_step(row)? {
+                step @ Step::SetUp(..) => Ok(step),
+                _ => Ok(Step::Wait),
+            },
+            Status::Active => {
+                let game = self.replay(row)?;
+                let seat = game.controller(game.seat_to_move());
+                match row.seat(seat) {
+                    Some(s) if is_computer(&s.user_id) && game.outcome().is_none() => {
+                        let level = UserRef::level_of(&s.user_id).unwrap_or(DEFAULT_LEVEL);
+                        Ok(Step::Move(seat, Level::new(level).unwrap_or_default()))
                     }
                     _ => Ok(Step::Wait),
                 }

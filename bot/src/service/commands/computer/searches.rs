@@ -137,15 +137,16 @@ impl Service {
     /// Asks for a search of `row` as it is now: a free searcher here or in
     /// another process takes it.
     pub(crate) async fn ask_search(&self, platform: Platform, row: &GameRow) {
-        self.inner.thinking.asked(&row.id);
+        let state = state_of(row);
+        self.inner.thinking.asked(&row.id, state);
         let asked = self
             .inner
             .store
-            .want_search(platform.key(), &row.id, state_of(row), self.now(), None)
+            .want_search(platform.key(), &row.id, state, self.now(), None)
             .await;
         if let Err(e) = asked {
             tracing::error!(error = %e, game = %row.id, "cannot ask for the computer's search");
-            self.inner.thinking.answered(&row.id);
+            self.inner.thinking.answered(&row.id, Some(state));
             return;
         }
         self.inner.searches_wake.notify_one();
@@ -200,7 +201,7 @@ impl Service {
             Ok(Some(row)) if !row.status.is_over() => row,
             Ok(_) => {
                 let _ = self.inner.store.drop_search(&job.platform, &id, None).await;
-                self.inner.thinking.answered(&id);
+                self.inner.thinking.answered(&id, None);
                 return;
             }
             Err(e) => {
@@ -209,7 +210,7 @@ impl Service {
             }
         };
         let step = if state_of(&row) == job.state {
-            self.next_step(&row).ok()
+            self.search_step(&row).ok()
         } else {
             None
         };
@@ -233,7 +234,7 @@ impl Service {
                 if self.serves(platform) {
                     self.computer_follow(platform, &id);
                 }
-                self.inner.thinking.answered(&id);
+                self.inner.thinking.answered(&id, Some(job.state));
                 return;
             }
         };
@@ -249,7 +250,7 @@ impl Service {
                 .store
                 .drop_search(&job.platform, &id, Some(job.state))
                 .await;
-            self.inner.thinking.answered(&id);
+            self.inner.thinking.answered(&id, Some(job.state));
             return;
         }
         let game = self.replay(&row).ok();
@@ -298,13 +299,13 @@ impl Service {
         let row = match self.inner.store.get(&job.platform, &id).await {
             Ok(Some(row)) if !row.status.is_over() => row,
             _ => {
-                self.inner.thinking.answered(&id);
+                self.inner.thinking.answered(&id, None);
                 return;
             }
         };
         if state_of(&row) != job.state {
             self.computer_follow(platform, &id);
-            self.inner.thinking.answered(&id);
+            self.inner.thinking.answered(&id, Some(job.state));
             return;
         }
         let game = self.replay(&row).ok();
@@ -316,7 +317,7 @@ impl Service {
                 self.computer_follow(platform, &id);
             }
         }
-        self.inner.thinking.answered(&id);
+        self.inner.thinking.answered(&id, Some(job.state));
     }
 }
 
@@ -351,6 +352,11 @@ async fn searcher(
             .claim_search(&service.searcher_name(), now, now.saturating_add(LEASE))
             .await;
         match claimed {
+            Ok(Some(_)) if service.inner.thinking.is_stopped() => {
+                // Claimed as the service stopped: given back at once.
+                service.release_searches().await;
+                return;
+            }
             Ok(Some(job)) => {
                 service.run_job(job).await;
                 drop(permit);
