@@ -193,3 +193,40 @@ async fn a_tamerlane_rook_is_told_the_citadel_is_closed_to_it() {
         "{out:#?}"
     );
 }
+
+/// The reason is given in every variant of the standard board, in the
+/// variant's own piece letters (shatranj's knight is a knight there too),
+/// in English and Russian.
+#[tokio::test]
+async fn refusals_say_why_in_the_other_games_of_the_chess_board() {
+    for variant in [
+        "atomic",
+        "kingofthehill",
+        "threecheck",
+        "antichess",
+        "shatranj",
+    ] {
+        let mut chat = Chat::new(&format!("refusal-{variant}")).await;
+        let id = chat.start("alice", "bob", variant).await;
+        let out = chat.say("alice: /move Nd2").await;
+        assert!(
+            has(
+                &out,
+                "“Nd2” is not legal in this position: your own piece stands on d2. \
+                 Legal knight moves: Na3, Nc3, Nf3, Nh3."
+            ),
+            "{variant}: {out:#?}"
+        );
+        chat.say("alice: /lang ru").await;
+        let out = chat.say("alice: /move Кd2").await;
+        assert!(
+            has(
+                &out,
+                "«Кd2» — недопустимый ход в этой позиции: на d2 стоит ваша же фигура. \
+                 Возможные ходы («конь»): Кa3, Кc3, Кf3, Кh3."
+            ),
+            "{variant}: {out:#?}"
+        );
+        assert_eq!(chat.position(&id).await.ply(), 0, "{variant}");
+    }
+}
