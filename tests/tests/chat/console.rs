@@ -674,30 +674,41 @@ async fn simultaneous_moves_apply_exactly_one_per_turn() {
 }
 
 /// Two processes on one database (two services here, on SQLite or
-/// PostgreSQL) both look when a flag falls and a challenge expires: each
-/// ends once, announced by one of them only.
+/// PostgreSQL) both look when a reminder is due, a flag falls and a
+/// challenge expires: each happens once, said by one of them only.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_flag_falls_once_and_a_challenge_expires_once_with_two_processes_looking() {
+async fn a_flag_a_reminder_and_a_challenge_expiry_come_once_with_two_processes_looking() {
     let mut chat = Chat::new("two-schedulers").await;
     let other = chat.second_service().await;
     let mut mine = chat.service.outbox(Platform::Console);
     let mut theirs = other.outbox(Platform::Console);
     let id = chat.start("alice", "bob", "chess 1+0").await;
     let open = game_id(&chat.say("carol: /play chess").await);
+    // A reminder is due too: dave has a tenth of his minute left.
+    let reminded = chat.start("dave", "erin", "chess 1+0").await;
+    chat.say("dave: e4").await;
+    chat.say("erin: e5").await;
+    chat.time.advance(55_000);
+    for _ in 0..3 {
+        tokio::join!(chat.service.tick(), other.tick());
+    }
+    let reminder = format!("Game {reminded} against erin: your move");
     chat.time.advance(3_601_000);
     for _ in 0..3 {
         tokio::join!(chat.service.tick(), other.tick());
     }
     let expired = format!("Challenge {open} by carol expired");
     let count = |outbox: &mut tokio::sync::mpsc::UnboundedReceiver<kodex_bot::api::Delivery>| {
-        let (mut flags, mut expiries) = (0, 0);
+        let (mut flags, mut expiries, mut reminders) = (0, 0, 0);
         while let Ok(delivery) = outbox.try_recv() {
             flags += usize::from(delivery.text.contains("alice ran out of time"));
             expiries += usize::from(delivery.text.contains(&expired));
+            reminders += usize::from(delivery.text.contains(&reminder));
         }
-        (flags, expiries)
+        (flags, expiries, reminders)
     };
     let (mine, theirs) = (count(&mut mine), count(&mut theirs));
+    assert_eq!(mine.2 + theirs.2, 1, "one reminder: {mine:?} {theirs:?}");
     assert!(
         (mine.0 > 0) != (theirs.0 > 0),
         "one process announces the flag: {mine:?} {theirs:?}"
