@@ -1,11 +1,8 @@
 //! The computer's searches run on threads of their own at the lowest CPU
 //! priority the system allows a process to give itself (nice 19 on Linux
-//! and the other Unixes, and on Linux the `SCHED_IDLE` policy as well), so
-//! that people's moves, drawn boards and the database never wait behind a
-//! search: the operating system gives a search the cores people leave idle.
-//! (Under nice 19 alone a waking thread of people's work still waited for
-//! the search's time slice now and then; a `SCHED_IDLE` thread gives way at
-//! once.) (Tokio's blocking pool is shared with the
+//! and the other Unixes), so that people's moves, drawn boards and the
+//! database never wait behind a search: the operating system gives a search
+//! the cores people leave idle. (Tokio's blocking pool is shared with the
 //! boards' drawing, and a thread's priority, once lowered, cannot be raised
 //! again without privileges; hence a thread per search, a few microseconds
 //! beside a search of a tenth of a second or more.)
@@ -32,16 +29,6 @@ fn lower_this_thread() {
     let done = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 19) };
     if done != 0 {
         tracing::debug!("the search thread keeps its priority");
-    }
-    #[cfg(target_os = "linux")]
-    {
-        let param = libc::sched_param { sched_priority: 0 };
-        // SAFETY: `param` lives across the call, which only reads it; pid 0
-        // is the calling thread. Lowering the policy needs no privilege.
-        let idle = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) };
-        if idle != 0 {
-            tracing::debug!("the search thread keeps its scheduling policy");
-        }
     }
 }
 
@@ -76,30 +63,21 @@ mod tests {
 
     #[tokio::test]
     async fn a_search_runs_on_its_own_low_priority_thread() {
-        let (name, nice, policy) = run_search(|| {
+        let (name, nice) = run_search(|| {
             let name = std::thread::current().name().map(str::to_owned);
             #[cfg(unix)]
             // SAFETY: reads the calling thread's priority; no memory involved.
             let nice = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
             #[cfg(not(unix))]
             let nice = 19;
-            #[cfg(target_os = "linux")]
-            // SAFETY: reads the calling thread's policy; no memory involved.
-            let policy = unsafe { libc::sched_getscheduler(0) };
-            #[cfg(not(target_os = "linux"))]
-            let policy = 0;
-            (name, nice, policy)
+            (name, nice)
         })
         .await
         .expect("the search ran");
         assert_eq!(name.as_deref(), Some("kodex-search"));
         if low_priority() {
             assert_eq!(nice, 19);
-            #[cfg(target_os = "linux")]
-            assert_eq!(policy, libc::SCHED_IDLE);
         }
-        #[cfg(not(target_os = "linux"))]
-        let _ = policy;
         // A search that panics gives nothing, and nothing else breaks.
         let panicked: Option<u8> = run_search(|| panic!("a broken search")).await;
         assert_eq!(panicked, None);
@@ -109,8 +87,5 @@ mod tests {
         let mine = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
         #[cfg(unix)]
         assert!(mine < 19, "{mine}");
-        #[cfg(target_os = "linux")]
-        // SAFETY: as above.
-        assert_ne!(unsafe { libc::sched_getscheduler(0) }, libc::SCHED_IDLE);
     }
 }
