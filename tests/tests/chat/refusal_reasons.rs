@@ -4,6 +4,12 @@
 
 use crate::console_support::{has, Chat};
 
+/// The refusal of `Nd2` (`Кd2`) at the start of a game on the chess board.
+const OWN_PIECE_EN: &str = "“Nd2” is not legal in this position: your own piece stands on d2. \
+                            Legal knight moves: Na3, Nc3, Nf3, Nh3.";
+const OWN_PIECE_RU: &str = "«Кd2» — недопустимый ход в этой позиции: на d2 стоит ваша же фигура. \
+                            Возможные ходы («конь»): Кa3, Кc3, Кf3, Кh3.";
+
 #[tokio::test]
 async fn a_refused_move_says_why_in_english_and_russian() {
     let mut chat = Chat::new("refusal-reasons").await;
@@ -18,14 +24,7 @@ async fn a_refused_move_says_why_in_english_and_russian() {
         "{out:#?}"
     );
     let out = chat.say("alice: /move Nd2").await;
-    assert!(
-        has(
-            &out,
-            "“Nd2” is not legal in this position: your own piece stands on d2. \
-             Legal knight moves: Na3, Nc3, Nf3, Nh3."
-        ),
-        "{out:#?}"
-    );
+    assert!(has(&out, OWN_PIECE_EN), "{out:#?}");
     let out = chat.say("alice: /move O-O").await;
     assert!(
         has(
@@ -46,14 +45,7 @@ async fn a_refused_move_says_why_in_english_and_russian() {
         "{out:#?}"
     );
     let out = chat.say("alice: /move Кd2").await;
-    assert!(
-        has(
-            &out,
-            "«Кd2» — недопустимый ход в этой позиции: на d2 стоит ваша же фигура. \
-             Возможные ходы («конь»): Кa3, Кc3, Кf3, Кh3."
-        ),
-        "{out:#?}"
-    );
+    assert!(has(&out, OWN_PIECE_RU), "{out:#?}");
     // Nothing was played.
     assert_eq!(chat.position(&id).await.ply(), 0);
 }
@@ -209,24 +201,10 @@ async fn refusals_say_why_in_the_other_games_of_the_chess_board() {
         let mut chat = Chat::new(&format!("refusal-{variant}")).await;
         let id = chat.start("alice", "bob", variant).await;
         let out = chat.say("alice: /move Nd2").await;
-        assert!(
-            has(
-                &out,
-                "“Nd2” is not legal in this position: your own piece stands on d2. \
-                 Legal knight moves: Na3, Nc3, Nf3, Nh3."
-            ),
-            "{variant}: {out:#?}"
-        );
+        assert!(has(&out, OWN_PIECE_EN), "{variant}: {out:#?}");
         chat.say("alice: /lang ru").await;
         let out = chat.say("alice: /move Кd2").await;
-        assert!(
-            has(
-                &out,
-                "«Кd2» — недопустимый ход в этой позиции: на d2 стоит ваша же фигура. \
-                 Возможные ходы («конь»): Кa3, Кc3, Кf3, Кh3."
-            ),
-            "{variant}: {out:#?}"
-        );
+        assert!(has(&out, OWN_PIECE_RU), "{variant}: {out:#?}");
         assert_eq!(chat.position(&id).await.ply(), 0, "{variant}");
     }
 }
