@@ -15,6 +15,13 @@ pub(crate) struct Thinking {
     /// restart): only these are looked at after a change, so games between
     /// people cost no extra read.
     playing: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// Games read and found to have no computer seat. Another process may
+    /// start a game with one (a Telegram update taken through a webhook by
+    /// any process, a tournament's round): a game neither here nor in
+    /// `playing` is read once to know. Seats never change after a game's
+    /// row is made, so what was found holds; the set is emptied when it
+    /// grows large (the games are read again as they come).
+    without: std::sync::Mutex<std::collections::HashSet<String>>,
     /// Questions already thought about (offers it chose not to make again).
     thoughts: std::sync::Mutex<std::collections::HashSet<String>>,
     /// The service is closing: no search starts, none under way is played.
@@ -90,6 +97,28 @@ impl Thinking {
         self.thoughts
             .lock()
             .is_ok_and(|mut thoughts| thoughts.insert(thought.to_owned()))
+    }
+
+    /// `game` was read and has no computer seat.
+    pub(crate) fn plays_not(&self, game: &str) {
+        /// How many games without a computer are remembered.
+        const REMEMBERED: usize = 100_000;
+        if let Ok(mut without) = self.without.lock() {
+            if without.len() >= REMEMBERED {
+                without.clear();
+            }
+            without.insert(game.to_owned());
+        }
+    }
+
+    /// Whether `game` may have a computer seat: it has one, or it was never
+    /// read here to know.
+    pub(crate) fn may_play(&self, game: &str) -> bool {
+        self.is_playing(game)
+            || !self
+                .without
+                .lock()
+                .is_ok_and(|without| without.contains(game))
     }
 
     /// Whether `game` has a computer seat.

@@ -113,7 +113,9 @@ impl Service {
         games.sort_unstable_by_key(|&(platform, id)| (platform.key(), id));
         games.dedup();
         for (platform, id) in games {
-            if self.inner.thinking.is_playing(id) {
+            // A game this process has not seen yet (started by another
+            // process on the database) is read once to know.
+            if self.inner.thinking.may_play(id) {
                 self.computer_follow(platform, id);
             }
         }
@@ -163,6 +165,13 @@ impl Service {
         let Ok(Some(row)) = self.inner.store.get(platform.key(), id).await else {
             return;
         };
+        if !row.seats.iter().any(|seat| is_computer(&seat.user_id)) {
+            self.inner.thinking.plays_not(id);
+            return;
+        }
+        if !row.status.is_over() {
+            self.inner.thinking.plays(id);
+        }
         if row.status.is_over() {
             self.inner.thinking.cancel(id);
             self.inner.thinking.stops_playing(id);
