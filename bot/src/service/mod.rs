@@ -96,7 +96,7 @@ impl Service {
                         (Some(a), Some(b)) => Some(a.min(b)),
                         (a, b) => a.or(b),
                     };
-                    match service.inner.store.next_deadline().await {
+                    match service.next_served_deadline().await {
                         // A deadline that could not be handled is retried
                         // later, not in a busy loop.
                         Ok(next) if failed > 0 => earliest(next).map(|next| next.max(retry)),
@@ -120,6 +120,18 @@ impl Service {
         })
     }
 
+    /// The earliest deadline or reminder of a platform this process serves
+    /// (one whose adapter runs here): another process on the database
+    /// takes the others, and sends their news where it can.
+    async fn next_served_deadline(&self) -> Result<Option<Millis>, crate::store::StoreError> {
+        let next = self.inner.store.next_deadlines().await?;
+        Ok(next
+            .into_iter()
+            .filter(|(platform, _)| self.serves_key(platform))
+            .map(|(_, at)| at)
+            .min())
+    }
+
     /// Ends every game and challenge whose deadline has passed and sends
     /// the reminders due, putting the news in the outboxes. Returns how many
     /// games had news. The scheduler calls this; tests call it after moving
@@ -139,7 +151,8 @@ impl Service {
             }
         };
         let (mut ended, mut failed) = (0, 0);
-        for (platform, id) in due {
+        // News of a platform whose adapter does not run here would be lost.
+        for (platform, id) in due.into_iter().filter(|(p, _)| self.serves_key(p)) {
             match self.expire(&platform, &id).await {
                 Ok(mut deliveries) => {
                     ended += usize::from(!deliveries.is_empty());
@@ -147,6 +160,11 @@ impl Service {
                     let news = self.tournament_news(&deliveries).await;
                     deliveries.extend(news);
                     self.send(deliveries);
+                }
+                // Another process on the database ended it (or reminded)
+                // at the same moment: done, once.
+                Err(Failure::Conflict) => {
+                    tracing::debug!(game = %id, "a deadline handled by another process");
                 }
                 Err(e) => {
                     failed += 1;

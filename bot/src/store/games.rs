@@ -531,6 +531,22 @@ impl Store {
         )
     }
 
+    /// The earliest pending deadline or reminder of each platform (its
+    /// key): a process looks only at those of the platforms it serves.
+    pub async fn next_deadlines(&self) -> Result<Vec<(String, Millis)>, StoreError> {
+        Ok(
+            on_pool!(&self.pool, db => sqlx::query_as::<_, (String, i64)>(db.sql(
+            "SELECT platform, MIN(moment) FROM (SELECT platform, MIN(deadline) AS moment \
+             FROM games WHERE deadline IS NOT NULL GROUP BY platform \
+             UNION ALL SELECT platform, MIN(reminder_at) FROM games \
+             WHERE reminder_at IS NOT NULL GROUP BY platform) AS moments \
+             GROUP BY platform ORDER BY platform",
+        ))
+        .fetch_all(db)
+        .await?),
+        )
+    }
+
     /// The earliest pending deadline or reminder.
     pub async fn next_deadline(&self) -> Result<Option<Millis>, StoreError> {
         Ok(

@@ -441,6 +441,8 @@ pub(crate) mod tests {
             }
             let store = Store::open(&url).await.expect("reopens");
             assert_eq!(store.next_deadline().await.expect("next"), Some(100));
+            let per_platform = store.next_deadlines().await.expect("next of each");
+            assert_eq!(per_platform.iter().map(|(_, at)| *at).min(), Some(100));
             let due = store.due(499).await.expect("due");
             assert_eq!(due, vec![("console".to_owned(), "p3x9".to_owned())]);
             assert_eq!(store.due(500).await.expect("due").len(), 2);

@@ -411,6 +411,18 @@ impl Store {
         )
     }
 
+    /// The earliest `next_at` of each platform's tournaments (its key).
+    pub async fn next_tournaments_at(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        Ok(
+            on_pool!(&self.pool, db => sqlx::query_as::<_, (String, i64)>(
+            "SELECT platform, MIN(next_at) FROM tournaments WHERE next_at IS NOT NULL \
+             GROUP BY platform ORDER BY platform",
+        )
+        .fetch_all(db)
+        .await?),
+        )
+    }
+
     /// Records that game `game` is one of tournament `tournament`'s.
     pub async fn add_tournament_game(
         &self,
@@ -534,6 +546,8 @@ mod tests {
                 vec![("console".to_owned(), "t2".to_owned())]
             );
             assert_eq!(store.next_tournament_at().await.expect("next"), Some(600));
+            let each = store.next_tournaments_at().await.expect("next of each");
+            assert_eq!(each.iter().map(|(_, at)| *at).min(), Some(600));
             assert_eq!(
                 store.running_tournaments().await.expect("running"),
                 vec![("console".to_owned(), "t1".to_owned())]

@@ -2237,7 +2237,7 @@ impl Service {
             }
         };
         let (mut moved, mut failed) = (0, 0);
-        for (platform, id) in due {
+        for (platform, id) in due.into_iter().filter(|(p, _)| self.serves_key(p)) {
             match self.advance_tournament(&platform, &id).await {
                 Ok(deliveries) => {
                     moved += usize::from(!deliveries.is_empty());
@@ -2274,8 +2274,14 @@ impl Service {
 
     /// The earliest time a tournament wants looking at (for the scheduler).
     pub(crate) async fn next_tournament_deadline(&self) -> Option<Millis> {
-        match self.inner.store.next_tournament_at().await {
-            Ok(next) => next,
+        match self.inner.store.next_tournaments_at().await {
+            // Those of a platform whose adapter runs elsewhere are another
+            // process's.
+            Ok(next) => next
+                .into_iter()
+                .filter(|(platform, _)| self.serves_key(platform))
+                .map(|(_, at)| at)
+                .min(),
             Err(e) => {
                 tracing::error!(error = %e, "cannot read the tournaments' deadlines");
                 None

@@ -125,6 +125,11 @@ impl Service {
         format!("{}-{:016x}", std::process::id(), self.inner.origin)
     }
 
+    /// [`Service::serves`] for a platform's key (`"telegram"`).
+    pub(in crate::service) fn serves_key(&self, key: &str) -> bool {
+        Platform::from_key(key).is_some_and(|platform| self.serves(platform))
+    }
+
     /// Whether deliveries for `platform` have somewhere to go here (an
     /// adapter of it runs in this process).
     fn serves(&self, platform: Platform) -> bool {
