@@ -58,6 +58,23 @@ impl Store {
         })
     }
 
+    /// Extends `by`'s claim of update `id` to `until` (ms) while it is
+    /// still being handled; `false` when the claim was lost (it ran out
+    /// and another process took the update).
+    pub async fn renew_update(&self, id: i64, by: &str, until: i64) -> Result<bool, StoreError> {
+        let renewed = on_pool!(&self.writer, db => sqlx::query(db.sql(
+            "UPDATE telegram_updates SET claimed_until = ? \
+             WHERE update_id = ? AND claimed_by = ? AND done_at IS NULL",
+        ))
+        .bind(until)
+        .bind(id)
+        .bind(by.to_owned())
+        .execute(db)
+        .await?
+        .rows_affected());
+        Ok(renewed == 1)
+    }
+
     /// Update `id` was handled (`done`) or gave up on (`!done`: the next
     /// delivery takes it again at once). Updates handled long ago are
     /// forgotten now and then.
@@ -109,6 +126,11 @@ mod tests {
             // One that gave up: the next delivery takes it at once.
             store.update_handled(8, false, 1_002).await.unwrap();
             assert_eq!(claim(8, "c", 1_003).await, UpdateClaim::Mine);
+            // A claim renewed while its update is handled keeps it.
+            assert!(store.renew_update(8, "c", 5_000).await.unwrap());
+            assert_eq!(claim(8, "d", 2_004).await, UpdateClaim::Busy);
+            assert!(!store.renew_update(8, "d", 9_000).await.unwrap());
+            assert_eq!(claim(8, "d", 5_001).await, UpdateClaim::Mine);
             // Long handled updates are forgotten (at every thousandth).
             store.update_handled(1_000, true, 0).await.unwrap();
             store.update_handled(2_000, true, KEPT + 30).await.unwrap();

@@ -28,9 +28,13 @@ use super::{courier, polling, push, Confirm, Taken, TelegramError, ALLOWED_UPDAT
 use crate::lanes::Lanes;
 use crate::store::{Store, UpdateClaim};
 
-/// How long a process's claim of an update lasts (ms): longer than any
-/// update takes to handle, shorter than Telegram waits to deliver it again.
-const CLAIM: i64 = 60_000;
+/// How long a process's claim of an update lasts (ms) unless renewed: the
+/// longest a process that died handling an update holds it (and, since
+/// Telegram delivers again the update it is waiting on, the chat's later
+/// updates) back from the others.
+const CLAIM: i64 = 10_000;
+/// How often a claim is renewed while its update is handled.
+const RENEW: std::time::Duration = std::time::Duration::from_secs(3);
 /// The header Telegram sends the secret token in.
 const SECRET_HEADER: &str = "x-telegram-bot-api-secret-token";
 
@@ -177,7 +181,10 @@ async fn take(State(hook): State<Webhook>, headers: HeaderMap, body: Bytes) -> S
     }
     let (handled, answered) = tokio::sync::oneshot::channel();
     push(&hook.lanes, update, Some(Confirm::Webhook(handled)));
-    let done = answered.await.is_ok();
+    let done = match &hook.store {
+        Some(store) => renewing(store, id, &hook.name, answered).await,
+        None => answered.await.is_ok(),
+    };
     if let Some(store) = &hook.store {
         let now = crate::time::TimeSource::now(&crate::time::SystemTime);
         if let Err(error) = store.update_handled(id, done, now).await {
@@ -188,6 +195,28 @@ async fn take(State(hook): State<Webhook>, headers: HeaderMap, body: Bytes) -> S
         StatusCode::OK
     } else {
         StatusCode::SERVICE_UNAVAILABLE
+    }
+}
+
+/// Waits for the update's `answered`, renewing this process's claim of it
+/// every [`RENEW`] meanwhile; whether it was handled.
+async fn renewing(
+    store: &Store,
+    id: i64,
+    name: &str,
+    answered: tokio::sync::oneshot::Receiver<()>,
+) -> bool {
+    tokio::pin!(answered);
+    loop {
+        match tokio::time::timeout(RENEW, &mut answered).await {
+            Ok(handled) => return handled.is_ok(),
+            Err(_) => {
+                let until = crate::time::TimeSource::now(&crate::time::SystemTime) + CLAIM;
+                if let Err(error) = store.renew_update(id, name, until).await {
+                    tracing::warn!(%error, "cannot renew the claim of a Telegram update");
+                }
+            }
+        }
     }
 }
 
