@@ -254,6 +254,19 @@ impl Store {
         .await?);
         Ok(counts)
     }
+
+    /// The searchers holding a live claim at `now`, one per search they
+    /// are making (`<pid>-<origin>`: which process searches what).
+    pub async fn search_claimants(&self, now: i64) -> Result<Vec<String>, StoreError> {
+        let claimants = on_pool!(&self.pool, db => sqlx::query_as::<_, (String,)>(db.sql(
+            "SELECT claimed_by FROM computer_jobs WHERE decision IS NULL \
+             AND claimed_by IS NOT NULL AND claimed_until >= ? ORDER BY claimed_by",
+        ))
+        .bind(now)
+        .fetch_all(db)
+        .await?);
+        Ok(claimants.into_iter().map(|(by,)| by).collect())
+    }
 }
 
 #[cfg(test)]
@@ -277,6 +290,8 @@ mod tests {
                 .unwrap()
                 .expect("claimed");
             assert_eq!((job.game_id.as_str(), job.state), ("g1", 7));
+            assert_eq!(store.search_claimants(1_001).await.unwrap(), ["w1"]);
+            assert!(store.search_claimants(5_001).await.unwrap().is_empty());
             // A second searcher finds nothing while the claim lives, and
             // asking again for the same state does not take it away.
             assert_eq!(store.claim_search("w2", 1_002, 5_000).await.unwrap(), None);

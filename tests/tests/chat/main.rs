@@ -41,6 +41,7 @@ mod variant_definitions;
 mod discord;
 mod discord_service;
 mod platforms;
+mod processes;
 mod strict_fakes;
 mod telegram;
 mod telegram_service;
