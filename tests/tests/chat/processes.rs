@@ -12,6 +12,14 @@
 //! hear nothing of the moves, and the games the killed process served go
 //! on after its restart.
 //!
+//! The process is killed between updates: every move typed so far is
+//! stored and announced, and what is in flight are the computer's searches
+//! and the clocks. A process killed while it handles an update, or with
+//! announcements still queued in its memory (Telegram's flood limits hold
+//! boards back for seconds), loses those announcements: the move is stored
+//! and the game goes on, but its chat is not told. Deliveries kept in the
+//! database until they are sent would close that; they are not built.
+//!
 //! The binary is `target/<profile>/kodex`, which `cargo test --workspace`
 //! builds; the test says that it skips without it or without PostgreSQL.
 
