@@ -8,6 +8,8 @@
 //! together offering `rate` moves per second, and then (when `<computer
 //! games>` is not 0, default 100) the same paced moves again while that many
 //! games against the computer (level 5) are played at the same time.
+//! `benches/processes.sh` runs it in one to three processes at once on one
+//! PostgreSQL database, beside one on SQLite.
 
 use kodex_bot::api::{Action, ChatRef, Handler, Platform, Request, UserRef};
 use kodex_bot::config::Config;
@@ -24,7 +26,16 @@ const OPENING: [&str; 20] = [
     "c3", "O-O", "h3", "Nb8", "d4", "Nbd7",
 ];
 
+/// What this process's players and chats are named with
+/// (`KODEX_BENCH_TAG`): several bench processes on one database
+/// (`benches/processes.sh`) each play their own games.
+fn tag() -> &'static str {
+    static TAG: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TAG.get_or_init(|| std::env::var("KODEX_BENCH_TAG").unwrap_or_default())
+}
+
 fn user(name: String) -> UserRef {
+    let name = format!("{}{name}", tag());
     UserRef {
         platform: Platform::Console,
         id: name.clone(),
@@ -37,7 +48,7 @@ fn request(chat: &str, actor: &UserRef, action: Action) -> Request {
     Request {
         chat: ChatRef {
             platform: Platform::Console,
-            id: chat.to_owned(),
+            id: format!("{}{chat}", tag()),
         },
         private: false,
         actor: actor.clone(),
