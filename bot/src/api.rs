@@ -392,14 +392,18 @@ impl LangChoice {
     /// use kodex_bot::api::LangChoice;
     /// use kodex_bot::i18n::Lang;
     /// assert_eq!(LangChoice::parse("chat ru"), LangChoice::Chat(Lang::Ru));
+    /// assert_eq!(LangChoice::parse("Чат английский"), LangChoice::Chat(Lang::En));
     /// assert_eq!(LangChoice::parse("de"), LangChoice::Unreadable);
     /// ```
     pub fn parse(text: &str) -> LangChoice {
-        let words: Vec<&str> = text.split_whitespace().collect();
+        let lower = text.to_lowercase();
+        let words: Vec<&str> = lower.split_whitespace().collect();
         let lang = |code: &str| crate::i18n::Lang::parse(code);
         match words.as_slice() {
             [] => LangChoice::Show,
-            ["chat", code] => lang(code).map_or(LangChoice::Unreadable, LangChoice::Chat),
+            ["chat" | "чат" | "чата", code] => {
+                lang(code).map_or(LangChoice::Unreadable, LangChoice::Chat)
+            }
             [code] => lang(code).map_or(LangChoice::Unreadable, LangChoice::Mine),
             _ => LangChoice::Unreadable,
         }

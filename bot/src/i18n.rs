@@ -23,7 +23,7 @@ impl Lang {
         let lower = text.trim().to_lowercase();
         let primary = lower.split(['-', '_']).next().unwrap_or("");
         match primary {
-            "en" | "english" => Some(Lang::En),
+            "en" | "english" | "английский" => Some(Lang::En),
             "ru" | "russian" | "русский" => Some(Lang::Ru),
             _ => None,
         }

@@ -75,6 +75,19 @@ async fn a_chat_hears_one_language_whoever_acts() {
         !private.is_empty() && private.iter().all(|l| !cyrillic(l)),
         "{out:#?}"
     );
+
+    // The Russian words choose too: «/язык чат английский».
+    let out = chat.say("alice: /язык чат английский").await;
+    assert!(
+        has(&out, "[@alice] Язык этого чата теперь английский."),
+        "{out:#?}"
+    );
+    let out = chat.say("alice: /draw").await;
+    let public = public_words(&out);
+    assert!(!public.is_empty(), "{out:#?}");
+    for line in &public {
+        assert!(!cyrillic(line), "the chat hears English again: {line}");
+    }
 }
 
 fn request(chat_locale: Option<&str>, actor: &str, action: Action) -> Request {
