@@ -5,6 +5,7 @@
 //! is used: their pieces, pockets and rights, their pseudo-legal and legal
 //! moves, and whether they are in check.
 
+use crate::betza::Hop;
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind};
 use crate::notation::{self, BoardPattern, SanPattern, Typed};
@@ -75,6 +76,18 @@ pub enum Why {
     MustCapture,
     /// The piece may not leave its palace.
     Palace,
+    /// The move would give check, and checks are not allowed (racing
+    /// kings).
+    GivesCheck,
+    /// The royals face each other (bikjang): a move must break the facing,
+    /// or the side passes.
+    Facing,
+    /// A drop of this piece may not give mate (the shogi pawn, the whale
+    /// shogi dolphin), or not a mate that could have been blocked by a drop.
+    DropMate,
+    /// The piece moves only by jumping over exactly one piece (the janggi
+    /// cannon), and none stands as its screen on the way.
+    NeedsScreen,
     /// None of the above: the plain refusal.
     Other,
 }
@@ -253,6 +266,8 @@ fn board_move<B: Bits>(
             Why::Promotion
         } else if blocked(r, pos, pattern, ours) {
             Why::Blocked
+        } else if only_hops(r, pos, types, ours) {
+            Why::NeedsScreen
         } else {
             Why::NoneReaches
         };
@@ -319,9 +334,27 @@ fn blocked<B: Bits>(r: &Rules<B>, pos: &Position<B>, pattern: &BoardPattern, our
     })
 }
 
+/// Whether every piece of `types` among `ours` moves only by hopping over
+/// a screen (the janggi cannon): with no screen on the way, it goes nowhere.
+fn only_hops<B: Bits>(r: &Rules<B>, pos: &Position<B>, types: u32, ours: B) -> bool {
+    let us = pos.side as usize;
+    let mut named = (0..r.types())
+        .filter(|&ty| types & (1 << ty) != 0 && (pos.by_type[ty] & ours).any())
+        .peekable();
+    named.peek().is_some()
+        && named.all(|ty| {
+            let tables = &r.t.pieces[ty][us];
+            !tables.riders.is_empty()
+                && tables.riders.iter().all(|rider| rider.hop == Hop::Cannon)
+                && tables.leap_quiet.iter().all(|leaps| leaps.is_empty())
+                && tables.leap_capture.iter().all(|leaps| leaps.is_empty())
+        })
+}
+
 /// Why pseudo-legal moves that are not legal are refused: they leave the
 /// mover's own royal attacked (a royal stepping into check, a pinned piece,
-/// a check not answered), or something else.
+/// a check not answered), they break a rule of the variant about what a
+/// move may lead to, or something else.
 fn exposes<B: Bits>(r: &Rules<B>, pos: &Position<B>, moves: &[Move]) -> Why {
     let us = pos.side as usize;
     if r.def.atomic || r.def.king_capture || r.t.seats.is_some() {
@@ -333,7 +366,7 @@ fn exposes<B: Bits>(r: &Rules<B>, pos: &Position<B>, moves: &[Move]) -> Why {
         r.royals(&after, us).any() && r.in_check(&after, us)
     });
     let Some(m) = exposing else {
-        return Why::Other;
+        return leads_where_forbidden(r, pos, moves);
     };
     if r.def.royal_mask() & (1 << m.piece) != 0 {
         Why::IntoCheck
@@ -342,6 +375,43 @@ fn exposes<B: Bits>(r: &Rules<B>, pos: &Position<B>, moves: &[Move]) -> Why {
     } else {
         Why::Pinned
     }
+}
+
+/// Why moves that leave the mover's royal safe are still refused: every
+/// one of them keeps the royals facing each other (bikjang), or gives a
+/// check where checks are not allowed.
+fn leads_where_forbidden<B: Bits>(r: &Rules<B>, pos: &Position<B>, moves: &[Move]) -> Why {
+    let them = 1 - pos.side as usize;
+    let all_after = |holds: &dyn Fn(&Position<B>) -> bool| {
+        !moves.is_empty()
+            && moves.iter().all(|&m| {
+                let mut after = *pos;
+                r.make(&mut after, m);
+                holds(&after)
+            })
+    };
+    if r.royals_facing_rule(pos) && all_after(&|after| r.royals_facing(after)) {
+        Why::Facing
+    } else if r.def.checks_forbidden
+        && all_after(&|after| r.royals(after, them).any() && r.in_check(after, them))
+    {
+        Why::GivesCheck
+    } else {
+        Why::Other
+    }
+}
+
+/// Whether drop `m` mates: the other side is in check and has no move.
+fn mates<B: Bits>(r: &Rules<B>, pos: &Position<B>, m: Move) -> bool {
+    let them = 1 - pos.side as usize;
+    let mut after = *pos;
+    r.make(&mut after, m);
+    if !r.in_check(&after, them) {
+        return false;
+    }
+    let mut replies = crate::moves::MoveList::new();
+    r.legal_moves_on_board(&after, &mut replies);
+    replies.is_empty()
 }
 
 /// Castling (`long`: towards the lower files).
@@ -399,6 +469,9 @@ fn drop<B: Bits>(r: &Rules<B>, pos: &Position<B>, ty: usize, to: usize) -> Refus
         .collect();
     if !matching.is_empty() {
         refusal.why = exposes(r, pos, &matching);
+        if refusal.why == Why::Other && matching.iter().all(|&m| mates(r, pos, m)) {
+            refusal.why = Why::DropMate;
+        }
     }
     refusal
 }

@@ -169,3 +169,48 @@ fn a_tamerlane_rook_may_not_enter_a_citadel() {
     assert_eq!(refusal.why, Why::Citadel);
     assert_eq!(refusal.square.as_deref(), Some("m2"));
 }
+
+#[test]
+fn a_check_is_refused_where_checks_are_not_allowed() {
+    // Racing kings: the rook on a1 would check the black king on b3.
+    let refusal = why("racingkings", "8/8/8/8/8/1k6/8/R6K w - - 0 1", "Rb1");
+    assert_eq!(refusal.why, Why::GivesCheck);
+    assert_eq!(refusal.piece, Some(("rook".to_owned(), 'R')));
+    assert!(refusal.legal.contains(&"Rc1".to_owned()), "{refusal:?}");
+    assert!(!refusal.legal.contains(&"Ra3".to_owned()), "{refusal:?}");
+}
+
+#[test]
+fn facing_generals_must_be_parted_in_janggi() {
+    // Bikjang: the generals face each other on the e-file; a chariot's
+    // move elsewhere leaves them facing.
+    let fen = "9/4k4/9/9/9/9/R8/9/4K4/9 w - - 0 1";
+    let refusal = why("janggi", fen, "Ra5");
+    assert_eq!(refusal.why, Why::Facing);
+    assert_eq!(refusal.piece, Some(("chariot".to_owned(), 'R')));
+    // Stepping along the file keeps the facing too.
+    assert_eq!(why("janggi", fen, "Ke3").why, Why::Facing);
+}
+
+#[test]
+fn a_dolphin_drop_may_not_mate_in_whale_shogi() {
+    // A dolphin on a5 would mate the white whale of black on a6.
+    let refusal = why("whaleshogi", "kh4/6/1O4/6/6/5K[D] w - - 0 1", "D@a5");
+    assert_eq!(refusal.why, Why::DropMate);
+    assert_eq!(refusal.square.as_deref(), Some("a5"));
+}
+
+#[test]
+fn a_janggi_cannon_needs_a_screen() {
+    // A lone cannon on b3 with nothing to jump over goes nowhere.
+    let fen = "4k4/9/9/9/9/9/9/1C7/9/4K4 w - - 0 1";
+    let refusal = why("janggi", fen, "Cb5");
+    assert_eq!(refusal.why, Why::NeedsScreen);
+    assert_eq!(
+        refusal.piece.map(|(name, _)| name),
+        Some("cannon".to_owned())
+    );
+    // With a screen it jumps, but only over one piece.
+    let screened = "4k4/9/9/9/9/1P7/9/1C7/9/4K4 w - - 0 1";
+    assert_eq!(why("janggi", screened, "Cb4").why, Why::NeedsScreen);
+}

@@ -208,3 +208,46 @@ async fn refusals_say_why_in_the_other_games_of_the_chess_board() {
         assert_eq!(chat.position(&id).await.ply(), 0, "{variant}");
     }
 }
+
+/// The rules that forbid where a move leads, and the janggi cannon's
+/// screen, are named in both languages.
+#[tokio::test]
+async fn a_cannon_without_a_screen_and_a_check_where_none_may_be_given() {
+    let mut chat = Chat::new("refusal-screen").await;
+    let id = chat.start("alice", "bob", "janggi").await;
+    let out = chat.say(&format!("alice: /move Cb5 {id}")).await;
+    assert!(
+        has(
+            &out,
+            "your cannon moves only by jumping over exactly one piece, and none stands on its way \
+             to b5"
+        ),
+        "{out:#?}"
+    );
+    chat.say("alice: /lang ru").await;
+    let out = chat.say(&format!("alice: /move Cb5 {id}")).await;
+    assert!(
+        has(&out, "ходит, только перепрыгивая ровно через одну фигуру"),
+        "{out:#?}"
+    );
+    assert_eq!(chat.position(&id).await.ply(), 0);
+
+    let id = chat
+        .start(
+            "carol",
+            "dave",
+            "racingkings fen:8/8/8/8/8/1k6/8/R6K w - - 0 1",
+        )
+        .await;
+    let out = chat.say(&format!("carol: /move Rb1 {id}")).await;
+    assert!(
+        has(
+            &out,
+            "that move would give check, and checks are not allowed in this game"
+        ),
+        "{out:#?}"
+    );
+    chat.say("carol: /lang ru").await;
+    let out = chat.say(&format!("carol: /move Лb1 {id}")).await;
+    assert!(has(&out, "шахи в этой игре запрещены"), "{out:#?}");
+}

@@ -350,6 +350,10 @@ fn refusal_key(why: Why) -> Option<&'static str> {
         Why::NoDrops => "refusal-no-drops",
         Why::MustCapture => "refusal-must-capture",
         Why::Palace => "refusal-palace",
+        Why::GivesCheck => "refusal-gives-check",
+        Why::Facing => "refusal-facing",
+        Why::DropMate => "refusal-drop-mate",
+        Why::NeedsScreen => "refusal-needs-screen",
         Why::Other => return None,
     })
 }
