@@ -54,6 +54,6 @@ for count in 1 2 3; do
     psql -q "$pg" -c "CREATE SCHEMA $schema" >/dev/null
     setting "postgres, $count process$([ "$count" = 1 ] || echo es)" "$count" \
         "$pg?options=-c%20search_path%3D$schema"
-    psql -q "$pg" -c "DROP SCHEMA $schema CASCADE" >/dev/null
+    psql -q "$pg" -c "SET client_min_messages = warning; DROP SCHEMA $schema CASCADE" >/dev/null
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
