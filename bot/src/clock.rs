@@ -151,6 +151,14 @@ impl TimeControl {
         }
     }
 
+    /// The same clock without its increment (an arena player who berserked).
+    pub fn without_increment(self) -> TimeControl {
+        match self {
+            TimeControl::Increment { base, .. } => TimeControl::Increment { base, increment: 0 },
+            other => other,
+        }
+    }
+
     /// The mover's time after a move that took `elapsed` with `remaining` left
     /// at the start of the turn; `None` when the flag fell first.
     pub fn after_move(self, remaining: Millis, elapsed: Millis) -> Option<Millis> {

@@ -426,7 +426,7 @@ help-play =
     /learn — six lessons from pawns to checkmate; /learn 1 @friend or /learn 1 computer starts one.
     /playnow [variant] [clock] — join the best open game, here or in any chat, nearest rating first, or publish a seek; /lobby [variant] lists the open games with Accept buttons; /play … public puts a challenge in every chat's lobby.
     /invite [variant] [clock] [colour] — a one-time code for a friend (on Telegram a link), answered privately; the first to /join <code> anywhere plays you. /notify on|off — news of your games from other chats, privately.
-    /tournament new swiss chess 3+2 5 in 10 — a tournament in this chat (swiss, roundrobin, double round robin or knockout); /tournament join, leave, pause, standings, start, add computer, cancel, trf; /berserk halves your clock in an arena game for a point more on a win.
+    /tournament new swiss chess 3+2 5 in 10 — a tournament in this chat (swiss, roundrobin, double round robin or knockout); /tournament join, leave, pause, standings, start, add computer, cancel, trf; /berserk halves your clock (and drops the increment) in an arena game for a point more on a win.
 help-moves =
     Playing:
     /move <move> or just type the move — SAN (Nf3, O-O, e8=Q), UCI (g1f3) or Russian letters (Кf3). A move that is refused is told with the reason.
@@ -695,7 +695,7 @@ command-stats = Games, results by variant and winning streaks: yours or someone'
 
 # tournaments
 command-tournament = Tournaments in this chat: new, join, leave, pause, standings, start, add, cancel, trf
-tournament-usage = Tournaments: /tournament new <swiss|roundrobin|double|knockout|arena> <variant> <clock> [rounds] [in <minutes> | at <HH:MM> UTC] [rated] — for example /tournament new swiss chess 3+2 5 in 10, or /tournament new arena chess 3+0 30 at 20:00 (a knockout's number is the games of a match, add armageddon for an Armageddon tie-break; an arena's is its minutes). Then /tournament join (or the Join button; a Swiss or an arena under way takes newcomers too), /tournament leave, /tournament pause (sit out the next rounds; join again to come back), /tournament standings, /tournament start (start now), /tournament add computer level 3 (its creator, before the start), /tournament cancel, /tournament trf (the FIDE report file); in an arena game, /berserk before your first move halves your clock for a point more on a win. A player who does not start a game in two rounds is withdrawn. A tournament of its own chat only.
+tournament-usage = Tournaments: /tournament new <swiss|roundrobin|double|knockout|arena> <variant> <clock> [rounds] [in <minutes> | at <HH:MM> UTC] [rated] — for example /tournament new swiss chess 3+2 5 in 10, or /tournament new arena chess 3+0 30 at 20:00 (a knockout's number is the games of a match, add armageddon for an Armageddon tie-break; an arena's is its minutes). Then /tournament join (or the Join button; a Swiss or an arena under way takes newcomers too), /tournament leave, /tournament pause (sit out the next rounds; join again to come back), /tournament standings, /tournament start (start now), /tournament add computer level 3 (its creator, before the start), /tournament cancel, /tournament trf (the FIDE report file); in an arena game, /berserk before your first move halves your clock and drops its increment, for a point more on a win. A player who does not start a game in two rounds is withdrawn. A tournament of its own chat only.
 tournament-in-private = Tournaments are played in a group chat: announce or join one there.
 tournament-unknown-format = “{ $format }” is no tournament format: swiss, roundrobin, double (a double round robin), knockout or arena.
 tournament-two-players-only = Tournaments are for games of two players on one board.
@@ -788,7 +788,7 @@ error-settings-usage = Settings: /settings board white (white always at the bott
 error-settings-admin = Only the chat's admins can change its settings (on Discord: Manage Server; on Telegram: administrators).
 
 # tournaments: withdrawal, pause, the computer, late entries, berserk, a start at a time (issue 29, stop 41)
-command-berserk = Arena: halve your own clock before your first move, for a point more on a win
+command-berserk = Arena: halve your own clock (no increment) before your first move, for a point more on a win
 tournament-starts-at = Start at { $time } UTC (in { $minutes } min).
 tournament-bad-time = After “at” comes a time of day, UTC, such as at 20:00.
 tournament-joined-late = { $player } joins tournament { $id }, under way: { $arena ->
@@ -816,7 +816,7 @@ tournament-withdrawn-absent = Tournament { $id }: { $players } { $count ->
 tournament-berserk-no-game = Berserk is for a game of an arena tournament under way, before your first move in it.
 tournament-berserk-already = You have already berserked in this game.
 tournament-berserk-too-late = Berserk only before your first move in the game.
-tournament-berserked = ⚔ { $player } berserks in game { $game }: their clock is halved, to { $clock }. A win is worth a point more.
+tournament-berserked = ⚔ { $player } berserks in game { $game }: their clock is halved, to { $clock }, with no increment. A win is worth a point more.
 tournament-round-resumed = Round { $round } of tournament { $id }: its games are started (the pairing stored before an interruption).
 
 # Challenges answered late or by strangers (issue 32, item 8)

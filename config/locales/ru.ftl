@@ -508,7 +508,7 @@ help-play =
     /learn — шесть уроков от пешек до мата; /learn 1 @друг или /learn 1 computer начинает урок.
     /playnow [вариант] [контроль] — войти в лучшую открытую партию здесь или в любом чате (ближайший рейтинг — первым) или подать заявку; /lobby [вариант] — открытые партии с кнопками «Принять»; /play … public выставляет вызов в лобби всех чатов.
     /invite [вариант] [контроль] [цвет] — одноразовый код для друга (в Telegram — ссылка), приходит лично вам; кто первым наберёт /join <код> где угодно, играет с вами. /notify on|off — новости ваших партий из других чатов, лично.
-    /tournament new swiss chess 3+2 5 через 10 — турнир в этом чате (swiss — швейцарка, roundrobin — круговой, double — двухкруговой, knockout — на выбывание); /tournament join, leave, pause, standings, start, add computer, cancel, trf; /berserk в партии арены — вдвое меньше времени за очко сверху при победе.
+    /tournament new swiss chess 3+2 5 через 10 — турнир в этом чате (swiss — швейцарка, roundrobin — круговой, double — двухкруговой, knockout — на выбывание); /tournament join, leave, pause, standings, start, add computer, cancel, trf; /berserk в партии арены — вдвое меньше времени и без добавления за очко сверху при победе.
 help-moves =
     Как играть:
     /move <ход> или просто напишите ход — русскими буквами (Кf3, O-O, e8=Ф), английскими (Nf3, e8=Q) или в UCI (g1f3). Если ход не принят, бот скажет почему.
@@ -782,7 +782,7 @@ command-stats = Партии, результаты по вариантам и с
 
 # tournaments
 command-tournament = Турниры в этом чате: новый, войти, выйти, пауза, таблица, начать, добавить, отменить, trf
-tournament-usage = Турниры: /tournament new <swiss|roundrobin|double|knockout|arena> <вариант> <часы> [туры] [через <минуты> | в <ЧЧ:ММ> по UTC] [рейтинговый] — например, /tournament new swiss chess 3+2 5 через 10 или /tournament new arena chess 3+0 30 в 20:00 (для турнира на выбывание число — партии матча, armageddon — армагеддон при равенстве; для арены — её длительность в минутах). Дальше /tournament join (или кнопка «Участвовать»; в идущую швейцарку и арену тоже можно вступить), /tournament leave, /tournament pause (пропустить следующие туры; вернуться — снова join), /tournament standings, /tournament start (начать сейчас), /tournament add computer level 3 (объявивший, до начала), /tournament cancel, /tournament trf (отчёт в формате FIDE); в партии арены /berserk до первого хода — вдвое меньше времени за очко сверху при победе. Кто дважды не начал партию, выбывает. Турнир принадлежит своему чату.
+tournament-usage = Турниры: /tournament new <swiss|roundrobin|double|knockout|arena> <вариант> <часы> [туры] [через <минуты> | в <ЧЧ:ММ> по UTC] [рейтинговый] — например, /tournament new swiss chess 3+2 5 через 10 или /tournament new arena chess 3+0 30 в 20:00 (для турнира на выбывание число — партии матча, armageddon — армагеддон при равенстве; для арены — её длительность в минутах). Дальше /tournament join (или кнопка «Участвовать»; в идущую швейцарку и арену тоже можно вступить), /tournament leave, /tournament pause (пропустить следующие туры; вернуться — снова join), /tournament standings, /tournament start (начать сейчас), /tournament add computer level 3 (объявивший, до начала), /tournament cancel, /tournament trf (отчёт в формате FIDE); в партии арены /berserk до первого хода — вдвое меньше времени и без добавления за очко сверху при победе. Кто дважды не начал партию, выбывает. Турнир принадлежит своему чату.
 tournament-in-private = Турниры играют в групповом чате: объявляйте их и участвуйте там.
 tournament-unknown-format = «{ $format }» — не формат турнира: swiss (швейцарка), roundrobin (круговой), double (двухкруговой), knockout (на выбывание) или arena (арена).
 tournament-two-players-only = Турниры — для партий двух игроков на одной доске.
@@ -907,7 +907,7 @@ tournament-withdrawn-absent = Турнир { $id }: { $players } { $count ->
 tournament-berserk-no-game = Берсерк — для идущей партии турнира-арены, до вашего первого хода в ней.
 tournament-berserk-already = Вы уже объявили берсерк в этой партии.
 tournament-berserk-too-late = Берсерк — только до вашего первого хода в партии.
-tournament-berserked = ⚔ { $player } — берсерк в партии { $game }: на часах вдвое меньше, { $clock }. Победа принесёт очко сверху.
+tournament-berserked = ⚔ { $player } — берсерк в партии { $game }: на часах вдвое меньше, { $clock }, и без добавления. Победа принесёт очко сверху.
 tournament-round-resumed = Тур { $round } турнира { $id }: партии начаты (жеребьёвка сохранена до перерыва в работе).
 
 # Вызовы: поздний ответ и чужой отказ (issue 32, item 8)

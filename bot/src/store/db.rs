@@ -11,7 +11,7 @@ use std::time::Duration;
 /// Listed by hand rather than by `sqlx::migrate!`, whose macros would build
 /// a second, host copy of SQLite with every build; a test checks the list
 /// against the folder.
-const MIGRATIONS: [(i64, &str, &str); 19] = [
+const MIGRATIONS: [(i64, &str, &str); 20] = [
     (
         1,
         "games",
@@ -106,6 +106,11 @@ const MIGRATIONS: [(i64, &str, &str); 19] = [
         19,
         "telegram updates",
         include_str!("../../../migrations/0019_telegram_updates.sql"),
+    ),
+    (
+        20,
+        "no increment",
+        include_str!("../../../migrations/0020_no_increment.sql"),
     ),
 ];
 

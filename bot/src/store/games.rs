@@ -15,7 +15,7 @@ const COLUMNS: &str =
     "g.id, g.platform, g.chat_id, g.home_chat_id, g.variant, g.status, g.challenger_id, \
     g.challenger_name, g.opponent_id, g.opponent_name, g.color, g.time_control, g.start_fen, \
     g.moves, g.turn_started_at, g.deadline, g.draw_offer, g.takeback_offer, g.result, g.reason, \
-    g.created_at, g.updated_at, g.version, g.from_fen, g.reminder_at, g.reminded, g.linked_id, g.board, g.move_times, g.exchange_offer, \
+    g.created_at, g.updated_at, g.version, g.from_fen, g.reminder_at, g.reminded, g.no_increment, g.linked_id, g.board, g.move_times, g.exchange_offer, \
     g.variant_fingerprint, g.rated, g.public, g.guest_chat_id, g.invite_code";
 
 /// The seat columns read with a game (`NULL` for a game without seats); no
@@ -24,7 +24,7 @@ const SEAT_COLUMNS: &str =
     "s.seat, s.user_id, s.user_name, s.side, s.team, s.remaining_ms, s.setup, s.ready";
 
 /// The columns a game changes over its life, in the order [`bind_mutable`] binds them.
-const MUTABLE: [&str; 23] = [
+const MUTABLE: [&str; 24] = [
     "chat_id",
     "home_chat_id",
     "status",
@@ -41,6 +41,7 @@ const MUTABLE: [&str; 23] = [
     "updated_at",
     "reminder_at",
     "reminded",
+    "no_increment",
     "linked_id",
     "board",
     "move_times",
@@ -76,6 +77,7 @@ macro_rules! bind_mutable {
             .bind(row.updated_at)
             .bind(row.reminder_at)
             .bind(row.reminded.bits())
+            .bind(row.no_increment.bits())
             .bind(row.linked_id.clone())
             .bind(row.board as i64)
             .bind(row.move_times.to_string())

@@ -218,6 +218,7 @@ pub(crate) mod tests {
             exchange_offer: None,
             reminder_at: None,
             reminded: SeatSet::EMPTY,
+            no_increment: SeatSet::EMPTY,
             result: None,
             reason: None,
             created_at: 1,

@@ -98,6 +98,9 @@ pub struct GameRow {
     pub reminder_at: Option<i64>,
     /// The seats of a live game already reminded.
     pub reminded: SeatSet,
+    /// The seats whose clock gets no increment (an arena player who
+    /// berserked).
+    pub no_increment: SeatSet,
     /// The result once finished.
     pub result: Option<GameResult>,
     /// Why it ended.
@@ -256,6 +259,7 @@ impl GameRow {
             exchange_offer: decode_seat("exchange_offer", row.get("exchange_offer")?)?,
             reminder_at: row.get("reminder_at")?,
             reminded: SeatSet::decode("reminded", row.get("reminded")?)?,
+            no_increment: SeatSet::decode("no_increment", row.get("no_increment")?)?,
             result: row.get("result")?,
             reason: row.get("reason")?,
             created_at: row.get("created_at")?,

@@ -793,6 +793,29 @@ async fn a_berserk_win_in_an_arena_earns_a_point_more() {
     );
 }
 
+/// Berserk takes the increment too, as on lichess: on 3+2 the berserker
+/// plays on 1:30 with nothing added per move, the opponent on 3:00 + 2 s.
+#[tokio::test]
+async fn a_berserker_gets_no_increment() {
+    let mut chat = Chat::new("tournament-berserk-increment").await;
+    let out = chat.say("alice: /tournament new arena chess 3+2 10").await;
+    let id = tournament_id(&out);
+    chat.say("alice: /tournament join").await;
+    chat.say("bob: /tournament join").await;
+    chat.say("alice: /tournament start").await;
+    let (white, black, game) = boards(&chat, &id).await.remove(0);
+    let out = chat.say(&format!("{white}: /berserk")).await;
+    assert!(has(&out, "with no increment"), "{out:#?}");
+    for (who, text) in [(&white, "e4"), (&black, "e5"), (&white, "Nf3")] {
+        chat.say(&format!("{who}: {text}")).await;
+    }
+    // The test clock stands still: what changed is the increment alone.
+    let row = chat.row(&game).await;
+    assert_eq!(row.moves.len(), 3);
+    assert_eq!(row.seats[0].remaining_ms, Some(90_000), "white, berserked");
+    assert_eq!(row.seats[1].remaining_ms, Some(182_000), "black");
+}
+
 #[tokio::test]
 async fn a_tournament_starts_at_a_time_of_day_in_utc() {
     // The test clock starts at 22:13:20 UTC: 22:00 is tomorrow's.

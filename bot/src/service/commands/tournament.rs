@@ -1157,6 +1157,8 @@ impl Service {
             crate::service::kernel::clocks::plan_reminder(&mut game_row, seat, started);
         }
         *berserked = true;
+        // As on lichess: half the time and no increment.
+        game_row.no_increment = game_row.no_increment.with(seat);
         self.save(&mut game_row).await?;
         self.save_tournament(&mut row).await?;
         tracing::info!(tournament = %row.id, game = %game_row.id, "berserk");

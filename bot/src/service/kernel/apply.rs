@@ -239,6 +239,11 @@ impl Service {
         now: crate::time::Millis,
     ) {
         if clock != TimeControl::Unlimited {
+            let clock = if row.no_increment.contains(seat) {
+                clock.without_increment()
+            } else {
+                clock
+            };
             let elapsed = now - row.turn_started_at.unwrap_or(now);
             let left = clock
                 .after_move(row.remaining(seat).unwrap_or(0), elapsed)

@@ -360,6 +360,7 @@ impl Service {
             exchange_offer: None,
             reminder_at: None,
             reminded: SeatSet::EMPTY,
+            no_increment: SeatSet::EMPTY,
             result: None,
             reason: None,
             created_at: now,
