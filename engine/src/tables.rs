@@ -7,7 +7,7 @@ use crate::bitboard::{Bits, U256};
 use crate::magic::Magics;
 pub use crate::side::SIDES;
 pub use crate::variant::MAX_TYPES;
-use crate::variant::{Forward, VariantDef};
+use crate::variant::{DropMate, Forward, PromotedCapture, PromotionChoice, VariantDef};
 use std::sync::Arc;
 
 /// A rider movement of one piece for one side.
@@ -92,6 +92,14 @@ pub struct PieceTables<B> {
     pub shifts: Option<Shifts>,
     /// Piece types (mask) a hopper may not jump over (the Janggi cannon).
     pub not_screens: u32,
+    /// Whether it has unblockable leaps at all ([`PieceTables::leap_quiet`]
+    /// or [`PieceTables::leap_capture`] not empty somewhere).
+    pub leaps: bool,
+    /// Whether its unblockable leaps capture wherever they move (the two
+    /// tables equal), so the generator reads one of them.
+    pub leaps_capture_alike: bool,
+    /// Whether it takes en passant from some square.
+    pub takes_en_passant: bool,
     /// Piece types (mask) it may not capture.
     pub not_captured: u32,
 }
@@ -283,6 +291,41 @@ pub struct Tables<B> {
     /// With the bikjang rule: per square, the four orthogonal lines from it
     /// (up to the board's edge or a hole), for finding royals that face each other.
     pub orthogonal_rays: Vec<[B; 4]>,
+    /// The piece types that are pawns, as a mask.
+    pub pawn_types: u32,
+    /// Whether a rule of the variant may end the game by the position alone
+    /// ([`crate::rules::Rules::variant_outcome`]); without one that is never asked.
+    pub variant_outcomes: bool,
+    /// Whether perft's last ply may count the legal moves from checkers and
+    /// pins without listing them ([`crate::rules::Rules::count_legal`]).
+    pub bulk_count: bool,
+    /// Per side, the piece types perft's last ply counts in groups rather
+    /// than through the generator ([`CountGroups`]).
+    pub count_groups: [CountGroups; SIDES],
+    /// Whether a move only moves, takes, promotes and castles: no mechanics
+    /// of the variant act on it, so it is made without asking each of them.
+    pub plain_make: bool,
+}
+
+/// Piece types (masks) whose moves are counted by kind at perft's last ply:
+/// no royal, pawn, promotion, special leap or en passant among them, and
+/// their captures go wherever their moves do. A queen is in both slider
+/// groups: its orthogonal and diagonal moves never share a square.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CountGroups {
+    /// Plain leapers (the knight): [`PieceTables::leap_quiet`] only.
+    pub leapers: u32,
+    /// Riders of the four unlimited orthogonal lines, by magic lookup.
+    pub orthogonal: u32,
+    /// Riders of the four unlimited diagonal lines, by magic lookup.
+    pub diagonal: u32,
+}
+
+impl CountGroups {
+    /// Every type in a group.
+    pub fn all(&self) -> u32 {
+        self.leapers | self.orthogonal | self.diagonal
+    }
 }
 
 /// What the rules of pieces owned by seats need ([`crate::mechanics`]'s `seats`).
@@ -470,6 +513,9 @@ impl<B: Bits> Tables<B> {
                     magic_bishop: false,
                     slide_rays: Vec::new(),
                     shifts: None,
+                    leaps: false,
+                    leaps_capture_alike: false,
+                    takes_en_passant: false,
                     not_screens: piece.palace.not_screens,
                     not_captured: piece.palace.not_captured,
                 };
@@ -574,6 +620,9 @@ impl<B: Bits> Tables<B> {
                     }
                 }
                 t.shifts = shifts_of(&t, size);
+                t.leaps = t.leap_quiet.iter().chain(&t.leap_capture).any(|b| b.any());
+                t.leaps_capture_alike = t.leap_quiet == t.leap_capture;
+                t.takes_en_passant = t.ep_capture.iter().any(|b| b.any());
                 t.plain_riders = t.riders.iter().all(|r| {
                     r.quiet && r.capture && r.hop == Hop::None && r.min <= 1 && !r.initial
                 });
@@ -756,7 +805,7 @@ impl<B: Bits> Tables<B> {
             }),
             thrones: std::array::from_fn(|_| rng.next()),
         };
-        Tables {
+        let mut tables = Tables {
             board,
             size,
             files: g.files as i32,
@@ -870,7 +919,92 @@ impl<B: Bits> Tables<B> {
             } else {
                 Vec::new()
             },
+            pawn_types: def
+                .pieces
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.pawn)
+                .fold(0, |mask, (ty, _)| mask | 1 << ty),
+            variant_outcomes: true,
+            bulk_count: false,
+            plain_make: false,
+            count_groups: [CountGroups::default(); SIDES],
+        };
+        tables.variant_outcomes = def.setup.is_some()
+            || def.atomic
+            || def.check_limit > 0
+            || tables.flag.any()
+            || def.extinction.is_some()
+            || def.palace.bikjang
+            || def.palace.pass
+            || def.bare_king
+            || def.promotion_wins
+            || tables.royal_draw.iter().any(|b| b.any())
+            || (def.king_capture && tables.seats.is_some());
+        tables.bulk_count = !(def.atomic
+            || def.checks_forbidden
+            || def.must_capture
+            || def.drop_mate != DropMate::Allowed
+            || def.palace.pass
+            || def.palace.bikjang
+            || def.royal_leap.is_some()
+            || def.royal_swap
+            || def.pawn_of_pawns.is_some()
+            || def.promotion != PromotionChoice::Any
+            || !tables.simple_attacks
+            || tables.slow_legality
+            || tables.crowned_royals);
+        let royal_types = def.royal_mask();
+        for side in 0..SIDES {
+            let mut groups = CountGroups::default();
+            for (ty, per_side) in tables.pieces.iter().enumerate() {
+                let pt = &per_side[side];
+                let plain = royal_types & (1 << ty) == 0
+                    && !def.pieces[ty].pawn
+                    && pt.shifts.is_none()
+                    && pt.promotion_zone.is_empty()
+                    && pt.special_from.is_empty()
+                    && pt.bent.is_empty()
+                    && !pt.takes_en_passant
+                    && !pt.exotic
+                    && (pt.not_screens | pt.not_captured) == 0;
+                if !plain {
+                    continue;
+                }
+                if pt.riders.is_empty() && pt.leaps && pt.leaps_capture_alike {
+                    groups.leapers |= 1 << ty;
+                } else if !pt.leaps
+                    && pt.plain_riders
+                    && pt.slide_rays.is_empty()
+                    && tables.magic.is_some()
+                    && (pt.magic_rook || pt.magic_bishop)
+                {
+                    if pt.magic_rook {
+                        groups.orthogonal |= 1 << ty;
+                    }
+                    if pt.magic_bishop {
+                        groups.diagonal |= 1 << ty;
+                    }
+                }
+            }
+            tables.count_groups[side] = groups;
         }
+        tables.plain_make = tables.seats.is_none()
+            && def.thrones.is_empty()
+            && !def.palace.pass
+            && !def.palace.bikjang
+            && !def.privileged_pawn
+            && def.royal_leap.is_none()
+            && !def.royal_swap
+            && def.promotion != PromotionChoice::AfterPawnLost
+            && !def.drops
+            && !def.atomic
+            && def.crossings.is_empty()
+            && def.pawn_of_pawns.is_none()
+            && def.promoted_capture != PromotedCapture::PawnOnlyNextMove
+            && def.check_limit == 0
+            && !def.capture_transforms;
+        tables
     }
 
     /// The squares rider `r` on `from` reaches with `occupied` squares:

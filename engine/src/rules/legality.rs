@@ -5,8 +5,7 @@ use super::movegen::VisitTargets;
 use super::{pieces_of_types, Position, Rules};
 use crate::bitboard::Bits;
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::tables::{shift, PieceTables};
-use crate::variant::{DropMate, PromotionChoice};
+use crate::tables::{shift, CountGroups, PieceTables};
 
 /// Checkers and pins of the side to move (see [`Rules::count_legal`]). Kept
 /// small, since it is built for every position counted: the line a pinned
@@ -202,30 +201,18 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// the plain leaper/rider fast path applies; `None` elsewhere.
     pub fn count_legal(&self, pos: &Position<B>) -> Option<u64> {
         let def = self.def;
-        if def.atomic
-            || def.checks_forbidden
-            || def.must_capture
-            || def.drop_mate != DropMate::Allowed
-            || def.palace.pass
-            || def.palace.bikjang
-            || def.royal_leap.is_some()
-            || def.royal_swap
-            || def.pawn_of_pawns.is_some()
-            || def.promotion != PromotionChoice::Any
-            || !self.t.simple_attacks
-            || self.t.slow_legality
-            || self.t.crowned_royals
-        {
+        if !self.t.bulk_count {
             return None;
         }
         let pins = self.pins(pos)?;
-        if self.variant_outcome(pos).is_some() {
+        if self.t.variant_outcomes && self.variant_outcome(pos).is_some() {
             return Some(0);
         }
         let us = pos.side as usize;
         let them = 1 - us;
         let royal = self.royal_type().unwrap_or(usize::MAX);
         let without_king = pos.occupied() & !B::bit(pins.king);
+        let groups = self.t.count_groups[us];
         let mut counter = LegalCounter {
             rules: self,
             pos,
@@ -233,7 +220,8 @@ impl<'a, B: Bits> Rules<'a, B> {
             them,
             royal,
             without_king,
-            count: 0,
+            grouped: groups.all(),
+            count: self.count_groups(pos, &pins, &groups),
         };
         self.visit_targets(pos, &mut counter);
         let mut count = counter.count;
@@ -244,6 +232,52 @@ impl<'a, B: Bits> Rules<'a, B> {
             count += self.count_drops(pos, pins.evasion);
         }
         Some(count)
+    }
+
+    /// The legal moves of the side to move's pieces of `groups`
+    /// ([`crate::tables::CountGroups`]), counted group by group.
+    #[inline(always)]
+    fn count_groups(
+        &self,
+        pos: &Position<B>,
+        pins: &Pins<B>,
+        groups: &CountGroups,
+    ) -> u64 {
+        if pins.double_check || groups.all() == 0 {
+            return 0;
+        }
+        let t = self.t;
+        let us = pos.side as usize;
+        let ours = pos.by_side[us];
+        let occupied = pos.occupied();
+        let reach = t.board & !ours & pins.evasion;
+        let mut count = 0u64;
+        let mut add = |from: usize, targets: B| {
+            let mut legal = targets & reach;
+            if pins.pinned.has(from) {
+                legal &= self.pin_line(pos, pins.king, from);
+            }
+            count += count_set(legal);
+        };
+        let mut leapers = groups.leapers;
+        while leapers != 0 {
+            let ty = leapers.trailing_zeros() as usize;
+            leapers &= leapers - 1;
+            let pt = &t.pieces[ty][us];
+            for from in (pos.by_type[ty] & ours).squares() {
+                add(from, pt.leap_quiet[from]);
+            }
+        }
+        if let Some(m) = t.magic {
+            let occupied = occupied.low_u64();
+            for from in (pieces_of_types(pos, groups.orthogonal) & ours).squares() {
+                add(from, B::from_low_u64(m.rook(from, occupied)));
+            }
+            for from in (pieces_of_types(pos, groups.diagonal) & ours).squares() {
+                add(from, B::from_low_u64(m.bishop(from, occupied)));
+            }
+        }
+        count
     }
 
     /// Whether `side`'s royal pieces are of the first royal type (not a
@@ -320,7 +354,7 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// leads to (drops that may not mate: [`crate::mechanics`]).
     pub(crate) fn legal_moves_on_board(&self, pos: &Position<B>, list: &mut MoveList) {
         list.clear();
-        if self.variant_outcome(pos).is_some() {
+        if self.t.variant_outcomes && self.variant_outcome(pos).is_some() {
             return;
         }
         self.pseudo_moves(pos, list);
@@ -361,11 +395,31 @@ struct LegalCounter<'r, 'a, B: Bits> {
     them: usize,
     royal: usize,
     without_king: B,
+    /// The types [`Rules::count_groups`] counted, which are not visited.
+    grouped: u32,
+    /// Moves counted one by one.
     count: u64,
+}
+
+/// The number of squares in `set`, without a popcount for the empty and
+/// single-square sets, which are most of them (no popcount instruction
+/// without a target CPU).
+#[inline(always)]
+fn count_set<B: Bits>(set: B) -> u64 {
+    if set.more_than_one() {
+        set.count() as u64
+    } else {
+        set.any() as u64
+    }
 }
 
 impl<B: Bits> VisitTargets<B> for LegalCounter<'_, '_, B> {
     const MERGE_KINDS: bool = true;
+
+    #[inline(always)]
+    fn types(&self) -> u32 {
+        !self.grouped
+    }
 
     /// Pieces whose moves are a few translations (pawns) are counted all at
     /// once, but for pinned ones, and in en-passant positions those that take
@@ -455,19 +509,13 @@ impl<B: Bits> VisitTargets<B> for LegalCounter<'_, '_, B> {
         if pins.pinned.has(from) {
             legal &= rules.pin_line(pos, pins.king, from);
         }
-        // Without a popcount instruction (no target-cpu) counting costs: skip the
-        // empty and single-square cases, which are most of them.
         let zone = pt.promotion_zone;
         let promoting = legal & zone;
         if promoting.any() {
             legal &= !zone;
             self.count += promoting.count() as u64 * pt.promotion_choices as u64;
         }
-        if legal.more_than_one() {
-            self.count += legal.count() as u64;
-        } else if legal.any() {
-            self.count += 1;
-        }
+        self.count += count_set(legal);
     }
 }
 

@@ -10,7 +10,9 @@ use crate::variant::PromotionChoice;
 impl<'a, B: Bits> Rules<'a, B> {
     /// Plays `mv` (which must be pseudo-legal) on `pos`.
     pub fn make(&self, pos: &mut Position<B>, mv: Move) {
-        if self.t.seats.is_some() && crate::mechanics::palace::is_pass(mv) {
+        if self.t.plain_make {
+            self.make_plain(pos, mv);
+        } else if self.t.seats.is_some() && crate::mechanics::palace::is_pass(mv) {
             Self::pass_turn(pos);
         } else if let Some(note) = self.throne_note(pos, mv) {
             let us = pos.side as usize;
@@ -55,6 +57,115 @@ impl<'a, B: Bits> Rules<'a, B> {
             }
         }
         false
+    }
+
+    /// [`Rules::make_board`] where no mechanics act on a move
+    /// ([`crate::tables::Tables::plain_make`]): it moves, takes, promotes,
+    /// castles and takes en passant, and keeps the counters and rights.
+    #[inline]
+    fn make_plain(&self, pos: &mut Position<B>, mv: Move) {
+        let us = pos.side as usize;
+        let them = 1 - us;
+        let from = mv.from as usize;
+        let to = mv.to as usize;
+        let ty = mv.piece as usize;
+        let ep_victim = pos.ep_victim;
+        pos.ep = None;
+        pos.ep_victim = None;
+        pos.halfmove = pos.halfmove.saturating_add(1);
+        let pawn = self.t.pawn_types & (1 << ty) != 0;
+        match mv.kind {
+            MoveKind::Castle => {
+                let (king_to, rook_to) = self.castling_destinations(from, to);
+                let rook_ty = self.type_at(pos, to).unwrap_or(ty);
+                pos.remove_piece(from, us, ty);
+                pos.remove_piece(to, us, rook_ty);
+                pos.put(king_to, us, ty);
+                pos.put(rook_to, us, rook_ty);
+            }
+            MoveKind::EnPassant => {
+                let was_promoted = pos.promoted.has(from);
+                pos.remove_piece(from, us, ty);
+                if let Some(victim) = ep_victim {
+                    let victim = victim as usize;
+                    match self.type_at(pos, victim) {
+                        Some(vty) => pos.remove_piece(victim, them, vty),
+                        None => pos.remove(victim),
+                    }
+                }
+                pos.put(to, us, ty);
+                if was_promoted {
+                    pos.promoted.set(to);
+                }
+                pos.halfmove = 0;
+            }
+            _ => {
+                if mv.kind == MoveKind::Capture {
+                    match self.type_at(pos, to) {
+                        Some(vty) => pos.remove_piece(to, them, vty),
+                        None => pos.remove(to),
+                    }
+                    pos.halfmove = 0;
+                }
+                let was_promoted = pos.promoted.has(from);
+                pos.remove_piece(from, us, ty);
+                match mv.promotion() {
+                    Some(p) => {
+                        pos.put(to, us, p);
+                        pos.promoted.set(to);
+                    }
+                    None => {
+                        pos.put(to, us, ty);
+                        if was_promoted {
+                            pos.promoted.set(to);
+                        }
+                    }
+                }
+                if pawn {
+                    pos.halfmove = 0;
+                    if let Some(passed) = self.en_passant_right(mv, us) {
+                        // Only record en passant when an enemy piece could take it.
+                        if self.en_passant_possible(pos, passed, them) {
+                            pos.ep = Some(passed as u8);
+                            pos.ep_victim = Some(to as u8);
+                        }
+                    }
+                }
+            }
+        }
+        self.update_castling(pos, mv, us);
+        pos.side = them as u8;
+        if us == 1 {
+            pos.fullmove = pos.fullmove.saturating_add(1);
+        }
+    }
+
+    /// Castling rights after `mv` of `us`: the rook must still stand there
+    /// and its king must not have moved.
+    #[inline]
+    fn update_castling(&self, pos: &mut Position<B>, mv: Move, us: usize) {
+        if pos.castling.is_empty() {
+            return;
+        }
+        let (from, to, ty) = (mv.from as usize, mv.to as usize, mv.piece as usize);
+        let mut castlers = B::EMPTY;
+        let mut types = self.t.castling_types;
+        while types != 0 {
+            let i = types.trailing_zeros() as usize;
+            types &= types - 1;
+            castlers |= pos.by_type[i];
+        }
+        pos.castling &= castlers & !B::bit(from) & !B::bit(to);
+        if let Some(royal) = self.royal_type() {
+            if ty == royal && mv.kind != MoveKind::Drop {
+                pos.castling &= !self.t.first_rank[us];
+            }
+            for side in 0..SIDES {
+                if (pos.by_type[royal] & pos.by_side[side] & self.t.first_rank[side]).is_empty() {
+                    pos.castling &= !self.t.first_rank[side];
+                }
+            }
+        }
     }
 
     /// Plays `mv` on the board and counters (see [`Rules::make`]).
@@ -182,28 +293,7 @@ impl<'a, B: Bits> Rules<'a, B> {
         if let Some(victim) = pawn_taken {
             self.promote_waiting_pawns(pos, them, self.def.pieces[victim].seat);
         }
-        // Castling rights: the rook must still stand there and its king must not have moved.
-        if pos.castling.any() {
-            let mut castlers = B::EMPTY;
-            let mut types = self.t.castling_types;
-            while types != 0 {
-                let i = types.trailing_zeros() as usize;
-                types &= types - 1;
-                castlers |= pos.by_type[i];
-            }
-            pos.castling &= castlers & !B::bit(from) & !B::bit(to);
-            if let Some(royal) = self.royal_type() {
-                if ty == royal && mv.kind != MoveKind::Drop {
-                    pos.castling &= !self.t.first_rank[us];
-                }
-                for side in 0..SIDES {
-                    if (pos.by_type[royal] & pos.by_side[side] & self.t.first_rank[side]).is_empty()
-                    {
-                        pos.castling &= !self.t.first_rank[side];
-                    }
-                }
-            }
-        }
+        self.update_castling(pos, mv, us);
         self.advance_pawn_of_pawns(pos, mv);
         self.age_promotions(pos, mv);
         self.count_check(pos, us, them);

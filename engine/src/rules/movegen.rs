@@ -19,6 +19,12 @@ pub(crate) trait VisitTargets<B> {
     /// passant always comes alone.
     const MERGE_KINDS: bool = false;
 
+    /// The piece types to visit (a mask; all by default).
+    #[inline(always)]
+    fn types(&self) -> u32 {
+        !0
+    }
+
     /// Takes the pieces `ours` of type `ty` before they are visited one by
     /// one, and returns those still to visit (a counter may count some at once).
     #[inline(always)]
@@ -110,17 +116,26 @@ impl<'a, B: Bits> Rules<'a, B> {
         let occupied = pos.occupied();
         let empty = t.board & !occupied;
         let enemy = pos.by_side[them] & !self.waiting_pawn(pos, them);
-        for ty in 0..self.types() {
+        let mut types = visitor.types() & (u32::MAX >> (32 - self.types()));
+        while types != 0 {
+            let ty = types.trailing_zeros() as usize;
+            types &= types - 1;
             let ours = pos.by_type[ty] & pos.by_side[us];
             if ours.is_empty() {
                 continue;
             }
             let pt = &t.pieces[ty][us];
             let ours = visitor.pieces(ty, pt, ours);
-            let pawn = self.def.pieces[ty].pawn;
+            let pawn = t.pawn_types & (1 << ty) != 0;
             for from in ours.squares() {
-                let mut quiet = pt.leap_quiet[from] & empty;
-                let mut capture = pt.leap_capture[from] & enemy;
+                let (mut quiet, mut capture) = if !pt.leaps {
+                    (B::EMPTY, B::EMPTY)
+                } else if pt.leaps_capture_alike {
+                    let leaps = pt.leap_quiet[from];
+                    (leaps & empty, leaps & enemy)
+                } else {
+                    (pt.leap_quiet[from] & empty, pt.leap_capture[from] & enemy)
+                };
                 let mut double = B::EMPTY;
                 if pt.plain_riders {
                     let mut reach = B::EMPTY;
@@ -176,7 +191,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                     quiet |= reach & empty;
                     capture |= reach & enemy;
                 }
-                if let Some(ep) = pos.ep {
+                if let Some(ep) = pos.ep.filter(|_| pt.takes_en_passant) {
                     if pt.ep_capture[from].has(ep as usize) && empty.has(ep as usize) {
                         visitor.visit(ty, pt, from, B::bit(ep as usize), MoveKind::EnPassant);
                     }
