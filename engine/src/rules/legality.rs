@@ -237,12 +237,7 @@ impl<'a, B: Bits> Rules<'a, B> {
     /// The legal moves of the side to move's pieces of `groups`
     /// ([`crate::tables::CountGroups`]), counted group by group.
     #[inline(always)]
-    fn count_groups(
-        &self,
-        pos: &Position<B>,
-        pins: &Pins<B>,
-        groups: &CountGroups,
-    ) -> u64 {
+    fn count_groups(&self, pos: &Position<B>, pins: &Pins<B>, groups: &CountGroups) -> u64 {
         if pins.double_check || groups.all() == 0 {
             return 0;
         }

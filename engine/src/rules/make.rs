@@ -142,7 +142,7 @@ impl<'a, B: Bits> Rules<'a, B> {
 
     /// Castling rights after `mv` of `us`: the rook must still stand there
     /// and its king must not have moved.
-    #[inline]
+    #[inline(always)]
     fn update_castling(&self, pos: &mut Position<B>, mv: Move, us: usize) {
         if pos.castling.is_empty() {
             return;

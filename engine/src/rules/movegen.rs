@@ -128,14 +128,8 @@ impl<'a, B: Bits> Rules<'a, B> {
             let ours = visitor.pieces(ty, pt, ours);
             let pawn = t.pawn_types & (1 << ty) != 0;
             for from in ours.squares() {
-                let (mut quiet, mut capture) = if !pt.leaps {
-                    (B::EMPTY, B::EMPTY)
-                } else if pt.leaps_capture_alike {
-                    let leaps = pt.leap_quiet[from];
-                    (leaps & empty, leaps & enemy)
-                } else {
-                    (pt.leap_quiet[from] & empty, pt.leap_capture[from] & enemy)
-                };
+                let mut quiet = pt.leap_quiet[from] & empty;
+                let mut capture = pt.leap_capture[from] & enemy;
                 let mut double = B::EMPTY;
                 if pt.plain_riders {
                     let mut reach = B::EMPTY;
@@ -191,7 +185,7 @@ impl<'a, B: Bits> Rules<'a, B> {
                     quiet |= reach & empty;
                     capture |= reach & enemy;
                 }
-                if let Some(ep) = pos.ep.filter(|_| pt.takes_en_passant) {
+                if let Some(ep) = pos.ep {
                     if pt.ep_capture[from].has(ep as usize) && empty.has(ep as usize) {
                         visitor.visit(ty, pt, from, B::bit(ep as usize), MoveKind::EnPassant);
                     }
