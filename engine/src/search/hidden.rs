@@ -57,6 +57,73 @@ pub fn pick_move_from_view(
         return Vec::new();
     }
     let positions = sample_positions(variant, view, enemy_army, seed, samples.max(1));
+    rank_moves(&positions, level, deadline)
+}
+
+/// The moves of the seat to move in `game`, `us`, in UCI, best first, from
+/// everything it was told since the start of the game: positions that agree
+/// with all of it (its views, its own moves and legal moves, its impossible
+/// attempts, the referee's announcements; see `belief`) are searched as
+/// [`pick_move_from_view`] searches its samples, which keep the opponent's
+/// castling rights, en passant square and everything its earlier views and
+/// the announcements told. When no followed position agrees (the seat lost
+/// track), the positions come from its current view alone, with the army
+/// [`believed_enemy_army`] gives. Empty when it is not `us`'s turn. The same
+/// information, level and seed give the same moves (unless the deadline cut
+/// a search).
+///
+/// ```
+/// use kodex_engine::search::{pick_move_for_seat, Level};
+/// use kodex_engine::{Game, Registry, Side, Start};
+/// let registry = Registry::builtin();
+/// let mut game = Game::new(registry.get("kriegspiel").unwrap(), Start::Standard).unwrap();
+/// game.play_text("e4").unwrap();
+/// let ranked = pick_move_for_seat(&game, Side::BLACK, Level::new(2).unwrap(), 1, 4, None);
+/// assert!(!ranked.is_empty());
+/// ```
+pub fn pick_move_for_seat(
+    game: &Game,
+    us: Side,
+    level: Level,
+    seed: u64,
+    samples: usize,
+    deadline: Option<Instant>,
+) -> Vec<String> {
+    if game.side_to_move() != us {
+        return Vec::new();
+    }
+    let positions = super::belief::believed_positions(game, us, seed, samples.max(1));
+    let mut ranked = if positions.is_empty() {
+        let view = game.view(Audience::Side(us));
+        let army = believed_enemy_army(game, us);
+        pick_move_from_view(
+            game.variant(),
+            &view,
+            Some(&army),
+            level,
+            seed,
+            samples,
+            deadline,
+        )
+    } else {
+        rank_moves(&positions, level, deadline)
+    };
+    if game.variant().visibility() == crate::view::Visibility::OwnPiecesOnly {
+        // Every other move its pieces could make comes after, so that it
+        // tries on rather than give up while it still has a legal move.
+        for uci in super::belief::own_tries(game) {
+            if !ranked.contains(&uci) {
+                ranked.push(uci);
+            }
+        }
+    }
+    ranked
+}
+
+/// The moves of the side to move in `positions`, in UCI, ranked by their
+/// mean score over searches of each with a share of `level`'s budget; a
+/// move missing from a position (illegal there) counts as a heavy loss.
+fn rank_moves(positions: &[Game], level: Level, deadline: Option<Instant>) -> Vec<String> {
     if positions.is_empty() {
         return Vec::new();
     }
@@ -67,7 +134,7 @@ pub fn pick_move_from_view(
     // Summed scores by move, in UCI.
     let mut totals: BTreeMap<String, i64> = BTreeMap::new();
     let count = positions.len() as i64;
-    for game in &positions {
+    for game in positions {
         let limits = Limits {
             depth: strength.depth,
             nodes: Some(per_sample),

@@ -11,6 +11,7 @@
 //! The friendly path for people stays [`crate::Game::play`].
 
 mod alphabeta;
+mod belief;
 mod board;
 mod eval;
 mod hidden;
@@ -22,10 +23,12 @@ mod tt;
 pub use alphabeta::{
     mate_in, think, think_with, Limits, Progress, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY,
 };
+pub use belief::believed_positions;
 pub use board::{Board, SearchBoard};
 pub use eval::{Evaluator, PAWN};
 pub use hidden::{
-    believed_enemy_army, evaluate_from_view, pick_move_from_view, sample_positions, DEFAULT_SAMPLES,
+    believed_enemy_army, evaluate_from_view, pick_move_for_seat, pick_move_from_view,
+    sample_positions, DEFAULT_SAMPLES,
 };
 pub use level::{choose, pick_move, pick_move_with, Level, Strength};
 pub use setup::pick_setup;

@@ -90,6 +90,13 @@ fn letter(def: &VariantDef, ty: usize) -> char {
 }
 
 impl Placement {
+    /// The squares and piece types placed, in the order placed.
+    pub(crate) fn placed(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.pieces
+            .iter()
+            .map(|&(square, ty)| (usize::from(square), usize::from(ty)))
+    }
+
     /// Whether nothing is placed.
     pub fn is_empty(&self) -> bool {
         self.pieces.is_empty()

@@ -848,3 +848,137 @@ fn the_computers_battle_setups_shield_the_king_and_stay_random() {
     let level_one = pick_setup(battle, Side::BLACK, Level::new(1).unwrap(), 5).unwrap();
     assert!(level_one.validate(battle, Side::BLACK).is_ok());
 }
+
+/// The pieces of `side` in a game's full view.
+fn pieces_of(game: &Game, side: Side) -> Vec<(usize, char)> {
+    game.view(Audience::Full)
+        .squares
+        .iter()
+        .enumerate()
+        .filter_map(|(square, seen)| match seen {
+            SquareView::Piece(glyph) if glyph.side == side => Some((square, glyph.letter)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn kriegspiel_believed_positions_agree_with_every_announcement() {
+    use kodex_engine::search::believed_positions;
+    let registry = Registry::builtin();
+    let variant = registry.get("kriegspiel").expect("kriegspiel");
+    let mut game = Game::new(variant, Start::Standard).expect("start");
+    for san in ["e4", "d5"] {
+        game.play_text(san).expect(san);
+    }
+    // "White has one pawn try": a black piece stands where a white pawn takes.
+    assert_eq!(game.view(Audience::Side(Side::WHITE)).pawn_tries, Some(1));
+    let pawn_captures = |sample: &Game| {
+        sample
+            .legal_moves()
+            .into_iter()
+            .map(|mv| sample.san(mv))
+            .filter(|san| san.contains('x') && san.starts_with(|c: char| c.is_ascii_lowercase()))
+            .count()
+    };
+    for seed in 0..4 {
+        let believed = believed_positions(&game, Side::WHITE, seed, 6);
+        assert!(
+            believed.len() >= 2,
+            "seed {seed}: {} positions",
+            believed.len()
+        );
+        for sample in &believed {
+            assert_eq!(pawn_captures(sample), 1, "{}", sample.fen());
+        }
+    }
+    // White takes on d5 (the referee says where), Black takes back there.
+    for san in ["exd5", "Qxd5"] {
+        game.play_text(san).expect(san);
+    }
+    let d5 = game.view(Audience::Full).index(3, 4);
+    for sample in believed_positions(&game, Side::WHITE, 5, 6) {
+        let black = pieces_of(&sample, Side::BLACK);
+        assert!(black.iter().any(|&(sq, _)| sq == d5), "{}", sample.fen());
+        // White's capture took one of Black's sixteen pieces.
+        assert_eq!(black.len(), 15, "{}", sample.fen());
+        assert_eq!(
+            pieces_of(&sample, Side::WHITE).len(),
+            15,
+            "{}",
+            sample.fen()
+        );
+    }
+    // The attempts found impossible this turn are impossible in every
+    // believed position: Qd1-h5 was refused, so something stands between.
+    let mut game = Game::new(variant, Start::Standard).expect("start");
+    for san in ["e4", "e5"] {
+        game.play_text(san).expect(san);
+    }
+    match game.parse_attempt("e4e5") {
+        Ok(kodex_engine::Attempt::Impossible(uci)) => game.record_impossible(&uci),
+        other => panic!("e4e5 should be impossible: {other:?}"),
+    }
+    let e5 = game.view(Audience::Full).index(4, 4);
+    let believed = believed_positions(&game, Side::WHITE, 2, 6);
+    assert!(!believed.is_empty());
+    for sample in &believed {
+        assert!(
+            pieces_of(sample, Side::BLACK)
+                .iter()
+                .any(|&(sq, _)| sq == e5),
+            "{}",
+            sample.fen()
+        );
+    }
+}
+
+#[test]
+fn fog_believed_positions_keep_the_opponents_castling_rights_and_agree_with_every_view() {
+    use kodex_engine::search::believed_positions;
+    let registry = Registry::builtin();
+    let variant = registry.get("fogofwar").expect("fog");
+    let mut game = Game::new(variant, Start::Standard).expect("start");
+    for san in ["e4", "e5"] {
+        game.play_text(san).expect(san);
+    }
+    // The pawn on e4 cannot step: only 1...e5 fits what White saw.
+    let believed = believed_positions(&game, Side::WHITE, 3, 6);
+    assert_eq!(believed.len(), 1);
+    let real = game.view(Audience::Side(Side::WHITE));
+    for sample in &believed {
+        // Black's first move can have moved neither its king nor a rook.
+        assert_eq!(
+            castling_and_en_passant(&sample.fen()).0,
+            "KQkq",
+            "{}",
+            sample.fen()
+        );
+        assert_eq!(
+            sample.view(Audience::Side(Side::WHITE)).squares,
+            real.squares,
+            "{}",
+            sample.fen()
+        );
+    }
+    // A black king that stepped out and back has lost its rights in every
+    // position White believes once White saw it leave (and White's rook
+    // that went to a8 and back has lost White's long castling).
+    let mut game = Game::new(
+        variant,
+        Start::Fen("4k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1".into()),
+    )
+    .expect("fen");
+    for uci in ["a1a8", "e8e7", "a8a1", "e7e8"] {
+        let mv = game.parse_move(uci).expect(uci);
+        game.play(mv);
+    }
+    for sample in believed_positions(&game, Side::WHITE, 1, 6) {
+        assert_eq!(
+            castling_and_en_passant(&sample.fen()).0,
+            "K",
+            "{}",
+            sample.fen()
+        );
+    }
+}

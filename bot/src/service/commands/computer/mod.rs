@@ -671,17 +671,10 @@ impl Service {
                 return Some(Decision::Resign);
             }
             if hidden {
-                let view = game.view(Audience::Side(side));
-                let army = search::believed_enemy_army(&game, side);
-                let ranked = search::pick_move_from_view(
-                    game.variant(),
-                    &view,
-                    Some(&army),
-                    level,
-                    seed,
-                    FOG_SAMPLES,
-                    deadline,
-                );
+                // From everything its seat was told since the start: its
+                // views, its own moves and attempts, the announcements.
+                let ranked =
+                    search::pick_move_for_seat(&game, side, level, seed, FOG_SAMPLES, deadline);
                 if game.variant().visibility() == Visibility::OwnPiecesOnly {
                     // Its own pieces and nothing else: every move they could
                     // make, best first, to try in turn.
