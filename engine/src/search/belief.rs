@@ -24,7 +24,7 @@ use crate::visibility::kriegspiel::{self, CheckDirection};
 use crate::visibility::{fog, piece_glyph};
 
 /// How many positions are followed through the game.
-const FOLLOWED: usize = 48;
+const FOLLOWED: usize = 96;
 
 /// What a seat was told after one ply.
 struct Told {
@@ -149,27 +149,68 @@ fn move_keys(list: &[Move]) -> Vec<(u8, u8, u8)> {
 /// }
 /// ```
 pub fn believed_positions(game: &Game, us: Side, seed: u64, count: usize) -> Vec<Game> {
+    believed_with_history(game, us, seed, count)
+        .into_iter()
+        .map(|(game, _)| game)
+        .collect()
+}
+
+/// [`believed_positions`], each with the hashes of the positions that led
+/// to it in its own history since the last capture or pawn move (for the
+/// search to tell repetitions; [`Game::position_hashes`]).
+pub(crate) fn believed_with_history(
+    game: &Game,
+    us: Side,
+    seed: u64,
+    count: usize,
+) -> Vec<(Game, Vec<u64>)> {
     if !game.variant().hidden_information() || game.has_time_travel() {
         return Vec::new();
     }
     let info = Information::of(game, us);
     with_state!(game, _s, r => {
         let followed = follow(&r, game, &info, seed);
-        let mut distinct: Vec<Position<_>> = Vec::new();
-        for pos in followed {
-            if !distinct.contains(&pos) {
-                distinct.push(pos);
+        let mut distinct: Vec<Followed<_>> = Vec::new();
+        for one in followed {
+            if !distinct.iter().any(|d| d.pos == one.pos) {
+                distinct.push(one);
             }
         }
         distinct
             .into_iter()
             .take(count)
-            .filter_map(|pos| {
-                let fen = crate::fen::write(r.def, &pos, r.def.chess960);
-                Game::new(game.variant(), crate::game::Start::Fen(fen)).ok()
+            .filter_map(|one| {
+                let fen = crate::fen::write(r.def, &one.pos, r.def.chess960);
+                let game = Game::new(game.variant(), crate::game::Start::Fen(fen)).ok()?;
+                Some((game, one.history))
             })
             .collect()
     })
+}
+
+/// A followed position and the hashes of those before it since the last
+/// capture or pawn move.
+#[derive(Clone)]
+struct Followed<B: Bits> {
+    pos: Position<B>,
+    history: Vec<u64>,
+}
+
+impl<B: Bits> Followed<B> {
+    /// The position that follows this one, `after`.
+    fn child(&self, r: &Rules<B>, after: Position<B>) -> Followed<B> {
+        let history = if after.halfmove == 0 {
+            Vec::new()
+        } else {
+            let mut history = self.history.clone();
+            history.push(r.hash(&self.pos));
+            history
+        };
+        Followed {
+            pos: after,
+            history,
+        }
+    }
 }
 
 /// The positions of the start that agree with what `info.us` sees of it.
@@ -216,15 +257,22 @@ fn start_positions<B: Bits>(
 }
 
 /// The followed positions after the last ply (see the module).
-fn follow<B: Bits>(r: &Rules<B>, game: &Game, info: &Information, seed: u64) -> Vec<Position<B>> {
+fn follow<B: Bits>(r: &Rules<B>, game: &Game, info: &Information, seed: u64) -> Vec<Followed<B>> {
     let mut random = crate::setup::picker(seed ^ 0x6C62_272E_07BB_0142);
-    let mut positions = start_positions(r, game, info, &mut random);
+    let mut positions: Vec<Followed<B>> = start_positions(r, game, info, &mut random)
+        .into_iter()
+        .map(|pos| Followed {
+            pos,
+            history: Vec::new(),
+        })
+        .collect();
     let mut legal = MoveList::new();
     let mut after_legal = MoveList::new();
     for (ply, told) in info.plies.iter().enumerate() {
         let mut next = Vec::with_capacity(FOLLOWED);
         if let Some(own) = told.own {
-            for pos in &positions {
+            for one in &positions {
+                let pos = &one.pos;
                 r.legal_moves(pos, &mut legal);
                 let tried_possible = told.impossible.iter().any(|uci| {
                     legal
@@ -246,13 +294,14 @@ fn follow<B: Bits>(r: &Rules<B>, game: &Game, info: &Information, seed: u64) -> 
                     ply + 1 == info.plies.len(),
                     &mut after_legal,
                 ) {
-                    next.push(child);
+                    next.push(one.child(r, child));
                 }
             }
         } else {
             // Each followed position gets its share of children.
             let share = FOLLOWED.div_ceil(positions.len().max(1));
-            for pos in &positions {
+            for one in &positions {
+                let pos = &one.pos;
                 r.legal_moves(pos, &mut legal);
                 let mut order: Vec<Move> = legal.to_vec();
                 let mut kept = 0;
@@ -275,7 +324,7 @@ fn follow<B: Bits>(r: &Rules<B>, game: &Game, info: &Information, seed: u64) -> 
                         ply + 1 == info.plies.len(),
                         &mut after_legal,
                     ) {
-                        next.push(child);
+                        next.push(one.child(r, child));
                         kept += 1;
                     }
                 }
@@ -283,7 +332,13 @@ fn follow<B: Bits>(r: &Rules<B>, game: &Game, info: &Information, seed: u64) -> 
         }
         if next.is_empty() {
             // Lost track: start again from what the seat sees now.
-            next = resample(r, game, info, ply, &mut random);
+            next = resample(r, game, info, ply, &mut random)
+                .into_iter()
+                .map(|pos| Followed {
+                    pos,
+                    history: Vec::new(),
+                })
+                .collect();
         }
         next.truncate(FOLLOWED);
         positions = next;
@@ -297,8 +352,8 @@ fn follow<B: Bits>(r: &Rules<B>, game: &Game, info: &Information, seed: u64) -> 
         .map(|a| a.uci.as_str())
         .collect();
     if !tried.is_empty() {
-        positions.retain(|pos| {
-            r.legal_moves(pos, &mut legal);
+        positions.retain(|one| {
+            r.legal_moves(&one.pos, &mut legal);
             !legal
                 .iter()
                 .any(|&m| tried.contains(&crate::notation::uci(r, m, r.def.chess960).as_str()))

@@ -5,7 +5,7 @@
 //! searches each with a small budget and ranks its moves by their summed
 //! scores.
 
-use super::alphabeta::{think, Limits, Searcher, MATE_BOUND};
+use super::alphabeta::{think_with, Limits, Searcher, MATE_BOUND};
 use super::board::SearchBoard;
 use super::level::Level;
 use crate::game::{Game, Start};
@@ -56,8 +56,15 @@ pub fn pick_move_from_view(
     if us != view.side_to_move {
         return Vec::new();
     }
-    let positions = sample_positions(variant, view, enemy_army, seed, samples.max(1));
+    let positions: Vec<(Game, Vec<u64>)> =
+        sample_positions(variant, view, enemy_army, seed, samples.max(1))
+            .into_iter()
+            .map(|game| (game, Vec::new()))
+            .collect();
     rank_moves(&positions, level, deadline)
+        .into_iter()
+        .map(|(uci, _)| uci)
+        .collect()
 }
 
 /// The moves of the seat to move in `game`, `us`, in UCI, best first, from
@@ -92,8 +99,12 @@ pub fn pick_move_for_seat(
     if game.side_to_move() != us {
         return Vec::new();
     }
-    let positions = super::belief::believed_positions(game, us, seed, samples.max(1));
-    let mut ranked = if positions.is_empty() {
+    let positions = super::belief::believed_with_history(game, us, seed, samples.max(1));
+    let mut ranked = if !positions.is_empty() {
+        let mut scored = rank_moves(&positions, level, deadline);
+        avoid_repeating(game, us, &positions, &mut scored);
+        scored.into_iter().map(|(uci, _)| uci).collect()
+    } else {
         let view = game.view(Audience::Side(us));
         let army = believed_enemy_army(game, us);
         pick_move_from_view(
@@ -105,8 +116,6 @@ pub fn pick_move_for_seat(
             samples,
             deadline,
         )
-    } else {
-        rank_moves(&positions, level, deadline)
     };
     if game.variant().visibility() == crate::view::Visibility::OwnPiecesOnly {
         // Every other move its pieces could make comes after, so that it
@@ -123,7 +132,13 @@ pub fn pick_move_for_seat(
 /// The moves of the side to move in `positions`, in UCI, ranked by their
 /// mean score over searches of each with a share of `level`'s budget; a
 /// move missing from a position (illegal there) counts as a heavy loss.
-fn rank_moves(positions: &[Game], level: Level, deadline: Option<Instant>) -> Vec<String> {
+/// Each position comes with the hashes of those before it, for repetitions.
+/// The moves come with their mean scores.
+fn rank_moves(
+    positions: &[(Game, Vec<u64>)],
+    level: Level,
+    deadline: Option<Instant>,
+) -> Vec<(String, i64)> {
     if positions.is_empty() {
         return Vec::new();
     }
@@ -134,7 +149,7 @@ fn rank_moves(positions: &[Game], level: Level, deadline: Option<Instant>) -> Ve
     // Summed scores by move, in UCI.
     let mut totals: BTreeMap<String, i64> = BTreeMap::new();
     let count = positions.len() as i64;
-    for game in positions {
+    for (game, history) in positions {
         let limits = Limits {
             depth: strength.depth,
             nodes: Some(per_sample),
@@ -142,7 +157,13 @@ fn rank_moves(positions: &[Game], level: Level, deadline: Option<Instant>) -> Ve
             root_margin: 400,
             ..Limits::default()
         };
-        let Some(result) = think(&game.search_board(), &limits, &mut searcher) else {
+        let Some(result) = think_with(
+            &game.search_board(),
+            history,
+            &limits,
+            &mut searcher,
+            &mut |_| {},
+        ) else {
             continue;
         };
         for &(mv, score) in &result.root_scores {
@@ -168,7 +189,58 @@ fn rank_moves(positions: &[Game], level: Level, deadline: Option<Instant>) -> Ve
         .collect();
     // Best first; ties by notation, so the order never depends on anything else.
     ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    ranked.into_iter().map(|(uci, _)| uci).collect()
+    ranked
+}
+
+/// How much a move that brings the seat's own pieces back to where they
+/// stood after an earlier move of its own loses, per time, when the seat is
+/// winning: the opponent's pieces may well stand as then too, and a third
+/// time is a draw. (Its believed positions cannot tell: the opponent's moves
+/// in them are guesses.)
+const REPEAT_PENALTY: i64 = 150;
+
+/// Ranks down, when the best move scores as winning, the moves in `scored`
+/// that put `us`'s own pieces as they stood after one of its earlier moves
+/// (read from its own views), by [`REPEAT_PENALTY`] per earlier time.
+fn avoid_repeating(
+    game: &Game,
+    us: Side,
+    positions: &[(Game, Vec<u64>)],
+    scored: &mut [(String, i64)],
+) {
+    if scored.first().is_none_or(|(_, score)| *score < 200) {
+        return;
+    }
+    let own = |view: &View| -> Vec<(usize, char)> {
+        view.squares
+            .iter()
+            .enumerate()
+            .filter_map(|(square, seen)| match seen {
+                SquareView::Piece(glyph) if glyph.side == us => Some((square, glyph.letter)),
+                _ => None,
+            })
+            .collect()
+    };
+    let earlier: Vec<Vec<(usize, char)>> = (0..game.ply())
+        .filter(|&ply| game.view_at(ply, Audience::Side(us)).side_to_move == us)
+        .map(|ply| own(&game.view_at(ply + 1, Audience::Side(us))))
+        .collect();
+    if earlier.is_empty() {
+        return;
+    }
+    for (uci, score) in scored.iter_mut().take(12) {
+        let Some(after) = positions.iter().find_map(|(sample, _)| {
+            let mv = sample.parse_move(uci).ok()?;
+            let mut next = sample.clone();
+            next.play(mv);
+            Some(own(&next.view(Audience::Side(us))))
+        }) else {
+            continue;
+        };
+        let times = earlier.iter().filter(|e| **e == after).count() as i64;
+        *score -= REPEAT_PENALTY * times;
+    }
+    scored.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
 }
 
 /// How good the game looks to `view`'s seat from what it sees (centipawns,
