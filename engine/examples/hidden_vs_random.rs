@@ -11,7 +11,11 @@
 //! it knows); in Kriegspiel it tries its ranked moves in turn, each
 //! impossible one recorded, and resigns after 40 (the bot's limit). A game
 //! ends by the rules (mate, stalemate, repetition, fifty moves, material) or
-//! after 600 plies. Prints wins, draws (stalemates among them) and losses.
+//! after 600 plies. Prints wins, draws (stalemates among them) and losses;
+//! `HIDDEN_VERBOSE=1` prints each game's end, and `HIDDEN_VIEW_ONLY=1` plays
+//! from the current view alone ([`search::pick_move_from_view`], as the bot
+//! did before [`search::pick_move_for_seat`]), for comparison. Without a
+//! deadline the games are the same on every machine.
 
 use kodex_engine::search::{self, Level};
 use kodex_engine::setup::{start_fen, Placement};

@@ -993,3 +993,50 @@ fn fog_believed_positions_keep_the_opponents_castling_rights_and_agree_with_ever
         );
     }
 }
+
+#[test]
+fn believed_positions_depend_only_on_what_the_seat_was_told() {
+    use kodex_engine::search::{believed_positions, pick_move_for_seat};
+    let registry = Registry::builtin();
+    // Twins: Black's first moves differ where White cannot see (in fog,
+    // neither g8 nor h6 is in White's view; in Kriegspiel the referee says
+    // nothing of either), so White was told the same in both.
+    for (id, a, b) in [
+        ("fogofwar", ["e4", "Nh6"], ["e4", "h6"]),
+        ("kriegspiel", ["e4", "Nf6"], ["e4", "Nc6"]),
+    ] {
+        let variant = registry.get(id).expect(id);
+        let twins: Vec<Game> = [a, b]
+            .iter()
+            .map(|moves| {
+                let mut game = Game::new(variant, Start::Standard).expect("start");
+                for san in moves {
+                    game.play_text(san).expect(san);
+                }
+                game
+            })
+            .collect();
+        let (first, second) = (&twins[0], &twins[1]);
+        assert_ne!(first.fen(), second.fen());
+        assert_eq!(
+            first.view(Audience::Side(Side::WHITE)).squares,
+            second.view(Audience::Side(Side::WHITE)).squares,
+            "{id}"
+        );
+        for seed in 0..3 {
+            let fens = |game: &Game| -> Vec<String> {
+                believed_positions(game, Side::WHITE, seed, 6)
+                    .iter()
+                    .map(Game::fen)
+                    .collect()
+            };
+            assert_eq!(fens(first), fens(second), "{id} seed {seed}");
+            let level = Level::new(2).expect("level");
+            assert_eq!(
+                pick_move_for_seat(first, Side::WHITE, level, seed, 4, None),
+                pick_move_for_seat(second, Side::WHITE, level, seed, 4, None),
+                "{id} seed {seed}"
+            );
+        }
+    }
+}
