@@ -860,6 +860,13 @@ pub struct GameRef {
     /// game k7m2?"): the adapter takes the buttons off the question, as it
     /// does when a press is answered in the chat.
     pub settles: bool,
+    /// Set on a turn's message when the computer moves next: about how long
+    /// its move takes to come (its thinking time). An adapter that saves
+    /// messages (Telegram's groups take about twenty a minute) may hold this
+    /// one that long and show both moves in one message; the computer's
+    /// message then carries everything this one says but its events, which
+    /// are in [`TurnCard::events`].
+    pub reply_within: Option<std::time::Duration>,
 }
 
 /// One turn of a game in parts, in the audience's language. A card for a

@@ -119,6 +119,7 @@ impl ToyGame {
                 turn: None,
                 over: false,
                 settles: false,
+                reply_within: None,
             }),
         }
     }

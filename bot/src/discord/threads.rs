@@ -173,6 +173,7 @@ mod tests {
             turn: None,
             over: false,
             settles: false,
+            reply_within: None,
         }
     }
 

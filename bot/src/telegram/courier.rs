@@ -28,6 +28,7 @@ use teloxide::{ApiError, Bot, RequestError};
 use super::boards::Boards;
 use super::directory::Directory;
 use super::flood::Flood;
+use super::joined::{Joiner, Next};
 use super::texts;
 use crate::api::{split_text, Button, Handler, Image};
 use crate::lanes::Lanes;
@@ -87,6 +88,11 @@ pub(super) struct Parcel {
     /// It goes ahead of the queued parcels nobody waits for, and may use the
     /// share of the chat's flood limit kept for answers.
     pub urgent: bool,
+    /// Set on a turn of a game: what happened, one line each (the text's
+    /// first lines), for joining it to the next turn (see [`super::joined`]).
+    pub turn_events: Option<Vec<String>>,
+    /// Set on a turn the computer answers next: about how long it thinks.
+    pub reply_within: Option<Duration>,
 }
 
 /// A person mentioned in a group message.
@@ -175,6 +181,8 @@ impl Parcel {
             mentions: Vec::new(),
             ends_game: false,
             urgent: false,
+            turn_events: None,
+            reply_within: None,
         })
     }
 }
@@ -232,6 +240,10 @@ pub(super) struct Courier {
     queues: Lanes<ChatId, (ChatId, Parcel)>,
     /// The boards posted, and which carries each game's keyboard.
     boards: Arc<Boards>,
+    /// Turns held back for the computer's quick reply.
+    joiner: Joiner,
+    /// The courier itself, for the timers of held turns.
+    me: Weak<Courier>,
 }
 
 impl Courier {
@@ -246,8 +258,11 @@ impl Courier {
         let flood = Arc::new(Flood::new(sending.limits));
         let pace = Arc::clone(&flood);
         Arc::new_cyclic(|courier: &Weak<Courier>| {
+            let me = courier.clone();
             let courier = courier.clone();
             Courier {
+                joiner: Joiner::default(),
+                me,
                 bot: sending.bot,
                 bot_username,
                 boards_as_documents: sending.boards_as_documents,
@@ -272,8 +287,11 @@ impl Courier {
         })
     }
 
-    /// Sends everything queued (and what refusals add), and waits for it.
+    /// Sends everything queued and held (and what refusals add), and waits for it.
     pub async fn finish(&self) {
+        for (chat, parcel) in self.joiner.release_all() {
+            self.queue(chat, parcel);
+        }
         self.queues.finish().await;
     }
 
@@ -355,6 +373,34 @@ impl Courier {
         }
     }
 
+    /// Takes a parcel for a chat: a turn the computer answers quickly is
+    /// held back to go with its answer as one message (see [`Joiner`]);
+    /// anything else is queued, after the turn held in the chat.
+    pub fn enqueue(&self, chat: ChatId, parcel: Parcel) {
+        match self.joiner.take(chat, parcel) {
+            Next::Send(parcels) => {
+                for parcel in parcels {
+                    self.queue(chat, parcel);
+                }
+            }
+            Next::Hold { send, wait, number } => {
+                for parcel in send {
+                    self.queue(chat, parcel);
+                }
+                let courier = self.me.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(wait).await;
+                    let Some(courier) = courier.upgrade() else {
+                        return;
+                    };
+                    if let Some(parcel) = courier.joiner.release(chat, number) {
+                        courier.queue(chat, parcel);
+                    }
+                });
+            }
+        }
+    }
+
     /// Queues a parcel for a chat; it is sent after everything queued before
     /// it, except that an urgent parcel goes ahead of the ordinary ones. A
     /// board never overtakes an older board of its game (they go just before
@@ -362,7 +408,7 @@ impl Courier {
     /// position (the same file name: the service names a board by game, ply
     /// and side). The boards news of a game's end overtakes lose their buttons
     /// (they would act on a game that is over).
-    pub fn enqueue(&self, chat: ChatId, parcel: Parcel) {
+    fn queue(&self, chat: ChatId, parcel: Parcel) {
         let queued = if parcel.urgent {
             let game = parcel.game_board.as_ref().map(|(game, _)| game.clone());
             let picture = parcel.image.as_ref().map(|image| image.file_name.clone());

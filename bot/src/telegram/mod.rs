@@ -25,6 +25,7 @@ mod commands;
 mod courier;
 mod directory;
 mod flood;
+mod joined;
 mod memory;
 mod picker;
 mod polling;

@@ -475,6 +475,8 @@ impl Adapter {
                         .and_then(|game| Some((game.id.clone(), game.turn.as_ref()?)))
                     {
                         parcel.buttons.extend(card.buttons.iter().cloned());
+                        parcel.turn_events = Some(card.events.clone());
+                        parcel.reply_within = game.as_ref().and_then(|game| game.reply_within);
                         let over = game.as_ref().is_some_and(|game| game.over);
                         parcel.game_board = Some((id, !card.buttons.is_empty() && !over));
                         parcel.ends_game = over;
@@ -686,6 +688,7 @@ mod tests {
             turn: None,
             over: false,
             settles: false,
+            reply_within: None,
         };
         assert_eq!(
             deep_link_payload(Some(&game("k7m2")), Some("x.png")),

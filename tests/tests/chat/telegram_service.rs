@@ -2391,6 +2391,145 @@ async fn a_long_game_in_a_flood_limited_group_keeps_answers_at_once() {
     assert!(overtook >= 2, "{overtook}");
 }
 
+/// A game against the computer (level 1) in a group that takes 20
+/// messages a minute, as Telegram's do, with the adapter's production
+/// limits: each of alice's moves and the computer's quick answer come as
+/// one photo, whose caption says both moves and that it is alice's turn
+/// again, under 2 s after her move; then her resignation is asked about and
+/// answered within 2 s each, and nothing is ever refused with a 429.
+/// Alice plays `turns` turns, each at least `pace` after the last (a
+/// person reading the board), and resigns; returns the seconds each turn's
+/// board took.
+async fn one_photo_a_turn_against_the_computer(
+    turns: usize,
+    pace: std::time::Duration,
+) -> Vec<f64> {
+    let harness = start_strict(&format!("joined-{turns}")).await;
+    let fake = &harness.fake;
+    fake.say(GROUP, ALICE, "/play chess computer level 1 white");
+    let (at, board) = fake
+        .wait_for(0, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let game = game_named_in(&board);
+    let mut rng = fastrand::Rng::with_seed(6);
+    let mut at = at + 1;
+    let mut waits = Vec::new();
+    for _ in 0..turns {
+        let row = stored(&harness, &game).await;
+        if row.status.is_over() {
+            break;
+        }
+        let before = row.move_list().len();
+        let mv = a_legal_move(&harness, &game, &mut rng).await;
+        let moved = std::time::Instant::now();
+        fake.say(GROUP, ALICE, &mv);
+        let (index, turn, waited) =
+            group_answer_within(fake, at, moved, "alice's move in the group", |call| {
+                call.text().contains("@alice played")
+            })
+            .await;
+        waits.push(waited.as_secs_f64());
+        assert!(
+            waited <= std::time::Duration::from_secs(2),
+            "alice's move waited {waited:?}\n{}",
+            timeline(fake, moved)
+        );
+        let row = row_when(&harness, &game, "the computer's answer", |row| {
+            row.move_list().len() >= before + 2 || row.status.is_over()
+        })
+        .await;
+        if row.status.is_over() {
+            break;
+        }
+        // One photo: both moves, and alice to move, on the board after the computer's.
+        assert!(is_board(&turn), "{}", fake.describe_calls());
+        let text = turn.text();
+        assert!(
+            text.contains("Kodex L1 played") && text.contains("@alice (white) to move"),
+            "{text}"
+        );
+        let ply = row.move_list().len();
+        assert_eq!(
+            turn.upload
+                .as_ref()
+                .and_then(|upload| upload.file_name.clone()),
+            Some(format!("{game}-{ply}.png"))
+        );
+        assert_eq!(
+            group_messages_since(fake, at),
+            1,
+            "one message a turn\n{}",
+            timeline(fake, moved)
+        );
+        at = index + 1;
+        let next = moved + pace;
+        tokio::time::sleep(next.saturating_duration_since(std::time::Instant::now())).await;
+    }
+    let asked = std::time::Instant::now();
+    fake.say(GROUP, ALICE, "/resign");
+    let (index, question, waited) =
+        group_answer_within(fake, at, asked, "the resign question", |call| {
+            call.button_data()
+                .iter()
+                .any(|data| data.starts_with("rsg:"))
+        })
+        .await;
+    assert!(
+        waited <= std::time::Duration::from_secs(2),
+        "the question waited {waited:?}\n{}",
+        timeline(fake, asked)
+    );
+    let resign = question
+        .button_data()
+        .into_iter()
+        .find(|data| data.starts_with("rsg:"))
+        .expect("the resign button");
+    let pressed = std::time::Instant::now();
+    fake.press(GROUP, ALICE, question.message_id.expect("its id"), &resign);
+    let (_, _, waited) = group_answer_within(fake, index, pressed, "the resignation", |call| {
+        call.text().contains("resigned")
+    })
+    .await;
+    assert!(
+        waited <= std::time::Duration::from_secs(2),
+        "the result waited {waited:?}\n{}",
+        timeline(fake, pressed)
+    );
+    let row = row_when(&harness, &game, "the end", |row| row.status.is_over()).await;
+    assert!(row.result.is_some());
+    assert_eq!(
+        every_flood_refusal_was_waited_out(fake),
+        0,
+        "within the group's limit, nothing is refused\n{}",
+        fake.describe_calls()
+    );
+    eprintln!(
+        "joined turns: {} turns, board after alice's move in seconds {waits:?}",
+        waits.len()
+    );
+    waits
+}
+
+/// Five turns, alice reading each board for a second and a half (about
+/// 8 s): one photo a turn. (Faster, her boards would wait for the chat's
+/// one message a second.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_and_the_computers_quick_answer_come_as_one_photo_in_a_flood_limited_group() {
+    let pace = std::time::Duration::from_millis(1_500);
+    let waits = one_photo_a_turn_against_the_computer(5, pace).await;
+    assert_eq!(waits.len(), 5);
+}
+
+/// Forty turns, one every three seconds (Telegram's twenty a minute):
+/// a whole game of a couple of minutes, every board at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a couple of minutes at Telegram's pace; run with --ignored"]
+async fn a_whole_game_against_the_computer_stays_within_the_groups_limit() {
+    one_photo_a_turn_against_the_computer(40, std::time::Duration::from_secs(3)).await;
+}
+
 /// The calls with their times relative to `since`, for failure messages.
 fn timeline(fake: &FakeTelegram, since: std::time::Instant) -> String {
     fake.calls()

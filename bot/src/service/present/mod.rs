@@ -348,6 +348,11 @@ impl Service {
         if !(hidden && ended) {
             game_ref.turn = Some(self.turn_card(lang, row, game, events, status));
         }
+        // A move the computer answers: its move follows shortly, and an
+        // adapter may show both in one message (both public).
+        if matches!(event, Event::Moved { .. } | Event::Travelled { .. }) {
+            game_ref.reply_within = crate::service::commands::computer::reply_within(row, game);
+        }
         // The player to move is asked to act (whose turn it is is public,
         // also in a hidden game); not again for an impossible attempt.
         let notify = if ended || matches!(event, Event::Impossible { .. }) {
@@ -713,6 +718,7 @@ impl Service {
             turn: None,
             over: row.status.is_over(),
             settles: false,
+            reply_within: None,
         }
     }
 
