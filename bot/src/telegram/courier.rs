@@ -5,30 +5,27 @@
 //! flood limit free for answers (see [`Flood`]); a game's boards never
 //! overtake one another.
 //!
-//! Every call goes through teloxide's `Throttle` (Telegram's per-chat and global
-//! limits, 429 `retry_after` honoured and the request repeated); on top of that,
-//! network failures are retried with backoff. A send that still fails is logged
-//! and dropped: the service has already stored the move, and `/board` shows it.
+//! Every message keeps within Telegram's per-chat and global limits
+//! ([`Flood::admit`]) and is posted by Kodex's own requests ([`Poster`]); a
+//! 429 `retry_after` is honoured and the request repeated, network failures
+//! and Telegram's own (a 5xx) are retried at once and then with backoff. A
+//! send that still fails is logged and dropped: the service has already
+//! stored the move, and `/board` shows it.
 
 use std::future::Future;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use teloxide::adaptors::throttle::Limits;
-use teloxide::adaptors::Throttle;
-use teloxide::payloads::setters::*;
-use teloxide::payloads::{SendAnimation, SendDocument, SendPhoto};
 use teloxide::requests::{Request as TelegramRequest, Requester};
-use teloxide::types::{
-    ChatId, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, MessageId, ParseMode,
-    ReplyParameters, UserId,
-};
+use teloxide::types::{ChatId, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, UserId};
 use teloxide::{ApiError, Bot, RequestError};
 
 use super::boards::Boards;
 use super::directory::Directory;
 use super::flood::Flood;
 use super::joined::{Joiner, Next};
+use super::posting::{self, Extras, Media, Poster};
 use super::texts;
 use crate::api::{split_text, Button, Handler, Image};
 use crate::lanes::Lanes;
@@ -45,8 +42,11 @@ const PHOTO_BYTES_LIMIT: usize = 10 * 1000 * 1000;
 const PHOTO_SIDES_LIMIT: u32 = 10_000;
 /// Telegram's limit on other files a bot uploads (animations, documents), in bytes.
 const FILE_BYTES_LIMIT: usize = 50 * 1000 * 1000;
-/// How often one call is tried when the network fails.
+/// How often one call is tried when the network or Telegram fails.
 const ATTEMPTS: u32 = 6;
+/// How long the first retry of a failed call waits (each next one twice as
+/// long): a 5xx or a dropped connection is usually over at once.
+const FIRST_BACKOFF: Duration = Duration::from_millis(200);
 /// How many messages one chat may have waiting; more are dropped (and
 /// logged): at one message a second, that is a long backlog already.
 const PARCELS_PER_CHAT: usize = 500;
@@ -219,8 +219,8 @@ pub(super) const NOTE_PAYLOAD: &str = "hello";
 
 /// How the courier sends.
 pub(super) struct Sending {
-    /// The bot, throttled.
-    pub bot: Throttle<Bot>,
+    /// The bot.
+    pub bot: Bot,
     /// The flood limits the throttle keeps within.
     pub limits: Limits,
     /// Whether boards go as documents rather than photos.
@@ -229,11 +229,11 @@ pub(super) struct Sending {
 
 /// Sends parcels, one ordered queue per chat.
 pub(super) struct Courier {
-    bot: Throttle<Bot>,
+    bot: Bot,
+    /// Posts into chats, within the flood limits.
+    poster: Poster,
     bot_username: String,
     boards_as_documents: bool,
-    /// What went to each chat in the last minute.
-    flood: Arc<Flood>,
     directory: Arc<Directory>,
     /// Where the adapter's own texts come from.
     handler: Arc<dyn Handler>,
@@ -257,6 +257,7 @@ impl Courier {
     ) -> Arc<Self> {
         let flood = Arc::new(Flood::new(sending.limits));
         let pace = Arc::clone(&flood);
+        let poster = Poster::new(&sending.bot, Arc::clone(&flood));
         Arc::new_cyclic(|courier: &Weak<Courier>| {
             let me = courier.clone();
             let courier = courier.clone();
@@ -264,9 +265,9 @@ impl Courier {
                 joiner: Joiner::default(),
                 me,
                 bot: sending.bot,
+                poster,
                 bot_username,
                 boards_as_documents: sending.boards_as_documents,
-                flood,
                 directory,
                 handler,
                 boards,
@@ -295,8 +296,8 @@ impl Courier {
         self.queues.finish().await;
     }
 
-    /// The throttled bot, for calls that are not chat messages (callback answers).
-    pub fn bot(&self) -> &Throttle<Bot> {
+    /// The bot, for calls that are not chat messages (callback answers).
+    pub fn bot(&self) -> &Bot {
         &self.bot
     }
 
@@ -310,8 +311,8 @@ impl Courier {
     /// quietly when the message has none any more ("message is not
     /// modified") or is gone ("message to edit not found").
     pub async fn remove_buttons(&self, chat: ChatId, message: MessageId) {
-        let removed =
-            with_retries(|| self.bot.edit_message_reply_markup(chat, message).send()).await;
+        let body = serde_json::json!({ "chat_id": chat.0, "message_id": message.0 });
+        let removed = with_retries(|| self.poster.call("editMessageReplyMarkup", &body)).await;
         match removed {
             Ok(_) => {}
             Err(RequestError::Api(
@@ -325,6 +326,23 @@ impl Courier {
                 "could not remove the buttons of a message"
             ),
         }
+    }
+
+    /// Answers the button press `id`, with `note` shown to the presser
+    /// alone (as an alert box when `alert`).
+    pub async fn answer_press(
+        &self,
+        id: &str,
+        note: Option<(&str, bool)>,
+    ) -> Result<(), RequestError> {
+        let mut body = serde_json::json!({ "callback_query_id": id });
+        if let Some((text, alert)) = note {
+            body["text"] = text.into();
+            body["show_alert"] = alert.into();
+        }
+        with_retries(|| self.poster.call("answerCallbackQuery", &body))
+            .await
+            .map(|_| ())
     }
 
     /// Whether `message` carries a game's keyboard now (a press on it
@@ -561,13 +579,13 @@ impl Courier {
             let caption = Some(text)
                 .filter(|text| caption_fits && (!text.is_empty() || mentioned))
                 .map(|text| Formatted::new(text, html).with_mentions(&mention_html));
-            let extras = MediaExtras {
-                caption: caption.as_ref(),
-                markup: markup.clone().filter(|_| caption_fits),
+            let extras = Extras {
+                html: caption.as_ref().is_some_and(|caption| caption.html),
+                markup: markup.as_ref().filter(|_| caption_fits),
                 reply_to: answering,
             };
-            let sent = self.send_image(chat, image, &extras).await?;
-            self.flood.record(chat);
+            let caption = caption.as_ref().map(|caption| caption.text.as_str());
+            let sent = self.send_image(chat, image, caption, extras).await?;
             if caption_fits {
                 return Ok(Some(sent));
             }
@@ -592,104 +610,48 @@ impl Courier {
             } else {
                 chunk
             };
-            let sent = with_retries(|| {
-                let mut request = self.bot.send_message(chat, chunk.clone());
-                if html {
-                    request = request.parse_mode(ParseMode::Html);
-                }
-                if let Some(markup) = chunk_markup.clone() {
-                    request = request.reply_markup(markup);
-                }
-                if let Some(message) = answering.filter(|_| index == 0) {
-                    request = request.reply_parameters(reply_to(message));
-                }
-                request.send()
-            })
-            .await?;
-            self.flood.record(chat);
+            let extras = Extras {
+                html,
+                markup: chunk_markup.as_ref(),
+                reply_to: answering.filter(|_| index == 0),
+            };
+            let sent = with_retries(|| self.poster.send_message(chat, &chunk, extras)).await?;
             last_sent = Some(sent.id);
         }
         Ok(last_sent)
     }
 
+    /// Sends `image` (a photo, an animation or a file) with `caption`.
     async fn send_image(
         &self,
         chat: ChatId,
         image: &Image,
-        extras: &MediaExtras<'_>,
+        caption: Option<&str>,
+        extras: Extras<'_>,
     ) -> Result<MessageId, RequestError> {
-        let file = || InputFile::memory(image.bytes.clone()).file_name(image.file_name.clone());
+        let send = |media: Media| async move {
+            with_retries(|| self.poster.send_media(media, chat, image, caption, extras))
+                .await
+                .map(|message| message.id)
+        };
         if is_gif(image) {
-            return send_media(|| self.bot.send_animation(chat, file()), extras).await;
+            return send(Media::Animation).await;
         }
-        let as_document = || send_media(|| self.bot.send_document(chat, file()), extras);
         if self.boards_as_documents || !fits_as_photo(&image.bytes) {
-            return as_document().await;
+            return send(Media::Document).await;
         }
-        match send_media(|| self.bot.send_photo(chat, file()), extras).await {
+        match send(Media::Photo).await {
             // Telegram rejects some images as photos (odd sizes); a document always works.
             Err(RequestError::Api(error)) if !is_refusal(&RequestError::Api(error.clone())) => {
                 tracing::warn!(
                     chat = chat.0,
                     "a board was refused as a photo; sending it as a file"
                 );
-                as_document().await
+                send(Media::Document).await
             }
             result => result,
         }
     }
-}
-
-/// What a board photo, file or animation carries besides the image.
-struct MediaExtras<'a> {
-    caption: Option<&'a Formatted>,
-    markup: Option<InlineKeyboardMarkup>,
-    reply_to: Option<MessageId>,
-}
-
-/// The Bot API's media payloads, which share these fields but no trait.
-trait MediaPayload {
-    fn set_extras(&mut self, extras: &MediaExtras<'_>);
-}
-
-macro_rules! media_payloads {
-    ($($payload:ty),+) => {$(
-        impl MediaPayload for $payload {
-            fn set_extras(&mut self, extras: &MediaExtras<'_>) {
-                if let Some(caption) = extras.caption {
-                    self.caption = Some(caption.text.clone());
-                    self.parse_mode = caption.html.then_some(ParseMode::Html);
-                }
-                self.reply_markup = extras.markup.clone().map(Into::into);
-                self.reply_parameters = extras.reply_to.map(reply_to);
-            }
-        }
-    )+};
-}
-
-media_payloads!(SendPhoto, SendAnimation, SendDocument);
-
-/// Sends one media message made by `request`, retrying as [`with_retries`] does.
-async fn send_media<R>(
-    request: impl Fn() -> R,
-    extras: &MediaExtras<'_>,
-) -> Result<MessageId, RequestError>
-where
-    R: TelegramRequest<Err = RequestError>,
-    R::Payload: MediaPayload + teloxide::requests::Payload<Output = teloxide::types::Message>,
-{
-    with_retries(|| {
-        let mut request = request();
-        request.payload_mut().set_extras(extras);
-        request.send()
-    })
-    .await
-    .map(|message| message.id)
-}
-
-/// An answer to `message` that is still sent if the message is gone.
-fn reply_to(message: MessageId) -> ReplyParameters {
-    ReplyParameters::new(message).allow_sending_without_reply()
 }
 
 /// A caption ready to send: plain, or converted to Telegram's HTML.
@@ -767,13 +729,14 @@ fn fenced_to_html(text: &str, inside: bool) -> (String, bool) {
 }
 
 /// Calls `attempt` until it succeeds, retrying flood-control answers after the
-/// time Telegram asks for and network failures with exponential backoff.
+/// time Telegram asks for, and network failures and Telegram's own (a 5xx)
+/// with exponential backoff from [`FIRST_BACKOFF`].
 async fn with_retries<T, F, Fut>(mut attempt: F) -> Result<T, RequestError>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<T, RequestError>>,
 {
-    let mut backoff = Duration::from_millis(500);
+    let mut backoff = FIRST_BACKOFF;
     let mut tries = 1;
     loop {
         match attempt().await {
@@ -826,7 +789,10 @@ pub(super) fn describe(error: &RequestError) -> String {
         RequestError::RetryAfter(wait) => format!("flood control, retry after {wait:?}"),
         RequestError::Network(_) => "network failure".to_owned(),
         RequestError::InvalidJson { .. } => "an unreadable response".to_owned(),
-        RequestError::Io(_) => "an I/O failure".to_owned(),
+        RequestError::Io(_) => match posting::server_status(error) {
+            Some(status) => format!("Telegram failed (HTTP {status})"),
+            None => "an I/O failure".to_owned(),
+        },
     }
 }
 

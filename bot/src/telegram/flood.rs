@@ -22,10 +22,19 @@ const ANSWER_SHARE: u32 = 5;
 /// Beyond this many chats, those quiet for a minute are forgotten.
 const CHATS_KEPT: usize = 64;
 
-/// When the bot sent messages to each chat in the last minute.
+/// When the bot sent messages to each chat in the last minute, and to any
+/// chat in the last second.
 pub(super) struct Flood {
     limits: Limits,
-    sent: Mutex<HashMap<ChatId, VecDeque<Instant>>>,
+    sent: Mutex<Sent>,
+}
+
+/// What [`Flood`] remembers.
+#[derive(Default)]
+struct Sent {
+    chats: HashMap<ChatId, VecDeque<Instant>>,
+    /// Every message of the last second, whatever its chat.
+    overall: VecDeque<Instant>,
 }
 
 impl Flood {
@@ -33,29 +42,95 @@ impl Flood {
     pub fn new(limits: Limits) -> Self {
         Flood {
             limits,
-            sent: Mutex::new(HashMap::new()),
+            sent: Mutex::new(Sent::default()),
         }
     }
 
-    fn sent(&self) -> MutexGuard<'_, HashMap<ChatId, VecDeque<Instant>>> {
+    fn sent(&self) -> MutexGuard<'_, Sent> {
         self.sent
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// A message went to `chat` just now.
-    pub fn record(&self, chat: ChatId) {
-        self.record_at(chat, Instant::now());
+    /// Waits until a message may go to `chat` within every limit (the
+    /// chat's second and minute, the bot's second), and counts it as sent:
+    /// what teloxide's Throttle adaptor does, for the calls Kodex makes
+    /// itself (see [`super::posting`]). Returns when it was counted.
+    pub async fn admit(&self, chat: ChatId) -> Instant {
+        loop {
+            let wait = {
+                let now = Instant::now();
+                let mut sent = self.sent();
+                match self.must_wait(&mut sent, chat, now) {
+                    None => {
+                        record(&mut sent, chat, now);
+                        return now;
+                    }
+                    Some(wait) => wait,
+                }
+            };
+            tokio::time::sleep(wait).await;
+        }
     }
 
-    fn record_at(&self, chat: ChatId, now: Instant) {
+    /// The message admitted to `chat` at `at` was not posted (Telegram
+    /// refused it, or failed): it counts no more.
+    pub fn forget(&self, chat: ChatId, at: Instant) {
         let mut sent = self.sent();
-        if !sent.contains_key(&chat) && sent.len() >= CHATS_KEPT {
-            sent.retain(|_, times| times.back().is_some_and(|last| now - *last < MINUTE));
+        if let Some(times) = sent.chats.get_mut(&chat) {
+            if let Some(index) = times.iter().rposition(|time| *time == at) {
+                times.remove(index);
+            }
         }
-        let times = sent.entry(chat).or_default();
-        forget_old(times, now);
-        times.push_back(now);
+        if let Some(index) = sent.overall.iter().rposition(|time| *time == at) {
+            sent.overall.remove(index);
+        }
+    }
+
+    /// How long a message to `chat` must wait for Telegram's limits;
+    /// `None`: it may go now.
+    fn must_wait(&self, sent: &mut Sent, chat: ChatId, now: Instant) -> Option<Duration> {
+        while sent
+            .overall
+            .front()
+            .is_some_and(|first| now - *first >= SECOND)
+        {
+            sent.overall.pop_front();
+        }
+        let overall = freed(
+            &sent.overall,
+            self.limits.messages_per_sec_overall.max(1),
+            SECOND,
+        );
+        let (minute, second) = match sent.chats.get_mut(&chat) {
+            Some(times) => {
+                forget_old(times, now);
+                (
+                    freed(times, self.minute_limit(chat).max(1), MINUTE),
+                    freed(times, self.limits.messages_per_sec_chat.max(1), SECOND),
+                )
+            }
+            None => (None, None),
+        };
+        overall
+            .max(minute)
+            .max(second)
+            .map(|free| free.saturating_duration_since(now))
+            .filter(|wait| !wait.is_zero())
+    }
+
+    /// How many messages `chat` takes in a minute.
+    fn minute_limit(&self, chat: ChatId) -> u32 {
+        if chat.is_channel_or_supergroup() {
+            self.limits.messages_per_min_channel_or_supergroup
+        } else {
+            self.limits.messages_per_min_chat
+        }
+    }
+
+    #[cfg(test)]
+    fn record_at(&self, chat: ChatId, now: Instant) {
+        record(&mut self.sent(), chat, now);
     }
 
     /// How long messages nobody waits for must wait before the next goes
@@ -68,13 +143,9 @@ impl Flood {
 
     fn hold_at(&self, chat: ChatId, now: Instant) -> Option<Duration> {
         let mut sent = self.sent();
-        let times = sent.get_mut(&chat)?;
+        let times = sent.chats.get_mut(&chat)?;
         forget_old(times, now);
-        let limit = if chat.is_channel_or_supergroup() {
-            self.limits.messages_per_min_channel_or_supergroup
-        } else {
-            self.limits.messages_per_min_chat
-        };
+        let limit = self.minute_limit(chat);
         let share = (limit - limit / ANSWER_SHARE).max(1);
         let minute = freed(times, share, MINUTE);
         let second = freed(times, self.limits.messages_per_sec_chat.max(1), SECOND);
@@ -83,6 +154,18 @@ impl Flood {
             .map(|free| free.saturating_duration_since(now))
             .filter(|wait| !wait.is_zero())
     }
+}
+
+/// Counts a message to `chat` at `now`.
+fn record(sent: &mut Sent, chat: ChatId, now: Instant) {
+    if !sent.chats.contains_key(&chat) && sent.chats.len() >= CHATS_KEPT {
+        sent.chats
+            .retain(|_, times| times.back().is_some_and(|last| now - *last < MINUTE));
+    }
+    let times = sent.chats.entry(chat).or_default();
+    forget_old(times, now);
+    times.push_back(now);
+    sent.overall.push_back(now);
 }
 
 /// When fewer than `allowed` of `times` (in order) will be within a
@@ -167,6 +250,39 @@ mod tests {
     }
 
     #[test]
+    fn a_message_waits_for_the_chats_second_and_minute_and_the_bots_second() {
+        let flood = Flood::new(Limits {
+            messages_per_sec_overall: 3,
+            ..limits()
+        });
+        let group = ChatId(-100_300);
+        let start = Instant::now();
+        let at = |millis: u64| start + Duration::from_millis(millis);
+        let wait = |chat: ChatId, now: Instant| flood.must_wait(&mut flood.sent(), chat, now);
+        assert_eq!(wait(group, start), None);
+        flood.record_at(group, start);
+        assert_eq!(wait(group, at(400)), Some(Duration::from_millis(600)));
+        assert_eq!(wait(group, at(1_000)), None);
+        // The bot's second: three messages, whatever their chats.
+        flood.record_at(ChatId(7), at(1_000));
+        flood.record_at(ChatId(8), at(1_100));
+        flood.record_at(ChatId(9), at(1_200));
+        assert_eq!(
+            wait(ChatId(10), at(1_500)),
+            Some(Duration::from_millis(500))
+        );
+        assert_eq!(wait(ChatId(10), at(2_000)), None);
+        // The group's twenty a minute.
+        for second in 2..21 {
+            flood.record_at(group, start + Duration::from_secs(second));
+        }
+        assert_eq!(wait(group, at(21_500)), Some(Duration::from_millis(38_500)));
+        // A message refused counts no more.
+        flood.forget(group, start);
+        assert_eq!(wait(group, at(21_500)), None);
+    }
+
+    #[test]
     fn quiet_chats_are_forgotten() {
         let flood = Flood::new(limits());
         let start = Instant::now();
@@ -174,6 +290,6 @@ mod tests {
             flood.record_at(ChatId(i64::try_from(chat).expect("small")), start);
         }
         flood.record_at(ChatId(-1), start + MINUTE);
-        assert_eq!(flood.sent().len(), 1);
+        assert_eq!(flood.sent().chats.len(), 1);
     }
 }

@@ -29,6 +29,7 @@ mod joined;
 mod memory;
 mod picker;
 mod polling;
+mod posting;
 mod texts;
 mod updates;
 mod webhook;
@@ -38,7 +39,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use teloxide::adaptors::Throttle;
 use teloxide::payloads::setters::*;
 use teloxide::requests::{Request as _, Requester};
 use teloxide::types::{AllowedUpdate, BotCommand, Update};
@@ -263,9 +263,8 @@ pub async fn run_until(
     let directory = Directory::load(config.store.as_ref(), journal.clone()).await;
     let picker = Picker::load(config.variants, config.store.as_ref(), journal.clone()).await;
     let boards = boards::Boards::load(config.store.as_ref(), journal.clone()).await;
-    let throttled = Throttle::new_spawn(bot.clone(), config.limits);
     let sending = courier::Sending {
-        bot: throttled,
+        bot: bot.clone(),
         limits: config.limits,
         boards_as_documents: config.boards_as_documents,
     };

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use teloxide::payloads::setters::*;
 use teloxide::requests::{Request as _, Requester};
 use teloxide::types::{
     CallbackQuery, CallbackQueryId, ChatAction, ChatId, ChatMemberKind, Me, Message, MessageId,
@@ -215,7 +214,7 @@ impl Adapter {
     /// `sendChatAction`, not throttled or retried (it only says the bot is
     /// busy, and lasts five seconds or until the message arrives).
     fn watcher(&self) -> ActivityWatcher {
-        let bot = self.courier.bot().inner().clone();
+        let bot = self.courier.bot().clone();
         let directory = Arc::clone(&self.directory);
         let documents = self.courier.boards_as_documents();
         Arc::new(move |target: Target, activity: Activity| {
@@ -394,18 +393,13 @@ impl Adapter {
     /// Answers a button press, with `notes` shown only to the presser. Every
     /// press is answered, or the button keeps spinning in their client.
     async fn answer_callback(&self, id: CallbackQueryId, notes: Vec<String>) {
-        let mut answer = self.courier.bot().answer_callback_query(id);
         let note: String = notes
             .join("\n")
             .chars()
             .take(CALLBACK_ANSWER_LIMIT)
             .collect();
-        if !note.is_empty() {
-            answer = answer
-                .show_alert(note.chars().count() > TOAST_LIMIT)
-                .text(note);
-        }
-        if let Err(error) = answer.send().await {
+        let note = (!note.is_empty()).then(|| (note.as_str(), note.chars().count() > TOAST_LIMIT));
+        if let Err(error) = self.courier.answer_press(&id.0, note).await {
             tracing::warn!(
                 error = courier::describe(&error),
                 "could not answer a button press"

@@ -41,6 +41,9 @@ pub enum Failure {
     RetryAfter(u32),
     /// HTTP 502 with an HTML page, as a proxy in front of Telegram would answer.
     BadGateway,
+    /// HTTP 500 `{"ok": false, "error_code": 500, "description":
+    /// "Internal Server Error"}`, as the Bot API answers when it fails.
+    ServerError,
 }
 
 /// How the fake answered a call.
@@ -460,6 +463,18 @@ impl FakeTelegram {
             .push_back((method.to_owned(), failure));
     }
 
+    /// The next `count` calls of any sending method (`sendMessage`,
+    /// `sendPhoto`, `sendAnimation`, `sendDocument`, `editMessageMedia`)
+    /// fail with `failure`, whatever chat they are for.
+    pub fn fail_next_sends(&self, count: usize, failure: Failure) {
+        let mut world = self.shared.world();
+        for _ in 0..count {
+            world
+                .failures
+                .push_back((ANY_SEND.to_owned(), failure.clone()));
+        }
+    }
+
     /// Everything the bot called so far, in order.
     pub fn calls(&self) -> Vec<Call> {
         self.shared.world().calls.clone()
@@ -590,6 +605,10 @@ fn new_message(world: &mut World, chat: i64, from: Value, text: &str) -> (i64, V
     });
     (message_id, message)
 }
+
+/// The method of a scripted failure that fails the next call of any
+/// sending method.
+pub(crate) const ANY_SEND: &str = "*";
 
 /// Stands for a lone surrogate in an update's text until the update is sent:
 /// a JSON value cannot hold one, Telegram's bodies can.

@@ -221,7 +221,7 @@ fn send(shared: &Shared, method: String, params: Value, upload: Option<Upload>) 
     let scripted = world
         .failures
         .iter()
-        .position(|(failing, _)| *failing == method)
+        .position(|(failing, _)| *failing == method || failing == super::ANY_SEND)
         .and_then(|index| world.failures.remove(index))
         .map(|(_, failure)| failure);
     if let Some(failure) = scripted {
@@ -247,6 +247,11 @@ fn send(shared: &Shared, method: String, params: Value, upload: Option<Upload>) 
                 "<html><body>502 Bad Gateway</body></html>",
             )
                 .into_response(),
+            Failure::ServerError => error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Internal Server Error",
+                None,
+            ),
         };
     }
     if let Some(seconds) = flood_wait(&mut world, chat) {

@@ -503,8 +503,8 @@ async fn fog_boards_go_privately_and_a_player_without_a_private_chat_gets_a_deep
 async fn flood_control_and_failed_gateways_are_retried_and_nothing_is_lost() {
     let harness = start(true).await;
     let fake = &harness.fake;
-    // (teloxide itself waits 10 s after a 5xx before reporting it, so this
-    // test takes that long; the adapter then retries.)
+    // (The adapter posts messages itself: a 5xx is retried at once, not
+    // after the 10 s teloxide would wait.)
     fake.fail_next("sendMessage", Failure::BadGateway);
     fake.fail_next("sendPhoto", Failure::RetryAfter(1));
 
