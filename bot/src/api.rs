@@ -418,6 +418,9 @@ pub enum SettingsChoice {
     /// `/settings board white`: how the board posted after each turn of a
     /// game of two in this chat is turned.
     BoardOrientation(BoardOrientation),
+    /// `/settings boards edit`: whether each turn posts a new board message
+    /// or edits the game's one.
+    BoardMessages(BoardMessages),
     /// Words that name no setting or no choice of it.
     Unreadable,
 }
@@ -454,6 +457,46 @@ impl BoardOrientation {
     }
 }
 
+/// Whether each turn of a game posts a new board message in the chat, or
+/// edits the game's one board message (`/settings boards …`), as Telegram's
+/// Group Chess does: a busy group keeps within its flood limits, and the
+/// game stays in one place; nobody is notified of an edit, though.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum BoardMessages {
+    /// A new message each turn (the default).
+    #[default]
+    New,
+    /// One message per game, edited each turn (where the platform can).
+    Edit,
+}
+
+impl BoardMessages {
+    /// How it is stored and typed in English.
+    pub fn key(self) -> &'static str {
+        match self {
+            BoardMessages::New => "new",
+            BoardMessages::Edit => "edit",
+        }
+    }
+
+    /// The choice stored or typed as `word` (English or Russian).
+    ///
+    /// ```
+    /// use kodex_bot::api::BoardMessages;
+    /// assert_eq!(BoardMessages::parse("править"), Some(BoardMessages::Edit));
+    /// assert_eq!(BoardMessages::parse("Новые"), Some(BoardMessages::New));
+    /// ```
+    pub fn parse(word: &str) -> Option<BoardMessages> {
+        match word.to_lowercase().as_str() {
+            "new" | "новые" | "новая" | "новое" => Some(BoardMessages::New),
+            "edit" | "edited" | "one" | "править" | "правка" | "одна" | "одно" => {
+                Some(BoardMessages::Edit)
+            }
+            _ => None,
+        }
+    }
+}
+
 impl SettingsChoice {
     /// Reads what a person typed after `/settings`.
     ///
@@ -468,6 +511,10 @@ impl SettingsChoice {
     ///     SettingsChoice::BoardOrientation(BoardOrientation::SideToMove)
     /// );
     /// assert_eq!(SettingsChoice::parse("board purple"), SettingsChoice::Unreadable);
+    /// assert_eq!(
+    ///     SettingsChoice::parse("доски править"),
+    ///     SettingsChoice::BoardMessages(kodex_bot::api::BoardMessages::Edit)
+    /// );
     /// ```
     pub fn parse(text: &str) -> SettingsChoice {
         let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
@@ -477,6 +524,10 @@ impl SettingsChoice {
             ["board" | "board-orientation" | "orientation" | "доска" | "ориентация", choice] => {
                 BoardOrientation::parse(choice)
                     .map_or(SettingsChoice::Unreadable, SettingsChoice::BoardOrientation)
+            }
+            ["boards" | "messages" | "доски" | "сообщения", choice] => {
+                BoardMessages::parse(choice)
+                    .map_or(SettingsChoice::Unreadable, SettingsChoice::BoardMessages)
             }
             _ => SettingsChoice::Unreadable,
         }
@@ -867,6 +918,11 @@ pub struct GameRef {
     /// message then carries everything this one says but its events, which
     /// are in [`TurnCard::events`].
     pub reply_within: Option<std::time::Duration>,
+    /// Set on a turn's message for a chat that keeps one board message per
+    /// game (`/settings boards edit`, see [`BoardMessages`]): an adapter
+    /// that can edits the game's board message into this one instead of
+    /// posting another.
+    pub edit_board: bool,
 }
 
 /// One turn of a game in parts, in the audience's language. A card for a

@@ -453,7 +453,7 @@ help-more =
     /notation ru|en|auto — piece letters of the moves shown to you privately (Кр Ф Л С К or K Q R B N).
     With a clock, you are reminded privately once: at 10 % of a live clock, at a quarter of a correspondence move's time.
     /lang en|ru — your language; /lang chat en|ru sets what the chat hears (its admins).
-    /settings — this chat's settings; /settings board white keeps white at the bottom of the board posted after each turn, /settings board side-to-move turns it to the player to move (its admins).
+    /settings — this chat's settings; /settings board white keeps white at the bottom of the board posted after each turn, /settings board side-to-move turns it to the player to move; /settings boards edit keeps one board message per game, edited each turn (Telegram), /settings boards new posts a new one (its admins).
     /help <topic> — play, moves, hidden, four, more.
 
 ## What the adapters write themselves (notices, fallbacks, button labels).
@@ -778,13 +778,18 @@ tournament-arena-standing = { $place }. { $player } — { $points }{ $fire ->
 error-fen-bad-pair = This position does not read: two pieces stand on { $square }, and only a throne at the start of Enochian chess holds two (its king and one more piece of that army, written like (KB)).
 
 # Chat settings: /settings board white|side-to-move (issue 32, item 3)
-command-settings = This chat's settings: the board's orientation
+command-settings = This chat's settings: the board's orientation, new or edited boards
 settings-board-white = white always at the bottom
 settings-board-side-to-move = the player to move at the bottom
 settings-current = This chat's settings:
-    board: { $board } (/settings board white or /settings board side-to-move; the chat's admins change it).
+    board: { $board } (/settings board white or /settings board side-to-move);
+    boards: { $boards } (/settings boards new or /settings boards edit).
+    The chat's admins change them.
+settings-boards-new = a new message each turn
+settings-boards-edit = one message per game, edited each turn (on Telegram; nobody is notified of an edit)
+settings-boards-set = Boards of games in this chat: now { $boards }.
 settings-board-set = Boards posted in this chat after each turn now have { $board }.
-error-settings-usage = Settings: /settings board white (white always at the bottom) or /settings board side-to-move (the player to move at the bottom); /settings shows them.
+error-settings-usage = Settings: /settings board white (white always at the bottom) or /settings board side-to-move (the player to move at the bottom); /settings boards new (a new board each turn) or /settings boards edit (one board message per game, edited); /settings shows them.
 error-settings-admin = Only the chat's admins can change its settings (on Discord: Manage Server; on Telegram: administrators).
 
 # tournaments: withdrawal, pause, the computer, late entries, berserk, a start at a time (issue 29, stop 41)

@@ -120,6 +120,7 @@ impl ToyGame {
                 over: false,
                 settles: false,
                 reply_within: None,
+                edit_board: false,
             }),
         }
     }

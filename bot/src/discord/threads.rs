@@ -174,6 +174,7 @@ mod tests {
             over: false,
             settles: false,
             reply_within: None,
+            edit_board: false,
         }
     }
 

@@ -29,12 +29,24 @@ struct GameBoards {
     /// Messages asking to join the game (its challenge), whose buttons go
     /// once the game starts or the challenge ends, however it was answered.
     challenges: Vec<MessageId>,
+    /// The message the game's board is edited in, in a chat that keeps one
+    /// board message per game.
+    edited: Option<MessageId>,
 }
 
 impl GameBoards {
     /// The stored form: the keyboard's message (or `-`), then the recent
-    /// boards, then after `|` the challenges.
+    /// boards, then after `|` the challenges, then after `#` the edited
+    /// board (records written before it have none).
     fn encode(&self) -> String {
+        let encoded = self.encode_boards();
+        match self.edited {
+            Some(message) => format!("{encoded}#{}", message.0),
+            None => encoded,
+        }
+    }
+
+    fn encode_boards(&self) -> String {
         let keyboard = self
             .keyboard
             .map_or_else(|| "-".to_owned(), |message| message.0.to_string());
@@ -54,6 +66,17 @@ impl GameBoards {
     }
 
     fn decode(value: &str) -> Option<Self> {
+        let (value, edited) = match value.split_once('#') {
+            Some((value, edited)) => (value, Some(MessageId(edited.parse().ok()?))),
+            None => (value, None),
+        };
+        Some(GameBoards {
+            edited,
+            ..Self::decode_boards(value)?
+        })
+    }
+
+    fn decode_boards(value: &str) -> Option<Self> {
         let ids = |words: &str| {
             words
                 .split(' ')
@@ -71,6 +94,7 @@ impl GameBoards {
             keyboard,
             recent: ids(recent)?.into(),
             challenges: ids(challenges)?,
+            edited: None,
         })
     }
 }
@@ -151,6 +175,29 @@ impl Boards {
         self.journal
             .remember(BOARDS, key(chat, game), boards.encode());
         previous.filter(|previous| Some(*previous) != message)
+    }
+
+    /// The message `game`'s board is edited in, in `chat`.
+    pub fn edited_board(&self, chat: ChatId, game: &str) -> Option<MessageId> {
+        self.games()
+            .get(&chat)
+            .and_then(|games| games.get(game))
+            .and_then(|boards| boards.edited)
+    }
+
+    /// From now on `game`'s board in `chat` is edited in `message`.
+    pub fn edit_board_in(&self, chat: ChatId, game: &str, message: MessageId) {
+        let mut games = self.games();
+        let boards = games
+            .entry(chat)
+            .or_default()
+            .entry(game.to_owned())
+            .or_default();
+        if boards.edited != Some(message) {
+            boards.edited = Some(message);
+            self.journal
+                .remember(BOARDS, key(chat, game), boards.encode());
+        }
     }
 
     /// `message` in `chat` is a challenge to `game`.
@@ -294,6 +341,7 @@ mod tests {
             keyboard: Some(MessageId(7)),
             recent: [MessageId(5), MessageId(7)].into(),
             challenges: Vec::new(),
+            edited: None,
         };
         assert_eq!(boards.encode(), "7 5 7");
         assert_eq!(GameBoards::decode(&boards.encode()), Some(boards));
@@ -307,5 +355,14 @@ mod tests {
         assert_eq!(challenged.encode(), "-|2");
         assert_eq!(GameBoards::decode("-|2"), Some(challenged));
         assert_eq!(GameBoards::decode("x 1"), None);
+        let edited = GameBoards {
+            keyboard: Some(MessageId(9)),
+            recent: [MessageId(9)].into(),
+            edited: Some(MessageId(9)),
+            ..GameBoards::default()
+        };
+        assert_eq!(edited.encode(), "9 9#9");
+        assert_eq!(GameBoards::decode("9 9#9"), Some(edited));
+        assert_eq!(GameBoards::decode("9 9#x"), None);
     }
 }

@@ -93,6 +93,9 @@ pub(super) struct Parcel {
     pub turn_events: Option<Vec<String>>,
     /// Set on a turn the computer answers next: about how long it thinks.
     pub reply_within: Option<Duration>,
+    /// Set on a turn in a chat that keeps one board message per game: the
+    /// game's board message is edited into this one where it can be.
+    pub edit_board: bool,
 }
 
 /// A person mentioned in a group message.
@@ -183,6 +186,7 @@ impl Parcel {
             urgent: false,
             turn_events: None,
             reply_within: None,
+            edit_board: false,
         })
     }
 }
@@ -585,7 +589,18 @@ impl Courier {
                 reply_to: answering,
             };
             let caption = caption.as_ref().map(|caption| caption.text.as_str());
+            let game = parcel
+                .game_board
+                .as_ref()
+                .map(|(game, _)| game.as_str())
+                .filter(|_| parcel.edit_board && caption_fits);
+            if let Some(edited) = self.edit_board(chat, game, image, caption, extras).await {
+                return Ok(Some(edited));
+            }
             let sent = self.send_image(chat, image, caption, extras).await?;
+            if let Some(game) = game {
+                self.boards.edit_board_in(chat, game, sent);
+            }
             if caption_fits {
                 return Ok(Some(sent));
             }
@@ -619,6 +634,44 @@ impl Courier {
             last_sent = Some(sent.id);
         }
         Ok(last_sent)
+    }
+
+    /// Edits the board message of `game` (when the chat keeps one) into
+    /// `image` with `caption`; `None` when there is none yet, or it cannot
+    /// be edited (gone, too old): a new message goes instead.
+    async fn edit_board(
+        &self,
+        chat: ChatId,
+        game: Option<&str>,
+        image: &Image,
+        caption: Option<&str>,
+        extras: Extras<'_>,
+    ) -> Option<MessageId> {
+        let message = self.boards.edited_board(chat, game?)?;
+        if is_gif(image) {
+            return None;
+        }
+        let media = if self.boards_as_documents || !fits_as_photo(&image.bytes) {
+            Media::Document
+        } else {
+            Media::Photo
+        };
+        let edited = with_retries(|| {
+            self.poster
+                .edit_media(media, chat, message, image, caption, extras)
+        })
+        .await;
+        match edited {
+            Ok(edited) => Some(edited.id),
+            Err(error) => {
+                tracing::debug!(
+                    chat = chat.0,
+                    error = describe(&error),
+                    "a board could not be edited; it goes as a new message"
+                );
+                None
+            }
+        }
     }
 
     /// Sends `image` (a photo, an animation or a file) with `caption`.

@@ -25,6 +25,9 @@ use teloxide::{ApiError, Bot, RequestError};
 use super::flood::Flood;
 use crate::api::Image;
 
+/// The multipart part an edited message's new file goes in.
+const EDIT_PART: &str = "board";
+
 /// A 5xx answer from the Bot API (or a proxy in front of it): Telegram's
 /// failure, not the request's, worth trying again.
 #[derive(Debug, thiserror::Error)]
@@ -138,6 +141,44 @@ impl Poster {
         let request = self
             .client
             .post(self.method_url(media.method())?)
+            .multipart(form);
+        self.post(chat, request).await
+    }
+
+    /// `editMessageMedia`: `message` in `chat` shows `image` (as `media`)
+    /// with `caption` and the keyboard of `extras` (none without one) from
+    /// now on. One attempt; counted as a message in the chat's limits.
+    pub async fn edit_media(
+        &self,
+        media: Media,
+        chat: ChatId,
+        message: MessageId,
+        image: &Image,
+        caption: Option<&str>,
+        extras: Extras<'_>,
+    ) -> Result<Message, RequestError> {
+        let mut input = json!({ "type": media.field(), "media": format!("attach://{EDIT_PART}") });
+        if let Some(caption) = caption {
+            input["caption"] = json!(caption);
+            if extras.html {
+                input["parse_mode"] = json!("HTML");
+            }
+        }
+        let mut form = Form::new()
+            .text("chat_id", chat.0.to_string())
+            .text("message_id", message.0.to_string())
+            .text("media", input.to_string());
+        if let Some(markup) = extras
+            .markup
+            .and_then(|markup| serde_json::to_string(markup).ok())
+        {
+            form = form.text("reply_markup", markup);
+        }
+        let file = Part::bytes(image.bytes.clone()).file_name(image.file_name.clone());
+        form = form.part(EDIT_PART, file);
+        let request = self
+            .client
+            .post(self.method_url("editMessageMedia")?)
             .multipart(form);
         self.post(chat, request).await
     }

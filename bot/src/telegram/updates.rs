@@ -471,6 +471,7 @@ impl Adapter {
                         parcel.buttons.extend(card.buttons.iter().cloned());
                         parcel.turn_events = Some(card.events.clone());
                         parcel.reply_within = game.as_ref().and_then(|game| game.reply_within);
+                        parcel.edit_board = game.as_ref().is_some_and(|game| game.edit_board);
                         let over = game.as_ref().is_some_and(|game| game.over);
                         parcel.game_board = Some((id, !card.buttons.is_empty() && !over));
                         parcel.ends_game = over;
@@ -683,6 +684,7 @@ mod tests {
             over: false,
             settles: false,
             reply_within: None,
+            edit_board: false,
         };
         assert_eq!(
             deep_link_payload(Some(&game("k7m2")), Some("x.png")),

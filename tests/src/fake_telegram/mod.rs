@@ -62,8 +62,11 @@ pub enum Outcome {
 /// A file the bot uploaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Upload {
-    /// The multipart field (`photo`, `animation`, `document`).
+    /// The parameter it is (`photo`, `animation`, `document`; for an
+    /// edited message, the kind of its new media).
     pub field: String,
+    /// The multipart part that held it.
+    pub part: String,
     /// The file name the bot gave.
     pub file_name: Option<String>,
     /// The bytes.
@@ -97,28 +100,39 @@ impl Call {
         }
     }
 
-    /// The message text or media caption.
+    /// The message text or media caption (an edited message's new one).
     pub fn text(&self) -> String {
         self.params["text"]
             .as_str()
             .or_else(|| self.params["caption"].as_str())
-            .or_else(|| self.params["text"].as_str())
+            .or_else(|| self.params["media"]["caption"].as_str())
             .unwrap_or_default()
             .to_owned()
     }
 
+    /// Whether the text or caption is sent as HTML.
+    fn html(&self) -> bool {
+        self.params["parse_mode"].as_str() == Some("HTML")
+            || self.params["media"]["parse_mode"].as_str() == Some("HTML")
+    }
+
     /// The text or caption as a reader sees it (HTML parsed when sent as HTML).
     pub fn visible_text(&self) -> String {
-        let html = self.params["parse_mode"].as_str() == Some("HTML");
-        rules::visible_text(&self.text(), html).unwrap_or_default()
+        rules::visible_text(&self.text(), self.html()).unwrap_or_default()
     }
 
     /// The people the text or caption mentions as Telegram parses it (and
     /// notifies): `@username`s, and text mentions (`<a href="tg://user?id=…">`
     /// in HTML), in order.
     pub fn mentions(&self) -> Vec<rules::Mentioned> {
-        let html = self.params["parse_mode"].as_str() == Some("HTML");
-        rules::mentions(&self.text(), html)
+        rules::mentions(&self.text(), self.html())
+    }
+
+    /// A successful edit of a message's media in `chat` (`editMessageMedia`).
+    pub fn edited_in(&self, chat: i64) -> bool {
+        self.method == "editMessageMedia"
+            && self.outcome == Outcome::Ok
+            && self.chat_id() == Some(chat)
     }
 
     /// Whether the call sent something into a chat (message, photo, animation, document).
@@ -210,6 +224,8 @@ struct World {
     group_flood_limit: Option<usize>,
     /// When each group took the bot's messages, in the last minute.
     group_sent: HashMap<i64, VecDeque<Instant>>,
+    /// The file each message with one shows (a hash of its bytes).
+    message_files: HashMap<i64, u64>,
 }
 
 /// A webhook the bot asked for.

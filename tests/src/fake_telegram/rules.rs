@@ -174,6 +174,58 @@ pub fn check_chat_action(params: &Value) -> Result<(), Refusal> {
     }
 }
 
+/// `editMessageMedia` of a message in a chat (inline messages are not
+/// served): `chat_id` and `message_id`, a `media` object of a kind Telegram
+/// edits into (`photo`, `document`, `animation`, `video`, `audio`) whose
+/// `media` attaches the uploaded file (`attach://<part>`), its caption
+/// within the limit as its `parse_mode` reads it, the photo within a
+/// photo's limits, and a valid keyboard.
+pub fn check_edit_media(params: &Value, upload: Option<&Upload>) -> Result<(), Refusal> {
+    if params["chat_id"].is_null() || params["message_id"].is_null() {
+        return Err(bad_request("message identifier is not specified"));
+    }
+    let media = &params["media"];
+    if !media.is_object() {
+        return Err(bad_request(
+            "can't parse InputMedia: media is not an object",
+        ));
+    }
+    let kind = media["type"].as_str().unwrap_or_default();
+    let method = match kind {
+        "photo" => "sendPhoto",
+        "document" => "sendDocument",
+        "animation" => "sendAnimation",
+        "video" | "audio" => "sendDocument",
+        _ => return Err(bad_request("can't parse InputMedia: media type is invalid")),
+    };
+    let attached = media["media"]
+        .as_str()
+        .and_then(|media| media.strip_prefix("attach://"));
+    let Some(part) = attached else {
+        return Err(bad_request("wrong file identifier/HTTP URL specified"));
+    };
+    if upload.is_none_or(|upload| upload.part != part) {
+        return Err(bad_request("there is no file in the request"));
+    }
+    let html = media["parse_mode"].as_str() == Some("HTML");
+    let caption = media["caption"].as_str().unwrap_or_default();
+    if visible_text(caption, html)?.chars().count() > CAPTION_LIMIT {
+        return Err(bad_request("message caption is too long"));
+    }
+    check_upload(method, upload)?;
+    check_keyboard(&params["reply_markup"])
+}
+
+/// The answer for an edit of a message that is not there (any more).
+pub fn message_to_edit_not_found() -> Refusal {
+    bad_request("message to edit not found")
+}
+
+/// The answer for an edit of someone else's message.
+pub fn message_cant_be_edited() -> Refusal {
+    bad_request("message can't be edited")
+}
+
 /// The answer for an edit that changes nothing.
 pub fn not_modified() -> Refusal {
     bad_request(

@@ -107,6 +107,7 @@ async fn answer(
         }
         "sendChatAction" => chat_action(&shared, method, params),
         "editMessageReplyMarkup" => edit_reply_markup(&shared, method, params),
+        "editMessageMedia" => edit_media(&shared, method, params, upload),
         "getChatMember" => chat_member(&shared, method, params),
         "deleteMessage" => {
             let checked = delete_message(&mut shared.world(), &params);
@@ -235,24 +236,7 @@ fn send(shared: &Shared, method: String, params: Value, upload: Option<Upload>) 
         );
         drop(world);
         shared.calls_changed.notify_waiters();
-        return match failure {
-            Failure::RetryAfter(seconds) => error(
-                StatusCode::TOO_MANY_REQUESTS,
-                &format!("Too Many Requests: retry after {seconds}"),
-                Some(json!({ "retry_after": seconds })),
-            ),
-            Failure::BadGateway => (
-                StatusCode::BAD_GATEWAY,
-                [(header::CONTENT_TYPE, "text/html")],
-                "<html><body>502 Bad Gateway</body></html>",
-            )
-                .into_response(),
-            Failure::ServerError => error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "Internal Server Error",
-                None,
-            ),
-        };
+        return failed(&failure);
     }
     if let Some(seconds) = flood_wait(&mut world, chat) {
         let failure = Failure::RetryAfter(seconds);
@@ -309,6 +293,9 @@ fn send(shared: &Shared, method: String, params: Value, upload: Option<Upload>) 
     let (message_id, mut message) = new_message(&mut world, chat, bot_json(), text);
     if let Some(upload) = &upload {
         media_shape(&mut message, &method, upload, message_id);
+        world
+            .message_files
+            .insert(message_id, file_hash(&upload.bytes));
     }
     if !params["reply_markup"].is_null() {
         message["reply_markup"] = params["reply_markup"].clone();
@@ -439,6 +426,146 @@ fn edit_reply_markup(shared: &Shared, method: String, params: Value) -> Response
             record(shared, method, params, None, outcome, Some(id));
             error(StatusCode::BAD_REQUEST, description, None)
         }
+    }
+}
+
+/// `editMessageMedia`: the bot's own message in the chat shows the new
+/// file and caption from now on, with the keyboard given (none without
+/// one), as Telegram edits it; the edited message is answered. A scripted
+/// failure for it, or for any send, is served first.
+fn edit_media(shared: &Shared, method: String, params: Value, upload: Option<Upload>) -> Response {
+    let mut world = shared.world();
+    let scripted = world
+        .failures
+        .iter()
+        .position(|(failing, _)| *failing == method || failing == super::ANY_SEND)
+        .and_then(|index| world.failures.remove(index))
+        .map(|(_, failure)| failure);
+    if let Some(failure) = scripted {
+        let outcome = Outcome::Failed(failure.clone());
+        push_call(&mut world, method, params, upload, outcome, None);
+        drop(world);
+        shared.calls_changed.notify_waiters();
+        return failed(&failure);
+    }
+    let chat = chat_of(&params).unwrap_or_default();
+    let id = params["message_id"].as_i64().unwrap_or_default();
+    let checked = rules::check_edit_media(&params, upload.as_ref())
+        .and_then(|()| chat_state(&world, chat))
+        .and_then(|()| {
+            let message = world
+                .messages
+                .get(&id)
+                .filter(|message| message["chat"]["id"].as_i64() == Some(chat))
+                .ok_or_else(rules::message_to_edit_not_found)?;
+            if message["from"]["id"].as_i64() != Some(super::BOT_ID) {
+                return Err(rules::message_cant_be_edited());
+            }
+            let caption = params["media"]["caption"].as_str().unwrap_or_default();
+            let markup = params.get("reply_markup").cloned().unwrap_or(Value::Null);
+            let same_file = upload.as_ref().map(|upload| file_hash(&upload.bytes))
+                == world.message_files.get(&id).copied();
+            let same_caption = message["caption"].as_str().unwrap_or_default() == caption;
+            let same_markup = message.get("reply_markup").cloned().unwrap_or(Value::Null) == markup;
+            if same_file && same_caption && same_markup {
+                return Err(rules::not_modified());
+            }
+            Ok(())
+        });
+    if let Err(refusal) = checked {
+        let outcome = Outcome::Rejected(refusal.description.clone());
+        push_call(&mut world, method, params, upload, outcome, Some(id));
+        drop(world);
+        shared.calls_changed.notify_waiters();
+        return refuse(&refusal, None);
+    }
+    let Some(upload) = upload else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "Bad Request: there is no file in the request",
+            None,
+        );
+    };
+    let kind = params["media"]["type"]
+        .as_str()
+        .unwrap_or("photo")
+        .to_owned();
+    let shaped_as = match kind.as_str() {
+        "photo" => "sendPhoto",
+        "animation" => "sendAnimation",
+        _ => "sendDocument",
+    };
+    let caption = params["media"]["caption"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let markup = params
+        .get("reply_markup")
+        .filter(|markup| !markup.is_null())
+        .cloned();
+    let mut message = world.messages.get(&id).cloned().unwrap_or(Value::Null);
+    if let Some(fields) = message.as_object_mut() {
+        for old in [
+            "text",
+            "caption",
+            "photo",
+            "animation",
+            "document",
+            "reply_markup",
+        ] {
+            fields.remove(old);
+        }
+    }
+    message["text"] = json!(caption);
+    media_shape(&mut message, shaped_as, &upload, id);
+    message["edit_date"] = json!(1_700_000_001);
+    if let Some(markup) = markup {
+        message["reply_markup"] = markup;
+    }
+    world.messages.insert(id, message.clone());
+    world.message_files.insert(id, file_hash(&upload.bytes));
+    let mut upload = upload;
+    upload.field = kind;
+    push_call(
+        &mut world,
+        method,
+        params,
+        Some(upload),
+        Outcome::Ok,
+        Some(id),
+    );
+    drop(world);
+    shared.calls_changed.notify_waiters();
+    ok(message)
+}
+
+/// A file's bytes in short, to tell whether an edit changes it.
+fn file_hash(bytes: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// The answer to a call a scripted `failure` fails.
+fn failed(failure: &Failure) -> Response {
+    match failure {
+        Failure::RetryAfter(seconds) => error(
+            StatusCode::TOO_MANY_REQUESTS,
+            &format!("Too Many Requests: retry after {seconds}"),
+            Some(json!({ "retry_after": seconds })),
+        ),
+        Failure::BadGateway => (
+            StatusCode::BAD_GATEWAY,
+            [(header::CONTENT_TYPE, "text/html")],
+            "<html><body>502 Bad Gateway</body></html>",
+        )
+            .into_response(),
+        Failure::ServerError => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Internal Server Error",
+            None,
+        ),
     }
 }
 
@@ -690,6 +817,7 @@ async fn read_body(
         let bytes = field.bytes().await.map_err(|error| error.to_string())?;
         if file_name.is_some() {
             upload = Some(Upload {
+                part: name.clone(),
                 field: name,
                 file_name,
                 bytes: bytes.to_vec(),
@@ -699,11 +827,11 @@ async fn read_body(
         let text = String::from_utf8_lossy(&bytes).into_owned();
         // Telegram's multipart fields are text; structured ones hold JSON.
         let value = match name.as_str() {
-            "chat_id" => text
+            "chat_id" | "message_id" => text
                 .parse::<i64>()
                 .map(Value::from)
                 .unwrap_or(Value::String(text)),
-            "reply_markup" | "reply_parameters" | "allowed_updates" => {
+            "reply_markup" | "reply_parameters" | "allowed_updates" | "media" => {
                 serde_json::from_str(&text).unwrap_or(Value::String(text))
             }
             _ => Value::String(text),

@@ -328,6 +328,11 @@ async fn a_challenge_is_accepted_by_button_and_played_by_replies_and_m() {
     assert_eq!(bob_request.locale.as_deref(), Some("ru"));
     assert!(!bob_request.private);
     assert!(fake.tokens_seen().iter().all(|token| token == TOKEN));
+    // (The settled question loses its buttons beside the game's end.)
+    fake.wait_for(0, "the question's buttons removed", |call| {
+        call.method == "editMessageReplyMarkup" && call.params["message_id"] == question_id
+    })
+    .await;
     let removals: Vec<serde_json::Value> = fake
         .calls()
         .iter()

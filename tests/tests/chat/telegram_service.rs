@@ -2586,6 +2586,134 @@ async fn a_board_refused_with_a_server_error_is_sent_again_within_a_second() {
     }
 }
 
+/// A group that keeps one board message per game (`/settings boards
+/// edit`, as Group Chess does): against the computer, each turn edits the
+/// game's board message (photo and caption, both moves in it) instead of
+/// posting one, as `editMessageMedia` per the Bot API; the end edits it
+/// into the result without the game's buttons, and the animation comes as a
+/// new message. `/settings` tells the choice, and `new` brings new boards
+/// back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_group_that_keeps_one_board_per_game_sees_it_edited_each_turn() {
+    let harness = start("edited-boards", true).await;
+    let fake = &harness.fake;
+    fake.set_status(GROUP, ALICE, "administrator");
+    fake.say(GROUP, ALICE, "/settings доски править");
+    fake.wait_for(0, "the confirmation", |call| {
+        call.delivered_to(ALICE) && call.text().contains("now one message per game")
+    })
+    .await;
+    fake.say(GROUP, BOB, "/settings");
+    fake.wait_for(0, "the settings", |call| {
+        call.delivered_to(BOB) && call.text().contains("boards: one message per game")
+    })
+    .await;
+    fake.say(GROUP, ALICE, "/play chess computer level 1 white");
+    let (at, board) = fake
+        .wait_for(0, "the first board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let game = game_named_in(&board);
+    let board_id = board.message_id.expect("the board's id");
+    let mut rng = fastrand::Rng::with_seed(11);
+    let mut at = at + 1;
+    for _ in 0..3 {
+        let before = stored(&harness, &game).await.move_list().len();
+        let mv = a_legal_move(&harness, &game, &mut rng).await;
+        fake.say(GROUP, ALICE, &mv);
+        let (index, edit) = fake
+            .wait_for(at, "the board edited", |call| {
+                call.edited_in(GROUP) && call.text().contains("Kodex L1 played")
+            })
+            .await;
+        let row = row_when(&harness, &game, "both moves", |row| {
+            row.move_list().len() >= before + 2
+        })
+        .await;
+        assert_eq!(edit.message_id, Some(board_id), "the game's one board");
+        assert!(edit.text().contains("@alice played"), "{}", edit.text());
+        let upload = edit.upload.as_ref().expect("the new board");
+        assert_eq!(upload.field, "photo");
+        assert!(upload.bytes.starts_with(PNG_SIGNATURE));
+        assert_eq!(
+            upload.file_name.clone(),
+            Some(format!("{game}-{}.png", row.move_list().len()))
+        );
+        assert_eq!(
+            group_messages_since(fake, at),
+            0,
+            "{}",
+            fake.describe_calls()
+        );
+        assert!(fake
+            .buttons_now(board_id)
+            .iter()
+            .any(|data| data.starts_with("draw:")));
+        at = index + 1;
+    }
+    fake.say(GROUP, ALICE, "/resign");
+    let (_, question) = fake
+        .wait_for(at, "the resign question", |call| {
+            call.delivered_to(GROUP) && call.button_data().iter().any(|d| d.starts_with("rsg:"))
+        })
+        .await;
+    let resign = question
+        .button_data()
+        .into_iter()
+        .find(|data| data.starts_with("rsg:"))
+        .expect("the resign button");
+    fake.press(GROUP, ALICE, question.message_id.expect("its id"), &resign);
+    let (_, result) = fake
+        .wait_for(at, "the result on the board", |call| {
+            call.edited_in(GROUP) && call.text().contains("resigned")
+        })
+        .await;
+    assert_eq!(result.message_id, Some(board_id));
+    fake.wait_for(at, "the game's animation", |call| {
+        call.delivered_to(GROUP) && call.method == "sendAnimation"
+    })
+    .await;
+    assert!(
+        !fake
+            .buttons_now(board_id)
+            .iter()
+            .any(|data| data.starts_with("draw:") || data.starts_with("quit:")),
+        "{:?}",
+        fake.buttons_now(board_id)
+    );
+    // Every edit was served as Telegram serves it.
+    assert!(fake
+        .calls()
+        .iter()
+        .filter(|call| call.method == "editMessageMedia")
+        .all(|call| call.outcome == Outcome::Ok));
+
+    // New boards again: the next game's turns are new messages.
+    fake.say(GROUP, ALICE, "/settings boards new");
+    fake.wait_for(0, "the confirmation", |call| {
+        call.delivered_to(ALICE) && call.text().contains("now a new message each turn")
+    })
+    .await;
+    let from = fake.calls().len();
+    fake.say(GROUP, ALICE, "/play chess computer level 1 white");
+    let (at, board) = fake
+        .wait_for(from, "the next game's board", |call| {
+            call.delivered_to(GROUP) && is_board(call)
+        })
+        .await;
+    let game = game_named_in(&board);
+    let mv = a_legal_move(&harness, &game, &mut rng).await;
+    fake.say(GROUP, ALICE, &mv);
+    fake.wait_for(at + 1, "a new board", |call| {
+        call.delivered_to(GROUP) && is_board(call) && call.text().contains("Kodex L1 played")
+    })
+    .await;
+    assert!(!fake.calls()[from..]
+        .iter()
+        .any(|call| call.method == "editMessageMedia"));
+}
+
 /// The calls with their times relative to `since`, for failure messages.
 fn timeline(fake: &FakeTelegram, since: std::time::Instant) -> String {
     fake.calls()

@@ -252,6 +252,14 @@ impl Service {
             if let Some(game) = &mut copy.game {
                 // A thread of its own is made for the game's own chat only.
                 game.started = false;
+                // Each chat's own choice of board messages.
+                game.edit_board = match &copy.target {
+                    Target::Chat(chat) if game.turn.is_some() => {
+                        self.board_messages(chat.platform.key(), &chat.id).await
+                            == crate::api::BoardMessages::Edit
+                    }
+                    _ => false,
+                };
             }
             if !guest {
                 copy.buttons.clear();

@@ -350,8 +350,16 @@ impl Service {
         }
         // A move the computer answers: its move follows shortly, and an
         // adapter may show both in one message (both public).
-        if matches!(event, Event::Moved { .. } | Event::Travelled { .. }) {
+        if matches!(
+            event,
+            Event::Moved { .. } | Event::Travelled { .. } | Event::Impossible { .. }
+        ) {
             game_ref.reply_within = crate::service::commands::computer::reply_within(row, game);
+        }
+        // The chat may keep one board message per game, edited each turn.
+        if game_ref.turn.is_some() {
+            game_ref.edit_board = self.board_messages(&row.platform, &row.chat_id).await
+                == crate::api::BoardMessages::Edit;
         }
         // The player to move is asked to act (whose turn it is is public,
         // also in a hidden game); not again for an impossible attempt.
@@ -719,6 +727,7 @@ impl Service {
             over: row.status.is_over(),
             settles: false,
             reply_within: None,
+            edit_board: false,
         }
     }
 
