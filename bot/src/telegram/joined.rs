@@ -11,6 +11,7 @@
 //! the held message first, so the chat's messages keep their order.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -36,7 +37,7 @@ struct Held {
 #[derive(Default)]
 pub(super) struct Joiner {
     held: Mutex<HashMap<ChatId, Held>>,
-    next_number: Mutex<u64>,
+    next_number: AtomicU64,
 }
 
 /// What to do with a parcel for a chat.
@@ -78,14 +79,7 @@ impl Joiner {
             send.push(parcel);
             return Next::Send(send);
         };
-        let number = {
-            let mut next = self
-                .next_number
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            *next += 1;
-            *next
-        };
+        let number = self.next_number.fetch_add(1, Ordering::Relaxed);
         held.insert(chat, Held { parcel, number });
         Next::Hold { send, wait, number }
     }

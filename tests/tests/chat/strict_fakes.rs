@@ -487,6 +487,137 @@ async fn telegram_refuses_unknown_chat_actions_closed_chats_and_edits_of_missing
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn telegram_edits_a_messages_media_only_as_the_bot_api_allows() {
+    let telegram = Telegram::start().await;
+    let chat = [("chat_id", GROUP.to_string())];
+    let (_, photo) = telegram
+        .upload("sendPhoto", &chat, "photo", &png(640, 480, 2000))
+        .await;
+    let id = photo["result"]["message_id"].as_i64().expect("an id");
+    let media =
+        |caption: &str| json!({"type": "photo", "media": "attach://board", "caption": caption});
+    let edit = |id: i64, media: Value| {
+        vec![
+            ("chat_id", GROUP.to_string()),
+            ("message_id", id.to_string()),
+            ("media", media.to_string()),
+        ]
+    };
+    let (status, edited) = telegram
+        .upload(
+            "editMessageMedia",
+            &edit(id, media("1. e4")),
+            "board",
+            &png(640, 480, 3000),
+        )
+        .await;
+    assert_eq!(status, 200, "{edited}");
+    assert_eq!(edited["result"]["message_id"], id);
+    assert_eq!(edited["result"]["caption"], "1. e4");
+    assert_eq!(edited["result"]["photo"][0]["width"], 640);
+    assert!(edited["result"]["edit_date"].is_number(), "{edited}");
+    // The same file, caption and (no) keyboard again: nothing to change.
+    refused(
+        &telegram
+            .upload(
+                "editMessageMedia",
+                &edit(id, media("1. e4")),
+                "board",
+                &png(640, 480, 3000),
+            )
+            .await,
+        400,
+        "Bad Request: message is not modified",
+    );
+    refused(
+        &telegram
+            .upload(
+                "editMessageMedia",
+                &edit(999_999, media("1. e4")),
+                "board",
+                &png(640, 480, 3000),
+            )
+            .await,
+        400,
+        "Bad Request: message to edit not found",
+    );
+    // The file must be the one the media attaches.
+    refused(
+        &telegram
+            .upload(
+                "editMessageMedia",
+                &edit(id, media("2. d4")),
+                "other",
+                &png(640, 480, 3000),
+            )
+            .await,
+        400,
+        "Bad Request: there is no file in the request",
+    );
+    refused(
+        &telegram
+            .upload(
+                "editMessageMedia",
+                &edit(id, json!({"type": "sticker", "media": "attach://board"})),
+                "board",
+                &png(640, 480, 3000),
+            )
+            .await,
+        400,
+        "Bad Request: can't parse InputMedia",
+    );
+    refused(
+        &telegram
+            .upload(
+                "editMessageMedia",
+                &edit(id, media(&"c".repeat(1025))),
+                "board",
+                &png(64, 64, 100),
+            )
+            .await,
+        400,
+        "Bad Request: message caption is too long",
+    );
+    refused(
+        &telegram
+            .upload(
+                "editMessageMedia",
+                &edit(id, media("3. c4")),
+                "board",
+                &png(6000, 4001, 100),
+            )
+            .await,
+        400,
+        "Bad Request: PHOTO_INVALID_DIMENSIONS",
+    );
+    let no_message = [
+        ("chat_id", GROUP.to_string()),
+        ("media", media("x").to_string()),
+    ];
+    refused(
+        &telegram
+            .upload("editMessageMedia", &no_message, "board", &png(64, 64, 100))
+            .await,
+        400,
+        "Bad Request: message identifier is not specified",
+    );
+    // Someone else's message is not the bot's to edit.
+    let said = telegram.fake.say(GROUP, ALICE, "hello");
+    refused(
+        &telegram
+            .upload(
+                "editMessageMedia",
+                &edit(said, media("x")),
+                "board",
+                &png(64, 64, 100),
+            )
+            .await,
+        400,
+        "Bad Request: message can't be edited",
+    );
+}
+
 // ---------------------------------------------------------------------------
 // Discord
 

@@ -1,10 +1,15 @@
 //! The computer's searches under way, which the service holds for it: one
 //! search at a time per game, the games with a computer seat, and the
-//! questions it already thought about.
+//! questions it already thought about; and how long it thinks.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
+
+use crate::api::UserRef;
+use crate::store::{GameRow, Status};
+use kodex_engine::search::Level;
 
 /// What the service keeps about the computer's thinking: one search at a
 /// time per game, each with a flag that cancels it.
@@ -175,6 +180,30 @@ impl Thinking {
             }
         }
     }
+}
+
+/// How long the computer of `seat` in `row`, at `level`, thinks about a
+/// move: its level's time in a live game; by correspondence, where there is
+/// no hurry, a little longer, not much.
+pub(crate) fn think_time(row: &GameRow, seat: usize, level: Level) -> Duration {
+    let think = level.strength().think_time;
+    if row.remaining(seat).is_some() {
+        think
+    } else {
+        (think * 2).min(Duration::from_secs(4))
+    }
+}
+
+/// How long until the computer's move comes in `row`, when it is the
+/// computer's turn in a running game: its thinking time (the search, the
+/// move and its board take a little longer).
+pub(crate) fn reply_within(row: &GameRow, game: &kodex_engine::Game) -> Option<Duration> {
+    if row.status != Status::Active || game.outcome().is_some() {
+        return None;
+    }
+    let seat = game.controller(game.seat_to_move());
+    let level = UserRef::level_of(&row.seat(seat)?.user_id)?;
+    Some(think_time(row, seat, Level::new(level).unwrap_or_default()))
 }
 
 #[cfg(test)]

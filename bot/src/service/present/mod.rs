@@ -354,7 +354,7 @@ impl Service {
             event,
             Event::Moved { .. } | Event::Travelled { .. } | Event::Impossible { .. }
         ) {
-            game_ref.reply_within = crate::service::commands::computer::reply_within(row, game);
+            game_ref.reply_within = crate::service::kernel::thinking::reply_within(row, game);
         }
         // The chat may keep one board message per game, edited each turn.
         if game_ref.turn.is_some() {

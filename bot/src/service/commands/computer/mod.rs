@@ -27,7 +27,7 @@
 pub(crate) mod searches;
 
 use crate::service::kernel::background::run_search;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::api::{Action, ChatRef, Delivery, Platform, Request, UserRef};
 use crate::i18n::Lang;
@@ -55,30 +55,6 @@ const MAX_ATTEMPTS: usize = 40;
 /// Enochian chess: what an exchange of prisoners must gain (centipawns, by
 /// the computer's evaluation) for the computer to offer it.
 const EXCHANGE_GAIN: i32 = 100;
-
-/// How long the computer of `seat` in `row`, at `level`, thinks about a
-/// move: its level's time in a live game; by correspondence, where there is
-/// no hurry, a little longer, not much.
-pub(crate) fn think_time(row: &GameRow, seat: usize, level: Level) -> Duration {
-    let think = level.strength().think_time;
-    if row.remaining(seat).is_some() {
-        think
-    } else {
-        (think * 2).min(Duration::from_secs(4))
-    }
-}
-
-/// How long until the computer's move comes in `row`, when it is the
-/// computer's turn in a running game: its thinking time (the search, the
-/// move and its board take a little longer).
-pub(crate) fn reply_within(row: &GameRow, game: &kodex_engine::Game) -> Option<Duration> {
-    if row.status != Status::Active || game.outcome().is_some() {
-        return None;
-    }
-    let seat = game.controller(game.seat_to_move());
-    let level = UserRef::level_of(&row.seat(seat)?.user_id)?;
-    Some(think_time(row, seat, Level::new(level).unwrap_or_default()))
-}
 
 /// What the computer decided to do on its turn, found off the runtime and
 /// handed to the game as typed values.
@@ -674,7 +650,7 @@ impl Service {
     ) -> Option<Box<dyn FnOnce(&mut Searcher) -> Option<Decision> + Send>> {
         let game = self.replay(row).ok()?;
         let side = row.seat(seat)?.side;
-        let think = think_time(row, seat, level);
+        let think = crate::service::kernel::thinking::think_time(row, seat, level);
         let ply = row.move_list().len();
         let seed = seed_of(&row.id, ply);
         Some(Box::new(move |searcher: &mut Searcher| {
