@@ -349,6 +349,21 @@ impl Courier {
             .map(|_| ())
     }
 
+    /// `getChatMember`: who `user` is in `chat` (the adapter waits for it
+    /// in the chat's queue, so it is retried as messages are).
+    pub async fn chat_member(
+        &self,
+        chat: ChatId,
+        user: UserId,
+    ) -> Result<teloxide::types::ChatMember, RequestError> {
+        let body = serde_json::json!({ "chat_id": chat.0, "user_id": user.0 });
+        let member = with_retries(|| self.poster.call("getChatMember", &body)).await?;
+        serde_json::from_value(member.clone()).map_err(|source| RequestError::InvalidJson {
+            source: Arc::new(source),
+            raw: member.to_string().into_boxed_str(),
+        })
+    }
+
     /// Whether `message` carries a game's keyboard now (a press on it
     /// settles nothing about the message itself).
     pub fn is_game_keyboard(&self, chat: ChatId, message: MessageId) -> bool {

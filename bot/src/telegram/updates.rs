@@ -252,7 +252,7 @@ impl Adapter {
     /// Whether `user` is the creator or an administrator of the group
     /// `chat`, as Telegram answers now (no answer: not).
     async fn is_chat_admin(&self, chat: ChatId, user: UserId) -> bool {
-        match self.courier.bot().get_chat_member(chat, user).send().await {
+        match self.courier.chat_member(chat, user).await {
             Ok(member) => matches!(
                 member.kind,
                 ChatMemberKind::Owner(_) | ChatMemberKind::Administrator(_)
