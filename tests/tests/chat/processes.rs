@@ -347,13 +347,15 @@ fn started_id(text: &str) -> Option<String> {
     rest.starts_with("starts").then(|| id.to_owned())
 }
 
-/// How many moves of `game` its group was told of.
+/// How many moves of `game` its group was told of (a move and the
+/// computer's quick answer come in one message).
 fn telegram_announced(calls: &[Call], game: &TelegramGame) -> usize {
     let count = |told: &str| {
         calls
             .iter()
-            .filter(|call| call.delivered_to(game.group) && call.text().contains(told))
-            .count()
+            .filter(|call| call.delivered_to(game.group))
+            .map(|call| call.text().matches(told).count())
+            .sum::<usize>()
     };
     if game.kind == Kind::Fog {
         // The group hears whose turn it is, first with the start.
