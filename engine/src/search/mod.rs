@@ -16,6 +16,7 @@ mod board;
 mod eval;
 mod hidden;
 mod level;
+mod seat;
 mod setup;
 mod travel;
 mod tt;
@@ -27,10 +28,10 @@ pub use belief::believed_positions;
 pub use board::{Board, SearchBoard};
 pub use eval::{Evaluator, PAWN};
 pub use hidden::{
-    believed_enemy_army, evaluate_from_view, pick_move_for_seat, pick_move_from_view,
-    sample_positions, DEFAULT_SAMPLES,
+    believed_enemy_army, evaluate_from_view, pick_move_from_view, sample_positions, DEFAULT_SAMPLES,
 };
 pub use level::{choose, pick_move, pick_move_with, Level, Strength};
+pub use seat::pick_move_for_seat;
 pub use setup::pick_setup;
 pub use travel::{pick_turn_with, PlannedTurn, CHARGE_VALUE};
 
