@@ -270,6 +270,27 @@ fn follow<B: Bits>(r: &Rules<B>, game: &Game, info: &Information, seed: u64) -> 
     let mut after_legal = MoveList::new();
     for (ply, told) in info.plies.iter().enumerate() {
         let mut next = Vec::with_capacity(FOLLOWED);
+        let last = ply + 1 == info.plies.len();
+        // `mv` played in `one`: its child is kept in `next` if it agrees
+        // with what the seat was told.
+        let mut follows = |one: &Followed<B>, mv: Move, next: &mut Vec<Followed<B>>| {
+            let mut child = one.pos;
+            r.make(&mut child, mv);
+            let kept = agrees(
+                r,
+                &one.pos,
+                mv,
+                &child,
+                told,
+                info.us,
+                last,
+                &mut after_legal,
+            );
+            if kept {
+                next.push(one.child(r, child));
+            }
+            kept
+        };
         if let Some(own) = told.own {
             for one in &positions {
                 let pos = &one.pos;
@@ -282,20 +303,7 @@ fn follow<B: Bits>(r: &Rules<B>, game: &Game, info: &Information, seed: u64) -> 
                 let Some(mv) = kriegspiel::resolve(own, &legal).filter(|_| !tried_possible) else {
                     continue;
                 };
-                let mut child = *pos;
-                r.make(&mut child, mv);
-                if agrees(
-                    r,
-                    pos,
-                    mv,
-                    &child,
-                    told,
-                    info.us,
-                    ply + 1 == info.plies.len(),
-                    &mut after_legal,
-                ) {
-                    next.push(one.child(r, child));
-                }
+                follows(one, mv, &mut next);
             }
         } else {
             // Each followed position gets its share of children.
@@ -312,19 +320,7 @@ fn follow<B: Bits>(r: &Rules<B>, game: &Game, info: &Information, seed: u64) -> 
                     {
                         continue;
                     }
-                    let mut child = *pos;
-                    r.make(&mut child, mv);
-                    if agrees(
-                        r,
-                        pos,
-                        mv,
-                        &child,
-                        told,
-                        info.us,
-                        ply + 1 == info.plies.len(),
-                        &mut after_legal,
-                    ) {
-                        next.push(one.child(r, child));
+                    if follows(one, mv, &mut next) {
                         kept += 1;
                     }
                 }
