@@ -1594,6 +1594,23 @@ async fn the_deep_link_prompt_is_in_the_groups_language() {
     assert_eq!(labels, ["Открыть мою доску"]);
 }
 
+/// Waits from call `at` for the question "Resign game …?" in the group and
+/// lets `player` press its confirmation; returns the question's index.
+async fn confirms_resignation(fake: &FakeTelegram, player: i64, at: usize) -> usize {
+    let (at, question) = fake
+        .wait_for(at, "the resignation question", |call| {
+            call.delivered_to(GROUP) && call.button_data().iter().any(|d| d.starts_with("rsg:"))
+        })
+        .await;
+    let confirm = question
+        .button_data()
+        .into_iter()
+        .find(|data| data.starts_with("rsg:"))
+        .expect("the confirmation");
+    fake.press(GROUP, player, question.message_id.expect("id"), &confirm);
+    at
+}
+
 /// Alice (whoever has white) resigns the game by the confirm button: the
 /// result message, with its buttons.
 /// `player` presses Resign on `board` of `game` and confirms; returns once the
@@ -1606,17 +1623,7 @@ async fn resigns_from_the_board(
     at: usize,
 ) {
     fake.press(GROUP, player, board, &format!("quit:{game}"));
-    let (at, question) = fake
-        .wait_for(at, "the resignation question", |call| {
-            call.delivered_to(GROUP) && call.button_data().iter().any(|d| d.starts_with("rsg:"))
-        })
-        .await;
-    let confirm = question
-        .button_data()
-        .into_iter()
-        .find(|data| data.starts_with("rsg:"))
-        .expect("the confirmation");
-    fake.press(GROUP, player, question.message_id.expect("id"), &confirm);
+    let at = confirms_resignation(fake, player, at).await;
     fake.wait_for(at, "the result", |call| {
         call.delivered_to(GROUP) && call.text().contains("resign")
     })
@@ -2664,17 +2671,7 @@ async fn a_group_that_keeps_one_board_per_game_sees_it_edited_each_turn() {
         at = index + 1;
     }
     fake.say(GROUP, ALICE, "/resign");
-    let (_, question) = fake
-        .wait_for(at, "the resign question", |call| {
-            call.delivered_to(GROUP) && call.button_data().iter().any(|d| d.starts_with("rsg:"))
-        })
-        .await;
-    let resign = question
-        .button_data()
-        .into_iter()
-        .find(|data| data.starts_with("rsg:"))
-        .expect("the resign button");
-    fake.press(GROUP, ALICE, question.message_id.expect("its id"), &resign);
+    confirms_resignation(fake, ALICE, at).await;
     let (_, result) = fake
         .wait_for(at, "the result on the board", |call| {
             call.edited_in(GROUP) && call.text().contains("resigned")
